@@ -1,0 +1,5 @@
+//! Files: tokenizers, traces, and writing them safely.
+
+pub mod atomic;
+pub mod tokenizer_file;
+pub mod trace_file;

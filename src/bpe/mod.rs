@@ -1,0 +1,26 @@
+//! The BPE engine: pre-tokenizers, the step-wise trainer, the encoder and the
+//! file formats. Nothing in here draws on a terminal.
+
+pub mod corpus;
+pub mod display;
+pub mod encoder;
+pub mod io;
+pub mod merge;
+pub mod names;
+pub mod pairs;
+pub mod pretok;
+pub mod trainer;
+pub mod vocab;
+
+pub use corpus::Corpus;
+pub use encoder::Tokenizer;
+pub use names::{Mode, TieRule};
+pub use pretok::Pretok;
+pub use trainer::{Phase, StopReason, Trainer, TrainerConfig};
+pub use vocab::Vocab;
+
+/// A token id. In byte mode ids 0-255 are the bytes and merge `r` makes `256 + r`.
+pub type TokenId = u32;
+
+/// Two adjacent tokens, left then right.
+pub type Pair = (TokenId, TokenId);

@@ -1,0 +1,85 @@
+//! The small named choices of training, parsed from and printed as the names
+//! the command line and the files use.
+
+use crate::error::{Error, Result};
+use std::fmt;
+
+/// How the corpus is cut into base symbols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Ids 0-255 are byte values; every input can be encoded.
+    #[default]
+    Byte,
+    /// Words split on whitespace, each word its characters plus `</w>`
+    /// (Sennrich et al. 2016); characters not seen in training are `[UNK]`.
+    Char,
+}
+
+/// Which pair wins when several have the same count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TieRule {
+    /// The pair met first when scanning the distinct chunks in order of first
+    /// appearance, left to right (the tutorials' Python and minbpe).
+    #[default]
+    First,
+    /// The smallest `(left_id, right_id)` (Hugging Face tokenizers).
+    Lex,
+}
+
+impl Mode {
+    pub const NAMES: &'static [&'static str] = &["byte", "char"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Byte => "byte",
+            Mode::Char => "char",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "byte" => Ok(Mode::Byte),
+            "char" => Ok(Mode::Char),
+            _ => Err(unknown("mode", s, Self::NAMES)),
+        }
+    }
+}
+
+impl TieRule {
+    pub const NAMES: &'static [&'static str] = &["first", "lex"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TieRule::First => "first",
+            TieRule::Lex => "lex",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "first" => Ok(TieRule::First),
+            "lex" => Ok(TieRule::Lex),
+            _ => Err(unknown("tie rule", s, Self::NAMES)),
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for TieRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error for a name that is not one of `valid`, listing the valid ones.
+pub fn unknown(what: &str, got: &str, valid: &[&str]) -> Error {
+    Error::input(format!(
+        "unknown {what} '{got}' (valid: {})",
+        valid.join(", ")
+    ))
+}

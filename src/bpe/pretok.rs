@@ -1,0 +1,251 @@
+//! Pre-tokenizers: rules that cut a text into chunks before BPE sees it.
+//!
+//! Merges never cross a chunk boundary. Nothing is dropped: the text between
+//! two matches becomes a chunk of its own, so the chunks always cover the
+//! whole input and every text round-trips. Bytes that are not valid UTF-8
+//! cannot be matched by a pattern, so each run of them is a chunk of its own.
+
+use crate::bpe::names::unknown;
+use crate::error::Result;
+use fancy_regex::Regex;
+use std::fmt;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// The GPT-2 / r50k pattern, exactly as tiktoken uses it.
+pub const GPT2_PATTERN: &str =
+    r"'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s";
+
+/// The cl100k_base (GPT-4) pattern.
+pub const CL100K_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
+
+/// The o200k_base (GPT-4o) pattern, its alternatives joined with `|`.
+pub const O200K_PATTERN: &str = concat!(
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    "|",
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    "|",
+    r"\p{N}{1,3}",
+    "|",
+    r" ?[^\s\p{L}\p{N}]+[\r\n/]*",
+    "|",
+    r"\s*[\r\n]+",
+    "|",
+    r"\s+(?!\S)",
+    "|",
+    r"\s+",
+);
+
+/// A named chunking rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pretok {
+    /// The whole text is one chunk.
+    None,
+    /// Each line, without its line break, is a chunk; each break is another.
+    Lines,
+    /// ` ?\S+`: a word with its leading space.
+    Whitespace,
+    /// ` ?[^ ]+| +`: like `whitespace`, and runs of spaces are kept together.
+    Spaces,
+    /// GPT-2's pattern.
+    #[default]
+    Gpt2,
+    /// GPT-4's cl100k_base pattern.
+    Cl100k,
+    /// GPT-4o's o200k_base pattern.
+    O200k,
+}
+
+impl Pretok {
+    pub const ALL: [Pretok; 7] = [
+        Pretok::None,
+        Pretok::Lines,
+        Pretok::Whitespace,
+        Pretok::Spaces,
+        Pretok::Gpt2,
+        Pretok::Cl100k,
+        Pretok::O200k,
+    ];
+    pub const NAMES: &'static [&'static str] = &[
+        "none",
+        "lines",
+        "whitespace",
+        "spaces",
+        "gpt2",
+        "cl100k",
+        "o200k",
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Pretok::None => "none",
+            Pretok::Lines => "lines",
+            Pretok::Whitespace => "whitespace",
+            Pretok::Spaces => "spaces",
+            Pretok::Gpt2 => "gpt2",
+            Pretok::Cl100k => "cl100k",
+            Pretok::O200k => "o200k",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        Pretok::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| unknown("pre-tokenizer", s, Self::NAMES))
+    }
+
+    /// The pattern this rule matches with, if it is pattern-based.
+    pub fn pattern(self) -> Option<&'static str> {
+        match self {
+            Pretok::None | Pretok::Lines => None,
+            Pretok::Whitespace => Some(r" ?\S+"),
+            Pretok::Spaces => Some(r" ?[^ ]+| +"),
+            Pretok::Gpt2 => Some(GPT2_PATTERN),
+            Pretok::Cl100k => Some(CL100K_PATTERN),
+            Pretok::O200k => Some(O200K_PATTERN),
+        }
+    }
+
+    /// Cut `text` into chunks. The ranges are in order, non-empty, and
+    /// together cover `text` exactly.
+    pub fn split(self, text: &[u8]) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        self.split_into(text, &mut out);
+        out
+    }
+
+    /// Like [`Pretok::split`], appending to `out`.
+    pub fn split_into(self, text: &[u8], out: &mut Vec<Range<usize>>) {
+        match self {
+            Pretok::None => {
+                if !text.is_empty() {
+                    out.push(0..text.len());
+                }
+            }
+            Pretok::Lines => split_lines(text, out),
+            _ => {
+                let re = self.regex();
+                for_each_utf8_run(text, |start, run| match run {
+                    Ok(s) => split_with(re, s, start, out),
+                    Err(len) => out.push(start..start + len),
+                });
+            }
+        }
+    }
+
+    fn regex(self) -> &'static Regex {
+        static CELLS: [OnceLock<Regex>; 7] = [const { OnceLock::new() }; 7];
+        let index = Pretok::ALL.iter().position(|p| *p == self).unwrap_or(0);
+        CELLS[index].get_or_init(|| {
+            let pattern = self.pattern().unwrap_or(r"(?s).+");
+            fancy_regex::RegexBuilder::new(pattern)
+                .backtrack_limit(10_000_000)
+                .build()
+                .unwrap_or_else(|e| panic!("built-in pattern {} is invalid: {e}", self.name()))
+        })
+    }
+}
+
+impl fmt::Display for Pretok {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Lines and their breaks (`\n` or `\r\n`) as separate chunks.
+fn split_lines(text: &[u8], out: &mut Vec<Range<usize>>) {
+    let mut start = 0;
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == b'\n' {
+            let break_start = if i > start && text[i - 1] == b'\r' {
+                i - 1
+            } else {
+                i
+            };
+            if break_start > start {
+                out.push(start..break_start);
+            }
+            out.push(break_start..i + 1);
+            start = i + 1;
+        }
+        i += 1;
+    }
+    if start < text.len() {
+        out.push(start..text.len());
+    }
+}
+
+/// Call `f` for each maximal run of valid UTF-8 (`Ok(str)`) and each maximal
+/// run of invalid bytes (`Err(len)`), with the run's start offset.
+pub fn for_each_utf8_run(text: &[u8], mut f: impl FnMut(usize, std::result::Result<&str, usize>)) {
+    let mut pos = 0;
+    let mut bad_start: Option<usize> = None;
+    while pos < text.len() {
+        match std::str::from_utf8(&text[pos..]) {
+            Ok(s) => {
+                if let Some(b) = bad_start.take() {
+                    f(b, Err(pos - b));
+                }
+                f(pos, Ok(s));
+                return;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                if good > 0 {
+                    if let Some(b) = bad_start.take() {
+                        f(b, Err(pos - b));
+                    }
+                    // Safe: from_utf8 vouched for these bytes.
+                    let s = std::str::from_utf8(&text[pos..pos + good]).unwrap_or_default();
+                    f(pos, Ok(s));
+                }
+                let bad_len = e.error_len().unwrap_or(text.len() - pos - good);
+                bad_start.get_or_insert(pos + good);
+                pos += good + bad_len;
+            }
+        }
+    }
+    if let Some(b) = bad_start {
+        f(b, Err(text.len() - b));
+    }
+}
+
+fn split_with(re: &Regex, s: &str, base: usize, out: &mut Vec<Range<usize>>) {
+    let mut last = 0;
+    let mut at = 0;
+    while at < s.len() {
+        match re.find_from_pos(s, at) {
+            Ok(Some(m)) if m.end() > m.start() => {
+                if m.start() > last {
+                    out.push(base + last..base + m.start());
+                }
+                out.push(base + m.start()..base + m.end());
+                last = m.end();
+                at = m.end();
+            }
+            Ok(Some(m)) => {
+                // An empty match: step over one character and keep looking.
+                at = next_char_boundary(s, m.end());
+            }
+            Ok(None) => break,
+            Err(_) => {
+                // The pattern gave up (backtracking limit): keep the rest whole
+                // rather than lose it.
+                break;
+            }
+        }
+    }
+    if last < s.len() {
+        out.push(base + last..base + s.len());
+    }
+}
+
+fn next_char_boundary(s: &str, i: usize) -> usize {
+    let mut j = i + 1;
+    while j < s.len() && !s.is_char_boundary(j) {
+        j += 1;
+    }
+    j
+}

@@ -1,0 +1,148 @@
+//! The command-line contract, as clap definitions.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "bpeek",
+    version,
+    about = "See how byte-pair-encoding tokenizers are made and what they cost"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Train a tokenizer and print its merges
+    Train(TrainArgs),
+    /// Encode text with a tokenizer
+    Encode(EncodeArgs),
+    /// Decode token ids back to text
+    Decode(DecodeArgs),
+    /// Measure training speed on a large corpus
+    Bench(BenchArgs),
+    /// List the bundled corpora
+    Corpora,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// Where the corpus comes from and how training runs.
+#[derive(Args, Debug, Clone)]
+pub struct TrainingOptions {
+    /// Corpus file, or - for stdin [default: the bundled corpus]
+    pub corpus: Option<String>,
+    /// A bundled corpus by name (see `bpeek corpora`)
+    #[arg(long, conflicts_with = "corpus")]
+    pub corpus_name: Option<String>,
+    /// byte (ids 0-255 are bytes) or char (words + </w>, unseen chars are [UNK])
+    #[arg(long, default_value = "byte")]
+    pub mode: String,
+    /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k [default: gpt2]
+    #[arg(long)]
+    pub pretok: Option<String>,
+    /// Stop after N merges
+    #[arg(long, conflicts_with = "vocab_size")]
+    pub merges: Option<usize>,
+    /// Stop when the vocabulary (base + merges + special tokens) reaches V
+    #[arg(long)]
+    pub vocab_size: Option<usize>,
+    /// Stop when the best pair's count falls below K
+    #[arg(long, default_value_t = 1)]
+    pub min_count: u64,
+    /// Tie rule among equal counts: first (first met, as minbpe) or lex (smallest ids, as Hugging Face)
+    #[arg(long, default_value = "first")]
+    pub tie: String,
+    /// A special token to add to the vocabulary (repeatable)
+    #[arg(long = "special", value_name = "TEXT")]
+    pub specials: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    pub training: TrainingOptions,
+    /// Write the tokenizer (JSON) here
+    #[arg(long, value_name = "TOKENIZER.json")]
+    pub out: Option<PathBuf>,
+    /// Write a per-round trace (JSON) here
+    #[arg(long, value_name = "TRACE.json")]
+    pub trace: Option<PathBuf>,
+    /// Keep only the top K candidate pairs of each round in the trace
+    #[arg(long, value_name = "K", requires = "trace")]
+    pub trace_top: Option<usize>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct EncodeArgs {
+    /// Tokenizer file (bpeek JSON)
+    #[arg(long, value_name = "TOKENIZER.json")]
+    pub tokenizer: PathBuf,
+    /// Text to encode, or - for stdin
+    #[arg(conflicts_with = "file")]
+    pub text: Option<String>,
+    /// Encode the contents of this file
+    #[arg(long, value_name = "F")]
+    pub file: Option<PathBuf>,
+    /// Let text such as <|endoftext|> become its special token id
+    #[arg(long)]
+    pub allow_special: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct DecodeArgs {
+    /// Tokenizer file (bpeek JSON)
+    #[arg(long, value_name = "TOKENIZER.json")]
+    pub tokenizer: PathBuf,
+    /// Token ids
+    #[arg(value_name = "ID", allow_hyphen_values = true, required = true)]
+    pub ids: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Corpus file [default: the system's man pages, concatenated]
+    #[arg(long)]
+    pub corpus: Option<PathBuf>,
+    /// Use this many megabytes of the corpus
+    #[arg(long, default_value_t = 10)]
+    pub megabytes: usize,
+    /// Merges to time
+    #[arg(long, default_value_t = 2000)]
+    pub merges: usize,
+    /// Pre-tokenizer
+    #[arg(long, default_value = "gpt2")]
+    pub pretok: String,
+    #[arg(long, default_value = "first")]
+    pub tie: String,
+}
+
+impl Default for TrainingOptions {
+    fn default() -> Self {
+        TrainingOptions {
+            corpus: None,
+            corpus_name: None,
+            mode: "byte".into(),
+            pretok: None,
+            merges: None,
+            vocab_size: None,
+            min_count: 1,
+            tie: "first".into(),
+            specials: Vec::new(),
+        }
+    }
+}

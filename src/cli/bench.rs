@@ -1,0 +1,150 @@
+//! `bpeek bench`: time training steps, stepping back and seeking on a large
+//! corpus. Figures are printed, never asserted: machines are noisy.
+
+use crate::bpe::{Pretok, TieRule, Trainer, TrainerConfig};
+use crate::cli::args::BenchArgs;
+use crate::cli::input::read_file;
+use crate::error::Result;
+use std::time::{Duration, Instant};
+
+pub fn run(args: &BenchArgs) -> Result<()> {
+    let pretok = Pretok::parse(&args.pretok).map_err(|e| e.context("--pretok"))?;
+    let tie = TieRule::parse(&args.tie).map_err(|e| e.context("--tie"))?;
+    let limit = args.megabytes * 1_000_000;
+    let (source, mut text) = match &args.corpus {
+        Some(p) => (p.display().to_string(), read_file(p)?),
+        None => man_pages(limit).unwrap_or_else(|| ("generated text".into(), generated(limit))),
+    };
+    text.truncate(limit);
+    let bytes = text.len();
+    crate::outln!(
+        "corpus: {source}, {:.1} MB; pretok {pretok}, tie {tie}",
+        bytes as f64 / 1e6
+    );
+
+    let config = TrainerConfig {
+        pretok,
+        tie,
+        max_merges: Some(args.merges),
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let mut trainer = Trainer::new(text, config)?;
+    let build = t.elapsed();
+    crate::outln!(
+        "chunk + first count: {}  ({} distinct chunks, {} occurrences, {} pairs)",
+        ms(build),
+        trainer.corpus().chunks().len(),
+        trainer.corpus().occurrences().len(),
+        trainer.pairs().len()
+    );
+
+    let mut steps = Vec::with_capacity(args.merges);
+    loop {
+        let t = Instant::now();
+        if trainer.step().is_err() {
+            break;
+        }
+        steps.push(t.elapsed());
+    }
+    let n = steps.len();
+    report("step", &mut steps)?;
+
+    let mut backs = Vec::with_capacity(n);
+    for _ in 0..n.min(200) {
+        let t = Instant::now();
+        trainer.undo();
+        backs.push(t.elapsed());
+    }
+    report("step back", &mut backs)?;
+
+    let t = Instant::now();
+    trainer.seek(n);
+    let forward = t.elapsed();
+    let t = Instant::now();
+    trainer.seek(n / 2);
+    let half = t.elapsed();
+    let t = Instant::now();
+    trainer.seek(0);
+    let zero = t.elapsed();
+    crate::outln!(
+        "seek: to {n} from {}: {}; back to {}: {}; back to 0: {}",
+        n.saturating_sub(backs.len()),
+        ms(forward),
+        n / 2,
+        ms(half),
+        ms(zero)
+    );
+    if let Some(kb) = peak_rss_kb() {
+        crate::outln!(
+            "peak memory: {:.1} MB ({:.1}x the corpus)",
+            kb as f64 / 1000.0,
+            kb as f64 * 1000.0 / bytes.max(1) as f64
+        );
+    }
+    Ok(())
+}
+
+fn report(what: &str, times: &mut [Duration]) -> Result<()> {
+    if times.is_empty() {
+        crate::outln!("{what}: none");
+        return Ok(());
+    }
+    times.sort_unstable();
+    let total: Duration = times.iter().sum();
+    crate::outln!(
+        "{what}: {} timed; median {}, p99 {}, slowest {}, total {}",
+        times.len(),
+        ms(times[times.len() / 2]),
+        ms(times[(times.len() * 99 / 100).min(times.len() - 1)]),
+        ms(times[times.len() - 1]),
+        ms(total)
+    );
+    Ok(())
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// The system's man pages, decompressed, up to `limit` bytes.
+fn man_pages(limit: usize) -> Option<(String, Vec<u8>)> {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "zcat /usr/share/man/man1/*.gz 2>/dev/null | head -c {limit}"
+        ))
+        .output()
+        .ok()?;
+    (out.stdout.len() >= limit / 2).then(|| {
+        (
+            "man pages (zcat /usr/share/man/man1/*.gz)".into(),
+            out.stdout,
+        )
+    })
+}
+
+/// English-like text made by shuffling the words of the bundled corpus.
+fn generated(limit: usize) -> Vec<u8> {
+    let words: Vec<&str> = crate::corpora::default_corpus()
+        .text
+        .split_whitespace()
+        .collect();
+    let mut out = Vec::with_capacity(limit);
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    while out.len() < limit {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        out.extend_from_slice(words[(seed % words.len() as u64) as usize].as_bytes());
+        out.push(if seed % 13 == 0 { b'\n' } else { b' ' });
+    }
+    out
+}
+
+/// Peak resident memory of this process, from /proc (Linux only).
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

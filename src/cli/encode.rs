@@ -1,0 +1,61 @@
+//! `bpeek encode`: text in, ids and tokens out.
+
+use crate::bpe::Mode;
+use crate::bpe::display::{token_text, token_visible};
+use crate::cli::args::{EncodeArgs, Format};
+use crate::cli::input::{load_tokenizer, read_file, read_stdin};
+use crate::error::{Error, Result};
+use serde_json::json;
+
+pub fn run(args: &EncodeArgs) -> Result<()> {
+    let tokenizer = load_tokenizer(&args.tokenizer)?;
+    let text: Vec<u8> = match (&args.text, &args.file) {
+        (Some(t), None) if t == "-" => read_stdin()?,
+        (Some(t), None) => t.as_bytes().to_vec(),
+        (None, Some(f)) => read_file(f)?,
+        _ => {
+            return Err(Error::input(
+                "encode: give TEXT, --file F, or - to read stdin",
+            ));
+        }
+    };
+    let tokens = tokenizer.encode_detailed(&text, args.allow_special)?;
+    match args.format {
+        Format::Json => {
+            let ids: Vec<u32> = tokens.iter().map(|t| t.id).collect();
+            let list: Vec<_> = tokens
+                .iter()
+                .map(|t| json!({"id": t.id, "bytes": t.bytes, "text": token_text(&t.bytes), "special": t.special}))
+                .collect();
+            crate::outln!(
+                "{}",
+                json!({"ids": ids, "tokens": list, "bytes": text.len(), "token_count": tokens.len(), "mode": tokenizer.mode().name()})
+            );
+        }
+        Format::Text => {
+            let ids: Vec<String> = tokens.iter().map(|t| t.id.to_string()).collect();
+            let shown: Vec<String> = tokens
+                .iter()
+                .map(|t| format!("\"{}\"", token_visible(&t.bytes)))
+                .collect();
+            crate::outln!("{}", ids.join(" "));
+            crate::outln!("{}", shown.join(" "));
+            let per = if tokens.is_empty() {
+                0.0
+            } else {
+                text.len() as f64 / tokens.len() as f64
+            };
+            let unit = if tokenizer.mode() == Mode::Char {
+                "symbols"
+            } else {
+                "tokens"
+            };
+            crate::outln!(
+                "{} bytes -> {} {unit} ({per:.2} bytes per token)",
+                text.len(),
+                tokens.len()
+            );
+        }
+    }
+    Ok(())
+}

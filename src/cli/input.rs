@@ -1,0 +1,109 @@
+//! Reading what the user points at: corpora, texts, tokenizer files, and
+//! turning training options into a trainer.
+
+use crate::bpe::io::tokenizer_file;
+use crate::bpe::{Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
+use crate::cli::args::TrainingOptions;
+use crate::corpora;
+use crate::error::{Error, Result};
+use std::io::Read;
+use std::path::Path;
+
+/// Read a whole file, with a message that names it.
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    if path.is_dir() {
+        return Err(Error::input(format!(
+            "{}: is a directory, not a file",
+            path.display()
+        )));
+    }
+    std::fs::read(path).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_string(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+            _ => e.to_string(),
+        };
+        Error::input(format!("{}: cannot read: {why}", path.display()))
+    })
+}
+
+pub fn read_stdin() -> Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut buf)
+        .map_err(|e| Error::input(format!("stdin: cannot read: {e}")))?;
+    Ok(buf)
+}
+
+/// The corpus named by the options: a path, `-`, a bundled name, or the default.
+pub fn corpus_text(opts: &TrainingOptions) -> Result<(String, Vec<u8>)> {
+    if let Some(name) = &opts.corpus_name {
+        let c = corpora::find(name)
+            .ok_or_else(|| crate::bpe::names::unknown("corpus name", name, &corpora::names()))?;
+        return Ok((c.name.to_string(), c.text.as_bytes().to_vec()));
+    }
+    match opts.corpus.as_deref() {
+        None => {
+            let c = corpora::default_corpus();
+            Ok((c.name.to_string(), c.text.as_bytes().to_vec()))
+        }
+        Some("-") => Ok(("stdin".to_string(), read_stdin()?)),
+        Some(path) => Ok((path.to_string(), read_file(Path::new(path))?)),
+    }
+}
+
+/// The trainer configuration the options describe (the budget from
+/// `--vocab-size` is settled once the base vocabulary is known).
+pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
+    let mode = Mode::parse(&opts.mode).map_err(|e| e.context("--mode"))?;
+    let tie = TieRule::parse(&opts.tie).map_err(|e| e.context("--tie"))?;
+    let pretok = match (&opts.pretok, mode) {
+        (Some(_), Mode::Char) => {
+            return Err(Error::input(
+                "--pretok applies to byte mode only; char mode always splits words on whitespace",
+            ));
+        }
+        (Some(name), Mode::Byte) => Pretok::parse(name).map_err(|e| e.context("--pretok"))?,
+        (None, _) => Pretok::default(),
+    };
+    Ok(TrainerConfig {
+        mode,
+        pretok,
+        tie,
+        min_count: opts.min_count,
+        max_merges: opts.merges,
+    })
+}
+
+/// A trainer at merge 0 on the corpus the options name.
+pub fn build_trainer(opts: &TrainingOptions) -> Result<(String, Trainer)> {
+    let config = trainer_config(opts)?;
+    let (name, text) = corpus_text(opts)?;
+    let mut trainer = Trainer::new(text, config).map_err(|e| e.context(&name))?;
+    if let Some(v) = opts.vocab_size {
+        // The base size depends on the corpus in char mode, so it is known only now.
+        let base = trainer.vocab().base_size() + opts.specials.len();
+        if v < base {
+            return Err(Error::input(format!(
+                "--vocab-size {v} is smaller than the base vocabulary ({base}: {} base symbols + {} special tokens)",
+                trainer.vocab().base_size(),
+                opts.specials.len()
+            )));
+        }
+        trainer.set_max_merges(Some(v - base));
+    }
+    Ok((name, trainer))
+}
+
+/// Load a tokenizer file.
+pub fn load_tokenizer(path: &Path) -> Result<Tokenizer> {
+    let bytes = read_file(path)?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        Error::input(format!(
+            "{}: not UTF-8 text (byte offset {})",
+            path.display(),
+            e.valid_up_to()
+        ))
+    })?;
+    tokenizer_file::from_json_str(text).map_err(|e| e.context(path.display()))
+}

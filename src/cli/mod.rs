@@ -1,0 +1,29 @@
+//! The headless command line: every number the screen shows, as text or JSON.
+
+pub mod args;
+pub mod bench;
+pub mod decode;
+pub mod encode;
+pub mod input;
+pub mod output;
+pub mod train;
+
+pub use args::{Cli, Command};
+
+use crate::error::Result;
+
+/// Run one subcommand, writing its report to stdout.
+pub fn run(command: Command) -> Result<()> {
+    match command {
+        Command::Train(a) => train::run(&a),
+        Command::Encode(a) => encode::run(&a),
+        Command::Decode(a) => decode::run(&a),
+        Command::Bench(a) => bench::run(&a),
+        Command::Corpora => {
+            for c in crate::corpora::BUNDLED {
+                crate::outln!("{:<8} {:>6} bytes  {}", c.name, c.text.len(), c.about);
+            }
+            Ok(())
+        }
+    }
+}
