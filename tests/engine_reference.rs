@@ -1,0 +1,297 @@
+//! The real trainer against a deliberately obvious one that recounts every
+//! pair from scratch each round, on many small random corpora where ties are
+//! common. Merges, counts and replacements must be identical, and the live
+//! pair table must equal a full recount after every step, undo and seek.
+
+use bpeek::bpe::{Mode, Pretok, TieRule, Trainer, TrainerConfig};
+use std::collections::HashMap;
+
+/// A small deterministic generator so failures can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn random_text(rng: &mut Rng, alphabet: &[&str]) -> Vec<u8> {
+    let len = rng.below(80);
+    let mut out = Vec::new();
+    for _ in 0..len {
+        out.extend_from_slice(alphabet[rng.below(alphabet.len())].as_bytes());
+    }
+    out
+}
+
+type Sym = u32;
+
+/// What the reference learns: per merge the pair (as token strings), its
+/// count and its replacements.
+type RefMerge = ((Vec<u8>, Vec<u8>), u64, u64);
+
+/// Full recount every round. Chunks are the distinct pieces in order of
+/// first appearance, each with its frequency.
+fn reference_train(chunks: Vec<(Vec<Sym>, u64)>, names: &mut Vec<Vec<u8>>, tie: TieRule, min: u64, max: usize) -> Vec<RefMerge> {
+    let mut chunks = chunks;
+    let mut merges = Vec::new();
+    while merges.len() < max {
+        // Insertion order of `seen` is the order pairs are first met.
+        let mut counts: HashMap<(Sym, Sym), u64> = HashMap::new();
+        let mut seen: Vec<(Sym, Sym)> = Vec::new();
+        for (syms, freq) in &chunks {
+            for w in syms.windows(2) {
+                let p = (w[0], w[1]);
+                let c = counts.entry(p).or_insert(0);
+                if *c == 0 {
+                    seen.push(p);
+                }
+                *c += freq;
+            }
+        }
+        let best = match tie {
+            TieRule::First => seen.iter().copied().fold(None, |best: Option<(Sym, Sym)>, p| match best {
+                Some(b) if counts[&b] >= counts[&p] => Some(b),
+                _ => Some(p),
+            }),
+            TieRule::Lex => seen.iter().copied().max_by(|a, b| counts[a].cmp(&counts[b]).then(b.cmp(a))),
+        };
+        let Some(best) = best else { break };
+        let count = counts[&best];
+        if count < min {
+            break;
+        }
+        let new = names.len() as Sym;
+        let mut joined = names[best.0 as usize].clone();
+        joined.extend_from_slice(&names[best.1 as usize]);
+        names.push(joined);
+        let mut replacements = 0;
+        for (syms, freq) in &mut chunks {
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < syms.len() {
+                if i + 1 < syms.len() && (syms[i], syms[i + 1]) == best {
+                    out.push(new);
+                    replacements += *freq;
+                    i += 2;
+                } else {
+                    out.push(syms[i]);
+                    i += 1;
+                }
+            }
+            *syms = out;
+        }
+        merges.push(((names[best.0 as usize].clone(), names[best.1 as usize].clone()), count, replacements));
+    }
+    merges
+}
+
+fn distinct<T: Clone + Eq + std::hash::Hash>(pieces: Vec<T>) -> Vec<(T, u64)> {
+    let mut order: Vec<(T, u64)> = Vec::new();
+    let mut index: HashMap<T, usize> = HashMap::new();
+    for p in pieces {
+        match index.get(&p) {
+            Some(&i) => order[i].1 += 1,
+            None => {
+                index.insert(p.clone(), order.len());
+                order.push((p, 1));
+            }
+        }
+    }
+    order
+}
+
+/// Byte mode: chunks by the pre-tokenizer, symbols are bytes.
+fn reference_byte(text: &[u8], pretok: Pretok, tie: TieRule, min: u64, max: usize) -> Vec<RefMerge> {
+    let pieces: Vec<Vec<Sym>> = pretok.split(text).into_iter().map(|r| text[r].iter().map(|&b| b as Sym).collect()).collect();
+    let mut names: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+    reference_train(distinct(pieces), &mut names, tie, min, max)
+}
+
+/// Char mode: words on whitespace, `[UNK]`=0, `</w>`=1, then sorted chars.
+fn reference_char(text: &str, tie: TieRule, min: u64, max: usize) -> Vec<RefMerge> {
+    let mut alphabet: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    alphabet.sort();
+    alphabet.dedup();
+    let mut names: Vec<Vec<u8>> = vec![b"[UNK]".to_vec(), b"</w>".to_vec()];
+    names.extend(alphabet.iter().map(|c| c.to_string().into_bytes()));
+    let id = |c: char| 2 + alphabet.binary_search(&c).unwrap() as Sym;
+    let words: Vec<Vec<Sym>> = text
+        .split_whitespace()
+        .map(|w| w.chars().map(id).chain(std::iter::once(1)).collect())
+        .collect();
+    reference_train(distinct(words), &mut names, tie, min, max)
+}
+
+fn learned(t: &Trainer) -> Vec<RefMerge> {
+    let v = t.vocab();
+    t.merges()
+        .iter()
+        .map(|m| ((v.token_bytes(m.pair.0).to_vec(), v.token_bytes(m.pair.1).to_vec()), m.count, m.replacements))
+        .collect()
+}
+
+/// The live table must equal a recount of the trainer's own chunks, in the
+/// same selection order.
+fn assert_table_is_a_fresh_count(t: &Trainer) {
+    let mut counts: HashMap<(Sym, Sym), u64> = HashMap::new();
+    let mut first: HashMap<(Sym, Sym), (usize, usize)> = HashMap::new();
+    for (c, chunk) in t.corpus().chunks().iter().enumerate() {
+        for (i, w) in t.chunk_symbols(c).windows(2).enumerate() {
+            *counts.entry((w[0], w[1])).or_insert(0) += chunk.freq;
+            first.entry((w[0], w[1])).or_insert((c, i));
+        }
+    }
+    let mut want: Vec<((Sym, Sym), u64)> = counts.into_iter().collect();
+    match t.config().tie {
+        TieRule::First => want.sort_by_key(|(p, c)| (std::cmp::Reverse(*c), first[p])),
+        TieRule::Lex => want.sort_by_key(|(p, c)| (std::cmp::Reverse(*c), *p)),
+    }
+    let got: Vec<((Sym, Sym), u64)> = t.pairs().iter().collect();
+    assert_eq!(got, want);
+}
+
+const ALPHABETS: &[&[&str]] = &[
+    &["a", "b", " "],
+    &["a", "b", "c", " ", " ", "\n"],
+    &["ab", "ba", "a", " ", "\t"],
+    &["x", "y", "é", "日", " ", "1", "2", "'s", "\r\n"],
+];
+
+#[test]
+fn byte_mode_matches_the_reference_on_random_corpora() {
+    let mut rng = Rng(0x5EED_0001);
+    let pretoks = [Pretok::None, Pretok::Lines, Pretok::Whitespace, Pretok::Spaces, Pretok::Gpt2, Pretok::Cl100k, Pretok::O200k];
+    for case in 0..600 {
+        let alphabet = ALPHABETS[rng.below(ALPHABETS.len())];
+        let mut text = random_text(&mut rng, alphabet);
+        if case % 7 == 0 {
+            text.push(0xFF); // invalid UTF-8 is fine in byte mode
+        }
+        let pretok = pretoks[rng.below(pretoks.len())];
+        let tie = if rng.below(2) == 0 { TieRule::First } else { TieRule::Lex };
+        let min = 1 + rng.below(2) as u64;
+        let max = rng.below(40);
+        let want = reference_byte(&text, pretok, tie, min, max);
+        let config = TrainerConfig { mode: Mode::Byte, pretok, tie, min_count: min, max_merges: Some(max) };
+        let mut t = Trainer::new(text.clone(), config).unwrap();
+        assert_table_is_a_fresh_count(&t);
+        while t.step().is_ok() {
+            assert_table_is_a_fresh_count(&t);
+        }
+        assert_eq!(learned(&t), want, "case {case}: {:?} {pretok} {tie} min {min} max {max}", String::from_utf8_lossy(&text));
+    }
+}
+
+#[test]
+fn char_mode_matches_the_reference_on_random_corpora() {
+    let mut rng = Rng(0x5EED_0002);
+    for case in 0..400 {
+        let alphabet = ALPHABETS[rng.below(ALPHABETS.len())];
+        let text = String::from_utf8(random_text(&mut rng, alphabet)).unwrap();
+        let tie = if rng.below(2) == 0 { TieRule::First } else { TieRule::Lex };
+        let max = rng.below(30);
+        let want = reference_char(&text, tie, 1, max);
+        let config = TrainerConfig { mode: Mode::Char, pretok: Pretok::default(), tie, min_count: 1, max_merges: Some(max) };
+        let mut t = Trainer::new(text.clone().into_bytes(), config).unwrap();
+        t.run();
+        assert_table_is_a_fresh_count(&t);
+        assert_eq!(learned(&t), want, "case {case}: {text:?} {tie} max {max}");
+    }
+}
+
+#[test]
+fn stepping_back_and_seeking_retrace_the_same_path() {
+    let mut rng = Rng(0x5EED_0003);
+    for case in 0..200 {
+        let alphabet = ALPHABETS[rng.below(ALPHABETS.len())];
+        let text = random_text(&mut rng, alphabet);
+        let tie = if rng.below(2) == 0 { TieRule::First } else { TieRule::Lex };
+        let config = TrainerConfig { pretok: Pretok::Whitespace, tie, ..Default::default() };
+        let mut full = Trainer::new(text.clone(), config.clone()).unwrap();
+        full.run();
+        let all = learned(&full);
+        let mut t = Trainer::new(text, config).unwrap();
+        for _ in 0..20 {
+            let target = rng.below(all.len() + 2);
+            match rng.below(3) {
+                0 => {
+                    t.seek(target);
+                }
+                1 => {
+                    t.undo();
+                }
+                _ => {
+                    let _ = t.step();
+                }
+            }
+            assert_table_is_a_fresh_count(&t);
+            let n = t.merges().len();
+            assert_eq!(learned(&t), all[..n], "case {case}");
+            let tokens: u64 = (0..t.corpus().chunks().len())
+                .map(|c| t.chunk_symbols(c).len() as u64 * t.corpus().chunks()[c].freq)
+                .sum();
+            assert_eq!(t.corpus_tokens(), tokens, "case {case}");
+        }
+    }
+}
+
+#[test]
+fn phases_advance_counted_chosen_merged() {
+    let config = TrainerConfig { pretok: Pretok::Whitespace, ..Default::default() };
+    let mut t = Trainer::new(b"ab ab ab ba".to_vec(), config).unwrap();
+    assert_eq!(t.phase().name(), "counted");
+    t.advance().unwrap();
+    let bpeek::bpe::Phase::Chosen(choice) = t.phase().clone() else { panic!("expected chosen") };
+    assert_eq!((choice.pair, choice.count), ((b'a' as u32, b'b' as u32), 3));
+    assert!(t.merges().is_empty(), "choosing does not merge");
+    t.advance().unwrap();
+    assert_eq!(t.phase().name(), "merged");
+    assert_eq!(t.merges().len(), 1);
+    let change = t.change_of((b'a' as u32, b'b' as u32)).unwrap();
+    assert_eq!((change.before, change.after), (3, 0));
+    let space_ab = t.change_of((b' ' as u32, 256)).unwrap();
+    assert_eq!((space_ab.before, space_ab.after), (0, 2));
+    t.advance().unwrap();
+    assert_eq!(t.phase().name(), "counted");
+    // Stepping back out of `chosen` keeps the merges; stepping back again undoes one.
+    t.advance().unwrap();
+    assert!(t.undo());
+    assert_eq!((t.phase().name(), t.merges().len()), ("counted", 1));
+    assert!(t.undo());
+    assert_eq!(t.merges().len(), 0);
+    assert!(!t.undo());
+}
+
+#[test]
+fn ties_are_reported_with_the_winner() {
+    // `ab` and `cd` both occur twice; `first` picks `ab`, listing `cd` as rival.
+    let config = TrainerConfig { pretok: Pretok::Whitespace, ..Default::default() };
+    let mut t = Trainer::new(b"ab cd ab cd".to_vec(), config).unwrap();
+    t.advance().unwrap();
+    let bpeek::bpe::Phase::Chosen(choice) = t.phase().clone() else { panic!() };
+    assert_eq!(choice.pair, (b'a' as u32, b'b' as u32));
+    assert!(choice.rivals.contains(&(b'c' as u32, b'd' as u32)));
+    assert_eq!(choice.rivals_total, choice.rivals.len());
+}
+
+#[test]
+fn segments_show_the_current_tokens_of_a_byte_range() {
+    let config = TrainerConfig { pretok: Pretok::Whitespace, max_merges: Some(2), ..Default::default() };
+    let mut t = Trainer::new(b"aab aab".to_vec(), config).unwrap();
+    t.run();
+    let segs = t.segments(0..7);
+    let spans: Vec<(usize, usize)> = segs.iter().map(|s| (s.start, s.end)).collect();
+    // Two merges make `aa` then `aab`; the space before the second word stays alone.
+    assert_eq!(spans, [(0, 3), (3, 4), (4, 7)]);
+    assert!(segs[1].chunk_start && !segs[2].chunk_start);
+    let middle = t.segments(5..6);
+    assert_eq!(middle.len(), 1);
+    assert_eq!((middle[0].start, middle[0].end), (4, 7));
+}
