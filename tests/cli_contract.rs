@@ -23,7 +23,11 @@ fn bpeek_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 fn json_of(out: &Output) -> Value {
-    assert!(out.status.success(), "failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
 }
 
@@ -31,7 +35,11 @@ fn json_of(out: &Output) -> Value {
 fn failure(out: &Output) -> (i32, String) {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!err.contains("panicked"), "panic: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line on stderr: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line on stderr: {err}"
+    );
     (out.status.code().unwrap_or(-1), err.trim_end().to_string())
 }
 
@@ -48,7 +56,17 @@ fn s(p: &Path) -> &str {
 
 #[test]
 fn train_json_lists_merges_with_counts_and_bytes() {
-    let v = json_of(&bpeek(&["train", "--corpus-name", "play", "--pretok", "whitespace", "--merges", "20", "--format", "json"]));
+    let v = json_of(&bpeek(&[
+        "train",
+        "--corpus-name",
+        "play",
+        "--pretok",
+        "whitespace",
+        "--merges",
+        "20",
+        "--format",
+        "json",
+    ]));
     assert_eq!(v["mode"], "byte");
     assert_eq!(v["pretok"], "whitespace");
     assert_eq!(v["tie"], "first");
@@ -66,7 +84,17 @@ fn train_json_lists_merges_with_counts_and_bytes() {
 
 #[test]
 fn char_mode_pairs_are_symbol_strings() {
-    let v = json_of(&bpeek(&["train", "--corpus-name", "play", "--mode", "char", "--merges", "5", "--format", "json"]));
+    let v = json_of(&bpeek(&[
+        "train",
+        "--corpus-name",
+        "play",
+        "--mode",
+        "char",
+        "--merges",
+        "5",
+        "--format",
+        "json",
+    ]));
     assert_eq!(v["merges"][4]["pair"], serde_json::json!(["he", "</w>"]));
     assert_eq!(v["merges"][4]["text"], "he</w>");
 }
@@ -75,20 +103,67 @@ fn char_mode_pairs_are_symbol_strings() {
 fn train_save_encode_decode_round_trip() {
     let dir = scratch("roundtrip");
     let tok = dir.join("tok.json");
-    let out = bpeek(&["train", "--corpus-name", "play", "--pretok", "whitespace", "--merges", "20", "--out", s(&tok)]);
+    let out = bpeek(&[
+        "train",
+        "--corpus-name",
+        "play",
+        "--pretok",
+        "whitespace",
+        "--merges",
+        "20",
+        "--out",
+        s(&tok),
+    ]);
     assert!(out.status.success());
-    let v = json_of(&bpeek(&["encode", "--tokenizer", s(&tok), " replayed café", "--format", "json"]));
-    assert_eq!(v["ids"], serde_json::json!([271, 101, 100, 32, 99, 97, 102, 195, 169]));
+    let v = json_of(&bpeek(&[
+        "encode",
+        "--tokenizer",
+        s(&tok),
+        " replayed café",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(
+        v["ids"],
+        serde_json::json!([271, 101, 100, 32, 99, 97, 102, 195, 169])
+    );
     assert_eq!(v["tokens"][0]["text"], " replay");
     assert_eq!(v["tokens"][0]["id"], 271);
-    assert_eq!(v["tokens"][8]["text"], "<A9>", "half a character shows as hex");
-    let text = bpeek(&["decode", "--tokenizer", s(&tok), "271", "101", "100", "32", "99", "97", "102", "195", "169"]);
+    assert_eq!(
+        v["tokens"][8]["text"], "<A9>",
+        "half a character shows as hex"
+    );
+    let text = bpeek(&[
+        "decode",
+        "--tokenizer",
+        s(&tok),
+        "271",
+        "101",
+        "100",
+        "32",
+        "99",
+        "97",
+        "102",
+        "195",
+        "169",
+    ]);
     assert_eq!(String::from_utf8_lossy(&text.stdout), " replayed café\n");
     // Stdin and --file give the same ids as the argument.
-    let piped = json_of(&bpeek_with_stdin(&["encode", "--tokenizer", s(&tok), "-", "--format", "json"], " replayed café".as_bytes()));
+    let piped = json_of(&bpeek_with_stdin(
+        &["encode", "--tokenizer", s(&tok), "-", "--format", "json"],
+        " replayed café".as_bytes(),
+    ));
     assert_eq!(piped["ids"], v["ids"]);
     std::fs::write(dir.join("in.txt"), " replayed café").unwrap();
-    let filed = json_of(&bpeek(&["encode", "--tokenizer", s(&tok), "--file", s(&dir.join("in.txt")), "--format", "json"]));
+    let filed = json_of(&bpeek(&[
+        "encode",
+        "--tokenizer",
+        s(&tok),
+        "--file",
+        s(&dir.join("in.txt")),
+        "--format",
+        "json",
+    ]));
     assert_eq!(filed["ids"], v["ids"]);
 }
 
@@ -96,21 +171,68 @@ fn train_save_encode_decode_round_trip() {
 fn special_tokens_need_the_flag() {
     let dir = scratch("special");
     let tok = dir.join("tok.json");
-    let out = bpeek(&["train", "--corpus-name", "play", "--merges", "5", "--special", "<|endoftext|>", "--out", s(&tok)]);
+    let out = bpeek(&[
+        "train",
+        "--corpus-name",
+        "play",
+        "--merges",
+        "5",
+        "--special",
+        "<|endoftext|>",
+        "--out",
+        s(&tok),
+    ]);
     assert!(out.status.success());
-    let literal = json_of(&bpeek(&["encode", "--tokenizer", s(&tok), "<|endoftext|>", "--format", "json"]));
+    let literal = json_of(&bpeek(&[
+        "encode",
+        "--tokenizer",
+        s(&tok),
+        "<|endoftext|>",
+        "--format",
+        "json",
+    ]));
     assert!(literal["ids"].as_array().unwrap().len() > 1);
-    let special = json_of(&bpeek(&["encode", "--tokenizer", s(&tok), "<|endoftext|>", "--allow-special", "--format", "json"]));
+    let special = json_of(&bpeek(&[
+        "encode",
+        "--tokenizer",
+        s(&tok),
+        "<|endoftext|>",
+        "--allow-special",
+        "--format",
+        "json",
+    ]));
     assert_eq!(special["ids"], serde_json::json!([261]));
     assert_eq!(special["tokens"][0]["special"], true);
 }
 
 #[test]
 fn vocab_size_sets_the_budget_and_min_count_stops_early() {
-    let v = json_of(&bpeek(&["train", "--corpus-name", "play", "--vocab-size", "266", "--format", "json"]));
+    let v = json_of(&bpeek(&[
+        "train",
+        "--corpus-name",
+        "play",
+        "--vocab-size",
+        "266",
+        "--format",
+        "json",
+    ]));
     assert_eq!(v["merges"].as_array().unwrap().len(), 10);
     assert_eq!(v["vocab_size"], 266);
-    let v = json_of(&bpeek(&["train", "--corpus-name", "low", "--pretok", "lines", "--tie", "lex", "--min-count", "2", "--merges", "12", "--format", "json"]));
+    let v = json_of(&bpeek(&[
+        "train",
+        "--corpus-name",
+        "low",
+        "--pretok",
+        "lines",
+        "--tie",
+        "lex",
+        "--min-count",
+        "2",
+        "--merges",
+        "12",
+        "--format",
+        "json",
+    ]));
     assert_eq!(v["stop"], "min_count");
     assert_eq!(v["merges"].as_array().unwrap().len(), 7);
 }
@@ -132,9 +254,15 @@ fn an_empty_corpus_gives_zero_merges() {
 
 #[test]
 fn invalid_utf8_is_fine_in_byte_mode_and_an_error_in_char_mode() {
-    let v = json_of(&bpeek_with_stdin(&["train", "-", "--format", "json", "--merges", "1"], b"ab\xffab\xff"));
+    let v = json_of(&bpeek_with_stdin(
+        &["train", "-", "--format", "json", "--merges", "1"],
+        b"ab\xffab\xff",
+    ));
     assert_eq!(v["merges"].as_array().unwrap().len(), 1);
-    let (code, err) = failure(&bpeek_with_stdin(&["train", "-", "--mode", "char"], b"ok ab\xffab"));
+    let (code, err) = failure(&bpeek_with_stdin(
+        &["train", "-", "--mode", "char"],
+        b"ok ab\xffab",
+    ));
     assert_eq!(code, 2);
     assert!(err.contains("byte offset 5"), "{err}");
 }
@@ -143,7 +271,19 @@ fn invalid_utf8_is_fine_in_byte_mode_and_an_error_in_char_mode() {
 fn trace_records_every_round() {
     let dir = scratch("trace");
     let trace = dir.join("trace.json");
-    let out = bpeek(&["train", "--corpus-name", "play", "--pretok", "whitespace", "--merges", "3", "--trace", s(&trace), "--trace-top", "4"]);
+    let out = bpeek(&[
+        "train",
+        "--corpus-name",
+        "play",
+        "--pretok",
+        "whitespace",
+        "--merges",
+        "3",
+        "--trace",
+        s(&trace),
+        "--trace-top",
+        "4",
+    ]);
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&std::fs::read(&trace).unwrap()).unwrap();
     assert_eq!(v["format"], "bpeek-trace");
@@ -156,7 +296,10 @@ fn trace_records_every_round() {
     assert_eq!(rounds[0]["tied_total"], 2);
     assert_eq!(rounds[0]["replacements"], 10);
     assert_eq!(v["stop"], "budget");
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(leftovers.len(), 1, "no temporary files left: {leftovers:?}");
 }
 
@@ -164,14 +307,41 @@ fn trace_records_every_round() {
 fn bad_input_gets_one_clear_line_and_exit_code_2() {
     let dir = scratch("bad");
     let cases: Vec<(Vec<String>, &str)> = vec![
-        (vec!["train".into(), s(&dir.join("missing.txt")).into()], "missing.txt: cannot read: no such file"),
+        (
+            vec!["train".into(), s(&dir.join("missing.txt")).into()],
+            "missing.txt: cannot read: no such file",
+        ),
         (vec!["train".into(), s(&dir).into()], "is a directory"),
-        (vec!["train".into(), "--pretok".into(), "bert".into()], "valid: none, lines, whitespace, spaces, gpt2, cl100k, o200k"),
-        (vec!["train".into(), "--tie".into(), "max".into()], "valid: first, lex"),
-        (vec!["train".into(), "--mode".into(), "word".into()], "valid: byte, char"),
-        (vec!["train".into(), "--corpus-name".into(), "nope".into()], "valid: bakery, play, tokens, low"),
-        (vec!["train".into(), "--vocab-size".into(), "100".into()], "smaller than the base vocabulary"),
-        (vec!["train".into(), "--mode".into(), "char".into(), "--pretok".into(), "gpt2".into()], "byte mode only"),
+        (
+            vec!["train".into(), "--pretok".into(), "bert".into()],
+            "valid: none, lines, whitespace, spaces, gpt2, cl100k, o200k",
+        ),
+        (
+            vec!["train".into(), "--tie".into(), "max".into()],
+            "valid: first, lex",
+        ),
+        (
+            vec!["train".into(), "--mode".into(), "word".into()],
+            "valid: byte, char",
+        ),
+        (
+            vec!["train".into(), "--corpus-name".into(), "nope".into()],
+            "valid: bakery, play, tokens, low",
+        ),
+        (
+            vec!["train".into(), "--vocab-size".into(), "100".into()],
+            "smaller than the base vocabulary",
+        ),
+        (
+            vec![
+                "train".into(),
+                "--mode".into(),
+                "char".into(),
+                "--pretok".into(),
+                "gpt2".into(),
+            ],
+            "byte mode only",
+        ),
     ];
     for (args, expect) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -194,14 +364,29 @@ fn unreadable_corpus_is_named() {
     }
     let (code, err) = failure(&bpeek(&["train", s(&file)]));
     assert_eq!(code, 2);
-    assert!(err.contains("secret.txt: cannot read: permission denied"), "{err}");
+    assert!(
+        err.contains("secret.txt: cannot read: permission denied"),
+        "{err}"
+    );
 }
 
 #[test]
 fn broken_tokenizer_files_are_rejected_with_the_field_named() {
     let dir = scratch("tokfiles");
     let good = dir.join("good.json");
-    assert!(bpeek(&["train", "--corpus-name", "play", "--merges", "3", "--out", s(&good)]).status.success());
+    assert!(
+        bpeek(&[
+            "train",
+            "--corpus-name",
+            "play",
+            "--merges",
+            "3",
+            "--out",
+            s(&good)
+        ])
+        .status
+        .success()
+    );
     let text = std::fs::read_to_string(&good).unwrap();
     let mut forward: Value = serde_json::from_str(&text).unwrap();
     forward["merges"][1]["pair"] = serde_json::json!([300, 97]);
@@ -210,11 +395,27 @@ fn broken_tokenizer_files_are_rejected_with_the_field_named() {
     let mut pretok: Value = serde_json::from_str(&text).unwrap();
     pretok["pretok"] = serde_json::json!("bert");
     let cases = [
-        ("truncated.json", text[..text.len() / 2].to_string(), "malformed JSON"),
+        (
+            "truncated.json",
+            text[..text.len() / 2].to_string(),
+            "malformed JSON",
+        ),
         ("garbage.json", "not json".to_string(), "malformed JSON"),
-        ("forward.json", forward.to_string(), "merges[1].pair: left id 300 is not defined yet"),
-        ("version.json", version.to_string(), "unsupported version 99"),
-        ("pretok.json", pretok.to_string(), "field 'pretok': unknown pre-tokenizer 'bert'"),
+        (
+            "forward.json",
+            forward.to_string(),
+            "merges[1].pair: left id 300 is not defined yet",
+        ),
+        (
+            "version.json",
+            version.to_string(),
+            "unsupported version 99",
+        ),
+        (
+            "pretok.json",
+            pretok.to_string(),
+            "field 'pretok': unknown pre-tokenizer 'bert'",
+        ),
     ];
     for (name, body, expect) in cases {
         let path = dir.join(name);
@@ -229,7 +430,19 @@ fn broken_tokenizer_files_are_rejected_with_the_field_named() {
 fn decode_rejects_bad_ids() {
     let dir = scratch("decode");
     let tok = dir.join("tok.json");
-    assert!(bpeek(&["train", "--corpus-name", "play", "--merges", "3", "--out", s(&tok)]).status.success());
+    assert!(
+        bpeek(&[
+            "train",
+            "--corpus-name",
+            "play",
+            "--merges",
+            "3",
+            "--out",
+            s(&tok)
+        ])
+        .status
+        .success()
+    );
     let (code, err) = failure(&bpeek(&["decode", "--tokenizer", s(&tok), "104", "x1"]));
     assert_eq!(code, 2);
     assert!(err.contains("argument 2 'x1' is not a token id"), "{err}");
@@ -238,7 +451,10 @@ fn decode_rejects_bad_ids() {
     assert!(err.contains("'-1' is not a token id"), "{err}");
     let (code, err) = failure(&bpeek(&["decode", "--tokenizer", s(&tok), "104", "259"]));
     assert_eq!(code, 2);
-    assert!(err.contains("id 259 (argument 2) is out of range") && err.contains("0-258"), "{err}");
+    assert!(
+        err.contains("id 259 (argument 2) is out of range") && err.contains("0-258"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -252,10 +468,19 @@ fn failed_runs_leave_no_file_and_never_touch_existing_ones() {
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "precious");
     // Writing into a folder that does not exist fails cleanly with code 1.
     let nowhere = dir.join("no-such-dir").join("tok.json");
-    let (code, err) = failure(&bpeek(&["train", "--corpus-name", "play", "--out", s(&nowhere)]));
+    let (code, err) = failure(&bpeek(&[
+        "train",
+        "--corpus-name",
+        "play",
+        "--out",
+        s(&nowhere),
+    ]));
     assert_eq!(code, 1);
     assert!(err.contains("cannot write"), "{err}");
-    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 1, "{names:?}");
 }
 

@@ -7,7 +7,13 @@ use bpeek::corpora;
 const P: &str = "the player played and the players play again a replay of the play was displayed she plays and he played the replay";
 
 fn train(text: &str, mode: Mode, pretok: Pretok, tie: TieRule, merges: usize) -> Trainer {
-    let config = TrainerConfig { mode, pretok, tie, min_count: 1, max_merges: Some(merges) };
+    let config = TrainerConfig {
+        mode,
+        pretok,
+        tie,
+        min_count: 1,
+        max_merges: Some(merges),
+    };
     let mut t = Trainer::new(text.as_bytes().to_vec(), config).expect("corpus is valid");
     t.run();
     t
@@ -22,7 +28,10 @@ fn merged_tokens(t: &Trainer) -> Vec<String> {
 
 fn pair_names(t: &Trainer) -> Vec<String> {
     let name = |id| String::from_utf8_lossy(t.vocab().token_bytes(id)).into_owned();
-    t.merges().iter().map(|m| format!("{} {}", name(m.pair.0), name(m.pair.1))).collect()
+    t.merges()
+        .iter()
+        .map(|m| format!("{} {}", name(m.pair.0), name(m.pair.1)))
+        .collect()
 }
 
 fn symbols(tok: &Tokenizer, text: &str) -> Vec<String> {
@@ -44,16 +53,32 @@ fn char_mode_p_twelve_merges() {
     assert_eq!(
         pair_names(&t),
         [
-            "p l", "pl a", "pla y", "h e", "he </w>", "play e", "d </w>", "t he</w>", "play </w>",
-            "playe d</w>", "s </w>", "playe r"
+            "p l",
+            "pl a",
+            "pla y",
+            "h e",
+            "he </w>",
+            "play e",
+            "d </w>",
+            "t he</w>",
+            "play </w>",
+            "playe d</w>",
+            "s </w>",
+            "playe r"
         ]
     );
     let tok = t.tokenizer();
     assert_eq!(symbols(&tok, "played"), ["played</w>"]);
     assert_eq!(symbols(&tok, "replayed"), ["r", "e", "played</w>"]);
-    assert_eq!(symbols(&tok, "playful"), ["play", "f", "[UNK]", "l", "</w>"]);
+    assert_eq!(
+        symbols(&tok, "playful"),
+        ["play", "f", "[UNK]", "l", "</w>"]
+    );
     assert_eq!(symbols(&tok, "Play"), ["[UNK]", "l", "a", "y", "</w>"]);
-    assert_eq!(symbols(&tok, "zebra"), ["[UNK]", "e", "[UNK]", "r", "a", "</w>"]);
+    assert_eq!(
+        symbols(&tok, "zebra"),
+        ["[UNK]", "e", "[UNK]", "r", "a", "</w>"]
+    );
 }
 
 #[test]
@@ -62,8 +87,8 @@ fn byte_mode_p_whitespace_twenty_merges() {
     assert_eq!(
         merged_tokens(&t),
         [
-            "pl", "pla", "play", " play", "he", "the", " playe", " a", " the", " player", " played",
-            " an", " and", " r", " re", " replay", " players", " ag", " aga", " agai"
+            "pl", "pla", "play", " play", "he", "the", " playe", " a", " the", " player",
+            " played", " an", " and", " r", " re", " replay", " players", " ag", " aga", " agai"
         ]
     );
     let tok = t.tokenizer();
@@ -74,7 +99,15 @@ fn byte_mode_p_whitespace_twenty_merges() {
     assert_eq!(tok.encode(" Play", false).len(), 5);
     assert_eq!(tok.encode(" café", false), [32, 99, 97, 102, 195, 169]);
     assert_eq!(tok.encode(" 日本語", false).len(), 10);
-    for s in [" played", " replayed", " players", " playful", " Play", " café", " 日本語"] {
+    for s in [
+        " played",
+        " replayed",
+        " players",
+        " playful",
+        " Play",
+        " café",
+        " 日本語",
+    ] {
         assert_eq!(tok.decode(&tok.encode(s, false)).unwrap(), s);
     }
 }
@@ -86,8 +119,16 @@ fn byte_mode_p_without_pretokenizer_memorises_the_corpus() {
     let ids = tok.encode(P, false);
     assert_eq!(ids.len(), 26);
     assert_eq!(t.corpus_tokens(), 26);
-    let longest = t.merges().iter().map(|m| t.vocab().token_bytes(m.id)).max_by_key(|b| b.len()).unwrap();
-    assert_eq!(longest, b"the player played and the players play again a replay");
+    let longest = t
+        .merges()
+        .iter()
+        .map(|m| t.vocab().token_bytes(m.id))
+        .max_by_key(|b| b.len())
+        .unwrap();
+    assert_eq!(
+        longest,
+        b"the player played and the players play again a replay"
+    );
 }
 
 #[test]
@@ -97,7 +138,9 @@ fn byte_mode_spaces_tokens_corpus() {
     let t = train(text, Mode::Byte, Pretok::Spaces, TieRule::First, 10);
     assert_eq!(
         merged_tokens(&t),
-        [" t", "en", " to", "ken", " token", "he", " tokens", "er", " the", "to"]
+        [
+            " t", "en", " to", "ken", " token", "he", " tokens", "er", " the", "to"
+        ]
     );
     let t60 = train(text, Mode::Byte, Pretok::Spaces, TieRule::First, 60);
     let tok = t60.tokenizer();
@@ -113,7 +156,11 @@ fn byte_mode_spaces_tokens_corpus() {
     for (merges, tokens) in [(0, 4180), (20, 2182), (60, 1222), (120, 701)] {
         let t = train(text, Mode::Byte, Pretok::Spaces, TieRule::First, merges);
         assert_eq!(t.corpus_tokens(), tokens, "{merges} merges");
-        assert_eq!(t.tokenizer().encode(text, false).len() as u64, tokens, "{merges} merges, re-encoded");
+        assert_eq!(
+            t.tokenizer().encode(text, false).len() as u64,
+            tokens,
+            "{merges} merges, re-encoded"
+        );
     }
 }
 
@@ -133,9 +180,22 @@ fn byte_mode_lines_lex_min_count_two() {
     let got: Vec<(String, u64)> = t
         .merges()
         .iter()
-        .map(|m| (String::from_utf8_lossy(t.vocab().token_bytes(m.id)).into_owned(), m.count))
+        .map(|m| {
+            (
+                String::from_utf8_lossy(t.vocab().token_bytes(m.id)).into_owned(),
+                m.count,
+            )
+        })
         .collect();
-    let want = [("lo", 5), ("low", 5), ("er", 2), ("es", 2), ("ew", 2), ("new", 2), ("est", 2)];
+    let want = [
+        ("lo", 5),
+        ("low", 5),
+        ("er", 2),
+        ("es", 2),
+        ("ew", 2),
+        ("new", 2),
+        ("est", 2),
+    ];
     assert_eq!(got, want.map(|(s, c)| (s.to_string(), c)));
     let tok = t.tokenizer();
     assert_eq!(tok.encode("lower", false), [257, 258]);
@@ -154,6 +214,10 @@ fn overlapping_pair_counts_three_and_replaces_twice() {
 fn minbpe_example_under_both_tie_rules() {
     for tie in [TieRule::First, TieRule::Lex] {
         let t = train("aaabdaaabac", Mode::Byte, Pretok::None, tie, 3);
-        assert_eq!(t.tokenizer().encode("aaabdaaabac", false), [258, 100, 258, 97, 99], "{tie}");
+        assert_eq!(
+            t.tokenizer().encode("aaabdaaabac", false),
+            [258, 100, 258, 97, 99],
+            "{tie}"
+        );
     }
 }

@@ -38,7 +38,13 @@ type RefMerge = ((Vec<u8>, Vec<u8>), u64, u64);
 
 /// Full recount every round. Chunks are the distinct pieces in order of
 /// first appearance, each with its frequency.
-fn reference_train(chunks: Vec<(Vec<Sym>, u64)>, names: &mut Vec<Vec<u8>>, tie: TieRule, min: u64, max: usize) -> Vec<RefMerge> {
+fn reference_train(
+    chunks: Vec<(Vec<Sym>, u64)>,
+    names: &mut Vec<Vec<u8>>,
+    tie: TieRule,
+    min: u64,
+    max: usize,
+) -> Vec<RefMerge> {
     let mut chunks = chunks;
     let mut merges = Vec::new();
     while merges.len() < max {
@@ -56,11 +62,17 @@ fn reference_train(chunks: Vec<(Vec<Sym>, u64)>, names: &mut Vec<Vec<u8>>, tie: 
             }
         }
         let best = match tie {
-            TieRule::First => seen.iter().copied().fold(None, |best: Option<(Sym, Sym)>, p| match best {
-                Some(b) if counts[&b] >= counts[&p] => Some(b),
-                _ => Some(p),
-            }),
-            TieRule::Lex => seen.iter().copied().max_by(|a, b| counts[a].cmp(&counts[b]).then(b.cmp(a))),
+            TieRule::First => seen
+                .iter()
+                .copied()
+                .fold(None, |best: Option<(Sym, Sym)>, p| match best {
+                    Some(b) if counts[&b] >= counts[&p] => Some(b),
+                    _ => Some(p),
+                }),
+            TieRule::Lex => seen
+                .iter()
+                .copied()
+                .max_by(|a, b| counts[a].cmp(&counts[b]).then(b.cmp(a))),
         };
         let Some(best) = best else { break };
         let count = counts[&best];
@@ -87,7 +99,14 @@ fn reference_train(chunks: Vec<(Vec<Sym>, u64)>, names: &mut Vec<Vec<u8>>, tie: 
             }
             *syms = out;
         }
-        merges.push(((names[best.0 as usize].clone(), names[best.1 as usize].clone()), count, replacements));
+        merges.push((
+            (
+                names[best.0 as usize].clone(),
+                names[best.1 as usize].clone(),
+            ),
+            count,
+            replacements,
+        ));
     }
     merges
 }
@@ -108,8 +127,18 @@ fn distinct<T: Clone + Eq + std::hash::Hash>(pieces: Vec<T>) -> Vec<(T, u64)> {
 }
 
 /// Byte mode: chunks by the pre-tokenizer, symbols are bytes.
-fn reference_byte(text: &[u8], pretok: Pretok, tie: TieRule, min: u64, max: usize) -> Vec<RefMerge> {
-    let pieces: Vec<Vec<Sym>> = pretok.split(text).into_iter().map(|r| text[r].iter().map(|&b| b as Sym).collect()).collect();
+fn reference_byte(
+    text: &[u8],
+    pretok: Pretok,
+    tie: TieRule,
+    min: u64,
+    max: usize,
+) -> Vec<RefMerge> {
+    let pieces: Vec<Vec<Sym>> = pretok
+        .split(text)
+        .into_iter()
+        .map(|r| text[r].iter().map(|&b| b as Sym).collect())
+        .collect();
     let mut names: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
     reference_train(distinct(pieces), &mut names, tie, min, max)
 }
@@ -133,7 +162,16 @@ fn learned(t: &Trainer) -> Vec<RefMerge> {
     let v = t.vocab();
     t.merges()
         .iter()
-        .map(|m| ((v.token_bytes(m.pair.0).to_vec(), v.token_bytes(m.pair.1).to_vec()), m.count, m.replacements))
+        .map(|m| {
+            (
+                (
+                    v.token_bytes(m.pair.0).to_vec(),
+                    v.token_bytes(m.pair.1).to_vec(),
+                ),
+                m.count,
+                m.replacements,
+            )
+        })
         .collect()
 }
 
@@ -167,7 +205,15 @@ const ALPHABETS: &[&[&str]] = &[
 #[test]
 fn byte_mode_matches_the_reference_on_random_corpora() {
     let mut rng = Rng(0x5EED_0001);
-    let pretoks = [Pretok::None, Pretok::Lines, Pretok::Whitespace, Pretok::Spaces, Pretok::Gpt2, Pretok::Cl100k, Pretok::O200k];
+    let pretoks = [
+        Pretok::None,
+        Pretok::Lines,
+        Pretok::Whitespace,
+        Pretok::Spaces,
+        Pretok::Gpt2,
+        Pretok::Cl100k,
+        Pretok::O200k,
+    ];
     for case in 0..600 {
         let alphabet = ALPHABETS[rng.below(ALPHABETS.len())];
         let mut text = random_text(&mut rng, alphabet);
@@ -175,17 +221,32 @@ fn byte_mode_matches_the_reference_on_random_corpora() {
             text.push(0xFF); // invalid UTF-8 is fine in byte mode
         }
         let pretok = pretoks[rng.below(pretoks.len())];
-        let tie = if rng.below(2) == 0 { TieRule::First } else { TieRule::Lex };
+        let tie = if rng.below(2) == 0 {
+            TieRule::First
+        } else {
+            TieRule::Lex
+        };
         let min = 1 + rng.below(2) as u64;
         let max = rng.below(40);
         let want = reference_byte(&text, pretok, tie, min, max);
-        let config = TrainerConfig { mode: Mode::Byte, pretok, tie, min_count: min, max_merges: Some(max) };
+        let config = TrainerConfig {
+            mode: Mode::Byte,
+            pretok,
+            tie,
+            min_count: min,
+            max_merges: Some(max),
+        };
         let mut t = Trainer::new(text.clone(), config).unwrap();
         assert_table_is_a_fresh_count(&t);
         while t.step().is_ok() {
             assert_table_is_a_fresh_count(&t);
         }
-        assert_eq!(learned(&t), want, "case {case}: {:?} {pretok} {tie} min {min} max {max}", String::from_utf8_lossy(&text));
+        assert_eq!(
+            learned(&t),
+            want,
+            "case {case}: {:?} {pretok} {tie} min {min} max {max}",
+            String::from_utf8_lossy(&text)
+        );
     }
 }
 
@@ -195,10 +256,20 @@ fn char_mode_matches_the_reference_on_random_corpora() {
     for case in 0..400 {
         let alphabet = ALPHABETS[rng.below(ALPHABETS.len())];
         let text = String::from_utf8(random_text(&mut rng, alphabet)).unwrap();
-        let tie = if rng.below(2) == 0 { TieRule::First } else { TieRule::Lex };
+        let tie = if rng.below(2) == 0 {
+            TieRule::First
+        } else {
+            TieRule::Lex
+        };
         let max = rng.below(30);
         let want = reference_char(&text, tie, 1, max);
-        let config = TrainerConfig { mode: Mode::Char, pretok: Pretok::default(), tie, min_count: 1, max_merges: Some(max) };
+        let config = TrainerConfig {
+            mode: Mode::Char,
+            pretok: Pretok::default(),
+            tie,
+            min_count: 1,
+            max_merges: Some(max),
+        };
         let mut t = Trainer::new(text.clone().into_bytes(), config).unwrap();
         t.run();
         assert_table_is_a_fresh_count(&t);
@@ -212,8 +283,16 @@ fn stepping_back_and_seeking_retrace_the_same_path() {
     for case in 0..200 {
         let alphabet = ALPHABETS[rng.below(ALPHABETS.len())];
         let text = random_text(&mut rng, alphabet);
-        let tie = if rng.below(2) == 0 { TieRule::First } else { TieRule::Lex };
-        let config = TrainerConfig { pretok: Pretok::Whitespace, tie, ..Default::default() };
+        let tie = if rng.below(2) == 0 {
+            TieRule::First
+        } else {
+            TieRule::Lex
+        };
+        let config = TrainerConfig {
+            pretok: Pretok::Whitespace,
+            tie,
+            ..Default::default()
+        };
         let mut full = Trainer::new(text.clone(), config.clone()).unwrap();
         full.run();
         let all = learned(&full);
@@ -244,11 +323,16 @@ fn stepping_back_and_seeking_retrace_the_same_path() {
 
 #[test]
 fn phases_advance_counted_chosen_merged() {
-    let config = TrainerConfig { pretok: Pretok::Whitespace, ..Default::default() };
+    let config = TrainerConfig {
+        pretok: Pretok::Whitespace,
+        ..Default::default()
+    };
     let mut t = Trainer::new(b"ab ab ab ba".to_vec(), config).unwrap();
     assert_eq!(t.phase().name(), "counted");
     t.advance().unwrap();
-    let bpeek::bpe::Phase::Chosen(choice) = t.phase().clone() else { panic!("expected chosen") };
+    let bpeek::bpe::Phase::Chosen(choice) = t.phase().clone() else {
+        panic!("expected chosen")
+    };
     assert_eq!((choice.pair, choice.count), ((b'a' as u32, b'b' as u32), 3));
     assert!(t.merges().is_empty(), "choosing does not merge");
     t.advance().unwrap();
@@ -272,10 +356,15 @@ fn phases_advance_counted_chosen_merged() {
 #[test]
 fn ties_are_reported_with_the_winner() {
     // `ab` and `cd` both occur twice; `first` picks `ab`, listing `cd` as rival.
-    let config = TrainerConfig { pretok: Pretok::Whitespace, ..Default::default() };
+    let config = TrainerConfig {
+        pretok: Pretok::Whitespace,
+        ..Default::default()
+    };
     let mut t = Trainer::new(b"ab cd ab cd".to_vec(), config).unwrap();
     t.advance().unwrap();
-    let bpeek::bpe::Phase::Chosen(choice) = t.phase().clone() else { panic!() };
+    let bpeek::bpe::Phase::Chosen(choice) = t.phase().clone() else {
+        panic!()
+    };
     assert_eq!(choice.pair, (b'a' as u32, b'b' as u32));
     assert!(choice.rivals.contains(&(b'c' as u32, b'd' as u32)));
     assert_eq!(choice.rivals_total, choice.rivals.len());
@@ -283,7 +372,11 @@ fn ties_are_reported_with_the_winner() {
 
 #[test]
 fn segments_show_the_current_tokens_of_a_byte_range() {
-    let config = TrainerConfig { pretok: Pretok::Whitespace, max_merges: Some(2), ..Default::default() };
+    let config = TrainerConfig {
+        pretok: Pretok::Whitespace,
+        max_merges: Some(2),
+        ..Default::default()
+    };
     let mut t = Trainer::new(b"aab aab".to_vec(), config).unwrap();
     t.run();
     let segs = t.segments(0..7);

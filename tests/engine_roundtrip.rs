@@ -8,7 +8,11 @@ use proptest::prelude::*;
 use std::sync::OnceLock;
 
 fn trained(pretok: Pretok) -> Tokenizer {
-    let config = TrainerConfig { pretok, max_merges: Some(300), ..Default::default() };
+    let config = TrainerConfig {
+        pretok,
+        max_merges: Some(300),
+        ..Default::default()
+    };
     let mut t = Trainer::new(corpora::default_corpus().text.as_bytes().to_vec(), config).unwrap();
     t.run();
     t.tokenizer().with_specials(&["<|endoftext|>".to_string()])
@@ -63,18 +67,30 @@ fn saved_tokenizers_load_with_identical_ids() {
         assert_eq!(loaded.encode(sample, true), tok.encode(sample, true));
         assert_eq!(loaded.specials(), tok.specials());
     }
-    let config = TrainerConfig { mode: Mode::Char, tie: TieRule::Lex, max_merges: Some(50), ..Default::default() };
+    let config = TrainerConfig {
+        mode: Mode::Char,
+        tie: TieRule::Lex,
+        max_merges: Some(50),
+        ..Default::default()
+    };
     let mut t = Trainer::new(sample.as_bytes().to_vec(), config).unwrap();
     t.run();
     let tok = t.tokenizer();
     let loaded = tokenizer_file::from_json_str(&tokenizer_file::to_json(&tok).to_string()).unwrap();
     assert_eq!(loaded.encode(sample, false), tok.encode(sample, false));
-    assert_eq!(loaded.decode(&loaded.encode("the baker", false)).unwrap(), "the baker");
+    assert_eq!(
+        loaded.decode(&loaded.encode("the baker", false)).unwrap(),
+        "the baker"
+    );
 }
 
 #[test]
 fn a_token_that_is_part_of_a_character_shows_as_hex() {
-    let config = TrainerConfig { pretok: Pretok::None, max_merges: Some(1), ..Default::default() };
+    let config = TrainerConfig {
+        pretok: Pretok::None,
+        max_merges: Some(1),
+        ..Default::default()
+    };
     let mut t = Trainer::new("日日日".as_bytes().to_vec(), config).unwrap();
     t.run();
     let tok = t.tokenizer();
@@ -116,15 +132,44 @@ proptest! {
 #[test]
 fn pretokenizers_cut_as_documented() {
     let pieces = |p: Pretok, s: &str| -> Vec<String> {
-        p.split(s.as_bytes()).into_iter().map(|r| s[r].to_string()).collect()
+        p.split(s.as_bytes())
+            .into_iter()
+            .map(|r| s[r].to_string())
+            .collect()
     };
     let s = "Hello world's  123456 ok\n\nend ";
     assert_eq!(pieces(Pretok::None, s), [s]);
-    assert_eq!(pieces(Pretok::Lines, s), ["Hello world's  123456 ok", "\n", "\n", "end "]);
-    assert_eq!(pieces(Pretok::Whitespace, s), ["Hello", " world's", " ", " 123456", " ok", "\n\n", "end", " "]);
-    assert_eq!(pieces(Pretok::Spaces, s), ["Hello", " world's", "  ", "123456", " ok\n\nend", " "]);
+    assert_eq!(
+        pieces(Pretok::Lines, s),
+        ["Hello world's  123456 ok", "\n", "\n", "end "]
+    );
+    assert_eq!(
+        pieces(Pretok::Whitespace, s),
+        [
+            "Hello", " world's", " ", " 123456", " ok", "\n\n", "end", " "
+        ]
+    );
+    assert_eq!(
+        pieces(Pretok::Spaces, s),
+        ["Hello", " world's", "  ", "123456", " ok\n\nend", " "]
+    );
     // GPT-2 keeps the last whitespace before a word apart: `\s+(?!\S)` backs off one.
-    assert_eq!(pieces(Pretok::Gpt2, s), ["Hello", " world", "'s", " ", " 123456", " ok", "\n", "\n", "end", " "]);
-    assert_eq!(pieces(Pretok::Cl100k, s), ["Hello", " world", "'s", " ", " ", "123", "456", " ok", "\n\n", "end", " "]);
-    assert_eq!(pieces(Pretok::O200k, s), ["Hello", " world's", " ", " ", "123", "456", " ok", "\n\n", "end", " "]);
+    assert_eq!(
+        pieces(Pretok::Gpt2, s),
+        [
+            "Hello", " world", "'s", " ", " 123456", " ok", "\n", "\n", "end", " "
+        ]
+    );
+    assert_eq!(
+        pieces(Pretok::Cl100k, s),
+        [
+            "Hello", " world", "'s", " ", " ", "123", "456", " ok", "\n\n", "end", " "
+        ]
+    );
+    assert_eq!(
+        pieces(Pretok::O200k, s),
+        [
+            "Hello", " world's", " ", " ", "123", "456", " ok", "\n\n", "end", " "
+        ]
+    );
 }

@@ -36,19 +36,18 @@ impl Corpus {
         if text.len() > u32::MAX as usize {
             return Err(Error::input("corpus is larger than 4 GiB"));
         }
-        let ranges = match mode {
-            Mode::Byte => pretok.split(&text),
-            Mode::Char => words(&text)?,
-        };
         let mut index: FxHashMap<&[u8], u32> = FxHashMap::default();
         let mut chunks = Vec::new();
-        let mut occurrences = Vec::with_capacity(ranges.len());
-        for r in ranges {
+        // Sized for typical prose (about 3.5 bytes per chunk) so that a large
+        // corpus never pays for a copy while this grows.
+        let mut occurrences = Vec::with_capacity(text.len() / 3 + 1);
+        let mut add = |r: Range<usize>| {
             let piece = &text[r.clone()];
             let id = *index.entry(piece).or_insert_with(|| {
+                let (start, len) = (r.start as u32, piece.len() as u32);
                 chunks.push(Chunk {
-                    start: r.start as u32,
-                    len: piece.len() as u32,
+                    start,
+                    len,
                     freq: 0,
                 });
                 (chunks.len() - 1) as u32
@@ -58,6 +57,10 @@ impl Corpus {
                 start: r.start as u32,
                 chunk: id,
             });
+        };
+        match mode {
+            Mode::Byte => pretok.for_each_chunk(&text, &mut add),
+            Mode::Char => for_each_word(&text, &mut add)?,
         }
         drop(index);
         Ok(Corpus {
@@ -100,19 +103,18 @@ impl Corpus {
 }
 
 /// Whitespace-separated words, for char mode.
-fn words(text: &[u8]) -> Result<Vec<Range<usize>>> {
+fn for_each_word(text: &[u8], mut out: impl FnMut(Range<usize>)) -> Result<()> {
     let s = std::str::from_utf8(text).map_err(|e| {
         Error::input(format!(
             "invalid UTF-8 at byte offset {} (char mode needs UTF-8 text; byte mode accepts any bytes)",
             e.valid_up_to()
         ))
     })?;
-    let mut out = Vec::new();
     let mut start = None;
     for (i, c) in s.char_indices() {
         match (c.is_whitespace(), start) {
             (true, Some(st)) => {
-                out.push(st..i);
+                out(st..i);
                 start = None;
             }
             (false, None) => start = Some(i),
@@ -120,7 +122,7 @@ fn words(text: &[u8]) -> Result<Vec<Range<usize>>> {
         }
     }
     if let Some(st) = start {
-        out.push(st..s.len());
+        out(st..s.len());
     }
-    Ok(out)
+    Ok(())
 }

@@ -117,18 +117,24 @@ impl Pretok {
 
     /// Like [`Pretok::split`], appending to `out`.
     pub fn split_into(self, text: &[u8], out: &mut Vec<Range<usize>>) {
+        self.for_each_chunk(text, |r| out.push(r));
+    }
+
+    /// Call `f` with each chunk's range, in order, without collecting them
+    /// (a large corpus has millions).
+    pub fn for_each_chunk(self, text: &[u8], mut f: impl FnMut(Range<usize>)) {
         match self {
             Pretok::None => {
                 if !text.is_empty() {
-                    out.push(0..text.len());
+                    f(0..text.len());
                 }
             }
-            Pretok::Lines => split_lines(text, out),
+            Pretok::Lines => split_lines(text, &mut f),
             _ => {
                 let re = self.regex();
                 for_each_utf8_run(text, |start, run| match run {
-                    Ok(s) => split_with(re, s, start, out),
-                    Err(len) => out.push(start..start + len),
+                    Ok(s) => split_with(re, s, start, &mut f),
+                    Err(len) => f(start..start + len),
                 });
             }
         }
@@ -154,7 +160,7 @@ impl fmt::Display for Pretok {
 }
 
 /// Lines and their breaks (`\n` or `\r\n`) as separate chunks.
-fn split_lines(text: &[u8], out: &mut Vec<Range<usize>>) {
+fn split_lines(text: &[u8], out: &mut impl FnMut(Range<usize>)) {
     let mut start = 0;
     let mut i = 0;
     while i < text.len() {
@@ -165,15 +171,15 @@ fn split_lines(text: &[u8], out: &mut Vec<Range<usize>>) {
                 i
             };
             if break_start > start {
-                out.push(start..break_start);
+                out(start..break_start);
             }
-            out.push(break_start..i + 1);
+            out(break_start..i + 1);
             start = i + 1;
         }
         i += 1;
     }
     if start < text.len() {
-        out.push(start..text.len());
+        out(start..text.len());
     }
 }
 
@@ -212,16 +218,16 @@ pub fn for_each_utf8_run(text: &[u8], mut f: impl FnMut(usize, std::result::Resu
     }
 }
 
-fn split_with(re: &Regex, s: &str, base: usize, out: &mut Vec<Range<usize>>) {
+fn split_with(re: &Regex, s: &str, base: usize, out: &mut impl FnMut(Range<usize>)) {
     let mut last = 0;
     let mut at = 0;
     while at < s.len() {
         match re.find_from_pos(s, at) {
             Ok(Some(m)) if m.end() > m.start() => {
                 if m.start() > last {
-                    out.push(base + last..base + m.start());
+                    out(base + last..base + m.start());
                 }
-                out.push(base + m.start()..base + m.end());
+                out(base + m.start()..base + m.end());
                 last = m.end();
                 at = m.end();
             }
@@ -238,7 +244,7 @@ fn split_with(re: &Regex, s: &str, base: usize, out: &mut Vec<Range<usize>>) {
         }
     }
     if last < s.len() {
-        out.push(base + last..base + s.len());
+        out(base + last..base + s.len());
     }
 }
 

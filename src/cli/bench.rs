@@ -49,6 +49,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     let n = steps.len();
     report("step", &mut steps)?;
+    if !steps.is_empty() {
+        let median = steps[steps.len() / 2].as_secs_f64() * 1000.0;
+        let slowest = steps[steps.len() - 1].as_secs_f64() * 1000.0;
+        crate::outln!(
+            "  against the targets: median {:.0}x under 1 ms, slowest {:.1}x under 16 ms",
+            1.0 / median.max(1e-6),
+            16.0 / slowest.max(1e-6)
+        );
+    }
 
     let mut backs = Vec::with_capacity(n);
     for _ in 0..n.min(200) {
@@ -77,7 +86,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     );
     if let Some(kb) = peak_rss_kb() {
         crate::outln!(
-            "peak memory: {:.1} MB ({:.1}x the corpus)",
+            "peak memory: {:.1} MB ({:.1}x the corpus; target under 10x)",
             kb as f64 / 1000.0,
             kb as f64 * 1000.0 / bytes.max(1) as f64
         );
@@ -137,7 +146,7 @@ fn generated(limit: usize) -> Vec<u8> {
         seed ^= seed >> 7;
         seed ^= seed << 17;
         out.extend_from_slice(words[(seed % words.len() as u64) as usize].as_bytes());
-        out.push(if seed % 13 == 0 { b'\n' } else { b' ' });
+        out.push(if seed.is_multiple_of(13) { b'\n' } else { b' ' });
     }
     out
 }
