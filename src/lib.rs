@@ -7,3 +7,4 @@ pub mod bpe;
 pub mod cli;
 pub mod corpora;
 pub mod error;
+pub mod tui;

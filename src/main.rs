@@ -3,17 +3,10 @@ use clap::Parser;
 
 fn main() {
     let args = Cli::parse();
-    let result = match args.command {
-        Some(command) => cli::run(command),
-        None => cli::run(cli::Command::Train(cli::args::TrainArgs {
-            training: Default::default(),
-            out: None,
-            trace: None,
-            trace_top: None,
-            format: Default::default(),
-        })),
-    };
-    if let Err(e) = result {
+    let command = args
+        .command
+        .unwrap_or_else(|| cli::Command::Tui(Default::default()));
+    if let Err(e) = cli::run(command) {
         eprintln!("bpeek: {e}");
         std::process::exit(e.exit_code());
     }

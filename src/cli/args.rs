@@ -24,6 +24,8 @@ pub enum Command {
     Decode(DecodeArgs),
     /// Measure training speed on a large corpus
     Bench(BenchArgs),
+    /// Explore training step by step in a full-screen view (the default)
+    Tui(TuiArgs),
     /// List the bundled corpora
     Corpora,
 }
@@ -129,6 +131,31 @@ pub struct BenchArgs {
     pub pretok: String,
     #[arg(long, default_value = "first")]
     pub tie: String,
+    /// Time the full-screen view instead (step latency, frame time, bytes sent)
+    #[arg(long)]
+    pub tui: bool,
+}
+
+/// When to use colour on screen.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ColorChoice {
+    /// Colour unless NO_COLOR is set or TERM is dumb
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct TuiArgs {
+    #[command(flatten)]
+    pub training: TrainingOptions,
+    /// Colour on screen; every distinction is also drawn without it
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Draw borders and marks with ASCII only
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 impl Default for TrainingOptions {

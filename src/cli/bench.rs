@@ -16,6 +16,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         None => man_pages(limit).unwrap_or_else(|| ("generated text".into(), generated(limit))),
     };
     text.truncate(limit);
+    if args.tui {
+        let config = TrainerConfig {
+            pretok,
+            tie,
+            ..Default::default()
+        };
+        return crate::tui::bench::run(&source, text, config, args.merges);
+    }
     let bytes = text.len();
     crate::outln!(
         "corpus: {source}, {:.1} MB; pretok {pretok}, tie {tie}",

@@ -19,6 +19,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Encode(a) => encode::run(&a),
         Command::Decode(a) => decode::run(&a),
         Command::Bench(a) => bench::run(&a),
+        Command::Tui(a) => crate::tui::run(&a),
         Command::Corpora => {
             for c in crate::corpora::BUNDLED {
                 crate::outln!("{:<8} {:>6} bytes  {}", c.name, c.text.len(), c.about);

@@ -1,0 +1,60 @@
+//! Everything a user can ask the explorer to do. Keys, pastes, resizes and
+//! the autoplay clock all arrive as one of these.
+
+/// How far to move in the focused pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scroll {
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Finish the current round: one more merge.
+    Step,
+    /// Take back the last merge (or the choice of the current round).
+    Undo,
+    /// One phase forward: counted -> chosen -> merged -> counted.
+    Advance,
+    /// Back to merge 0.
+    Reset,
+    /// Go to the state after this many merges.
+    Goto(usize),
+    /// Open the "go to merge" prompt.
+    OpenGoto,
+    /// Type into the prompt (digits only are kept).
+    PromptType(char),
+    PromptDelete,
+    PromptSubmit,
+    PromptCancel,
+    ToggleAutoplay,
+    Faster,
+    Slower,
+    /// The autoplay clock ticked.
+    Tick,
+    FocusNext,
+    FocusPrev,
+    Scroll(Scroll),
+    /// Scroll the corpus to the next place of what is highlighted.
+    FindNext,
+    StartEditing,
+    StopEditing,
+    /// Type one character into the encode box.
+    Type(char),
+    /// Pasted text, inserted as it is (line breaks included).
+    Paste(String),
+    DeleteBack,
+    ClearEncode,
+    ToggleWhitespace,
+    ToggleBoundaries,
+    NextCorpus,
+    PrevCorpus,
+    ToggleHelp,
+    /// The screen now has this many columns and rows.
+    Resize(u16, u16),
+    Quit,
+}

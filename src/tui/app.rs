@@ -1,0 +1,261 @@
+//! The model: every piece of state the screen shows, and nothing that knows
+//! how to draw it.
+
+use crate::bpe::Trainer;
+use crate::cli::args::TrainingOptions;
+use crate::cli::input::build_trainer;
+use crate::corpora;
+use crate::error::Result;
+use crate::tui::encode_box::EncodeBox;
+use crate::tui::lines::LineIndex;
+use crate::tui::theme::Theme;
+
+/// The panes that can hold the keyboard focus, in Tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Corpus,
+    Pairs,
+    Merges,
+    Encode,
+}
+
+impl Focus {
+    pub const ORDER: [Focus; 4] = [Focus::Corpus, Focus::Pairs, Focus::Merges, Focus::Encode];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Focus::Corpus => "corpus",
+            Focus::Pairs => "pairs",
+            Focus::Merges => "merges",
+            Focus::Encode => "encode",
+        }
+    }
+}
+
+/// What the keyboard is talking to besides the panes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputMode {
+    Normal,
+    /// Keys type into the encode box.
+    Editing,
+    /// The "go to merge" prompt, with the digits typed so far.
+    Goto(String),
+    Help,
+}
+
+/// How token boundaries are shown in the corpus and the encode box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundaries {
+    /// Neighbouring tokens alternate styles.
+    Styles,
+    /// A separator glyph between neighbouring tokens as well.
+    Separators,
+}
+
+/// Autoplay rates, in merges per second.
+pub const SPEEDS: [f64; 8] = [0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
+const DEFAULT_SPEED: usize = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Autoplay {
+    pub on: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+}
+
+impl Autoplay {
+    pub fn per_second(self) -> f64 {
+        SPEEDS[self.speed]
+    }
+
+    pub fn interval(self) -> Option<std::time::Duration> {
+        self.on
+            .then(|| std::time::Duration::from_secs_f64(1.0 / self.per_second()))
+    }
+}
+
+/// Where the corpus view starts: a line of the line index and a row of that
+/// line once wrapped to the pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CorpusScroll {
+    pub line: usize,
+    pub row: usize,
+}
+
+/// A corpus the user can switch to, trained lazily the first time.
+#[derive(Debug)]
+pub struct Source {
+    pub name: String,
+    pub loaded: Option<Loaded>,
+}
+
+/// A corpus with its trainer and the line index of its text.
+#[derive(Debug)]
+pub struct Loaded {
+    pub trainer: Trainer,
+    pub lines: LineIndex,
+}
+
+impl Loaded {
+    pub fn new(trainer: Trainer) -> Self {
+        let lines = LineIndex::new(trainer.corpus().text());
+        Loaded { trainer, lines }
+    }
+}
+
+#[derive(Debug)]
+pub struct App {
+    pub sources: Vec<Source>,
+    pub current: usize,
+    /// The options the corpora are trained with.
+    pub options: TrainingOptions,
+    pub theme: Theme,
+    pub focus: Focus,
+    pub input: InputMode,
+    pub show_whitespace: bool,
+    pub boundaries: Boundaries,
+    pub autoplay: Autoplay,
+    pub corpus_scroll: CorpusScroll,
+    pub pairs_scroll: usize,
+    /// The selected row of the merge list; `None` follows the newest merge.
+    pub merge_cursor: Option<usize>,
+    pub help_scroll: usize,
+    /// The pair counts last changed by taking a merge back, not by making one.
+    pub changed_by_undo: bool,
+    pub encode: EncodeBox,
+    /// A one-line message for the footer, cleared by the next action.
+    pub notice: Option<String>,
+    /// Screen size in columns and rows.
+    pub size: (u16, u16),
+    /// Something changed since the last frame.
+    pub dirty: bool,
+    pub quit: bool,
+}
+
+impl App {
+    /// An app on the corpus the options name, the bundled corpora a key away.
+    pub fn from_options(options: &TrainingOptions, theme: Theme) -> Result<Self> {
+        let (name, trainer) = build_trainer(options)?;
+        let mut sources: Vec<Source> = corpora::BUNDLED
+            .iter()
+            .map(|c| Source {
+                name: c.name.to_string(),
+                loaded: None,
+            })
+            .collect();
+        let from_bundle = options.corpus.is_none();
+        let current = match sources.iter().position(|s| s.name == name) {
+            Some(i) if from_bundle => i,
+            _ => {
+                sources.insert(
+                    0,
+                    Source {
+                        name: name.clone(),
+                        loaded: None,
+                    },
+                );
+                0
+            }
+        };
+        sources[current].loaded = Some(Loaded::new(trainer));
+        Ok(App::with_sources(sources, current, options.clone(), theme))
+    }
+
+    /// An app on a trainer built elsewhere (tests, benchmarks).
+    pub fn from_trainer(name: &str, trainer: Trainer, theme: Theme) -> Self {
+        let sources = vec![Source {
+            name: name.to_string(),
+            loaded: Some(Loaded::new(trainer)),
+        }];
+        App::with_sources(sources, 0, TrainingOptions::default(), theme)
+    }
+
+    fn with_sources(
+        sources: Vec<Source>,
+        current: usize,
+        options: TrainingOptions,
+        theme: Theme,
+    ) -> Self {
+        App {
+            sources,
+            current,
+            options,
+            theme,
+            focus: Focus::Corpus,
+            input: InputMode::Normal,
+            show_whitespace: false,
+            boundaries: Boundaries::Styles,
+            autoplay: Autoplay {
+                on: false,
+                speed: DEFAULT_SPEED,
+            },
+            corpus_scroll: CorpusScroll::default(),
+            pairs_scroll: 0,
+            merge_cursor: None,
+            help_scroll: 0,
+            changed_by_undo: false,
+            encode: EncodeBox::default(),
+            notice: None,
+            size: (80, 24),
+            dirty: true,
+            quit: false,
+        }
+    }
+
+    pub fn loaded(&self) -> &Loaded {
+        self.sources[self.current]
+            .loaded
+            .as_ref()
+            .expect("the current corpus is always loaded")
+    }
+
+    pub fn loaded_mut(&mut self) -> &mut Loaded {
+        self.sources[self.current]
+            .loaded
+            .as_mut()
+            .expect("the current corpus is always loaded")
+    }
+
+    pub fn trainer(&self) -> &Trainer {
+        &self.loaded().trainer
+    }
+
+    pub fn trainer_mut(&mut self) -> &mut Trainer {
+        &mut self.loaded_mut().trainer
+    }
+
+    pub fn lines(&self) -> &LineIndex {
+        &self.loaded().lines
+    }
+
+    pub fn corpus_name(&self) -> &str {
+        &self.sources[self.current].name
+    }
+
+    /// The merge the merge list has selected, if the list has the focus.
+    pub fn selected_merge(&self) -> Option<usize> {
+        if self.focus != Focus::Merges {
+            return None;
+        }
+        let n = self.trainer().merges().len();
+        match self.merge_cursor {
+            Some(i) if i < n => Some(i),
+            _ => n.checked_sub(1),
+        }
+    }
+
+    /// Load source `i` if needed and make it current.
+    pub fn switch_to(&mut self, i: usize) -> Result<()> {
+        if self.sources[i].loaded.is_none() {
+            let options = TrainingOptions {
+                corpus: None,
+                corpus_name: Some(self.sources[i].name.clone()),
+                ..self.options.clone()
+            };
+            let (_, trainer) = build_trainer(&options)?;
+            self.sources[i].loaded = Some(Loaded::new(trainer));
+        }
+        self.current = i;
+        Ok(())
+    }
+}

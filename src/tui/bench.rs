@@ -1,0 +1,163 @@
+//! `bpeek bench --tui`: how fast the explorer steps and draws, and how many
+//! bytes one step sends to the terminal. Printed, never asserted.
+
+use crate::bpe::{Trainer, TrainerConfig};
+use crate::corpora;
+use crate::error::{Error, Result};
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::runner::draw;
+use crate::tui::theme::Theme;
+use crate::tui::update::update;
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Counts the bytes written to it and throws them away.
+#[derive(Clone, Default)]
+pub struct ByteCounter(Arc<Mutex<usize>>);
+
+impl ByteCounter {
+    /// Bytes written since the last call.
+    pub fn take(&self) -> usize {
+        std::mem::take(&mut *self.0.lock().expect("counter lock"))
+    }
+}
+
+impl Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        *self.0.lock().expect("counter lock") += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A terminal of a fixed size whose output is only counted.
+pub fn counting_terminal(
+    width: u16,
+    height: u16,
+) -> Result<(Terminal<CrosstermBackend<ByteCounter>>, ByteCounter)> {
+    let counter = ByteCounter::default();
+    let terminal = Terminal::with_options(
+        CrosstermBackend::new(counter.clone()),
+        TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, width, height)),
+        },
+    )
+    .map_err(|e| Error::failure(format!("terminal: {e}")))?;
+    Ok((terminal, counter))
+}
+
+/// Bytes the first frame and each of `steps` steps send at `width`x`height`.
+pub fn bytes_per_step(
+    app: &mut App,
+    width: u16,
+    height: u16,
+    steps: usize,
+) -> Result<(usize, Vec<usize>)> {
+    let (mut terminal, counter) = counting_terminal(width, height)?;
+    update(app, Action::Resize(width, height));
+    draw(&mut terminal, app)?;
+    let first = counter.take();
+    let mut per_step = Vec::with_capacity(steps);
+    for _ in 0..steps {
+        update(app, Action::Step);
+        draw(&mut terminal, app)?;
+        per_step.push(counter.take());
+    }
+    Ok((first, per_step))
+}
+
+pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) -> Result<()> {
+    crate::outln!("full-screen view, 80x24, bytes sent to the terminal:");
+    for colour in [true, false] {
+        let c = corpora::default_corpus();
+        let trainer = Trainer::new(c.text.as_bytes().to_vec(), TrainerConfig::default())?;
+        let mut app = App::from_trainer(c.name, trainer, Theme::new(colour, false));
+        let (first, mut steps) = bytes_per_step(&mut app, 80, 24, 20)?;
+        steps.sort_unstable();
+        crate::outln!(
+            "  {} corpus, colour {}: first frame {first} B; per step (20 steps) median {} B, largest {} B",
+            c.name,
+            if colour { "on" } else { "off" },
+            steps[steps.len() / 2],
+            steps[steps.len() - 1]
+        );
+    }
+
+    crate::outln!(
+        "full-screen view on {source}, {:.1} MB:",
+        text.len() as f64 / 1e6
+    );
+    let t = Instant::now();
+    let trainer = Trainer::new(text, config)?;
+    let mut app = App::from_trainer("bench", trainer, Theme::new(true, false));
+    let built = t.elapsed();
+    let (mut terminal, counter) = counting_terminal(80, 24)?;
+    update(&mut app, Action::Resize(80, 24));
+    update(
+        &mut app,
+        Action::Paste("The tokenizer learns merges.".into()),
+    );
+    update(&mut app, Action::StopEditing);
+    let t = Instant::now();
+    draw(&mut terminal, &mut app)?;
+    let first_frame = t.elapsed();
+    counter.take();
+    crate::outln!(
+        "  open (chunk, count, line index): {}; first frame: {}",
+        ms(built),
+        ms(first_frame)
+    );
+
+    let mut step_times = Vec::with_capacity(merges);
+    let mut frame_times = Vec::with_capacity(merges);
+    let mut bytes = Vec::with_capacity(merges);
+    for _ in 0..merges {
+        let t = Instant::now();
+        update(&mut app, Action::Step);
+        step_times.push(t.elapsed());
+        if app.trainer().stop_reason().is_some() {
+            break;
+        }
+        let t = Instant::now();
+        draw(&mut terminal, &mut app)?;
+        frame_times.push(t.elapsed());
+        bytes.push(counter.take());
+    }
+    report("step (update)", &mut step_times)?;
+    report("frame (draw)", &mut frame_times)?;
+    bytes.sort_unstable();
+    if !bytes.is_empty() {
+        crate::outln!(
+            "  bytes per step at 80x24: median {} B, largest {} B",
+            bytes[bytes.len() / 2],
+            bytes[bytes.len() - 1]
+        );
+    }
+    Ok(())
+}
+
+fn report(what: &str, times: &mut [Duration]) -> Result<()> {
+    if times.is_empty() {
+        return Ok(());
+    }
+    times.sort_unstable();
+    crate::outln!(
+        "  {what}: {} timed; median {}, slowest {}",
+        times.len(),
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1])
+    );
+    Ok(())
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1000.0)
+}

@@ -1,0 +1,236 @@
+//! The one key table. Key presses become actions by looking them up here,
+//! and the footer and the help overlay are drawn from the same rows, so what
+//! the screen says a key does is what it does.
+
+use crate::tui::action::{Action, Scroll};
+use crate::tui::app::{App, Focus, InputMode};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// A key as the table names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Code(KeyCode),
+    Ctrl(char),
+    /// Any printable character (text entry).
+    AnyChar,
+}
+
+/// When a row applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// Whatever else is going on.
+    Always,
+    /// No prompt, no editing, no help.
+    Normal,
+    /// Normal, with this pane focused.
+    Focused(Focus),
+    Editing,
+    Goto,
+    Help,
+}
+
+/// The heading a row is listed under in the help overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    Training,
+    Moving,
+    Showing,
+    Encoding,
+    Prompt,
+}
+
+impl Section {
+    pub const ORDER: [Section; 5] = [
+        Section::Training,
+        Section::Moving,
+        Section::Showing,
+        Section::Encoding,
+        Section::Prompt,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Training => "Training",
+            Section::Moving => "Moving around",
+            Section::Showing => "Showing",
+            Section::Encoding => "Encode box",
+            Section::Prompt => "Go-to prompt",
+        }
+    }
+}
+
+pub struct Binding {
+    pub when: When,
+    pub keys: &'static [Key],
+    /// For [`Key::AnyChar`] the typed character replaces the one given here.
+    pub action: Action,
+    /// Short label for the footer; rows without one are listed in help only.
+    pub footer: Option<&'static str>,
+    pub help: &'static str,
+    pub section: Section,
+}
+
+const fn c(ch: char) -> Key {
+    Key::Code(KeyCode::Char(ch))
+}
+
+const fn k(code: KeyCode) -> Key {
+    Key::Code(code)
+}
+
+macro_rules! bind {
+    ($when:expr, [$($key:expr),*], $action:expr, $footer:expr, $section:ident, $help:expr) => {
+        Binding {
+            when: $when,
+            keys: &[$($key),*],
+            action: $action,
+            footer: $footer,
+            help: $help,
+            section: Section::$section,
+        }
+    };
+}
+
+use When::{Always, Editing, Focused, Goto, Help, Normal};
+
+/// Every key of the explorer, most useful first within each context.
+#[rustfmt::skip]
+pub static BINDINGS: &[Binding] = &[
+    bind!(Always, [Key::Ctrl('c')], Action::Quit, None, Showing, "quit"),
+    // Help overlay.
+    bind!(Help, [c('?'), k(KeyCode::Esc), c('q')], Action::ToggleHelp, Some("close help"), Showing, "close this help"),
+    bind!(Help, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Showing, "scroll help"),
+    bind!(Help, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Showing, "scroll help"),
+    // Go-to prompt.
+    bind!(Goto, [k(KeyCode::Enter)], Action::PromptSubmit, Some("go"), Prompt, "go to the merge typed"),
+    bind!(Goto, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Prompt, "close the prompt"),
+    bind!(Goto, [k(KeyCode::Backspace)], Action::PromptDelete, None, Prompt, "delete a digit"),
+    bind!(Goto, [Key::AnyChar], Action::PromptType(' '), None, Prompt, "type the number"),
+    // Training.
+    bind!(Normal, [c('n'), k(KeyCode::Right), c(' ')], Action::Step, Some("next"), Training, "next merge"),
+    bind!(Normal, [c('p'), k(KeyCode::Left), k(KeyCode::Backspace)], Action::Undo, Some("undo"), Training, "undo the last merge"),
+    bind!(Normal, [c('.')], Action::Advance, Some("phase"), Training, "one phase of a round"),
+    bind!(Normal, [c('g')], Action::OpenGoto, Some("go to"), Training, "go to merge N"),
+    bind!(Normal, [c('r')], Action::Reset, None, Training, "back to merge 0"),
+    bind!(Normal, [c('a')], Action::ToggleAutoplay, Some("play"), Training, "autoplay on/off"),
+    bind!(Normal, [c('+'), c('=')], Action::Faster, None, Training, "autoplay faster/slower"),
+    bind!(Normal, [c('-')], Action::Slower, None, Training, "autoplay faster/slower"),
+    bind!(Normal, [c('c')], Action::NextCorpus, None, Training, "next/previous corpus"),
+    bind!(Normal, [c('C')], Action::PrevCorpus, None, Training, "next/previous corpus"),
+    // Moving around.
+    bind!(Normal, [k(KeyCode::Tab)], Action::FocusNext, Some("pane"), Moving, "next/previous pane"),
+    bind!(Normal, [k(KeyCode::BackTab)], Action::FocusPrev, None, Moving, "next/previous pane"),
+    bind!(Normal, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Moving, "scroll, select a merge"),
+    bind!(Normal, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Moving, "scroll, select a merge"),
+    bind!(Normal, [k(KeyCode::PageUp)], Action::Scroll(Scroll::PageUp), None, Moving, "scroll a page"),
+    bind!(Normal, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Moving, "scroll a page"),
+    bind!(Normal, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
+    bind!(Normal, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
+    bind!(Normal, [c('f')], Action::FindNext, None, Moving, "find the highlight"),
+    bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::FindNext, None, Moving, "merges: where used"),
+    // Showing.
+    bind!(Normal, [c('w')], Action::ToggleWhitespace, None, Showing, "whitespace glyphs"),
+    bind!(Normal, [c('b')], Action::ToggleBoundaries, None, Showing, "token separators"),
+    bind!(Normal, [c('?')], Action::ToggleHelp, Some("help"), Showing, "this help"),
+    bind!(Normal, [c('q')], Action::Quit, Some("quit"), Showing, "quit"),
+    // Encode box.
+    bind!(Normal, [c('e')], Action::StartEditing, Some("encode"), Encoding, "edit the encode box"),
+    bind!(Focused(Focus::Encode), [k(KeyCode::Enter)], Action::StartEditing, None, Encoding, "encode pane: edit"),
+    bind!(Normal, [Key::Ctrl('u')], Action::ClearEncode, None, Encoding, "clear the box"),
+    // Editing the encode box.
+    bind!(Editing, [k(KeyCode::Esc)], Action::StopEditing, Some("done"), Encoding, "stop editing"),
+    bind!(Editing, [k(KeyCode::Enter)], Action::Type('\n'), Some("new line"), Encoding, "editing: new line"),
+    bind!(Editing, [k(KeyCode::Backspace)], Action::DeleteBack, Some("delete"), Encoding, "editing: delete"),
+    bind!(Editing, [Key::Ctrl('u')], Action::ClearEncode, Some("clear"), Encoding, "clear the box"),
+    bind!(Editing, [Key::AnyChar], Action::Type(' '), None, Encoding, "type (or paste)"),
+];
+
+impl When {
+    pub fn applies(self, app: &App) -> bool {
+        match (self, &app.input) {
+            (Always, _) => true,
+            (Normal, InputMode::Normal) => true,
+            (Focused(f), InputMode::Normal) => app.focus == f,
+            (Editing, InputMode::Editing) => true,
+            (Goto, InputMode::Goto(_)) => true,
+            (Help, InputMode::Help) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Key {
+    fn matches(self, event: &KeyEvent) -> Option<Option<char>> {
+        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = event.modifiers.contains(KeyModifiers::ALT);
+        match (self, event.code) {
+            (Key::Ctrl(want), KeyCode::Char(got)) if ctrl && got.eq_ignore_ascii_case(&want) => {
+                Some(None)
+            }
+            (Key::AnyChar, KeyCode::Char(got)) if !ctrl && !alt => Some(Some(got)),
+            // Shift is part of the character ('?', 'C'), so only Ctrl and Alt count.
+            (Key::Code(want), got) if !ctrl && !alt && want == got => Some(None),
+            _ => None,
+        }
+    }
+
+    /// The key's name in the footer and help.
+    pub fn label(self) -> String {
+        match self {
+            Key::Ctrl(ch) => format!("^{}", ch.to_ascii_uppercase()),
+            Key::AnyChar => "text".into(),
+            Key::Code(code) => match code {
+                KeyCode::Char(' ') => "Space".into(),
+                KeyCode::Char(ch) => ch.to_string(),
+                KeyCode::Right => "Right".into(),
+                KeyCode::Left => "Left".into(),
+                KeyCode::Up => "Up".into(),
+                KeyCode::Down => "Down".into(),
+                KeyCode::PageUp => "PgUp".into(),
+                KeyCode::PageDown => "PgDn".into(),
+                KeyCode::Home => "Home".into(),
+                KeyCode::End => "End".into(),
+                KeyCode::Tab => "Tab".into(),
+                KeyCode::BackTab => "S-Tab".into(),
+                KeyCode::Backspace => "Bksp".into(),
+                KeyCode::Enter => "Enter".into(),
+                KeyCode::Esc => "Esc".into(),
+                other => format!("{other:?}"),
+            },
+        }
+    }
+}
+
+impl Binding {
+    /// All of the row's keys, e.g. `n Right Space`.
+    pub fn keys_label(&self) -> String {
+        self.keys
+            .iter()
+            .map(|k| k.label())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The action a key press asks for now, if any.
+pub fn action_for(app: &App, event: &KeyEvent) -> Option<Action> {
+    for b in BINDINGS.iter().filter(|b| b.when.applies(app)) {
+        for key in b.keys {
+            if let Some(typed) = key.matches(event) {
+                return Some(match (typed, &b.action) {
+                    (Some(ch), Action::Type(_)) => Action::Type(ch),
+                    (Some(ch), Action::PromptType(_)) => Action::PromptType(ch),
+                    _ => b.action.clone(),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The rows the footer shows now: those that apply and have a label.
+pub fn footer_rows(app: &App) -> impl Iterator<Item = &'static Binding> + '_ {
+    BINDINGS
+        .iter()
+        .filter(move |b| b.footer.is_some() && b.when.applies(app))
+}

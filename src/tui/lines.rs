@@ -1,0 +1,86 @@
+//! Where each display line of the corpus starts, found once so that drawing
+//! touches only the visible lines of even a huge text.
+
+use std::ops::Range;
+
+/// Lines longer than this are cut into pieces of about this many bytes, so a
+/// text with no line breaks still costs little to draw.
+pub const MAX_LINE_BYTES: usize = 4096;
+
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    /// Byte offset of each line's start; a line runs to the next start and
+    /// includes its line break.
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &[u8]) -> Self {
+        let mut starts = vec![0];
+        let mut start = 0;
+        for (i, &b) in text.iter().enumerate() {
+            if b == b'\n' {
+                start = i + 1;
+                if start < text.len() {
+                    starts.push(start);
+                }
+            } else if i + 1 - start >= MAX_LINE_BYTES && i + 1 < text.len() {
+                // Cut only between characters, never inside one.
+                if !is_continuation(text[i + 1]) {
+                    start = i + 1;
+                    starts.push(start);
+                }
+            }
+        }
+        LineIndex {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// How many lines there are (an empty text has one empty line).
+    pub fn count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The bytes of line `i`, its line break included.
+    pub fn range(&self, i: usize) -> Range<usize> {
+        let start = self.starts[i];
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.len);
+        start..end
+    }
+
+    /// The line holding byte `pos`.
+    pub fn line_of(&self, pos: usize) -> usize {
+        self.starts.partition_point(|&s| s <= pos).saturating_sub(1)
+    }
+}
+
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_include_their_break() {
+        let idx = LineIndex::new(b"ab\ncd\n");
+        assert_eq!(idx.count(), 2);
+        assert_eq!(idx.range(0), 0..3);
+        assert_eq!(idx.range(1), 3..6);
+        assert_eq!(idx.line_of(4), 1);
+    }
+
+    #[test]
+    fn long_lines_are_cut_between_characters() {
+        let text = "日".repeat(MAX_LINE_BYTES);
+        let idx = LineIndex::new(text.as_bytes());
+        assert!(idx.count() > 1);
+        for i in 0..idx.count() {
+            assert!(text.is_char_boundary(idx.range(i).start));
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! The full-screen explorer: a class watches a tokenizer take shape, one
+//! merge (or one phase of a merge) at a time.
+//!
+//! The shape is model / action / update / view. [`App`] holds everything the
+//! screen shows, [`Action`] is everything a user can ask for, [`update`] is
+//! the only place behaviour lives, and the views under [`view`] are functions
+//! of `&App`. Keys become actions through the table in [`keymap`], which also
+//! feeds the footer and the help overlay. The loop in [`runner`] takes its
+//! events from any [`EventSource`] and draws to any ratatui backend, so tests
+//! drive the real loop with scripted events and a `TestBackend`.
+
+pub mod action;
+pub mod app;
+pub mod bench;
+pub mod corpus_text;
+pub mod encode_box;
+pub mod event;
+pub mod keymap;
+pub mod layout;
+pub mod lines;
+pub mod runner;
+pub mod term;
+pub mod theme;
+pub mod update;
+pub mod view;
+
+pub use action::Action;
+pub use app::App;
+pub use event::{Event, EventSource, ScriptedEvents};
+pub use runner::run_loop;
+pub use update::update;
+
+use crate::cli::args::{ColorChoice, TuiArgs};
+use crate::error::{Error, Result};
+use std::io::IsTerminal;
+use theme::Theme;
+
+/// `bpeek tui`: open the explorer on the terminal this process runs in.
+pub fn run(args: &TuiArgs) -> Result<()> {
+    // Options are checked first, so a wrong one is reported as such anywhere.
+    let theme = Theme::new(wants_colour(args.color), args.ascii);
+    let app = App::from_options(&args.training, theme)?;
+    if !std::io::stdout().is_terminal() {
+        return Err(Error::input(
+            "the explorer needs a terminal, but stdout is not one (for text output use `bpeek train`)",
+        ));
+    }
+    term::run_on_terminal(app)
+}
+
+/// Colour is on unless the user, NO_COLOR or a dumb terminal says otherwise.
+fn wants_colour(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+            let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
+            !no_color && !dumb
+        }
+    }
+}

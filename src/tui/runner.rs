@@ -1,0 +1,92 @@
+//! The event loop: take an event, turn it into an action, update, and draw
+//! only if something changed. It waits for input without a timeout unless
+//! autoplay is on, so an idle explorer costs nothing.
+
+use crate::error::{Error, Result};
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::event::{Event, EventSource};
+use crate::tui::keymap::action_for;
+use crate::tui::update::update;
+use crate::tui::view;
+use ratatui::Terminal;
+use ratatui::backend::{Backend, TestBackend};
+use std::time::{Duration, Instant};
+
+/// A backend the loop can tell about a resize. A real terminal already knows
+/// its size; a test backend has to be resized by hand.
+pub trait Screen: Backend {
+    fn resized(&mut self, _width: u16, _height: u16) {}
+}
+
+impl Screen for TestBackend {
+    fn resized(&mut self, width: u16, height: u16) {
+        self.resize(width, height);
+    }
+}
+
+impl<W: std::io::Write> Screen for ratatui::backend::CrosstermBackend<W> {}
+
+fn draw_error(e: impl std::fmt::Display) -> Error {
+    Error::failure(format!("drawing the screen: {e}"))
+}
+
+/// Draw the app once (the loop's first frame, and benchmarks).
+pub fn draw<B: Screen>(terminal: &mut Terminal<B>, app: &mut App) -> Result<()> {
+    terminal
+        .draw(|frame| view::draw(frame, app))
+        .map_err(draw_error)?;
+    app.dirty = false;
+    Ok(())
+}
+
+/// Run until the user quits or the events run out.
+pub fn run_loop<B: Screen>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    events: &mut impl EventSource,
+) -> Result<()> {
+    let size = terminal.size().map_err(draw_error)?;
+    update(app, Action::Resize(size.width, size.height));
+    let mut next_tick: Option<Instant> = None;
+    let mut tick_every: Option<Duration> = None;
+    while !app.quit {
+        if app.dirty {
+            draw(terminal, app)?;
+        }
+        // Ticks keep a steady beat: each is due one interval after the last
+        // was due, not after the last one finished.
+        let interval = app.autoplay.interval();
+        if interval != tick_every {
+            tick_every = interval;
+            next_tick = interval.map(|i| Instant::now() + i);
+        }
+        let timeout = next_tick.map(|t| t.saturating_duration_since(Instant::now()));
+        let event = events
+            .next(timeout)
+            .map_err(|e| Error::failure(format!("reading input: {e}")))?;
+        match event {
+            None => {
+                update(app, Action::Tick);
+                if let (Some(t), Some(i)) = (next_tick, tick_every) {
+                    let now = Instant::now();
+                    // After a stall, start the beat again rather than catch up.
+                    next_tick = Some(if t + i > now { t + i } else { now + i });
+                }
+            }
+            Some(Event::Closed) => break,
+            Some(Event::Key(key)) => {
+                if let Some(action) = action_for(app, &key) {
+                    update(app, action);
+                }
+            }
+            Some(Event::Paste(text)) => update(app, Action::Paste(text)),
+            Some(Event::Resize(w, h)) => {
+                terminal.backend_mut().resized(w, h);
+                terminal.autoresize().map_err(draw_error)?;
+                update(app, Action::Resize(w, h));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,234 @@
+//! Styles and glyphs. Every distinction is made with a modifier (bold,
+//! reverse, underline) or a glyph first; colour only adds to it, so the
+//! screen says the same under NO_COLOR.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::border;
+
+/// How a token is marked in the corpus and the encode box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    None,
+    /// An occurrence of the pair chosen in this round.
+    Chosen,
+    /// A token the last merge made.
+    Applied,
+    /// The token of the merge selected in the merge list.
+    Selected,
+    /// A later token built on the selected merge.
+    Inside,
+}
+
+const ASCII_BORDER: border::Set = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
+
+/// The glyphs the screen uses, in Unicode or ASCII.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Glyphs {
+    pub space: &'static str,
+    pub tab: &'static str,
+    pub newline: &'static str,
+    pub carriage_return: &'static str,
+    pub separator: &'static str,
+    pub arrow: &'static str,
+    pub up: &'static str,
+    pub down: &'static str,
+    pub ellipsis: &'static str,
+    pub infinity: &'static str,
+    pub winner: &'static str,
+    pub tie: &'static str,
+    pub dot: &'static str,
+    pub playing: &'static str,
+    pub cursor: &'static str,
+}
+
+const UNICODE_GLYPHS: Glyphs = Glyphs {
+    space: "·",
+    tab: "→",
+    newline: "↵",
+    carriage_return: "␍",
+    separator: "│",
+    arrow: "→",
+    up: "▲",
+    down: "▼",
+    ellipsis: "…",
+    infinity: "∞",
+    winner: "►",
+    tie: "=",
+    dot: "·",
+    playing: "▶",
+    cursor: "█",
+};
+
+const ASCII_GLYPHS: Glyphs = Glyphs {
+    space: "_",
+    tab: ">",
+    newline: "$",
+    carriage_return: "<",
+    separator: "|",
+    arrow: "->",
+    up: "^",
+    down: "v",
+    ellipsis: "~",
+    infinity: "-",
+    winner: ">",
+    tie: "=",
+    dot: ",",
+    playing: ">",
+    cursor: "#",
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Theme {
+    pub colour: bool,
+    pub ascii: bool,
+    pub glyphs: Glyphs,
+}
+
+impl Theme {
+    pub fn new(colour: bool, ascii: bool) -> Self {
+        Theme {
+            colour,
+            ascii,
+            glyphs: if ascii { ASCII_GLYPHS } else { UNICODE_GLYPHS },
+        }
+    }
+
+    /// No colour, Unicode glyphs: what the render tests look at.
+    pub fn plain() -> Self {
+        Theme::new(false, false)
+    }
+
+    pub fn border(&self) -> border::Set<'static> {
+        if self.ascii {
+            ASCII_BORDER
+        } else {
+            border::PLAIN
+        }
+    }
+
+    fn fg(&self, style: Style, colour: Color) -> Style {
+        if self.colour { style.fg(colour) } else { style }
+    }
+
+    fn bg(&self, style: Style, colour: Color) -> Style {
+        if self.colour {
+            style.bg(colour).fg(Color::Black)
+        } else {
+            style
+        }
+    }
+
+    /// A token, by its place among its neighbours (`odd`) and its mark.
+    pub fn token(&self, odd: bool, mark: Mark) -> Style {
+        let base = if odd {
+            // Underline keeps neighbours apart without colour; with colour a
+            // shaded background does it and shows where spaces belong.
+            if self.colour {
+                Style::new().bg(Color::Indexed(238))
+            } else {
+                Style::new().add_modifier(Modifier::UNDERLINED)
+            }
+        } else {
+            Style::new()
+        };
+        let marked = match mark {
+            Mark::None => return base,
+            Mark::Chosen => self.bg(base.add_modifier(Modifier::REVERSED), Color::Yellow),
+            Mark::Applied => self.bg(
+                base.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+                Color::Green,
+            ),
+            Mark::Selected => self.bg(
+                base.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+                Color::Magenta,
+            ),
+            Mark::Inside => base.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        };
+        if self.colour && mark != Mark::Inside {
+            // The colour replaces reverse video, and odd tokens keep apart
+            // by underline inside a marked run.
+            let m = marked.remove_modifier(Modifier::REVERSED);
+            if odd {
+                m.add_modifier(Modifier::UNDERLINED)
+            } else {
+                m
+            }
+        } else if mark == Mark::Inside {
+            self.fg(marked, Color::Magenta)
+        } else {
+            marked
+        }
+    }
+
+    /// Glyphs that stand for whitespace or escapes, not for text.
+    pub fn glyph(&self) -> Style {
+        self.fg(Style::new().add_modifier(Modifier::DIM), Color::DarkGray)
+    }
+
+    pub fn dim(&self) -> Style {
+        self.fg(Style::new().add_modifier(Modifier::DIM), Color::DarkGray)
+    }
+
+    pub fn heading(&self) -> Style {
+        Style::new().add_modifier(Modifier::BOLD)
+    }
+
+    pub fn border_style(&self, focused: bool) -> Style {
+        if focused {
+            self.fg(Style::new().add_modifier(Modifier::BOLD), Color::Cyan)
+        } else {
+            self.dim()
+        }
+    }
+
+    /// A pane title; the focused one is in reverse video.
+    pub fn title(&self, focused: bool) -> Style {
+        if focused {
+            Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        } else {
+            Style::new().add_modifier(Modifier::BOLD)
+        }
+    }
+
+    /// The row under the cursor of a focused list.
+    pub fn cursor_row(&self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED)
+    }
+
+    pub fn winner(&self) -> Style {
+        self.fg(Style::new().add_modifier(Modifier::BOLD), Color::Yellow)
+    }
+
+    pub fn rise(&self) -> Style {
+        self.fg(Style::new(), Color::Green)
+    }
+
+    pub fn fall(&self) -> Style {
+        self.fg(Style::new(), Color::Red)
+    }
+
+    pub fn fresh(&self) -> Style {
+        self.fg(Style::new().add_modifier(Modifier::BOLD), Color::Cyan)
+    }
+
+    pub fn key(&self) -> Style {
+        self.fg(Style::new().add_modifier(Modifier::BOLD), Color::Cyan)
+    }
+
+    pub fn notice(&self) -> Style {
+        self.fg(Style::new().add_modifier(Modifier::BOLD), Color::Yellow)
+    }
+
+    pub fn status(&self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED)
+    }
+}

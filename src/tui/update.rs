@@ -1,0 +1,381 @@
+//! All behaviour: `update` takes the model and one action and leaves the
+//! model as the screen should show it next. Nothing here draws or waits.
+
+use crate::bpe::Phase;
+use crate::tui::action::{Action, Scroll};
+use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
+use crate::tui::corpus_text::CorpusLook;
+use crate::tui::layout::{self, inner};
+
+pub fn update(app: &mut App, action: Action) {
+    if matches!(action, Action::Tick) && !app.autoplay.on {
+        return;
+    }
+    if !matches!(action, Action::Tick | Action::Resize(..)) {
+        app.notice = None;
+    }
+    app.dirty = true;
+    match action {
+        Action::Undo | Action::Step | Action::Tick | Action::Advance | Action::Reset => {
+            app.changed_by_undo = matches!(action, Action::Undo);
+        }
+        Action::Goto(_) | Action::PromptSubmit | Action::NextCorpus | Action::PrevCorpus => {
+            app.changed_by_undo = false;
+        }
+        _ => {}
+    }
+    match action {
+        Action::Step | Action::Tick => step(app),
+        Action::Undo => {
+            if !app.trainer_mut().undo() {
+                app.notice = Some("at merge 0: nothing to undo".into());
+            }
+        }
+        Action::Advance => {
+            if let Err(reason) = app.trainer_mut().advance() {
+                app.notice = Some(format!("training stopped: {reason}"));
+            }
+        }
+        Action::Reset => {
+            app.trainer_mut().seek(0);
+            app.autoplay.on = false;
+        }
+        Action::Goto(n) => goto(app, n),
+        Action::OpenGoto => app.input = InputMode::Goto(String::new()),
+        Action::PromptType(c) => {
+            if let InputMode::Goto(digits) = &mut app.input
+                && c.is_ascii_digit()
+                && digits.len() < 9
+            {
+                digits.push(c);
+            }
+        }
+        Action::PromptDelete => {
+            if let InputMode::Goto(digits) = &mut app.input {
+                digits.pop();
+            }
+        }
+        Action::PromptSubmit => {
+            let typed = match std::mem::replace(&mut app.input, InputMode::Normal) {
+                InputMode::Goto(digits) => digits,
+                _ => String::new(),
+            };
+            match typed.parse() {
+                Ok(n) => goto(app, n),
+                Err(_) => app.notice = Some("go to: type a merge number".into()),
+            }
+        }
+        Action::PromptCancel => app.input = InputMode::Normal,
+        Action::ToggleAutoplay => {
+            app.autoplay.on = !app.autoplay.on;
+            if app.autoplay.on {
+                app.notice = Some(speed_notice(app));
+            }
+        }
+        Action::Faster => {
+            app.autoplay.speed = (app.autoplay.speed + 1).min(SPEEDS.len() - 1);
+            app.notice = Some(speed_notice(app));
+        }
+        Action::Slower => {
+            app.autoplay.speed = app.autoplay.speed.saturating_sub(1);
+            app.notice = Some(speed_notice(app));
+        }
+        Action::FocusNext => cycle_focus(app, 1),
+        Action::FocusPrev => cycle_focus(app, Focus::ORDER.len() - 1),
+        Action::Scroll(by) => scroll(app, by),
+        Action::FindNext => find_next(app),
+        Action::StartEditing => {
+            app.input = InputMode::Editing;
+            app.focus = Focus::Encode;
+        }
+        Action::StopEditing => app.input = InputMode::Normal,
+        Action::Type(c) => app.encode.insert(c.encode_utf8(&mut [0; 4])),
+        Action::Paste(text) => paste(app, &text),
+        Action::DeleteBack => app.encode.delete_back(),
+        Action::ClearEncode => app.encode.clear(),
+        Action::ToggleWhitespace => app.show_whitespace = !app.show_whitespace,
+        Action::ToggleBoundaries => {
+            app.boundaries = match app.boundaries {
+                Boundaries::Styles => Boundaries::Separators,
+                Boundaries::Separators => Boundaries::Styles,
+            }
+        }
+        Action::NextCorpus => switch_corpus(app, 1),
+        Action::PrevCorpus => switch_corpus(app, app.sources.len() - 1),
+        Action::ToggleHelp => {
+            app.input = match app.input {
+                InputMode::Help => InputMode::Normal,
+                _ => InputMode::Help,
+            };
+            app.help_scroll = 0;
+        }
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Quit => app.quit = true,
+    }
+    after_change(app);
+}
+
+/// Keep the views consistent with the trainer after any action.
+fn after_change(app: &mut App) {
+    let merges = app.trainer().merges().len();
+    if app.merge_cursor.is_some_and(|i| i + 1 >= merges) {
+        // At (or past) the newest merge the list follows training again.
+        app.merge_cursor = None;
+    }
+    let pairs = app.trainer().pairs().len();
+    app.pairs_scroll = app.pairs_scroll.min(pairs.saturating_sub(1));
+    let lines = app.lines().count();
+    if app.corpus_scroll.line >= lines {
+        app.corpus_scroll = CorpusScroll::default();
+    }
+    let current = app.current;
+    let loaded = app.sources[current]
+        .loaded
+        .as_ref()
+        .expect("the current corpus is always loaded");
+    app.encode.refresh(current, &loaded.trainer);
+}
+
+fn step(app: &mut App) {
+    if let Err(reason) = app.trainer_mut().step() {
+        app.autoplay.on = false;
+        app.notice = Some(format!("training stopped: {reason}"));
+    }
+}
+
+fn goto(app: &mut App, n: usize) {
+    let reached = app.trainer_mut().seek(n);
+    if reached < n {
+        let why = app
+            .trainer()
+            .stop_reason()
+            .map_or_else(String::new, |r| format!(": {r}"));
+        app.notice = Some(format!("training stops at merge {reached}{why}"));
+    }
+}
+
+fn speed_notice(app: &App) -> String {
+    let state = if app.autoplay.on { "on" } else { "off" };
+    format!(
+        "autoplay {state}, {} merges/s (+/- to change)",
+        app.autoplay.per_second()
+    )
+}
+
+fn cycle_focus(app: &mut App, by: usize) {
+    let i = Focus::ORDER
+        .iter()
+        .position(|f| *f == app.focus)
+        .unwrap_or(0);
+    app.focus = Focus::ORDER[(i + by) % Focus::ORDER.len()];
+}
+
+fn paste(app: &mut App, text: &str) {
+    match &mut app.input {
+        InputMode::Goto(digits) => digits.extend(text.chars().filter(char::is_ascii_digit)),
+        InputMode::Help => {}
+        InputMode::Normal | InputMode::Editing => {
+            // Pasted text can only be meant for the encode box.
+            app.input = InputMode::Editing;
+            app.focus = Focus::Encode;
+            app.encode.insert(text);
+        }
+    }
+}
+
+fn switch_corpus(app: &mut App, by: usize) {
+    let next = (app.current + by) % app.sources.len();
+    match app.switch_to(next) {
+        Ok(()) => {
+            app.corpus_scroll = CorpusScroll::default();
+            app.pairs_scroll = 0;
+            app.merge_cursor = None;
+            app.autoplay.on = false;
+            app.notice = Some(format!(
+                "corpus {}: {} bytes",
+                app.corpus_name(),
+                app.trainer().corpus().text().len()
+            ));
+        }
+        Err(e) => app.notice = Some(format!("cannot open {}: {e}", app.sources[next].name)),
+    }
+}
+
+/// Rows a page of the focused list holds.
+fn page(app: &App, focus: Focus) -> usize {
+    let panes = layout::for_app(app);
+    let rect = match focus {
+        Focus::Corpus => Some(panes.corpus),
+        Focus::Pairs => panes.pairs,
+        Focus::Merges => panes.merges,
+        Focus::Encode => panes.encode,
+    };
+    // Bordered, and the two tables have a header row.
+    let header = usize::from(matches!(focus, Focus::Pairs | Focus::Merges));
+    rect.map_or(1, |r| {
+        (inner(r).height as usize).saturating_sub(header).max(1)
+    })
+}
+
+fn scroll(app: &mut App, by: Scroll) {
+    if app.input == InputMode::Help {
+        app.help_scroll = match by {
+            Scroll::Up => app.help_scroll.saturating_sub(1),
+            _ => app.help_scroll + 1,
+        };
+        return;
+    }
+    let page = page(app, app.focus);
+    match app.focus {
+        Focus::Corpus => scroll_corpus(app, by, page),
+        Focus::Pairs => {
+            let last = app.trainer().pairs().len().saturating_sub(page);
+            app.pairs_scroll = match by {
+                Scroll::Up => app.pairs_scroll.saturating_sub(1),
+                Scroll::Down => app.pairs_scroll + 1,
+                Scroll::PageUp => app.pairs_scroll.saturating_sub(page),
+                Scroll::PageDown => app.pairs_scroll + page,
+                Scroll::Top => 0,
+                Scroll::Bottom => last,
+            }
+            .min(last);
+        }
+        Focus::Merges => {
+            let n = app.trainer().merges().len();
+            let at = app.merge_cursor.unwrap_or(n.saturating_sub(1));
+            let to = match by {
+                Scroll::Up => at.saturating_sub(1),
+                Scroll::Down => at + 1,
+                Scroll::PageUp => at.saturating_sub(page),
+                Scroll::PageDown => at + page,
+                Scroll::Top => 0,
+                Scroll::Bottom => n,
+            };
+            app.merge_cursor = Some(to);
+        }
+        Focus::Encode => {
+            app.encode.scroll = match by {
+                Scroll::Up => app.encode.scroll + 1,
+                Scroll::Down => app.encode.scroll.saturating_sub(1),
+                Scroll::PageUp => app.encode.scroll + page,
+                Scroll::PageDown => app.encode.scroll.saturating_sub(page),
+                Scroll::Top => usize::MAX / 2,
+                Scroll::Bottom => 0,
+            };
+        }
+    }
+}
+
+fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
+    let width = inner(layout::for_app(app).corpus).width as usize;
+    let look = CorpusLook::of(app);
+    let lines = app.lines().count();
+    let mut at = app.corpus_scroll;
+    let down = |at: &mut CorpusScroll| {
+        if at.row + 1 < look.line_height(at.line, width) {
+            at.row += 1;
+        } else if at.line + 1 < lines {
+            *at = CorpusScroll {
+                line: at.line + 1,
+                row: 0,
+            };
+        }
+    };
+    let up = |at: &mut CorpusScroll| {
+        if at.row > 0 {
+            at.row -= 1;
+        } else if at.line > 0 {
+            at.line -= 1;
+            at.row = look.line_height(at.line, width) - 1;
+        }
+    };
+    match by {
+        Scroll::Up => up(&mut at),
+        Scroll::Down => down(&mut at),
+        Scroll::PageUp => (0..page.saturating_sub(1).max(1)).for_each(|_| up(&mut at)),
+        Scroll::PageDown => (0..page.saturating_sub(1).max(1)).for_each(|_| down(&mut at)),
+        Scroll::Top => at = CorpusScroll::default(),
+        Scroll::Bottom => {
+            // Fill the pane from the last line upwards.
+            at = CorpusScroll {
+                line: lines - 1,
+                row: 0,
+            };
+            let mut room = page;
+            let mut line = lines;
+            while line > 0 && room > 0 {
+                line -= 1;
+                let h = look.line_height(line, width);
+                if h >= room {
+                    at = CorpusScroll {
+                        line,
+                        row: h - room,
+                    };
+                    room = 0;
+                } else {
+                    room -= h;
+                    at = CorpusScroll { line, row: 0 };
+                }
+            }
+        }
+    }
+    app.corpus_scroll = at;
+}
+
+/// Scroll the corpus to the next line (after the top one) holding a chunk
+/// where the highlighted pair or merge is, wrapping to the start.
+fn find_next(app: &mut App) {
+    let trainer = app.trainer();
+    let (what, chunks): (String, Vec<u32>) = if let Some(rank) = app.selected_merge() {
+        (
+            format!("merge {rank}"),
+            trainer.chunks_changed_by(rank).to_vec(),
+        )
+    } else {
+        match trainer.phase() {
+            Phase::Chosen(choice) => (
+                "the chosen pair".into(),
+                trainer
+                    .pairs()
+                    .get(choice.pair)
+                    .map(|s| s.chunks.iter().copied().collect())
+                    .unwrap_or_default(),
+            ),
+            Phase::Merged => {
+                let rank = trainer.merges().len() - 1;
+                (
+                    format!("merge {rank}"),
+                    trainer.chunks_changed_by(rank).to_vec(),
+                )
+            }
+            Phase::Counted => {
+                app.notice =
+                    Some("nothing highlighted: press . to choose a pair, or select a merge".into());
+                return;
+            }
+        }
+    };
+    let lines = app.lines();
+    let top = app.corpus_scroll.line;
+    let from = if top + 1 < lines.count() {
+        lines.range(top + 1).start
+    } else {
+        0
+    };
+    let occurrences = trainer.corpus().occurrences();
+    let split = occurrences.partition_point(|o| (o.start as usize) < from);
+    let hit = occurrences[split..]
+        .iter()
+        .chain(&occurrences[..split])
+        .find(|o| chunks.binary_search(&o.chunk).is_ok());
+    match hit {
+        Some(o) => {
+            let line = lines.line_of(o.start as usize);
+            if line <= top {
+                app.notice = Some(format!("{what}: wrapped to the start"));
+            }
+            app.corpus_scroll = CorpusScroll { line, row: 0 };
+        }
+        None => app.notice = Some(format!("{what}: not found in the corpus")),
+    }
+}

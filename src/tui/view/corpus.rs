@@ -1,0 +1,64 @@
+//! The corpus pane: the text cut into its current tokens, from the scroll
+//! position down, drawing only the lines that show.
+
+use crate::tui::app::{App, Focus};
+use crate::tui::corpus_text::{CorpusLook, Target};
+use crate::tui::layout::inner;
+use crate::tui::theme::Mark;
+use crate::tui::view::{pane_block, token_label};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let look = CorpusLook::of(app);
+    let body = inner(area);
+    let width = body.width as usize;
+    let height = body.height as usize;
+    let mut rows: Vec<Line> = Vec::with_capacity(height);
+    let mut line = app.corpus_scroll.line;
+    let mut skip = app.corpus_scroll.row;
+    while rows.len() < height && line < look.lines.count() {
+        let wrapped = look.line_rows(line, width);
+        rows.extend(wrapped.into_iter().skip(skip).take(height - rows.len()));
+        skip = 0;
+        line += 1;
+    }
+    let right = format!("line {}/{}", app.corpus_scroll.line + 1, look.lines.count());
+    let block = pane_block(
+        app,
+        Focus::Corpus,
+        format!("Corpus: {}", app.corpus_name()),
+        right,
+    )
+    .title_bottom(legend(app, &look.target));
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(rows), body);
+}
+
+/// A sample of each mark on screen, with what it means.
+fn legend(app: &App, target: &Target) -> Line<'static> {
+    let t = &app.theme;
+    let tok = |id| token_label(app, id);
+    let mut spans = vec![Span::raw(" ")];
+    match target {
+        Target::None => return Line::default(),
+        Target::Pair((a, b)) => {
+            spans.push(Span::styled(tok(*a), t.token(false, Mark::Chosen)));
+            spans.push(Span::styled(tok(*b), t.token(true, Mark::Chosen)));
+            spans.push(Span::raw(" chosen pair "));
+        }
+        Target::Applied(id) => {
+            spans.push(Span::styled(tok(*id), t.token(false, Mark::Applied)));
+            spans.push(Span::raw(" just made "));
+        }
+        Target::Selected { id, .. } => {
+            spans.push(Span::styled(tok(*id), t.token(false, Mark::Selected)));
+            spans.push(Span::raw(" selected "));
+            spans.push(Span::styled("later", t.token(false, Mark::Inside)));
+            spans.push(Span::raw(" built on it "));
+        }
+    }
+    Line::from(spans)
+}

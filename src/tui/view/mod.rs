@@ -1,0 +1,64 @@
+//! Drawing: one file per pane, each a function of `&App` that draws into a
+//! rectangle it is given. Nothing here changes the model.
+
+pub mod corpus;
+pub mod encode;
+pub mod footer;
+pub mod help;
+pub mod merges;
+pub mod pairs;
+pub mod status;
+pub mod too_small;
+pub mod widths;
+
+use crate::tui::app::{App, Focus, InputMode};
+use crate::tui::layout;
+use ratatui::Frame;
+use ratatui::text::Line;
+use ratatui::widgets::Block;
+
+/// Draw the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if layout::too_small(area) {
+        too_small::draw(frame, area, app);
+        return;
+    }
+    let panes = layout::panes(area, app);
+    status::draw(frame, panes.status, app);
+    corpus::draw(frame, panes.corpus, app);
+    if let Some(r) = panes.pairs {
+        pairs::draw(frame, r, app);
+    }
+    if let Some(r) = panes.merges {
+        merges::draw(frame, r, app);
+    }
+    if let Some(r) = panes.encode {
+        encode::draw(frame, r, app);
+    }
+    footer::draw(frame, panes.footer, app);
+    if app.input == InputMode::Help {
+        help::draw(frame, area, app);
+    }
+}
+
+/// The bordered frame of a pane, its title marked when it has the focus.
+pub fn pane_block<'a>(app: &App, pane: Focus, title: String, right: String) -> Block<'a> {
+    let focused = app.focus == pane && !matches!(app.input, InputMode::Help);
+    let t = &app.theme;
+    let mut block = Block::bordered()
+        .border_set(t.border())
+        .border_style(t.border_style(focused))
+        .title(Line::styled(format!(" {title} "), t.title(focused)));
+    if !right.is_empty() {
+        block = block.title_top(Line::styled(format!(" {right} "), t.dim()).right_aligned());
+    }
+    block
+}
+
+/// A token as the tables show it: escapes for control characters, `<E6>` for
+/// partial characters, and a visible glyph for each space.
+pub fn token_label(app: &App, id: crate::bpe::TokenId) -> String {
+    let bytes = app.trainer().vocab().token_bytes(id);
+    crate::bpe::display::token_visible(bytes).replace(' ', app.theme.glyphs.space)
+}

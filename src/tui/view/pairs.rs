@@ -1,0 +1,117 @@
+//! The pair table: live counts in selection order, the winner and its ties
+//! marked, and how the last merge moved each count.
+
+use crate::bpe::Phase;
+use crate::bpe::trainer::PairRow;
+use crate::tui::app::{App, Focus};
+use crate::tui::layout::inner;
+use crate::tui::view::widths::{fit_left, fit_right};
+use crate::tui::view::{pane_block, token_label};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+const CHANGE_WIDTH: usize = 7;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let trainer = app.trainer();
+    let t = &app.theme;
+    let g = &t.glyphs;
+    let body = inner(area);
+    let visible = (body.height as usize).saturating_sub(1);
+    let rows = trainer.top_pairs(app.pairs_scroll + visible);
+    let shown = &rows[app.pairs_scroll.min(rows.len())..];
+    let best = trainer.pairs().iter().next().map(|(_, c)| c);
+    let winner_open = trainer.stop_reason().is_none() && trainer.peek_choice().is_ok();
+    let chosen = matches!(trainer.phase(), Phase::Chosen(_));
+
+    let last_index = app.pairs_scroll + shown.len().max(1);
+    let idx_w = last_index.to_string().len().max(2);
+    let count_w = shown
+        .iter()
+        .map(|r| r.count.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let fixed = 2 + idx_w + 1 + 1 + 1 + count_w + 1 + CHANGE_WIDTH;
+    // Tokens rarely need more than a dozen columns; the rest stays blank.
+    let tok_w = ((body.width as usize).saturating_sub(fixed) / 2).clamp(3, 14);
+
+    let mut lines = Vec::with_capacity(visible + 1);
+    let change_head = if app.changed_by_undo {
+        "undo"
+    } else {
+        "change"
+    };
+    lines.push(Line::styled(
+        format!(
+            "  {} {} {} {} {}",
+            fit_right("#", idx_w, ""),
+            fit_left("left", tok_w, ""),
+            fit_left("right", tok_w, ""),
+            fit_right("count", count_w, ""),
+            fit_left(change_head, CHANGE_WIDTH, "")
+        ),
+        t.heading(),
+    ));
+    for (i, row) in shown.iter().enumerate() {
+        let index = app.pairs_scroll + i;
+        let is_winner = index == 0 && winner_open;
+        let tied = !is_winner && winner_open && Some(row.count) == best;
+        let marker = if is_winner {
+            g.winner
+        } else if tied {
+            g.tie
+        } else {
+            " "
+        };
+        let (change, change_style) = change_text(app, row);
+        let text = format!(
+            "{marker} {} {} {} {} ",
+            fit_right(&(index + 1).to_string(), idx_w, ""),
+            fit_left(&token_label(app, row.pair.0), tok_w, g.ellipsis),
+            fit_left(&token_label(app, row.pair.1), tok_w, g.ellipsis),
+            fit_right(&row.count.to_string(), count_w, ""),
+        );
+        let style = if is_winner && chosen {
+            t.cursor_row()
+        } else if is_winner || tied {
+            t.winner()
+        } else {
+            Style::new()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(text, style),
+            Span::styled(change, change_style),
+        ]));
+    }
+    let gone = trainer.last_changes().filter(|(_, c)| c.after == 0).count();
+    let fresh = trainer
+        .last_changes()
+        .filter(|(_, c)| c.before == 0)
+        .count();
+    let right = [(fresh, "new"), (gone, "gone")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let title = format!("Pairs {}", trainer.pairs().len());
+    frame.render_widget(pane_block(app, Focus::Pairs, title, right), area);
+    frame.render_widget(Paragraph::new(lines), body);
+}
+
+/// The change column: up, down or new, in words and glyphs so it reads
+/// without colour.
+fn change_text(app: &App, row: &PairRow) -> (String, Style) {
+    let t = &app.theme;
+    let g = &t.glyphs;
+    match row.change {
+        Some(c) if c.before == 0 => ("new".into(), t.fresh()),
+        Some(c) if c.after > c.before => (format!("{}{}", g.up, c.after - c.before), t.rise()),
+        Some(c) if c.after < c.before => (format!("{}{}", g.down, c.before - c.after), t.fall()),
+        _ => (String::new(), Style::new()),
+    }
+}

@@ -1,0 +1,60 @@
+//! The status line: where training stands, in one row.
+
+use crate::tui::app::App;
+use crate::tui::view::widths::{fit_items, fit_left};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+
+/// The status items, each with its rank (0 = never dropped).
+pub fn items(app: &App) -> Vec<(usize, String)> {
+    let trainer = app.trainer();
+    let config = trainer.config();
+    let g = &app.theme.glyphs;
+    let merges = trainer.merges().len();
+    let budget = config
+        .max_merges
+        .map_or_else(|| g.infinity.to_string(), |m| m.to_string());
+    let tokens = trainer.corpus_tokens();
+    let bytes = trainer.corpus().text().len();
+    let per_token = if tokens > 0 {
+        bytes as f64 / tokens as f64
+    } else {
+        0.0
+    };
+    let phase = match (trainer.stop_reason(), trainer.phase()) {
+        (Some(reason), _) => format!("stopped: {}", reason.code()),
+        (None, p) => p.name().to_string(),
+    };
+    let mut items = vec![
+        (
+            3,
+            format!(
+                "{} {} tie {}",
+                config.mode,
+                if config.mode == crate::bpe::Mode::Char {
+                    "words".to_string()
+                } else {
+                    config.pretok.to_string()
+                },
+                config.tie
+            ),
+        ),
+        (0, format!("merge {merges}/{budget}")),
+        (2, format!("vocab {}", trainer.vocab().len())),
+        (1, format!("{tokens} tok, {per_token:.2} B/tok")),
+        (0, phase),
+    ];
+    if app.autoplay.on {
+        items.push((0, format!("{} {}/s", g.playing, app.autoplay.per_second())));
+    }
+    items
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let sep = if app.theme.ascii { " | " } else { " │ " };
+    let width = area.width as usize;
+    let text = fit_items(&items(app), sep, width.saturating_sub(1));
+    let line = fit_left(&format!(" {text}"), width, "");
+    frame.render_widget(Line::styled(line, app.theme.status()), area);
+}

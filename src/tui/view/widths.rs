@@ -1,0 +1,95 @@
+//! Fitting text into a number of columns, measured by display width.
+
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+pub fn width(s: &str) -> usize {
+    s.width()
+}
+
+/// `s` cut to at most `max` columns, ending in `ellipsis` if it was cut.
+pub fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
+    if s.width() <= max {
+        return s.to_string();
+    }
+    let room = max.saturating_sub(ellipsis.width());
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if max >= ellipsis.width() {
+        out.push_str(ellipsis);
+    }
+    out
+}
+
+/// `s` cut or padded with spaces to exactly `cols` columns.
+pub fn fit_left(s: &str, cols: usize, ellipsis: &str) -> String {
+    let mut out = truncate(s, cols, ellipsis);
+    let w = out.width();
+    out.extend(std::iter::repeat_n(' ', cols.saturating_sub(w)));
+    out
+}
+
+/// `s` right-aligned in `cols` columns (cut on the right if too long).
+pub fn fit_right(s: &str, cols: usize, ellipsis: &str) -> String {
+    let out = truncate(s, cols, ellipsis);
+    let pad = cols.saturating_sub(out.width());
+    format!("{}{out}", " ".repeat(pad))
+}
+
+/// Join items with `sep`, dropping the least important (highest rank)
+/// first until the line fits in `max` columns. Order is kept.
+pub fn fit_items(items: &[(usize, String)], sep: &str, max: usize) -> String {
+    let mut keep: Vec<bool> = vec![true; items.len()];
+    loop {
+        let line = items
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|((_, s), _)| s.as_str())
+            .collect::<Vec<_>>()
+            .join(sep);
+        if line.width() <= max {
+            return line;
+        }
+        let drop = items
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep[*i])
+            .max_by_key(|(i, (rank, _))| (*rank, *i))
+            .map(|(i, _)| i);
+        match drop {
+            Some(i) if keep.iter().filter(|k| **k).count() > 1 => keep[i] = false,
+            _ => return truncate(&line, max, ""),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_characters_count_twice() {
+        assert_eq!(truncate("日本語", 5, "…"), "日本…");
+        assert_eq!(fit_left("日本", 6, "…"), "日本  ");
+        assert_eq!(fit_right("ab", 4, "…"), "  ab");
+    }
+
+    #[test]
+    fn least_important_items_go_first() {
+        let items = [
+            (0, "aaaa".to_string()),
+            (2, "bbbb".into()),
+            (1, "cc".into()),
+        ];
+        assert_eq!(fit_items(&items, " ", 20), "aaaa bbbb cc");
+        assert_eq!(fit_items(&items, " ", 8), "aaaa cc");
+    }
+}

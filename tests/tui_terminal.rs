@@ -1,0 +1,155 @@
+//! The built binary in a real terminal (tmux): raw mode, the alternate
+//! screen, keys and the shell screen coming back on quit.
+
+use std::process::{Command, Output};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// A tmux server of our own, killed when the test ends however it ends.
+struct Tmux {
+    socket: std::path::PathBuf,
+}
+
+impl Tmux {
+    fn start(width: u16, height: u16) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "tmux is required in CI (.ci/run installs it)"
+            );
+            eprintln!("note: tmux is not installed; skipping the real-terminal test");
+            return None;
+        }
+        let tmux = Tmux {
+            socket: std::env::temp_dir().join(format!("bpeek-e2e-{}.sock", std::process::id())),
+        };
+        let out = tmux.run(&[
+            "new-session",
+            "-d",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+            "-s",
+            "e2e",
+            "sh",
+        ]);
+        assert!(out.status.success(), "tmux new-session: {out:?}");
+        Some(tmux)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .args(["-f", "/dev/null"])
+            .args(args)
+            .env_remove("TMUX")
+            .env("PS1", "$ ")
+            .output()
+            .expect("tmux runs")
+    }
+
+    /// Send keys by tmux name (`Enter`, `Escape`) or as literal text.
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "e2e"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    fn text(&self, text: &str) {
+        assert!(
+            self.run(&["send-keys", "-t", "e2e", "-l", text])
+                .status
+                .success()
+        );
+    }
+
+    fn screen(&self) -> String {
+        let out = self.run(&["capture-pane", "-p", "-t", "e2e"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Wait until the screen satisfies `ok`; fail with the screen if it
+    /// never does.
+    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited for {what}; the screen is:\n{screen}"
+            );
+            sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+        let _ = std::fs::remove_file(&self.socket);
+    }
+}
+
+#[test]
+fn a_class_steps_through_the_play_corpus_in_a_real_terminal() {
+    let Some(tmux) = Tmux::start(100, 30) else {
+        return;
+    };
+    tmux.text("echo shell-was-here");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the shell", |s| s.lines().any(|l| l == "shell-was-here"));
+
+    let command = format!(
+        "{} tui --corpus-name play --pretok whitespace --tie first",
+        env!("CARGO_BIN_EXE_bpeek")
+    );
+    tmux.text(&command);
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the explorer", |s| s.contains("Merges 0"));
+    assert!(screen.contains("Corpus: play"), "{screen}");
+    assert!(
+        !screen.contains("shell-was-here"),
+        "the alternate screen hides the shell:\n{screen}"
+    );
+
+    tmux.keys(&["n"]);
+    tmux.wait_for("merge 1", |s| s.contains("Merges 1"));
+    tmux.keys(&["n"]);
+    let screen = tmux.wait_for("merge 2", |s| s.contains("Merges 2"));
+    assert!(screen.contains("p + l → pl "), "{screen}");
+    assert!(screen.contains("pl + a → pla "), "{screen}");
+
+    tmux.keys(&["p"]);
+    let screen = tmux.wait_for("the undo", |s| s.contains("Merges 1"));
+    assert!(screen.contains("p + l → pl "), "{screen}");
+    assert!(!screen.contains("→ pla"), "pla is gone:\n{screen}");
+
+    tmux.keys(&["e"]);
+    tmux.wait_for("editing", |s| s.contains("Encode: editing"));
+    tmux.text("played");
+    // With the one merge p + l: pl a y e d.
+    tmux.wait_for("the token count", |s| {
+        s.contains("6 bytes · 6 chars · 5 tokens")
+    });
+
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("editing to end", |s| !s.contains("Encode: editing"));
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the shell to come back", |s| {
+        s.lines().any(|l| l == "shell-was-here")
+    });
+    assert!(!screen.contains("Merges"), "{screen}");
+    assert!(
+        screen.contains("--tie first"),
+        "the command line is still there:\n{screen}"
+    );
+    // A shell that reads lines again means raw mode is off.
+    tmux.text("echo $((6 * 7))");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the shell to answer", |s| s.lines().any(|l| l == "42"));
+}
