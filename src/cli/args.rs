@@ -49,6 +49,9 @@ pub struct TrainingOptions {
     /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k [default: gpt2]
     #[arg(long)]
     pub pretok: Option<String>,
+    /// After the pre-tokenizer, cut digit runs: keep, single (each digit alone) or groups3 (1-3 digits)
+    #[arg(long, default_value = "keep")]
+    pub digits: String,
     /// Stop after N merges
     #[arg(long, conflicts_with = "vocab_size")]
     pub merges: Option<usize>,
@@ -138,6 +141,7 @@ impl Default for TrainingOptions {
             corpus_name: None,
             mode: "byte".into(),
             pretok: None,
+            digits: "keep".into(),
             merges: None,
             vocab_size: None,
             min_count: 1,

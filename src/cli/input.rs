@@ -2,6 +2,7 @@
 //! turning training options into a trainer.
 
 use crate::bpe::io::tokenizer_file;
+use crate::bpe::pretok::Digits;
 use crate::bpe::{Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use crate::cli::args::TrainingOptions;
 use crate::corpora;
@@ -66,9 +67,14 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         (Some(name), Mode::Byte) => Pretok::parse(name).map_err(|e| e.context("--pretok"))?,
         (None, _) => Pretok::default(),
     };
+    let digits = Digits::parse(&opts.digits).map_err(|e| e.context("--digits"))?;
+    if mode == Mode::Char && digits != Digits::Keep {
+        return Err(Error::input("--digits applies to byte mode only"));
+    }
     Ok(TrainerConfig {
         mode,
         pretok,
+        digits,
         tie,
         min_count: opts.min_count,
         max_merges: opts.merges,
