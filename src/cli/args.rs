@@ -88,9 +88,10 @@ pub struct TrainArgs {
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
-    /// Tokenizer file (bpeek JSON)
-    #[arg(long, value_name = "TOKENIZER.json")]
-    pub tokenizer: PathBuf,
+    /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
+    /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
+    #[arg(long, value_name = "NAME|FILE")]
+    pub tokenizer: String,
     /// Text to encode, or - for stdin
     #[arg(conflicts_with = "file")]
     pub text: Option<String>,
@@ -106,9 +107,10 @@ pub struct EncodeArgs {
 
 #[derive(Args, Debug)]
 pub struct DecodeArgs {
-    /// Tokenizer file (bpeek JSON)
-    #[arg(long, value_name = "TOKENIZER.json")]
-    pub tokenizer: PathBuf,
+    /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
+    /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
+    #[arg(long, value_name = "NAME|FILE")]
+    pub tokenizer: String,
     /// Token ids
     #[arg(value_name = "ID", allow_hyphen_values = true, required = true)]
     pub ids: Vec<String>,

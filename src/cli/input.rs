@@ -1,7 +1,6 @@
 //! Reading what the user points at: corpora, texts, tokenizer files, and
 //! turning training options into a trainer.
 
-use crate::bpe::io::tokenizer_file;
 use crate::bpe::pretok::Digits;
 use crate::bpe::{Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use crate::cli::args::TrainingOptions;
@@ -101,15 +100,7 @@ pub fn build_trainer(opts: &TrainingOptions) -> Result<(String, Trainer)> {
     Ok((name, trainer))
 }
 
-/// Load a tokenizer file.
-pub fn load_tokenizer(path: &Path) -> Result<Tokenizer> {
-    let bytes = read_file(path)?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        Error::input(format!(
-            "{}: not UTF-8 text (byte offset {})",
-            path.display(),
-            e.valid_up_to()
-        ))
-    })?;
-    tokenizer_file::from_json_str(text).map_err(|e| e.context(path.display()))
+/// Load a tokenizer by built-in name or from a file of any supported format.
+pub fn load_tokenizer(spec: &str) -> Result<Tokenizer> {
+    crate::bpe::io::load::load(spec)
 }

@@ -2,5 +2,8 @@
 
 pub mod atomic;
 pub mod builtin;
+pub mod byte_unicode;
+pub mod import;
+pub mod load;
 pub mod tokenizer_file;
 pub mod trace_file;
