@@ -55,9 +55,7 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
             .map(|t| t.with_name(file_name(spec)))
             .map_err(|e| e.context(spec));
     }
-    if doc.get("model").is_some() {
-        return import::hugging_face(&file_name(spec), &doc).map_err(|e| e.context(spec));
-    }
+    // GPT-2's encoder.json maps token strings (one of which is "model") to ids.
     if doc
         .as_object()
         .is_some_and(|o| !o.is_empty() && o.values().all(Value::is_u64))
@@ -65,6 +63,10 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
         let bpe = sibling(path, "vocab.bpe");
         return gpt2_pair(spec, path, &bpe);
     }
+    if doc.get("model").is_some_and(Value::is_object) {
+        return import::hugging_face(&file_name(spec), &doc).map_err(|e| e.context(spec));
+    }
+
     Err(Error::input(format!(
         "{spec}: not a tokenizer bpeek reads; it reads {SUPPORTED}"
     )))
