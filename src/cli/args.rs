@@ -24,6 +24,9 @@ pub enum Command {
     Decode(DecodeArgs),
     /// Measure training speed on a large corpus
     Bench(BenchArgs),
+    /// Compare what texts cost in tokens across tokenizers
+    Fertility(FertilityArgs),
+
     /// List the bundled corpora
     Corpora,
 }
@@ -151,4 +154,32 @@ impl Default for TrainingOptions {
             specials: Vec::new(),
         }
     }
+}
+
+#[derive(Args, Debug)]
+pub struct FertilityArgs {
+    /// Tokenizers to compare (repeatable): built-in names or files
+    /// [default: bytes, gpt2, cl100k, o200k]
+    #[arg(long = "tokenizer", value_name = "NAME|FILE")]
+    pub tokenizers: Vec<String>,
+    /// Text to measure, or - for stdin
+    #[arg(conflicts_with = "file")]
+    pub text: Option<String>,
+    /// Measure the contents of this file
+    #[arg(long, value_name = "F")]
+    pub file: Option<PathBuf>,
+    /// Measure the bundled parallel samples (15 languages, emoji, code, digits)
+    #[arg(long)]
+    pub samples: bool,
+    /// The English version of the text, for the premium column
+    #[arg(long, value_name = "F")]
+    pub english: Option<PathBuf>,
+    /// Also break mixed text down by script
+    #[arg(long)]
+    pub scripts: bool,
+    /// Also show how each tokenizer cuts numbers
+    #[arg(long)]
+    pub numbers: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
