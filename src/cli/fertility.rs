@@ -72,9 +72,12 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
     Ok(())
 }
 
+/// A text with the label it is reported under.
+type Labelled = (String, String);
+
 /// The texts to measure, each with a label, and the label of the English
 /// text premiums are measured against (if any).
-fn texts(args: &FertilityArgs) -> Result<(Vec<(String, String)>, Option<String>)> {
+fn texts(args: &FertilityArgs) -> Result<(Vec<Labelled>, Option<String>)> {
     let utf8 = |name: &str, bytes: Vec<u8>| {
         String::from_utf8(bytes).map_err(|e| {
             Error::input(format!(
@@ -141,7 +144,7 @@ fn fmt(x: Option<f64>) -> String {
 }
 
 /// The table, one block per text, with a bar of bytes per token.
-fn table(rows: &[Row], texts: &[(String, String)]) -> String {
+fn table(rows: &[Row], texts: &[Labelled]) -> String {
     const BAR: usize = 24;
     let widest = rows
         .iter()

@@ -11,20 +11,7 @@ use std::path::Path;
 
 /// Read a whole file, with a message that names it.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    if path.is_dir() {
-        return Err(Error::input(format!(
-            "{}: is a directory, not a file",
-            path.display()
-        )));
-    }
-    std::fs::read(path).map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_string(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-            _ => e.to_string(),
-        };
-        Error::input(format!("{}: cannot read: {why}", path.display()))
-    })
+    crate::bpe::io::files::read_bytes(path)
 }
 
 pub fn read_stdin() -> Result<Vec<u8>> {

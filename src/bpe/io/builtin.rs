@@ -107,5 +107,5 @@ pub fn load(name: &str) -> Result<Tokenizer> {
             id,
         })
         .collect();
-    Ok(Tokenizer::from_ranks(b.name, tokens, b.pretok, specials)?)
+    Tokenizer::from_ranks(b.name, tokens, b.pretok, specials)
 }

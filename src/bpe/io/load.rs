@@ -2,6 +2,7 @@
 //! reads, recognised by its name and content.
 
 use crate::bpe::encoder::Tokenizer;
+use crate::bpe::io::files::read_text;
 use crate::bpe::io::{builtin, import, tokenizer_file};
 use crate::bpe::pretok::Pretok;
 use crate::error::{Error, Result};
@@ -88,28 +89,4 @@ fn file_name(spec: &str) -> String {
     Path::new(spec)
         .file_name()
         .map_or_else(|| spec.to_string(), |n| n.to_string_lossy().into_owned())
-}
-
-fn read_text(path: &Path) -> Result<String> {
-    if path.is_dir() {
-        return Err(Error::input(format!(
-            "{}: is a directory, not a file",
-            path.display()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_string(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-            _ => e.to_string(),
-        };
-        Error::input(format!("{}: cannot read: {why}", path.display()))
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        Error::input(format!(
-            "{}: not UTF-8 text (byte offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        ))
-    })
 }

@@ -3,6 +3,7 @@
 pub mod atomic;
 pub mod builtin;
 pub mod byte_unicode;
+pub mod files;
 pub mod import;
 pub mod load;
 pub mod tokenizer_file;
