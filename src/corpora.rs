@@ -44,3 +44,50 @@ pub fn default_corpus() -> &'static BundledCorpus {
 pub fn names() -> Vec<&'static str> {
     BUNDLED.iter().map(|c| c.name).collect()
 }
+
+/// One text of the parallel sample set used to compare tokenizers.
+#[derive(Debug, Clone, Copy)]
+pub struct Sample {
+    /// A short code: `en`, `fr`, ..., `emoji`, `code`, `digits`.
+    pub code: &'static str,
+    pub language: &'static str,
+    pub text: &'static str,
+}
+
+macro_rules! sample {
+    ($code:literal, $language:literal, $file:literal) => {
+        Sample {
+            code: $code,
+            language: $language,
+            text: include_str!(concat!("../corpora/samples/", $file)),
+        }
+    };
+}
+
+/// The same passage in fifteen languages, then emoji-heavy text, source
+/// code and digits. English comes first: premiums are measured against it.
+pub const SAMPLES: &[Sample] = &[
+    sample!("en", "English", "en-english.txt"),
+    sample!("fr", "French", "fr-french.txt"),
+    sample!("de", "German", "de-german.txt"),
+    sample!("es", "Spanish", "es-spanish.txt"),
+    sample!("ru", "Russian", "ru-russian.txt"),
+    sample!("el", "Greek", "el-greek.txt"),
+    sample!("ar", "Arabic", "ar-arabic.txt"),
+    sample!("he", "Hebrew", "he-hebrew.txt"),
+    sample!("hi", "Hindi", "hi-hindi.txt"),
+    sample!("ta", "Tamil", "ta-tamil.txt"),
+    sample!("th", "Thai", "th-thai.txt"),
+    sample!("zh", "Chinese", "zh-chinese.txt"),
+    sample!("ja", "Japanese", "ja-japanese.txt"),
+    sample!("ko", "Korean", "ko-korean.txt"),
+    sample!("vi", "Vietnamese", "vi-vietnamese.txt"),
+    sample!("emoji", "emoji-heavy text", "emoji.txt"),
+    sample!("code", "source code", "code-rust.txt"),
+    sample!("digits", "digits", "digits.txt"),
+];
+
+/// The languages of the parallel passage (not emoji, code or digits).
+pub fn parallel_samples() -> &'static [Sample] {
+    &SAMPLES[..15]
+}

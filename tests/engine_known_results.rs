@@ -13,6 +13,7 @@ fn train(text: &str, mode: Mode, pretok: Pretok, tie: TieRule, merges: usize) ->
         tie,
         min_count: 1,
         max_merges: Some(merges),
+        ..Default::default()
     };
     let mut t = Trainer::new(text.as_bytes().to_vec(), config).expect("corpus is valid");
     t.run();
@@ -173,6 +174,7 @@ fn byte_mode_lines_lex_min_count_two() {
         tie: TieRule::Lex,
         min_count: 2,
         max_merges: Some(12),
+        ..Default::default()
     };
     let mut t = Trainer::new(text.as_bytes().to_vec(), config).unwrap();
     let stop = t.run();

@@ -235,6 +235,7 @@ fn byte_mode_matches_the_reference_on_random_corpora() {
             tie,
             min_count: min,
             max_merges: Some(max),
+            ..Default::default()
         };
         let mut t = Trainer::new(text.clone(), config).unwrap();
         assert_table_is_a_fresh_count(&t);
@@ -269,6 +270,7 @@ fn char_mode_matches_the_reference_on_random_corpora() {
             tie,
             min_count: 1,
             max_merges: Some(max),
+            ..Default::default()
         };
         let mut t = Trainer::new(text.clone().into_bytes(), config).unwrap();
         t.run();

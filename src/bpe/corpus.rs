@@ -2,7 +2,7 @@
 //! occurrence of each chunk sits in the text.
 
 use crate::bpe::names::Mode;
-use crate::bpe::pretok::Pretok;
+use crate::bpe::pretok::Chunker;
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -30,9 +30,9 @@ pub struct Corpus {
 }
 
 impl Corpus {
-    /// Cut `text` into chunks: by `pretok` in byte mode, into
+    /// Cut `text` into chunks: by `chunker` in byte mode, into
     /// whitespace-separated words in char mode (which needs valid UTF-8).
-    pub fn new(text: Vec<u8>, mode: Mode, pretok: Pretok) -> Result<Self> {
+    pub fn new(text: Vec<u8>, mode: Mode, chunker: Chunker) -> Result<Self> {
         if text.len() > u32::MAX as usize {
             return Err(Error::input("corpus is larger than 4 GiB"));
         }
@@ -59,7 +59,7 @@ impl Corpus {
             });
         };
         match mode {
-            Mode::Byte => pretok.for_each_chunk(&text, &mut add),
+            Mode::Byte => chunker.for_each_chunk(&text, &mut add),
             Mode::Char => for_each_word(&text, &mut add)?,
         }
         drop(index);

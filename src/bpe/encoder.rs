@@ -1,9 +1,14 @@
-//! A trained tokenizer: merges replayed by rank within each chunk to encode,
-//! bytes concatenated to decode.
+//! A tokenizer: chunk the text, then within each chunk merge adjacent tokens
+//! by rank; decode by concatenating bytes.
+//!
+//! One model serves every source. A trained or imported merge list gives
+//! each pair its rank directly. A tiktoken rank file has no merge list: there
+//! a pair's rank is the rank of the token its two halves make, and a chunk
+//! that is itself a token is taken whole, as tiktoken does.
 
 use crate::bpe::merge::apply_ranked;
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pretok::Pretok;
+use crate::bpe::pretok::{Chunker, Pretok};
 use crate::bpe::trainer::Merge;
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
@@ -17,13 +22,28 @@ pub struct SpecialToken {
     pub id: TokenId,
 }
 
+/// Where a tokenizer's merges come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MergeSource {
+    /// An ordered merge list (trained here, GPT-2 files, Hugging Face).
+    List,
+    /// Token ranks only (tiktoken): a pair's rank is its result's rank.
+    Ranks,
+}
+
 #[derive(Debug, Clone)]
 pub struct Tokenizer {
+    name: String,
     vocab: Vocab,
-    pretok: Pretok,
+    /// The id of each single byte (byte mode).
+    byte_ids: Vec<TokenId>,
+    chunker: Chunker,
     tie: TieRule,
+    source: MergeSource,
     merges: Vec<Merge>,
     ranks: FxHashMap<Pair, (u32, TokenId)>,
+    /// Tokens by their bytes, for taking a chunk whole (rank files only).
+    whole: Option<FxHashMap<Vec<u8>, TokenId>>,
     specials: Vec<SpecialToken>,
 }
 
@@ -36,24 +56,159 @@ pub struct EncodedToken {
     pub special: bool,
 }
 
+/// The merge that made a token: its rank and its two halves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MadeBy {
+    pub rank: u32,
+    pub left: TokenId,
+    pub right: TokenId,
+}
+
 impl Tokenizer {
     /// A tokenizer from a vocabulary whose merged tokens are exactly `merges`.
-    pub fn from_training(vocab: Vocab, pretok: Pretok, tie: TieRule, merges: Vec<Merge>) -> Self {
+    pub fn from_training(vocab: Vocab, chunker: Chunker, tie: TieRule, merges: Vec<Merge>) -> Self {
         let ranks = merges
             .iter()
             .map(|m| (m.pair, (m.rank as u32, m.id)))
             .collect();
         Tokenizer {
+            name: "trained".into(),
             vocab,
-            pretok,
+            byte_ids: (0..256).collect(),
+            chunker,
             tie,
+            source: MergeSource::List,
             merges,
             ranks,
+            whole: None,
             specials: Vec::new(),
         }
     }
 
-    /// Add special tokens, numbered after the last merged token.
+    /// The 256-token baseline: every byte is a token.
+    pub fn bytes_only() -> Self {
+        let mut t = Self::from_training(
+            Vocab::bytes(),
+            Chunker::default(),
+            TieRule::First,
+            Vec::new(),
+        );
+        t.name = "bytes".into();
+        t
+    }
+
+    /// A byte-level tokenizer from a vocabulary (id -> bytes) and a merge
+    /// list in rank order (GPT-2 files, Hugging Face).
+    pub fn from_merge_list(
+        name: &str,
+        tokens: Vec<Vec<u8>>,
+        merges: &[(TokenId, TokenId)],
+        pretok: Pretok,
+        specials: Vec<SpecialToken>,
+        whole_words: bool,
+    ) -> Result<Self> {
+        let (vocab, by_bytes) = Self::byte_vocab(tokens)?;
+        let byte_ids = Self::byte_ids(&by_bytes)?;
+        let mut ranks = FxHashMap::default();
+        let mut list = Vec::with_capacity(merges.len());
+        for (rank, &(a, b)) in merges.iter().enumerate() {
+            for id in [a, b] {
+                if !vocab.contains(id) {
+                    return Err(Error::input(format!(
+                        "merge {rank}: id {id} is not in the vocabulary"
+                    )));
+                }
+            }
+            let mut joined = vocab.token_bytes(a).to_vec();
+            joined.extend_from_slice(vocab.token_bytes(b));
+            let Some(&id) = by_bytes.get(&joined) else {
+                return Err(Error::input(format!(
+                    "merge {rank}: the result {:?} is not in the vocabulary",
+                    crate::bpe::display::token_text(&joined)
+                )));
+            };
+            ranks.entry((a, b)).or_insert((rank as u32, id));
+            list.push(Merge {
+                rank,
+                pair: (a, b),
+                id,
+                count: 0,
+                replacements: 0,
+            });
+        }
+        Ok(Tokenizer {
+            name: name.into(),
+            vocab,
+            byte_ids,
+            chunker: Chunker::new(pretok, Default::default()),
+            tie: TieRule::First,
+            source: MergeSource::List,
+            merges: list,
+            ranks,
+            whole: whole_words.then_some(by_bytes),
+            specials,
+        })
+    }
+
+    /// A tokenizer from tiktoken-style ranks: `tokens[r]` is the token of
+    /// rank (and id) `r`.
+    pub fn from_ranks(
+        name: &str,
+        tokens: Vec<Vec<u8>>,
+        pretok: Pretok,
+        specials: Vec<SpecialToken>,
+    ) -> Result<Self> {
+        let (vocab, by_bytes) = Self::byte_vocab(tokens)?;
+        let byte_ids = Self::byte_ids(&by_bytes)?;
+        let mut ranks = FxHashMap::default();
+        for id in 0..vocab.len() as TokenId {
+            let bytes = vocab.token_bytes(id);
+            for split in 1..bytes.len() {
+                if let (Some(&a), Some(&b)) =
+                    (by_bytes.get(&bytes[..split]), by_bytes.get(&bytes[split..]))
+                {
+                    ranks.insert((a, b), (id, id));
+                }
+            }
+        }
+        Ok(Tokenizer {
+            name: name.into(),
+            vocab,
+            byte_ids,
+            chunker: Chunker::new(pretok, Default::default()),
+            tie: TieRule::First,
+            source: MergeSource::Ranks,
+            merges: Vec::new(),
+            ranks,
+            whole: Some(by_bytes),
+            specials,
+        })
+    }
+
+    fn byte_vocab(tokens: Vec<Vec<u8>>) -> Result<(Vocab, FxHashMap<Vec<u8>, TokenId>)> {
+        let mut by_bytes = FxHashMap::default();
+        for (id, t) in tokens.iter().enumerate() {
+            if !t.is_empty() && by_bytes.insert(t.clone(), id as TokenId).is_some() {
+                return Err(Error::input(format!(
+                    "token {id} ({:?}) appears twice in the vocabulary",
+                    crate::bpe::display::token_text(t)
+                )));
+            }
+        }
+        Ok((Vocab::from_tokens(tokens), by_bytes))
+    }
+
+    fn byte_ids(by_bytes: &FxHashMap<Vec<u8>, TokenId>) -> Result<Vec<TokenId>> {
+        (0..=255u8)
+            .map(|b| {
+                by_bytes.get(&[b][..]).copied().ok_or_else(|| {
+                    Error::input(format!("the vocabulary has no token for the byte 0x{b:02X}, so not every text can be encoded"))
+                })
+            })
+            .collect()
+    }
+
+    /// Add special tokens, numbered after the last ordinary token.
     pub fn with_specials(mut self, texts: &[String]) -> Self {
         for t in texts {
             if !self.specials.iter().any(|s| &s.text == t) {
@@ -71,22 +226,41 @@ impl Tokenizer {
         self.specials = specials;
     }
 
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// A short name: `trained`, `bytes`, `gpt2`, a file name, ...
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     pub fn mode(&self) -> Mode {
         self.vocab.mode()
     }
 
     pub fn pretok(&self) -> Pretok {
-        self.pretok
+        self.chunker.pretok
+    }
+
+    pub fn chunker(&self) -> Chunker {
+        self.chunker
     }
 
     pub fn tie(&self) -> TieRule {
         self.tie
     }
 
+    pub fn source(&self) -> MergeSource {
+        self.source
+    }
+
     pub fn vocab(&self) -> &Vocab {
         &self.vocab
     }
 
+    /// The ordered merge list (empty for rank files: see [`Tokenizer::made_by`]).
     pub fn merges(&self) -> &[Merge] {
         &self.merges
     }
@@ -95,9 +269,20 @@ impl Tokenizer {
         &self.specials
     }
 
-    /// Every id this tokenizer can produce: base, merged and special.
+    /// Every id this tokenizer can produce: ordinary and special.
     pub fn vocab_size(&self) -> usize {
         self.vocab.len() + self.specials.len()
+    }
+
+    /// The largest id plus one.
+    pub fn id_limit(&self) -> usize {
+        let special_max = self
+            .specials
+            .iter()
+            .map(|s| s.id as usize + 1)
+            .max()
+            .unwrap_or(0);
+        self.vocab.len().max(special_max)
     }
 
     /// Encode text. Text that looks like a special token is ordinary text
@@ -165,18 +350,60 @@ impl Tokenizer {
         self.specials.iter().find(|s| s.id == id)
     }
 
+    /// The merge that made token `id`, if it was made by one. For rank
+    /// files this is recovered by merging the token's own bytes with only the
+    /// ranks below its own: the two parts left are its halves.
+    pub fn made_by(&self, id: TokenId) -> Option<MadeBy> {
+        match self.source {
+            MergeSource::List => {
+                let m = self.merges.iter().find(|m| m.id == id)?;
+                Some(MadeBy {
+                    rank: m.rank as u32,
+                    left: m.pair.0,
+                    right: m.pair.1,
+                })
+            }
+            MergeSource::Ranks => {
+                let bytes = self.vocab.token_bytes(id);
+                if bytes.len() < 2 || self.special(id).is_some() {
+                    return None;
+                }
+                let mut symbols: Vec<TokenId> =
+                    bytes.iter().map(|&b| self.byte_ids[b as usize]).collect();
+                apply_ranked(&mut symbols, |p| {
+                    self.ranks.get(&p).copied().filter(|(r, _)| *r < id)
+                });
+                match symbols[..] {
+                    [left, right] => Some(MadeBy {
+                        rank: id,
+                        left,
+                        right,
+                    }),
+                    _ => None,
+                }
+            }
+        }
+    }
+
     /// Encode text with no special tokens in it.
     fn encode_ordinary(&self, text: &[u8], out: &mut Vec<TokenId>) {
         let rank_of = |p: Pair| self.ranks.get(&p).copied();
         match self.mode() {
             Mode::Byte => {
                 let mut symbols = Vec::new();
-                for r in self.pretok.split(text) {
+                self.chunker.for_each_chunk(text, |r| {
+                    let chunk = &text[r];
+                    if let Some(whole) = &self.whole
+                        && let Some(&id) = whole.get(chunk)
+                    {
+                        out.push(id);
+                        return;
+                    }
                     symbols.clear();
-                    symbols.extend(text[r].iter().map(|&b| b as TokenId));
+                    symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
                     apply_ranked(&mut symbols, rank_of);
                     out.extend_from_slice(&symbols);
-                }
+                });
             }
             Mode::Char => {
                 let s = String::from_utf8_lossy(text);
@@ -236,7 +463,7 @@ impl Tokenizer {
                 return Err(Error::input(format!(
                     "id {id} (argument {}) is out of range: this tokenizer has ids 0-{}",
                     i + 1,
-                    self.vocab_size().saturating_sub(1)
+                    self.id_limit().saturating_sub(1)
                 )));
             }
             let token = self.describe(id);

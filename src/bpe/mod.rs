@@ -4,11 +4,15 @@
 pub mod corpus;
 pub mod display;
 pub mod encoder;
+pub mod fertility;
+
 pub mod io;
 pub mod merge;
 pub mod names;
 pub mod pairs;
 pub mod pretok;
+pub mod script;
+
 pub mod trainer;
 pub mod vocab;
 

@@ -255,3 +255,105 @@ fn next_char_boundary(s: &str, i: usize) -> usize {
     }
     j
 }
+
+/// How digit runs are cut after the pre-tokenizer has run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Digits {
+    /// Leave chunks as the pre-tokenizer made them.
+    #[default]
+    Keep,
+    /// Every digit is a chunk of its own (as Llama 1/2 do).
+    Single,
+    /// Digit runs are cut from their neighbours into groups of up to three,
+    /// from the left (as cl100k and o200k do).
+    Groups3,
+}
+
+impl Digits {
+    pub const NAMES: &'static [&'static str] = &["keep", "single", "groups3"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Digits::Keep => "keep",
+            Digits::Single => "single",
+            Digits::Groups3 => "groups3",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "keep" => Ok(Digits::Keep),
+            "single" => Ok(Digits::Single),
+            "groups3" => Ok(Digits::Groups3),
+            _ => Err(unknown("digit rule", s, Self::NAMES)),
+        }
+    }
+
+    /// Cut the chunk `range` of `text` by this rule, passing each piece on.
+    pub fn cut(self, text: &[u8], range: Range<usize>, f: &mut impl FnMut(Range<usize>)) {
+        let group = match self {
+            Digits::Keep => return f(range),
+            Digits::Single => 1,
+            Digits::Groups3 => 3,
+        };
+        if !text[range.clone()].iter().any(u8::is_ascii_digit) {
+            return f(range);
+        }
+        let mut start = range.start;
+        let mut i = range.start;
+        while i < range.end {
+            if text[i].is_ascii_digit() {
+                if start < i {
+                    f(start..i);
+                }
+                let mut j = i;
+                while j < range.end && text[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let mut g = i;
+                while g < j {
+                    let e = (g + group).min(j);
+                    f(g..e);
+                    g = e;
+                }
+                start = j;
+                i = j;
+            } else {
+                i += 1;
+            }
+        }
+        if start < range.end {
+            f(start..range.end);
+        }
+    }
+}
+
+impl fmt::Display for Digits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A pre-tokenizer followed by a digit rule: how a text becomes chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Chunker {
+    pub pretok: Pretok,
+    pub digits: Digits,
+}
+
+impl Chunker {
+    pub fn new(pretok: Pretok, digits: Digits) -> Self {
+        Chunker { pretok, digits }
+    }
+
+    pub fn for_each_chunk(self, text: &[u8], mut f: impl FnMut(Range<usize>)) {
+        self.pretok
+            .for_each_chunk(text, |r| self.digits.cut(text, r, &mut f));
+    }
+
+    pub fn split(self, text: &[u8]) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        self.for_each_chunk(text, |r| out.push(r));
+        out
+    }
+}

@@ -16,7 +16,7 @@ use crate::bpe::encoder::Tokenizer;
 use crate::bpe::merge::{merge_pair, pairs_of, split_token};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pairs::PairTable;
-use crate::bpe::pretok::Pretok;
+use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::vocab::{END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
 use crate::error::Result;
@@ -31,6 +31,8 @@ pub const RIVALS_LISTED: usize = 64;
 pub struct TrainerConfig {
     pub mode: Mode,
     pub pretok: Pretok,
+    /// How digit runs are cut after the pre-tokenizer (byte mode).
+    pub digits: Digits,
     pub tie: TieRule,
     /// Stop when the best count falls below this.
     pub min_count: u64,
@@ -38,11 +40,18 @@ pub struct TrainerConfig {
     pub max_merges: Option<usize>,
 }
 
+impl TrainerConfig {
+    pub fn chunker(&self) -> Chunker {
+        Chunker::new(self.pretok, self.digits)
+    }
+}
+
 impl Default for TrainerConfig {
     fn default() -> Self {
         TrainerConfig {
             mode: Mode::Byte,
             pretok: Pretok::default(),
+            digits: Digits::Keep,
             tie: TieRule::First,
             min_count: 1,
             max_merges: None,
@@ -188,7 +197,7 @@ impl Trainer {
     /// Cut `text` into chunks and count every pair: the `Counted` phase of
     /// round 0.
     pub fn new(text: Vec<u8>, config: TrainerConfig) -> Result<Self> {
-        let corpus = Corpus::new(text, config.mode, config.pretok)?;
+        let corpus = Corpus::new(text, config.mode, config.chunker())?;
         let (vocab, initial) = match config.mode {
             Mode::Byte => {
                 let initial = (0..corpus.chunks().len())
@@ -588,7 +597,7 @@ impl Trainer {
     pub fn tokenizer(&self) -> Tokenizer {
         Tokenizer::from_training(
             self.vocab.clone(),
-            self.config.pretok,
+            self.config.chunker(),
             self.config.tie,
             self.merges.clone(),
         )

@@ -44,6 +44,21 @@ impl Vocab {
         }
     }
 
+    /// A byte-level vocabulary given as the bytes of each id (imported
+    /// tokenizers). Empty entries are ids this vocabulary does not use.
+    pub fn from_tokens(tokens: Vec<Vec<u8>>) -> Self {
+        let n = tokens.len();
+        Vocab {
+            mode: Mode::Byte,
+            units: tokens.iter().map(|t| t.len() as u32).collect(),
+            corpus_len: tokens.iter().map(|t| t.len() as u32).collect(),
+            ends_word: vec![false; n],
+            bytes: tokens,
+            alphabet: FxHashMap::default(),
+            base: n,
+        }
+    }
+
     /// `[UNK]`, `</w>` and the given characters, sorted and de-duplicated.
     pub fn chars(chars: impl IntoIterator<Item = char>) -> Self {
         let mut alphabet: Vec<char> = chars.into_iter().collect();
@@ -89,7 +104,7 @@ impl Vocab {
     }
 
     pub fn contains(&self, id: TokenId) -> bool {
-        (id as usize) < self.bytes.len()
+        self.bytes.get(id as usize).is_some_and(|b| !b.is_empty())
     }
 
     /// The bytes of token `id` (char mode: its symbol string).

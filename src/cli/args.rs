@@ -26,6 +26,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Explore training step by step in a full-screen view (the default)
     Tui(TuiArgs),
+    /// Compare what texts cost in tokens across tokenizers
+    Fertility(FertilityArgs),
     /// List the bundled corpora
     Corpora,
 }
@@ -51,6 +53,9 @@ pub struct TrainingOptions {
     /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k [default: gpt2]
     #[arg(long)]
     pub pretok: Option<String>,
+    /// After the pre-tokenizer, cut digit runs: keep, single (each digit alone) or groups3 (1-3 digits)
+    #[arg(long, default_value = "keep")]
+    pub digits: String,
     /// Stop after N merges
     #[arg(long, conflicts_with = "vocab_size")]
     pub merges: Option<usize>,
@@ -87,9 +92,10 @@ pub struct TrainArgs {
 
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
-    /// Tokenizer file (bpeek JSON)
-    #[arg(long, value_name = "TOKENIZER.json")]
-    pub tokenizer: PathBuf,
+    /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
+    /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
+    #[arg(long, value_name = "NAME|FILE")]
+    pub tokenizer: String,
     /// Text to encode, or - for stdin
     #[arg(conflicts_with = "file")]
     pub text: Option<String>,
@@ -105,9 +111,10 @@ pub struct EncodeArgs {
 
 #[derive(Args, Debug)]
 pub struct DecodeArgs {
-    /// Tokenizer file (bpeek JSON)
-    #[arg(long, value_name = "TOKENIZER.json")]
-    pub tokenizer: PathBuf,
+    /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
+    /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
+    #[arg(long, value_name = "NAME|FILE")]
+    pub tokenizer: String,
     /// Token ids
     #[arg(value_name = "ID", allow_hyphen_values = true, required = true)]
     pub ids: Vec<String>,
@@ -132,8 +139,11 @@ pub struct BenchArgs {
     #[arg(long, default_value = "first")]
     pub tie: String,
     /// Time the full-screen view instead (step latency, frame time, bytes sent)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "encode")]
     pub tui: bool,
+    /// Time encoding with gpt2, cl100k and o200k against tiktoken-rs instead
+    #[arg(long)]
+    pub encode: bool,
 }
 
 /// When to use colour on screen.
@@ -165,6 +175,7 @@ impl Default for TrainingOptions {
             corpus_name: None,
             mode: "byte".into(),
             pretok: None,
+            digits: "keep".into(),
             merges: None,
             vocab_size: None,
             min_count: 1,
@@ -172,4 +183,32 @@ impl Default for TrainingOptions {
             specials: Vec::new(),
         }
     }
+}
+
+#[derive(Args, Debug)]
+pub struct FertilityArgs {
+    /// Tokenizers to compare (repeatable): built-in names or files
+    /// [default: bytes, gpt2, cl100k, o200k]
+    #[arg(long = "tokenizer", value_name = "NAME|FILE")]
+    pub tokenizers: Vec<String>,
+    /// Text to measure, or - for stdin
+    #[arg(conflicts_with = "file")]
+    pub text: Option<String>,
+    /// Measure the contents of this file
+    #[arg(long, value_name = "F")]
+    pub file: Option<PathBuf>,
+    /// Measure the bundled parallel samples (15 languages, emoji, code, digits)
+    #[arg(long)]
+    pub samples: bool,
+    /// The English version of the text, for the premium column
+    #[arg(long, value_name = "F")]
+    pub english: Option<PathBuf>,
+    /// Also break mixed text down by script
+    #[arg(long)]
+    pub scripts: bool,
+    /// Also show how each tokenizer cuts numbers
+    #[arg(long)]
+    pub numbers: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }

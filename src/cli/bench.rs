@@ -16,6 +16,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         None => man_pages(limit).unwrap_or_else(|| ("generated text".into(), generated(limit))),
     };
     text.truncate(limit);
+    if args.encode {
+        crate::outln!("corpus: {source}");
+        return crate::cli::bench_encode::run(&String::from_utf8_lossy(&text), 3);
+    }
     if args.tui {
         let config = TrainerConfig {
             pretok,

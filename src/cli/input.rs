@@ -1,7 +1,7 @@
 //! Reading what the user points at: corpora, texts, tokenizer files, and
 //! turning training options into a trainer.
 
-use crate::bpe::io::tokenizer_file;
+use crate::bpe::pretok::Digits;
 use crate::bpe::{Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use crate::cli::args::TrainingOptions;
 use crate::corpora;
@@ -11,20 +11,7 @@ use std::path::Path;
 
 /// Read a whole file, with a message that names it.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    if path.is_dir() {
-        return Err(Error::input(format!(
-            "{}: is a directory, not a file",
-            path.display()
-        )));
-    }
-    std::fs::read(path).map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_string(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-            _ => e.to_string(),
-        };
-        Error::input(format!("{}: cannot read: {why}", path.display()))
-    })
+    crate::bpe::io::files::read_bytes(path)
 }
 
 pub fn read_stdin() -> Result<Vec<u8>> {
@@ -66,9 +53,14 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         (Some(name), Mode::Byte) => Pretok::parse(name).map_err(|e| e.context("--pretok"))?,
         (None, _) => Pretok::default(),
     };
+    let digits = Digits::parse(&opts.digits).map_err(|e| e.context("--digits"))?;
+    if mode == Mode::Char && digits != Digits::Keep {
+        return Err(Error::input("--digits applies to byte mode only"));
+    }
     Ok(TrainerConfig {
         mode,
         pretok,
+        digits,
         tie,
         min_count: opts.min_count,
         max_merges: opts.merges,
@@ -95,15 +87,7 @@ pub fn build_trainer(opts: &TrainingOptions) -> Result<(String, Trainer)> {
     Ok((name, trainer))
 }
 
-/// Load a tokenizer file.
-pub fn load_tokenizer(path: &Path) -> Result<Tokenizer> {
-    let bytes = read_file(path)?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        Error::input(format!(
-            "{}: not UTF-8 text (byte offset {})",
-            path.display(),
-            e.valid_up_to()
-        ))
-    })?;
-    tokenizer_file::from_json_str(text).map_err(|e| e.context(path.display()))
+/// Load a tokenizer by built-in name or from a file of any supported format.
+pub fn load_tokenizer(spec: &str) -> Result<Tokenizer> {
+    crate::bpe::io::load::load(spec)
 }

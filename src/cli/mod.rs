@@ -2,8 +2,12 @@
 
 pub mod args;
 pub mod bench;
+pub mod bench_encode;
+
 pub mod decode;
 pub mod encode;
+pub mod fertility;
+
 pub mod input;
 pub mod output;
 pub mod train;
@@ -20,6 +24,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Decode(a) => decode::run(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Tui(a) => crate::tui::run(&a),
+        Command::Fertility(a) => fertility::run(&a),
         Command::Corpora => {
             for c in crate::corpora::BUNDLED {
                 crate::outln!("{:<8} {:>6} bytes  {}", c.name, c.text.len(), c.about);

@@ -1,5 +1,10 @@
 //! Files: tokenizers, traces, and writing them safely.
 
 pub mod atomic;
+pub mod builtin;
+pub mod byte_unicode;
+pub mod files;
+pub mod import;
+pub mod load;
 pub mod tokenizer_file;
 pub mod trace_file;

@@ -15,7 +15,7 @@ use crate::bpe::TokenId;
 use crate::bpe::display::token_text;
 use crate::bpe::encoder::{SpecialToken, Tokenizer};
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pretok::Pretok;
+use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::trainer::Merge;
 use crate::bpe::vocab::Vocab;
 use crate::error::{Error, Result};
@@ -49,6 +49,7 @@ pub fn to_json(tok: &Tokenizer) -> Value {
         "version": VERSION,
         "mode": tok.mode().name(),
         "pretok": tok.pretok().name(),
+        "digits": tok.chunker().digits.name(),
         "tie": tok.tie().name(),
     });
     if tok.mode() == Mode::Char {
@@ -73,6 +74,8 @@ struct RawFile {
     mode: String,
     pretok: String,
     tie: String,
+    #[serde(default)]
+    digits: Option<String>,
     #[serde(default)]
     alphabet: Option<Vec<String>>,
     merges: Vec<RawMerge>,
@@ -138,6 +141,10 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
     let mode = Mode::parse(&raw.mode).map_err(|e| e.context("field 'mode'"))?;
     let pretok = Pretok::parse(&raw.pretok).map_err(|e| e.context("field 'pretok'"))?;
     let tie = TieRule::parse(&raw.tie).map_err(|e| e.context("field 'tie'"))?;
+    let digits = match &raw.digits {
+        Some(d) => Digits::parse(d).map_err(|e| e.context("field 'digits'"))?,
+        None => Digits::Keep,
+    };
     let mut vocab = match mode {
         Mode::Byte => {
             if raw.alphabet.is_some() {
@@ -178,7 +185,7 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
     for (rank, m) in raw.merges.iter().enumerate() {
         let defined = vocab.len() as u64;
         for (side, id) in [("left", m.pair[0]), ("right", m.pair[1])] {
-            if id >= defined {
+            if id >= defined || !vocab.contains(id as TokenId) {
                 return Err(Error::input(format!(
                     "merges[{rank}].pair: {side} id {id} is not defined yet (merge {rank} may only use ids 0-{})",
                     defined - 1
@@ -226,7 +233,7 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
             id: s.id as TokenId,
         });
     }
-    let mut tok = Tokenizer::from_training(vocab, pretok, tie, merges);
+    let mut tok = Tokenizer::from_training(vocab, Chunker::new(pretok, digits), tie, merges);
     tok.set_specials(specials);
     Ok(tok)
 }

@@ -1,0 +1,213 @@
+//! What a text costs in tokens: bytes, characters and words per token, and
+//! the premium against the English version of the same text.
+
+use crate::bpe::TokenId;
+use crate::bpe::encoder::Tokenizer;
+use crate::bpe::script::{self, Script};
+use std::ops::Range;
+
+/// One tokenizer on one text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub tokenizer: String,
+    pub text: String,
+    pub bytes: usize,
+    pub chars: usize,
+    pub words: usize,
+    pub tokens: usize,
+    /// tokens / tokens of the English version, for the same tokenizer.
+    pub premium: Option<f64>,
+}
+
+fn ratio(a: usize, b: usize) -> Option<f64> {
+    (b > 0).then(|| a as f64 / b as f64)
+}
+
+impl Row {
+    pub fn bytes_per_token(&self) -> Option<f64> {
+        ratio(self.bytes, self.tokens)
+    }
+
+    pub fn chars_per_token(&self) -> Option<f64> {
+        ratio(self.chars, self.tokens)
+    }
+
+    pub fn tokens_per_word(&self) -> Option<f64> {
+        ratio(self.tokens, self.words)
+    }
+}
+
+/// Encode `text` with `tok` and count.
+pub fn measure(tok: &Tokenizer, label: &str, text: &str) -> Row {
+    Row {
+        tokenizer: tok.name().to_string(),
+        text: label.to_string(),
+        bytes: text.len(),
+        chars: text.chars().count(),
+        words: script::count_words(text),
+        tokens: tok.encode(text, false).len(),
+        premium: None,
+    }
+}
+
+/// Fill in each row's premium against the row of the same tokenizer whose
+/// text is `english`.
+pub fn add_premiums(rows: &mut [Row], english: &str) {
+    let base: Vec<(String, usize)> = rows
+        .iter()
+        .filter(|r| r.text == english)
+        .map(|r| (r.tokenizer.clone(), r.tokens))
+        .collect();
+    for row in rows.iter_mut() {
+        if let Some((_, t)) = base.iter().find(|(name, _)| *name == row.tokenizer) {
+            row.premium = ratio(row.tokens, *t);
+        }
+    }
+}
+
+/// Each token of an encoding with the byte range of the text it covers
+/// (byte-level tokenizers; the ranges tile the text).
+pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> {
+    let mut at = 0;
+    tok.encode(text, false)
+        .into_iter()
+        .map(|id| {
+            let len = tok.describe(id).bytes.len();
+            let span = at..(at + len).min(text.len());
+            at += len;
+            (id, span)
+        })
+        .collect()
+}
+
+/// One script's share of a mixed text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptShare {
+    pub script: Script,
+    pub bytes: usize,
+    pub tokens: usize,
+}
+
+impl ScriptShare {
+    pub fn bytes_per_token(&self) -> Option<f64> {
+        ratio(self.bytes, self.tokens)
+    }
+}
+
+/// Split `text` into script runs and give each token to the script that
+/// holds most of its bytes (a tie goes to the later one, so ` мир` counts as
+/// Cyrillic, not as whitespace). Scripts are listed in order of appearance.
+pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
+    if tok.mode() == crate::bpe::Mode::Char {
+        // Char-mode tokens drop whitespace, so they do not tile the text.
+        return Vec::new();
+    }
+    let runs = script::runs(text);
+
+    let mut shares: Vec<ScriptShare> = Vec::new();
+    let share_of = |s: Script, shares: &mut Vec<ScriptShare>| -> usize {
+        match shares.iter().position(|x| x.script == s) {
+            Some(i) => i,
+            None => {
+                shares.push(ScriptShare {
+                    script: s,
+                    bytes: 0,
+                    tokens: 0,
+                });
+                shares.len() - 1
+            }
+        }
+    };
+    for (s, r) in &runs {
+        let i = share_of(*s, &mut shares);
+        shares[i].bytes += r.len();
+    }
+    let mut k = 0;
+    for (_, span) in token_spans(tok, text) {
+        while k < runs.len() && runs[k].1.end <= span.start {
+            k += 1;
+        }
+        let mut best: Option<(Script, usize)> = None;
+        let mut j = k;
+        while j < runs.len() && runs[j].1.start < span.end {
+            let r = &runs[j].1;
+            let overlap = r.end.min(span.end) - r.start.max(span.start);
+            if best.is_none_or(|(_, o)| overlap >= o) {
+                best = Some((runs[j].0, overlap));
+            }
+            j += 1;
+        }
+        if let Some((s, _)) = best {
+            let i = share_of(s, &mut shares);
+            shares[i].tokens += 1;
+        }
+    }
+    shares
+}
+
+/// The numbers the digit panel shows: 1 to 20 digits, decimals, years,
+/// phone numbers and long runs.
+pub fn number_examples() -> Vec<String> {
+    let mut v: Vec<String> = (1..=20)
+        .map(|n| "12345678901234567890"[..n].to_string())
+        .collect();
+    v.extend(
+        [
+            "3.14159",
+            "0.001",
+            "1,234,567.89",
+            "1999",
+            "2026",
+            "+1 (555) 010-4477",
+            "832408345770928764",
+            "1000000",
+            "0000000000",
+        ]
+        .map(String::from),
+    );
+    v
+}
+
+/// How `tok` cuts `text`: the pieces in order.
+pub fn pieces(tok: &Tokenizer, text: &str) -> Vec<Vec<u8>> {
+    tok.encode(text, false)
+        .into_iter()
+        .map(|id| tok.describe(id).bytes)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_known_by_construction() {
+        let bytes = Tokenizer::bytes_only();
+        let row = measure(&bytes, "t", "ab cd é");
+        assert_eq!((row.bytes, row.chars, row.words, row.tokens), (8, 7, 3, 8));
+        assert_eq!(row.bytes_per_token(), Some(1.0));
+        assert_eq!(row.tokens_per_word(), Some(8.0 / 3.0));
+        let mut rows = vec![measure(&bytes, "en", "abcd"), measure(&bytes, "xx", "日本")];
+        add_premiums(&mut rows, "en");
+        assert_eq!(rows[0].premium, Some(1.0));
+        assert_eq!(rows[1].premium, Some(1.5), "6 bytes against 4");
+    }
+
+    #[test]
+    fn each_token_goes_to_the_script_holding_most_of_it() {
+        let bytes = Tokenizer::bytes_only();
+        let shares = script_shares(&bytes, "ab мир");
+        let got: Vec<(Script, usize, usize)> = shares
+            .iter()
+            .map(|s| (s.script, s.bytes, s.tokens))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Script::Latin, 2, 2),
+                (Script::Whitespace, 1, 1),
+                (Script::Cyrillic, 6, 6)
+            ]
+        );
+    }
+}

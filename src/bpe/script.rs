@@ -1,0 +1,233 @@
+//! Which writing system a character belongs to, coarsely, for breaking a
+//! mixed text into runs whose cost can be compared.
+//!
+//! The table covers the scripts bpeek's samples use; everything else is
+//! `Other`. Combining marks, joiners and variation selectors belong to the
+//! character before them.
+
+use std::fmt;
+use std::ops::Range;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Script {
+    Latin,
+    Cyrillic,
+    Greek,
+    Arabic,
+    Hebrew,
+    Devanagari,
+    Tamil,
+    Thai,
+    Han,
+    Kana,
+    Hangul,
+    Emoji,
+    Digits,
+    Whitespace,
+    Other,
+}
+
+impl Script {
+    pub const ALL: [Script; 15] = [
+        Script::Latin,
+        Script::Cyrillic,
+        Script::Greek,
+        Script::Arabic,
+        Script::Hebrew,
+        Script::Devanagari,
+        Script::Tamil,
+        Script::Thai,
+        Script::Han,
+        Script::Kana,
+        Script::Hangul,
+        Script::Emoji,
+        Script::Digits,
+        Script::Whitespace,
+        Script::Other,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Script::Latin => "Latin",
+            Script::Cyrillic => "Cyrillic",
+            Script::Greek => "Greek",
+            Script::Arabic => "Arabic",
+            Script::Hebrew => "Hebrew",
+            Script::Devanagari => "Devanagari",
+            Script::Tamil => "Tamil",
+            Script::Thai => "Thai",
+            Script::Han => "Han",
+            Script::Kana => "Hiragana/Katakana",
+            Script::Hangul => "Hangul",
+            Script::Emoji => "emoji and symbols",
+            Script::Digits => "digits",
+            Script::Whitespace => "whitespace",
+            Script::Other => "punctuation and other",
+        }
+    }
+
+    /// Scripts written without spaces between words.
+    pub fn unspaced(self) -> bool {
+        matches!(self, Script::Han | Script::Kana | Script::Thai)
+    }
+}
+
+impl fmt::Display for Script {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Marks and joiners that take the script of the character before them.
+pub fn is_inherited(c: char) -> bool {
+    matches!(c as u32,
+        0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF
+        | 0x200C | 0x200D | 0xFE00..=0xFE0F | 0xE0020..=0xE007F | 0xE0100..=0xE01EF
+        | 0x1F3FB..=0x1F3FF)
+}
+
+/// The script of one character (inherited marks report `Other`; use
+/// [`runs`] to attach them).
+pub fn script_of(c: char) -> Script {
+    if c.is_whitespace() {
+        return Script::Whitespace;
+    }
+    if c.is_numeric() && !matches!(c as u32, 0x3007 | 0x4E00..=0x9FFF) {
+        return Script::Digits;
+    }
+    match c as u32 {
+        0x41..=0x5A | 0x61..=0x7A | 0xAA | 0xBA => Script::Latin,
+        0xC0..=0x24F if c != '×' && c != '÷' => Script::Latin,
+        0x1E00..=0x1EFF | 0x2C60..=0x2C7F | 0xA720..=0xA7FF | 0xFB00..=0xFB06 => Script::Latin,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x400..=0x52F | 0x1C80..=0x1C8F | 0x2DE0..=0x2DFF | 0xA640..=0xA69F => Script::Cyrillic,
+        0x590..=0x5FF | 0xFB1D..=0xFB4F => Script::Hebrew,
+        0x600..=0x6FF | 0x750..=0x77F | 0x8A0..=0x8FF | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => {
+            Script::Arabic
+        }
+        0x900..=0x97F | 0xA8E0..=0xA8FF => Script::Devanagari,
+        0xB80..=0xBFF => Script::Tamil,
+        0xE00..=0xE7F => Script::Thai,
+        0x3005
+        | 0x3007
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xF900..=0xFAFF
+        | 0x20000..=0x3FFFF => Script::Han,
+        0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => Script::Kana,
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF => Script::Hangul,
+        0xA9
+        | 0xAE
+        | 0x2122
+        | 0x2190..=0x21FF
+        | 0x2300..=0x23FF
+        | 0x25A0..=0x27BF
+        | 0x2B00..=0x2BFF
+        | 0x1F000..=0x1FAFF => Script::Emoji,
+        _ => Script::Other,
+    }
+}
+
+/// Maximal runs of one script, as byte ranges of `text`, in order.
+pub fn runs(text: &str) -> Vec<(Script, Range<usize>)> {
+    let mut out: Vec<(Script, Range<usize>)> = Vec::new();
+    for (i, c) in text.char_indices() {
+        let end = i + c.len_utf8();
+        let script = match out.last() {
+            Some((prev, _)) if is_inherited(c) => *prev,
+            _ => script_of(c),
+        };
+        match out.last_mut() {
+            Some((s, r)) if *s == script => r.end = end,
+            _ => out.push((script, i..end)),
+        }
+    }
+    out
+}
+
+/// Words, counted the way bpeek counts them: whitespace-separated units
+/// that hold a letter or digit; but each Han character, and each run of
+/// kana, counts as a word of its own, since Chinese and Japanese are written
+/// without spaces. Thai is also written without spaces between words and
+/// bpeek has no dictionary to split it, so a Thai "word" is a
+/// whitespace-separated phrase and Thai word counts are too low.
+pub fn count_words(text: &str) -> usize {
+    let mut words = 0;
+    for unit in text.split_whitespace() {
+        let mut plain = false;
+        let mut prev_kana = false;
+        for c in unit.chars() {
+            match script_of(c) {
+                Script::Han => {
+                    words += 1;
+                    prev_kana = false;
+                }
+                Script::Kana => {
+                    if !prev_kana {
+                        words += 1;
+                    }
+                    prev_kana = true;
+                }
+                _ => {
+                    prev_kana = false;
+                    if c.is_alphanumeric() || script_of(c) == Script::Emoji {
+                        plain = true;
+                    }
+                }
+            }
+        }
+        if plain {
+            words += 1;
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<(Script, &str)> {
+        runs(text).into_iter().map(|(s, r)| (s, &text[r])).collect()
+    }
+
+    #[test]
+    fn mixed_text_splits_into_script_runs() {
+        assert_eq!(
+            names("Hi мир 42 日本語です👍🏽!"),
+            [
+                (Script::Latin, "Hi"),
+                (Script::Whitespace, " "),
+                (Script::Cyrillic, "мир"),
+                (Script::Whitespace, " "),
+                (Script::Digits, "42"),
+                (Script::Whitespace, " "),
+                (Script::Han, "日本語"),
+                (Script::Kana, "です"),
+                (Script::Emoji, "👍🏽"),
+                (Script::Other, "!"),
+            ]
+        );
+        assert_eq!(
+            names("e\u{301}te\u{301}"),
+            [(Script::Latin, "e\u{301}te\u{301}")]
+        );
+        assert_eq!(
+            names("Thư viện"),
+            [
+                (Script::Latin, "Thư"),
+                (Script::Whitespace, " "),
+                (Script::Latin, "viện")
+            ]
+        );
+    }
+
+    #[test]
+    fn words_are_counted_per_han_character_and_kana_run() {
+        assert_eq!(count_words("the cat sat."), 3);
+        assert_eq!(count_words("— 42 !"), 1);
+        assert_eq!(count_words("图书馆"), 3);
+        // 本 | を | 読 | みます: two Han characters and two kana runs.
+        assert_eq!(count_words("本を読みます"), 4);
+    }
+}

@@ -1,0 +1,279 @@
+//! `bpeek fertility`: what texts cost in tokens under several tokenizers.
+
+use crate::bpe::Tokenizer;
+use crate::bpe::display::token_visible;
+use crate::bpe::fertility::{self, Row};
+use crate::bpe::io::load;
+use crate::cli::args::{FertilityArgs, Format};
+use crate::cli::input::{read_file, read_stdin};
+use crate::corpora;
+use crate::error::{Error, Result};
+use serde_json::{Value, json};
+
+pub const DEFAULT_TOKENIZERS: &[&str] = &["bytes", "gpt2", "cl100k", "o200k"];
+
+pub fn run(args: &FertilityArgs) -> Result<()> {
+    let specs: Vec<String> = if args.tokenizers.is_empty() {
+        DEFAULT_TOKENIZERS.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.tokenizers.clone()
+    };
+    let tokenizers = specs
+        .iter()
+        .map(|s| load::load(s))
+        .collect::<Result<Vec<Tokenizer>>>()?;
+    let (texts, english) = texts(args)?;
+    let mut rows = Vec::new();
+    for tok in &tokenizers {
+        for (label, text) in &texts {
+            rows.push(fertility::measure(tok, label, text));
+        }
+    }
+    if let Some(en) = &english {
+        fertility::add_premiums(&mut rows, en);
+        // Only translations of the English passage have a premium.
+        let parallel: Vec<&str> = corpora::parallel_samples().iter().map(|s| s.code).collect();
+        for r in rows.iter_mut() {
+            if args.samples
+                && !parallel.contains(&r.text.as_str())
+                && !r.text.starts_with("english:")
+            {
+                r.premium = None;
+            }
+        }
+    }
+
+    let mixed = texts
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    match args.format {
+        Format::Json => {
+            let mut out = json!({ "rows": rows.iter().map(row_json).collect::<Vec<_>>() });
+            if args.scripts {
+                out["scripts"] = scripts_json(&tokenizers, &mixed);
+            }
+            if args.numbers {
+                out["numbers"] = numbers_json(&tokenizers);
+            }
+            crate::outln!("{out}");
+        }
+        Format::Text => {
+            crate::cli::output::emit(&table(&rows, &texts))?;
+            if args.scripts {
+                crate::cli::output::emit(&scripts_text(&tokenizers, &mixed))?;
+            }
+            if args.numbers {
+                crate::cli::output::emit(&numbers_text(&tokenizers))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A text with the label it is reported under.
+type Labelled = (String, String);
+
+/// The texts to measure, each with a label, and the label of the English
+/// text premiums are measured against (if any).
+fn texts(args: &FertilityArgs) -> Result<(Vec<Labelled>, Option<String>)> {
+    let utf8 = |name: &str, bytes: Vec<u8>| {
+        String::from_utf8(bytes).map_err(|e| {
+            Error::input(format!(
+                "{name}: not UTF-8 text (byte offset {})",
+                e.utf8_error().valid_up_to()
+            ))
+        })
+    };
+    let mut texts = Vec::new();
+    let mut english = None;
+    if args.samples {
+        for s in corpora::SAMPLES {
+            texts.push((s.code.to_string(), s.text.to_string()));
+        }
+        english = Some("en".to_string());
+    }
+    match (&args.text, &args.file) {
+        (Some(t), None) if t == "-" => texts.push(("stdin".into(), utf8("stdin", read_stdin()?)?)),
+        (Some(t), None) => texts.push(("text".into(), t.clone())),
+        (None, Some(f)) => {
+            let name = f.display().to_string();
+            texts.push((name.clone(), utf8(&name, read_file(f)?)?));
+        }
+        (None, None) if args.samples => {}
+        (None, None) => {
+            return Err(Error::input(
+                "fertility: give TEXT, --file F, - for stdin, or --samples",
+            ));
+        }
+        _ => unreachable!("clap keeps TEXT and --file apart"),
+    }
+    if let Some(f) = &args.english {
+        let name = format!("english:{}", f.display());
+        texts.insert(
+            0,
+            (name.clone(), utf8(&f.display().to_string(), read_file(f)?)?),
+        );
+        english = Some(name);
+    }
+    Ok((texts, english))
+}
+
+fn num(x: Option<f64>) -> Value {
+    x.map_or(Value::Null, |v| json!((v * 10000.0).round() / 10000.0))
+}
+
+fn row_json(r: &Row) -> Value {
+    json!({
+        "tokenizer": r.tokenizer,
+        "text": r.text,
+        "bytes": r.bytes,
+        "chars": r.chars,
+        "words": r.words,
+        "tokens": r.tokens,
+        "bytes_per_token": num(r.bytes_per_token()),
+        "chars_per_token": num(r.chars_per_token()),
+        "tokens_per_word": num(r.tokens_per_word()),
+        "premium": num(r.premium),
+    })
+}
+
+fn fmt(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{v:.2}"))
+}
+
+/// The table, one block per text, with a bar of bytes per token.
+fn table(rows: &[Row], texts: &[Labelled]) -> String {
+    const BAR: usize = 24;
+    let widest = rows
+        .iter()
+        .filter_map(Row::bytes_per_token)
+        .fold(0.0, f64::max);
+    let name_w = rows
+        .iter()
+        .map(|r| r.tokenizer.chars().count())
+        .max()
+        .unwrap_or(9)
+        .max(9);
+    let mut out = format!(
+        "{:<name_w$} {:<8} {:>6} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>7}  bytes per token\n",
+        "tokenizer",
+        "text",
+        "bytes",
+        "chars",
+        "words",
+        "tokens",
+        "B/tok",
+        "ch/tok",
+        "tok/word",
+        "premium"
+    );
+    for (label, _) in texts {
+        for r in rows.iter().filter(|r| &r.text == label) {
+            let bar = r.bytes_per_token().map_or(0, |b| {
+                ((b / widest.max(1e-9)) * BAR as f64).round() as usize
+            });
+            out += &format!(
+                "{:<name_w$} {:<8} {:>6} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>7}  {}\n",
+                r.tokenizer,
+                truncate(&r.text, 8),
+                r.bytes,
+                r.chars,
+                r.words,
+                r.tokens,
+                fmt(r.bytes_per_token()),
+                fmt(r.chars_per_token()),
+                fmt(r.tokens_per_word()),
+                fmt(r.premium),
+                "#".repeat(bar)
+            );
+        }
+    }
+    out
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n - 1).chain(['~']).collect()
+    }
+}
+
+fn scripts_json(tokenizers: &[Tokenizer], text: &str) -> Value {
+    let mut out = Vec::new();
+    for tok in tokenizers {
+        for s in fertility::script_shares(tok, text) {
+            out.push(json!({
+                "tokenizer": tok.name(),
+                "script": s.script.name(),
+                "bytes": s.bytes,
+                "tokens": s.tokens,
+                "bytes_per_token": num(s.bytes_per_token()),
+            }));
+        }
+    }
+    Value::Array(out)
+}
+
+fn scripts_text(tokenizers: &[Tokenizer], text: &str) -> String {
+    let mut out = String::from("\nbytes per token by script\n");
+    let shares: Vec<_> = tokenizers
+        .iter()
+        .map(|t| fertility::script_shares(t, text))
+        .collect();
+    let Some(first) = shares.iter().find(|s| !s.is_empty()) else {
+        return out;
+    };
+    out += &format!("{:<22}", "script");
+    for t in tokenizers {
+        out += &format!(" {:>9}", truncate(t.name(), 9));
+    }
+    out += "\n";
+    for (i, share) in first.iter().enumerate() {
+        out += &format!("{:<22}", share.script.name());
+        for s in &shares {
+            out += &format!(
+                " {:>9}",
+                s.get(i).map_or("-".into(), |x| fmt(x.bytes_per_token()))
+            );
+        }
+        out += "\n";
+    }
+    out
+}
+
+fn numbers_json(tokenizers: &[Tokenizer]) -> Value {
+    let mut out = Vec::new();
+    for n in fertility::number_examples() {
+        for tok in tokenizers {
+            let pieces: Vec<String> = fertility::pieces(tok, &n)
+                .iter()
+                .map(|p| token_visible(p))
+                .collect();
+            out.push(json!({"tokenizer": tok.name(), "number": n, "tokens": pieces.len(), "pieces": pieces}));
+        }
+    }
+    Value::Array(out)
+}
+
+fn numbers_text(tokenizers: &[Tokenizer]) -> String {
+    let mut out = String::from("\nhow numbers are cut (| marks a token boundary)\n");
+    for n in fertility::number_examples() {
+        out += &format!("{n}\n");
+        for tok in tokenizers {
+            let pieces: Vec<String> = fertility::pieces(tok, &n)
+                .iter()
+                .map(|p| token_visible(p))
+                .collect();
+            out += &format!(
+                "  {:<10} {:>2}  {}\n",
+                truncate(tok.name(), 10),
+                pieces.len(),
+                pieces.join("|")
+            );
+        }
+    }
+    out
+}
