@@ -54,6 +54,25 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// Train on the bundled `play` corpus and save the tokenizer to `path`.
+fn save_play_tokenizer(path: &Path, merges: usize) {
+    let merges = merges.to_string();
+    let out = bpeek(&[
+        "train",
+        "--corpus-name",
+        "play",
+        "--merges",
+        &merges,
+        "--out",
+        s(path),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn train_json_lists_merges_with_counts_and_bytes() {
     let v = json_of(&bpeek(&[
@@ -374,19 +393,7 @@ fn unreadable_corpus_is_named() {
 fn broken_tokenizer_files_are_rejected_with_the_field_named() {
     let dir = scratch("tokfiles");
     let good = dir.join("good.json");
-    assert!(
-        bpeek(&[
-            "train",
-            "--corpus-name",
-            "play",
-            "--merges",
-            "3",
-            "--out",
-            s(&good)
-        ])
-        .status
-        .success()
-    );
+    save_play_tokenizer(&good, 3);
     let text = std::fs::read_to_string(&good).unwrap();
     let mut forward: Value = serde_json::from_str(&text).unwrap();
     forward["merges"][1]["pair"] = serde_json::json!([300, 97]);
@@ -430,19 +437,7 @@ fn broken_tokenizer_files_are_rejected_with_the_field_named() {
 fn decode_rejects_bad_ids() {
     let dir = scratch("decode");
     let tok = dir.join("tok.json");
-    assert!(
-        bpeek(&[
-            "train",
-            "--corpus-name",
-            "play",
-            "--merges",
-            "3",
-            "--out",
-            s(&tok)
-        ])
-        .status
-        .success()
-    );
+    save_play_tokenizer(&tok, 3);
     let (code, err) = failure(&bpeek(&["decode", "--tokenizer", s(&tok), "104", "x1"]));
     assert_eq!(code, 2);
     assert!(err.contains("argument 2 'x1' is not a token id"), "{err}");
