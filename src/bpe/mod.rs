@@ -12,6 +12,7 @@ pub mod names;
 pub mod pairs;
 pub mod pretok;
 pub mod script;
+pub mod splitter;
 
 pub mod trainer;
 pub mod vocab;

@@ -7,10 +7,8 @@
 
 use crate::bpe::names::unknown;
 use crate::error::Result;
-use fancy_regex::Regex;
 use std::fmt;
 use std::ops::Range;
-use std::sync::OnceLock;
 
 /// The GPT-2 / r50k pattern, exactly as tiktoken uses it.
 pub const GPT2_PATTERN: &str =
@@ -131,25 +129,12 @@ impl Pretok {
             }
             Pretok::Lines => split_lines(text, &mut f),
             _ => {
-                let re = self.regex();
                 for_each_utf8_run(text, |start, run| match run {
-                    Ok(s) => split_with(re, s, start, &mut f),
+                    Ok(s) => crate::bpe::splitter::split_str(self, s, start, &mut f),
                     Err(len) => f(start..start + len),
                 });
             }
         }
-    }
-
-    fn regex(self) -> &'static Regex {
-        static CELLS: [OnceLock<Regex>; 7] = [const { OnceLock::new() }; 7];
-        let index = Pretok::ALL.iter().position(|p| *p == self).unwrap_or(0);
-        CELLS[index].get_or_init(|| {
-            let pattern = self.pattern().unwrap_or(r"(?s).+");
-            fancy_regex::RegexBuilder::new(pattern)
-                .backtrack_limit(10_000_000)
-                .build()
-                .unwrap_or_else(|e| panic!("built-in pattern {} is invalid: {e}", self.name()))
-        })
     }
 }
 
@@ -216,44 +201,6 @@ pub fn for_each_utf8_run(text: &[u8], mut f: impl FnMut(usize, std::result::Resu
     if let Some(b) = bad_start {
         f(b, Err(text.len() - b));
     }
-}
-
-fn split_with(re: &Regex, s: &str, base: usize, out: &mut impl FnMut(Range<usize>)) {
-    let mut last = 0;
-    let mut at = 0;
-    while at < s.len() {
-        match re.find_from_pos(s, at) {
-            Ok(Some(m)) if m.end() > m.start() => {
-                if m.start() > last {
-                    out(base + last..base + m.start());
-                }
-                out(base + m.start()..base + m.end());
-                last = m.end();
-                at = m.end();
-            }
-            Ok(Some(m)) => {
-                // An empty match: step over one character and keep looking.
-                at = next_char_boundary(s, m.end());
-            }
-            Ok(None) => break,
-            Err(_) => {
-                // The pattern gave up (backtracking limit): keep the rest whole
-                // rather than lose it.
-                break;
-            }
-        }
-    }
-    if last < s.len() {
-        out(base + last..base + s.len());
-    }
-}
-
-fn next_char_boundary(s: &str, i: usize) -> usize {
-    let mut j = i + 1;
-    while j < s.len() && !s.is_char_boundary(j) {
-        j += 1;
-    }
-    j
 }
 
 /// How digit runs are cut after the pre-tokenizer has run.

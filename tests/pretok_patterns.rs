@@ -1,0 +1,87 @@
+//! bpeek runs the GPT-2, cl100k and o200k patterns on the `regex` crate,
+//! with the look-ahead `\s+(?!\S)` emulated. These tests run the original
+//! patterns, exactly as published, on a backtracking engine and demand the
+//! same cuts on many random texts full of the cases that matter: runs of
+//! spaces before words, line breaks, Unicode spaces, apostrophes, digits.
+
+use bpeek::bpe::Pretok;
+use proptest::prelude::*;
+
+fn reference_cuts(pretok: Pretok, s: &str) -> Vec<String> {
+    static COMPILED: std::sync::OnceLock<Vec<fancy_regex::Regex>> = std::sync::OnceLock::new();
+    let all = COMPILED.get_or_init(|| {
+        PATTERNED
+            .iter()
+            .map(|p| fancy_regex::Regex::new(p.pattern().unwrap()).unwrap())
+            .collect()
+    });
+    let re = &all[PATTERNED.iter().position(|p| *p == pretok).unwrap()];
+
+    let mut out = Vec::new();
+    let mut last = 0;
+    for m in re.find_iter(s) {
+        let m = m.unwrap();
+        if m.start() > last {
+            out.push(s[last..m.start()].to_string());
+        }
+        out.push(m.as_str().to_string());
+        last = m.end();
+    }
+    if last < s.len() {
+        out.push(s[last..].to_string());
+    }
+    out
+}
+
+fn bpeek_cuts(pretok: Pretok, s: &str) -> Vec<String> {
+    pretok
+        .split(s.as_bytes())
+        .into_iter()
+        .map(|r| s[r].to_string())
+        .collect()
+}
+
+const PATTERNED: [Pretok; 5] = [
+    Pretok::Whitespace,
+    Pretok::Spaces,
+    Pretok::Gpt2,
+    Pretok::Cl100k,
+    Pretok::O200k,
+];
+
+const PIECES: &[&str] = &[
+    " ", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{a0}", "\u{3000}", "\u{2003}", "a", "B", "é", "Ω",
+    "я", "日", "ー", "\u{301}", "1", "23", "٣", "'", "'s", "'LL", "’", ".", "...", "/", "-", "😀",
+    "\u{200d}", "x",
+];
+
+/// A random text built from the pieces above.
+fn text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(0..PIECES.len(), 0..40)
+        .prop_map(|ix| ix.into_iter().map(|i| PIECES[i]).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn cuts_equal_the_published_patterns(s in text()) {
+        for pretok in PATTERNED {
+            prop_assert_eq!(bpeek_cuts(pretok, &s), reference_cuts(pretok, &s), "{} on {:?}", pretok, s);
+        }
+    }
+}
+
+#[test]
+fn cuts_equal_the_published_patterns_on_the_samples() {
+    for sample in bpeek::corpora::SAMPLES {
+        for pretok in PATTERNED {
+            assert_eq!(
+                bpeek_cuts(pretok, sample.text),
+                reference_cuts(pretok, sample.text),
+                "{pretok} on {}",
+                sample.code
+            );
+        }
+    }
+}
