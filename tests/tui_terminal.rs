@@ -11,7 +11,8 @@ struct Tmux {
 }
 
 impl Tmux {
-    fn start(width: u16, height: u16) -> Option<Tmux> {
+    /// A server named for the test, so tests can run side by side.
+    fn start(name: &str, width: u16, height: u16) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -21,7 +22,8 @@ impl Tmux {
             return None;
         }
         let tmux = Tmux {
-            socket: std::env::temp_dir().join(format!("bpeek-e2e-{}.sock", std::process::id())),
+            socket: std::env::temp_dir()
+                .join(format!("bpeek-e2e-{name}-{}.sock", std::process::id())),
         };
         let out = tmux.run(&[
             "new-session",
@@ -97,7 +99,7 @@ impl Drop for Tmux {
 
 #[test]
 fn a_class_steps_through_the_play_corpus_in_a_real_terminal() {
-    let Some(tmux) = Tmux::start(100, 30) else {
+    let Some(tmux) = Tmux::start("play", 100, 30) else {
         return;
     };
     tmux.text("echo shell-was-here");
@@ -152,4 +154,37 @@ fn a_class_steps_through_the_play_corpus_in_a_real_terminal() {
     tmux.text("echo $((6 * 7))");
     tmux.keys(&["Enter"]);
     tmux.wait_for("the shell to answer", |s| s.lines().any(|l| l == "42"));
+}
+
+#[test]
+fn the_fertility_view_loads_real_tokenizers_without_stalling() {
+    let Some(tmux) = Tmux::start("fertility", 80, 24) else {
+        return;
+    };
+    let command = format!(
+        "NO_COLOR=1 {} tui --ascii --tokenizer no-such-file.json",
+        env!("CARGO_BIN_EXE_bpeek")
+    );
+    tmux.text(&command);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the explorer", |s| s.contains("Merges 0"));
+    tmux.keys(&["f"]);
+    // Keys are answered while the tokenizers load: the panel moves on.
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("the scripts panel", |s| s.contains("[Scripts]"));
+    tmux.keys(&["BTab"]);
+    let screen = tmux.wait_for("the loads to finish", |s| {
+        s.contains("[Cost]") && !s.contains("loading") && s.contains(" o200k ")
+    });
+    assert!(
+        screen.contains("cannot load no-such-file.json"),
+        "the failed load is one line:\n{screen}"
+    );
+    let russian = screen.lines().find(|l| l.contains("Russian"));
+    assert!(
+        russian.is_some_and(|r| r.contains("5.61    2.52    1.28")),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for("the shell to come back", |s| !s.contains("Fertility"));
 }

@@ -74,10 +74,12 @@ pub fn split_str(pretok: Pretok, s: &str, base: usize, out: &mut impl FnMut(Rang
             let next_is_space = s[end..].chars().next().is_some_and(char::is_whitespace);
             let all_space = piece.chars().all(char::is_whitespace);
             let has_break = newline_first && piece.contains(['\r', '\n']);
-            if all_space && !next_is_space && !has_break {
-                if let Some((i, _)) = piece.char_indices().last().filter(|(i, _)| *i > 0) {
-                    end = m.start() + i;
-                }
+            if all_space
+                && !next_is_space
+                && !has_break
+                && let Some((i, _)) = piece.char_indices().last().filter(|(i, _)| *i > 0)
+            {
+                end = m.start() + i;
             }
         }
         if end == m.start() {

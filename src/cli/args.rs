@@ -166,6 +166,11 @@ pub struct TuiArgs {
     /// Draw borders and marks with ASCII only
     #[arg(long)]
     pub ascii: bool,
+    /// Also compare and encode with this tokenizer (repeatable): a built-in name
+    /// (bytes, gpt2, cl100k, o200k) or a file: bpeek JSON, Hugging Face tokenizer.json,
+    /// GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
+    #[arg(long = "tokenizer", value_name = "NAME|FILE")]
+    pub tokenizers: Vec<String>,
 }
 
 impl Default for TrainingOptions {

@@ -1,5 +1,8 @@
 //! Everything a user can ask the explorer to do. Keys, pastes, resizes and
-//! the autoplay clock all arrive as one of these.
+//! the autoplay clock all arrive as one of these, and so do finished
+//! tokenizer loads.
+
+use crate::tui::tokenizers::LoadDone;
 
 /// How far to move in the focused pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +57,24 @@ pub enum Action {
     NextCorpus,
     PrevCorpus,
     ToggleHelp,
+    /// Open or close the fertility view.
+    ToggleFertility,
+    /// Next/previous panel of the fertility view.
+    NextPanel,
+    PrevPanel,
+    /// Select the next/previous tokenizer (the encode box uses it, the
+    /// fertility view details it).
+    NextTokenizer,
+    PrevTokenizer,
+    /// Move the token cursor of the fertility view's token line.
+    NextToken,
+    PrevToken,
+    /// Measure the pasted text or the bundled samples.
+    ToggleTextSource,
+    /// The next number the fertility table and bars show.
+    NextMetric,
+    /// A tokenizer load finished.
+    Loaded(LoadDone),
     /// The screen now has this many columns and rows.
     Resize(u16, u16),
     Quit,

@@ -7,8 +7,10 @@ use crate::cli::input::build_trainer;
 use crate::corpora;
 use crate::error::Result;
 use crate::tui::encode_box::EncodeBox;
+use crate::tui::fertility::FertilityView;
 use crate::tui::lines::LineIndex;
 use crate::tui::theme::Theme;
+use crate::tui::tokenizers::TokenizerSet;
 
 /// The panes that can hold the keyboard focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +40,8 @@ pub enum InputMode {
     Normal,
     /// Keys type into the encode box.
     Editing,
-    /// The "go to merge" prompt, with the digits typed so far.
+    /// The "go to merge" prompt (in the fertility view's merge list: "go
+    /// to rank"), with the digits typed so far.
     Goto(String),
     Help,
 }
@@ -123,6 +126,9 @@ pub struct App {
     /// The pair counts last changed by taking a merge back, not by making one.
     pub changed_by_undo: bool,
     pub encode: EncodeBox,
+    /// The tokenizers to compare and encode with.
+    pub toks: TokenizerSet,
+    pub fert: FertilityView,
     /// A one-line message for the footer, cleared by the next action.
     pub notice: Option<String>,
     /// Screen size in columns and rows.
@@ -195,6 +201,8 @@ impl App {
             help_scroll: 0,
             changed_by_undo: false,
             encode: EncodeBox::default(),
+            toks: TokenizerSet::default(),
+            fert: FertilityView::default(),
             notice: None,
             size: (80, 24),
             dirty: true,
@@ -242,6 +250,18 @@ impl App {
             Some(i) if i < n => Some(i),
             _ => n.checked_sub(1),
         }
+    }
+
+    /// Compare (and encode) with the tokenizer `spec` names too: a built-in
+    /// name or a file. It starts loading at once.
+    pub fn add_tokenizer(&mut self, spec: &str) {
+        self.toks.add(spec);
+    }
+
+    /// Whether the go-to prompt goes to a rank of the browsed merge list
+    /// rather than to a merge of training.
+    pub fn goto_is_rank(&self) -> bool {
+        self.fert.open && self.fert.panel == crate::tui::fertility::Panel::Merges
     }
 
     /// Load source `i` if needed and make it current.

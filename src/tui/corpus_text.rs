@@ -42,6 +42,11 @@ impl Rows {
         }
     }
 
+    /// Rows started so far, the unfinished one included.
+    pub fn row_count(&self) -> usize {
+        self.rows.len() + usize::from(!self.cells.is_empty())
+    }
+
     /// The column the next character goes to.
     pub fn column(&self) -> usize {
         self.used

@@ -1,16 +1,17 @@
 //! The encode box: text the user types or pastes, and its encoding with the
-//! merges made so far, kept up to date as training moves.
+//! selected tokenizer (the merges made so far, unless another is chosen),
+//! kept up to date as training moves.
 
-use crate::bpe::Trainer;
 use crate::bpe::encoder::EncodedToken;
+use crate::tui::tokenizers::TokenizerSet;
 
 #[derive(Debug, Clone, Default)]
 pub struct EncodeBox {
     pub text: String,
     /// The encoding of `text`, if it has been computed for `encoded_for`.
     pub encoded: Vec<EncodedToken>,
-    /// (corpus index, merge count, text generation) the encoding belongs to.
-    encoded_for: Option<(usize, usize, u64)>,
+    /// (tokenizer slot, its stamp, text generation) the encoding belongs to.
+    encoded_for: Option<(usize, u64, u64)>,
     generation: u64,
     /// Rows scrolled up from the bottom of the box.
     pub scroll: usize,
@@ -42,21 +43,27 @@ impl EncodeBox {
         self.scroll = 0;
     }
 
-    /// Encode again if the text, the corpus or the merges changed.
-    pub fn refresh(&mut self, corpus: usize, trainer: &Trainer) {
-        let key = (corpus, trainer.merges().len(), self.generation);
+    /// Which version of the text this is; it changes with every edit.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Encode again if the text or the selected tokenizer changed. A
+    /// tokenizer still loading leaves the box without tokens.
+    pub fn refresh(&mut self, toks: &TokenizerSet) {
+        let slot = toks.selected;
+        let key = (slot, toks.slots[slot].stamp, self.generation);
         if self.encoded_for == Some(key) {
             return;
         }
-        self.encoded_for = Some(key);
-        self.encoded = if self.text.is_empty() {
-            Vec::new()
-        } else {
-            trainer
-                .tokenizer()
+        self.encoded = match toks.get(slot) {
+            Some(tok) if !self.text.is_empty() => tok
                 .encode_detailed(self.text.as_bytes(), false)
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            _ => Vec::new(),
         };
+        // A tokenizer not ready yet is tried again on the next refresh.
+        self.encoded_for = toks.get(slot).is_some().then_some(key);
     }
 
     pub fn bytes(&self) -> usize {

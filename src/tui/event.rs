@@ -1,17 +1,25 @@
 //! Where input comes from. The loop asks an [`EventSource`] for the next
 //! event; the terminal is one source, a scripted list is another, and a
 //! network connection could be a third.
+//!
+//! A source also loads tokenizers when asked: the result comes back as an
+//! [`Event::Loaded`], so a slow load wakes the loop like a key press does
+//! and the loop never has to poll for it.
 
+use crate::tui::tokenizers::LoadDone;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::collections::VecDeque;
 use std::io;
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     Key(KeyEvent),
     Paste(String),
     Resize(u16, u16),
+    /// A tokenizer asked for with [`EventSource::load`] has loaded (or failed to).
+    Loaded(LoadDone),
     /// The source has nothing more to say: the loop ends.
     Closed,
 }
@@ -35,20 +43,53 @@ pub trait EventSource {
     /// The next event. With a timeout, `Ok(None)` means it passed with no
     /// event; without one, wait as long as it takes.
     fn next(&mut self, timeout: Option<Duration>) -> io::Result<Option<Event>>;
+
+    /// Start loading the tokenizer `spec` names (a built-in name or a file).
+    /// The result must come back, later, as an [`Event::Loaded`] from
+    /// [`EventSource::next`].
+    fn load(&mut self, spec: &str);
 }
+
+/// What a [`ScriptedEvents`] does with a load.
+type Loader = Box<dyn FnMut(&str) -> LoadDone>;
 
 /// Events from a list, for tests. `None` in the list stands for a timeout
 /// (an autoplay tick); an empty list is [`Event::Closed`].
-#[derive(Debug, Default)]
+///
+/// Loads are recorded in [`ScriptedEvents::requested`] and, by default,
+/// never finish (the screen stays "loading"); a test injects results with
+/// [`Event::Loaded`], or gives a loader with [`ScriptedEvents::loading_with`]
+/// whose result becomes the very next event.
+#[derive(Default)]
 pub struct ScriptedEvents {
     queue: VecDeque<Option<Event>>,
+    loader: Option<Loader>,
+    pub requested: Vec<String>,
+}
+
+impl std::fmt::Debug for ScriptedEvents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptedEvents")
+            .field("queue", &self.queue)
+            .field("loads", &self.loader.is_some())
+            .field("requested", &self.requested)
+            .finish()
+    }
 }
 
 impl ScriptedEvents {
     pub fn new(events: impl IntoIterator<Item = Event>) -> Self {
         ScriptedEvents {
             queue: events.into_iter().map(Some).collect(),
+            ..ScriptedEvents::default()
         }
+    }
+
+    /// Answer each load at once with `loader` (on this thread, so a test
+    /// never races a loading thread).
+    pub fn loading_with(mut self, loader: impl FnMut(&str) -> LoadDone + 'static) -> Self {
+        self.loader = Some(Box::new(loader));
+        self
     }
 
     /// Each character as a key press.
@@ -80,30 +121,75 @@ impl EventSource for ScriptedEvents {
             }
         }
     }
+
+    fn load(&mut self, spec: &str) {
+        self.requested.push(spec.to_string());
+        if let Some(loader) = &mut self.loader {
+            let done = loader(spec);
+            self.queue.push_front(Some(Event::Loaded(done)));
+        }
+    }
 }
 
-/// The local terminal, through crossterm.
-#[derive(Debug, Default)]
-pub struct TerminalEvents;
+/// The local terminal, through crossterm. A thread reads the terminal and
+/// each load runs on a thread of its own; all of them send into one channel,
+/// which the loop waits on, so nothing polls.
+pub struct TerminalEvents {
+    rx: Receiver<io::Result<Event>>,
+    tx: Sender<io::Result<Event>>,
+}
+
+impl TerminalEvents {
+    /// Start reading the terminal.
+    pub fn start() -> Self {
+        let (tx, rx) = mpsc::channel();
+        let input = tx.clone();
+        std::thread::spawn(move || read_terminal(&input));
+        TerminalEvents { rx, tx }
+    }
+}
+
+/// Forward terminal input until the terminal fails or nobody listens.
+fn read_terminal(tx: &Sender<io::Result<Event>>) {
+    use crossterm::event as ct;
+    loop {
+        let event = match ct::read() {
+            // Windows reports releases too; only presses are keys here.
+            Ok(ct::Event::Key(k)) if k.kind != KeyEventKind::Release => Event::Key(k),
+            Ok(ct::Event::Paste(s)) => Event::Paste(s),
+            Ok(ct::Event::Resize(w, h)) => Event::Resize(w, h),
+            Ok(_) => continue,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
+        if tx.send(Ok(event)).is_err() {
+            return;
+        }
+    }
+}
 
 impl EventSource for TerminalEvents {
     fn next(&mut self, timeout: Option<Duration>) -> io::Result<Option<Event>> {
-        use crossterm::event as ct;
-        let deadline = timeout.map(|t| Instant::now() + t);
-        loop {
-            if let Some(d) = deadline
-                && !ct::poll(d.saturating_duration_since(Instant::now()))?
-            {
-                return Ok(None);
-            }
-            let event = match ct::read()? {
-                // Windows reports releases too; only presses are keys here.
-                ct::Event::Key(k) if k.kind != KeyEventKind::Release => Event::Key(k),
-                ct::Event::Paste(s) => Event::Paste(s),
-                ct::Event::Resize(w, h) => Event::Resize(w, h),
-                _ => continue,
-            };
-            return Ok(Some(event));
-        }
+        let got = match timeout {
+            Some(t) => match self.rx.recv_timeout(t) {
+                Ok(e) => e,
+                Err(RecvTimeoutError::Timeout) => return Ok(None),
+                Err(RecvTimeoutError::Disconnected) => Ok(Event::Closed),
+            },
+            // The channel holds a sender of its own, so this only ends with
+            // an event.
+            None => self.rx.recv().unwrap_or(Ok(Event::Closed)),
+        };
+        got.map(Some)
+    }
+
+    fn load(&mut self, spec: &str) {
+        let tx = self.tx.clone();
+        let spec = spec.to_string();
+        std::thread::spawn(move || {
+            let _ = tx.send(Ok(Event::Loaded(LoadDone::now(&spec))));
+        });
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::tui::action::{Action, Scroll};
 use crate::tui::app::{App, Focus, InputMode};
+use crate::tui::fertility::Panel;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// A key as the table names it.
@@ -22,8 +23,14 @@ pub enum When {
     Always,
     /// No prompt, no editing, no help.
     Normal,
-    /// Normal, with this pane focused.
+    /// Normal, on the main screen (the fertility view closed).
+    Main,
+    /// Normal, with this pane of the main screen focused.
     Focused(Focus),
+    /// Normal, in the fertility view.
+    Fertility,
+    /// Normal, in this panel of the fertility view.
+    InPanel(Panel),
     Editing,
     Goto,
     Help,
@@ -36,15 +43,17 @@ pub enum Section {
     Moving,
     Showing,
     Encoding,
+    Fertility,
     Prompt,
 }
 
 impl Section {
-    pub const ORDER: [Section; 5] = [
+    pub const ORDER: [Section; 6] = [
         Section::Training,
         Section::Moving,
         Section::Showing,
         Section::Encoding,
+        Section::Fertility,
         Section::Prompt,
     ];
 
@@ -54,6 +63,7 @@ impl Section {
             Section::Moving => "Moving around",
             Section::Showing => "Showing",
             Section::Encoding => "Encode box",
+            Section::Fertility => "Fertility view",
             Section::Prompt => "Go-to prompt",
         }
     }
@@ -91,7 +101,7 @@ macro_rules! bind {
     };
 }
 
-use When::{Always, Editing, Focused, Goto, Help, Normal};
+use When::{Always, Editing, Fertility, Focused, Goto, Help, InPanel, Main, Normal};
 
 /// Every key of the explorer, most useful first within each context.
 #[rustfmt::skip]
@@ -106,35 +116,55 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Goto, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Prompt, "close the prompt"),
     bind!(Goto, [k(KeyCode::Backspace)], Action::PromptDelete, None, Prompt, "delete a digit"),
     bind!(Goto, [Key::AnyChar], Action::PromptType(' '), None, Prompt, "type the number"),
+    // Fertility view: before training, as its arrows move its own cursors.
+    bind!(Fertility, [c('f'), k(KeyCode::Esc)], Action::ToggleFertility, Some("close"), Fertility, "open/close the view"),
+    bind!(Fertility, [k(KeyCode::Tab)], Action::NextPanel, Some("panel"), Fertility, "next/previous panel"),
+    bind!(Fertility, [k(KeyCode::BackTab)], Action::PrevPanel, None, Fertility, "next/previous panel"),
+    bind!(Fertility, [c('t'), k(KeyCode::Right)], Action::NextTokenizer, Some("tokenizer"), Fertility, "select a tokenizer"),
+    bind!(Fertility, [c('T'), k(KeyCode::Left)], Action::PrevTokenizer, None, Fertility, "select a tokenizer"),
+    bind!(Fertility, [c(']')], Action::NextToken, Some("token"), Fertility, "select a token"),
+    bind!(Fertility, [c('[')], Action::PrevToken, None, Fertility, "select a token"),
+    bind!(Fertility, [c('s')], Action::ToggleTextSource, Some("text"), Fertility, "pasted text/samples"),
+    bind!(InPanel(Panel::Cost), [c('m')], Action::NextMetric, Some("metric"), Fertility, "number in the table"),
+    bind!(Fertility, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Fertility, "move the row cursor"),
+    bind!(Fertility, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Fertility, "move the row cursor"),
+    bind!(Fertility, [k(KeyCode::PageUp)], Action::Scroll(Scroll::PageUp), None, Moving, "scroll a page"),
+    bind!(Fertility, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Moving, "scroll a page"),
+    bind!(Fertility, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
+    bind!(Fertility, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
+    bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to rank N"),
     // Training.
     bind!(Normal, [c('n'), k(KeyCode::Right), c(' ')], Action::Step, Some("next"), Training, "next merge"),
     bind!(Normal, [c('p'), k(KeyCode::Left), k(KeyCode::Backspace)], Action::Undo, Some("undo"), Training, "undo the last merge"),
     bind!(Normal, [c('.')], Action::Advance, Some("phase"), Training, "one phase of a round"),
+    bind!(Normal, [c('a')], Action::ToggleAutoplay, Some("play"), Training, "autoplay on/off"),
+    bind!(Main, [c('f')], Action::ToggleFertility, Some("fertility"), Fertility, "open/close the view"),
+    bind!(Normal, [c('q')], Action::Quit, Some("quit"), Showing, "quit"),
+    bind!(Normal, [c('e')], Action::StartEditing, Some("encode"), Encoding, "edit the encode box"),
     bind!(Normal, [c('g')], Action::OpenGoto, Some("go to"), Training, "go to merge N"),
     bind!(Normal, [c('r')], Action::Reset, None, Training, "back to merge 0"),
-    bind!(Normal, [c('a')], Action::ToggleAutoplay, Some("play"), Training, "autoplay on/off"),
     bind!(Normal, [c('+'), c('=')], Action::Faster, None, Training, "autoplay faster/slower"),
     bind!(Normal, [c('-')], Action::Slower, None, Training, "autoplay faster/slower"),
     bind!(Normal, [c('c')], Action::NextCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('C')], Action::PrevCorpus, None, Training, "next/previous corpus"),
     // Moving around.
-    bind!(Normal, [k(KeyCode::Tab)], Action::FocusNext, Some("pane"), Moving, "next/previous pane"),
-    bind!(Normal, [k(KeyCode::BackTab)], Action::FocusPrev, None, Moving, "next/previous pane"),
-    bind!(Normal, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Moving, "scroll, select a merge"),
-    bind!(Normal, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Moving, "scroll, select a merge"),
-    bind!(Normal, [k(KeyCode::PageUp)], Action::Scroll(Scroll::PageUp), None, Moving, "scroll a page"),
-    bind!(Normal, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Moving, "scroll a page"),
-    bind!(Normal, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
-    bind!(Normal, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
-    bind!(Normal, [c('f')], Action::FindNext, None, Moving, "find the highlight"),
+    bind!(Main, [k(KeyCode::Tab)], Action::FocusNext, Some("pane"), Moving, "next/previous pane"),
+    bind!(Main, [k(KeyCode::BackTab)], Action::FocusPrev, None, Moving, "next/previous pane"),
+    bind!(Main, [c('t')], Action::NextTokenizer, Some("tokenizer"), Encoding, "next/previous tokenizer"),
+    bind!(Main, [c('T')], Action::PrevTokenizer, None, Encoding, "next/previous tokenizer"),
+    bind!(Main, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Moving, "scroll, select a merge"),
+    bind!(Main, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Moving, "scroll, select a merge"),
+    bind!(Main, [k(KeyCode::PageUp)], Action::Scroll(Scroll::PageUp), None, Moving, "scroll a page"),
+    bind!(Main, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Moving, "scroll a page"),
+    bind!(Main, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
+    bind!(Main, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
+    bind!(Main, [c('/')], Action::FindNext, None, Moving, "find the highlight"),
     bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::FindNext, None, Moving, "merges: where used"),
     // Showing.
     bind!(Normal, [c('w')], Action::ToggleWhitespace, None, Showing, "whitespace glyphs"),
     bind!(Normal, [c('b')], Action::ToggleBoundaries, None, Showing, "token separators"),
     bind!(Normal, [c('?')], Action::ToggleHelp, Some("help"), Showing, "this help"),
-    bind!(Normal, [c('q')], Action::Quit, Some("quit"), Showing, "quit"),
     // Encode box.
-    bind!(Normal, [c('e')], Action::StartEditing, Some("encode"), Encoding, "edit the encode box"),
     bind!(Focused(Focus::Encode), [k(KeyCode::Enter)], Action::StartEditing, None, Encoding, "encode pane: edit"),
     bind!(Normal, [Key::Ctrl('u')], Action::ClearEncode, None, Encoding, "clear the box"),
     // Editing the encode box.
@@ -147,10 +177,14 @@ pub static BINDINGS: &[Binding] = &[
 
 impl When {
     pub fn applies(self, app: &App) -> bool {
+        let fert = app.fert.open;
         match (self, &app.input) {
             (Always, _) => true,
             (Normal, InputMode::Normal) => true,
-            (Focused(f), InputMode::Normal) => app.focus == f,
+            (Main, InputMode::Normal) => !fert,
+            (Focused(f), InputMode::Normal) => !fert && app.focus == f,
+            (Fertility, InputMode::Normal) => fert,
+            (InPanel(p), InputMode::Normal) => fert && app.fert.panel == p,
             (Editing, InputMode::Editing) => true,
             (Goto, InputMode::Goto(_)) => true,
             (Help, InputMode::Help) => true,

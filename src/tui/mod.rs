@@ -15,12 +15,14 @@ pub mod bench;
 pub mod corpus_text;
 pub mod encode_box;
 pub mod event;
+pub mod fertility;
 pub mod keymap;
 pub mod layout;
 pub mod lines;
 pub mod runner;
 pub mod term;
 pub mod theme;
+pub mod tokenizers;
 pub mod update;
 pub mod view;
 
@@ -39,7 +41,10 @@ use theme::Theme;
 pub fn run(args: &TuiArgs) -> Result<()> {
     // Options are checked first, so a wrong one is reported as such anywhere.
     let theme = Theme::new(wants_colour(args.color), args.ascii);
-    let app = App::from_options(&args.training, theme)?;
+    let mut app = App::from_options(&args.training, theme)?;
+    for spec in &args.tokenizers {
+        app.add_tokenizer(spec);
+    }
     if !std::io::stdout().is_terminal() {
         return Err(Error::input(
             "the explorer needs a terminal, but stdout is not one (for text output use `bpeek train`)",

@@ -1,6 +1,8 @@
 //! The event loop: take an event, turn it into an action, update, and draw
 //! only if something changed. It waits for input without a timeout unless
-//! autoplay is on, so an idle explorer costs nothing.
+//! autoplay is on, so an idle explorer costs nothing. Tokenizer loads the
+//! model asks for are handed to the event source, whose answers come back
+//! as events.
 
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
@@ -51,6 +53,9 @@ pub fn run_loop<B: Screen>(
     let mut next_tick: Option<Instant> = None;
     let mut tick_every: Option<Duration> = None;
     while !app.quit {
+        for spec in app.toks.take_requests() {
+            events.load(&spec);
+        }
         if app.dirty {
             draw(terminal, app)?;
         }
@@ -81,6 +86,7 @@ pub fn run_loop<B: Screen>(
                 }
             }
             Some(Event::Paste(text)) => update(app, Action::Paste(text)),
+            Some(Event::Loaded(done)) => update(app, Action::Loaded(done)),
             Some(Event::Resize(w, h)) => {
                 terminal.backend_mut().resized(w, h);
                 terminal.autoresize().map_err(draw_error)?;

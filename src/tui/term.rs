@@ -70,5 +70,5 @@ fn run_session(app: &mut App) -> Result<()> {
     let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
     let mut terminal = Terminal::new(backend).map_err(fail)?;
     terminal.clear().map_err(fail)?;
-    run_loop(&mut terminal, app, &mut TerminalEvents)
+    run_loop(&mut terminal, app, &mut TerminalEvents::start())
 }

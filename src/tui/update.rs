@@ -5,13 +5,18 @@ use crate::bpe::Phase;
 use crate::tui::action::{Action, Scroll};
 use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
+use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
 use crate::tui::layout::{self, inner};
+use crate::tui::view::fertility::plan;
 
 pub fn update(app: &mut App, action: Action) {
     if matches!(action, Action::Tick) && !app.autoplay.on {
         return;
     }
-    if !matches!(action, Action::Tick | Action::Resize(..)) {
+    if !matches!(
+        action,
+        Action::Tick | Action::Resize(..) | Action::Loaded(_)
+    ) {
         app.notice = None;
     }
     app.dirty = true;
@@ -61,7 +66,11 @@ pub fn update(app: &mut App, action: Action) {
                 _ => String::new(),
             };
             match typed.parse() {
+                Ok(n) if app.goto_is_rank() => app.fert.merge_row = Some(n),
                 Ok(n) => goto(app, n),
+                Err(_) if app.goto_is_rank() => {
+                    app.notice = Some("go to: type a rank".into());
+                }
                 Err(_) => app.notice = Some("go to: type a merge number".into()),
             }
         }
@@ -87,9 +96,13 @@ pub fn update(app: &mut App, action: Action) {
         Action::StartEditing => {
             app.input = InputMode::Editing;
             app.focus = Focus::Encode;
+            app.fert.source = TextSource::Pasted;
         }
         Action::StopEditing => app.input = InputMode::Normal,
-        Action::Type(c) => app.encode.insert(c.encode_utf8(&mut [0; 4])),
+        Action::Type(c) => {
+            app.encode.insert(c.encode_utf8(&mut [0; 4]));
+            app.fert.source = TextSource::Pasted;
+        }
         Action::Paste(text) => paste(app, &text),
         Action::DeleteBack => app.encode.delete_back(),
         Action::ClearEncode => app.encode.clear(),
@@ -108,6 +121,50 @@ pub fn update(app: &mut App, action: Action) {
                 _ => InputMode::Help,
             };
             app.help_scroll = 0;
+        }
+        Action::ToggleFertility => {
+            app.fert.open = !app.fert.open;
+            if app.fert.open {
+                app.toks.request_all();
+                app.fert.source = if app.encode.text.is_empty() {
+                    TextSource::Samples
+                } else {
+                    TextSource::Pasted
+                };
+            }
+        }
+        Action::NextPanel => cycle_panel(app, 1),
+        Action::PrevPanel => cycle_panel(app, Panel::ORDER.len() - 1),
+        Action::NextTokenizer => select_tokenizer(app, 1),
+        Action::PrevTokenizer => select_tokenizer(app, -1),
+        Action::NextToken => app.fert.token += 1,
+        Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
+        Action::ToggleTextSource => {
+            app.fert.source = match app.fert.effective_source(&app.encode.text) {
+                TextSource::Samples if app.encode.text.is_empty() => {
+                    app.notice = Some(
+                        "no pasted text yet: paste some, or press e and type (Esc when done)"
+                            .into(),
+                    );
+                    TextSource::Samples
+                }
+                TextSource::Samples => TextSource::Pasted,
+                TextSource::Pasted => TextSource::Samples,
+            };
+        }
+        Action::NextMetric => {
+            let i = Metric::ORDER
+                .iter()
+                .position(|m| *m == app.fert.metric)
+                .unwrap_or(0);
+            app.fert.metric = Metric::ORDER[(i + 1) % Metric::ORDER.len()];
+        }
+        Action::Loaded(done) => {
+            for (label, error) in app.toks.finish(done) {
+                if let Some(e) = error {
+                    app.notice = Some(format!("cannot load {label}: {e}"));
+                }
+            }
         }
         Action::Resize(w, h) => app.size = (w, h),
         Action::Quit => app.quit = true,
@@ -133,7 +190,85 @@ fn after_change(app: &mut App) {
         .loaded
         .as_ref()
         .expect("the current corpus is always loaded");
-    app.encode.refresh(current, &loaded.trainer);
+    // The trained tokenizer is rebuilt only when something shows it.
+    let encoding_trained = app.toks.is_trained(app.toks.selected) && !app.encode.text.is_empty();
+    if app.fert.open || encoding_trained {
+        app.toks.sync_trained(current, &loaded.trainer);
+    }
+    app.encode.refresh(&app.toks);
+    if app.fert.open {
+        let generation = app.encode.generation();
+        app.fert.refresh(&app.toks, &app.encode.text, generation);
+    }
+}
+
+fn cycle_panel(app: &mut App, by: usize) {
+    let i = Panel::ORDER
+        .iter()
+        .position(|p| *p == app.fert.panel)
+        .unwrap_or(0);
+    app.fert.panel = Panel::ORDER[(i + by) % Panel::ORDER.len()];
+}
+
+fn select_tokenizer(app: &mut App, by: isize) {
+    app.toks.select_by(by);
+    app.fert.merge_row = None;
+    let slot = app.toks.selected_slot();
+    if !app.fert.open {
+        let state = if slot.is_loading() { " (loading)" } else { "" };
+        app.notice = Some(format!("encoding with {}{state}", slot.label));
+    }
+}
+
+/// Move the cursor of the fertility panel shown.
+fn scroll_fertility(app: &mut App, by: Scroll) {
+    let page = plan(app, app.size.0, app.size.1).list.max(1);
+    let step = |at: usize, last: usize| -> usize {
+        match by {
+            Scroll::Up => at.saturating_sub(1),
+            Scroll::Down => at + 1,
+            Scroll::PageUp => at.saturating_sub(page),
+            Scroll::PageDown => at + page,
+            Scroll::Top => 0,
+            Scroll::Bottom => last,
+        }
+        .min(last)
+    };
+    let pasted = app.fert.effective_source(&app.encode.text) == TextSource::Pasted;
+    match app.fert.panel {
+        Panel::Cost if pasted => {
+            let last = app.toks.slots.len() - 1;
+            app.toks.selected = step(app.toks.selected, last);
+            app.toks.request(app.toks.selected);
+            app.fert.merge_row = None;
+        }
+        Panel::Cost => {
+            let last = crate::corpora::SAMPLES.len() - 1;
+            app.fert.language = step(app.fert.language, last);
+        }
+        Panel::Scripts => {
+            let count = app
+                .fert
+                .columns
+                .iter()
+                .filter_map(|c| c.scripts.as_ref().map(|(_, _, s)| s.len()))
+                .max()
+                .unwrap_or(0);
+            let last = count.saturating_sub(page);
+            app.fert.script_row = step(app.fert.script_row, last);
+        }
+        Panel::Digits => {
+            app.fert.digit_row = step(app.fert.digit_row, numbers().len() - 1);
+        }
+        Panel::Merges => {
+            let Some(tok) = app.toks.get(app.toks.selected) else {
+                return;
+            };
+            let (rows, first) = merge_rows(tok);
+            let at = app.fert.merge_row.unwrap_or(first);
+            app.fert.merge_row = Some(step(at, rows.saturating_sub(1)));
+        }
+    }
 }
 
 fn step(app: &mut App) {
@@ -179,6 +314,7 @@ fn paste(app: &mut App, text: &str) {
             app.input = InputMode::Editing;
             app.focus = Focus::Encode;
             app.encode.insert(text);
+            app.fert.source = TextSource::Pasted;
         }
     }
 }
@@ -223,6 +359,10 @@ fn scroll(app: &mut App, by: Scroll) {
             Scroll::Up => app.help_scroll.saturating_sub(1),
             _ => app.help_scroll + 1,
         };
+        return;
+    }
+    if app.fert.open {
+        scroll_fertility(app, by);
         return;
     }
     let page = page(app, app.focus);

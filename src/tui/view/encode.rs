@@ -21,13 +21,31 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let width = body.width as usize;
     let height = body.height as usize;
 
-    let mut lines: Vec<Line> = if enc.text.is_empty() && !editing {
+    let slot = app.toks.selected_slot();
+    let trained = app.toks.is_trained(app.toks.selected);
+    let waiting = match slot.error() {
+        Some(e) => Some(format!("{}: {e}", slot.label)),
+        None if slot.is_loading() => {
+            Some(format!("{} is loading{}", slot.label, t.glyphs.ellipsis))
+        }
+        None => None,
+    };
+    let mut lines: Vec<Line> = if let Some(why) = waiting {
         vec![Line::styled(
-            truncate(
-                "press e, then type or paste text to see it cut by the merges so far",
-                width,
-                t.glyphs.ellipsis,
-            ),
+            truncate(&why, width, t.glyphs.ellipsis),
+            t.dim(),
+        )]
+    } else if enc.text.is_empty() && !editing {
+        let hint = if trained {
+            "press e, then type or paste text to see it cut by the merges so far".to_string()
+        } else {
+            format!(
+                "press e, then type or paste text to see it cut by {}",
+                slot.label
+            )
+        };
+        vec![Line::styled(
+            truncate(&hint, width, t.glyphs.ellipsis),
             t.dim(),
         )]
     } else {
@@ -63,8 +81,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.glyphs.dot
         )
     };
-    let title = if editing { "Encode: editing" } else { "Encode" };
-    frame.render_widget(pane_block(app, Focus::Encode, title.into(), right), area);
+    let with = if trained {
+        String::new()
+    } else {
+        format!(" with {}", slot.label)
+    };
+    let title = if editing {
+        format!("Encode{with}: editing")
+    } else {
+        format!("Encode{with}")
+    };
+    frame.render_widget(pane_block(app, Focus::Encode, title, right), area);
     frame.render_widget(Paragraph::new(lines), body);
 }
 

@@ -20,7 +20,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         used += width(&text);
         spans.push(Span::styled(text, t.notice()));
     } else if let InputMode::Goto(digits) = &app.input {
-        let text = format!(" go to merge: {digits}");
+        let what = if app.goto_is_rank() { "rank" } else { "merge" };
+        let text = format!(" go to {what}: {digits}");
         used += width(&text) + 1;
         spans.push(Span::styled(text, t.heading()));
         spans.push(Span::styled(

@@ -3,6 +3,7 @@
 
 pub mod corpus;
 pub mod encode;
+pub mod fertility;
 pub mod footer;
 pub mod help;
 pub mod merges;
@@ -26,6 +27,19 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     let panes = layout::panes(area, app);
     status::draw(frame, panes.status, app);
+    if app.fert.open {
+        let body = ratatui::layout::Rect {
+            y: area.y + 1,
+            height: area.height.saturating_sub(2),
+            ..area
+        };
+        fertility::draw(frame, body, app);
+        footer::draw(frame, panes.footer, app);
+        if app.input == InputMode::Help {
+            help::draw(frame, area, app);
+        }
+        return;
+    }
     corpus::draw(frame, panes.corpus, app);
     if let Some(r) = panes.pairs {
         pairs::draw(frame, r, app);

@@ -1,0 +1,368 @@
+//! The fertility view's model: what text is measured, which panel is shown,
+//! where its cursors are, and the numbers it shows, computed by the engine
+//! (`bpe::fertility`) and kept until the tokenizer or the text changes.
+
+use crate::bpe::encoder::{EncodedToken, MergeSource};
+use crate::bpe::fertility::{self, Row, ScriptShare};
+use crate::bpe::{TokenId, Tokenizer};
+use crate::corpora::{self, SAMPLES};
+use crate::tui::tokenizers::TokenizerSet;
+use std::sync::OnceLock;
+
+/// What the view shows, one at a time; Tab moves between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    /// Tokens, bytes/chars per token, tokens per word and premium, with bars.
+    Cost,
+    /// Bytes per token of each script in the text.
+    Scripts,
+    /// How numbers are cut.
+    Digits,
+    /// The selected tokenizer's merges by rank.
+    Merges,
+}
+
+impl Panel {
+    pub const ORDER: [Panel; 4] = [Panel::Cost, Panel::Scripts, Panel::Digits, Panel::Merges];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Panel::Cost => "Cost",
+            Panel::Scripts => "Scripts",
+            Panel::Digits => "Digits",
+            Panel::Merges => "Merges",
+        }
+    }
+}
+
+/// Where the measured text comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextSource {
+    /// The text in the encode box.
+    Pasted,
+    /// The bundled parallel samples.
+    Samples,
+}
+
+/// The number the language table and its bars show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    Premium,
+    BytesPerToken,
+    CharsPerToken,
+    TokensPerWord,
+    Tokens,
+}
+
+impl Metric {
+    pub const ORDER: [Metric; 5] = [
+        Metric::Premium,
+        Metric::BytesPerToken,
+        Metric::CharsPerToken,
+        Metric::TokensPerWord,
+        Metric::Tokens,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Premium => "premium vs English",
+            Metric::BytesPerToken => "bytes per token",
+            Metric::CharsPerToken => "chars per token",
+            Metric::TokensPerWord => "tokens per word",
+            Metric::Tokens => "tokens",
+        }
+    }
+
+    /// A short name, for a column heading.
+    pub fn short(self) -> &'static str {
+        match self {
+            Metric::Premium => "premium",
+            Metric::BytesPerToken => "B/token",
+            Metric::CharsPerToken => "chars/token",
+            Metric::TokensPerWord => "tokens/word",
+            Metric::Tokens => "tokens",
+        }
+    }
+
+    pub fn value(self, row: &Row) -> Option<f64> {
+        match self {
+            Metric::Premium => row.premium,
+            Metric::BytesPerToken => row.bytes_per_token(),
+            Metric::CharsPerToken => row.chars_per_token(),
+            Metric::TokensPerWord => row.tokens_per_word(),
+            Metric::Tokens => Some(row.tokens as f64),
+        }
+    }
+
+    /// The value as the table prints it.
+    pub fn format(self, row: &Row) -> String {
+        match self {
+            Metric::Tokens => row.tokens.to_string(),
+            m => format_ratio(m.value(row)),
+        }
+    }
+}
+
+/// A ratio to two decimals, `-` when there is none.
+pub fn format_ratio(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:.2}"))
+}
+
+/// The text the token line shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StripText {
+    /// The encode box text, at this generation.
+    Pasted(u64),
+    /// Sample `i`.
+    Sample(usize),
+    /// Number example `i`.
+    Number(usize),
+}
+
+/// What one tokenizer measured, each part with the stamp (and text) it was
+/// computed for.
+#[derive(Debug, Clone, Default)]
+pub struct Column {
+    /// One row per bundled sample, premiums filled in.
+    pub samples: Option<(u64, Vec<Row>)>,
+    /// The pasted text: (stamp, text generation, row).
+    pub pasted: Option<(u64, u64, Row)>,
+    /// Script shares of the measured text: (stamp, text key, shares).
+    pub scripts: Option<(u64, Option<u64>, Vec<ScriptShare>)>,
+    /// How each number example is cut.
+    pub digits: Option<(u64, Vec<Vec<Vec<u8>>>)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct FertilityView {
+    pub open: bool,
+    pub panel: Panel,
+    pub source: TextSource,
+    pub metric: Metric,
+    /// The selected sample (the language picker).
+    pub language: usize,
+    /// The first script row shown.
+    pub script_row: usize,
+    /// The selected number example.
+    pub digit_row: usize,
+    /// The selected row of the merge list (`None`: the first merge).
+    pub merge_row: Option<usize>,
+    /// The selected token of the token line.
+    pub token: usize,
+    /// One per tokenizer slot.
+    pub columns: Vec<Column>,
+    /// The selected tokenizer's tokens of the token line's text.
+    pub strip: Vec<EncodedToken>,
+    strip_for: Option<(usize, u64, StripText)>,
+}
+
+impl Default for FertilityView {
+    fn default() -> Self {
+        FertilityView {
+            open: false,
+            panel: Panel::Cost,
+            source: TextSource::Samples,
+            metric: Metric::Premium,
+            language: 0,
+            script_row: 0,
+            digit_row: 0,
+            merge_row: None,
+            token: 0,
+            columns: Vec::new(),
+            strip: Vec::new(),
+            strip_for: None,
+        }
+    }
+}
+
+/// The bundled samples joined by line breaks, as `bpeek fertility --samples
+/// --scripts` measures them.
+pub fn joined_samples() -> &'static str {
+    static JOINED: OnceLock<String> = OnceLock::new();
+    JOINED.get_or_init(|| {
+        SAMPLES
+            .iter()
+            .map(|s| s.text)
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+/// The numbers of the digits panel.
+pub fn numbers() -> &'static [String] {
+    static NUMBERS: OnceLock<Vec<String>> = OnceLock::new();
+    NUMBERS.get_or_init(fertility::number_examples)
+}
+
+/// Measure every sample with `tok`, premiums against English for the
+/// translations only (emoji, code and digits are not translations).
+pub fn sample_rows(tok: &Tokenizer) -> Vec<Row> {
+    let mut rows: Vec<Row> = SAMPLES
+        .iter()
+        .map(|s| fertility::measure(tok, s.code, s.text))
+        .collect();
+    fertility::add_premiums(&mut rows, SAMPLES[0].code);
+    let parallel = corpora::parallel_samples().len();
+    for row in rows.iter_mut().skip(parallel) {
+        row.premium = None;
+    }
+    rows
+}
+
+impl FertilityView {
+    /// The text source in effect: pasted text only when there is some.
+    pub fn effective_source(&self, pasted: &str) -> TextSource {
+        match self.source {
+            TextSource::Pasted if !pasted.is_empty() => TextSource::Pasted,
+            _ => TextSource::Samples,
+        }
+    }
+
+    /// The text the token line shows and its key.
+    pub fn strip_text<'a>(&self, pasted: &'a str, generation: u64) -> (StripText, &'a str) {
+        if self.panel == Panel::Digits {
+            let i = self.digit_row.min(numbers().len() - 1);
+            return (StripText::Number(i), numbers()[i].as_str());
+        }
+        match self.effective_source(pasted) {
+            TextSource::Pasted => (StripText::Pasted(generation), pasted),
+            TextSource::Samples => {
+                let i = self.language.min(SAMPLES.len() - 1);
+                (StripText::Sample(i), SAMPLES[i].text)
+            }
+        }
+    }
+
+    /// Compute what the open panel needs and is missing or stale.
+    pub fn refresh(&mut self, toks: &TokenizerSet, pasted: &str, generation: u64) {
+        self.columns.resize_with(toks.slots.len(), Column::default);
+        let source = self.effective_source(pasted);
+        let script_key = (source == TextSource::Pasted).then_some(generation);
+        for (i, slot) in toks.slots.iter().enumerate() {
+            let Some(tok) = toks.get(i) else { continue };
+            let stamp = slot.stamp;
+            let col = &mut self.columns[i];
+            match self.panel {
+                Panel::Cost if source == TextSource::Samples => {
+                    if col.samples.as_ref().is_none_or(|(s, _)| *s != stamp) {
+                        col.samples = Some((stamp, sample_rows(tok)));
+                    }
+                }
+                Panel::Cost => {
+                    if col
+                        .pasted
+                        .as_ref()
+                        .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation))
+                    {
+                        let row = fertility::measure(tok, "pasted", pasted);
+                        col.pasted = Some((stamp, generation, row));
+                    }
+                }
+                Panel::Scripts => {
+                    if col
+                        .scripts
+                        .as_ref()
+                        .is_none_or(|(s, k, _)| (*s, *k) != (stamp, script_key))
+                    {
+                        let text = match source {
+                            TextSource::Pasted => pasted,
+                            TextSource::Samples => joined_samples(),
+                        };
+                        col.scripts =
+                            Some((stamp, script_key, fertility::script_shares(tok, text)));
+                    }
+                }
+                Panel::Digits => {
+                    if col.digits.as_ref().is_none_or(|(s, _)| *s != stamp) {
+                        let cut = numbers()
+                            .iter()
+                            .map(|n| fertility::pieces(tok, n))
+                            .collect();
+                        col.digits = Some((stamp, cut));
+                    }
+                }
+                Panel::Merges => {}
+            }
+        }
+        self.language = self.language.min(SAMPLES.len() - 1);
+        self.digit_row = self.digit_row.min(numbers().len() - 1);
+        self.refresh_strip(toks, pasted, generation);
+    }
+
+    fn refresh_strip(&mut self, toks: &TokenizerSet, pasted: &str, generation: u64) {
+        let (what, text) = self.strip_text(pasted, generation);
+        let sel = toks.selected;
+        let Some(tok) = toks.get(sel) else {
+            self.strip.clear();
+            self.strip_for = None;
+            return;
+        };
+        let key = (sel, toks.slots[sel].stamp, what);
+        if self.strip_for != Some(key) {
+            if self
+                .strip_for
+                .is_some_and(|(s, _, w)| (s, w) != (sel, what))
+            {
+                // Another text or tokenizer: start at its first token.
+                self.token = 0;
+            }
+            self.strip_for = Some(key);
+            self.strip = tok
+                .encode_detailed(text.as_bytes(), false)
+                .unwrap_or_default();
+        }
+        self.token = self.token.min(self.strip.len().saturating_sub(1));
+    }
+
+    /// The selected token of the token line.
+    pub fn selected_token(&self) -> Option<&EncodedToken> {
+        self.strip.get(self.token)
+    }
+}
+
+/// How the merge list of a tokenizer reads: its rows and the first row
+/// that is a merge (rank files start with single bytes).
+pub fn merge_rows(tok: &Tokenizer) -> (usize, usize) {
+    match tok.source() {
+        MergeSource::List => (tok.merges().len(), 0),
+        MergeSource::Ranks => {
+            let n = tok.vocab().len();
+            let first = (0..n)
+                .find(|&id| tok.vocab().token_bytes(id as TokenId).len() >= 2)
+                .unwrap_or(0);
+            (n, first)
+        }
+    }
+}
+
+/// One row of a merge list: the token made, and the merge that made it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeRow {
+    pub rank: usize,
+    pub id: TokenId,
+    /// `None` for a rank-file token that is a single byte.
+    pub pair: Option<(TokenId, TokenId)>,
+}
+
+/// Row `row` of `tok`'s merge list. For rank files the merge is recovered
+/// here, so callers ask only for the rows they show.
+pub fn merge_row(tok: &Tokenizer, row: usize) -> Option<MergeRow> {
+    match tok.source() {
+        MergeSource::List => tok.merges().get(row).map(|m| MergeRow {
+            rank: m.rank,
+            id: m.id,
+            pair: Some(m.pair),
+        }),
+        MergeSource::Ranks => {
+            let id = TokenId::try_from(row).ok()?;
+            if row >= tok.vocab().len() {
+                return None;
+            }
+            Some(MergeRow {
+                rank: row,
+                id,
+                pair: tok.made_by(id).map(|m| (m.left, m.right)),
+            })
+        }
+    }
+}

@@ -1,0 +1,462 @@
+//! The fertility view: what text costs in tokens under the tokenizer being
+//! trained, the byte baseline and real tokenizers, side by side. It takes
+//! the whole screen between the status line and the footer and shows one
+//! panel at a time (Tab moves on); every panel ends with the selected
+//! tokenizer's tokens of the text and the selected token's detail.
+//!
+//! ```text
+//!  Fertility [Cost] Scripts  Digits  Merges      text: samples | trained: merge 3
+//!  the panel: a table with bars
+//!  ── o200k on French: token 4/108 ─────────────────────────────────────────
+//!  Le│·boulanger│·ouvre│...                      (the token line)
+//!  id 45094 · 10 bytes ... · made by merge 45093: ·boul + anger
+//! ```
+
+mod cost;
+mod digits;
+mod merges;
+mod scripts;
+
+use crate::bpe::Tokenizer;
+use crate::bpe::display::token_visible;
+use crate::bpe::encoder::EncodedToken;
+use crate::corpora::SAMPLES;
+use crate::tui::app::{App, Boundaries};
+use crate::tui::corpus_text::{Rows, push_bytes};
+use crate::tui::fertility::{Panel, StripText, TextSource};
+use crate::tui::tokenizers::{Slot, SlotState};
+use crate::tui::view::widths::{fit_items, fit_left, truncate, width};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+/// How to say how words are counted, for the scripts panel.
+pub const WORDS_NOTE: &str = "Words: whitespace-separated units with a letter or digit. \
+Without spaces between words, each Han character and each run of kana is a word; Thai \
+(no dictionary here) counts whole phrases, so its tokens per word run high.";
+
+/// How the rows of the view are shared out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// Rows for the entries of the panel's list (its heading not counted).
+    pub list: usize,
+    /// Rows for the token line(s).
+    pub tokens: usize,
+    /// Whether the samples panel has room for the selected language's table.
+    pub detail: bool,
+    /// The load error shown under the tabs, if any.
+    pub error: Option<String>,
+    /// The words note, wrapped (scripts panel).
+    pub note: Vec<String>,
+}
+
+/// Share the rows of a `width` x `height` screen out (the status line and
+/// the footer take one row each).
+pub fn plan(app: &App, width: u16, height: u16) -> Plan {
+    let h = (height as usize).saturating_sub(2);
+    let w = width as usize;
+    let slots = app.toks.slots.len();
+    let error = load_error(app);
+    // Tabs, and the error line when there is one.
+    let top = 1 + usize::from(error.is_some());
+    // The rule over the token line, and the detail line under it.
+    let token_frame = 2;
+    let mut plan = Plan {
+        list: 0,
+        tokens: 1,
+        detail: false,
+        error,
+        note: Vec::new(),
+    };
+    let room = |fixed: usize| h.saturating_sub(top + fixed);
+    match app.fert.panel {
+        Panel::Cost if pasted(app) => {
+            plan.list = slots;
+            plan.tokens = room(2 + slots + token_frame).max(1);
+        }
+        Panel::Cost => {
+            let detail = 2 + slots;
+            plan.detail = room(1 + token_frame + 1 + detail) >= 4;
+            let fixed = 1 + token_frame + 1 + if plan.detail { detail } else { 0 };
+            plan.list = room(fixed).clamp(1, SAMPLES.len());
+            // Rows the languages do not need go to the token lines.
+            plan.tokens = 1 + room(fixed).saturating_sub(plan.list);
+        }
+        Panel::Scripts => {
+            plan.note = wrap(WORDS_NOTE, w.saturating_sub(2));
+            let keep = room(2 + token_frame + 1 + 3).min(plan.note.len());
+            plan.note.truncate(keep);
+            plan.list = room(2 + plan.note.len() + token_frame + 1).max(1);
+        }
+        Panel::Digits => plan.list = room(2 + token_frame + 1).max(1),
+        Panel::Merges => plan.list = room(2 + 2).max(1),
+    }
+    plan
+}
+
+fn pasted(app: &App) -> bool {
+    app.fert.effective_source(&app.encode.text) == TextSource::Pasted
+}
+
+fn load_error(app: &App) -> Option<String> {
+    let failed: Vec<&Slot> = app
+        .toks
+        .slots
+        .iter()
+        .filter(|s| s.error().is_some())
+        .collect();
+    let first = failed.first()?;
+    let more = if failed.len() > 1 {
+        format!(" (and {} more)", failed.len() - 1)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "cannot load {}: {}{more}",
+        first.label,
+        first.error().unwrap_or_default()
+    ))
+}
+
+/// Word-wrap `text` to lines of at most `cols` columns.
+pub fn wrap(text: &str, cols: usize) -> Vec<String> {
+    let cols = cols.max(8);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && width(&line) + 1 + width(word) > cols {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let plan = plan(app, area.width, area.height + 2);
+    let w = area.width as usize;
+    let mut lines: Vec<Line<'static>> = vec![tabs(app, w)];
+    if let Some(e) = &plan.error {
+        lines.push(Line::styled(
+            truncate(&format!(" {e}"), w, app.theme.glyphs.ellipsis),
+            app.theme.notice(),
+        ));
+    }
+    match app.fert.panel {
+        Panel::Cost if pasted(app) => cost::pasted(app, &plan, w, &mut lines),
+        Panel::Cost => cost::samples(app, &plan, w, &mut lines),
+        Panel::Scripts => scripts::draw(app, &plan, w, &mut lines),
+        Panel::Digits => digits::draw(app, &plan, w, &mut lines),
+        Panel::Merges => merges::draw(app, &plan, w, &mut lines),
+    }
+    if app.fert.panel != Panel::Merges {
+        token_section(app, &plan, w, &mut lines);
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The first row: the panels, the text measured and where training is.
+fn tabs(app: &App, w: usize) -> Line<'static> {
+    let t = &app.theme;
+    let mut spans = vec![Span::styled(" Fertility ", t.heading())];
+    let mut used = width(" Fertility ");
+    for p in Panel::ORDER {
+        let (text, style) = if p == app.fert.panel {
+            (format!("[{}]", p.name()), t.title(true))
+        } else {
+            (format!(" {} ", p.name()), Style::new())
+        };
+        used += width(&text) + 1;
+        spans.push(Span::styled(text, style));
+        spans.push(Span::raw(" "));
+    }
+    let source = match app.fert.effective_source(&app.encode.text) {
+        TextSource::Pasted => "text: pasted".to_string(),
+        TextSource::Samples => format!("text: {} samples", SAMPLES.len()),
+    };
+    let loading = app.toks.slots.iter().filter(|s| s.is_loading()).count();
+    let mut items = vec![(0, source)];
+    if loading > 0 {
+        items.push((1, format!("loading {loading}{}", t.glyphs.ellipsis)));
+    }
+    items.push((
+        2,
+        format!("trained: merge {}", app.trainer().merges().len()),
+    ));
+    let sep = if t.ascii { " | " } else { " │ " };
+    let right = fit_items(&items, sep, w.saturating_sub(used + 2));
+    let pad = w.saturating_sub(used + width(&right) + 1);
+    spans.push(Span::raw(" ".repeat(pad)));
+    spans.push(Span::styled(right, t.dim()));
+    Line::from(spans)
+}
+
+/// A horizontal rule with a title in it: `── title ─────`.
+pub fn rule(app: &App, title: &str, w: usize) -> Line<'static> {
+    let h = if app.theme.ascii { "-" } else { "─" };
+    let title = truncate(title, w.saturating_sub(5), app.theme.glyphs.ellipsis);
+    let rest = w.saturating_sub(width(&title) + 4);
+    Line::from(vec![
+        Span::styled(format!("{h}{h} "), app.theme.dim()),
+        Span::styled(title, app.theme.heading()),
+        Span::styled(format!(" {}", h.repeat(rest)), app.theme.dim()),
+    ])
+}
+
+/// Pad `lines` with empty rows up to `len` rows.
+pub fn pad_to(lines: &mut Vec<Line<'static>>, len: usize) {
+    while lines.len() < len {
+        lines.push(Line::default());
+    }
+}
+
+/// A bar of `value` against `max`, `cols` wide at most: whole blocks and an
+/// eighth-block end, or `#` in ASCII.
+pub fn bar(app: &App, value: Option<f64>, max: f64, cols: usize) -> String {
+    let (Some(v), true) = (value, max > 0.0) else {
+        return String::new();
+    };
+    let eighths = ((v / max).clamp(0.0, 1.0) * cols as f64 * 8.0).round() as usize;
+    if app.theme.ascii {
+        return "#".repeat((eighths + 4) / 8);
+    }
+    const PARTS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    format!("{}{}", "█".repeat(eighths / 8), PARTS[eighths % 8])
+}
+
+/// What a cell says for a tokenizer that has no numbers yet.
+pub fn not_ready(app: &App, slot: &Slot) -> String {
+    match slot.state {
+        SlotState::Failed(_) => "error".into(),
+        _ => app.theme.glyphs.ellipsis.into(),
+    }
+}
+
+/// The tokenizer columns that fit in `room` columns of `col` each, the
+/// selected one always among them.
+pub fn visible_columns(app: &App, room: usize, col: usize) -> Vec<usize> {
+    let n = app.toks.slots.len();
+    let fit = (room / col.max(1)).clamp(1, n);
+    let mut cols: Vec<usize> = (0..fit).collect();
+    let sel = app.toks.selected;
+    if sel >= fit {
+        cols[fit - 1] = sel;
+    }
+    cols
+}
+
+/// A tokenizer's name cut to a column, the selected one underlined.
+pub fn header_cell(app: &App, i: usize, col: usize) -> Span<'static> {
+    let label = &app.toks.slots[i].label;
+    let text = crate::tui::view::widths::fit_right(
+        &truncate(label, col.saturating_sub(1), app.theme.glyphs.ellipsis),
+        col,
+        "",
+    );
+    let style = if i == app.toks.selected {
+        app.theme.heading().add_modifier(Modifier::UNDERLINED)
+    } else {
+        app.theme.heading()
+    };
+    Span::styled(text, style)
+}
+
+/// What separates the items of a detail line: a middle dot, or `|` in ASCII.
+pub fn dot(app: &App) -> &'static str {
+    if app.theme.ascii {
+        "|"
+    } else {
+        app.theme.glyphs.dot
+    }
+}
+
+/// The marker at the start of a selected row.
+pub fn marker(app: &App, selected: bool) -> String {
+    if selected {
+        app.theme.glyphs.winner.to_string()
+    } else {
+        " ".into()
+    }
+}
+
+/// The label of the text the token line shows.
+fn strip_label(app: &App) -> String {
+    let (what, _) = app
+        .fert
+        .strip_text(&app.encode.text, app.encode.generation());
+    match what {
+        StripText::Pasted(_) => "the pasted text".into(),
+        StripText::Sample(i) => SAMPLES[i].language.to_string(),
+        StripText::Number(i) => crate::tui::fertility::numbers()[i].clone(),
+    }
+}
+
+/// The rule, the selected tokenizer's tokens around the token cursor, and
+/// the selected token's detail.
+fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let slot = app.toks.selected_slot();
+    let strip = &app.fert.strip;
+    let title = if strip.is_empty() {
+        format!("{} on {}", slot.label, strip_label(app))
+    } else {
+        format!(
+            "{} on {}: token {}/{}  ([ ] select)",
+            slot.label,
+            strip_label(app),
+            app.fert.token + 1,
+            strip.len()
+        )
+    };
+    lines.push(rule(app, &title, w));
+    let Some(tok) = app.toks.get(app.toks.selected) else {
+        let why = match &slot.state {
+            SlotState::Failed(e) => format!(" {}: {e}", slot.label),
+            _ => format!(" {} is loading{}", slot.label, t.glyphs.ellipsis),
+        };
+        let target = lines.len() + plan.tokens + 1;
+        lines.push(Line::styled(truncate(&why, w, t.glyphs.ellipsis), t.dim()));
+        pad_to(lines, target);
+        return;
+    };
+    let target = lines.len() + plan.tokens;
+    lines.extend(token_rows(app, strip, w.saturating_sub(1), plan.tokens));
+    pad_to(lines, target);
+    lines.push(Line::styled(
+        truncate(
+            &format!(" {}", token_detail(app, tok)),
+            w,
+            t.glyphs.ellipsis,
+        ),
+        Style::new(),
+    ));
+}
+
+/// The tokens from a little before the cursor, in alternating styles with
+/// separators, the cursor token in reverse video; at most `height` rows.
+fn token_rows(
+    app: &App,
+    tokens: &[EncodedToken],
+    cols: usize,
+    height: usize,
+) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let one_row = height <= 1;
+    let cursor = app.fert.token.min(tokens.len().saturating_sub(1));
+    // Start far enough back that the cursor sits in the first half.
+    let budget = (cols * height.max(1)) / 2;
+    let mut start = cursor;
+    let mut used = 0;
+    while start > 0 {
+        let w = width(&token_visible(&tokens[start - 1].bytes)) + 1;
+        if used + w > budget {
+            break;
+        }
+        used += w;
+        start -= 1;
+    }
+    let mut rows = Rows::new(cols);
+    let separators = one_row || app.boundaries == Boundaries::Separators;
+    for (i, token) in tokens.iter().enumerate().skip(start) {
+        if separators && i > start {
+            rows.separate(t.glyphs.separator, t.glyph());
+        }
+        let mut style = t.token(i % 2 == 1, crate::tui::theme::Mark::None);
+        if i == cursor {
+            style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        }
+        let mut pieces = token.bytes.split(|&b| b == b'\n').peekable();
+        while let Some(piece) = pieces.next() {
+            push_bytes(&mut rows, piece, style, t, one_row || app.show_whitespace);
+            if pieces.peek().is_some() {
+                if one_row || app.show_whitespace {
+                    rows.push(t.glyphs.newline, style.patch(t.glyph()));
+                }
+                if !one_row {
+                    rows.end_row();
+                }
+            }
+        }
+        if rows.row_count() > height {
+            break;
+        }
+    }
+    let mut out: Vec<Line<'static>> = rows.finish();
+    out.truncate(height);
+    for line in &mut out {
+        line.spans.insert(0, Span::raw(" "));
+    }
+    out
+}
+
+/// A token as the tables show it, spaces as glyphs.
+pub fn token_label(app: &App, tok: &Tokenizer, id: crate::bpe::TokenId) -> String {
+    shown(app, &tok.describe(id).bytes)
+}
+
+/// Token bytes on one line: escapes, spaces as glyphs, and a dotted circle
+/// before a leading combining mark, so it never lands on its neighbour.
+pub fn shown(app: &App, bytes: &[u8]) -> String {
+    let text = token_visible(bytes).replace(' ', app.theme.glyphs.space);
+    let leading_mark = text
+        .chars()
+        .next()
+        .is_some_and(|c| unicode_width::UnicodeWidthChar::width(c) == Some(0));
+    if leading_mark {
+        format!("\u{25CC}{text}")
+    } else {
+        text
+    }
+}
+
+/// Bytes as hex, the first few of them.
+pub fn hex(app: &App, bytes: &[u8]) -> String {
+    let mut out: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02X}")).collect();
+    if bytes.len() > 8 {
+        out.push(app.theme.glyphs.ellipsis.to_string());
+    }
+    out.join(" ")
+}
+
+/// The selected token: id, bytes and the merge that made it.
+fn token_detail(app: &App, tok: &Tokenizer) -> String {
+    let Some(token) = app.fert.selected_token() else {
+        return "no tokens: the text is empty".into();
+    };
+    let n = token.bytes.len();
+    let made = if token.special {
+        "a special token".to_string()
+    } else {
+        match tok.made_by(token.id) {
+            Some(m) => format!(
+                "made by merge {}: {} + {}",
+                m.rank,
+                token_label(app, tok, m.left),
+                token_label(app, tok, m.right)
+            ),
+            None if n == 1 => "one byte: no merge made it".into(),
+            None => "a base symbol: no merge made it".into(),
+        }
+    };
+    let dot = dot(app);
+    format!(
+        "id {} {dot} \"{}\" {dot} {n} byte{} {} {dot} {made}",
+        token.id,
+        shown(app, &token.bytes),
+        if n == 1 { "" } else { "s" },
+        hex(app, &token.bytes),
+    )
+}
+
+/// `s` padded or cut to `cols` columns (left-aligned).
+pub fn left(app: &App, s: &str, cols: usize) -> String {
+    fit_left(s, cols, app.theme.glyphs.ellipsis)
+}

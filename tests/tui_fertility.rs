@@ -1,0 +1,471 @@
+//! The fertility view (key `f`): what text costs in tokens under the
+//! tokenizer being trained, the byte baseline and real tokenizers. Loads are
+//! answered on the test's own thread (or injected as events), so nothing
+//! here races a loading thread.
+
+use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::app::InputMode;
+use bpeek::tui::fertility::{Panel, TextSource};
+use bpeek::tui::keymap::action_for;
+use bpeek::tui::theme::Theme;
+use bpeek::tui::tokenizers::LoadDone;
+use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
+use crossterm::event::KeyCode;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+use unicode_width::UnicodeWidthStr;
+
+/// A finished load of `spec`, each tokenizer built once per test run.
+fn loaded(spec: &str) -> LoadDone {
+    static CACHE: OnceLock<Mutex<HashMap<String, LoadDone>>> = OnceLock::new();
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
+    cache
+        .entry(spec.to_string())
+        .or_insert_with(|| LoadDone {
+            // A fixed time keeps the screen the same from run to run.
+            took: Duration::ZERO,
+            ..LoadDone::now(spec)
+        })
+        .clone()
+}
+
+fn default_app() -> App {
+    App::from_options(&TrainingOptions::default(), Theme::plain()).unwrap()
+}
+
+/// Press keys the way a user would, through the key table.
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let Event::Key(key) = Event::char(c) else {
+            unreachable!()
+        };
+        if let Some(action) = action_for(app, &key) {
+            update(app, action);
+        }
+    }
+}
+
+fn press_key(app: &mut App, code: KeyCode) {
+    let Event::Key(key) = Event::key(code) else {
+        unreachable!()
+    };
+    if let Some(action) = action_for(app, &key) {
+        update(app, action);
+    }
+}
+
+/// Answer every load the app has asked for, as the event loop would.
+fn finish_loads(app: &mut App) {
+    for spec in app.toks.take_requests() {
+        update(app, Action::Loaded(loaded(&spec)));
+    }
+}
+
+fn rows_of(backend: &TestBackend) -> Vec<String> {
+    let buf = backend.buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            let mut row = String::new();
+            let mut x = 0;
+            while x < buf.area.width {
+                let symbol = buf[(x, y)].symbol();
+                row.push_str(symbol);
+                x += (symbol.width() as u16).max(1);
+            }
+            row
+        })
+        .collect()
+}
+
+/// Run the real loop over `events` (loads answered at once) and return the
+/// last frame.
+fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    let mut events = events.loading_with(loaded);
+    run_loop(&mut terminal, app, &mut events).unwrap();
+    rows_of(terminal.backend())
+}
+
+fn has(rows: &[String], what: &str) -> bool {
+    rows.iter().any(|r| r.contains(what))
+}
+
+fn row_with<'a>(rows: &'a [String], what: &str) -> &'a str {
+    rows.iter()
+        .find(|r| r.contains(what))
+        .unwrap_or_else(|| panic!("no row has {what:?}; screen:\n{}", rows.join("\n")))
+}
+
+#[test]
+fn f_opens_the_view_and_asks_for_the_real_tokenizers() {
+    let mut app = default_app();
+    press(&mut app, "f");
+    assert!(app.fert.open);
+    assert_eq!(app.fert.panel, Panel::Cost);
+    assert_eq!(
+        app.fert.source,
+        TextSource::Samples,
+        "nothing pasted: the samples"
+    );
+    assert_eq!(app.toks.pending_requests(), ["gpt2", "cl100k", "o200k"]);
+    assert!(app.toks.slots[2..].iter().all(|s| s.is_loading()));
+    // Esc closes it, and f opens it again without asking twice.
+    press_key(&mut app, KeyCode::Esc);
+    assert!(!app.fert.open);
+    press(&mut app, "f");
+    assert_eq!(app.toks.take_requests().len(), 3);
+    press(&mut app, "f");
+    assert!(!app.fert.open && app.toks.take_requests().is_empty());
+}
+
+#[test]
+fn finding_the_highlight_moved_to_slash() {
+    let mut app = default_app();
+    press(&mut app, "./");
+    assert!(!app.fert.open);
+    assert_eq!(app.corpus_scroll.line, 2, "the chosen pair h + e was found");
+}
+
+#[test]
+fn a_finished_load_arrives_as_an_event_and_fills_the_column() {
+    let mut app = default_app();
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    // The source records the loads and, like a slow disk, never answers.
+    let mut events = ScriptedEvents::typed("f");
+    run_loop(&mut terminal, &mut app, &mut events).unwrap();
+    assert_eq!(events.requested, ["gpt2", "cl100k", "o200k"]);
+    let rows = rows_of(terminal.backend());
+    assert!(has(&rows, "loading 3…"), "{}", rows.join("\n"));
+    assert!(has(&rows, " gpt2         loading…"), "{}", rows.join("\n"));
+
+    let mut events = ScriptedEvents::new([Event::Loaded(loaded("gpt2"))]);
+    run_loop(&mut terminal, &mut app, &mut events).unwrap();
+    let rows = rows_of(terminal.backend());
+    assert!(has(&rows, "loading 2…"));
+    assert!(
+        has(&rows, " gpt2           89   4.99   4.99     1.14    1.00"),
+        "{}",
+        rows.join("\n")
+    );
+    assert!(has(&rows, " cl100k       loading…"));
+}
+
+#[test]
+fn the_text_source_follows_the_encode_box() {
+    let mut app = default_app();
+    press(&mut app, "f");
+    press(&mut app, "s");
+    assert_eq!(
+        app.fert.effective_source(&app.encode.text),
+        TextSource::Samples
+    );
+    assert!(
+        app.notice
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("no pasted text yet")
+    );
+    update(&mut app, Action::Paste("नमस्ते 你好 123".into()));
+    update(&mut app, Action::StopEditing);
+    assert_eq!(app.fert.source, TextSource::Pasted, "a paste is measured");
+    press(&mut app, "s");
+    assert_eq!(app.fert.source, TextSource::Samples);
+    press(&mut app, "s");
+    assert_eq!(app.fert.source, TextSource::Pasted);
+    // Opening the view on pasted text measures it.
+    press(&mut app, "fsf");
+    assert_eq!(app.fert.source, TextSource::Pasted);
+}
+
+#[test]
+fn the_trained_column_follows_training_from_inside_the_view() {
+    let mut app = default_app();
+    press(&mut app, "f");
+    let english = |app: &App| app.fert.columns[0].samples.as_ref().unwrap().1[0].tokens;
+    let at_zero = english(&app);
+    assert_eq!(at_zero, 444, "merge 0: one token per byte");
+    press(&mut app, "nnn");
+    assert!(app.fert.open, "n steps without leaving the view");
+    let at_three = english(&app);
+    assert!(at_three < at_zero);
+    press(&mut app, "p");
+    assert!(english(&app) > at_three);
+}
+
+#[test]
+fn selecting_a_token_shows_the_merge_that_made_it() {
+    let mut app = default_app();
+    // Merge 0 of the bakery corpus is h + e.
+    press(&mut app, "n");
+    update(&mut app, Action::Paste("the".into()));
+    update(&mut app, Action::StopEditing);
+    press(&mut app, "f");
+    let shown: Vec<&[u8]> = app.fert.strip.iter().map(|t| &t.bytes[..]).collect();
+    assert_eq!(shown, [&b"t"[..], b"he"]);
+    press(&mut app, "]");
+    let token = app.fert.selected_token().unwrap().clone();
+    assert_eq!(token.id, 256);
+    let made = app.toks.get(0).unwrap().made_by(token.id).unwrap();
+    assert_eq!(
+        (made.rank, made.left, made.right),
+        (0, 'h' as u32, 'e' as u32)
+    );
+    let rows = screen(&mut app, ScriptedEvents::new([]), 80, 24);
+    assert!(
+        has(
+            &rows,
+            "id 256 · \"he\" · 2 bytes 68 65 · made by merge 0: h + e"
+        ),
+        "{}",
+        rows.join("\n")
+    );
+}
+
+#[test]
+fn a_real_tokenizer_token_names_its_merge_recovered_from_ranks() {
+    let mut app = default_app();
+    press(&mut app, "f");
+    finish_loads(&mut app);
+    press(&mut app, "ttt");
+    assert_eq!(app.toks.selected_slot().label, "cl100k");
+    // The English sample starts "The library"; cl100k takes "The" whole.
+    let token = app.fert.selected_token().unwrap().clone();
+    assert_eq!(token.bytes, b"The");
+    let rows = screen(&mut app, ScriptedEvents::new([]), 80, 24);
+    let detail = row_with(&rows, "id 791");
+    assert!(detail.contains("made by merge 791: T + he"), "{detail}");
+}
+
+#[test]
+fn a_load_error_is_one_line_in_the_view_not_a_panic() {
+    let mut app = default_app();
+    app.add_tokenizer("no/such/tokenizer.json");
+    assert_eq!(app.toks.take_requests(), ["no/such/tokenizer.json"]);
+    update(
+        &mut app,
+        Action::Loaded(LoadDone::now("no/such/tokenizer.json")),
+    );
+    assert!(
+        app.notice
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("cannot load tokenizer.json:")
+    );
+    press(&mut app, "f");
+    finish_loads(&mut app);
+    let rows = screen(&mut app, ScriptedEvents::new([]), 80, 24);
+    let line = row_with(&rows, "cannot load tokenizer.json");
+    assert_eq!(line.width(), 80);
+    assert!(has(&rows, "error"), "its cells say so");
+}
+
+#[test]
+fn the_encode_box_switches_tokenizer_and_waits_for_its_load() {
+    let mut app = default_app();
+    update(&mut app, Action::Paste("hello world".into()));
+    update(&mut app, Action::StopEditing);
+    press(&mut app, "tt");
+    assert_eq!(app.notice.as_deref(), Some("encoding with gpt2 (loading)"));
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    // A source that never answers: the box says it is waiting.
+    let mut events = ScriptedEvents::new([]);
+    run_loop(&mut terminal, &mut app, &mut events).unwrap();
+    assert_eq!(events.requested, ["gpt2"]);
+    let rows = rows_of(terminal.backend());
+    assert!(has(&rows, "┌ Encode with gpt2 "), "{}", rows.join("\n"));
+    assert!(has(&rows, "│gpt2 is loading…"), "{}", rows.join("\n"));
+
+    update(&mut app, Action::Loaded(loaded("gpt2")));
+    let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+    assert_eq!(ids, [31373, 995], "GPT-2's ids for hello world");
+    press(&mut app, "TT");
+    assert!(app.toks.is_trained(app.toks.selected));
+    assert_eq!(app.encode.encoded.len(), 11, "merge 0: one token per byte");
+}
+
+#[test]
+fn the_merges_panel_lists_a_rank_file_by_rank_and_goes_to_a_rank() {
+    let mut app = default_app();
+    app.add_tokenizer("gpt2");
+    finish_loads(&mut app);
+    press(&mut app, "f");
+    press(&mut app, "tt");
+    for _ in 0..3 {
+        press_key(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(app.fert.panel, Panel::Merges);
+    let rows = screen(&mut app, ScriptedEvents::new([]), 80, 24);
+    assert!(
+        has(&rows, "gpt2: 50256 tokens by rank"),
+        "{}",
+        rows.join("\n")
+    );
+    assert!(
+        row_with(&rows, "►  256").contains("· + t → ·t"),
+        "{}",
+        rows.join("\n")
+    );
+    press(&mut app, "g300");
+    assert_eq!(app.input, InputMode::Goto("300".into()));
+    press_key(&mut app, KeyCode::Enter);
+    assert_eq!(app.fert.merge_row, Some(300));
+    assert!(app.trainer().merges().is_empty(), "training did not move");
+}
+
+const EXPECT_COST_80: &[&str] = &[
+    " byte gpt2 tie first │ merge 3/∞ │ vocab 259 │ 2698 tok, 1.10 B/tok │ merged    ",
+    " Fertility [Cost]  Scripts   Digits   Merges                   text: 18 samples ",
+    " text         trained   bytes    gpt2  cl100k   o200k  premium: trained         ",
+    "►English         1.00    1.00    1.00    1.00    1.00  █▌                       ",
+    " French          1.29    1.21    2.11    1.54    1.24  █▉                       ",
+];
+
+#[test]
+fn samples_table_and_bars_at_80x24() {
+    let mut app = default_app();
+    let rows = screen(&mut app, ScriptedEvents::typed("nnnf"), 80, 24);
+    let shown = rows.join("\n");
+    for (i, want) in EXPECT_COST_80.iter().enumerate() {
+        assert_eq!(rows[i], *want, "row {i}; screen:\n{shown}");
+    }
+    for row in &rows {
+        assert_eq!(row.width(), 80, "{row}");
+    }
+    // The Tamil row: GPT-2 costs almost 17 times English, o200k under 2.
+    assert!(row_with(&rows, "Tamil").contains("3.64    3.38   16.88    8.46    1.86"));
+    assert!(has(
+        &rows,
+        "── English: 444 bytes · 444 chars · 78 words ──"
+    ));
+    assert!(has(
+        &rows,
+        " tokenizer  tokens  B/tok ch/tok tok/word premium  bytes per token"
+    ));
+    assert!(row_with(&rows, " o200k          87").contains("5.10   5.10     1.12    1.00  ███"));
+    assert!(has(&rows, "── trained on English: token 1/413"));
+    assert_eq!(
+        rows[23],
+        " f close  Tab panel  t tokenizer  ] token  s text  m metric  n next  ? help     "
+    );
+}
+
+#[test]
+fn a_larger_screen_shows_every_language_and_more_cuts() {
+    let mut app = default_app();
+    let rows = screen(&mut app, ScriptedEvents::typed("fttt"), 120, 40);
+    let shown = rows.join("\n");
+    for language in ["English", "Tamil", "Vietnamese", "emoji-heavy…", "digits"] {
+        assert!(has(&rows, language), "{language}:\n{shown}");
+    }
+    // m: bytes per token instead of the premium.
+    let rows = screen(&mut app, ScriptedEvents::typed("m"), 120, 40);
+    assert!(has(&rows, "B/token: cl100k"), "{}", rows.join("\n"));
+    assert!(row_with(&rows, "►English").contains("1.00    1.00    4.99    5.10    5.10"));
+    // The digits panel: counts for all, and cuts for cl100k and the next ones.
+    let rows = screen(
+        &mut app,
+        ScriptedEvents::new([Event::key(KeyCode::Tab), Event::key(KeyCode::Tab)]),
+        120,
+        40,
+    );
+    let shown = rows.join("\n");
+    assert!(has(&rows, "cut by cl100k"), "{shown}");
+    assert!(has(&rows, "cut by o200k"), "{shown}");
+    let twenty = row_with(&rows, "123│456│789│012│345│678│90");
+    assert!(
+        twenty.contains("      20      20"),
+        "bytes and trained: 20 tokens\n{shown}"
+    );
+}
+
+#[test]
+fn pasted_mixed_text_is_broken_down_by_script() {
+    let mut app = default_app();
+    let events = ScriptedEvents::new([
+        Event::Paste("नमस्ते दुनिया, 你好世界！ The price is 1234567 🎉👍🏽 こんにちは".into()),
+        Event::key(KeyCode::Esc),
+        Event::char('f'),
+        Event::key(KeyCode::Tab),
+    ]);
+    let rows = screen(&mut app, events, 80, 24);
+    let shown = rows.join("\n");
+    assert!(
+        has(&rows, "bytes per token by script, in the pasted text"),
+        "{shown}"
+    );
+    let devanagari = row_with(&rows, "Devanagari");
+    assert!(
+        devanagari.contains("   36    1.00    1.00    1.57    2.77    7.20"),
+        "{shown}"
+    );
+    for script in [
+        "Han",
+        "Latin",
+        "digits",
+        "emoji and symbols",
+        "Hiragana/Katakana",
+    ] {
+        assert!(has(&rows, script), "{script}:\n{shown}");
+    }
+    assert!(has(
+        &rows,
+        "each Han character and each run of kana is a word"
+    ));
+    assert!(
+        has(&rows, "Thai"),
+        "the note says how Thai words are counted"
+    );
+    for row in &rows {
+        assert_eq!(row.width(), 80, "{row}");
+    }
+}
+
+#[test]
+fn the_digits_panel_marks_boundaries_without_colour() {
+    let mut app = default_app();
+    let events = ScriptedEvents::typed("fttt")
+        .then(Event::key(KeyCode::Tab))
+        .then(Event::key(KeyCode::Tab));
+    let rows = screen(&mut app, events, 80, 24);
+    let shown = rows.join("\n");
+    assert!(has(&rows, "cut by cl100k"), "{shown}");
+    assert!(row_with(&rows, "►").contains("1       1       1       1       1  1"));
+    assert!(has(&rows, "123│456│789│012│345│6"), "{shown}");
+    // Neighbouring tokens also alternate plain and underlined.
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    run_loop(&mut terminal, &mut app, &mut ScriptedEvents::new([])).unwrap();
+    let rows = rows_of(terminal.backend());
+    let y = rows.iter().position(|r| r.contains("123│4 ")).unwrap();
+    let x = rows[y].find("123│4").unwrap() as u16; // all ASCII before it
+    let buf = terminal.backend().buffer();
+    let underlined = |x: u16| {
+        buf[(x, y as u16)]
+            .modifier
+            .contains(ratatui::style::Modifier::UNDERLINED)
+    };
+    assert_eq!(buf[(x, y as u16)].symbol(), "1");
+    assert!(
+        !underlined(x) && underlined(x + 4),
+        "123 plain, 4 underlined"
+    );
+}
+
+#[test]
+fn ascii_and_no_colour_draw_the_view_in_ascii() {
+    let mut app = App::from_options(&TrainingOptions::default(), Theme::new(false, true)).unwrap();
+    let rows = screen(&mut app, ScriptedEvents::typed("nnf"), 80, 24);
+    let shown = rows.join("\n");
+    let english = row_with(&rows, ">English");
+    assert!(
+        english.is_ascii() && english.ends_with(' ') && english.contains("  #"),
+        "{shown}"
+    );
+    assert!(
+        has(&rows, "-- English: 444 bytes | 444 chars | 78 words ---"),
+        "{shown}"
+    );
+    assert!(!shown.contains('█') && !shown.contains('─'), "{shown}");
+}
