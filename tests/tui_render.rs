@@ -288,7 +288,7 @@ const EXPECT_HELP: &[&str] = &[
     "│ b              token separators        Enter          go to the merge typed  │",
     "│ ?              this help               Esc            close the prompt       │",
     "│                                        Bksp           delete a digit         │",
-    "└───────────────────────────────────────────────────────────── ? or Esc closes ┘",
+    "└──────────────────────────────────────────────── Down: more · ? or Esc closes ┘",
 ];
 
 const EXPECT_SMALL: &[&str] = &[

@@ -93,13 +93,22 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         width,
         height,
     );
-    let scroll = app
-        .help_scroll
-        .min(body_height.saturating_sub(height.saturating_sub(2)) as usize) as u16;
+    let max_scroll = body_height.saturating_sub(height.saturating_sub(2));
+    let scroll = app.help_scroll.min(max_scroll as usize) as u16;
+    // A small terminal cannot show every row at once: say so, or the last
+    // rows would look like they do not exist.
+    let hint = if scroll < max_scroll {
+        " Down: more · ? or Esc closes "
+    } else if max_scroll > 0 {
+        " Up: back · ? or Esc closes "
+    } else {
+        " ? or Esc closes "
+    };
     let block = Block::bordered()
         .border_set(app.theme.border())
         .title(Line::styled(" Keys ", app.theme.title(true)))
-        .title_bottom(Line::styled(" ? or Esc closes ", app.theme.dim()).right_aligned());
+        .title_bottom(Line::styled(hint, app.theme.dim()).right_aligned());
+
     let inner = block.inner(rect);
     frame.render_widget(Clear, rect);
     frame.render_widget(block, rect);
