@@ -15,30 +15,23 @@ use regex::Regex;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-/// The patterns with the look-ahead and possessive quantifiers rewritten.
-fn fast_pattern(pretok: Pretok) -> &'static str {
-    match pretok {
-        Pretok::Whitespace => r" ?\S+",
-        Pretok::Spaces => r" ?[^ ]+| +",
-        Pretok::Gpt2 => r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+$|\s+",
-        Pretok::Cl100k => {
-            r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+"
+/// The published pattern with its possessive quantifiers made greedy and
+/// its trailing `\s+(?!\S)|\s` (or `|\s+`) turned into `\s+`.
+fn fast_pattern(pretok: Pretok) -> String {
+    let Some(published) = pretok.pattern() else {
+        return r"(?s).+".to_string();
+    };
+    let greedy = published
+        .replace("++", "+")
+        .replace("?+", "?")
+        .replace("*+", "*")
+        .replace("{1,3}+", "{1,3}");
+    for tail in [r"\s+(?!\S)|\s+", r"\s+(?!\S)|\s"] {
+        if let Some(head) = greedy.strip_suffix(tail) {
+            return format!(r"{head}\s+");
         }
-        Pretok::O200k => concat!(
-            r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-            "|",
-            r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-            "|",
-            r"\p{N}{1,3}",
-            "|",
-            r" ?[^\s\p{L}\p{N}]+[\r\n/]*",
-            "|",
-            r"\s*[\r\n]+",
-            "|",
-            r"\s+",
-        ),
-        Pretok::None | Pretok::Lines => r"(?s).+",
     }
+    greedy
 }
 
 /// Whether the pattern ended in `\s+(?!\S)`, whose cut must be emulated.
@@ -50,7 +43,7 @@ fn regex(pretok: Pretok) -> &'static Regex {
     static CELLS: [OnceLock<Regex>; 7] = [const { OnceLock::new() }; 7];
     let index = Pretok::ALL.iter().position(|p| *p == pretok).unwrap_or(0);
     CELLS[index].get_or_init(|| {
-        Regex::new(fast_pattern(pretok))
+        Regex::new(&fast_pattern(pretok))
             .unwrap_or_else(|e| panic!("built-in pattern {} is invalid: {e}", pretok.name()))
     })
 }
@@ -105,4 +98,23 @@ fn next_char_boundary(s: &str, i: usize) -> usize {
         j += 1;
     }
     j
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rewritten_patterns_have_no_lookaround_or_possessives() {
+        assert_eq!(
+            fast_pattern(Pretok::Gpt2),
+            r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+$|\s+"
+        );
+        assert_eq!(
+            fast_pattern(Pretok::Cl100k),
+            r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+"
+        );
+        assert!(fast_pattern(Pretok::O200k).ends_with(r"|\s*[\r\n]+|\s+"));
+        assert_eq!(fast_pattern(Pretok::Whitespace), r" ?\S+");
+    }
 }
