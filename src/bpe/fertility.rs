@@ -65,9 +65,14 @@ pub fn add_premiums(rows: &mut [Row], english: &str) {
     }
 }
 
-/// Each token of an encoding with the byte range of the text it covers
-/// (byte-level tokenizers; the ranges tile the text).
+/// Each token of an encoding with the byte range of the text it covers.
+/// Byte-level tokens tile the text. Char-mode tokens cover their words'
+/// characters; the whitespace between words belongs to no token, and a lone
+/// `</w>` covers nothing (an empty range at the end of its word).
 pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> {
+    if tok.mode() == crate::bpe::Mode::Char {
+        return char_mode_spans(tok, text);
+    }
     let mut at = 0;
     tok.encode(text, false)
         .into_iter()
@@ -78,6 +83,35 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
             (id, span)
         })
         .collect()
+}
+
+fn char_mode_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> {
+    let vocab = tok.vocab();
+    let mut out = Vec::new();
+    for (start, word) in words_with_offsets(text) {
+        let mut chars = word
+            .char_indices()
+            .map(|(i, _)| start + i)
+            .chain([start + word.len()]);
+        let mut at = chars.next().unwrap_or(start);
+        for id in tok.encode(word, false) {
+            // Base symbols count once each; the end-of-word marker is no character.
+            let n = vocab.units(id) as usize - usize::from(vocab.ends_word(id));
+            let from = at;
+            for _ in 0..n {
+                at = chars.next().unwrap_or(at);
+            }
+            out.push((id, from..at));
+        }
+    }
+    out
+}
+
+/// The whitespace-separated words of `text`, with their byte offsets.
+fn words_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(char::is_whitespace)
+        .filter(|w| !w.is_empty())
+        .map(move |w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
 }
 
 /// One script's share of a mixed text.
@@ -98,10 +132,6 @@ impl ScriptShare {
 /// holds most of its bytes (a tie goes to the later one, so ` мир` counts as
 /// Cyrillic, not as whitespace). Scripts are listed in order of appearance.
 pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
-    if tok.mode() == crate::bpe::Mode::Char {
-        // Char-mode tokens drop whitespace, so they do not tile the text.
-        return Vec::new();
-    }
     let runs = script::runs(text);
 
     let mut shares: Vec<ScriptShare> = Vec::new();
@@ -126,6 +156,14 @@ pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
     for (_, span) in token_spans(tok, text) {
         while k < runs.len() && runs[k].1.end <= span.start {
             k += 1;
+        }
+        if span.is_empty() {
+            // A lone `</w>` (char mode) goes with the character before it.
+            if let Some((s, _)) = runs.iter().find(|(_, r)| r.end == span.start) {
+                let i = share_of(*s, &mut shares);
+                shares[i].tokens += 1;
+            }
+            continue;
         }
         let mut best: Option<(Script, usize)> = None;
         let mut j = k;
@@ -208,6 +246,32 @@ mod tests {
                 (Script::Whitespace, 1, 1),
                 (Script::Cyrillic, 6, 6)
             ]
+        );
+    }
+
+    #[test]
+    fn char_mode_tokens_are_placed_on_their_characters() {
+        use crate::bpe::{Mode, Trainer, TrainerConfig};
+        let config = TrainerConfig {
+            mode: Mode::Char,
+            max_merges: Some(3),
+            ..Default::default()
+        };
+        let mut t = Trainer::new("ab ab ab".as_bytes().to_vec(), config).unwrap();
+        t.run();
+        let tok = t.tokenizer();
+        // `ab</w>` is one token after three merges; `x` is unseen, then `</w>`.
+        let spans: Vec<(usize, usize)> = token_spans(&tok, "ab  x")
+            .into_iter()
+            .map(|(_, r)| (r.start, r.end))
+            .collect();
+        assert_eq!(spans, [(0, 2), (4, 5), (5, 5)]);
+        let shares = script_shares(&tok, "ab мир");
+        let tokens: usize = shares.iter().map(|s| s.tokens).sum();
+        assert_eq!(
+            tokens,
+            tok.encode("ab мир", false).len(),
+            "every token is counted once"
         );
     }
 }
