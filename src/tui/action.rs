@@ -2,6 +2,7 @@
 //! the autoplay clock all arrive as one of these, and so do finished
 //! tokenizer loads.
 
+use crate::tui::encode_box::Move;
 use crate::tui::tokenizers::LoadDone;
 
 /// How far to move in the focused pane.
@@ -46,11 +47,16 @@ pub enum Action {
     FindNext,
     StartEditing,
     StopEditing,
-    /// Type one character into the encode box.
+    /// Type one character into the encode box, at its cursor.
     Type(char),
-    /// Pasted text, inserted as it is (line breaks included).
+    /// Pasted text, inserted at the cursor as it is (line breaks included).
     Paste(String),
+    /// Move the encode box's cursor.
+    MoveCursor(Move),
+    /// Delete the character before the cursor.
     DeleteBack,
+    /// Delete the character after the cursor.
+    DeleteForward,
     ClearEncode,
     ToggleWhitespace,
     ToggleBoundaries,

@@ -13,11 +13,18 @@ use ratatui::text::{Line, Span};
 use std::fmt::Write;
 use unicode_width::UnicodeWidthChar;
 
-const TAB_WIDTH: usize = 4;
+pub const TAB_WIDTH: usize = 4;
 
-/// One character on a row: its style, its width, and whether it is a
-/// token separator (which never starts a row).
-type Cell = (char, Style, usize, bool);
+/// One character on a row.
+struct Cell {
+    c: char,
+    style: Style,
+    width: usize,
+    /// A token separator, which never starts a row.
+    separator: bool,
+    /// The cell the text cursor is on.
+    cursor: bool,
+}
 
 /// Fills rows of a fixed width with styled text, wrapping as it goes: at
 /// the last space of a row when there is one, so words stay whole.
@@ -29,6 +36,10 @@ pub struct Rows {
     /// A separator to draw before the next character, unless a row starts
     /// or ends there.
     separator: Option<(&'static str, Style)>,
+    /// The next character is where the text cursor is.
+    cursor_next: bool,
+    /// The row the cursor cell ended up on.
+    cursor_row: Option<usize>,
 }
 
 impl Rows {
@@ -39,7 +50,15 @@ impl Rows {
             cells: Vec::new(),
             used: 0,
             separator: None,
+            cursor_next: false,
+            cursor_row: None,
         }
+    }
+
+    /// The next character pushed is the one the text cursor is on; its row
+    /// is given by [`Rows::finish_with_cursor`].
+    pub fn mark_cursor(&mut self) {
+        self.cursor_next = true;
     }
 
     /// Rows started so far, the unfinished one included.
@@ -66,35 +85,48 @@ impl Rows {
     fn push_char(&mut self, c: char, style: Style) {
         if let Some((glyph, sep_style)) = self.separator.take() {
             for g in glyph.chars() {
-                self.push_cell((g, sep_style, g.width().unwrap_or(0), true));
+                self.push_cell(Cell {
+                    c: g,
+                    style: sep_style,
+                    width: g.width().unwrap_or(0),
+                    separator: true,
+                    cursor: false,
+                });
             }
         }
-        self.push_cell((c, style, c.width().unwrap_or(0), false));
+        let cursor = std::mem::take(&mut self.cursor_next);
+        self.push_cell(Cell {
+            c,
+            style,
+            width: c.width().unwrap_or(0),
+            separator: false,
+            cursor,
+        });
     }
 
     fn push_cell(&mut self, cell: Cell) {
-        if self.used + cell.2 > self.width && self.used > 0 {
+        if self.used + cell.width > self.width && self.used > 0 {
             self.wrap();
         }
-        if cell.3 && self.used == 0 {
+        if cell.separator && self.used == 0 {
             // A row's edge already shows the boundary.
             return;
         }
-        self.used += cell.2;
+        self.used += cell.width;
         self.cells.push(cell);
     }
 
     /// Start a new row, carrying the unfinished word over if the row has a
     /// space to break at.
     fn wrap(&mut self) {
-        let mut carry = match self.cells.iter().rposition(|cell| cell.0 == ' ') {
+        let mut carry = match self.cells.iter().rposition(|cell| cell.c == ' ') {
             Some(i) if i + 1 < self.cells.len() => self.cells.split_off(i + 1),
             _ => Vec::new(),
         };
-        let separators = carry.iter().take_while(|cell| cell.3).count();
+        let separators = carry.iter().take_while(|cell| cell.separator).count();
         carry.drain(..separators);
         self.end_row();
-        self.used = carry.iter().map(|cell| cell.2).sum();
+        self.used = carry.iter().map(|cell| cell.width).sum();
         self.cells = carry;
     }
 
@@ -103,7 +135,10 @@ impl Rows {
         let mut spans: Vec<Span<'static>> = Vec::new();
         let mut text = String::new();
         let mut style = None;
-        for (c, s, _, _) in self.cells.drain(..) {
+        if self.cells.iter().any(|cell| cell.cursor) {
+            self.cursor_row = Some(self.rows.len());
+        }
+        for Cell { c, style: s, .. } in self.cells.drain(..) {
             if style.is_some_and(|st| st != s) {
                 spans.push(Span::styled(
                     std::mem::take(&mut text),
@@ -121,11 +156,16 @@ impl Rows {
     }
 
     /// The rows, the last one included if it holds anything.
-    pub fn finish(mut self) -> Vec<Line<'static>> {
+    pub fn finish(self) -> Vec<Line<'static>> {
+        self.finish_with_cursor().0
+    }
+
+    /// The rows and the row the cursor is on, if one was marked.
+    pub fn finish_with_cursor(mut self) -> (Vec<Line<'static>>, Option<usize>) {
         if !self.cells.is_empty() || self.rows.is_empty() {
             self.end_row();
         }
-        self.rows
+        (self.rows, self.cursor_row)
     }
 }
 

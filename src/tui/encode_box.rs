@@ -1,46 +1,255 @@
 //! The encode box: text the user types or pastes, and its encoding with the
 //! selected tokenizer (the merges made so far, unless another is chosen),
 //! kept up to date as training moves.
+//!
+//! The box is a small editor with a cursor. The cursor sits between
+//! characters as the user sees them: a letter with its combining marks, an
+//! emoji with its skin tone, or a flag moves and deletes as one.
 
-use crate::bpe::encoder::EncodedToken;
+use crate::bpe::Mode;
+use crate::bpe::encoder::{EncodedToken, Tokenizer};
+use crate::tui::corpus_text::TAB_WIDTH;
 use crate::tui::tokenizers::TokenizerSet;
+use std::ops::Range;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// Where a cursor key moves the cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// One character back or on.
+    Left,
+    Right,
+    /// To the start of this (or the previous) word, or past the end of the
+    /// next one.
+    WordLeft,
+    WordRight,
+    /// The same column on the line above or below.
+    Up,
+    Down,
+    /// The start or end of the line.
+    Home,
+    End,
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct EncodeBox {
     pub text: String,
     /// The encoding of `text`, if it has been computed for `encoded_for`.
     pub encoded: Vec<EncodedToken>,
+    /// The bytes of `text` each token of `encoded` stands for, when known
+    /// (empty otherwise). A char-mode `</w>` stands for none.
+    pub spans: Vec<Range<usize>>,
     /// (tokenizer slot, its stamp, text generation) the encoding belongs to.
     encoded_for: Option<(usize, u64, u64)>,
     generation: u64,
     /// Rows scrolled up from the bottom of the box.
     pub scroll: usize,
+    /// The cursor as a byte offset into `text`, always where a character
+    /// (as seen) starts, or at the end.
+    at: usize,
+    /// The column Up and Down aim for, kept while they are pressed in a row
+    /// so a short line in between does not lose it.
+    goal: Option<usize>,
 }
 
 impl EncodeBox {
+    /// The cursor, in characters (`char`s) from the start of the text.
+    pub fn cursor(&self) -> usize {
+        self.text[..self.at].chars().count()
+    }
+
+    /// The cursor as a byte offset into the text.
+    pub fn cursor_byte(&self) -> usize {
+        self.at
+    }
+
+    /// Put the cursor before character `chars` (the end if past it), or
+    /// after the character as seen that this would split.
+    pub fn set_cursor(&mut self, chars: usize) {
+        self.at = self
+            .text
+            .char_indices()
+            .nth(chars)
+            .map_or(self.text.len(), |(i, _)| i);
+        self.snap();
+        self.goal = None;
+    }
+
+    /// Insert at the cursor and move it past what was inserted.
     pub fn insert(&mut self, s: &str) {
         // Pasted text from Windows editors brings \r\n; one break is enough.
-        self.text
-            .push_str(&s.replace("\r\n", "\n").replace('\r', "\n"));
+        let s = s.replace("\r\n", "\n").replace('\r', "\n");
+        if s.is_empty() {
+            return;
+        }
+        self.text.insert_str(self.at, &s);
+        self.at += s.len();
+        self.snap();
         self.touch();
     }
 
+    /// Delete the character (as seen) before the cursor.
     pub fn delete_back(&mut self) {
-        if self.text.pop().is_some() {
+        let from = self.prev_boundary(self.at);
+        if from < self.at {
+            self.text.replace_range(from..self.at, "");
+            self.at = from;
+            self.snap();
+            self.touch();
+        }
+    }
+
+    /// Delete the character (as seen) after the cursor.
+    pub fn delete_forward(&mut self) {
+        let to = self.next_boundary(self.at);
+        if to > self.at {
+            self.text.replace_range(self.at..to, "");
+            self.snap();
             self.touch();
         }
     }
 
     pub fn clear(&mut self) {
+        self.at = 0;
+        self.scroll = 0;
+        self.goal = None;
         if !self.text.is_empty() {
             self.text.clear();
             self.touch();
         }
     }
 
+    pub fn move_cursor(&mut self, to: Move) {
+        let goal = self.goal.take();
+        self.at = match to {
+            Move::Left => self.prev_boundary(self.at),
+            Move::Right => self.next_boundary(self.at),
+            Move::WordLeft => self.word_left(),
+            Move::WordRight => self.word_right(),
+            Move::Home => self.line_start(self.at),
+            Move::End => self.line_end(self.at),
+            Move::Up | Move::Down => {
+                let goal = goal.unwrap_or_else(|| self.column());
+                self.goal = Some(goal);
+                let start = self.line_start(self.at);
+                if to == Move::Up && start == 0 {
+                    0
+                } else if to == Move::Down && self.line_end(self.at) == self.text.len() {
+                    self.text.len()
+                } else {
+                    let line = if to == Move::Up {
+                        self.line_start(start - 1)
+                    } else {
+                        self.line_end(self.at) + 1
+                    };
+                    self.at_column(line, goal)
+                }
+            }
+        };
+    }
+
+    /// The display column of the cursor on its line.
+    pub fn column(&self) -> usize {
+        let start = self.line_start(self.at);
+        let mut col = 0;
+        for r in clusters(&self.text[start..self.at]) {
+            col += cell_width(&self.text[start + r.start..start + r.end], col);
+        }
+        col
+    }
+
+    /// The byte range of the character (as seen) at the cursor; empty at the
+    /// end of the text.
+    pub fn cursor_span(&self) -> Range<usize> {
+        self.at..self.next_boundary(self.at)
+    }
+
+    /// The last place on the line starting at `line` whose column is at
+    /// most `goal`.
+    fn at_column(&self, line: usize, goal: usize) -> usize {
+        let end = self.line_end(line);
+        let mut col = 0;
+        for r in clusters(&self.text[line..end]) {
+            col += cell_width(&self.text[line + r.start..line + r.end], col);
+            if col > goal {
+                return line + r.start;
+            }
+        }
+        end
+    }
+
+    fn line_start(&self, at: usize) -> usize {
+        self.text[..at].rfind('\n').map_or(0, |i| i + 1)
+    }
+
+    fn line_end(&self, at: usize) -> usize {
+        self.text[at..]
+            .find('\n')
+            .map_or(self.text.len(), |i| at + i)
+    }
+
+    /// Where the character (as seen) before `at` starts. Characters never
+    /// span a line break, so only `at`'s line is looked at.
+    fn prev_boundary(&self, at: usize) -> usize {
+        let start = self.line_start(at);
+        if start == at {
+            return at.saturating_sub(1);
+        }
+        clusters(&self.text[start..at])
+            .last()
+            .map_or(start, |r| start + r.start)
+    }
+
+    /// Where the character (as seen) at `at` ends.
+    fn next_boundary(&self, at: usize) -> usize {
+        let end = (self.line_end(at) + 1).min(self.text.len());
+        clusters(&self.text[at..end])
+            .first()
+            .map_or(at, |r| at + r.end)
+    }
+
+    fn word_left(&self) -> usize {
+        let spans = clusters(&self.text[..self.at]);
+        let mut i = spans.len();
+        while i > 0 && !is_word(&self.text[spans[i - 1].clone()]) {
+            i -= 1;
+        }
+        while i > 0 && is_word(&self.text[spans[i - 1].clone()]) {
+            i -= 1;
+        }
+        spans.get(i).map_or(self.at, |r| r.start)
+    }
+
+    fn word_right(&self) -> usize {
+        let tail = &self.text[self.at..];
+        let mut spans = clusters(tail).into_iter().peekable();
+        let mut end = 0;
+        while let Some(r) = spans.next_if(|r| !is_word(&tail[r.clone()])) {
+            end = r.end;
+        }
+        while let Some(r) = spans.next_if(|r| is_word(&tail[r.clone()])) {
+            end = r.end;
+        }
+        self.at + end
+    }
+
+    /// After an edit the cursor may have come to split a character (a
+    /// combining mark typed after it joins the letter before): move it past.
+    fn snap(&mut self) {
+        self.at = self.at.min(self.text.len());
+        while !self.text.is_char_boundary(self.at) {
+            self.at += 1;
+        }
+        let start = self.prev_boundary(self.at);
+        let end = self.next_boundary(start);
+        if start < self.at && self.at < end {
+            self.at = end;
+        }
+    }
+
     fn touch(&mut self) {
         self.generation += 1;
-        self.scroll = 0;
+        self.goal = None;
     }
 
     /// Which version of the text this is; it changes with every edit.
@@ -62,6 +271,10 @@ impl EncodeBox {
                 .unwrap_or_default(),
             _ => Vec::new(),
         };
+        self.spans = match toks.get(slot) {
+            Some(tok) => spans_of(tok, &self.text, &self.encoded),
+            None => Vec::new(),
+        };
         // A tokenizer not ready yet is tried again on the next refresh.
         self.encoded_for = toks.get(slot).is_some().then_some(key);
     }
@@ -76,5 +289,127 @@ impl EncodeBox {
 
     pub fn tokens(&self) -> usize {
         self.encoded.len()
+    }
+}
+
+/// The bytes of `text` each token stands for, or nothing if the tokens
+/// cannot be lined up with the text.
+fn spans_of(tok: &Tokenizer, text: &str, encoded: &[EncodedToken]) -> Vec<Range<usize>> {
+    if encoded.is_empty() {
+        return Vec::new();
+    }
+    if tok.mode() == Mode::Char {
+        let spans = crate::bpe::fertility::token_spans(tok, text);
+        let same = spans.len() == encoded.len()
+            && spans.iter().zip(encoded).all(|((id, _), e)| *id == e.id);
+        return if same {
+            spans.into_iter().map(|(_, r)| r).collect()
+        } else {
+            Vec::new()
+        };
+    }
+    // Byte-level tokens tile the text.
+    let mut at = 0;
+    let mut spans = Vec::with_capacity(encoded.len());
+    for e in encoded {
+        let end = at + e.bytes.len();
+        if text.as_bytes().get(at..end) != Some(&e.bytes[..]) {
+            return Vec::new();
+        }
+        spans.push(at..end);
+        at = end;
+    }
+    if at == text.len() { spans } else { Vec::new() }
+}
+
+/// The characters of `s` as a reader sees them, as byte ranges: a base
+/// character with the combining marks, variation selectors and emoji
+/// modifiers after it, emoji joined by zero-width joiners, and flags (pairs
+/// of regional indicators). Line breaks and other controls stand alone.
+pub fn clusters(s: &str) -> Vec<Range<usize>> {
+    let mut starts: Vec<usize> = Vec::new();
+    let mut prev: Option<char> = None;
+    let mut indicators = 0;
+    for (i, c) in s.char_indices() {
+        let indicator = ('\u{1F1E6}'..='\u{1F1FF}').contains(&c);
+        let joins = prev.is_some_and(|p| {
+            !p.is_control()
+                && !c.is_control()
+                && (c.width() == Some(0)
+                    || ('\u{1F3FB}'..='\u{1F3FF}').contains(&c)
+                    || (p == '\u{200D}' && pictographic(c))
+                    || (indicator && indicators % 2 == 1))
+        });
+        indicators = if indicator { indicators + 1 } else { 0 };
+        if !joins {
+            starts.push(i);
+        }
+        prev = Some(c);
+    }
+    let ends = starts.iter().skip(1).copied().chain([s.len()]);
+    starts.iter().zip(ends).map(|(&a, b)| a..b).collect()
+}
+
+/// Emoji and the symbols that take part in emoji sequences.
+fn pictographic(c: char) -> bool {
+    matches!(c as u32, 0x2190..=0x2BFF | 0x1F000..=0x1FAFF)
+}
+
+/// Letters, digits and `_` make words.
+fn is_word(cluster: &str) -> bool {
+    cluster
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The columns a character (as seen) takes on screen at column `col`, as
+/// the box draws it: tabs to the next stop, controls as `\u{..}`.
+pub fn cell_width(cluster: &str, col: usize) -> usize {
+    match cluster.chars().next() {
+        Some('\t') => TAB_WIDTH - col % TAB_WIDTH,
+        Some('\n') | None => 0,
+        Some(c) if c.is_control() => format!("\\u{{{:x}}}", c as u32).len(),
+        Some(_) => cluster.width(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(s: &str) -> Vec<&str> {
+        clusters(s).into_iter().map(|r| &s[r]).collect()
+    }
+
+    #[test]
+    fn marks_modifiers_joiners_and_flags_stay_with_their_character() {
+        assert_eq!(seen("e\u{301}x"), ["e\u{301}", "x"]);
+        assert_eq!(seen("👍🏽!"), ["👍🏽", "!"]);
+        assert_eq!(
+            seen("👨\u{200D}👩\u{200D}👧a"),
+            ["👨\u{200D}👩\u{200D}👧", "a"]
+        );
+        assert_eq!(seen("🇫🇷🇩🇪"), ["🇫🇷", "🇩🇪"]);
+        assert_eq!(seen("a\n\u{301}"), ["a", "\n", "\u{301}"]);
+        assert_eq!(seen("日本"), ["日", "本"]);
+    }
+
+    #[test]
+    fn a_combining_mark_typed_after_a_letter_joins_it() {
+        let mut b = EncodeBox::default();
+        b.insert("ex");
+        b.set_cursor(1);
+        b.insert("\u{301}");
+        assert_eq!(b.text, "e\u{301}x");
+        assert_eq!(b.cursor(), 2);
+        b.move_cursor(Move::Left);
+        assert_eq!(b.cursor(), 0);
+        // A letter typed before a lone mark takes it: the cursor goes past.
+        let mut b = EncodeBox::default();
+        b.insert("\u{301}");
+        b.set_cursor(0);
+        b.insert("e");
+        assert_eq!(b.cursor(), 2);
     }
 }

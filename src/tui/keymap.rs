@@ -4,6 +4,7 @@
 
 use crate::tui::action::{Action, Scroll};
 use crate::tui::app::{App, Focus, InputMode};
+use crate::tui::encode_box::Move;
 use crate::tui::fertility::Panel;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -12,6 +13,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub enum Key {
     Code(KeyCode),
     Ctrl(char),
+    /// A key that is not a character, with Ctrl held (Ctrl-Left).
+    CtrlCode(KeyCode),
     /// Any printable character (text entry).
     AnyChar,
 }
@@ -170,7 +173,16 @@ pub static BINDINGS: &[Binding] = &[
     // Editing the encode box.
     bind!(Editing, [k(KeyCode::Esc)], Action::StopEditing, Some("done"), Encoding, "stop editing"),
     bind!(Editing, [k(KeyCode::Enter)], Action::Type('\n'), Some("new line"), Encoding, "editing: new line"),
-    bind!(Editing, [k(KeyCode::Backspace)], Action::DeleteBack, Some("delete"), Encoding, "editing: delete"),
+    bind!(Editing, [k(KeyCode::Backspace)], Action::DeleteBack, Some("delete"), Encoding, "editing: delete left"),
+    bind!(Editing, [k(KeyCode::Delete)], Action::DeleteForward, None, Encoding, "editing: delete right"),
+    bind!(Editing, [k(KeyCode::Left)], Action::MoveCursor(Move::Left), None, Encoding, "editing: by character"),
+    bind!(Editing, [k(KeyCode::Right)], Action::MoveCursor(Move::Right), None, Encoding, "editing: by character"),
+    bind!(Editing, [Key::CtrlCode(KeyCode::Left)], Action::MoveCursor(Move::WordLeft), None, Encoding, "editing: by word"),
+    bind!(Editing, [Key::CtrlCode(KeyCode::Right)], Action::MoveCursor(Move::WordRight), None, Encoding, "editing: by word"),
+    bind!(Editing, [k(KeyCode::Up)], Action::MoveCursor(Move::Up), None, Encoding, "editing: line up/down"),
+    bind!(Editing, [k(KeyCode::Down)], Action::MoveCursor(Move::Down), None, Encoding, "editing: line up/down"),
+    bind!(Editing, [k(KeyCode::Home)], Action::MoveCursor(Move::Home), None, Encoding, "editing: line start/end"),
+    bind!(Editing, [k(KeyCode::End)], Action::MoveCursor(Move::End), None, Encoding, "editing: line start/end"),
     bind!(Editing, [Key::Ctrl('u')], Action::ClearEncode, Some("clear"), Encoding, "clear the box"),
     bind!(Editing, [Key::AnyChar], Action::Type(' '), None, Encoding, "type (or paste)"),
 ];
@@ -201,6 +213,7 @@ impl Key {
             (Key::Ctrl(want), KeyCode::Char(got)) if ctrl && got.eq_ignore_ascii_case(&want) => {
                 Some(None)
             }
+            (Key::CtrlCode(want), got) if ctrl && !alt && want == got => Some(None),
             (Key::AnyChar, KeyCode::Char(got)) if !ctrl && !alt => Some(Some(got)),
             // Shift is part of the character ('?', 'C'), so only Ctrl and Alt count.
             (Key::Code(want), got) if !ctrl && !alt && want == got => Some(None),
@@ -213,6 +226,7 @@ impl Key {
         match self {
             Key::Ctrl(ch) => format!("^{}", ch.to_ascii_uppercase()),
             Key::AnyChar => "text".into(),
+            Key::CtrlCode(code) => format!("^{}", Key::Code(code).label()),
             Key::Code(code) => match code {
                 KeyCode::Char(' ') => "Space".into(),
                 KeyCode::Char(ch) => ch.to_string(),
@@ -227,6 +241,7 @@ impl Key {
                 KeyCode::Tab => "Tab".into(),
                 KeyCode::BackTab => "S-Tab".into(),
                 KeyCode::Backspace => "Bksp".into(),
+                KeyCode::Delete => "Del".into(),
                 KeyCode::Enter => "Enter".into(),
                 KeyCode::Esc => "Esc".into(),
                 other => format!("{other:?}"),

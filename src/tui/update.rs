@@ -7,6 +7,7 @@ use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
 use crate::tui::layout::{self, inner};
+use crate::tui::view::encode;
 use crate::tui::view::fertility::plan;
 
 pub fn update(app: &mut App, action: Action) {
@@ -104,7 +105,9 @@ pub fn update(app: &mut App, action: Action) {
             app.fert.source = TextSource::Pasted;
         }
         Action::Paste(text) => paste(app, &text),
+        Action::MoveCursor(to) => app.encode.move_cursor(to),
         Action::DeleteBack => app.encode.delete_back(),
+        Action::DeleteForward => app.encode.delete_forward(),
         Action::ClearEncode => app.encode.clear(),
         Action::ToggleWhitespace => app.show_whitespace = !app.show_whitespace,
         Action::ToggleBoundaries => {
@@ -196,6 +199,11 @@ fn after_change(app: &mut App) {
         app.toks.sync_trained(current, &loaded.trainer);
     }
     app.encode.refresh(&app.toks);
+    if app.input == InputMode::Editing
+        && let Some(scroll) = encode::scroll_to_cursor(app)
+    {
+        app.encode.scroll = scroll;
+    }
     if app.fert.open {
         let generation = app.encode.generation();
         app.fert.refresh(&app.toks, &app.encode.text, generation);

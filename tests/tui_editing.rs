@@ -1,0 +1,366 @@
+//! The encode box as an editor: keys pressed through the key table, and the
+//! text and cursor (in characters) they leave; then what the screen shows.
+
+use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::app::InputMode;
+use bpeek::tui::keymap::action_for;
+use bpeek::tui::theme::Theme;
+use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::Modifier;
+use unicode_width::UnicodeWidthStr;
+
+/// The tutorial corpus "play", cut at spaces.
+fn play() -> App {
+    let options = TrainingOptions {
+        corpus_name: Some("play".into()),
+        pretok: Some("whitespace".into()),
+        ..TrainingOptions::default()
+    };
+    App::from_options(&options, Theme::plain()).expect("the bundled corpus trains")
+}
+
+/// Press keys the way a user would, through the key table.
+fn press(app: &mut App, events: impl IntoIterator<Item = Event>) {
+    for e in events {
+        let Event::Key(key) = e else { continue };
+        if let Some(action) = action_for(app, &key) {
+            update(app, action);
+        }
+    }
+}
+
+fn key(code: KeyCode) -> Event {
+    Event::key(code)
+}
+
+fn ctrl(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::CONTROL))
+}
+
+fn times(n: usize, code: KeyCode) -> Vec<Event> {
+    vec![key(code); n]
+}
+
+fn typed(text: &str) -> Vec<Event> {
+    text.chars()
+        .map(|c| match c {
+            '\n' => key(KeyCode::Enter),
+            c => Event::char(c),
+        })
+        .collect()
+}
+
+/// An app editing the encode box, with `text` typed into it.
+fn editing(text: &str) -> App {
+    let mut app = play();
+    press(&mut app, [Event::char('e')]);
+    press(&mut app, typed(text));
+    assert_eq!(app.input, InputMode::Editing);
+    app
+}
+
+fn state(app: &App) -> (&str, usize) {
+    (app.encode.text.as_str(), app.encode.cursor())
+}
+
+#[test]
+fn typing_in_the_middle_inserts_at_the_cursor() {
+    let mut app = editing("helo");
+    assert_eq!(state(&app), ("helo", 4));
+    press(&mut app, [key(KeyCode::Left)]);
+    press(&mut app, typed("l"));
+    assert_eq!(state(&app), ("hello", 4));
+    press(&mut app, [key(KeyCode::Home)]);
+    press(&mut app, typed("oh, "));
+    assert_eq!(state(&app), ("oh, hello", 4));
+    press(&mut app, [key(KeyCode::End)]);
+    press(&mut app, typed("!"));
+    assert_eq!(state(&app), ("oh, hello!", 10));
+}
+
+#[test]
+fn backspace_and_delete_at_both_ends() {
+    let mut app = editing("abc");
+    press(&mut app, [key(KeyCode::Delete)]);
+    assert_eq!(state(&app), ("abc", 3), "nothing after the end");
+    press(&mut app, [key(KeyCode::Backspace)]);
+    assert_eq!(state(&app), ("ab", 2));
+    press(&mut app, [key(KeyCode::Home), key(KeyCode::Backspace)]);
+    assert_eq!(state(&app), ("ab", 0), "nothing before the start");
+    press(&mut app, [key(KeyCode::Delete)]);
+    assert_eq!(state(&app), ("b", 0));
+    press(&mut app, [key(KeyCode::Right), key(KeyCode::Right)]);
+    assert_eq!(state(&app), ("b", 1), "Right stops at the end");
+    press(&mut app, [key(KeyCode::Left), key(KeyCode::Left)]);
+    assert_eq!(state(&app), ("b", 0), "Left stops at the start");
+}
+
+#[test]
+fn home_and_end_keep_to_the_line() {
+    let mut app = editing("first\nsecond\nthird");
+    press(&mut app, [key(KeyCode::Up), key(KeyCode::Home)]);
+    assert_eq!(app.encode.cursor(), 6, "start of `second`");
+    press(&mut app, [key(KeyCode::End)]);
+    assert_eq!(app.encode.cursor(), 12, "before the line break");
+    press(&mut app, [key(KeyCode::Home), key(KeyCode::Left)]);
+    assert_eq!(app.encode.cursor(), 5, "Left crosses the line break");
+    press(&mut app, [key(KeyCode::Home)]);
+    assert_eq!(app.encode.cursor(), 0);
+}
+
+#[test]
+fn up_and_down_keep_the_column_across_short_lines() {
+    // Lines of 9, 2 and 12 characters.
+    let mut app = editing("long line\nab\nanother long");
+    press(&mut app, [key(KeyCode::Home)]);
+    press(&mut app, times(7, KeyCode::Right));
+    assert_eq!(app.encode.cursor(), 13 + 7, "column 7 of the last line");
+    press(&mut app, [key(KeyCode::Up)]);
+    assert_eq!(app.encode.cursor(), 12, "the short line ends at column 2");
+    press(&mut app, [key(KeyCode::Up)]);
+    assert_eq!(app.encode.cursor(), 7, "back at column 7 on the first line");
+    press(&mut app, [key(KeyCode::Up)]);
+    assert_eq!(app.encode.cursor(), 0, "Up on the first line: its start");
+    press(&mut app, [key(KeyCode::Right), key(KeyCode::Down)]);
+    assert_eq!(app.encode.cursor(), 11, "column 1 of `ab`");
+    press(&mut app, [key(KeyCode::Down)]);
+    assert_eq!(app.encode.cursor(), 14, "column 1 of the last line");
+    press(&mut app, [key(KeyCode::Down)]);
+    assert_eq!(app.encode.cursor(), 25, "Down on the last line: its end");
+    assert_eq!(app.encode.text, "long line\nab\nanother long");
+}
+
+#[test]
+fn up_and_down_count_columns_by_display_width() {
+    // 日本語 is six columns wide; abcdefgh is eight.
+    let mut app = editing("日本語\nabcdefgh");
+    press(&mut app, [key(KeyCode::Up), key(KeyCode::Home)]);
+    press(&mut app, [key(KeyCode::Right), key(KeyCode::Right)]);
+    assert_eq!(app.encode.cursor(), 2, "after 日本, column 4");
+    press(&mut app, [key(KeyCode::Down)]);
+    assert_eq!(app.encode.cursor(), 4 + 4, "column 4: after abcd");
+    press(&mut app, [key(KeyCode::Left), key(KeyCode::Up)]);
+    assert_eq!(
+        app.encode.cursor(),
+        1,
+        "column 3 is inside 本: the cursor stays before it"
+    );
+}
+
+#[test]
+fn pasted_text_goes_in_at_the_cursor() {
+    let mut app = editing("ac");
+    press(&mut app, [key(KeyCode::Left)]);
+    update(&mut app, Action::Paste("b\r\nx".into()));
+    assert_eq!(state(&app), ("ab\nxc", 4));
+    // A paste outside editing starts editing where the cursor was left.
+    press(&mut app, [key(KeyCode::Esc)]);
+    update(&mut app, Action::Paste("y".into()));
+    assert_eq!(app.input, InputMode::Editing);
+    assert_eq!(state(&app), ("ab\nxyc", 5));
+}
+
+#[test]
+fn multi_byte_characters_move_and_delete_whole() {
+    let mut app = editing("é日👍🏽e\u{301}!");
+    assert_eq!(app.encode.cursor(), 7, "in chars: é 日 👍 🏽 e ◌́ !");
+    let mut seen = vec![app.encode.cursor()];
+    for _ in 0..6 {
+        press(&mut app, [key(KeyCode::Left)]);
+        seen.push(app.encode.cursor());
+    }
+    assert_eq!(seen, [7, 6, 4, 2, 1, 0, 0], "skin tone and accent go along");
+    press(&mut app, times(3, KeyCode::Right));
+    assert_eq!(app.encode.cursor(), 4, "after 👍🏽");
+    press(&mut app, [key(KeyCode::Backspace)]);
+    assert_eq!(state(&app), ("é日e\u{301}!", 2));
+    press(&mut app, [key(KeyCode::Delete)]);
+    assert_eq!(state(&app), ("é日!", 2));
+    press(&mut app, typed("\u{301}"));
+    assert_eq!(state(&app), ("é日\u{301}!", 3), "a mark typed after 日");
+    press(&mut app, [key(KeyCode::Left)]);
+    assert_eq!(app.encode.cursor(), 1, "日 with its mark is one character");
+    press(&mut app, [key(KeyCode::Backspace)]);
+    assert_eq!(state(&app), ("日\u{301}!", 0));
+    assert_eq!(app.encode.bytes(), "日\u{301}!".len());
+}
+
+#[test]
+fn ctrl_arrows_move_by_word() {
+    let mut app = editing("one two, three");
+    press(&mut app, [ctrl(KeyCode::Left)]);
+    assert_eq!(app.encode.cursor(), 9, "start of `three`");
+    press(&mut app, [ctrl(KeyCode::Left)]);
+    assert_eq!(app.encode.cursor(), 4, "over `, ` to the start of `two`");
+    press(&mut app, [ctrl(KeyCode::Left), ctrl(KeyCode::Left)]);
+    assert_eq!(app.encode.cursor(), 0);
+    press(&mut app, [ctrl(KeyCode::Right)]);
+    assert_eq!(app.encode.cursor(), 3, "end of `one`");
+    press(&mut app, [ctrl(KeyCode::Right)]);
+    assert_eq!(app.encode.cursor(), 7, "end of `two`");
+    assert_eq!(app.encode.text, "one two, three");
+}
+
+#[test]
+fn enter_breaks_the_line_at_the_cursor_and_ctrl_u_clears() {
+    let mut app = editing("playplay");
+    press(&mut app, times(4, KeyCode::Left));
+    press(&mut app, [key(KeyCode::Enter)]);
+    assert_eq!(state(&app), ("play\nplay", 5));
+    press(&mut app, [Event::ctrl('u')]);
+    assert_eq!(state(&app), ("", 0));
+    assert_eq!(app.input, InputMode::Editing);
+}
+
+#[test]
+fn the_encoding_follows_every_edit() {
+    let mut app = play();
+    update(&mut app, Action::Goto(3));
+    press(&mut app, [Event::char('e')]);
+    press(&mut app, typed("pay"));
+    assert_eq!(app.encode.tokens(), 3, "p a y");
+    press(&mut app, times(2, KeyCode::Left));
+    press(&mut app, typed("l"));
+    assert_eq!(app.encode.text, "play");
+    assert_eq!(app.encode.tokens(), 1, "play is merge 2");
+    press(&mut app, [key(KeyCode::Delete)]);
+    assert_eq!(app.encode.text, "ply");
+    assert_eq!(app.encode.tokens(), 2, "pl y");
+}
+
+#[test]
+fn editing_keys_only_edit_while_editing() {
+    let mut app = play();
+    press(&mut app, [key(KeyCode::Right), key(KeyCode::Right)]);
+    assert_eq!(app.trainer().merges().len(), 2, "Right steps training");
+    press(&mut app, [Event::char('e')]);
+    press(&mut app, typed("ab"));
+    press(&mut app, [key(KeyCode::Left), key(KeyCode::Home)]);
+    press(&mut app, [key(KeyCode::Delete), key(KeyCode::Up)]);
+    assert_eq!(
+        app.trainer().merges().len(),
+        2,
+        "editing keys leave training"
+    );
+    assert_eq!(state(&app), ("b", 0));
+    press(&mut app, [key(KeyCode::Esc), key(KeyCode::Left)]);
+    assert_eq!(app.trainer().merges().len(), 1, "Left undoes again");
+    assert_eq!(state(&app), ("b", 0), "and leaves the box alone");
+}
+
+/// Run the loop over `events` at 80x24 and return the terminal.
+fn draw(app: &mut App, events: Vec<Event>) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    run_loop(&mut terminal, app, &mut ScriptedEvents::new(events)).unwrap();
+    terminal
+}
+
+/// The characters of row `y` inside the encode box, as (column from the
+/// box's inside, symbol, reversed); a wide character's hidden cell is left
+/// out.
+fn box_row(terminal: &Terminal<TestBackend>, y: u16) -> Vec<(u16, String, bool)> {
+    let buf = terminal.backend().buffer();
+    let mut out = Vec::new();
+    let mut x = 1;
+    while x < 79 {
+        let cell = &buf[(x, y)];
+        out.push((
+            x - 1,
+            cell.symbol().to_string(),
+            cell.modifier.contains(Modifier::REVERSED),
+        ));
+        x += (cell.symbol().width() as u16).max(1);
+    }
+    out
+}
+
+fn reversed(row: &[(u16, String, bool)]) -> Vec<(u16, &str)> {
+    row.iter()
+        .filter(|(_, _, r)| *r)
+        .map(|(x, s, _)| (*x, s.as_str()))
+        .collect()
+}
+
+fn text_of(row: &[(u16, String, bool)]) -> String {
+    row.iter().map(|(_, s, _)| s.as_str()).collect()
+}
+
+#[test]
+fn the_cursor_is_a_reverse_video_cell_kept_in_view() {
+    let mut app = play();
+    // The box at 80x24 is rows 18 to 22: two rows of text, then the ids.
+    let mut events = vec![Event::char('e')];
+    events.extend(typed("play 日本 day"));
+    events.extend(times(6, KeyCode::Left));
+    let terminal = draw(&mut app, events);
+    let row = box_row(&terminal, 19);
+    // No merge has made 日 yet: its three bytes are three tokens, all under
+    // the cursor.
+    assert!(
+        text_of(&row).starts_with("play <E6><97><A5><E6><9C><AC> day"),
+        "{}",
+        text_of(&row)
+    );
+    let under: String = reversed(&row).iter().map(|(_, s)| *s).collect();
+    assert_eq!(under, "<E6><97><A5>");
+    assert_eq!(reversed(&row)[0].0, 5);
+    assert!(
+        terminal.backend().buffer()[(0, 18)].symbol() == "┌",
+        "the box starts at row 18"
+    );
+
+    // At the end of the text the cursor is a blank cell after it.
+    let terminal = draw(&mut app, vec![key(KeyCode::End)]);
+    let row = box_row(&terminal, 19);
+    assert_eq!(reversed(&row), [(33, " ")]);
+
+    // On a line break it is a blank cell at the end of the line; ten lines
+    // scroll so the cursor's line shows.
+    let lines: Vec<String> = (0..10).map(|i| format!("line {i}")).collect();
+    let mut events = vec![Event::ctrl('u'), Event::Paste(lines.join("\n"))];
+    events.extend(times(9, KeyCode::Up));
+    events.push(key(KeyCode::End));
+    let terminal = draw(&mut app, events);
+    let top = box_row(&terminal, 19);
+    assert!(text_of(&top).starts_with("line 0 "), "{}", text_of(&top));
+    assert_eq!(reversed(&top), [(6, " ")]);
+    assert!(text_of(&box_row(&terminal, 20)).starts_with("line 1"));
+
+    let terminal = draw(&mut app, times(5, KeyCode::Down));
+    let rows = [box_row(&terminal, 19), box_row(&terminal, 20)];
+    assert!(text_of(&rows[1]).starts_with("line 5"), "{:?}", rows[1]);
+    assert_eq!(reversed(&rows[1]), [(6, " ")], "at the end of line 5");
+    assert!(reversed(&rows[0]).is_empty());
+
+    // Outside editing there is no cursor.
+    let terminal = draw(&mut app, vec![key(KeyCode::Esc)]);
+    for y in 19..21 {
+        assert!(reversed(&box_row(&terminal, y)).is_empty());
+    }
+}
+
+#[test]
+fn the_cursor_covers_a_wide_character_inside_a_token() {
+    let text = "日本 日本 日本語\n".repeat(20);
+    let trainer = bpeek::bpe::Trainer::new(text.into_bytes(), Default::default()).unwrap();
+    let mut app = App::from_trainer("wide", trainer, Theme::plain());
+    update(&mut app, Action::Goto(20));
+    let mut events = vec![Event::char('e')];
+    events.extend(typed("a日本b"));
+    events.extend(times(2, KeyCode::Left));
+    let terminal = draw(&mut app, events);
+    let row = box_row(&terminal, 19);
+    assert!(text_of(&row).starts_with("a日本b "), "{}", text_of(&row));
+    assert_eq!(reversed(&row), [(3, "本")], "two columns, one cell");
+    assert_eq!(app.encode.cursor(), 2);
+    assert!(
+        app.encode
+            .encoded
+            .iter()
+            .any(|t| t.bytes == "日本".as_bytes()),
+        "日本 is one token, cut by the cursor"
+    );
+}
