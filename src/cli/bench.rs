@@ -65,9 +65,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let median = steps[steps.len() / 2].as_secs_f64() * 1000.0;
         let slowest = steps[steps.len() - 1].as_secs_f64() * 1000.0;
         crate::outln!(
-            "  against the targets: median {:.0}x under 1 ms, slowest {:.1}x under 16 ms",
-            1.0 / median.max(1e-6),
-            16.0 / slowest.max(1e-6)
+            "  against the targets: median {}, slowest {}",
+            against(median, 1.0),
+            against(slowest, 16.0)
         );
     }
 
@@ -168,4 +168,13 @@ fn peak_rss_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// How a time in milliseconds compares with a target, as a ratio.
+fn against(ms: f64, target: f64) -> String {
+    if ms <= target {
+        format!("{:.1}x under {target} ms", target / ms.max(1e-6))
+    } else {
+        format!("{:.1}x over {target} ms", ms / target)
+    }
 }
