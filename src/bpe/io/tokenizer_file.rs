@@ -19,7 +19,7 @@ use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::trainer::Merge;
 use crate::bpe::vocab::Vocab;
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 pub const FORMAT: &str = "bpeek-tokenizer";
@@ -66,11 +66,16 @@ pub fn to_json(tok: &Tokenizer) -> Value {
     v
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
+    // Checked before parsing (to name a wrong version first); listed so
+    // that `deny_unknown_fields` accepts them.
+    #[allow(dead_code)]
     format: String,
+    #[allow(dead_code)]
     version: u64,
+
     mode: String,
     pretok: String,
     tie: String,
@@ -83,19 +88,22 @@ struct RawFile {
     special_tokens: Vec<RawSpecial>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMerge {
     pair: [u64; 2],
+    // Written for readers of the file; the ids in `pair` are what counts.
+    #[allow(dead_code)]
     #[serde(default)]
     token: Option<String>,
+
     #[serde(default)]
     count: u64,
     #[serde(default)]
     replacements: u64,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSpecial {
     text: String,
