@@ -1,9 +1,7 @@
 //! The encode box as an editor: keys pressed through the key table, and the
 //! text and cursor (in characters) they leave; then what the screen shows.
 
-use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::app::InputMode;
-use bpeek::tui::keymap::action_for;
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -12,25 +10,8 @@ use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 use unicode_width::UnicodeWidthStr;
 
-/// The tutorial corpus "play", cut at spaces.
-fn play() -> App {
-    let options = TrainingOptions {
-        corpus_name: Some("play".into()),
-        pretok: Some("whitespace".into()),
-        ..TrainingOptions::default()
-    };
-    App::from_options(&options, Theme::plain()).expect("the bundled corpus trains")
-}
-
-/// Press keys the way a user would, through the key table.
-fn press(app: &mut App, events: impl IntoIterator<Item = Event>) {
-    for e in events {
-        let Event::Key(key) = e else { continue };
-        if let Some(action) = action_for(app, &key) {
-            update(app, action);
-        }
-    }
-}
+mod common;
+use common::{play, press};
 
 fn key(code: KeyCode) -> Event {
     Event::key(code)

@@ -18,6 +18,9 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 use unicode_width::UnicodeWidthStr;
 
+mod common;
+use common::{default_app, rows_of};
+
 /// A finished load of `spec`, each tokenizer built once per test run.
 fn loaded(spec: &str) -> LoadDone {
     static CACHE: OnceLock<Mutex<HashMap<String, LoadDone>>> = OnceLock::new();
@@ -30,10 +33,6 @@ fn loaded(spec: &str) -> LoadDone {
             ..LoadDone::now(spec)
         })
         .clone()
-}
-
-fn default_app() -> App {
-    App::from_options(&TrainingOptions::default(), Theme::plain()).unwrap()
 }
 
 /// Press keys the way a user would, through the key table.
@@ -62,22 +61,6 @@ fn finish_loads(app: &mut App) {
     for spec in app.toks.take_requests() {
         update(app, Action::Loaded(loaded(&spec)));
     }
-}
-
-fn rows_of(backend: &TestBackend) -> Vec<String> {
-    let buf = backend.buffer();
-    (0..buf.area.height)
-        .map(|y| {
-            let mut row = String::new();
-            let mut x = 0;
-            while x < buf.area.width {
-                let symbol = buf[(x, y)].symbol();
-                row.push_str(symbol);
-                x += (symbol.width() as u16).max(1);
-            }
-            row
-        })
-        .collect()
 }
 
 /// Run the real loop over `events` (loads answered at once) and return the

@@ -10,9 +10,8 @@ use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};
 use unicode_width::UnicodeWidthStr;
 
-fn default_app() -> App {
-    App::from_options(&TrainingOptions::default(), Theme::plain()).unwrap()
-}
+mod common;
+use common::{default_app, rows_of};
 
 /// Run the loop over `events` on a `width`x`height` screen and return the
 /// last frame as text, one string per row.
@@ -21,22 +20,6 @@ fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec
     let mut events = events;
     run_loop(&mut terminal, app, &mut events).unwrap();
     rows_of(terminal.backend())
-}
-
-fn rows_of(backend: &TestBackend) -> Vec<String> {
-    let buf = backend.buffer();
-    (0..buf.area.height)
-        .map(|y| {
-            let mut row = String::new();
-            let mut x = 0;
-            while x < buf.area.width {
-                let symbol = buf[(x, y)].symbol();
-                row.push_str(symbol);
-                x += (symbol.width() as u16).max(1);
-            }
-            row
-        })
-        .collect()
 }
 
 fn assert_screen(actual: &[String], expected: &[&str]) {

@@ -4,33 +4,15 @@
 use bpeek::bpe::Phase;
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::app::{Focus, InputMode};
-use bpeek::tui::keymap::action_for;
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, Event, update};
 
-/// The tutorial corpus "play", cut at spaces, ties to the pair met first.
-fn play() -> App {
-    let options = TrainingOptions {
-        corpus_name: Some("play".into()),
-        pretok: Some("whitespace".into()),
-        ..TrainingOptions::default()
-    };
-    App::from_options(&options, Theme::plain()).expect("the bundled corpus trains")
-}
+mod common;
+use common::{play, press};
 
 fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
     for a in actions {
         update(app, a);
-    }
-}
-
-/// Press keys the way a user would, through the key table.
-fn press(app: &mut App, events: impl IntoIterator<Item = Event>) {
-    for e in events {
-        let Event::Key(key) = e else { continue };
-        if let Some(action) = action_for(app, &key) {
-            update(app, action);
-        }
     }
 }
 

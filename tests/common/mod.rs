@@ -1,0 +1,52 @@
+//! What the explorer's tests share: the apps they start from, pressing keys
+//! through the key table, and reading a test terminal back as text.
+#![allow(dead_code)] // each test file uses its own part of this
+
+use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::keymap::action_for;
+use bpeek::tui::theme::Theme;
+use bpeek::tui::{App, Event, update};
+use ratatui::backend::TestBackend;
+use unicode_width::UnicodeWidthStr;
+
+/// The explorer on the bundled default corpus, without colour.
+pub fn default_app() -> App {
+    App::from_options(&TrainingOptions::default(), Theme::plain()).unwrap()
+}
+
+/// The tutorial corpus "play", cut at spaces, ties to the pair met first.
+pub fn play() -> App {
+    let options = TrainingOptions {
+        corpus_name: Some("play".into()),
+        pretok: Some("whitespace".into()),
+        ..TrainingOptions::default()
+    };
+    App::from_options(&options, Theme::plain()).expect("the bundled corpus trains")
+}
+
+/// Press keys the way a user would, through the key table.
+pub fn press(app: &mut App, events: impl IntoIterator<Item = Event>) {
+    for e in events {
+        let Event::Key(key) = e else { continue };
+        if let Some(action) = action_for(app, &key) {
+            update(app, action);
+        }
+    }
+}
+
+/// The screen as text, one string per row (a wide character once).
+pub fn rows_of(backend: &TestBackend) -> Vec<String> {
+    let buf = backend.buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            let mut row = String::new();
+            let mut x = 0;
+            while x < buf.area.width {
+                let symbol = buf[(x, y)].symbol();
+                row.push_str(symbol);
+                x += (symbol.width() as u16).max(1);
+            }
+            row
+        })
+        .collect()
+}
