@@ -278,8 +278,24 @@ fn the_cursor_is_a_reverse_video_cell_kept_in_view() {
     events.extend(times(6, KeyCode::Left));
     let terminal = draw(&mut app, events);
     let row = box_row(&terminal, 19);
-    // No merge has made 日 yet: its three bytes are three tokens, all under
-    // the cursor.
+    // No merge has made 日 yet: its three bytes are three tokens, drawn as
+    // one character under the cursor.
+    assert!(
+        text_of(&row).starts_with("play 日本 day"),
+        "{}",
+        text_of(&row)
+    );
+    assert_eq!(reversed(&row), [(5, "日")]);
+    assert!(
+        terminal.backend().buffer()[(0, 18)].symbol() == "┌",
+        "the box starts at row 18"
+    );
+
+    // With `x` the bytes of a split character are hex, token by token, and
+    // the cursor covers all three.
+    update(&mut app, Action::ToggleHex);
+    let terminal = draw(&mut app, vec![]);
+    let row = box_row(&terminal, 19);
     assert!(
         text_of(&row).starts_with("play <E6><97><A5><E6><9C><AC> day"),
         "{}",
@@ -288,15 +304,12 @@ fn the_cursor_is_a_reverse_video_cell_kept_in_view() {
     let under: String = reversed(&row).iter().map(|(_, s)| *s).collect();
     assert_eq!(under, "<E6><97><A5>");
     assert_eq!(reversed(&row)[0].0, 5);
-    assert!(
-        terminal.backend().buffer()[(0, 18)].symbol() == "┌",
-        "the box starts at row 18"
-    );
+    update(&mut app, Action::ToggleHex);
 
     // At the end of the text the cursor is a blank cell after it.
     let terminal = draw(&mut app, vec![key(KeyCode::End)]);
     let row = box_row(&terminal, 19);
-    assert_eq!(reversed(&row), [(33, " ")]);
+    assert_eq!(reversed(&row), [(13, " ")]);
 
     // On a line break it is a blank cell at the end of the line; ten lines
     // scroll so the cursor's line shows.

@@ -138,8 +138,8 @@ fn ascii_mode_draws_borders_and_marks_in_ascii() {
         assert!(row.is_ascii(), "not ASCII: {row}");
     }
     assert!(
-        rows.iter().any(|r| r.contains("_ + t -> _t")),
-        "spaces as _ in the merge list"
+        rows.iter().any(|r| r.contains(". + t -> .t")),
+        "spaces as . in the merge list (an _ would read as snake_case)"
     );
 }
 

@@ -59,6 +59,10 @@ pub enum Action {
     DeleteForward,
     ClearEncode,
     ToggleWhitespace,
+    /// Partial characters as hex bytes, token by token, or drawn whole.
+    ToggleHex,
+    /// Draw every cell of the screen again.
+    Redraw,
     ToggleBoundaries,
     NextCorpus,
     PrevCorpus,

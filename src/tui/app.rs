@@ -116,6 +116,8 @@ pub struct App {
     pub focus: Focus,
     pub input: InputMode,
     pub show_whitespace: bool,
+    /// Bytes that are not whole characters as `<E0>`, token by token.
+    pub show_hex: bool,
     pub boundaries: Boundaries,
     pub autoplay: Autoplay,
     pub corpus_scroll: CorpusScroll,
@@ -135,6 +137,8 @@ pub struct App {
     pub size: (u16, u16),
     /// Something changed since the last frame.
     pub dirty: bool,
+    /// The whole screen must be drawn again, not only what changed.
+    pub redraw: bool,
     pub quit: bool,
 }
 
@@ -190,6 +194,7 @@ impl App {
             focus: Focus::Corpus,
             input: InputMode::Normal,
             show_whitespace: false,
+            show_hex: false,
             boundaries: Boundaries::Styles,
             autoplay: Autoplay {
                 on: false,
@@ -206,6 +211,7 @@ impl App {
             notice: None,
             size: (80, 24),
             dirty: true,
+            redraw: false,
             quit: false,
         }
     }

@@ -8,10 +8,10 @@
 
 use crate::bpe::Mode;
 use crate::bpe::encoder::{EncodedToken, Tokenizer};
-use crate::tui::corpus_text::TAB_WIDTH;
+use crate::tui::rows::{self, TAB_WIDTH};
 use crate::tui::tokenizers::TokenizerSet;
 use std::ops::Range;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_segmentation::UnicodeSegmentation;
 
 /// Where a cursor key moves the cursor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,7 +153,7 @@ impl EncodeBox {
         let start = self.line_start(self.at);
         let mut col = 0;
         for r in clusters(&self.text[start..self.at]) {
-            col += cell_width(&self.text[start + r.start..start + r.end], col);
+            col += cell_width(&self.text[start + r.start..start + r.end]);
         }
         col
     }
@@ -170,7 +170,7 @@ impl EncodeBox {
         let end = self.line_end(line);
         let mut col = 0;
         for r in clusters(&self.text[line..end]) {
-            col += cell_width(&self.text[line + r.start..line + r.end], col);
+            col += cell_width(&self.text[line + r.start..line + r.end]);
             if col > goal {
                 return line + r.start;
             }
@@ -322,37 +322,22 @@ fn spans_of(tok: &Tokenizer, text: &str, encoded: &[EncodedToken]) -> Vec<Range<
     if at == text.len() { spans } else { Vec::new() }
 }
 
-/// The characters of `s` as a reader sees them, as byte ranges: a base
-/// character with the combining marks, variation selectors and emoji
-/// modifiers after it, emoji joined by zero-width joiners, and flags (pairs
-/// of regional indicators). Line breaks and other controls stand alone.
+/// The characters of `s` as a reader sees them (extended grapheme
+/// clusters), as byte ranges: a base character with its combining marks,
+/// an emoji with its modifiers and joined emoji, a flag. A line break is
+/// a character of its own, even `\r\n`'s parts, so the cursor can stand
+/// between them like any editor's.
 pub fn clusters(s: &str) -> Vec<Range<usize>> {
-    let mut starts: Vec<usize> = Vec::new();
-    let mut prev: Option<char> = None;
-    let mut indicators = 0;
-    for (i, c) in s.char_indices() {
-        let indicator = ('\u{1F1E6}'..='\u{1F1FF}').contains(&c);
-        let joins = prev.is_some_and(|p| {
-            !p.is_control()
-                && !c.is_control()
-                && (c.width() == Some(0)
-                    || ('\u{1F3FB}'..='\u{1F3FF}').contains(&c)
-                    || (p == '\u{200D}' && pictographic(c))
-                    || (indicator && indicators % 2 == 1))
-        });
-        indicators = if indicator { indicators + 1 } else { 0 };
-        if !joins {
-            starts.push(i);
+    let mut out = Vec::new();
+    for (i, g) in s.grapheme_indices(true) {
+        if g == "\r\n" {
+            out.push(i..i + 1);
+            out.push(i + 1..i + 2);
+        } else {
+            out.push(i..i + g.len());
         }
-        prev = Some(c);
     }
-    let ends = starts.iter().skip(1).copied().chain([s.len()]);
-    starts.iter().zip(ends).map(|(&a, b)| a..b).collect()
-}
-
-/// Emoji and the symbols that take part in emoji sequences.
-fn pictographic(c: char) -> bool {
-    matches!(c as u32, 0x2190..=0x2BFF | 0x1F000..=0x1FAFF)
+    out
 }
 
 /// Letters, digits and `_` make words.
@@ -363,14 +348,18 @@ fn is_word(cluster: &str) -> bool {
         .is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// The columns a character (as seen) takes on screen at column `col`, as
-/// the box draws it: tabs to the next stop, controls as `\u{..}`.
-pub fn cell_width(cluster: &str, col: usize) -> usize {
+/// The columns a character (as seen) takes on screen, as the box draws
+/// it: a tab always [`TAB_WIDTH`], controls as `\u{..}`, a mark with no
+/// base on a dotted circle.
+pub fn cell_width(cluster: &str) -> usize {
     match cluster.chars().next() {
-        Some('\t') => TAB_WIDTH - col % TAB_WIDTH,
+        Some('\t') => TAB_WIDTH,
         Some('\n') | None => 0,
         Some(c) if c.is_control() => format!("\\u{{{:x}}}", c as u32).len(),
-        Some(_) => cluster.width(),
+        Some(_) => match rows::cell_width(cluster) {
+            0 => 1,
+            w => w,
+        },
     }
 }
 

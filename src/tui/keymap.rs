@@ -166,6 +166,8 @@ pub static BINDINGS: &[Binding] = &[
     // Showing.
     bind!(Normal, [c('w')], Action::ToggleWhitespace, None, Showing, "whitespace glyphs"),
     bind!(Normal, [c('b')], Action::ToggleBoundaries, None, Showing, "token separators"),
+    bind!(Normal, [c('x')], Action::ToggleHex, None, Showing, "split characters as hex"),
+    bind!(Always, [Key::Ctrl('l')], Action::Redraw, None, Showing, "redraw the screen"),
     bind!(Normal, [c('?')], Action::ToggleHelp, Some("help"), Showing, "this help"),
     // Encode box.
     bind!(Focused(Focus::Encode), [k(KeyCode::Enter)], Action::StartEditing, None, Encoding, "encode pane: edit"),

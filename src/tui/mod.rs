@@ -19,6 +19,7 @@ pub mod fertility;
 pub mod keymap;
 pub mod layout;
 pub mod lines;
+pub mod rows;
 pub mod runner;
 pub mod term;
 pub mod theme;

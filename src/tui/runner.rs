@@ -35,6 +35,10 @@ fn draw_error(e: impl std::fmt::Display) -> Error {
 
 /// Draw the app once (the loop's first frame, and benchmarks).
 pub fn draw<B: Screen>(terminal: &mut Terminal<B>, app: &mut App) -> Result<()> {
+    if std::mem::take(&mut app.redraw) {
+        // Forget what the terminal is thought to show, so every cell is sent.
+        terminal.clear().map_err(draw_error)?;
+    }
     terminal
         .draw(|frame| view::draw(frame, app))
         .map_err(draw_error)?;

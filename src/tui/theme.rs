@@ -48,6 +48,10 @@ pub struct Glyphs {
     pub dot: &'static str,
     pub playing: &'static str,
     pub cursor: &'static str,
+    /// Char mode's end-of-word symbol `</w>`, drawn after its word.
+    pub end_of_word: &'static str,
+    /// A token boundary inside a character that tokens share.
+    pub fragment: &'static str,
 }
 
 const UNICODE_GLYPHS: Glyphs = Glyphs {
@@ -66,10 +70,12 @@ const UNICODE_GLYPHS: Glyphs = Glyphs {
     dot: "·",
     playing: "▶",
     cursor: "█",
+    end_of_word: "⌟",
+    fragment: "┊",
 };
 
 const ASCII_GLYPHS: Glyphs = Glyphs {
-    space: "_",
+    space: ".",
     tab: ">",
     newline: "$",
     carriage_return: "<",
@@ -78,12 +84,14 @@ const ASCII_GLYPHS: Glyphs = Glyphs {
     up: "^",
     down: "v",
     ellipsis: "~",
-    infinity: "-",
+    infinity: "inf",
     winner: ">",
     tie: "=",
     dot: ",",
     playing: ">",
     cursor: "#",
+    end_of_word: "]",
+    fragment: ":",
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,54 +127,37 @@ impl Theme {
         if self.colour { style.fg(colour) } else { style }
     }
 
-    fn bg(&self, style: Style, colour: Color) -> Style {
-        if self.colour {
-            style.bg(colour).fg(Color::Black)
-        } else {
-            style
-        }
-    }
-
     /// A token, by its place among its neighbours (`odd`) and its mark.
+    /// Every mark is told apart by modifiers alone; colour only adds to
+    /// them, so a terminal that shows no colour still shows every boundary.
     pub fn token(&self, odd: bool, mark: Mark) -> Style {
-        let base = if odd {
-            // Underline keeps neighbours apart without colour; with colour a
-            // shaded background does it and shows where spaces belong.
-            if self.colour {
-                Style::new().bg(Color::Indexed(238))
-            } else {
-                Style::new().add_modifier(Modifier::UNDERLINED)
+        let mut base = Style::new();
+        if odd {
+            base = base.add_modifier(Modifier::UNDERLINED);
+            if self.colour && mark == Mark::None {
+                base = base.bg(Color::Indexed(238));
             }
-        } else {
-            Style::new()
-        };
-        let marked = match mark {
+        }
+        let (modifiers, colour) = match mark {
             Mark::None => return base,
-            Mark::Chosen => self.bg(base.add_modifier(Modifier::REVERSED), Color::Yellow),
-            Mark::Applied => self.bg(
-                base.add_modifier(Modifier::REVERSED | Modifier::BOLD),
-                Color::Green,
-            ),
-            Mark::Selected => self.bg(
-                base.add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            Mark::Chosen => (Modifier::REVERSED, Color::Yellow),
+            Mark::Applied => (Modifier::REVERSED | Modifier::BOLD, Color::Green),
+            Mark::Selected => (
+                Modifier::REVERSED | Modifier::BOLD | Modifier::ITALIC,
                 Color::Magenta,
             ),
-            Mark::Inside => base.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            Mark::Inside => (Modifier::BOLD, Color::Magenta),
         };
-        if self.colour && mark != Mark::Inside {
-            // The colour replaces reverse video, and odd tokens keep apart
-            // by underline inside a marked run.
-            let m = marked.remove_modifier(Modifier::REVERSED);
-            if odd {
-                m.add_modifier(Modifier::UNDERLINED)
-            } else {
-                m
-            }
-        } else if mark == Mark::Inside {
-            self.fg(marked, Color::Magenta)
-        } else {
-            marked
-        }
+        // Under reverse video the foreground colour becomes the background.
+        self.fg(base.add_modifier(modifiers), colour)
+    }
+
+    /// A character whose bytes two or more tokens share, drawn once.
+    pub fn fragment(&self) -> Style {
+        self.fg(
+            Style::new().add_modifier(Modifier::ITALIC | Modifier::DIM),
+            Color::LightMagenta,
+        )
     }
 
     /// Glyphs that stand for whitespace or escapes, not for text.

@@ -110,6 +110,8 @@ pub fn update(app: &mut App, action: Action) {
         Action::DeleteForward => app.encode.delete_forward(),
         Action::ClearEncode => app.encode.clear(),
         Action::ToggleWhitespace => app.show_whitespace = !app.show_whitespace,
+        Action::ToggleHex => app.show_hex = !app.show_hex,
+        Action::Redraw => app.redraw = true,
         Action::ToggleBoundaries => {
             app.boundaries = match app.boundaries {
                 Boundaries::Styles => Boundaries::Separators,

@@ -2,7 +2,7 @@
 //! position down, drawing only the lines that show.
 
 use crate::tui::app::{App, Focus};
-use crate::tui::corpus_text::{CorpusLook, Target};
+use crate::tui::corpus_text::{CorpusLook, Round, Target};
 use crate::tui::layout::inner;
 use crate::tui::theme::Mark;
 use crate::tui::view::{pane_block, token_label};
@@ -42,23 +42,29 @@ fn legend(app: &App, target: &Target) -> Line<'static> {
     let t = &app.theme;
     let tok = |id| token_label(app, id);
     let mut spans = vec![Span::raw(" ")];
-    match target {
-        Target::None => return Line::default(),
-        Target::Pair((a, b)) => {
-            spans.push(Span::styled(tok(*a), t.token(false, Mark::Chosen)));
-            spans.push(Span::styled(tok(*b), t.token(true, Mark::Chosen)));
+    match target.round {
+        Round::None => {}
+        Round::Pair((a, b)) => {
+            spans.push(Span::styled(tok(a), t.token(false, Mark::Chosen)));
+            spans.push(Span::styled(tok(b), t.token(true, Mark::Chosen)));
             spans.push(Span::raw(" chosen pair "));
         }
-        Target::Applied(id) => {
-            spans.push(Span::styled(tok(*id), t.token(false, Mark::Applied)));
+        Round::Applied(id) => {
+            spans.push(Span::styled(tok(id), t.token(false, Mark::Applied)));
             spans.push(Span::raw(" just made "));
         }
-        Target::Selected { id, .. } => {
-            spans.push(Span::styled(tok(*id), t.token(false, Mark::Selected)));
-            spans.push(Span::raw(" selected "));
-            spans.push(Span::styled("later", t.token(false, Mark::Inside)));
-            spans.push(Span::raw(" built on it "));
-        }
+    }
+    if let Some(selected) = &target.selected {
+        spans.push(Span::styled(
+            tok(selected.id),
+            t.token(false, Mark::Selected),
+        ));
+        spans.push(Span::raw(" selected "));
+        spans.push(Span::styled("later", t.token(false, Mark::Inside)));
+        spans.push(Span::raw(" built on it "));
+    }
+    if spans.len() == 1 {
+        return Line::default();
     }
     Line::from(spans)
 }

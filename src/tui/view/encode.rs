@@ -2,8 +2,8 @@
 //! made so far, with its ids and what it costs.
 
 use crate::tui::app::{App, Focus, InputMode};
-use crate::tui::corpus_text::{Rows, push_bytes};
 use crate::tui::layout::{self, inner};
+use crate::tui::rows::{Piece, Rows, TextLook, lay_out};
 use crate::tui::theme::Mark;
 use crate::tui::view::pane_block;
 use crate::tui::view::widths::truncate;
@@ -158,30 +158,33 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
 /// A stretch of what the box shows: bytes to draw, the bytes of the text
 /// they stand for, and how.
-struct Piece<'a> {
+struct Stretch<'a> {
     shown: &'a [u8],
     text: Range<usize>,
     /// `shown` is `text`'s own bytes, so the cursor can fall inside it.
-    /// Otherwise (`</w>`, `[UNK]`) it is drawn whole.
+    /// Otherwise (`[UNK]`) it is drawn whole.
     same: bool,
     style: Style,
-    /// A token boundary comes before it.
-    separate: bool,
+    /// A token, not text between tokens.
+    token: bool,
+    /// Char mode: the token ends its word (`</w>`).
+    end_of_word: bool,
 }
 
-/// The text cut into pieces: its tokens in alternating styles when they
+/// The text cut into stretches: its tokens in alternating styles when they
 /// line up with it (and what lies between them, such as the spaces
 /// between char-mode words), else the text itself.
-fn pieces<'a>(app: &'a App) -> Vec<Piece<'a>> {
+fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
     let t = &app.theme;
     let enc = &app.encode;
     let text = enc.text.as_bytes();
-    let plain = |r: Range<usize>| Piece {
+    let plain = |r: Range<usize>| Stretch {
         shown: &text[r.clone()],
         text: r,
         same: true,
         style: Style::new(),
-        separate: false,
+        token: false,
+        end_of_word: false,
     };
     let mut out = Vec::new();
     let lined_up =
@@ -192,42 +195,31 @@ fn pieces<'a>(app: &'a App) -> Vec<Piece<'a>> {
         }
         return out;
     }
-    let separators = app.boundaries == crate::tui::app::Boundaries::Separators;
+    let char_mode = app
+        .toks
+        .get(app.toks.selected)
+        .is_some_and(|tok| tok.mode() == crate::bpe::Mode::Char);
     let mut at = 0;
     for (i, (token, span)) in enc.encoded.iter().zip(&enc.spans).enumerate() {
         if span.start > at {
             out.push(plain(at..span.start));
         }
         let style = t.token(i % 2 == 1, Mark::None);
-        let separate = separators && i > 0 && span.start == at;
         let own = &text[span.clone()];
-        if token.bytes.starts_with(own) {
-            let tail = &token.bytes[own.len()..];
-            out.push(Piece {
-                shown: &token.bytes[..own.len()],
-                text: span.clone(),
-                same: true,
-                style,
-                separate,
-            });
-            if !tail.is_empty() {
-                out.push(Piece {
-                    shown: tail,
-                    text: span.end..span.end,
-                    same: false,
-                    style,
-                    separate: false,
-                });
-            }
+        let end_of_word = char_mode && !token.special && token.bytes.ends_with(b"</w>");
+        let word = if end_of_word {
+            &token.bytes[..token.bytes.len() - 4]
         } else {
-            out.push(Piece {
-                shown: &token.bytes,
-                text: span.clone(),
-                same: false,
-                style,
-                separate,
-            });
-        }
+            &token.bytes[..]
+        };
+        out.push(Stretch {
+            shown: if word == own { own } else { word },
+            text: span.clone(),
+            same: word == own,
+            style,
+            token: true,
+            end_of_word,
+        });
         at = at.max(span.end);
     }
     if at < text.len() {
@@ -239,60 +231,58 @@ fn pieces<'a>(app: &'a App) -> Vec<Piece<'a>> {
 /// The tokens in alternating styles, a line break starting a new row, and
 /// while editing the cursor in reverse video; with the cursor's row.
 fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>) {
-    let t = &app.theme;
-    let mut rows = Rows::new(width);
     let editing = app.input == InputMode::Editing;
     let cursor = app.encode.cursor_span();
-    let mut marked = false;
-    let mut emit = |rows: &mut Rows, bytes: &[u8], style: Style, on_cursor: bool| {
-        let style = if on_cursor {
-            style.add_modifier(Modifier::REVERSED)
-        } else {
-            style
-        };
-        if on_cursor && !marked {
-            rows.mark_cursor();
-            marked = true;
-        }
-        let mut lines = bytes.split(|&b| b == b'\n').peekable();
-        while let Some(line) = lines.next() {
-            push_bytes(rows, line, style, t, app.show_whitespace);
-            if lines.peek().is_some() {
-                if app.show_whitespace {
-                    rows.push(t.glyphs.newline, style.patch(t.glyph()));
-                } else if on_cursor {
-                    // The cursor on a line break: a cell at the line's end.
-                    rows.push(" ", style);
-                }
-                rows.end_row();
+    let stretches = stretches(app);
+    let mut pieces: Vec<Piece> = Vec::with_capacity(stretches.len() + 2);
+    for st in &stretches {
+        let r = &st.text;
+        let first = pieces.len();
+        if st.same && editing && !cursor.is_empty() && r.start < cursor.end && cursor.start < r.end
+        {
+            // Cut where the cursor's character starts and ends.
+            let mut cuts = vec![r.start];
+            cuts.extend(
+                [cursor.start, cursor.end]
+                    .into_iter()
+                    .filter(|&c| r.start < c && c < r.end),
+            );
+            cuts.push(r.end);
+            cuts.dedup();
+            for w in cuts.windows(2) {
+                pieces.push(Piece {
+                    bytes: &st.shown[w[0] - r.start..w[1] - r.start],
+                    style: st.style,
+                    token_start: false,
+                    cursor: cursor.start <= w[0] && w[1] <= cursor.end,
+                    end_of_word: false,
+                    gap: !st.token,
+                });
             }
+        } else {
+            pieces.push(Piece {
+                bytes: st.shown,
+                style: st.style,
+                token_start: false,
+                cursor: editing && !st.same && r.start < cursor.end && cursor.start < r.end,
+                end_of_word: false,
+                gap: !st.token,
+            });
         }
-    };
-    for piece in pieces(app) {
-        if piece.separate {
-            rows.separate(t.glyphs.separator, t.glyph());
-        }
-        let r = &piece.text;
-        if !piece.same || !editing {
-            let on = editing && !r.is_empty() && r.start < cursor.end && cursor.start < r.end;
-            emit(&mut rows, piece.shown, piece.style, on);
-            continue;
-        }
-        // Cut where the cursor's character starts and ends.
-        let mut cuts = vec![r.start];
-        cuts.extend(
-            [cursor.start, cursor.end]
-                .into_iter()
-                .filter(|&c| r.start < c && c < r.end),
-        );
-        cuts.push(r.end);
-        cuts.dedup();
-        for w in cuts.windows(2) {
-            let on = !cursor.is_empty() && cursor.start <= w[0] && w[1] <= cursor.end;
-            let shown = &piece.shown[w[0] - r.start..w[1] - r.start];
-            emit(&mut rows, shown, piece.style, on);
+        pieces[first].token_start = true;
+        if let Some(last) = pieces.last_mut() {
+            last.end_of_word = st.end_of_word;
         }
     }
+    let look = TextLook {
+        theme: &app.theme,
+        whitespace: app.show_whitespace,
+        hex: app.show_hex,
+        separators: app.boundaries == crate::tui::app::Boundaries::Separators,
+        line_breaks: true,
+    };
+    let mut rows = Rows::new(width);
+    lay_out(&mut rows, &pieces, &look);
     if editing && cursor.is_empty() {
         // At the end of the text.
         rows.mark_cursor();

@@ -100,7 +100,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let vocab = trainer.vocab();
             let mut joined = vocab.token_bytes(a).to_vec();
             joined.extend_from_slice(vocab.token_bytes(b));
-            let made = crate::bpe::display::token_visible(&joined).replace(' ', g.space);
+            let made = crate::tui::rows::label(&joined, &app.theme);
             let text = format!(
                 "{} {}  {} {} {}",
                 fit_right(&rank.to_string(), rank_w, ""),

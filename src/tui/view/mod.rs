@@ -70,9 +70,7 @@ pub fn pane_block<'a>(app: &App, pane: Focus, title: String, right: String) -> B
     block
 }
 
-/// A token as the tables show it: escapes for control characters, `<E6>` for
-/// partial characters, and a visible glyph for each space.
+/// A token as the tables show it (see [`crate::tui::rows::label`]).
 pub fn token_label(app: &App, id: crate::bpe::TokenId) -> String {
-    let bytes = app.trainer().vocab().token_bytes(id);
-    crate::bpe::display::token_visible(bytes).replace(' ', app.theme.glyphs.space)
+    crate::tui::rows::label(app.trainer().vocab().token_bytes(id), &app.theme)
 }

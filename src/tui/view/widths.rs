@@ -1,28 +1,30 @@
-//! Fitting text into a number of columns, measured by display width.
+//! Fitting text into a number of columns, measured by display width the
+//! way ratatui measures it, and cut only between grapheme clusters.
 
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use crate::tui::rows::cell_width;
+use unicode_segmentation::UnicodeSegmentation;
 
 pub fn width(s: &str) -> usize {
-    s.width()
+    cell_width(s)
 }
 
 /// `s` cut to at most `max` columns, ending in `ellipsis` if it was cut.
 pub fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
-    if s.width() <= max {
+    if width(s) <= max {
         return s.to_string();
     }
-    let room = max.saturating_sub(ellipsis.width());
+    let room = max.saturating_sub(width(ellipsis));
     let mut out = String::new();
     let mut used = 0;
-    for c in s.chars() {
-        let w = c.width().unwrap_or(0);
+    for g in s.graphemes(true) {
+        let w = width(g);
         if used + w > room {
             break;
         }
-        out.push(c);
+        out.push_str(g);
         used += w;
     }
-    if max >= ellipsis.width() {
+    if max >= width(ellipsis) {
         out.push_str(ellipsis);
     }
     out
@@ -31,7 +33,7 @@ pub fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
 /// `s` cut or padded with spaces to exactly `cols` columns.
 pub fn fit_left(s: &str, cols: usize, ellipsis: &str) -> String {
     let mut out = truncate(s, cols, ellipsis);
-    let w = out.width();
+    let w = width(&out);
     out.extend(std::iter::repeat_n(' ', cols.saturating_sub(w)));
     out
 }
@@ -39,7 +41,7 @@ pub fn fit_left(s: &str, cols: usize, ellipsis: &str) -> String {
 /// `s` right-aligned in `cols` columns (cut on the right if too long).
 pub fn fit_right(s: &str, cols: usize, ellipsis: &str) -> String {
     let out = truncate(s, cols, ellipsis);
-    let pad = cols.saturating_sub(out.width());
+    let pad = cols.saturating_sub(width(&out));
     format!("{}{out}", " ".repeat(pad))
 }
 
@@ -55,7 +57,7 @@ pub fn fit_items(items: &[(usize, String)], sep: &str, max: usize) -> String {
             .map(|((_, s), _)| s.as_str())
             .collect::<Vec<_>>()
             .join(sep);
-        if line.width() <= max {
+        if width(&line) <= max {
             return line;
         }
         let drop = items

@@ -18,12 +18,11 @@ mod merges;
 mod scripts;
 
 use crate::bpe::Tokenizer;
-use crate::bpe::display::token_visible;
 use crate::bpe::encoder::EncodedToken;
 use crate::corpora::SAMPLES;
 use crate::tui::app::{App, Boundaries};
-use crate::tui::corpus_text::{Rows, push_bytes};
 use crate::tui::fertility::{Panel, StripText, TextSource};
+use crate::tui::rows::{Piece, Rows, TextLook, lay_out};
 use crate::tui::tokenizers::{Slot, SlotState};
 use crate::tui::view::widths::{fit_items, fit_left, truncate, width};
 use ratatui::Frame;
@@ -328,7 +327,14 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
         return;
     };
     let target = lines.len() + plan.tokens;
-    lines.extend(token_rows(app, strip, w.saturating_sub(1), plan.tokens));
+    let char_mode = tok.mode() == crate::bpe::Mode::Char;
+    lines.extend(token_rows(
+        app,
+        strip,
+        char_mode,
+        w.saturating_sub(1),
+        plan.tokens,
+    ));
     pad_to(lines, target);
     lines.push(Line::styled(
         truncate(
@@ -345,6 +351,7 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
 fn token_rows(
     app: &App,
     tokens: &[EncodedToken],
+    char_mode: bool,
     cols: usize,
     height: usize,
 ) -> Vec<Line<'static>> {
@@ -356,39 +363,46 @@ fn token_rows(
     let mut start = cursor;
     let mut used = 0;
     while start > 0 {
-        let w = width(&token_visible(&tokens[start - 1].bytes)) + 1;
+        let w = width(&shown(app, &tokens[start - 1].bytes)) + 1;
         if used + w > budget {
             break;
         }
         used += w;
         start -= 1;
     }
-    let mut rows = Rows::new(cols);
-    let separators = one_row || app.boundaries == Boundaries::Separators;
+    // Enough tokens to fill the rows, and no more: a long text costs only
+    // what shows.
+    let room = cols * height.max(1);
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut drawn = 0;
     for (i, token) in tokens.iter().enumerate().skip(start) {
-        if separators && i > start {
-            rows.separate(t.glyphs.separator, t.glyph());
-        }
         let mut style = t.token(i % 2 == 1, crate::tui::theme::Mark::None);
         if i == cursor {
             style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
         }
-        let mut pieces = token.bytes.split(|&b| b == b'\n').peekable();
-        while let Some(piece) = pieces.next() {
-            push_bytes(&mut rows, piece, style, t, one_row || app.show_whitespace);
-            if pieces.peek().is_some() {
-                if one_row || app.show_whitespace {
-                    rows.push(t.glyphs.newline, style.patch(t.glyph()));
-                }
-                if !one_row {
-                    rows.end_row();
-                }
-            }
-        }
-        if rows.row_count() > height {
+        let end_of_word = char_mode && !token.special && token.bytes.ends_with(b"</w>");
+        let bytes = if end_of_word {
+            &token.bytes[..token.bytes.len() - 4]
+        } else {
+            &token.bytes[..]
+        };
+        let mut piece = Piece::token(bytes, style);
+        piece.end_of_word = end_of_word;
+        pieces.push(piece);
+        drawn += bytes.len() * 4 + 1;
+        if i > cursor && drawn > room * 2 {
             break;
         }
     }
+    let look = TextLook {
+        theme: t,
+        whitespace: one_row || app.show_whitespace,
+        hex: app.show_hex,
+        separators: one_row || app.boundaries == Boundaries::Separators,
+        line_breaks: !one_row,
+    };
+    let mut rows = Rows::new(cols);
+    lay_out(&mut rows, &pieces, &look);
     let mut out: Vec<Line<'static>> = rows.finish();
     out.truncate(height);
     for line in &mut out {
@@ -402,19 +416,9 @@ pub fn token_label(app: &App, tok: &Tokenizer, id: crate::bpe::TokenId) -> Strin
     shown(app, &tok.describe(id).bytes)
 }
 
-/// Token bytes on one line: escapes, spaces as glyphs, and a dotted circle
-/// before a leading combining mark, so it never lands on its neighbour.
+/// Token bytes on one line (see [`crate::tui::rows::label`]).
 pub fn shown(app: &App, bytes: &[u8]) -> String {
-    let text = token_visible(bytes).replace(' ', app.theme.glyphs.space);
-    let leading_mark = text
-        .chars()
-        .next()
-        .is_some_and(|c| unicode_width::UnicodeWidthChar::width(c) == Some(0));
-    if leading_mark {
-        format!("\u{25CC}{text}")
-    } else {
-        text
-    }
+    crate::tui::rows::label(bytes, &app.theme)
 }
 
 /// Bytes as hex, the first few of them.

@@ -1,0 +1,531 @@
+//! Laying token text out in rows of screen cells.
+//!
+//! Text is cut into grapheme clusters over the whole stretch shown, not
+//! token by token, so a combining mark stays on its base and a character
+//! whose bytes two tokens share is drawn once. Each cluster becomes one
+//! span whose width is the width ratatui gives it, so what this module
+//! assumes about a row is what ends up in the screen buffer, cell for cell.
+//! A cluster that cannot stand alone (a mark with no base) is drawn on a
+//! dotted circle; an escape such as `<E0>` is one unit and never cut across
+//! rows.
+
+use crate::bpe::pretok::for_each_utf8_run;
+use crate::tui::theme::Theme;
+use ratatui::buffer::CellWidth;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use std::fmt::Write;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// A tab always takes this many columns, wherever it is drawn.
+pub const TAB_WIDTH: usize = 4;
+
+/// The base a lone combining mark is drawn on.
+pub const DOTTED_CIRCLE: char = '\u{25CC}';
+
+/// The width ratatui gives `s` when it draws it: the sum of its grapheme
+/// clusters' cell widths, zero-width clusters dropped.
+pub fn cell_width(s: &str) -> usize {
+    s.graphemes(true).map(|g| usize::from(g.cell_width())).sum()
+}
+
+/// One unit on a row: a grapheme cluster, a glyph or an escape.
+struct Unit {
+    symbol: String,
+    style: Style,
+    width: usize,
+    /// A token separator, which never starts a row.
+    separator: bool,
+    /// The unit the text cursor is on.
+    cursor: bool,
+    /// A space a row may break after.
+    space: bool,
+}
+
+/// Fills rows of a fixed width with styled units, wrapping at the last
+/// space of a row when there is one, so words stay whole.
+pub struct Rows {
+    width: usize,
+    rows: Vec<Line<'static>>,
+    units: Vec<Unit>,
+    used: usize,
+    /// A separator to draw before the next unit, unless a row starts there.
+    separator: Option<(&'static str, Style)>,
+    cursor_next: bool,
+    cursor_row: Option<usize>,
+}
+
+impl Rows {
+    pub fn new(width: usize) -> Self {
+        Rows {
+            width: width.max(1),
+            rows: Vec::new(),
+            units: Vec::new(),
+            used: 0,
+            separator: None,
+            cursor_next: false,
+            cursor_row: None,
+        }
+    }
+
+    /// The next unit pushed is the one the text cursor is on; its row is
+    /// given by [`Rows::finish_with_cursor`].
+    pub fn mark_cursor(&mut self) {
+        self.cursor_next = true;
+    }
+
+    /// Rows started so far, the unfinished one included.
+    pub fn row_count(&self) -> usize {
+        self.rows.len() + usize::from(!self.units.is_empty())
+    }
+
+    /// The column the next unit goes to.
+    pub fn column(&self) -> usize {
+        self.used
+    }
+
+    /// Mark a token boundary with `glyph` before the next unit.
+    pub fn separate(&mut self, glyph: &'static str, style: Style) {
+        self.separator = Some((glyph, style));
+    }
+
+    /// Push `s` as one unit: it is never split across rows. Empty or
+    /// zero-width text pushes nothing, since the screen could not show it.
+    pub fn push(&mut self, s: &str, style: Style) {
+        let width = cell_width(s);
+        if width == 0 {
+            return;
+        }
+        if let Some((glyph, sep_style)) = self.separator.take() {
+            self.push_unit(Unit {
+                symbol: glyph.to_string(),
+                style: sep_style,
+                width: cell_width(glyph),
+                separator: true,
+                cursor: false,
+                space: false,
+            });
+        }
+        let cursor = std::mem::take(&mut self.cursor_next);
+        self.push_unit(Unit {
+            symbol: s.to_string(),
+            style,
+            width,
+            separator: false,
+            cursor,
+            space: s == " ",
+        });
+    }
+
+    fn push_unit(&mut self, unit: Unit) {
+        if self.used + unit.width > self.width && self.used > 0 {
+            self.wrap();
+        }
+        if unit.separator && self.used == 0 {
+            // A row's edge already shows the boundary.
+            return;
+        }
+        self.used += unit.width;
+        self.units.push(unit);
+    }
+
+    /// Start a new row, carrying the unfinished word over if the row has a
+    /// space to break at.
+    fn wrap(&mut self) {
+        let mut carry = match self.units.iter().rposition(|u| u.space) {
+            Some(i) if i + 1 < self.units.len() => self.units.split_off(i + 1),
+            _ => Vec::new(),
+        };
+        let separators = carry.iter().take_while(|u| u.separator).count();
+        carry.drain(..separators);
+        self.end_row();
+        self.used = carry.iter().map(|u| u.width).sum();
+        self.units = carry;
+    }
+
+    /// End the current row, even if it is empty.
+    pub fn end_row(&mut self) {
+        if self.units.iter().any(|u| u.cursor) {
+            self.cursor_row = Some(self.rows.len());
+        }
+        // One span per unit: ratatui cuts each span into clusters on its
+        // own, so a unit can never merge with its neighbour.
+        let spans: Vec<Span<'static>> = self
+            .units
+            .drain(..)
+            .map(|u| Span::styled(u.symbol, u.style))
+            .collect();
+        self.rows.push(Line::from(spans));
+        self.used = 0;
+    }
+
+    /// The rows, the last one included if it holds anything.
+    pub fn finish(self) -> Vec<Line<'static>> {
+        self.finish_with_cursor().0
+    }
+
+    /// The rows and the row the cursor is on, if one was marked.
+    pub fn finish_with_cursor(mut self) -> (Vec<Line<'static>>, Option<usize>) {
+        if !self.units.is_empty() || self.rows.is_empty() {
+            self.end_row();
+        }
+        (self.rows, self.cursor_row)
+    }
+}
+
+/// How text is shown.
+#[derive(Debug, Clone, Copy)]
+pub struct TextLook<'a> {
+    pub theme: &'a Theme,
+    /// Spaces, tabs and line breaks as glyphs.
+    pub whitespace: bool,
+    /// Bytes that are not whole characters as `<E0>`, token by token,
+    /// rather than the character drawn once across the tokens sharing it.
+    pub hex: bool,
+    /// A separator between tokens: each token then stands alone, and a
+    /// combining mark that starts a token is drawn on a dotted circle.
+    pub separators: bool,
+    /// A line break ends the row (otherwise it is only a glyph or nothing).
+    pub line_breaks: bool,
+}
+
+/// One stretch of text in one style.
+#[derive(Debug, Clone, Copy)]
+pub struct Piece<'a> {
+    pub bytes: &'a [u8],
+    pub style: Style,
+    /// A new token starts here (pieces of one token share a style but do
+    /// not make a boundary).
+    pub token_start: bool,
+    /// The text cursor is on this piece's first character.
+    pub cursor: bool,
+    /// Draw the end-of-word mark after it (char mode's `</w>`).
+    pub end_of_word: bool,
+    /// Text that belongs to no token (the spaces between char-mode words):
+    /// no separator is drawn on either side of it.
+    pub gap: bool,
+}
+
+impl<'a> Piece<'a> {
+    pub fn token(bytes: &'a [u8], style: Style) -> Self {
+        Piece {
+            bytes,
+            style,
+            token_start: true,
+            cursor: false,
+            end_of_word: false,
+            gap: false,
+        }
+    }
+
+    pub fn gap(bytes: &'a [u8]) -> Self {
+        Piece {
+            gap: true,
+            ..Piece::token(bytes, Style::new())
+        }
+    }
+}
+
+/// Lay `pieces` out on `rows` as one stretch of text.
+pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
+    if look.hex {
+        // Every token stands alone, its partial characters in hex.
+        for (i, p) in pieces.iter().enumerate() {
+            let after_gap = i > 0 && pieces[i - 1].gap;
+            let boundary = p.token_start && i > 0 && !p.gap && !after_gap;
+            let mut part = Part {
+                bytes: p.bytes,
+                style: p.style,
+                boundary,
+                cursor: p.cursor,
+                cursor_marked: false,
+            };
+            part.draw(rows, look);
+            if p.end_of_word {
+                end_of_word(rows, p.style, look);
+            }
+        }
+        return;
+    }
+    let mut all = Vec::with_capacity(pieces.iter().map(|p| p.bytes.len()).sum());
+    let mut starts = Vec::with_capacity(pieces.len());
+    for p in pieces {
+        starts.push(all.len());
+        all.extend_from_slice(p.bytes);
+    }
+    let stretch = Stretch {
+        pieces,
+        starts: &starts,
+        all: &all,
+    };
+    // Pieces that hold no bytes (a lone `</w>`) are drawn where they fall.
+    let mut next_empty = 0;
+    let mut flush_empty = |rows: &mut Rows, upto: usize| {
+        while next_empty < pieces.len() && starts[next_empty] <= upto {
+            let p = &pieces[next_empty];
+            if p.bytes.is_empty() && p.end_of_word {
+                if look.separators && p.token_start && next_empty > 0 && !pieces[next_empty - 1].gap
+                {
+                    rows.separate(look.theme.glyphs.separator, look.theme.glyph());
+                }
+                end_of_word(rows, p.style, look);
+            }
+            next_empty += 1;
+        }
+    };
+    for_each_utf8_run(&all, |start, run| match run {
+        Ok(s) => {
+            for (i, cluster) in s.grapheme_indices(true) {
+                let at = start + i;
+                flush_empty(rows, at);
+                stretch.cluster(rows, at, at + cluster.len(), look);
+            }
+        }
+        Err(len) => {
+            for at in start..start + len {
+                flush_empty(rows, at);
+                let p = stretch.piece_at(at);
+                let mut part = Part {
+                    bytes: &all[at..at + 1],
+                    style: pieces[p].style,
+                    boundary: stretch.separates(at),
+                    cursor: stretch.is_cursor(at),
+                    cursor_marked: false,
+                };
+                part.draw(rows, look);
+                stretch.end_of_word_after(rows, at + 1, look);
+            }
+        }
+    });
+    flush_empty(rows, all.len());
+}
+
+/// The pieces of one stretch and where each starts in their concatenation.
+struct Stretch<'s, 'a> {
+    pieces: &'s [Piece<'a>],
+    starts: &'s [usize],
+    all: &'s [u8],
+}
+
+impl Stretch<'_, '_> {
+    /// The pieces that start at byte `at`.
+    fn starting_at(&self, at: usize) -> impl Iterator<Item = &Piece<'_>> {
+        let from = self.starts.partition_point(|&s| s < at);
+        let to = self.starts.partition_point(|&s| s <= at);
+        self.pieces[from..to].iter().filter(|p| !p.bytes.is_empty())
+    }
+
+    /// The non-empty piece holding byte `at`.
+    fn piece_at(&self, at: usize) -> usize {
+        let mut i = self.starts.partition_point(|&s| s <= at).saturating_sub(1);
+        while i > 0 && self.pieces[i].bytes.is_empty() {
+            i -= 1;
+        }
+        i
+    }
+
+    /// A token boundary (not the stretch's start) falls just before `at`.
+    fn is_boundary(&self, at: usize) -> bool {
+        at > 0 && self.starting_at(at).any(|p| p.token_start)
+    }
+
+    /// A separator goes before `at`: a boundary between two tokens.
+    fn separates(&self, at: usize) -> bool {
+        at > 0
+            && self.starting_at(at).any(|p| p.token_start && !p.gap)
+            && !self.pieces[self.piece_at(at - 1)].gap
+    }
+
+    fn is_cursor(&self, at: usize) -> bool {
+        self.starting_at(at).any(|p| p.cursor)
+    }
+
+    /// Draw the end-of-word mark of the piece that ends at `end`, if it has
+    /// one.
+    fn end_of_word_after(&self, rows: &mut Rows, end: usize, look: &TextLook) {
+        if end == 0 {
+            return;
+        }
+        let i = self.piece_at(end - 1);
+        let p = &self.pieces[i];
+        if p.end_of_word && self.starts[i] + p.bytes.len() == end {
+            end_of_word(rows, p.style, look);
+        }
+    }
+
+    /// Draw the cluster `start..end` of the stretch.
+    fn cluster(&self, rows: &mut Rows, start: usize, end: usize, look: &TextLook) {
+        let inner: Vec<usize> = (start + 1..end).filter(|&b| self.is_boundary(b)).collect();
+        let on_chars = inner
+            .iter()
+            .all(|&b| std::str::from_utf8(&self.all[start..b]).is_ok());
+        if inner.is_empty() || (look.separators && on_chars) {
+            // Each token's part of the cluster on its own.
+            let mut cuts = vec![start];
+            cuts.extend(&inner);
+            cuts.push(end);
+            for w in cuts.windows(2) {
+                let mut part = Part {
+                    bytes: &self.all[w[0]..w[1]],
+                    style: self.pieces[self.piece_at(w[0])].style,
+                    boundary: self.separates(w[0]),
+                    cursor: (w[0]..w[1]).any(|b| self.is_cursor(b)),
+                    cursor_marked: false,
+                };
+                part.draw(rows, look);
+                self.end_of_word_after(rows, w[1], look);
+            }
+            return;
+        }
+        // Tokens share this cluster: draw it once, marked as split, and
+        // where boundaries are drawn, a fragment mark after it.
+        let first = self.pieces[self.piece_at(start)].style;
+        let mut part = Part {
+            bytes: &self.all[start..end],
+            style: first.patch(look.theme.fragment()),
+            boundary: self.separates(start),
+            cursor: (start..end).any(|b| self.is_cursor(b)),
+            cursor_marked: false,
+        };
+        part.draw(rows, look);
+        if look.separators {
+            rows.separate(look.theme.glyphs.fragment, look.theme.glyph());
+        }
+        self.end_of_word_after(rows, end, look);
+    }
+}
+
+/// Bytes drawn in one style, as one or more units.
+struct Part<'b> {
+    bytes: &'b [u8],
+    style: Style,
+    /// A token boundary comes before it.
+    boundary: bool,
+    cursor: bool,
+    cursor_marked: bool,
+}
+
+impl Part<'_> {
+    fn draw(&mut self, rows: &mut Rows, look: &TextLook) {
+        let bytes = self.bytes;
+        for_each_utf8_run(bytes, |start, run| match run {
+            Ok(s) => {
+                for cluster in s.graphemes(true) {
+                    self.unit(rows, look, cluster);
+                }
+            }
+            Err(len) => {
+                for b in &bytes[start..start + len] {
+                    let mut hex = String::new();
+                    let _ = write!(hex, "<{b:02X}>");
+                    self.emit(rows, look, &hex, self.style);
+                }
+            }
+        });
+    }
+
+    fn emit(&mut self, rows: &mut Rows, look: &TextLook, symbol: &str, style: Style) {
+        if std::mem::take(&mut self.boundary) && look.separators {
+            rows.separate(look.theme.glyphs.separator, look.theme.glyph());
+        }
+        // Every unit of the part the cursor is on is reversed; the first
+        // one gives the cursor's row.
+        let style = if self.cursor {
+            if !std::mem::replace(&mut self.cursor_marked, true) {
+                rows.mark_cursor();
+            }
+            style.add_modifier(ratatui::style::Modifier::REVERSED)
+        } else {
+            style
+        };
+        rows.push(symbol, style);
+    }
+
+    fn unit(&mut self, rows: &mut Rows, look: &TextLook, cluster: &str) {
+        let g = &look.theme.glyphs;
+        let glyph = self.style.patch(look.theme.glyph());
+        let first = cluster.chars().next().unwrap_or(' ');
+        if first.is_whitespace() && first.is_ascii() || first.is_control() {
+            // "\r\n" is one cluster; its characters are drawn one by one.
+            for c in cluster.chars() {
+                match c {
+                    ' ' if look.whitespace => self.emit(rows, look, g.space, glyph),
+                    ' ' => self.emit(rows, look, " ", self.style),
+                    '\t' => {
+                        let shown = if look.whitespace { g.tab } else { " " };
+                        let pad = " ".repeat(TAB_WIDTH - cell_width(shown));
+                        self.emit(rows, look, &format!("{shown}{pad}"), glyph);
+                    }
+                    '\n' => {
+                        if look.whitespace {
+                            self.emit(rows, look, g.newline, glyph);
+                        } else if self.cursor {
+                            // The cursor on a line break: a cell at the line's end.
+                            self.emit(rows, look, " ", self.style);
+                        }
+                        if look.line_breaks {
+                            rows.end_row();
+                        }
+                    }
+                    '\r' if look.whitespace => self.emit(rows, look, g.carriage_return, glyph),
+                    '\r' => {}
+                    c if c.is_control() => {
+                        let esc = format!("\\u{{{:x}}}", c as u32);
+                        self.emit(rows, look, &esc, glyph);
+                    }
+                    c => self.emit(rows, look, c.encode_utf8(&mut [0; 4]), self.style),
+                }
+            }
+            return;
+        }
+        if cell_width(cluster) > 0 {
+            self.emit(rows, look, cluster, self.style);
+            return;
+        }
+        // Nothing visible: a mark with no base, or a format character.
+        let on_circle = format!("{DOTTED_CIRCLE}{cluster}");
+        if on_circle.graphemes(true).count() == 1 {
+            self.emit(rows, look, &on_circle, self.style);
+        } else {
+            let mut esc = String::new();
+            for c in cluster.chars() {
+                let _ = write!(esc, "<U+{:04X}>", c as u32);
+            }
+            self.emit(rows, look, &esc, glyph);
+        }
+    }
+}
+
+/// The end-of-word mark of char mode, in its token's style.
+fn end_of_word(rows: &mut Rows, style: Style, look: &TextLook) {
+    rows.push(
+        look.theme.glyphs.end_of_word,
+        style.patch(look.theme.glyph()),
+    );
+}
+
+/// A token as a table shows it, on one line and on its own: control
+/// characters escaped, partial characters as `<E0>`, spaces as glyphs, a
+/// mark with no base on a dotted circle and an invisible character as
+/// `<U+FEFF>`.
+pub fn label(bytes: &[u8], theme: &Theme) -> String {
+    let text = crate::bpe::display::token_visible(bytes);
+    let mut out = String::with_capacity(text.len());
+    for cluster in text.graphemes(true) {
+        if cluster == " " {
+            out.push_str(theme.glyphs.space);
+        } else if cell_width(cluster) > 0 {
+            out.push_str(cluster);
+        } else {
+            let on_circle = format!("{DOTTED_CIRCLE}{cluster}");
+            if on_circle.graphemes(true).count() == 1 {
+                out.push_str(&on_circle);
+            } else {
+                for c in cluster.chars() {
+                    let _ = write!(out, "<U+{:04X}>", c as u32);
+                }
+            }
+        }
+    }
+    out
+}
