@@ -269,9 +269,9 @@ const EXPECT_HELP: &[&str] = &[
     "│ ^C q           quit                    t Right T Left select a tokenizer     │",
     "│ w              whitespace glyphs       ] [            select a token         │",
     "│ b              token separators        s              pasted text/samples    │",
-    "│ ?              this help               m              number in the table    │",
-    "│                                        Up k Down j    move the row cursor    │",
-    "└──────────────────────────────────────────────── Down: more · ? or Esc closes ┘",
+    "│ x              split characters as hex m              number in the table    │",
+    "│ ^L             redraw the screen       Up k Down j    move the row cursor    │",
+    "└─────────────────────────────────────────── Down PgDn: more · ? or Esc closes ┘",
 ];
 
 const EXPECT_SMALL: &[&str] = &[

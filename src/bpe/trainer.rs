@@ -83,6 +83,15 @@ pub enum StopReason {
 }
 
 impl StopReason {
+    /// A few words, for a status line.
+    pub fn short(self) -> &'static str {
+        match self {
+            StopReason::Budget => "merge budget reached",
+            StopReason::MinCount { .. } => "best count below minimum",
+            StopReason::NoPairs => "no pairs left",
+        }
+    }
+
     pub fn code(self) -> &'static str {
         match self {
             StopReason::Budget => "budget",

@@ -63,6 +63,9 @@ pub enum Action {
     ToggleHex,
     /// Draw every cell of the screen again.
     Redraw,
+    /// Do the work asked for in the last action (a seek), now that the
+    /// screen says it is under way.
+    RunPending,
     ToggleBoundaries,
     NextCorpus,
     PrevCorpus,

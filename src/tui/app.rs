@@ -139,6 +139,8 @@ pub struct App {
     pub dirty: bool,
     /// The whole screen must be drawn again, not only what changed.
     pub redraw: bool,
+    /// Work that waits for one frame, so the screen can say it is under way.
+    pub pending: Option<crate::tui::action::Action>,
     pub quit: bool,
 }
 
@@ -212,6 +214,7 @@ impl App {
             size: (80, 24),
             dirty: true,
             redraw: false,
+            pending: None,
             quit: false,
         }
     }
@@ -256,6 +259,31 @@ impl App {
             Some(i) if i < n => Some(i),
             _ => n.checked_sub(1),
         }
+    }
+
+    /// Why training can go no further, if it cannot: known as soon as the
+    /// last merge is made, not only when the next one is asked for.
+    pub fn training_end(&self) -> Option<crate::bpe::StopReason> {
+        let trainer = self.trainer();
+        trainer.stop_reason().or_else(|| {
+            matches!(
+                trainer.phase(),
+                crate::bpe::Phase::Counted | crate::bpe::Phase::Merged
+            )
+            .then(|| trainer.peek_choice().err())
+            .flatten()
+        })
+    }
+
+    /// The special tokens training adds, each counted once.
+    pub fn specials(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for s in &self.options.specials {
+            if !out.contains(&s.as_str()) {
+                out.push(s);
+            }
+        }
+        out
     }
 
     /// Compare (and encode) with the tokenizer `spec` names too: a built-in

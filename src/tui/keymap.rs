@@ -114,6 +114,10 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Help, [c('?'), k(KeyCode::Esc), c('q')], Action::ToggleHelp, Some("close help"), Showing, "close this help"),
     bind!(Help, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Showing, "scroll help"),
     bind!(Help, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Showing, "scroll help"),
+    bind!(Help, [k(KeyCode::PageUp)], Action::Scroll(Scroll::PageUp), None, Showing, "scroll help"),
+    bind!(Help, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Showing, "scroll help"),
+    bind!(Help, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Showing, "scroll help"),
+    bind!(Help, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Showing, "scroll help"),
     // Go-to prompt.
     bind!(Goto, [k(KeyCode::Enter)], Action::PromptSubmit, Some("go"), Prompt, "go to the merge typed"),
     bind!(Goto, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Prompt, "close the prompt"),

@@ -26,6 +26,7 @@ pub mod theme;
 pub mod tokenizers;
 pub mod update;
 pub mod view;
+pub mod wide_cells;
 
 pub use action::Action;
 pub use app::App;

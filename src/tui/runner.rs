@@ -29,6 +29,8 @@ impl Screen for TestBackend {
 
 impl<W: std::io::Write> Screen for ratatui::backend::CrosstermBackend<W> {}
 
+impl<W: std::io::Write> Screen for crate::tui::wide_cells::WideCellBackend<W> {}
+
 fn draw_error(e: impl std::fmt::Display) -> Error {
     Error::failure(format!("drawing the screen: {e}"))
 }
@@ -62,6 +64,11 @@ pub fn run_loop<B: Screen>(
         }
         if app.dirty {
             draw(terminal, app)?;
+        }
+        if app.pending.is_some() {
+            // The frame just drawn says what is under way; now do it.
+            update(app, Action::RunPending);
+            continue;
         }
         // Ticks keep a steady beat: each is due one interval after the last
         // was due, not after the last one finished.

@@ -6,9 +6,9 @@ use crate::error::{Error, Result};
 use crate::tui::app::App;
 use crate::tui::event::TerminalEvents;
 use crate::tui::runner::run_loop;
+use crate::tui::wide_cells::WideCellBackend;
 use crossterm::{cursor, event, execute, terminal};
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 use std::io::{self, BufWriter, Write};
 
 /// Put the terminal back as the shell expects it. Safe to call twice.
@@ -67,7 +67,7 @@ fn run_session(app: &mut App) -> Result<()> {
     let fail = |e: io::Error| Error::failure(format!("terminal: {e}"));
     let _session = Session::start().map_err(fail)?;
     // One buffered write per frame keeps the bytes on the wire together.
-    let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
+    let backend = WideCellBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
     let mut terminal = Terminal::new(backend).map_err(fail)?;
     terminal.clear().map_err(fail)?;
     run_loop(&mut terminal, app, &mut TerminalEvents::start())

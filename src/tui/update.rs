@@ -37,23 +37,32 @@ pub fn update(app: &mut App, action: Action) {
                 app.notice = Some("at merge 0: nothing to undo".into());
             }
         }
-        Action::Advance => {
-            if let Err(reason) = app.trainer_mut().advance() {
-                app.notice = Some(format!("training stopped: {reason}"));
-            }
-        }
+        Action::Advance => match app.trainer_mut().advance() {
+            Err(reason) => app.notice = Some(format!("training stopped: {reason}")),
+            Ok(()) if matches!(app.trainer().phase(), Phase::Merged) => say_if_done(app),
+            Ok(()) => {}
+        },
         Action::Reset => {
-            app.trainer_mut().seek(0);
             app.autoplay.on = false;
+            run_later(app, Action::Goto(0), "back to merge 0".into());
+        }
+        Action::RunPending => {
+            if let Some(action) = app.pending.take() {
+                update(app, action);
+                return;
+            }
         }
         Action::Goto(n) => goto(app, n),
         Action::OpenGoto => app.input = InputMode::Goto(String::new()),
         Action::PromptType(c) => {
-            if let InputMode::Goto(digits) = &mut app.input
-                && c.is_ascii_digit()
-                && digits.len() < 9
-            {
-                digits.push(c);
+            if let InputMode::Goto(digits) = &mut app.input {
+                if !c.is_ascii_digit() {
+                    app.notice = Some(format!("go to: {c:?} is not a digit; type a number"));
+                } else if digits.len() < 9 {
+                    digits.push(c);
+                } else {
+                    app.notice = Some("go to: at most 9 digits".into());
+                }
             }
         }
         Action::PromptDelete => {
@@ -62,26 +71,41 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::PromptSubmit => {
-            let typed = match std::mem::replace(&mut app.input, InputMode::Normal) {
-                InputMode::Goto(digits) => digits,
+            let typed = match &app.input {
+                InputMode::Goto(digits) => digits.clone(),
                 _ => String::new(),
             };
             match typed.parse() {
-                Ok(n) if app.goto_is_rank() => app.fert.merge_row = Some(n),
-                Ok(n) => goto(app, n),
-                Err(_) if app.goto_is_rank() => {
-                    app.notice = Some("go to: type a rank".into());
+                Ok(n) => {
+                    app.input = InputMode::Normal;
+                    if app.goto_is_rank() {
+                        app.fert.merge_row = Some(n);
+                    } else {
+                        run_later(app, Action::Goto(n), format!("going to merge {n}"));
+                    }
                 }
-                Err(_) => app.notice = Some("go to: type a merge number".into()),
+                // Nothing typed: the prompt stays open for the number.
+                Err(_) if app.goto_is_rank() => {
+                    app.notice = Some("go to: type a rank, then Enter (Esc cancels)".into());
+                }
+                Err(_) => {
+                    app.notice =
+                        Some("go to: type a merge number, then Enter (Esc cancels)".into());
+                }
             }
         }
         Action::PromptCancel => app.input = InputMode::Normal,
-        Action::ToggleAutoplay => {
-            app.autoplay.on = !app.autoplay.on;
-            if app.autoplay.on {
-                app.notice = Some(speed_notice(app));
+        Action::ToggleAutoplay => match app.training_end() {
+            Some(reason) if !app.autoplay.on => {
+                app.notice = Some(format!("nothing to play: training has stopped ({reason})"));
             }
-        }
+            _ => {
+                app.autoplay.on = !app.autoplay.on;
+                if app.autoplay.on {
+                    app.notice = Some(speed_notice(app));
+                }
+            }
+        },
         Action::Faster => {
             app.autoplay.speed = (app.autoplay.speed + 1).min(SPEEDS.len() - 1);
             app.notice = Some(speed_notice(app));
@@ -165,9 +189,15 @@ pub fn update(app: &mut App, action: Action) {
             app.fert.metric = Metric::ORDER[(i + 1) % Metric::ORDER.len()];
         }
         Action::Loaded(done) => {
+            let waited_for = app.toks.selected_slot().label.clone();
             for (label, error) in app.toks.finish(done) {
-                if let Some(e) = error {
-                    app.notice = Some(format!("cannot load {label}: {e}"));
+                match error {
+                    Some(e) => app.notice = Some(format!("cannot load {label}: {e}")),
+                    // The encode box was waiting for it: say it is ready.
+                    None if label == waited_for && !app.encode.text.is_empty() => {
+                        app.notice = Some(format!("{label} loaded"));
+                    }
+                    None => {}
                 }
             }
         }
@@ -282,9 +312,24 @@ fn scroll_fertility(app: &mut App, by: Scroll) {
 }
 
 fn step(app: &mut App) {
-    if let Err(reason) = app.trainer_mut().step() {
+    match app.trainer_mut().step() {
+        Err(reason) => {
+            app.autoplay.on = false;
+            app.notice = Some(format!("training stopped: {reason}"));
+        }
+        Ok(_) => say_if_done(app),
+    }
+}
+
+/// Say so as soon as the merge just made was the last one training will
+/// make, rather than on the next key.
+fn say_if_done(app: &mut App) {
+    if let Some(reason) = app.training_end() {
+        let n = app.trainer().merges().len();
         app.autoplay.on = false;
-        app.notice = Some(format!("training stopped: {reason}"));
+        app.notice = Some(format!(
+            "merge {n} was the last: {reason} (p undoes, g goes back)"
+        ));
     }
 }
 
@@ -299,12 +344,18 @@ fn goto(app: &mut App, n: usize) {
     }
 }
 
+/// A seek may take longer than a frame: ask for it now, so the screen can
+/// say it is working before the work starts; the loop runs it next.
+fn run_later(app: &mut App, action: Action, what: String) {
+    app.pending = Some(action);
+    app.notice = Some(format!("{what}{}", app.theme.glyphs.ellipsis));
+}
+
 fn speed_notice(app: &App) -> String {
     let state = if app.autoplay.on { "on" } else { "off" };
-    format!(
-        "autoplay {state}, {} merges/s (+/- to change)",
-        app.autoplay.per_second()
-    )
+    let rate = app.autoplay.per_second();
+    let merges = if rate == 1.0 { "merge" } else { "merges" };
+    format!("autoplay {state}, {rate} {merges}/s (+/- to change)")
 }
 
 fn cycle_focus(app: &mut App, by: usize) {
@@ -365,10 +416,19 @@ fn page(app: &App, focus: Focus) -> usize {
 
 fn scroll(app: &mut App, by: Scroll) {
     if app.input == InputMode::Help {
+        let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+        let g = crate::tui::view::help::geometry(app, area);
+        let page = g.rect.height.saturating_sub(3).max(1) as usize;
+        let at = app.help_scroll.min(g.max_scroll as usize);
         app.help_scroll = match by {
-            Scroll::Up => app.help_scroll.saturating_sub(1),
-            _ => app.help_scroll + 1,
-        };
+            Scroll::Up => at.saturating_sub(1),
+            Scroll::Down => at + 1,
+            Scroll::PageUp => at.saturating_sub(page),
+            Scroll::PageDown => at + page,
+            Scroll::Top => 0,
+            Scroll::Bottom => g.max_scroll as usize,
+        }
+        .min(g.max_scroll as usize);
         return;
     }
     if app.fert.open {

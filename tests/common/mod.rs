@@ -31,6 +31,10 @@ pub fn press(app: &mut App, events: impl IntoIterator<Item = Event>) {
         if let Some(action) = action_for(app, &key) {
             update(app, action);
         }
+        // The loop runs a seek one frame after it was asked for.
+        if app.pending.is_some() {
+            update(app, bpeek::tui::Action::RunPending);
+        }
     }
 }
 

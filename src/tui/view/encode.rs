@@ -128,7 +128,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let mut lines: Vec<Line> = body.lines.into_iter().skip(first).take(room).collect();
     lines.extend(body.ids_line);
 
-    let right = if enc.text.is_empty() {
+    // While the tokenizer loads there is nothing to count yet.
+    let right = if enc.text.is_empty() || slot.is_loading() || slot.error().is_some() {
         String::new()
     } else {
         let per_token = enc.bytes() as f64 / enc.tokens().max(1) as f64;

@@ -30,7 +30,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ));
     }
     // The help key is always shown; the others as room allows, in table order.
-    let rows: Vec<_> = footer_rows(app).collect();
+    // Once training can go no further, the keys that train are not offered.
+    let done = app.training_end().is_some();
+    let rows: Vec<_> = footer_rows(app)
+        .filter(|b| {
+            !(done
+                && matches!(
+                    b.action,
+                    Action::Step | Action::Advance | Action::ToggleAutoplay
+                ))
+        })
+        .collect();
     let (help, others): (Vec<_>, Vec<_>) = rows
         .into_iter()
         .partition(|b| b.action == Action::ToggleHelp);

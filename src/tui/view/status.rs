@@ -22,26 +22,44 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
     } else {
         0.0
     };
-    let phase = match (trainer.stop_reason(), trainer.phase()) {
-        (Some(reason), _) => format!("stopped: {}", reason.code()),
-        (None, p) => p.name().to_string(),
+    let phase = match app.training_end() {
+        Some(reason) => format!("stopped: {}", reason.short()),
+        None => trainer.phase().name().to_string(),
     };
+    let mut setup = format!(
+        "{} {} tie {}",
+        config.mode,
+        if config.mode == crate::bpe::Mode::Char {
+            "words".to_string()
+        } else {
+            config.pretok.to_string()
+        },
+        config.tie
+    );
+    // Every option that is not the default, so the screen says how the
+    // tokenizer was trained.
+    let options = &app.options;
+    if options.digits != "keep" {
+        setup.push_str(&format!(" digits {}", options.digits));
+    }
+    if config.min_count > 1 {
+        setup.push_str(&format!(" min {}", config.min_count));
+    }
+    let specials = app.specials();
+    if !specials.is_empty() {
+        setup.push_str(&format!(
+            " +{} special{}",
+            specials.len(),
+            if specials.len() == 1 { "" } else { "s" }
+        ));
+    }
     let mut items = vec![
-        (
-            3,
-            format!(
-                "{} {} tie {}",
-                config.mode,
-                if config.mode == crate::bpe::Mode::Char {
-                    "words".to_string()
-                } else {
-                    config.pretok.to_string()
-                },
-                config.tie
-            ),
-        ),
+        (3, setup),
         (0, format!("merge {merges}/{budget}")),
-        (2, format!("vocab {}", trainer.vocab().len())),
+        (
+            2,
+            format!("vocab {}", trainer.vocab().len() + specials.len()),
+        ),
         (1, format!("{tokens} tok, {per_token:.2} B/tok")),
         (0, phase),
     ];
