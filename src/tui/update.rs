@@ -30,6 +30,13 @@ pub fn update(app: &mut App, action: Action) {
         }
         _ => {}
     }
+    if matches!(
+        action,
+        Action::Step | Action::Tick | Action::Advance | Action::Undo | Action::Goto(_)
+    ) {
+        // The winner of a round is the top row of the pair table.
+        app.pairs_scroll = 0;
+    }
     match action {
         Action::Step | Action::Tick => step(app),
         Action::Undo => {

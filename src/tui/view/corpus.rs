@@ -5,6 +5,7 @@ use crate::tui::app::{App, Focus};
 use crate::tui::corpus_text::{CorpusLook, Round, Target};
 use crate::tui::layout::inner;
 use crate::tui::theme::Mark;
+use crate::tui::view::widths::{self, truncate_left};
 use crate::tui::view::{pane_block, token_label};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -26,13 +27,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         line += 1;
     }
     let right = format!("line {}/{}", app.corpus_scroll.line + 1, look.lines.count());
-    let block = pane_block(
-        app,
-        Focus::Corpus,
-        format!("Corpus: {}", app.corpus_name()),
-        right,
-    )
-    .title_bottom(legend(app, &look.target));
+    // Borders, the spaces around both titles and a gap between them.
+    let room =
+        (area.width as usize).saturating_sub(widths::width(&right) + 8 + widths::width("Corpus: "));
+    let name = truncate_left(app.corpus_name(), room, app.theme.glyphs.ellipsis);
+    let block = pane_block(app, Focus::Corpus, format!("Corpus: {name}"), right)
+        .title_bottom(legend(app, &look.target));
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(rows), body);
 }

@@ -8,11 +8,23 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let lines = [
+    // The longest wording that fits, down to a terminal of a few cells.
+    let long = [
         format!("bpeek needs {MIN_WIDTH}x{MIN_HEIGHT}"),
         format!("this terminal is {}x{}", area.width, area.height),
         "enlarge it, or press q".to_string(),
     ];
+    let short = [
+        format!("need {MIN_WIDTH}x{MIN_HEIGHT}"),
+        format!("have {}x{}", area.width, area.height),
+        "q quits".to_string(),
+    ];
+    let fits = |lines: &[String]| {
+        lines
+            .iter()
+            .all(|l| crate::tui::view::widths::width(l) <= area.width as usize)
+    };
+    let lines = if fits(&long) { long } else { short };
     let top = area.y + area.height.saturating_sub(lines.len() as u16) / 2;
     for (i, text) in lines.iter().enumerate() {
         let y = top + i as u16;

@@ -30,6 +30,28 @@ pub fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
     out
 }
 
+/// `s` cut from the left to at most `max` columns, starting with
+/// `ellipsis` if it was cut: the end of a path says most.
+pub fn truncate_left(s: &str, max: usize, ellipsis: &str) -> String {
+    if width(s) <= max {
+        return s.to_string();
+    }
+    let room = max.saturating_sub(width(ellipsis));
+    let mut kept: Vec<&str> = Vec::new();
+    let mut used = 0;
+    for g in s.graphemes(true).rev() {
+        let w = width(g);
+        if used + w > room {
+            break;
+        }
+        kept.push(g);
+        used += w;
+    }
+    kept.reverse();
+    let head = if max >= width(ellipsis) { ellipsis } else { "" };
+    format!("{head}{}", kept.concat())
+}
+
 /// `s` cut or padded with spaces to exactly `cols` columns.
 pub fn fit_left(s: &str, cols: usize, ellipsis: &str) -> String {
     let mut out = truncate(s, cols, ellipsis);
@@ -82,6 +104,15 @@ mod tests {
         assert_eq!(truncate("日本語", 5, "…"), "日本…");
         assert_eq!(fit_left("日本", 6, "…"), "日本  ");
         assert_eq!(fit_right("ab", 4, "…"), "  ab");
+    }
+
+    #[test]
+    fn paths_are_cut_from_the_left() {
+        assert_eq!(
+            truncate_left("corpora/samples/hi.txt", 10, "…"),
+            "…es/hi.txt"
+        );
+        assert_eq!(truncate_left("short", 10, "…"), "short");
     }
 
     #[test]
