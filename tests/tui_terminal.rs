@@ -188,3 +188,58 @@ fn the_fertility_view_loads_real_tokenizers_without_stalling() {
     tmux.keys(&["q"]);
     tmux.wait_for("the shell to come back", |s| !s.contains("Fertility"));
 }
+
+/// After anything the screen shows what a full redraw (Ctrl-L) shows: no
+/// cell is left over from an earlier screen.
+fn assert_no_stale_cells(tmux: &Tmux, after: &str) {
+    sleep(Duration::from_millis(300));
+    let before = tmux.screen();
+    tmux.keys(&["C-l"]);
+    sleep(Duration::from_millis(300));
+    let redrawn = tmux.screen();
+    assert_eq!(before, redrawn, "after {after}, stale cells remained");
+}
+
+#[test]
+fn hindi_is_drawn_whole_and_leaves_nothing_behind() {
+    let Some(tmux) = Tmux::start("hindi", 100, 30) else {
+        return;
+    };
+    let command = format!(
+        "{} tui {}/corpora/samples/hi-hindi.txt",
+        env!("CARGO_BIN_EXE_bpeek"),
+        env!("CARGO_MANIFEST_DIR")
+    );
+    tmux.text(&command);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the explorer", |s| s.contains("Merges 0"));
+    tmux.text("g60");
+    tmux.keys(&["Enter"]);
+    // The vowel signs and viramas, tokens of their own, are all there.
+    let screen = tmux.wait_for("merge 60", |s| s.contains("Merges 60"));
+    assert!(screen.contains("हमारे शहर का पुस्तकालय"), "{screen}");
+
+    assert!(tmux.run(&["set-buffer", "नमस्ते दुनिया"]).status.success());
+    assert!(
+        tmux.run(&["paste-buffer", "-p", "-t", "e2e"])
+            .status
+            .success()
+    );
+    let screen = tmux.wait_for("the paste", |s| s.contains("Encode: editing"));
+    assert!(screen.contains("नमस्ते दुनिया"), "{screen}");
+    tmux.keys(&["Escape"]);
+    for key in ["f", "T", "f", "f", "Tab", "Tab", "f"] {
+        tmux.keys(&[key]);
+        assert_no_stale_cells(&tmux, key);
+    }
+    assert!(
+        tmux.run(&["resize-window", "-t", "e2e", "-x", "80", "-y", "24"])
+            .status
+            .success()
+    );
+    assert_no_stale_cells(&tmux, "a resize");
+    let screen = tmux.screen();
+    assert!(screen.contains("नमस्ते दुनिया"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("the shell to come back", |s| !s.contains("Merges"));
+}
