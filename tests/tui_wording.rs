@@ -1,0 +1,256 @@
+//! What the screen says must be true and plain: stop reasons in words, said
+//! when they happen; every training option shown; no numbers before there
+//! is something to count; prompts that refuse what they cannot take.
+
+mod common;
+
+use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::app::{Focus, InputMode};
+use bpeek::tui::theme::Theme;
+use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
+use common::{press, rows_of};
+use crossterm::event::KeyCode;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn app_with(options: TrainingOptions) -> App {
+    App::from_options(&options, Theme::plain()).unwrap()
+}
+
+fn play_with_budget(merges: usize) -> App {
+    app_with(TrainingOptions {
+        corpus_name: Some("play".into()),
+        mode: "char".into(),
+        merges: Some(merges),
+        ..TrainingOptions::default()
+    })
+}
+
+fn screen(app: &mut App, width: u16, height: u16) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    run_loop(&mut terminal, app, &mut ScriptedEvents::new([])).unwrap();
+    rows_of(terminal.backend())
+}
+
+fn key(code: KeyCode) -> Event {
+    Event::Key(crossterm::event::KeyEvent::from(code))
+}
+
+#[test]
+fn the_last_merge_of_the_budget_says_so_at_once() {
+    let mut app = play_with_budget(2);
+    press(&mut app, [Event::char('n')]);
+    assert!(app.notice.is_none());
+    press(&mut app, [Event::char('n')]);
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("merge 2 was the last"), "{notice}");
+    assert!(notice.contains("merge budget reached"), "{notice}");
+    let rows = screen(&mut app, 100, 30);
+    assert!(
+        rows[0].contains("stopped: merge budget reached"),
+        "{}",
+        rows[0]
+    );
+    // The footer no longer offers to train.
+    app.notice = None;
+    let rows = screen(&mut app, 100, 30);
+    let footer = rows.last().unwrap();
+    assert!(!footer.contains("n next"), "{footer}");
+    assert!(footer.contains("p undo"), "{footer}");
+    // Autoplay has nothing to play, and says so.
+    press(&mut app, [Event::char('a')]);
+    assert!(!app.autoplay.on);
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("nothing to play")),
+        "{:?}",
+        app.notice
+    );
+}
+
+#[test]
+fn stop_reasons_are_words_not_codes() {
+    let mut app = app_with(TrainingOptions {
+        corpus_name: Some("play".into()),
+        min_count: 5,
+        ..TrainingOptions::default()
+    });
+    update(&mut app, Action::Goto(1000));
+    let rows = screen(&mut app, 120, 30);
+    assert!(rows[0].contains("best count below minimum"), "{}", rows[0]);
+    assert!(!rows[0].contains("min_count"), "{}", rows[0]);
+}
+
+#[test]
+fn rates_have_the_right_plural() {
+    let mut app = play_with_budget(50);
+    press(&mut app, [Event::char('-')]);
+    assert!(
+        app.notice.as_deref().unwrap().contains("1 merge/s"),
+        "{:?}",
+        app.notice
+    );
+    press(&mut app, [Event::char('-')]);
+    assert!(app.notice.as_deref().unwrap().contains("0.5 merges/s"));
+}
+
+#[test]
+fn the_status_line_shows_every_option_that_is_not_the_default() {
+    let mut app = app_with(TrainingOptions {
+        digits: "single".into(),
+        min_count: 2,
+        specials: vec!["<|eot|>".into(), "<|eot|>".into(), "<|pad|>".into()],
+        ..TrainingOptions::default()
+    });
+    let rows = screen(&mut app, 160, 30);
+    let status = &rows[0];
+    assert!(status.contains("digits single"), "{status}");
+    assert!(status.contains("min 2"), "{status}");
+    // A repeated special counts once, in the vocabulary as in `bpeek train`.
+    assert!(status.contains("+2 specials"), "{status}");
+    assert!(status.contains("vocab 258"), "{status}");
+}
+
+#[test]
+fn the_encode_box_shows_no_numbers_while_its_tokenizer_loads() {
+    let mut app = common::play();
+    press(&mut app, [Event::char('e')]);
+    update(&mut app, Action::Paste("hello world".into()));
+    press(&mut app, [key(KeyCode::Esc)]);
+    while app.toks.selected_slot().label != "gpt2" {
+        press(&mut app, [Event::char('t')]);
+    }
+    // gpt2 is asked for, but no load has come back.
+    let rows = screen(&mut app, 100, 30);
+    let text = rows.join("\n");
+    assert!(text.contains("gpt2 is loading"), "{text}");
+    assert!(!text.contains("0 tokens"), "{text}");
+    assert!(!text.contains("B/token"), "{text}");
+}
+
+#[test]
+fn the_go_to_prompt_refuses_what_is_not_a_number_and_waits_for_one() {
+    let mut app = common::play();
+    press(&mut app, [Event::char('g'), Event::char('x')]);
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("not a digit")),
+        "{:?}",
+        app.notice
+    );
+    // An empty Enter keeps the prompt open.
+    press(&mut app, [key(KeyCode::Enter)]);
+    assert_eq!(app.input, InputMode::Goto(String::new()));
+    press(&mut app, [Event::char('3'), key(KeyCode::Enter)]);
+    assert_eq!(app.input, InputMode::Normal);
+    assert_eq!(app.trainer().merges().len(), 3);
+}
+
+#[test]
+fn a_seek_says_it_is_working_before_it_starts() {
+    let mut app = common::play();
+    update(&mut app, Action::OpenGoto);
+    for c in "20".chars() {
+        update(&mut app, Action::PromptType(c));
+    }
+    update(&mut app, Action::PromptSubmit);
+    // The frame drawn now says so; the loop runs the seek right after.
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.starts_with("going to merge 20")),
+        "{:?}",
+        app.notice
+    );
+    assert_eq!(app.trainer().merges().len(), 0);
+    let _ = screen(&mut app, 100, 30);
+    assert_eq!(app.trainer().merges().len(), 20);
+    update(&mut app, Action::Reset);
+    assert!(
+        app.notice
+            .as_deref()
+            .unwrap()
+            .starts_with("back to merge 0")
+    );
+    let _ = screen(&mut app, 100, 30);
+    assert_eq!(app.trainer().merges().len(), 0);
+}
+
+/// The first row inside the help overlay.
+fn first_help_row(rows: &[String]) -> &str {
+    let title = rows.iter().position(|r| r.contains(" Keys ")).unwrap();
+    &rows[title + 1]
+}
+
+#[test]
+fn help_scrolls_by_page_and_lists_the_current_view_first() {
+    let mut app = common::play();
+    press(&mut app, [Event::char('?')]);
+    let rows = screen(&mut app, 80, 14);
+    assert!(rows.iter().any(|r| r.contains("PgDn: more")), "{rows:?}");
+    press(&mut app, [key(KeyCode::End)]);
+    let end = app.help_scroll;
+    assert!(end > 0);
+    press(&mut app, [key(KeyCode::PageDown)]);
+    assert_eq!(app.help_scroll, end, "End is the end");
+    press(&mut app, [key(KeyCode::PageUp)]);
+    assert!(app.help_scroll < end);
+    press(&mut app, [key(KeyCode::Home)]);
+    assert_eq!(app.help_scroll, 0);
+    press(&mut app, [Event::char('?')]);
+
+    // In the fertility view its own keys come first.
+    press(&mut app, [Event::char('f'), Event::char('?')]);
+    let rows = screen(&mut app, 80, 30);
+    assert!(first_help_row(&rows).contains("Fertility view"), "{rows:?}");
+    press(&mut app, [key(KeyCode::Esc), Event::char('f')]);
+    // With the encode box focused, the encode box's keys come first.
+    app.focus = Focus::Encode;
+    press(&mut app, [Event::char('?')]);
+    let rows = screen(&mut app, 80, 30);
+    assert!(first_help_row(&rows).contains("Encode box"), "{rows:?}");
+}
+
+#[test]
+fn the_selected_merge_adds_to_the_rounds_marks() {
+    let mut app = common::play();
+    // Two merges, then the next round's pair chosen.
+    let keys = "nn..".chars().map(Event::char);
+    press(&mut app, keys);
+    app.focus = Focus::Merges;
+    let rows = screen(&mut app, 100, 30);
+    let text = rows.join("\n");
+    assert!(text.contains("chosen pair"), "{text}");
+    assert!(text.contains("selected"), "{text}");
+    assert!(
+        rows.iter().any(|r| r.contains('►')),
+        "the winner's row shows"
+    );
+}
+
+#[test]
+fn small_screens_and_long_paths_fit() {
+    let mut app = common::play();
+    let rows = screen(&mut app, 20, 5);
+    assert!(rows.iter().any(|r| r.contains("need 40x12")), "{rows:?}");
+    assert!(rows.iter().any(|r| r.contains("have 20x5")), "{rows:?}");
+
+    let dir = std::env::temp_dir().join(format!(
+        "bpeek-a-rather-long-directory-name-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("notes-for-the-class.txt");
+    std::fs::write(&path, "some text for the class\n").unwrap();
+    let mut app = app_with(TrainingOptions {
+        corpus: Some(path.display().to_string()),
+        ..TrainingOptions::default()
+    });
+    let rows = screen(&mut app, 80, 24);
+    assert!(rows[1].contains("…"), "{}", rows[1]);
+    assert!(rows[1].contains("the-class.txt"), "{}", rows[1]);
+    assert!(rows[1].contains(" line 1/1 "), "{}", rows[1]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
