@@ -189,14 +189,35 @@ fn the_fertility_view_loads_real_tokenizers_without_stalling() {
     tmux.wait_for("the shell to come back", |s| !s.contains("Fertility"));
 }
 
-/// After anything the screen shows what a full redraw (Ctrl-L) shows: no
-/// cell is left over from an earlier screen.
-fn assert_no_stale_cells(tmux: &Tmux, after: &str) {
-    sleep(Duration::from_millis(300));
+/// Wait for the screen to settle: the same twice running, nothing loading.
+fn settled(tmux: &Tmux) -> String {
+    let mut before = tmux.screen();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        sleep(Duration::from_millis(300));
+        let now = tmux.screen();
+        if now == before && !now.contains("loading") || Instant::now() > deadline {
+            return now;
+        }
+        before = now;
+    }
+}
+
+/// Press `key`, which changes the screen, and check that the screen then
+/// shows what a full redraw (Ctrl-L) shows: no cell is left over from the
+/// screen before.
+fn press_and_check(tmux: &Tmux, key: &str) {
     let before = tmux.screen();
+    tmux.keys(&[key]);
+    tmux.wait_for(&format!("{key} to change the screen"), |s| s != before);
+    assert_no_stale_cells(tmux, key);
+}
+
+fn assert_no_stale_cells(tmux: &Tmux, after: &str) {
+    let before = settled(tmux);
     tmux.keys(&["C-l"]);
     sleep(Duration::from_millis(300));
-    let redrawn = tmux.screen();
+    let redrawn = settled(tmux);
     assert_eq!(before, redrawn, "after {after}, stale cells remained");
 }
 
@@ -229,8 +250,7 @@ fn hindi_is_drawn_whole_and_leaves_nothing_behind() {
     assert!(screen.contains("नमस्ते दुनिया"), "{screen}");
     tmux.keys(&["Escape"]);
     for key in ["f", "T", "f", "f", "Tab", "Tab", "f"] {
-        tmux.keys(&[key]);
-        assert_no_stale_cells(&tmux, key);
+        press_and_check(&tmux, key);
     }
     assert!(
         tmux.run(&["resize-window", "-t", "e2e", "-x", "80", "-y", "24"])

@@ -16,7 +16,7 @@ pub fn update(app: &mut App, action: Action) {
     }
     if !matches!(
         action,
-        Action::Tick | Action::Resize(..) | Action::Loaded(_)
+        Action::Tick | Action::Resize(..) | Action::Loaded(_) | Action::Redraw
     ) {
         app.notice = None;
     }

@@ -1,48 +1,108 @@
-//! A crossterm backend that leaves no stale cells behind clusters whose
-//! width terminals disagree on.
+//! A crossterm backend that leaves no stale cells behind text whose width
+//! terminals disagree on.
 //!
-//! ratatui lays a row out by the widths `unicode-width` gives, and never
-//! writes the cell a two-column character hides; when the character is
-//! replaced, it trusts the terminal to clear both halves. A cluster of
-//! several code points (an emoji with a variation selector or joiners, a
-//! Devanagari conjunct) may be two columns to ratatui but one to the
-//! terminal, or two separate cells (tmux puts `स्` and `ते` in one cell
-//! each), and then a stray glyph from an earlier screen stays behind. So
-//! the cells such a cluster covers are erased before it is drawn and again
-//! when something else is drawn in its place.
+//! ratatui lays a row out by the widths `unicode-width` gives and writes
+//! only the cells that changed, trusting the terminal to put each glyph
+//! where it expects. For plain text that holds. For clusters of several
+//! code points (a Devanagari conjunct, an emoji with a variation selector)
+//! and for the marks of complex scripts, terminals differ: tmux keeps `स्`
+//! and `ते` in two cells, some terminals draw a spacing vowel sign on its
+//! neighbour, others give a two-column emoji one column. Then glyphs land
+//! off by a cell and old ones stay behind where ratatui believes it wrote
+//! blanks.
+//!
+//! So this backend keeps its own copy of the screen, and a row that holds
+//! such text (now or before the frame) is not patched but erased and
+//! written again whole, each of its uncertain clusters placed by an
+//! explicit cursor move. Rows of plain text are patched as usual.
 
-use crossterm::{QueueableCommand, cursor::MoveTo};
+use crossterm::{
+    QueueableCommand,
+    cursor::MoveTo,
+    terminal::{Clear, ClearType as TermClear},
+};
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
-use ratatui::buffer::{Cell, CellWidth};
-use ratatui::layout::{Position, Size};
-use std::collections::HashMap;
+use ratatui::buffer::{Buffer, Cell, CellWidth};
+use ratatui::layout::{Position, Rect, Size};
 use std::io::{self, Write};
 
 pub struct WideCellBackend<W: Write> {
     inner: CrosstermBackend<W>,
-    /// Where uncertain clusters are on screen, and their widths.
-    uncertain_at: HashMap<(u16, u16), u16>,
+    /// What the terminal shows, as far as this backend has drawn it.
+    screen: Buffer,
+    /// Rows that held uncertain text after the last frame.
+    uncertain_rows: Vec<bool>,
 }
 
 impl<W: Write> WideCellBackend<W> {
     pub fn new(writer: W) -> Self {
         WideCellBackend {
             inner: CrosstermBackend::new(writer),
-            uncertain_at: HashMap::new(),
+            screen: Buffer::empty(Rect::default()),
+            uncertain_rows: Vec::new(),
         }
     }
 
-    /// Blank `width` cells from (x, y), without moving past them.
-    fn erase(&mut self, x: u16, y: u16, width: u16) -> io::Result<()> {
-        self.inner.queue(MoveTo(x, y))?;
-        write!(self.inner, "\x1b[{width}X")
+    /// Forget what the screen holds (after a clear or a resize).
+    fn reset_copy(&mut self) {
+        let size = self.inner.size().unwrap_or_default();
+        self.screen = Buffer::empty(Rect::new(0, 0, size.width, size.height));
+        self.uncertain_rows = vec![false; size.height as usize];
+    }
+
+    /// Erase row `y` and write all of it from the copy, each uncertain
+    /// cluster and the cell after it placed by an explicit move.
+    fn rewrite_row(&mut self, y: u16) -> io::Result<()> {
+        self.inner.queue(MoveTo(0, y))?;
+        self.inner.queue(Clear(TermClear::CurrentLine))?;
+        let width = self.screen.area.width;
+        let mut run: Vec<(u16, u16, Cell)> = Vec::new();
+        let mut x = 0;
+        while x < width {
+            let cell = self.screen[(x, y)].clone();
+            let w = cell.symbol().cell_width().max(1);
+            let uncertain = is_uncertain(cell.symbol());
+            if cell.symbol() != " "
+                || cell.bg != ratatui::style::Color::Reset
+                || !cell.modifier.is_empty()
+            {
+                run.push((x, y, cell));
+            }
+            if uncertain {
+                // The next cell starts a new run, so it gets its own move.
+                self.inner.draw(run.iter().map(|(x, y, c)| (*x, *y, c)))?;
+                run.clear();
+            }
+            x += w;
+        }
+        self.inner.draw(run.iter().map(|(x, y, c)| (*x, *y, c)))
     }
 }
 
-/// A cluster whose width a terminal may not agree with: several code points
-/// (more than the four bytes one code point takes) in more than one column.
-fn uncertain(symbol: &str) -> bool {
-    symbol.len() > 4 && symbol.cell_width() > 1
+/// Text whose width or placement terminals may not agree on: clusters of
+/// several code points, and characters of scripts with combining or
+/// spacing marks, or emoji. A single plain character is certain.
+fn is_uncertain(symbol: &str) -> bool {
+    let mut chars = symbol.chars();
+    let Some(c) = chars.next() else {
+        return false;
+    };
+    if chars.next().is_some() {
+        return true;
+    }
+    matches!(c as u32,
+        0x0300..=0x036F // combining diacritics
+        | 0x0590..=0x08FF // Hebrew, Arabic, Syriac, Thaana, N'Ko
+        | 0x0900..=0x0DFF // the scripts of India and Sri Lanka
+        | 0x0E00..=0x0FFF // Thai, Lao, Tibetan
+        | 0x1000..=0x109F // Myanmar
+        | 0x1100..=0x11FF // Hangul jamo, which combine
+        | 0x1780..=0x18AF // Khmer, Mongolian
+        | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF // more marks
+        | 0x200B..=0x200F // zero-width characters
+        | 0xFE00..=0xFE0F | 0xFE20..=0xFE2F // variation selectors, half marks
+        | 0x1F000..=0x1FFFF // emoji and pictographs
+    )
 }
 
 impl<W: Write> Backend for WideCellBackend<W> {
@@ -52,21 +112,41 @@ impl<W: Write> Backend for WideCellBackend<W> {
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
-        let mut run: Vec<(u16, u16, &'a Cell)> = Vec::new();
-        for (x, y, cell) in content {
-            let was = self.uncertain_at.remove(&(x, y));
-            let is = uncertain(cell.symbol()).then(|| cell.symbol().cell_width());
-            let erase = was.into_iter().chain(is).max();
-            if let Some(width) = erase {
-                self.inner.draw(run.drain(..))?;
-                self.erase(x, y, width)?;
-            }
-            if let Some(width) = is {
-                self.uncertain_at.insert((x, y), width);
-            }
-            run.push((x, y, cell));
+        if self.screen.area.width == 0 {
+            self.reset_copy();
         }
-        self.inner.draw(run.into_iter())
+        let area = self.screen.area;
+        let mut patches: Vec<(u16, u16, &'a Cell)> = Vec::new();
+        let mut touched = vec![false; area.height as usize];
+        for (x, y, cell) in content {
+            if x >= area.width || y >= area.height {
+                continue;
+            }
+            self.screen[(x, y)] = cell.clone();
+            // The cells a wide cluster hides are blank, as in ratatui's own
+            // buffer, which never sends them.
+            let hidden = x + 1..(x + cell.symbol().cell_width()).min(area.width);
+            for hx in hidden {
+                self.screen[(hx, y)].reset();
+            }
+            touched[y as usize] = true;
+            patches.push((x, y, cell));
+        }
+        for y in 0..area.height {
+            let row = y as usize;
+            if !touched[row] {
+                continue;
+            }
+            let now_uncertain = (0..area.width).any(|x| is_uncertain(self.screen[(x, y)].symbol()));
+            if now_uncertain || self.uncertain_rows[row] {
+                self.rewrite_row(y)?;
+            } else {
+                self.inner
+                    .draw(patches.iter().copied().filter(|(_, py, _)| *py == y))?;
+            }
+            self.uncertain_rows[row] = now_uncertain;
+        }
+        Ok(())
     }
 
     fn append_lines(&mut self, n: u16) -> io::Result<()> {
@@ -90,15 +170,17 @@ impl<W: Write> Backend for WideCellBackend<W> {
     }
 
     fn clear(&mut self) -> io::Result<()> {
-        self.uncertain_at.clear();
-        self.inner.clear()
+        self.inner.clear()?;
+        self.reset_copy();
+        Ok(())
     }
 
     fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+        self.inner.clear_region(clear_type)?;
         if clear_type == ClearType::All {
-            self.uncertain_at.clear();
+            self.reset_copy();
         }
-        self.inner.clear_region(clear_type)
+        Ok(())
     }
 
     fn size(&self) -> io::Result<Size> {
