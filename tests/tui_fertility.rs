@@ -69,6 +69,7 @@ fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     let mut events = events.loading_with(loaded);
     run_loop(&mut terminal, app, &mut events).unwrap();
+    common::redraw_whole(&mut terminal, app);
     rows_of(terminal.backend())
 }
 
@@ -379,9 +380,10 @@ fn pasted_mixed_text_is_broken_down_by_script() {
         has(&rows, "bytes per token by script, in the pasted text"),
         "{shown}"
     );
+    // The space before दुनिया is inside o200k's token, and counts with it.
     let devanagari = row_with(&rows, "Devanagari");
     assert!(
-        devanagari.contains("   36    1.00    1.00    1.57    2.77    7.20"),
+        devanagari.contains("   36    1.00    1.00    1.61    2.85    7.40"),
         "{shown}"
     );
     for script in [
@@ -393,10 +395,11 @@ fn pasted_mixed_text_is_broken_down_by_script() {
     ] {
         assert!(has(&rows, script), "{script}:\n{shown}");
     }
-    assert!(has(
-        &rows,
-        "each Han character and each run of kana is a word"
-    ));
+    assert!(has(&rows, "each Han character and each run of kana"));
+    assert!(
+        has(&rows, "A token counts for the script of most of its bytes"),
+        "the panel says how tokens are given to scripts"
+    );
     assert!(
         has(&rows, "Thai"),
         "the note says how Thai words are counted"

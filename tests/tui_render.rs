@@ -19,6 +19,7 @@ fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     let mut events = events;
     run_loop(&mut terminal, app, &mut events).unwrap();
+    common::redraw_whole(&mut terminal, app);
     rows_of(terminal.backend())
 }
 

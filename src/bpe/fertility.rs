@@ -118,19 +118,27 @@ fn words_with_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScriptShare {
     pub script: Script,
+    /// Bytes of the text in runs of this script.
     pub bytes: usize,
+    /// Tokens given to this script.
     pub tokens: usize,
+    /// The bytes of those tokens (a space inside a token counts here).
+    pub token_bytes: usize,
 }
 
 impl ScriptShare {
+    /// Bytes per token of the tokens given to this script, so a token's
+    /// bytes and the token itself are always counted in the same row.
     pub fn bytes_per_token(&self) -> Option<f64> {
-        ratio(self.bytes, self.tokens)
+        ratio(self.token_bytes, self.tokens)
     }
 }
 
 /// Split `text` into script runs and give each token to the script that
-/// holds most of its bytes (a tie goes to the later one, so ` мир` counts as
-/// Cyrillic, not as whitespace). Scripts are listed in order of appearance.
+/// holds most of its bytes other than whitespace (a tie goes to the later
+/// one), so ` мир` counts as Cyrillic, space included; a token of only
+/// whitespace counts as whitespace. Scripts are listed in order of
+/// appearance.
 pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
     let runs = script::runs(text);
 
@@ -143,6 +151,7 @@ pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
                     script: s,
                     bytes: 0,
                     tokens: 0,
+                    token_bytes: 0,
                 });
                 shares.len() - 1
             }
@@ -170,14 +179,17 @@ pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
         while j < runs.len() && runs[j].1.start < span.end {
             let r = &runs[j].1;
             let overlap = r.end.min(span.end) - r.start.max(span.start);
-            if best.is_none_or(|(_, o)| overlap >= o) {
-                best = Some((runs[j].0, overlap));
+            // Whitespace wins only a token that holds nothing else.
+            let weight = if runs[j].0 == Script::Whitespace { 0 } else { overlap };
+            if best.is_none_or(|(_, o)| weight >= o) {
+                best = Some((runs[j].0, weight));
             }
             j += 1;
         }
         if let Some((s, _)) = best {
             let i = share_of(s, &mut shares);
             shares[i].tokens += 1;
+            shares[i].token_bytes += span.len();
         }
     }
     shares
@@ -273,5 +285,34 @@ mod tests {
             tok.encode("ab мир", false).len(),
             "every token is counted once"
         );
+    }
+
+    #[test]
+    fn a_space_inside_a_token_counts_with_its_letters() {
+        // With every byte a token, the space is a token of its own; with
+        // merges that make " мир" one token, it goes to Cyrillic, space
+        // included, and whitespace is left with no tokens.
+        let bytes = Tokenizer::bytes_only();
+        let text = "мир мир";
+        let plain = script_shares(&bytes, text);
+        let ws = plain.iter().find(|s| s.script == Script::Whitespace).unwrap();
+        assert_eq!((ws.bytes, ws.tokens, ws.token_bytes), (1, 1, 1));
+
+        use crate::bpe::{Pretok, Trainer, TrainerConfig};
+        let config = TrainerConfig {
+            pretok: Pretok::Gpt2,
+            ..Default::default()
+        };
+        let mut t = Trainer::new(text.as_bytes().to_vec(), config).unwrap();
+        t.run();
+        let tok = t.tokenizer();
+        assert_eq!(tok.encode(text, false).len(), 2, "мир and ' мир'");
+        let shares = script_shares(&tok, text);
+        let cyr = shares.iter().find(|s| s.script == Script::Cyrillic).unwrap();
+        assert_eq!((cyr.bytes, cyr.tokens, cyr.token_bytes), (12, 2, 13));
+        assert_eq!(cyr.bytes_per_token(), Some(6.5));
+        let ws = shares.iter().find(|s| s.script == Script::Whitespace).unwrap();
+        assert_eq!((ws.bytes, ws.tokens), (1, 0));
+        assert_eq!(ws.bytes_per_token(), None);
     }
 }

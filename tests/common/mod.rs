@@ -38,6 +38,14 @@ pub fn press(app: &mut App, events: impl IntoIterator<Item = Event>) {
     }
 }
 
+/// Draw the app once more on a cleared test terminal. A test terminal,
+/// unlike a real one, keeps the old cell a wide character hides, so after
+/// several frames only a whole redraw reads back as the screen shows.
+pub fn redraw_whole(terminal: &mut ratatui::Terminal<TestBackend>, app: &mut App) {
+    terminal.clear().unwrap();
+    bpeek::tui::runner::draw(terminal, app).unwrap();
+}
+
 /// The screen as text, one string per row (a wide character once).
 pub fn rows_of(backend: &TestBackend) -> Vec<String> {
     let buf = backend.buffer();

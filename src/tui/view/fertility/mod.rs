@@ -32,7 +32,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 /// How to say how words are counted, for the scripts panel.
-pub const WORDS_NOTE: &str = "Words: whitespace-separated units with a letter or digit. \
+pub const WORDS_NOTE: &str = "A token counts for the script of most of its bytes other than \
+spaces, and a space inside it counts with it; only a token of nothing but whitespace counts \
+as whitespace. Words: whitespace-separated units with a letter or digit. \
 Without spaces between words, each Han character and each run of kana is a word; Thai \
 (no dictionary here) counts whole phrases, so its tokens per word run high.";
 

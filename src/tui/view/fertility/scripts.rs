@@ -57,7 +57,7 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
         format!(
             " {}{}",
             left(app, "script", NAME),
-            fit_right("bytes", BYTES, "")
+            fit_right("in text", BYTES, "")
         ),
         t.heading(),
     )];
