@@ -180,7 +180,11 @@ pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
             let r = &runs[j].1;
             let overlap = r.end.min(span.end) - r.start.max(span.start);
             // Whitespace wins only a token that holds nothing else.
-            let weight = if runs[j].0 == Script::Whitespace { 0 } else { overlap };
+            let weight = if runs[j].0 == Script::Whitespace {
+                0
+            } else {
+                overlap
+            };
             if best.is_none_or(|(_, o)| weight >= o) {
                 best = Some((runs[j].0, weight));
             }
@@ -198,22 +202,34 @@ pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
 /// The numbers the digit panel shows: 1 to 20 digits, decimals, years,
 /// phone numbers and long runs.
 pub fn number_examples() -> Vec<String> {
-    let mut v: Vec<String> = (1..=20)
-        .map(|n| "12345678901234567890"[..n].to_string())
+    labelled_numbers().into_iter().map(|(_, n)| n).collect()
+}
+
+/// The number examples, each with what kind of number it is.
+pub fn labelled_numbers() -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = (1..=20)
+        .map(|n| {
+            let label = if n == 1 {
+                "1 digit".to_string()
+            } else {
+                format!("{n} digits")
+            };
+            (label, "12345678901234567890"[..n].to_string())
+        })
         .collect();
     v.extend(
         [
-            "3.14159",
-            "0.001",
-            "1,234,567.89",
-            "1999",
-            "2026",
-            "+1 (555) 010-4477",
-            "832408345770928764",
-            "1000000",
-            "0000000000",
+            ("decimal", "3.14159"),
+            ("decimal", "0.001"),
+            ("thousands", "1,234,567.89"),
+            ("year", "1999"),
+            ("year", "2026"),
+            ("phone", "+1 (555) 010-4477"),
+            ("18 digits", "832408345770928764"),
+            ("a million", "1000000"),
+            ("zeros", "0000000000"),
         ]
-        .map(String::from),
+        .map(|(l, n)| (l.to_string(), n.to_string())),
     );
     v
 }
@@ -295,7 +311,10 @@ mod tests {
         let bytes = Tokenizer::bytes_only();
         let text = "мир мир";
         let plain = script_shares(&bytes, text);
-        let ws = plain.iter().find(|s| s.script == Script::Whitespace).unwrap();
+        let ws = plain
+            .iter()
+            .find(|s| s.script == Script::Whitespace)
+            .unwrap();
         assert_eq!((ws.bytes, ws.tokens, ws.token_bytes), (1, 1, 1));
 
         use crate::bpe::{Pretok, Trainer, TrainerConfig};
@@ -308,10 +327,16 @@ mod tests {
         let tok = t.tokenizer();
         assert_eq!(tok.encode(text, false).len(), 2, "мир and ' мир'");
         let shares = script_shares(&tok, text);
-        let cyr = shares.iter().find(|s| s.script == Script::Cyrillic).unwrap();
+        let cyr = shares
+            .iter()
+            .find(|s| s.script == Script::Cyrillic)
+            .unwrap();
         assert_eq!((cyr.bytes, cyr.tokens, cyr.token_bytes), (12, 2, 13));
         assert_eq!(cyr.bytes_per_token(), Some(6.5));
-        let ws = shares.iter().find(|s| s.script == Script::Whitespace).unwrap();
+        let ws = shares
+            .iter()
+            .find(|s| s.script == Script::Whitespace)
+            .unwrap();
         assert_eq!((ws.bytes, ws.tokens), (1, 0));
         assert_eq!(ws.bytes_per_token(), None);
     }

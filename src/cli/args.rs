@@ -171,6 +171,10 @@ pub struct TuiArgs {
     /// GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
     #[arg(long = "tokenizer", value_name = "NAME|FILE")]
     pub tokenizers: Vec<String>,
+    /// Measure the premium of pasted text against this text (the English
+    /// version of what will be pasted) [default: the bundled English sample]
+    #[arg(long, value_name = "FILE")]
+    pub english: Option<String>,
 }
 
 impl Default for TrainingOptions {

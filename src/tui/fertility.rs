@@ -153,6 +153,9 @@ pub struct FertilityView {
     pub columns: Vec<Column>,
     /// The selected tokenizer's tokens of the token line's text.
     pub strip: Vec<EncodedToken>,
+    /// What pasted text's premium is measured against: a name and its
+    /// text (`--english`); the bundled English sample if none.
+    pub english: Option<(String, String)>,
     strip_for: Option<(usize, u64, StripText)>,
 }
 
@@ -170,6 +173,7 @@ impl Default for FertilityView {
             token: 0,
             columns: Vec::new(),
             strip: Vec::new(),
+            english: None,
             strip_for: None,
         }
     }
@@ -194,6 +198,18 @@ pub fn numbers() -> &'static [String] {
     NUMBERS.get_or_init(fertility::number_examples)
 }
 
+/// What kind of number each row of the digits panel is (`4 digits`,
+/// `year`, `phone`).
+pub fn number_labels() -> &'static [String] {
+    static LABELS: OnceLock<Vec<String>> = OnceLock::new();
+    LABELS.get_or_init(|| {
+        fertility::labelled_numbers()
+            .into_iter()
+            .map(|(l, _)| l)
+            .collect()
+    })
+}
+
 /// Measure every sample with `tok`, premiums against English for the
 /// translations only (emoji, code and digits are not translations).
 pub fn sample_rows(tok: &Tokenizer) -> Vec<Row> {
@@ -210,6 +226,14 @@ pub fn sample_rows(tok: &Tokenizer) -> Vec<Row> {
 }
 
 impl FertilityView {
+    /// What the premium of pasted text is measured against, in words.
+    pub fn english_label(&self) -> String {
+        match &self.english {
+            Some((name, _)) => name.clone(),
+            None => "the English sample".into(),
+        }
+    }
+
     /// The text source in effect: pasted text only when there is some.
     pub fn effective_source(&self, pasted: &str) -> TextSource {
         match self.source {
@@ -254,7 +278,11 @@ impl FertilityView {
                         .as_ref()
                         .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation))
                     {
-                        let row = fertility::measure(tok, "pasted", pasted);
+                        let mut row = fertility::measure(tok, "pasted", pasted);
+                        let english = self.english.as_ref().map_or(SAMPLES[0].text, |(_, t)| t);
+                        let reference = fertility::measure(tok, "english", english);
+                        row.premium = (reference.tokens > 0)
+                            .then(|| row.tokens as f64 / reference.tokens as f64);
                         col.pasted = Some((stamp, generation, row));
                     }
                 }

@@ -47,6 +47,10 @@ pub fn run(args: &TuiArgs) -> Result<()> {
     for spec in &args.tokenizers {
         app.add_tokenizer(spec);
     }
+    if let Some(path) = &args.english {
+        let text = crate::bpe::io::files::read_text(std::path::Path::new(path))?;
+        app.fert.english = Some((path.clone(), text));
+    }
     if !std::io::stdout().is_terminal() {
         return Err(Error::input(
             "the explorer needs a terminal, but stdout is not one (for text output use `bpeek train`)",

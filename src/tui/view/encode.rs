@@ -230,8 +230,9 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
 }
 
 /// The tokens in alternating styles, a line break starting a new row, and
-/// while editing the cursor in reverse video; with the cursor's row.
-fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>) {
+/// while editing the cursor in reverse video; with the cursor's row. The
+/// fertility view shows the same rows while the text is edited there.
+pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>) {
     let editing = app.input == InputMode::Editing;
     let cursor = app.encode.cursor_span();
     let stretches = stretches(app);

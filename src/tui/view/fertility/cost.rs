@@ -120,8 +120,11 @@ pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
     let dot = super::dot(app);
     let title = match any {
         Some(r) => format!(
-            "pasted text: {} bytes {dot} {} chars {dot} {} words",
-            r.bytes, r.chars, r.words
+            "pasted text: {} bytes {dot} {} chars {dot} {} words {dot} premium vs {}",
+            r.bytes,
+            r.chars,
+            r.words,
+            app.fert.english_label()
         ),
         None => "pasted text".into(),
     };

@@ -8,7 +8,7 @@
 use super::{Plan, header_cell, marker, pad_to, rule, visible_columns};
 use crate::bpe::display::token_visible;
 use crate::tui::app::App;
-use crate::tui::fertility::numbers;
+use crate::tui::fertility::{number_labels, numbers};
 use crate::tui::theme::Mark;
 use crate::tui::view::widths::{fit_left, fit_right, truncate, width};
 use ratatui::style::Style;
@@ -18,6 +18,8 @@ use ratatui::text::{Line, Span};
 const COL: usize = 8;
 /// Gap before each cut.
 const GAP: usize = 2;
+/// Columns of the row label (`12 digits`, `phone`).
+const LABEL: usize = 10;
 
 fn cuts(app: &App, i: usize) -> Option<&Vec<Vec<Vec<u8>>>> {
     app.toks.get(i)?;
@@ -38,8 +40,8 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
     let t = &app.theme;
     let n = app.toks.slots.len();
     let sel = app.toks.selected;
-    let counts = visible_columns(app, w.saturating_sub(1 + GAP + 20), COL);
-    let mut room = w.saturating_sub(1 + counts.len() * COL);
+    let counts = visible_columns(app, w.saturating_sub(1 + LABEL + GAP + 20), COL);
+    let mut room = w.saturating_sub(1 + LABEL + counts.len() * COL);
     // The cuts shown: the selected tokenizer's, then the next ones that fit.
     let mut shown: Vec<(usize, usize)> = Vec::new();
     for k in 0..n {
@@ -66,7 +68,10 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
         w,
     ));
 
-    let mut head = vec![Span::raw(" ")];
+    let mut head = vec![Span::styled(
+        format!(" {}", fit_left("number", LABEL, "")),
+        t.heading(),
+    )];
     head.extend(counts.iter().map(|&i| header_cell(app, i, COL)));
     for &(i, col) in &shown {
         let label = format!("cut by {}", app.toks.slots[i].label);
@@ -93,7 +98,8 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
         .min(all.len().saturating_sub(plan.list));
     for row in top..(top + plan.list).min(all.len()) {
         let chosen = row == app.fert.digit_row;
-        let mut spans = vec![Span::raw(marker(app, chosen))];
+        let label = fit_left(&number_labels()[row], LABEL, t.glyphs.ellipsis);
+        let mut spans = vec![Span::raw(format!("{}{label}", marker(app, chosen)))];
         for &i in &counts {
             let cell = match cuts(app, i) {
                 Some(c) => c[row].len().to_string(),

@@ -329,6 +329,22 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
         return;
     };
     let target = lines.len() + plan.tokens;
+    if app.input == crate::tui::app::InputMode::Editing {
+        // Typing here edits the pasted text: show it with its cursor.
+        let (rows, cursor) = crate::tui::view::encode::token_rows(app, w.saturating_sub(1));
+        let room = plan.tokens.max(1);
+        let first = cursor.map_or(0, |c| (c + 1).saturating_sub(room));
+        lines.extend(rows.into_iter().skip(first).take(room).map(|mut l| {
+            l.spans.insert(0, Span::raw(" "));
+            l
+        }));
+        pad_to(lines, target);
+        lines.push(Line::styled(
+            " editing the pasted text: type, paste, move with the arrows; Esc when done",
+            t.heading(),
+        ));
+        return;
+    }
     let char_mode = tok.mode() == crate::bpe::Mode::Char;
     lines.extend(token_rows(
         app,
