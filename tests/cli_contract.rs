@@ -461,7 +461,7 @@ fn failed_runs_leave_no_file_and_never_touch_existing_ones() {
     let out = bpeek(&["train", s(&dir.join("missing.txt")), "--out", s(&existing)]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "precious");
-    // Writing into a folder that does not exist fails cleanly with code 1.
+    // Writing into a folder that does not exist is bad input: code 2.
     let nowhere = dir.join("no-such-dir").join("tok.json");
     let (code, err) = failure(&bpeek(&[
         "train",
@@ -470,7 +470,7 @@ fn failed_runs_leave_no_file_and_never_touch_existing_ones() {
         "--out",
         s(&nowhere),
     ]));
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("cannot write"), "{err}");
     let names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

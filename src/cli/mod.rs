@@ -9,6 +9,7 @@ pub mod encode;
 pub mod fertility;
 
 pub mod input;
+pub mod interrupt;
 pub mod output;
 pub mod train;
 
