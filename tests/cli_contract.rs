@@ -447,7 +447,7 @@ fn decode_rejects_bad_ids() {
     let (code, err) = failure(&bpeek(&["decode", "--tokenizer", s(&tok), "104", "259"]));
     assert_eq!(code, 2);
     assert!(
-        err.contains("id 259 (argument 2) is out of range") && err.contains("0-258"),
+        err.contains("argument 2: id 259 is too large") && err.contains("up to 258"),
         "{err}"
     );
 }

@@ -89,7 +89,11 @@ fn a_full_device_is_a_write_error_not_a_replaced_node() {
     let full = device(&dir, "full", 7);
     let out = bpeek(&["train", "--merges", "2", "--out", s(&full)]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("full: cannot write"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("full: cannot write"),
+        "{}",
+        stderr(&out)
+    );
     assert!(is_device(&full));
 }
 
@@ -147,7 +151,11 @@ fn the_corpus_is_never_the_output() {
     for out_path in [&corpus, &alias] {
         let out = bpeek(&["train", s(&corpus), "--out", s(out_path)]);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-        assert!(stderr(&out).contains("the corpus and --out"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("the corpus and --out"),
+            "{}",
+            stderr(&out)
+        );
         assert_eq!(
             std::fs::read_to_string(&corpus).unwrap(),
             "low lower lowest low low"
@@ -163,10 +171,18 @@ fn out_and_trace_must_be_two_files() {
     let dir = scratch("outtrace");
     let x = dir.join("x.json");
     let dotted = format!("{}/./x.json", s(&dir));
-    for (a, b) in [(s(&x), s(&x)), (s(&x), dotted.as_str()), ("-", "/dev/stdout")] {
+    for (a, b) in [
+        (s(&x), s(&x)),
+        (s(&x), dotted.as_str()),
+        ("-", "/dev/stdout"),
+    ] {
         let out = bpeek(&["train", "--merges", "2", "--out", a, "--trace", b]);
         assert_eq!(out.status.code(), Some(2), "{a} {b}: {}", stderr(&out));
-        assert!(stderr(&out).contains("--out and --trace"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("--out and --trace"),
+            "{}",
+            stderr(&out)
+        );
     }
     assert!(names_in(&dir).is_empty());
     // Both to /dev/null is fine: nothing is lost there.
@@ -217,7 +233,10 @@ fn an_output_that_cannot_be_written_is_found_before_the_corpus_is_read() {
     let out = bpeek(&["train", s(&missing_corpus), "--out", s(&bad_out)]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("o.json") && err.contains("no such directory"), "{err}");
+    assert!(
+        err.contains("o.json") && err.contains("no such directory"),
+        "{err}"
+    );
 
     let out = bpeek(&[
         "train",
@@ -227,7 +246,11 @@ fn an_output_that_cannot_be_written_is_found_before_the_corpus_is_read() {
         "--trace",
         s(&bad_out),
     ]);
-    assert!(stderr(&out).contains("no such directory"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no such directory"),
+        "{}",
+        stderr(&out)
+    );
     assert!(names_in(&dir).is_empty(), "{:?}", names_in(&dir));
 }
 

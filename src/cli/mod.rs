@@ -3,6 +3,7 @@
 pub mod args;
 pub mod bench;
 pub mod bench_encode;
+pub mod bench_limits;
 
 pub mod decode;
 pub mod encode;

@@ -125,7 +125,11 @@ pub fn trace_estimate(trainer: &Trainer, top: Option<usize>) -> (u64, u64, u64) 
     let pairs = (trainer.pairs().len() as u64).min(top.map_or(u64::MAX, |k| k as u64));
     // A candidate is about `{"pair":[1234,5678],"count":90},` (char mode:
     // two short strings); a round adds its winner and counts.
-    let per_pair = if trainer.config().mode == Mode::Char { 40 } else { 34 };
+    let per_pair = if trainer.config().mode == Mode::Char {
+        40
+    } else {
+        34
+    };
     (rounds, pairs, rounds * (pairs * per_pair + 200))
 }
 
@@ -184,6 +188,19 @@ struct Report<'a> {
 }
 
 impl Report<'_> {
+    /// Why training stopped, in words; an empty corpus is named as such
+    /// rather than as a corpus with no pairs left.
+    fn stop_message(&self) -> String {
+        if self.trainer.corpus().text().is_empty() {
+            format!(
+                "the corpus {} is empty, so there is nothing to merge",
+                self.corpus
+            )
+        } else {
+            self.stop.to_string()
+        }
+    }
+
     fn merge_json(&self, m: &Merge) -> Value {
         let vocab = self.trainer.vocab();
         let bytes = vocab.token_bytes(m.id);
@@ -215,7 +232,7 @@ impl Report<'_> {
             "min_count": c.min_count,
             "max_merges": c.max_merges,
             "stop": self.stop.code(),
-            "stop_message": self.stop.to_string(),
+            "stop_message": self.stop_message(),
             "vocab_size": self.vocab_size,
             "corpus_bytes": bytes,
             "tokens_before": self.tokens_before,
@@ -258,7 +275,7 @@ impl Report<'_> {
         out += &format!(
             "stopped after {} merges: {}\nvocabulary {}; corpus {} tokens -> {} tokens ({:.2} bytes/token)\n",
             self.trainer.merges().len(),
-            self.stop,
+            self.stop_message(),
             self.vocab_size,
             self.tokens_before,
             after,

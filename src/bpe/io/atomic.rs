@@ -216,7 +216,11 @@ impl Output {
 
     /// The error for a failed write to this output.
     pub fn write_error(&self, e: &io::Error) -> Error {
-        Error::failure(format!("{}: cannot write: {}", self.shown.display(), why(e)))
+        Error::failure(format!(
+            "{}: cannot write: {}",
+            self.shown.display(),
+            why(e)
+        ))
     }
 
     /// Flush and, for a temporary file, sync it to disk.
