@@ -16,7 +16,7 @@ pub const MAX_IMPORTED_TOKEN_BYTES: usize = 4_096;
 /// The most bytes all the tokens of one vocabulary may add up to.
 pub const MAX_VOCAB_BYTES: usize = 64 << 20;
 /// The largest id a file may give a token.
-pub const MAX_ID: u64 = 9_999_999;
+pub const MAX_ID: u64 = 4_194_303;
 
 /// Adds up the token lengths of a vocabulary as it is loaded.
 #[derive(Debug, Default)]
