@@ -71,7 +71,7 @@ fn out_dev_null_leaves_the_device_a_device() {
 
 #[test]
 fn out_dash_and_dev_stdout_write_the_tokenizer_to_stdout() {
-    for target in ["-", "/dev/stdout"] {
+    for target in ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
         let out = bpeek(&["train", "--merges", "2", "--out", target]);
         assert!(out.status.success(), "{target}: {}", stderr(&out));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout)

@@ -38,7 +38,7 @@ pub fn remove_temporaries() {
 /// Where an output goes, once links are followed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Destination {
-    /// This process's standard output (`-`, `/dev/stdout`).
+    /// This process's standard output (`-`, `/dev/stdout`, `/dev/fd/1`).
     Stdout,
     /// Not a regular file (device, FIFO, terminal, socket): written in place.
     Direct(PathBuf),
@@ -62,6 +62,11 @@ pub enum Identity {
 pub fn destination(given: &Path) -> Result<Destination> {
     if is_stdout(given) {
         return Ok(Destination::Stdout);
+    }
+    // `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` name a descriptor this
+    // process already has open (often a shell redirection): write through it.
+    if names_a_descriptor(given) {
+        return Ok(Destination::Direct(given.to_path_buf()));
     }
     let resolved = resolve(given)?;
     match fs::metadata(&resolved) {
@@ -89,7 +94,23 @@ pub fn identity(given: &Path) -> Result<Identity> {
 }
 
 fn is_stdout(p: &Path) -> bool {
-    p == Path::new("-") || p == Path::new("/dev/stdout")
+    let own = format!("/proc/{}/fd/1", std::process::id());
+    [
+        "-",
+        "/dev/stdout",
+        "/dev/fd/1",
+        "/proc/self/fd/1",
+        own.as_str(),
+    ]
+    .iter()
+    .any(|name| p == Path::new(name))
+}
+
+fn names_a_descriptor(p: &Path) -> bool {
+    let s = p.to_string_lossy();
+    s == "/dev/stderr"
+        || s.starts_with("/dev/fd/")
+        || (s.starts_with("/proc/") && s.contains("/fd/"))
 }
 
 /// An absolute path with every symbolic link followed, for a path whose last
@@ -204,7 +225,15 @@ impl Output {
                     // Devices and FIFOs are opened only when there is
                     // something to write: opening a FIFO waits for a reader.
                     let f = OpenOptions::new().write(true).open(shown).map_err(|e| {
-                        Error::failure(format!("{}: cannot write: {}", shown.display(), why(&e)))
+                        if e.kind() == io::ErrorKind::NotFound {
+                            Error::input(format!("{}: cannot write: no such file", shown.display()))
+                        } else {
+                            Error::failure(format!(
+                                "{}: cannot write: {}",
+                                shown.display(),
+                                why(&e)
+                            ))
+                        }
                     })?;
                     *slot = Some(BufWriter::new(f));
                 }
