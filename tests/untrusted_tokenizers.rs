@@ -86,10 +86,8 @@ fn many_long_tokens_are_refused_by_their_total_size() {
     for k in 0..14 {
         merges.push([256 + k, 256 + k]);
     }
-    let mut last = 256 + 14;
-    for _ in 0..2_200 {
+    for last in 256 + 14..256 + 14 + 2_200 {
         merges.push([last, 98]);
-        last += 1;
     }
     let err = load_error(&bpeek_file(&merges));
     assert!(err.contains("64 MiB"), "{err}");
@@ -171,8 +169,7 @@ fn two_tokens_on_one_id_are_refused_in_gpt2_and_hugging_face_files() {
 
     let encoder = Value::Object(vocab).to_string();
     let err = import::gpt2_files("gpt2", &encoder, "#version: 0.2\n")
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(
         err.starts_with("encoder.json")
