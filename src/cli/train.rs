@@ -79,8 +79,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 /// Refuse a run whose corpus, tokenizer and trace are not three different
 /// files: writing one would destroy another.
 fn check_distinct(args: &TrainArgs) -> Result<()> {
+    // A corpus that is not there is reported when it is read.
     let corpus = match (&args.training.corpus, &args.training.corpus_name) {
-        (Some(c), None) if c != "-" => Some(Path::new(c.as_str())),
+        (Some(c), None) if c != "-" && Path::new(c).exists() => Some(Path::new(c.as_str())),
         _ => None,
     };
     let mut seen: Vec<(&str, &Path, Identity)> = Vec::new();
