@@ -262,6 +262,16 @@ fn an_output_that_cannot_be_written_is_found_before_the_corpus_is_read() {
         stderr(&out)
     );
     assert!(names_in(&dir).is_empty(), "{:?}", names_in(&dir));
+
+    // A missing corpus is still named as the thing that cannot be read.
+    let nowhere = dir.join("nodir").join("corpus.txt");
+    let out = bpeek(&["train", s(&nowhere), "--out", s(&dir.join("o.json"))]);
+    assert!(
+        stderr(&out).contains("corpus.txt: cannot read"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(names_in(&dir).is_empty(), "{:?}", names_in(&dir));
 }
 
 /// Start `train` reading its corpus from a stdin that stays open, so it
