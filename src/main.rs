@@ -1,8 +1,9 @@
 use bpeek::cli::{self, Cli};
 use clap::Parser;
+use clap::error::ErrorKind;
 
 fn main() {
-    let args = Cli::parse();
+    let args = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
     let command = args
         .command
         .unwrap_or_else(|| cli::Command::Tui(Default::default()));
@@ -10,4 +11,49 @@ fn main() {
         eprintln!("bpeek: {e}");
         std::process::exit(e.exit_code());
     }
+}
+
+/// Help and version go out as clap writes them; a usage error is told like
+/// every other error (`bpeek: ...`), in a few lines, with exit code 2.
+fn usage_error(e: clap::Error) -> ! {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit()
+    }
+    eprint!("{}", usage_message(&e.render().to_string()));
+    std::process::exit(2)
+}
+
+/// clap's message, shortened: the error on one line (required arguments
+/// named in it), a similar name if clap found one, the usage line and where
+/// to read more. Tips to put `--` before a value are left out: the options
+/// that take numbers read negative ones and say what they expect instead.
+fn usage_message(rendered: &str) -> String {
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("bad usage");
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let mut rest = Vec::new();
+    for line in lines {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            rest.push(line.to_string());
+        } else if let Some(tip) = line.strip_prefix("tip: ") {
+            if !tip.contains("use '--") {
+                rest.insert(0, tip.to_string());
+            }
+        } else if !line.starts_with("tip:") {
+            // Further lines of the error itself, such as the missing arguments.
+            message.push(' ');
+            message.push_str(line);
+        }
+    }
+    let mut out = format!("bpeek: {message}\n");
+    for line in rest {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }

@@ -447,7 +447,7 @@ fn decode_rejects_bad_ids() {
     let (code, err) = failure(&bpeek(&["decode", "--tokenizer", s(&tok), "104", "259"]));
     assert_eq!(code, 2);
     assert!(
-        err.contains("id 259 (argument 2) is out of range") && err.contains("0-258"),
+        err.contains("argument 2: id 259 is too large") && err.contains("up to 258"),
         "{err}"
     );
 }
@@ -461,7 +461,7 @@ fn failed_runs_leave_no_file_and_never_touch_existing_ones() {
     let out = bpeek(&["train", s(&dir.join("missing.txt")), "--out", s(&existing)]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "precious");
-    // Writing into a folder that does not exist fails cleanly with code 1.
+    // Writing into a folder that does not exist is bad input: code 2.
     let nowhere = dir.join("no-such-dir").join("tok.json");
     let (code, err) = failure(&bpeek(&[
         "train",
@@ -470,7 +470,7 @@ fn failed_runs_leave_no_file_and_never_touch_existing_ones() {
         "--out",
         s(&nowhere),
     ]));
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("cannot write"), "{err}");
     let names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()

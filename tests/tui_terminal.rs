@@ -161,10 +161,7 @@ fn the_fertility_view_loads_real_tokenizers_without_stalling() {
     let Some(tmux) = Tmux::start("fertility", 80, 24) else {
         return;
     };
-    let command = format!(
-        "NO_COLOR=1 {} tui --ascii --tokenizer no-such-file.json",
-        env!("CARGO_BIN_EXE_bpeek")
-    );
+    let command = format!("NO_COLOR=1 {} tui --ascii", env!("CARGO_BIN_EXE_bpeek"));
     tmux.text(&command);
     tmux.keys(&["Enter"]);
     tmux.wait_for("the explorer", |s| s.contains("Merges 0"));
@@ -176,10 +173,6 @@ fn the_fertility_view_loads_real_tokenizers_without_stalling() {
     let screen = tmux.wait_for("the loads to finish", |s| {
         s.contains("[Cost]") && !s.contains("loading") && s.contains(" o200k ")
     });
-    assert!(
-        screen.contains("cannot load no-such-file.json"),
-        "the failed load is one line:\n{screen}"
-    );
     let russian = screen.lines().find(|l| l.contains("Russian"));
     assert!(
         russian.is_some_and(|r| r.contains("5.61    2.52    1.28")),

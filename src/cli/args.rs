@@ -57,19 +57,19 @@ pub struct TrainingOptions {
     #[arg(long, default_value = "keep")]
     pub digits: String,
     /// Stop after N merges
-    #[arg(long, conflicts_with = "vocab_size")]
+    #[arg(long, conflicts_with = "vocab_size", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub merges: Option<usize>,
     /// Stop when the vocabulary (base + merges + special tokens) reaches V
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub vocab_size: Option<usize>,
     /// Stop when the best pair's count falls below K
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub min_count: u64,
     /// Tie rule among equal counts: first (first met, as minbpe) or lex (smallest ids, as Hugging Face)
     #[arg(long, default_value = "first")]
     pub tie: String,
     /// A special token to add to the vocabulary (repeatable)
-    #[arg(long = "special", value_name = "TEXT")]
+    #[arg(long = "special", value_name = "TEXT", value_parser = non_empty)]
     pub specials: Vec<String>,
 }
 
@@ -84,7 +84,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "TRACE.json")]
     pub trace: Option<PathBuf>,
     /// Keep only the top K candidate pairs of each round in the trace
-    #[arg(long, value_name = "K", requires = "trace")]
+    #[arg(long, value_name = "K", requires = "trace", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub trace_top: Option<usize>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -115,8 +115,9 @@ pub struct DecodeArgs {
     /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
     #[arg(long, value_name = "NAME|FILE")]
     pub tokenizer: String,
-    /// Token ids
-    #[arg(value_name = "ID", allow_hyphen_values = true, required = true)]
+    /// Token ids (none decodes to the empty text), or - to read them from
+    /// stdin, separated by spaces, commas or line breaks
+    #[arg(value_name = "ID", allow_negative_numbers = true)]
     pub ids: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -128,10 +129,10 @@ pub struct BenchArgs {
     #[arg(long)]
     pub corpus: Option<PathBuf>,
     /// Use this many megabytes of the corpus
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub megabytes: usize,
     /// Merges to time
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub merges: usize,
     /// Pre-tokenizer
     #[arg(long, default_value = "gpt2")]
@@ -220,4 +221,24 @@ pub struct FertilityArgs {
     pub numbers: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// A whole number 0 or above, with a message that says so (negative
+/// numbers reach this parser instead of being taken for options).
+fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        s.parse().map_err(|_| "too large".to_string())
+    } else {
+        Err("expected a whole number 0 or above".to_string())
+    }
+}
+
+/// A special token is some text: an empty one could never be matched, and
+/// the file it was saved in could not be read back.
+fn non_empty(s: &str) -> Result<String, String> {
+    if s.is_empty() {
+        Err("a special token cannot be empty".to_string())
+    } else {
+        Ok(s.to_string())
+    }
 }

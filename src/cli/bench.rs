@@ -8,6 +8,7 @@ use crate::error::Result;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    crate::cli::bench_limits::check(args)?;
     let pretok = Pretok::parse(&args.pretok).map_err(|e| e.context("--pretok"))?;
     let tie = TieRule::parse(&args.tie).map_err(|e| e.context("--tie"))?;
     let limit = args.megabytes * 1_000_000;

@@ -1,23 +1,28 @@
 //! `bpeek decode`: ids in, text out.
 
-use crate::bpe::TokenId;
+use crate::bpe::{TokenId, Tokenizer};
 use crate::cli::args::{DecodeArgs, Format};
-use crate::cli::input::load_tokenizer;
+use crate::cli::input::{load_tokenizer, read_stdin};
 use crate::error::{Error, Result};
 use serde_json::json;
 
 pub fn run(args: &DecodeArgs) -> Result<()> {
     let tokenizer = load_tokenizer(&args.tokenizer)?;
-    let mut ids = Vec::with_capacity(args.ids.len());
-    for (i, s) in args.ids.iter().enumerate() {
-        let id: TokenId = s.trim().parse().map_err(|_| {
-            Error::input(format!(
-                "decode: argument {} '{s}' is not a token id (a whole number 0 or above)",
-                i + 1
-            ))
-        })?;
-        ids.push(id);
-    }
+    let ids = if args.ids.iter().any(|a| a == "-") {
+        if args.ids.len() > 1 {
+            return Err(Error::input(
+                "decode: give the ids as arguments or - to read them from stdin, not both",
+            ));
+        }
+        let input = read_stdin()?;
+        let input = String::from_utf8_lossy(&input);
+        let items = input
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+            .filter(|s| !s.is_empty());
+        parse_ids(&tokenizer, items, "stdin item")?
+    } else {
+        parse_ids(&tokenizer, args.ids.iter().map(String::as_str), "argument")?
+    };
     let bytes = tokenizer
         .decode_bytes(&ids)
         .map_err(|e| e.context("decode"))?;
@@ -37,4 +42,38 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Read ids, saying for a wrong one where it is (`argument 3`, `stdin item
+/// 3`) and why: not a number, too large, or an unused id in a gap.
+fn parse_ids<'a>(
+    tokenizer: &Tokenizer,
+    items: impl Iterator<Item = &'a str>,
+    where_: &str,
+) -> Result<Vec<TokenId>> {
+    let last = tokenizer.id_limit().saturating_sub(1);
+    let mut ids = Vec::new();
+    for (i, s) in items.enumerate() {
+        let s = s.trim();
+        let place = format!("decode: {where_} {}", i + 1);
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(Error::input(format!(
+                "{place} '{s}' is not a token id (a whole number 0 or above)"
+            )));
+        }
+        let id = s.parse::<u64>().ok().filter(|&id| id <= last as u64);
+        let Some(id) = id else {
+            return Err(Error::input(format!(
+                "{place}: id {s} is too large: this tokenizer's ids go up to {last}"
+            )));
+        };
+        let id = id as TokenId;
+        if !tokenizer.contains(id) {
+            return Err(Error::input(format!(
+                "{place}: id {id} is unused: this tokenizer has no token with that id (its ids 0-{last} have gaps)"
+            )));
+        }
+        ids.push(id);
+    }
+    Ok(ids)
 }

@@ -19,7 +19,14 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
             ));
         }
     };
-    let tokens = tokenizer.encode_detailed(&text, args.allow_special)?;
+    let source = match (&args.text, &args.file) {
+        (Some(t), None) if t == "-" => "stdin".to_string(),
+        (None, Some(f)) => f.display().to_string(),
+        _ => "the text".to_string(),
+    };
+    let tokens = tokenizer
+        .encode_detailed(&text, args.allow_special)
+        .map_err(|e| e.context(source))?;
     match args.format {
         Format::Json => {
             let ids: Vec<u32> = tokens.iter().map(|t| t.id).collect();

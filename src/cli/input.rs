@@ -74,17 +74,26 @@ pub fn build_trainer(opts: &TrainingOptions) -> Result<(String, Trainer)> {
     let mut trainer = Trainer::new(text, config).map_err(|e| e.context(&name))?;
     if let Some(v) = opts.vocab_size {
         // The base size depends on the corpus in char mode, so it is known only now.
-        let base = trainer.vocab().base_size() + opts.specials.len();
+        let specials = distinct_specials(&opts.specials);
+        let base = trainer.vocab().base_size() + specials;
         if v < base {
             return Err(Error::input(format!(
-                "--vocab-size {v} is smaller than the base vocabulary ({base}: {} base symbols + {} special tokens)",
+                "--vocab-size {v} is smaller than the base vocabulary ({base}: {} base symbols + {specials} special tokens)",
                 trainer.vocab().base_size(),
-                opts.specials.len()
             )));
         }
         trainer.set_max_merges(Some(v - base));
     }
     Ok((name, trainer))
+}
+
+/// How many different special tokens `--special` names: one given twice is
+/// one token.
+pub fn distinct_specials(specials: &[String]) -> usize {
+    let mut seen: Vec<&String> = specials.iter().collect();
+    seen.sort();
+    seen.dedup();
+    seen.len()
 }
 
 /// Load a tokenizer by built-in name or from a file of any supported format.

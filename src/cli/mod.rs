@@ -3,12 +3,14 @@
 pub mod args;
 pub mod bench;
 pub mod bench_encode;
+pub mod bench_limits;
 
 pub mod decode;
 pub mod encode;
 pub mod fertility;
 
 pub mod input;
+pub mod interrupt;
 pub mod output;
 pub mod train;
 

@@ -1,51 +1,61 @@
 //! `bpeek train`: run training to a stop and report the merges.
 
 use crate::bpe::display::{token_text, token_visible};
-use crate::bpe::io::atomic::write_atomically;
+use crate::bpe::io::atomic::{Identity, Output, commit_all, identity};
 use crate::bpe::io::tokenizer_file;
 use crate::bpe::io::trace_file::{TraceWriter, pair_json};
 use crate::bpe::trainer::{Merge, StopReason};
 use crate::bpe::{Mode, Trainer};
 use crate::cli::args::{Format, TrainArgs};
 use crate::cli::input::build_trainer;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use serde_json::{Value, json};
+use std::io::Write;
+use std::path::Path;
+
+/// Above this estimate a full trace needs `--trace-top`.
+pub const TRACE_LIMIT: u64 = 1_000_000_000;
+/// Above this estimate the size of the trace is said before training.
+const TRACE_WARN: u64 = 100_000_000;
 
 pub fn run(args: &TrainArgs) -> Result<()> {
+    // Every output is checked, and its temporary file made, before the
+    // corpus is read: a wrong path costs nothing.
+    check_distinct(args)?;
+    crate::cli::interrupt::clean_up_on_signals();
+    let mut trace_out = args.trace.as_deref().map(Output::create).transpose()?;
+    let mut tokenizer_out = args.out.as_deref().map(Output::create).transpose()?;
+
     let (name, mut trainer) = build_trainer(&args.training)?;
     let tokens_before = trainer.corpus_tokens();
-    let stop = match &args.trace {
-        Some(path) => {
-            let mut stop = StopReason::NoPairs;
-            write_atomically(path, |w| {
-                let mut trace = TraceWriter::start(w, &trainer, args.trace_top)?;
-                loop {
-                    let candidates = trace.candidates(&trainer);
-                    let pairs_total = trainer.pairs().len();
-                    let choice = match trainer.peek_choice() {
-                        Ok(c) => c,
-                        Err(reason) => {
-                            stop = reason;
-                            break;
-                        }
-                    };
-                    let merge = trainer.step().expect("a choice was available").clone();
-                    trace.round(&trainer, pairs_total, candidates, &choice, &merge)?;
-                }
-                trace.finish(stop)
-            })?;
-            stop
+    let stop = match &mut trace_out {
+        Some(out) => {
+            check_trace_size(&trainer, args.trace_top)?;
+            let w = out.writer()?;
+            write_trace(w, &mut trainer, args.trace_top).map_err(|e| out.write_error(&e))?
         }
         None => trainer.run(),
     };
     let tokenizer = trainer.tokenizer().with_specials(&args.training.specials);
-    if let Some(path) = &args.out {
+    if let Some(out) = &mut tokenizer_out {
         let json = tokenizer_file::to_json(&tokenizer);
-        write_atomically(path, |w| {
-            serde_json::to_writer_pretty(&mut *w, &json)?;
-            w.write_all(b"\n")
-        })?;
+        let w = out.writer()?;
+        serde_json::to_writer_pretty(&mut *w, &json)
+            .map_err(std::io::Error::from)
+            .and_then(|_| w.write_all(b"\n"))
+            .map_err(|e| out.write_error(&e))?;
     }
+    // The trace is renamed first: a tokenizer file of this run always has
+    // its trace beside it.
+    let report_to_stdout = ![&trace_out, &tokenizer_out]
+        .iter()
+        .any(|o| o.as_ref().is_some_and(Output::is_stdout));
+    commit_all(
+        [&mut trace_out, &mut tokenizer_out]
+            .into_iter()
+            .filter_map(Option::as_mut)
+            .collect(),
+    )?;
     let report = Report {
         corpus: &name,
         trainer: &trainer,
@@ -53,11 +63,121 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         tokens_before,
         vocab_size: tokenizer.vocab_size(),
     };
-    match args.format {
-        Format::Json => crate::cli::output::emit(&format!("{}\n", report.json()))?,
-        Format::Text => crate::cli::output::emit(&report.text())?,
+    let text = match args.format {
+        Format::Json => format!("{}\n", report.json()),
+        Format::Text => report.text(),
+    };
+    if report_to_stdout {
+        crate::cli::output::emit(&text)
+    } else {
+        // Standard output holds a file: the report goes beside it, not into it.
+        eprint!("{text}");
+        Ok(())
+    }
+}
+
+/// Refuse a run whose corpus, tokenizer and trace are not three different
+/// files: writing one would destroy another.
+fn check_distinct(args: &TrainArgs) -> Result<()> {
+    // A corpus that is not there is reported when it is read.
+    let corpus = match (&args.training.corpus, &args.training.corpus_name) {
+        (Some(c), None) if c != "-" && Path::new(c).exists() => Some(Path::new(c.as_str())),
+        _ => None,
+    };
+    let mut seen: Vec<(&str, &Path, Identity)> = Vec::new();
+    for (what, path) in [
+        ("the corpus", corpus),
+        ("--out", args.out.as_deref()),
+        ("--trace", args.trace.as_deref()),
+    ] {
+        let Some(path) = path else { continue };
+        let id = identity(path)?;
+        if id == Identity::Device {
+            continue;
+        }
+        if let Some((other, other_path, _)) = seen.iter().find(|(_, _, i)| *i == id) {
+            let same = if id == Identity::Stdout {
+                "both go to standard output".to_string()
+            } else if other_path == &path {
+                "are the same path".to_string()
+            } else {
+                format!("are the same file ({})", other_path.display())
+            };
+            return Err(Error::input(format!(
+                "{}: {other} and {what} {same}; writing one would destroy the other",
+                path.display()
+            )));
+        }
+        seen.push((what, path, id));
     }
     Ok(())
+}
+
+/// Estimate the size of the trace before training, from the pairs counted
+/// in round 0 and the most rounds the run can make.
+pub fn trace_estimate(trainer: &Trainer, top: Option<usize>) -> (u64, u64, u64) {
+    let possible: u64 = (0..trainer.corpus().chunks().len())
+        .map(|i| trainer.chunk_symbols(i).len().saturating_sub(1) as u64)
+        .sum();
+    let rounds = trainer
+        .config()
+        .max_merges
+        .map_or(possible, |m| (m as u64).min(possible));
+    let pairs = (trainer.pairs().len() as u64).min(top.map_or(u64::MAX, |k| k as u64));
+    // A candidate is about `{"pair":[1234,5678],"count":90},` (char mode:
+    // two short strings); a round adds its winner and counts.
+    let per_pair = if trainer.config().mode == Mode::Char {
+        40
+    } else {
+        34
+    };
+    (rounds, pairs, rounds * (pairs * per_pair + 200))
+}
+
+fn check_trace_size(trainer: &Trainer, top: Option<usize>) -> Result<()> {
+    let (rounds, pairs, bytes) = trace_estimate(trainer, top);
+    let about = format!(
+        "a trace of up to {rounds} rounds with up to {pairs} candidate pairs each is about {}",
+        human_bytes(bytes)
+    );
+    if bytes > TRACE_LIMIT && top.is_none() {
+        return Err(Error::input(format!(
+            "--trace: {about}; keep the top pairs of each round with --trace-top K (e.g. --trace-top 100), or train fewer merges"
+        )));
+    }
+    if bytes > TRACE_WARN {
+        eprintln!("bpeek: --trace: {about}");
+    }
+    Ok(())
+}
+
+fn human_bytes(b: u64) -> String {
+    match b {
+        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b => format!("{} kB", b.div_ceil(1000)),
+    }
+}
+
+/// Train to the end, writing each round to the trace as it happens.
+fn write_trace(
+    w: &mut dyn Write,
+    trainer: &mut Trainer,
+    top: Option<usize>,
+) -> std::io::Result<StopReason> {
+    let mut trace = TraceWriter::start(w, trainer, top)?;
+    let stop = loop {
+        let candidates = trace.candidates(trainer);
+        let pairs_total = trainer.pairs().len();
+        let choice = match trainer.peek_choice() {
+            Ok(c) => c,
+            Err(reason) => break reason,
+        };
+        let merge = trainer.step().expect("a choice was available").clone();
+        trace.round(trainer, pairs_total, candidates, &choice, &merge)?;
+    };
+    trace.finish(stop)?;
+    Ok(stop)
 }
 
 struct Report<'a> {
@@ -69,6 +189,19 @@ struct Report<'a> {
 }
 
 impl Report<'_> {
+    /// Why training stopped, in words; an empty corpus is named as such
+    /// rather than as a corpus with no pairs left.
+    fn stop_message(&self) -> String {
+        if self.trainer.corpus().text().is_empty() {
+            format!(
+                "the corpus {} is empty, so there is nothing to merge",
+                self.corpus
+            )
+        } else {
+            self.stop.to_string()
+        }
+    }
+
     fn merge_json(&self, m: &Merge) -> Value {
         let vocab = self.trainer.vocab();
         let bytes = vocab.token_bytes(m.id);
@@ -100,7 +233,7 @@ impl Report<'_> {
             "min_count": c.min_count,
             "max_merges": c.max_merges,
             "stop": self.stop.code(),
-            "stop_message": self.stop.to_string(),
+            "stop_message": self.stop_message(),
             "vocab_size": self.vocab_size,
             "corpus_bytes": bytes,
             "tokens_before": self.tokens_before,
@@ -143,7 +276,7 @@ impl Report<'_> {
         out += &format!(
             "stopped after {} merges: {}\nvocabulary {}; corpus {} tokens -> {} tokens ({:.2} bytes/token)\n",
             self.trainer.merges().len(),
-            self.stop,
+            self.stop_message(),
             self.vocab_size,
             self.tokens_before,
             after,

@@ -44,6 +44,11 @@ pub fn run(args: &TuiArgs) -> Result<()> {
     // Options are checked first, so a wrong one is reported as such anywhere.
     let theme = Theme::new(wants_colour(args.color), args.ascii);
     let mut app = App::from_options(&args.training, theme)?;
+    // A wrong --tokenizer is a usage error here as in `encode`, not a
+    // message inside the screen.
+    for spec in &args.tokenizers {
+        crate::bpe::io::load::check(spec)?;
+    }
     for spec in &args.tokenizers {
         app.add_tokenizer(spec);
     }

@@ -60,22 +60,23 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// Whether `name` is a built-in name or alias.
+/// Names are matched without regard to case (`GPT2`, `CL100K_BASE`).
 pub fn is_builtin(name: &str) -> bool {
-    name == "bytes" || find(name).is_some()
+    name.eq_ignore_ascii_case("bytes") || find(name).is_some()
 }
 
 fn find(name: &str) -> Option<&'static Builtin> {
     let name = ALIASES
         .iter()
-        .find(|(a, _)| *a == name)
+        .find(|(a, _)| a.eq_ignore_ascii_case(name))
         .map_or(name, |(_, n)| n);
-    BUILTINS.iter().find(|b| b.name == name)
+    BUILTINS.iter().find(|b| b.name.eq_ignore_ascii_case(name))
 }
 
 /// Build a built-in tokenizer. The large ones take a noticeable fraction of
 /// a second: callers that must stay responsive load them in the background.
 pub fn load(name: &str) -> Result<Tokenizer> {
-    if name == "bytes" {
+    if name.eq_ignore_ascii_case("bytes") {
         return Ok(Tokenizer::bytes_only());
     }
     let Some(b) = find(name) else {
@@ -85,6 +86,7 @@ pub fn load(name: &str) -> Result<Tokenizer> {
             &names(),
         ));
     };
+    let name = b.name;
     let core = match b.name {
         "gpt2" => tiktoken_rs::r50k_base(),
         "cl100k" => tiktoken_rs::cl100k_base(),

@@ -5,6 +5,7 @@
 use crate::bpe::TokenId;
 use crate::bpe::encoder::{SpecialToken, Tokenizer};
 use crate::bpe::io::byte_unicode;
+use crate::bpe::io::limits::{self, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::bpe::pretok::{CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, Pretok};
 use crate::error::{Error, Result};
 use base64::Engine;
@@ -14,7 +15,9 @@ use serde_json::Value;
 /// A `.tiktoken` file: one `BASE64 RANK` per line. Rank files carry no
 /// pre-tokenizer, so the caller names one.
 pub fn tiktoken(name: &str, text: &str, pretok: Pretok) -> Result<Tokenizer> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut tokens: Vec<Vec<u8>> = Vec::new();
+    let mut budget = VocabBudget::default();
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
         if line.trim().is_empty() {
@@ -29,19 +32,22 @@ pub fn tiktoken(name: &str, text: &str, pretok: Pretok) -> Result<Tokenizer> {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(b64)
             .map_err(|e| Error::input(format!("line {line_no}: bad base64 ({e})")))?;
-        let rank: usize = rank.parse().map_err(|_| {
-            Error::input(format!(
-                "line {line_no}: rank '{rank}' is not a whole number"
-            ))
-        })?;
-        if rank > 10_000_000 {
-            return Err(Error::input(format!(
-                "line {line_no}: rank {rank} is implausibly large"
-            )));
-        }
+        let rank: u64 = match rank.parse() {
+            Ok(r) => r,
+            Err(_) if !rank.is_empty() && rank.bytes().all(|b| b.is_ascii_digit()) => u64::MAX,
+            Err(_) => {
+                return Err(Error::input(format!(
+                    "line {line_no}: rank '{rank}' is not a whole number"
+                )));
+            }
+        };
+        let rank = limits::id(rank, || format!("line {line_no}"))? as usize;
         if bytes.is_empty() {
             return Err(Error::input(format!("line {line_no}: empty token")));
         }
+        budget.add(bytes.len(), MAX_IMPORTED_TOKEN_BYTES, || {
+            format!("line {line_no}")
+        })?;
         if tokens.len() <= rank {
             tokens.resize(rank + 1, Vec::new());
         }
@@ -60,17 +66,13 @@ pub fn tiktoken(name: &str, text: &str, pretok: Pretok) -> Result<Tokenizer> {
 
 /// GPT-2's `encoder.json` (token string -> id) and `vocab.bpe` (merges).
 pub fn gpt2_files(name: &str, encoder_json: &str, vocab_bpe: &str) -> Result<Tokenizer> {
-    let encoder: FxHashMap<String, Value> = serde_json::from_str(encoder_json)
+    let encoder_json = encoder_json
+        .strip_prefix('\u{feff}')
+        .unwrap_or(encoder_json);
+    let vocab_bpe = vocab_bpe.strip_prefix('\u{feff}').unwrap_or(vocab_bpe);
+    let encoder: serde_json::Map<String, Value> = serde_json::from_str(encoder_json)
         .map_err(|e| Error::input(format!("encoder.json: malformed JSON: {e}")))?;
-    let mut vocab: FxHashMap<String, TokenId> = FxHashMap::default();
-    for (token, id) in encoder {
-        let Some(id) = id.as_u64().filter(|&i| i < 10_000_000) else {
-            return Err(Error::input(format!(
-                "encoder.json: the id of {token:?} is not a whole number"
-            )));
-        };
-        vocab.insert(token, id as TokenId);
-    }
+    let mut vocab = vocab_ids(&encoder, "encoder.json")?;
     let mut merges = Vec::new();
     for (i, line) in vocab_bpe.lines().enumerate() {
         if i == 0 && line.starts_with("#version") || line.trim().is_empty() {
@@ -104,20 +106,13 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             "model.type '{kind}' is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer)"
         )));
     }
+    refuse_id_changing_parts(doc, model)?;
     let pretok = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
     let vocab_obj = model
         .get("vocab")
         .and_then(Value::as_object)
         .ok_or_else(|| Error::input("model.vocab is missing or not an object"))?;
-    let mut vocab: FxHashMap<String, TokenId> = FxHashMap::default();
-    for (token, id) in vocab_obj {
-        let Some(id) = id.as_u64().filter(|&i| i < 10_000_000) else {
-            return Err(Error::input(format!(
-                "model.vocab[{token:?}] is not a whole number"
-            )));
-        };
-        vocab.insert(token.clone(), id as TokenId);
-    }
+    let mut vocab = vocab_ids(vocab_obj, "model.vocab")?;
     let raw_merges = model
         .get("merges")
         .and_then(Value::as_array)
@@ -141,33 +136,30 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         };
         merges.push((a, b, format!("model.merges[{i}]")));
     }
-    let special_texts: Vec<String> = doc
-        .get("added_tokens")
-        .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .filter(|t| t.get("special").and_then(Value::as_bool).unwrap_or(false))
-                .filter_map(|t| t.get("content").and_then(Value::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut specials = take_specials(&mut vocab, |t| special_texts.iter().any(|s| s == t));
-    // Added special tokens outside model.vocab still have ids of their own.
-    if let Some(list) = doc.get("added_tokens").and_then(Value::as_array) {
-        for t in list {
-            let (Some(text), Some(id)) = (
-                t.get("content").and_then(Value::as_str),
-                t.get("id").and_then(Value::as_u64),
-            ) else {
-                continue;
-            };
-            let special = t.get("special").and_then(Value::as_bool).unwrap_or(false);
-            if special && !specials.iter().any(|s| s.text == text) {
-                specials.push(SpecialToken {
-                    text: text.to_string(),
-                    id: id as TokenId,
-                });
+    let added = added_specials(doc)?;
+    let mut specials = Vec::with_capacity(added.len());
+    for (place, text, id) in added {
+        match vocab.get(&text) {
+            // A special token written in the vocabulary too, with the same id.
+            Some(&own) if own == id => {
+                vocab.remove(&text);
             }
+            Some(&own) => {
+                return Err(Error::input(format!(
+                    "{place}: special token {text:?} has id {id}, but model.vocab gives it id {own}"
+                )));
+            }
+            None => {}
+        }
+        specials.push(SpecialToken { text, id });
+    }
+    let ordinary: FxHashMap<TokenId, &String> = vocab.iter().map(|(t, &i)| (i, t)).collect();
+    for s in &specials {
+        if let Some(token) = ordinary.get(&s.id) {
+            return Err(Error::input(format!(
+                "added_tokens: special token {:?} has id {}, which is the id of the ordinary token {token:?}",
+                s.text, s.id
+            )));
         }
     }
     let whole = model
@@ -175,6 +167,129 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .and_then(Value::as_bool)
         .unwrap_or(false);
     byte_level(name, vocab, merges, pretok, specials, whole)
+}
+
+/// Token string -> id, checking that every id is a whole number in range and
+/// belongs to one token only (a shared id would silently lose a token).
+fn vocab_ids(
+    map: &serde_json::Map<String, Value>,
+    place: &str,
+) -> Result<FxHashMap<String, TokenId>> {
+    let mut vocab: FxHashMap<String, TokenId> = FxHashMap::default();
+    let mut owner: FxHashMap<TokenId, &str> = FxHashMap::default();
+    let mut budget = VocabBudget::default();
+    for (token, id) in map {
+        let what = || format!("{place}[{token:?}]");
+        let Some(id) = id.as_u64() else {
+            return Err(Error::input(format!(
+                "{}: the id is not a whole number 0 or above",
+                what()
+            )));
+        };
+        let id = limits::id(id, what)?;
+        budget.add(token.len(), MAX_IMPORTED_TOKEN_BYTES, what)?;
+        if let Some(other) = owner.insert(id, token) {
+            return Err(Error::input(format!(
+                "{place}: tokens {other:?} and {token:?} both have id {id}"
+            )));
+        }
+        vocab.insert(token.clone(), id);
+    }
+    Ok(vocab)
+}
+
+/// The special tokens of `added_tokens`: where each is listed, its text and
+/// its id. Two specials may not share an id or a text.
+fn added_specials(doc: &Value) -> Result<Vec<(String, String, TokenId)>> {
+    let Some(list) = doc.get("added_tokens") else {
+        return Ok(Vec::new());
+    };
+    let Some(list) = list.as_array() else {
+        return Err(Error::input("added_tokens: expected a list"));
+    };
+    let mut out: Vec<(String, String, TokenId)> = Vec::new();
+    for (i, t) in list.iter().enumerate() {
+        let place = format!("added_tokens[{i}]");
+        if !t.get("special").and_then(Value::as_bool).unwrap_or(false) {
+            continue;
+        }
+        let Some(text) = t.get("content").and_then(Value::as_str) else {
+            return Err(Error::input(format!(
+                "{place}: field 'content' is missing or not a string"
+            )));
+        };
+        let Some(id) = t.get("id").and_then(Value::as_u64) else {
+            return Err(Error::input(format!(
+                "{place}: {text:?} has no id that is a whole number 0 or above"
+            )));
+        };
+        let id = limits::id(id, || format!("{place}: {text:?}"))?;
+        if text.is_empty() || text.len() > MAX_IMPORTED_TOKEN_BYTES {
+            return Err(Error::input(format!(
+                "{place}: a special token has 1 to {MAX_IMPORTED_TOKEN_BYTES} bytes, this one {}",
+                text.len()
+            )));
+        }
+        if let Some((_, other, _)) = out.iter().find(|(_, _, o)| *o == id) {
+            return Err(Error::input(format!(
+                "{place}: special tokens {other:?} and {text:?} both have id {id}"
+            )));
+        }
+        if out.iter().any(|(_, other, _)| other == text) {
+            return Err(Error::input(format!("{place}: {text:?} is listed twice")));
+        }
+        out.push((place, text.to_string(), id));
+    }
+    Ok(out)
+}
+
+/// Refuse the parts of a Hugging Face file that would change the ids bpeek
+/// computes, rather than silently ignore them.
+fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<()> {
+    match doc.get("normalizer") {
+        None | Some(Value::Null) => {}
+        Some(n) => {
+            let name = n.get("type").and_then(Value::as_str).unwrap_or("unnamed");
+            let steps: Vec<&str> = n
+                .get("normalizers")
+                .and_then(Value::as_array)
+                .map(|l| {
+                    l.iter()
+                        .map(|s| s.get("type").and_then(Value::as_str).unwrap_or("unnamed"))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if !(name == "Sequence" && steps.is_empty()) {
+                let named = if steps.is_empty() {
+                    format!("'{name}'")
+                } else {
+                    format!("'{name}' ({})", steps.join(", "))
+                };
+                return Err(Error::input(format!(
+                    "normalizer {named} is not supported: it changes the text before it is tokenized, and bpeek does not apply it (only files without a normalizer load)"
+                )));
+            }
+        }
+    }
+    for field in ["continuing_subword_prefix", "end_of_word_suffix"] {
+        if let Some(v) = model.get(field).and_then(Value::as_str)
+            && !v.is_empty()
+        {
+            return Err(Error::input(format!(
+                "model.{field} {v:?} is not supported: it changes the tokens, and bpeek does not apply it"
+            )));
+        }
+    }
+    if model
+        .get("dropout")
+        .and_then(Value::as_f64)
+        .is_some_and(|d| d > 0.0)
+    {
+        return Err(Error::input(
+            "model.dropout is not supported: it makes the ids random, and bpeek encodes exactly",
+        ));
+    }
+    Ok(())
 }
 
 /// The pre-tokenizer a Hugging Face file describes, if bpeek has it.

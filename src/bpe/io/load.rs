@@ -18,23 +18,36 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     if builtin::is_builtin(spec) {
         return builtin::load(spec);
     }
-    if let Some(at) = spec.find(".tiktoken") {
-        let (path, rest) = spec.split_at(at + ".tiktoken".len());
-        let Some(pretok) = rest.strip_prefix(':') else {
-            return Err(Error::input(format!(
-                "{path}: a .tiktoken file has no pre-tokenizer: name one, e.g. {path}:cl100k (valid: {})",
-                Pretok::NAMES.join(", ")
-            )));
-        };
-        let pretok = Pretok::parse(pretok).map_err(|e| e.context(spec))?;
-        let text = read_text(Path::new(path))?;
-        return import::tiktoken(&file_name(path), &text, pretok).map_err(|e| e.context(path));
+    if spec.trim().is_empty() {
+        return Err(Error::input(format!(
+            "--tokenizer is empty: give a built-in name ({}) or a file",
+            builtin::names().join(", ")
+        )));
     }
     let path = Path::new(spec);
+    if std::fs::symlink_metadata(path).is_err() {
+        // `FILE:PRETOK`: a rank file and the pre-tokenizer it needs.
+        if let Some((file, pretok)) = spec.rsplit_once(':')
+            && Path::new(file).is_file()
+        {
+            let pretok = Pretok::parse(pretok).map_err(|e| e.context(spec))?;
+            let text = read_text(Path::new(file))?;
+            return import::tiktoken(&file_name(file), &text, pretok).map_err(|e| e.context(file));
+        }
+        return Err(Error::input(format!(
+            "{spec}: no such file, and not a built-in tokenizer (built-in names: {})",
+            builtin::names().join(", ")
+        )));
+    }
     if path.is_dir() {
         let (enc, bpe) = (path.join("encoder.json"), path.join("vocab.bpe"));
-        if enc.is_file() && bpe.is_file() {
+        if enc.is_file() {
             return gpt2_pair(spec, &enc, &bpe);
+        }
+        if bpe.is_file() {
+            return Err(Error::input(format!(
+                "{spec}: encoder.json is missing (GPT-2's vocab.bpe needs the encoder.json beside it)"
+            )));
         }
         let hf = path.join("tokenizer.json");
         if hf.is_file() {
@@ -49,7 +62,14 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
         return gpt2_pair(spec, &enc, path);
     }
     let text = read_text(path)?;
-    let doc: Value = serde_json::from_str(&text)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    if has_tiktoken_extension(path) || looks_like_rank_file(text) {
+        return Err(Error::input(format!(
+            "{spec}: a .tiktoken rank file has no pre-tokenizer: name one, e.g. {spec}:cl100k (valid: {})",
+            Pretok::NAMES.join(", ")
+        )));
+    }
+    let doc: Value = serde_json::from_str(text)
         .map_err(|e| Error::input(format!("{spec}: malformed JSON: {e}")))?;
     if tokenizer_file::is_bpeek_tokenizer(&doc) {
         return tokenizer_file::from_json(doc)
@@ -73,10 +93,49 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     )))
 }
 
+/// Check that `spec` names a tokenizer bpeek can load, without building a
+/// built-in one (those take a moment and are loaded where they are used).
+pub fn check(spec: &str) -> Result<()> {
+    if builtin::is_builtin(spec) {
+        return Ok(());
+    }
+    load(spec).map(|_| ())
+}
+
+fn has_tiktoken_extension(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("tiktoken"))
+}
+
+/// Whether the text starts like a rank file: `BASE64 RANK`.
+fn looks_like_rank_file(text: &str) -> bool {
+    let first = text.lines().next().unwrap_or("");
+    let mut parts = first.split(' ');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(b64), Some(rank), None) => {
+            !b64.is_empty()
+                && b64
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
+                && !rank.is_empty()
+                && rank.bytes().all(|b| b.is_ascii_digit())
+        }
+        _ => false,
+    }
+}
+
 fn gpt2_pair(spec: &str, encoder: &Path, vocab_bpe: &Path) -> Result<Tokenizer> {
+    for (file, other) in [(vocab_bpe, "encoder.json"), (encoder, "vocab.bpe")] {
+        if !file.is_file() {
+            let name = file_name(&file.to_string_lossy());
+            return Err(Error::input(format!(
+                "{spec}: {name} is missing (GPT-2's {other} needs the {name} beside it: {})",
+                file.display()
+            )));
+        }
+    }
     let enc = read_text(encoder)?;
-    let bpe = read_text(vocab_bpe)
-        .map_err(|e| e.context("GPT-2 files need vocab.bpe beside encoder.json"))?;
+    let bpe = read_text(vocab_bpe)?;
     import::gpt2_files(&file_name(spec), &enc, &bpe).map_err(|e| e.context(spec))
 }
 

@@ -5,6 +5,7 @@ pub mod builtin;
 pub mod byte_unicode;
 pub mod files;
 pub mod import;
+pub mod limits;
 pub mod load;
 pub mod tokenizer_file;
 pub mod trace_file;

@@ -14,12 +14,13 @@
 use crate::bpe::TokenId;
 use crate::bpe::display::token_text;
 use crate::bpe::encoder::{SpecialToken, Tokenizer};
+use crate::bpe::io::limits::{self, MAX_TOKEN_BYTES, VocabBudget};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::trainer::Merge;
 use crate::bpe::vocab::Vocab;
 use crate::error::{Error, Result};
-use serde::Deserialize;
+use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
 
 pub const FORMAT: &str = "bpeek-tokenizer";
@@ -66,60 +67,91 @@ pub fn to_json(tok: &Tokenizer) -> Value {
     v
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    // Checked before parsing (to name a wrong version first); listed so
-    // that `deny_unknown_fields` accepts them.
-    #[allow(dead_code)]
-    format: String,
-    #[allow(dead_code)]
-    version: u64,
-
-    mode: String,
-    pretok: String,
-    tie: String,
-    #[serde(default)]
-    digits: Option<String>,
-    #[serde(default)]
-    alphabet: Option<Vec<String>>,
-    merges: Vec<RawMerge>,
-    #[serde(default)]
-    special_tokens: Vec<RawSpecial>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMerge {
-    pair: [u64; 2],
-    // Written for readers of the file; the ids in `pair` are what counts.
-    #[allow(dead_code)]
-    #[serde(default)]
-    token: Option<String>,
-
-    #[serde(default)]
-    count: u64,
-    #[serde(default)]
-    replacements: u64,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSpecial {
-    text: String,
-    id: u64,
-}
-
 /// Whether a parsed JSON document claims to be a bpeek tokenizer.
 pub fn is_bpeek_tokenizer(v: &Value) -> bool {
     v.get("format").and_then(Value::as_str) == Some(FORMAT)
 }
 
-/// Read a tokenizer from JSON text. Errors name the field or merge index.
+/// Read a tokenizer from JSON text (a leading byte-order mark is allowed).
+/// Errors name the field or merge index.
 pub fn from_json_str(text: &str) -> Result<Tokenizer> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: Value =
         serde_json::from_str(text).map_err(|e| Error::input(format!("malformed JSON: {e}")))?;
     from_json(value)
+}
+
+const FIELDS: &[&str] = &[
+    "format",
+    "version",
+    "mode",
+    "pretok",
+    "tie",
+    "digits",
+    "alphabet",
+    "merges",
+    "special_tokens",
+];
+const MERGE_FIELDS: &[&str] = &["pair", "token", "count", "replacements"];
+const SPECIAL_FIELDS: &[&str] = &["text", "id"];
+
+/// The fields of an object, or an error naming `place`; unknown fields are
+/// refused so that a misspelt one is not silently ignored.
+fn object<'v>(
+    v: &'v Value,
+    place: &str,
+    known: &[&str],
+) -> Result<&'v serde_json::Map<String, Value>> {
+    let Some(map) = v.as_object() else {
+        return Err(Error::input(format!(
+            "{place}: expected an object, got {}",
+            kind(v)
+        )));
+    };
+    if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(Error::input(format!(
+            "{place}: unknown field '{k}' (known: {})",
+            known.join(", ")
+        )));
+    }
+    Ok(map)
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_u64() => "a whole number",
+        Value::Number(_) => "a number that is not a whole number 0 or above",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn string<'v>(v: &'v Value, place: &str) -> Result<&'v str> {
+    v.as_str()
+        .ok_or_else(|| Error::input(format!("{place}: expected a string, got {}", kind(v))))
+}
+
+fn whole(v: &Value, place: &str) -> Result<u64> {
+    v.as_u64().ok_or_else(|| {
+        Error::input(format!(
+            "{place}: expected a whole number 0 or above, got {}",
+            kind(v)
+        ))
+    })
+}
+
+fn list<'v>(v: &'v Value, place: &str) -> Result<&'v [Value]> {
+    v.as_array()
+        .map(Vec::as_slice)
+        .ok_or_else(|| Error::input(format!("{place}: expected a list, got {}", kind(v))))
+}
+
+fn required<'v>(map: &'v serde_json::Map<String, Value>, field: &str) -> Result<&'v Value> {
+    map.get(field)
+        .ok_or_else(|| Error::input(format!("field '{field}' is missing")))
 }
 
 pub fn from_json(value: Value) -> Result<Tokenizer> {
@@ -145,17 +177,22 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
         }
         None => return Err(Error::input("field 'version' is missing or not a number")),
     }
-    let raw: RawFile = serde_json::from_value(value).map_err(|e| Error::input(e.to_string()))?;
-    let mode = Mode::parse(&raw.mode).map_err(|e| e.context("field 'mode'"))?;
-    let pretok = Pretok::parse(&raw.pretok).map_err(|e| e.context("field 'pretok'"))?;
-    let tie = TieRule::parse(&raw.tie).map_err(|e| e.context("field 'tie'"))?;
-    let digits = match &raw.digits {
-        Some(d) => Digits::parse(d).map_err(|e| e.context("field 'digits'"))?,
+    let file = object(&value, "the file", FIELDS)?;
+    let mode = Mode::parse(string(required(file, "mode")?, "field 'mode'")?)
+        .map_err(|e| e.context("field 'mode'"))?;
+    let pretok = Pretok::parse(string(required(file, "pretok")?, "field 'pretok'")?)
+        .map_err(|e| e.context("field 'pretok'"))?;
+    let tie = TieRule::parse(string(required(file, "tie")?, "field 'tie'")?)
+        .map_err(|e| e.context("field 'tie'"))?;
+    let digits = match file.get("digits") {
+        Some(d) => {
+            Digits::parse(string(d, "field 'digits'")?).map_err(|e| e.context("field 'digits'"))?
+        }
         None => Digits::Keep,
     };
     let mut vocab = match mode {
         Mode::Byte => {
-            if raw.alphabet.is_some() {
+            if file.contains_key("alphabet") {
                 return Err(Error::input(
                     "field 'alphabet': only char-mode tokenizers have one",
                 ));
@@ -163,16 +200,19 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
             Vocab::bytes()
         }
         Mode::Char => {
-            let Some(alphabet) = raw.alphabet else {
+            let Some(alphabet) = file.get("alphabet") else {
                 return Err(Error::input(
                     "field 'alphabet' is missing (a char-mode tokenizer needs it)",
                 ));
             };
+            let alphabet = list(alphabet, "field 'alphabet'")?;
             let mut chars = Vec::with_capacity(alphabet.len());
-            for (i, s) in alphabet.iter().enumerate() {
+            let mut seen = FxHashSet::default();
+            for (i, v) in alphabet.iter().enumerate() {
+                let s = string(v, &format!("alphabet[{i}]"))?;
                 let mut it = s.chars();
                 match (it.next(), it.next()) {
-                    (Some(c), None) if !chars.contains(&c) => chars.push(c),
+                    (Some(c), None) if seen.insert(c) => chars.push(c),
                     _ => {
                         return Err(Error::input(format!(
                             "alphabet[{i}]: expected one character not listed before, found {s:?}"
@@ -189,56 +229,115 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
             vocab
         }
     };
-    let mut merges = Vec::with_capacity(raw.merges.len());
-    for (rank, m) in raw.merges.iter().enumerate() {
+    let raw_merges = list(required(file, "merges")?, "field 'merges'")?;
+    let mut merges = Vec::with_capacity(raw_merges.len());
+    let mut merged: FxHashSet<(TokenId, TokenId)> = FxHashSet::default();
+    let mut budget = VocabBudget::default();
+    for id in 0..vocab.len() as TokenId {
+        budget.add(vocab.token_bytes(id).len(), MAX_TOKEN_BYTES, || {
+            "the base symbols".into()
+        })?;
+    }
+    for (rank, m) in raw_merges.iter().enumerate() {
+        let place = format!("merges[{rank}]");
+        let fields = object(m, &place, MERGE_FIELDS)?;
+        let Some(pair) = fields.get("pair") else {
+            return Err(Error::input(format!("{place}: field 'pair' is missing")));
+        };
+        let Some(pair) = pair.as_array() else {
+            return Err(Error::input(format!(
+                "{place}: expected two ids, got {}",
+                kind(pair)
+            )));
+        };
+        if pair.len() != 2 {
+            return Err(Error::input(format!(
+                "{place}: expected two ids, got {}",
+                pair.len()
+            )));
+        }
         let defined = vocab.len() as u64;
-        for (side, id) in [("left", m.pair[0]), ("right", m.pair[1])] {
+        let mut ids = [0 as TokenId; 2];
+        for (k, side) in ["left", "right"].into_iter().enumerate() {
+            let id = whole(&pair[k], &format!("{place}.pair[{k}]"))?;
             if id >= defined || !vocab.contains(id as TokenId) {
                 return Err(Error::input(format!(
-                    "merges[{rank}].pair: {side} id {id} is not defined yet (merge {rank} may only use ids 0-{})",
+                    "{place}.pair: {side} id {id} is not defined yet (merge {rank} may only use ids 0-{})",
                     defined - 1
                 )));
             }
+            ids[k] = id as TokenId;
         }
-        let pair = (m.pair[0] as TokenId, m.pair[1] as TokenId);
-        if merges.iter().any(|x: &Merge| x.pair == pair) {
+        let pair = (ids[0], ids[1]);
+        if !merged.insert(pair) {
             return Err(Error::input(format!(
-                "merges[{rank}].pair: [{}, {}] is already merged by an earlier rank",
+                "{place}.pair: [{}, {}] is already merged by an earlier rank",
                 pair.0, pair.1
             )));
         }
+        if let Some(t) = fields.get("token") {
+            string(t, &format!("{place}.token"))?;
+        }
+        let number = |field: &str| match fields.get(field) {
+            Some(v) => whole(v, &format!("{place}.{field}")),
+            None => Ok(0),
+        };
+        let (count, replacements) = (number("count")?, number("replacements")?);
+        let len = vocab.token_bytes(pair.0).len() + vocab.token_bytes(pair.1).len();
+        budget.add(len, MAX_TOKEN_BYTES, || place.clone())?;
         let id = vocab.push_merge(pair);
         merges.push(Merge {
             rank,
             pair,
             id,
-            count: m.count,
-            replacements: m.replacements,
+            count,
+            replacements,
         });
     }
+    let raw_specials = match file.get("special_tokens") {
+        Some(v) => list(v, "field 'special_tokens'")?,
+        None => &[],
+    };
     let mut specials = Vec::new();
-    for (i, s) in raw.special_tokens.iter().enumerate() {
-        if s.id < vocab.len() as u64 || s.id > TokenId::MAX as u64 {
+    let mut texts = FxHashSet::default();
+    let mut ids = FxHashSet::default();
+    for (i, s) in raw_specials.iter().enumerate() {
+        let place = format!("special_tokens[{i}]");
+        let fields = object(s, &place, SPECIAL_FIELDS)?;
+        let text = string(
+            fields
+                .get("text")
+                .ok_or_else(|| Error::input(format!("{place}: field 'text' is missing")))?,
+            &format!("{place}.text"),
+        )?;
+        let id = whole(
+            fields
+                .get("id")
+                .ok_or_else(|| Error::input(format!("{place}: field 'id' is missing")))?,
+            &format!("{place}.id"),
+        )?;
+        if text.is_empty() {
+            return Err(Error::input(format!("{place}.text is empty")));
+        }
+        budget.add(text.len(), MAX_TOKEN_BYTES, || place.clone())?;
+        if id < vocab.len() as u64 {
             return Err(Error::input(format!(
-                "special_tokens[{i}].id: {} collides with the ordinary ids 0-{}",
-                s.id,
+                "{place}: {text:?} has id {id}, which collides with the ordinary ids 0-{}",
                 vocab.len() - 1
             )));
         }
-        if s.text.is_empty() {
-            return Err(Error::input(format!("special_tokens[{i}].text is empty")));
+        let id = limits::id(id, || format!("{place}: {text:?}"))?;
+        if !texts.insert(text) {
+            return Err(Error::input(format!("{place}: {text:?} is listed twice")));
         }
-        if specials
-            .iter()
-            .any(|x: &SpecialToken| x.id as u64 == s.id || x.text == s.text)
-        {
+        if !ids.insert(id) {
             return Err(Error::input(format!(
-                "special_tokens[{i}]: duplicate text or id"
+                "{place}: {text:?} has id {id}, which an earlier special token already has"
             )));
         }
         specials.push(SpecialToken {
-            text: s.text.clone(),
-            id: s.id as TokenId,
+            text: text.to_string(),
+            id,
         });
     }
     let mut tok = Tokenizer::from_training(vocab, Chunker::new(pretok, digits), tie, merges);

@@ -1,0 +1,96 @@
+//! Loading a large tokenizer file: 120,000 merges as bpeek JSON against the
+//! same tokens as a `.tiktoken` rank file. The JSON load must not grow
+//! faster than the file (every merge is checked against the earlier ones).
+//!
+//! `cargo bench --bench load` prints both times and their ratio; nothing is
+//! asserted.
+
+use base64::Engine;
+use bpeek::bpe::TokenId;
+use bpeek::bpe::io::{builtin, load};
+use rustc_hash::FxHashMap;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+const MERGES: usize = 120_000;
+
+fn main() {
+    let o200k = builtin::load("o200k").expect("o200k loads");
+    // o200k's tokens in rank order, renumbered bpeek's way: bytes first
+    // (id = byte value), then each merged token after its two halves.
+    let mut id_of: FxHashMap<TokenId, TokenId> = FxHashMap::default();
+    for id in 0..o200k.vocab().len() as TokenId {
+        let bytes = o200k.vocab().token_bytes(id);
+        if bytes.len() == 1 {
+            id_of.insert(id, bytes[0] as TokenId);
+        }
+    }
+    let mut merges = Vec::new();
+    let mut tokens: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+    for id in 0..o200k.vocab().len() as TokenId {
+        if merges.len() == MERGES {
+            break;
+        }
+        let Some(m) = o200k.made_by(id) else { continue };
+        let (Some(&l), Some(&r)) = (id_of.get(&m.left), id_of.get(&m.right)) else {
+            continue;
+        };
+        let new = 256 + merges.len() as TokenId;
+        id_of.insert(id, new);
+        merges.push(json!({"pair": [l, r]}));
+        tokens.push(o200k.vocab().token_bytes(id).to_vec());
+    }
+    let dir = std::env::temp_dir().join(format!("bpeek-bench-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json_path = dir.join("o200k-120k.json");
+    let doc = json!({"format": "bpeek-tokenizer", "version": 1, "mode": "byte",
+        "pretok": "o200k", "tie": "first", "merges": merges});
+    std::fs::write(&json_path, doc.to_string()).unwrap();
+    let rank_path = dir.join("o200k-120k.tiktoken");
+    let ranks: String = tokens
+        .iter()
+        .enumerate()
+        .map(|(r, t)| {
+            format!(
+                "{} {r}\n",
+                base64::engine::general_purpose::STANDARD.encode(t)
+            )
+        })
+        .collect();
+    std::fs::write(&rank_path, ranks).unwrap();
+
+    let json_spec = json_path.to_string_lossy().into_owned();
+    let rank_spec = format!("{}:o200k", rank_path.display());
+    let a = load::load(&json_spec).expect("the JSON file loads");
+    let b = load::load(&rank_spec).expect("the rank file loads");
+    let text = "Loading is checked: the two files encode alike, 12345 times.";
+    assert_eq!(a.encode(text, false), b.encode(text, false));
+
+    let json_time = median(|| {
+        load::load(&json_spec).unwrap();
+    });
+    let rank_time = median(|| {
+        load::load(&rank_spec).unwrap();
+    });
+    println!("{} merges", merges.len());
+    println!("bpeek JSON: {:.1} ms", json_time.as_secs_f64() * 1e3);
+    println!(".tiktoken:  {:.1} ms", rank_time.as_secs_f64() * 1e3);
+    let ratio = json_time.as_secs_f64() / rank_time.as_secs_f64();
+    println!(
+        "JSON / tiktoken: {ratio:.2}x ({} the 1.5x target)",
+        if ratio < 1.5 { "under" } else { "over" }
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn median(mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[2]
+}

@@ -1,0 +1,391 @@
+//! A deterministic mutation fuzzer that runs on stable Rust, as a test.
+//!
+//! Every loader (bpeek JSON, `.tiktoken`, GPT-2's `encoder.json` +
+//! `vocab.bpe`, Hugging Face `tokenizer.json`) is given valid files mutated
+//! at random: bytes flipped, inserted, deleted and repeated, numbers
+//! replaced by boundary values, lines swapped and JSON punctuation dropped
+//! in. A load may fail, but with an error: never a panic, never an abort,
+//! never more memory than [`MEMORY_BOUND`]. Every tokenizer that loads, and
+//! the built-in ones, must give back any bytes it encodes:
+//! `decode(encode(s)) == s`, with and without special tokens.
+//!
+//! `cargo test --release --test fuzz` runs a bounded number of cases (the
+//! seed is fixed, so a failure repeats). `BPEEK_FUZZ_ITERATIONS=N` runs N
+//! cases per loader instead, and `BPEEK_FUZZ_SEED=S` other cases.
+
+use base64::Engine;
+use bpeek::bpe::io::{builtin, byte_unicode, import, tokenizer_file};
+use bpeek::bpe::{Mode, Tokenizer, Trainer, TrainerConfig};
+use serde_json::{Value, json};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The most memory one case may hold at once.
+const MEMORY_BOUND: usize = 1 << 30;
+const DEFAULT_ITERATIONS: usize = 4_000;
+
+/// The system allocator, counting what is held and the most ever held.
+struct Counting;
+
+static HELD: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let now = HELD.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(now, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() {
+            let now = HELD.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size
+                - layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        } else {
+            HELD.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// splitmix64: small, fast and the same everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+fn iterations() -> usize {
+    std::env::var("BPEEK_FUZZ_ITERATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(DEFAULT_ITERATIONS)
+}
+
+fn seed() -> u64 {
+    std::env::var("BPEEK_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8)
+}
+
+const BOUNDARY_NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "255",
+    "256",
+    "257",
+    "65535",
+    "4194303",
+    "4194304",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-1",
+    "1e9",
+    "0.5",
+    "99999999999999999999999999",
+];
+const PUNCTUATION: &[&str] = &[
+    "[", "]", "{", "}", ",", "\"", ":", "\n", " ", "null", "true", "\\u0000", "\u{feff}", "=",
+];
+
+/// Change `text` in one to four places.
+fn mutate(rng: &mut Rng, text: &[u8]) -> Vec<u8> {
+    let mut t = text.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(t.len() + 1);
+        match rng.below(8) {
+            0 if !t.is_empty() => {
+                let i = rng.below(t.len());
+                t[i] ^= 1 << rng.below(8);
+            }
+            1 => t.insert(at, rng.next() as u8),
+            2 => {
+                let end = (at + 1 + rng.below(16)).min(t.len());
+                t.drain(at.min(end)..end);
+            }
+            3 => {
+                let end = (at + 1 + rng.below(64)).min(t.len());
+                let piece = t[at.min(end)..end].to_vec();
+                let to = rng.below(t.len() + 1);
+                t.splice(to..to, piece);
+            }
+            4 => {
+                // Replace the number at or after `at` with a boundary value.
+                let start = (at..t.len()).find(|&i| t[i].is_ascii_digit());
+                if let Some(start) = start {
+                    let end = (start..t.len())
+                        .find(|&i| !t[i].is_ascii_digit())
+                        .unwrap_or(t.len());
+                    let n = BOUNDARY_NUMBERS[rng.below(BOUNDARY_NUMBERS.len())];
+                    t.splice(start..end, n.bytes());
+                }
+            }
+            5 => {
+                let p = PUNCTUATION[rng.below(PUNCTUATION.len())];
+                t.splice(at..at, p.bytes());
+            }
+            6 => {
+                // Swap two lines.
+                let lines: Vec<&[u8]> = t.split(|&b| b == b'\n').collect();
+                if lines.len() > 2 {
+                    let (a, b) = (rng.below(lines.len()), rng.below(lines.len()));
+                    let mut lines: Vec<Vec<u8>> = lines.iter().map(|l| l.to_vec()).collect();
+                    lines.swap(a, b);
+                    t = lines.join(&b'\n');
+                }
+            }
+            _ => {
+                // Repeat a line somewhere else (a duplicate rank, merge or id).
+                let lines: Vec<&[u8]> = t.split(|&b| b == b'\n').collect();
+                if lines.len() > 1 {
+                    let line = lines[rng.below(lines.len())].to_vec();
+                    let mut lines: Vec<Vec<u8>> = lines.iter().map(|l| l.to_vec()).collect();
+                    lines.insert(rng.below(lines.len() + 1), line);
+                    t = lines.join(&b'\n');
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Texts to encode: the samples, pieces of them, and arbitrary bytes.
+fn texts(rng: &mut Rng) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = vec![Vec::new()];
+    let samples: Vec<&str> = bpeek::corpora::SAMPLES.iter().map(|s| s.text).collect();
+    for _ in 0..3 {
+        let s = samples[rng.below(samples.len())].as_bytes();
+        let a = rng.below(s.len());
+        let b = (a + rng.below(200)).min(s.len());
+        out.push(s[a..b].to_vec());
+    }
+    let n = rng.below(100);
+    out.push((0..n).map(|_| rng.next() as u8).collect());
+    // Runs, digits, whitespace and special-token look-alikes.
+    let pieces: &[&str] = &[
+        "aaaa",
+        " ",
+        "  ",
+        "\n",
+        "\r\n",
+        "\t",
+        "12345",
+        "<|endoftext|>",
+        "é",
+        "e\u{301}",
+        "👨\u{200d}👩",
+        "日本",
+        "\u{feff}",
+        "'s",
+        "ab",
+    ];
+    let mut mixed = String::new();
+    for _ in 0..rng.below(30) {
+        mixed.push_str(pieces[rng.below(pieces.len())]);
+    }
+    out.push(mixed.into_bytes());
+    out
+}
+
+/// Encoding then decoding gives back the bytes (byte-level tokenizers).
+fn assert_round_trips(tok: &Tokenizer, rng: &mut Rng, what: &str) {
+    for text in texts(rng) {
+        for allow_special in [false, true] {
+            let encoded = tok.encode_bytes(&text, allow_special);
+            if tok.mode() == Mode::Char {
+                // Char mode reads UTF-8 only, and joins words with one space.
+                if let Ok(ids) = encoded {
+                    let _ = tok.decode_bytes(&ids);
+                }
+                continue;
+            }
+            let ids = encoded.unwrap();
+            {
+                let back = tok.decode_bytes(&ids).unwrap();
+                assert_eq!(back, text, "{what}: decode(encode(s)) != s for {text:?}");
+            }
+        }
+    }
+}
+
+/// Run `load` on `n` mutations of `seed_text`; return how many loaded.
+fn fuzz_loader(
+    name: &str,
+    seed_text: &[u8],
+    n: usize,
+    rng: &mut Rng,
+    load: impl Fn(&str) -> Option<Tokenizer>,
+) -> usize {
+    // The valid file itself loads.
+    let valid = load(std::str::from_utf8(seed_text).unwrap())
+        .unwrap_or_else(|| panic!("{name}: the valid file does not load"));
+    assert_round_trips(&valid, rng, name);
+    drop(valid);
+    let mut loaded = 0;
+    for case in 0..n {
+        let input = mutate(rng, seed_text);
+        let text = String::from_utf8_lossy(&input);
+        let base = HELD.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| load(&text)));
+        let Ok(tok) = result else {
+            panic!("{name}: case {case} panicked on:\n{text}");
+        };
+        let used = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+        assert!(
+            used < MEMORY_BOUND,
+            "{name}: case {case} held {used} bytes on:\n{text}"
+        );
+        if let Some(tok) = tok {
+            loaded += 1;
+            assert_round_trips(&tok, rng, &format!("{name} case {case}"));
+        }
+    }
+    loaded
+}
+
+/// A small tokenizer trained on the samples: the valid file every mutation
+/// starts from.
+fn trained(mode: Mode) -> Tokenizer {
+    let text: String = bpeek::corpora::SAMPLES[..4]
+        .iter()
+        .map(|s| s.text)
+        .collect();
+    let config = TrainerConfig {
+        mode,
+        max_merges: Some(120),
+        ..Default::default()
+    };
+    let mut trainer = Trainer::new(text.into_bytes(), config).unwrap();
+    trainer.run();
+    trainer
+        .tokenizer()
+        .with_specials(&["<|endoftext|>".to_string()])
+}
+
+fn printable(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| byte_unicode::byte_chars()[b as usize])
+        .collect()
+}
+
+fn vocab_strings(tok: &Tokenizer) -> serde_json::Map<String, Value> {
+    (0..tok.vocab().len() as u32)
+        .map(|id| (printable(tok.vocab().token_bytes(id)), json!(id)))
+        .collect()
+}
+
+fn merge_strings(tok: &Tokenizer) -> Vec<String> {
+    let show = |id| printable(tok.vocab().token_bytes(id));
+    tok.merges()
+        .iter()
+        .map(|m| format!("{} {}", show(m.pair.0), show(m.pair.1)))
+        .collect()
+}
+
+#[test]
+fn bpeek_tokenizer_files() {
+    let mut rng = Rng(seed());
+    for mode in [Mode::Byte, Mode::Char] {
+        let file = serde_json::to_string_pretty(&tokenizer_file::to_json(&trained(mode))).unwrap();
+        let n = iterations();
+        let loaded = fuzz_loader("bpeek JSON", file.as_bytes(), n, &mut rng, |t| {
+            tokenizer_file::from_json_str(t).ok()
+        });
+        println!("bpeek JSON ({mode}): {n} cases, {loaded} loaded");
+    }
+}
+
+#[test]
+fn tiktoken_rank_files() {
+    let mut rng = Rng(seed() + 1);
+    let tok = trained(Mode::Byte);
+    let file: String = (0..tok.vocab().len() as u32)
+        .map(|id| {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(tok.vocab().token_bytes(id));
+            format!("{b64} {id}\n")
+        })
+        .collect();
+    let n = iterations();
+    let loaded = fuzz_loader(".tiktoken", file.as_bytes(), n, &mut rng, |t| {
+        import::tiktoken("t.tiktoken", t, bpeek::bpe::Pretok::Gpt2).ok()
+    });
+    println!(".tiktoken: {n} cases, {loaded} loaded");
+}
+
+#[test]
+fn gpt2_encoder_and_vocab_files() {
+    let mut rng = Rng(seed() + 2);
+    let tok = trained(Mode::Byte);
+    let mut encoder = vocab_strings(&tok);
+    encoder.insert("<|endoftext|>".into(), json!(tok.vocab().len()));
+    let encoder = serde_json::to_string_pretty(&Value::Object(encoder)).unwrap();
+    let bpe = format!("#version: 0.2\n{}\n", merge_strings(&tok).join("\n"));
+    let n = iterations() / 2;
+    let loaded_enc = fuzz_loader("encoder.json", encoder.as_bytes(), n, &mut rng, |t| {
+        import::gpt2_files("gpt2", t, &bpe).ok()
+    });
+    let loaded_bpe = fuzz_loader("vocab.bpe", bpe.as_bytes(), n, &mut rng, |t| {
+        import::gpt2_files("gpt2", &encoder, t).ok()
+    });
+    println!("GPT-2: {} cases, {} loaded", 2 * n, loaded_enc + loaded_bpe);
+}
+
+#[test]
+fn hugging_face_files() {
+    let mut rng = Rng(seed() + 3);
+    let tok = trained(Mode::Byte);
+    let special = tok.vocab().len();
+    let doc = json!({
+        "version": "1.0",
+        "added_tokens": [{"id": special, "content": "<|endoftext|>", "special": true}],
+        "normalizer": null,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "use_regex": true},
+        "model": {"type": "BPE", "vocab": vocab_strings(&tok), "merges": merge_strings(&tok)},
+    });
+    let file = serde_json::to_string_pretty(&doc).unwrap();
+    let n = iterations();
+    let loaded = fuzz_loader("tokenizer.json", file.as_bytes(), n, &mut rng, |t| {
+        let doc: Value = serde_json::from_str(t).ok()?;
+        import::hugging_face("tokenizer.json", &doc).ok()
+    });
+    println!("Hugging Face: {n} cases, {loaded} loaded");
+}
+
+#[test]
+fn built_in_tokenizers_round_trip_arbitrary_bytes() {
+    let mut rng = Rng(seed() + 4);
+    for name in ["bytes", "gpt2", "cl100k", "o200k"] {
+        let tok = builtin::load(name).unwrap();
+        for _ in 0..iterations() / 10 {
+            assert_round_trips(&tok, &mut rng, name);
+        }
+    }
+}
