@@ -455,3 +455,71 @@ fn ascii_and_no_colour_draw_the_view_in_ascii() {
     );
     assert!(!shown.contains('█') && !shown.contains('─'), "{shown}");
 }
+
+#[test]
+fn every_digits_row_says_what_number_it_is() {
+    let mut app = default_app();
+    let events = ScriptedEvents::typed("f")
+        .then(Event::key(KeyCode::Tab))
+        .then(Event::key(KeyCode::Tab))
+        .then(Event::key(KeyCode::End));
+    let rows = screen(&mut app, events, 100, 30);
+    let shown = rows.join("\n");
+    assert!(has(&rows, " number "), "{shown}");
+    for label in ["digits", "decimal", "thousands", "year", "phone", "zeros"] {
+        assert!(has(&rows, label), "{label}:\n{shown}");
+    }
+    let phone = row_with(&rows, "phone");
+    assert!(phone.contains("+│1"), "the row shows its cut: {phone}");
+}
+
+#[test]
+fn pasted_text_has_a_premium_against_the_english_sample() {
+    let mut app = default_app();
+    let english = bpeek::corpora::SAMPLES[0].text;
+    let events = ScriptedEvents::new([Event::Paste(english.to_string()), Event::key(KeyCode::Esc)])
+        .then(Event::char('f'));
+    let rows = screen(&mut app, events, 100, 30);
+    let shown = rows.join("\n");
+    assert!(has(&rows, "premium vs the English sample"), "{shown}");
+    // The English sample against itself: a premium of exactly 1.
+    let gpt2 = row_with(&rows, " gpt2 ");
+    assert!(gpt2.contains(" 1.00 "), "{gpt2}");
+
+    // Another reference, as `--english FILE` gives it.
+    let mut app = default_app();
+    app.fert.english = Some(("half.txt".into(), english[..english.len() / 2].to_string()));
+    let events = ScriptedEvents::new([Event::Paste(english.to_string()), Event::key(KeyCode::Esc)])
+        .then(Event::char('f'));
+    let rows = screen(&mut app, events, 100, 30);
+    assert!(has(&rows, "premium vs half.txt"), "{}", rows.join("\n"));
+}
+
+#[test]
+fn editing_in_the_fertility_view_shows_the_text_and_its_cursor() {
+    let mut app = default_app();
+    let events = ScriptedEvents::typed("fehello")
+        .then(Event::key(KeyCode::Left))
+        .then(Event::key(KeyCode::Left));
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut events = events.loading_with(loaded);
+    run_loop(&mut terminal, &mut app, &mut events).unwrap();
+    common::redraw_whole(&mut terminal, &mut app);
+    let rows = rows_of(terminal.backend());
+    let shown = rows.join("\n");
+    assert!(has(&rows, "editing the pasted text"), "{shown}");
+    let y = rows
+        .iter()
+        .position(|r| r.starts_with(" hello"))
+        .expect(&shown);
+    // The cursor is the reversed cell on the second l.
+    let buf = terminal.backend().buffer();
+    let reversed: Vec<u16> = (0..80)
+        .filter(|&x| {
+            buf[(x, y as u16)]
+                .modifier
+                .contains(ratatui::style::Modifier::REVERSED)
+        })
+        .collect();
+    assert_eq!(reversed, [4], "{shown}");
+}

@@ -254,3 +254,25 @@ fn small_screens_and_long_paths_fit() {
     assert!(rows[1].contains(" line 1/1 "), "{}", rows[1]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn ascii_says_inf_and_draws_spaces_as_dots() {
+    let mut app = App::from_options(&TrainingOptions::default(), Theme::new(false, true)).unwrap();
+    app.show_whitespace = true;
+    let rows = screen(&mut app, 100, 30);
+    assert!(rows[0].contains("merge 0/inf"), "{}", rows[0]);
+    let corpus = &rows[2];
+    assert!(corpus.contains('.') && !corpus.contains('_'), "{corpus}");
+}
+
+#[test]
+fn a_tab_takes_the_same_columns_wherever_it_falls() {
+    use bpeek::bpe::{Trainer, TrainerConfig};
+    let trainer = Trainer::new(b"\tx\na\tx\nab\tx\n".to_vec(), TrainerConfig::default()).unwrap();
+    let mut app = App::from_trainer("tabs", trainer, Theme::plain());
+    let rows = screen(&mut app, 100, 30);
+    // Each x sits four columns after the end of what comes before its tab.
+    assert!(rows[2].starts_with("│    x"), "{}", rows[2]);
+    assert!(rows[3].starts_with("│a    x"), "{}", rows[3]);
+    assert!(rows[4].starts_with("│ab    x"), "{}", rows[4]);
+}
