@@ -6,10 +6,9 @@
 //! a pair's rank is the rank of the token its two halves make, and a chunk
 //! that is itself a token is taken whole, as tiktoken does.
 
-use crate::bpe::merge::apply_ranked;
+use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Pretok};
-use crate::bpe::trainer::Merge;
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};

@@ -5,6 +5,18 @@ use crate::bpe::{Pair, TokenId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// One merge as training made it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merge {
+    pub rank: usize,
+    pub pair: Pair,
+    pub id: TokenId,
+    /// The pair's count (overlapping windows) when it won.
+    pub count: u64,
+    /// How many times it was replaced (left to right, no overlap).
+    pub replacements: u64,
+}
+
 /// Every adjacent pair, overlapping windows included (`a a a` has two).
 pub fn pairs_of(symbols: &[TokenId]) -> impl Iterator<Item = Pair> + '_ {
     symbols.windows(2).map(|w| (w[0], w[1]))

@@ -1,22 +1,39 @@
-//! The live pair table: each pair's weighted count, the chunks it occurs in,
-//! and an ordered index that always has the next winner first.
+//! The live pair table: each pair's weighted count, where it occurs, and an
+//! ordered index that always has the next winner first.
+//!
+//! Occurrences are added and removed one at a time while a merge (or its
+//! undo) rewrites the chunks; the counts they change are settled into the
+//! order once the rewrite is done, so each changed pair moves once.
 
 use crate::bpe::Pair;
 use crate::bpe::names::TieRule;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
+use std::ops::Range;
+
+/// How one pair's count moved in the last merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CountChange {
+    pub before: u64,
+    pub after: u64,
+}
 
 /// What the table knows about one pair.
 #[derive(Debug, Clone, Default)]
 pub struct PairStat {
     /// Overlapping windows, weighted by chunk frequency.
     pub count: u64,
-    /// Where the pair first occurs: `chunk << 32 | unit offset` (tie rule
-    /// `first` only).
+    /// Where the pair first occurs: its first position in the chunk layout,
+    /// which orders by chunk, then by offset (tie rule `first` only).
     pub first: u64,
     /// The distinct chunks that contain the pair.
     pub chunks: BTreeSet<u32>,
+    /// Every position where the pair starts, in the chunk layout.
+    pub positions: BTreeSet<u32>,
+    /// Count change not yet settled into the order.
+    delta: i64,
+    dirty: bool,
 }
 
 /// The selection order: higher count first, then the tie rule's key.
@@ -27,6 +44,7 @@ pub struct PairTable {
     tie: TieRule,
     stats: FxHashMap<Pair, PairStat>,
     order: BTreeSet<OrderKey>,
+    dirty: Vec<Pair>,
 }
 
 impl PairTable {
@@ -35,7 +53,38 @@ impl PairTable {
             tie,
             stats: FxHashMap::default(),
             order: BTreeSet::new(),
+            dirty: Vec::new(),
         }
+    }
+
+    /// A table from a full count: each pair's weighted count, its positions
+    /// (ascending) and its chunks (ascending).
+    pub fn from_counts(
+        tie: TieRule,
+        counts: impl IntoIterator<Item = (Pair, u64, Vec<u32>, Vec<u32>)>,
+    ) -> Self {
+        let mut table = PairTable::new(tie);
+        for (pair, count, positions, chunks) in counts {
+            if count == 0 {
+                continue;
+            }
+            let stat = PairStat {
+                count,
+                first: positions.first().map_or(0, |&p| p as u64),
+                chunks: chunks.into_iter().collect(),
+                positions: positions.into_iter().collect(),
+                delta: 0,
+                dirty: false,
+            };
+            table.stats.insert(pair, stat);
+        }
+        let keys: Vec<OrderKey> = table
+            .stats
+            .iter()
+            .map(|(p, s)| table.key(*p, s))
+            .collect();
+        table.order = keys.into_iter().collect();
+        table
     }
 
     pub fn tie(&self) -> TieRule {
@@ -79,39 +128,78 @@ impl PairTable {
         Some(self.order.range(..key).count())
     }
 
-    /// The entry for `pair`, created empty (and not yet ordered) if absent.
-    pub fn entry(&mut self, pair: Pair) -> &mut PairStat {
-        self.stats.entry(pair).or_default()
-    }
-
-    /// Take `pair` out of the order before its count or first place changes.
-    pub fn unlink(&mut self, pair: Pair) {
-        if let Some(stat) = self.stats.get(&pair)
-            && stat.count > 0
-        {
-            let key = self.key(pair, stat);
-            self.order.remove(&key);
+    /// `pair` now also starts at `pos`, in chunk `chunk` of frequency `freq`.
+    pub fn add(&mut self, pair: Pair, pos: u32, chunk: u32, freq: u64) {
+        let stat = self.stats.entry(pair).or_default();
+        stat.positions.insert(pos);
+        stat.chunks.insert(chunk);
+        stat.delta += freq as i64;
+        if !stat.dirty {
+            stat.dirty = true;
+            self.dirty.push(pair);
         }
     }
 
-    /// Put `pair` back in order after a change; forget it if its count is 0.
-    pub fn relink(&mut self, pair: Pair) {
-        let Some(stat) = self.stats.get(&pair) else {
-            return;
-        };
-        if stat.count == 0 {
-            self.stats.remove(&pair);
-            return;
+    /// `pair` no longer starts at `pos`, in chunk `chunk` (whose positions
+    /// are `chunk_positions`) of frequency `freq`.
+    pub fn remove(
+        &mut self,
+        pair: Pair,
+        pos: u32,
+        chunk: u32,
+        chunk_positions: Range<u32>,
+        freq: u64,
+    ) {
+        let stat = self.stats.entry(pair).or_default();
+        stat.positions.remove(&pos);
+        if stat.positions.range(chunk_positions).next().is_none() {
+            stat.chunks.remove(&chunk);
         }
-        let key = self.key(pair, stat);
-        self.order.insert(key);
+        stat.delta -= freq as i64;
+        if !stat.dirty {
+            stat.dirty = true;
+            self.dirty.push(pair);
+        }
     }
 
-    /// Rebuild the order from scratch (after a full count).
-    pub fn reorder_all(&mut self) {
-        self.stats.retain(|_, s| s.count > 0);
-        let keys: Vec<OrderKey> = self.stats.iter().map(|(p, s)| self.key(*p, s)).collect();
-        self.order = keys.into_iter().collect();
+    /// Move every pair changed since the last call to its new place, and
+    /// record in `changes` how each count moved.
+    pub fn settle(&mut self, changes: &mut FxHashMap<Pair, CountChange>) {
+        changes.clear();
+        let dirty = std::mem::take(&mut self.dirty);
+        for &pair in &dirty {
+            let Some(stat) = self.stats.get(&pair) else {
+                continue;
+            };
+            if stat.count > 0 {
+                let key = self.key(pair, stat);
+                self.order.remove(&key);
+            }
+            let first_rule = self.tie == TieRule::First;
+            let Some(stat) = self.stats.get_mut(&pair) else {
+                continue;
+            };
+            let before = stat.count;
+            let after = (before as i64 + stat.delta) as u64;
+            stat.count = after;
+            stat.delta = 0;
+            stat.dirty = false;
+            stat.first = match stat.positions.first() {
+                Some(&p) if first_rule => p as u64,
+                _ => 0,
+            };
+            if after == 0 {
+                self.stats.remove(&pair);
+            } else {
+                let key = self.key(pair, &self.stats[&pair]);
+                self.order.insert(key);
+            }
+            if before != after {
+                changes.insert(pair, CountChange { before, after });
+            }
+        }
+        self.dirty = dirty;
+        self.dirty.clear();
     }
 
     fn key(&self, pair: Pair, stat: &PairStat) -> OrderKey {
