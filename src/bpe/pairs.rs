@@ -45,6 +45,11 @@ pub struct PairTable {
     stats: FxHashMap<Pair, PairStat>,
     order: BTreeSet<OrderKey>,
     dirty: Vec<Pair>,
+    /// Pairs that lost a place in a chunk since the last settle: whether
+    /// the chunk still holds them is checked once each, at the settle.
+    thinned: Vec<(Pair, u32)>,
+    /// Pairs taken out whole since the last settle, with their counts.
+    taken: Vec<(Pair, u64)>,
 }
 
 impl PairTable {
@@ -54,6 +59,8 @@ impl PairTable {
             stats: FxHashMap::default(),
             order: BTreeSet::new(),
             dirty: Vec::new(),
+            thinned: Vec::new(),
+            taken: Vec::new(),
         }
     }
 
@@ -140,21 +147,11 @@ impl PairTable {
         }
     }
 
-    /// `pair` no longer starts at `pos`, in chunk `chunk` (whose positions
-    /// are `chunk_positions`) of frequency `freq`.
-    pub fn remove(
-        &mut self,
-        pair: Pair,
-        pos: u32,
-        chunk: u32,
-        chunk_positions: Range<u32>,
-        freq: u64,
-    ) {
+    /// `pair` no longer starts at `pos`, in chunk `chunk` of frequency `freq`.
+    pub fn remove(&mut self, pair: Pair, pos: u32, chunk: u32, freq: u64) {
         let stat = self.stats.entry(pair).or_default();
         stat.positions.remove(&pos);
-        if stat.positions.range(chunk_positions).next().is_none() {
-            stat.chunks.remove(&chunk);
-        }
+        self.thinned.push((pair, chunk));
         stat.delta -= freq as i64;
         if !stat.dirty {
             stat.dirty = true;
@@ -162,10 +159,52 @@ impl PairTable {
         }
     }
 
+    /// Take `pair` out of the table whole (a merge replaces every place it
+    /// has) and return its places.
+    pub fn take(&mut self, pair: Pair) -> BTreeSet<u32> {
+        let Some(stat) = self.stats.remove(&pair) else {
+            return BTreeSet::new();
+        };
+        self.order.remove(&self.key(pair, &stat));
+        self.taken.push((pair, stat.count));
+        stat.positions
+    }
+
+    /// Undo [`PairTable::take`]: `pair` is back with its count, its places
+    /// (ascending) and its chunks (ascending).
+    pub fn put_back(&mut self, pair: Pair, count: u64, positions: Vec<u32>, chunks: Vec<u32>) {
+        let stat = self.stats.entry(pair).or_default();
+        stat.positions = positions.into_iter().collect();
+        stat.chunks = chunks.into_iter().collect();
+        stat.delta += count as i64;
+        if !stat.dirty {
+            stat.dirty = true;
+            self.dirty.push(pair);
+        }
+    }
+
     /// Move every pair changed since the last call to its new place, and
-    /// record in `changes` how each count moved.
-    pub fn settle(&mut self, changes: &mut FxHashMap<Pair, CountChange>) {
+    /// record in `changes` how each count moved. `chunk_positions` gives
+    /// the positions of a chunk.
+    pub fn settle(
+        &mut self,
+        changes: &mut FxHashMap<Pair, CountChange>,
+        chunk_positions: impl Fn(u32) -> Range<u32>,
+    ) {
         changes.clear();
+        for (pair, before) in self.taken.drain(..) {
+            changes.insert(pair, CountChange { before, after: 0 });
+        }
+        self.thinned.sort_unstable();
+        self.thinned.dedup();
+        for &(pair, chunk) in &self.thinned {
+            if let Some(stat) = self.stats.get_mut(&pair)
+                && stat.positions.range(chunk_positions(chunk)).next().is_none()
+            {
+                stat.chunks.remove(&chunk);
+            }
+        }
+        self.thinned.clear();
         let dirty = std::mem::take(&mut self.dirty);
         for &pair in &dirty {
             let Some(stat) = self.stats.get(&pair) else {

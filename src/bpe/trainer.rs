@@ -440,24 +440,33 @@ impl Trainer {
         let replaced = self.history.pop().unwrap_or_default();
         let (a, b) = merge.pair;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
+        // The pair's own places come back together at the end.
+        let mut places = Vec::with_capacity(replaced.positions.len());
         for &i in replaced.positions.iter().rev() {
             let (j, n) = (i + ua, i + ua + ub);
-            let (c, range, freq) = self.place(i);
+            let (c, freq) = self.place(i);
             let p = self.chain.left(i);
             if p != NONE {
                 let before = self.chain.at(p);
-                self.table.remove((before, merge.id), p, c, range.clone(), freq);
+                self.table.remove((before, merge.id), p, c, freq);
                 self.table.add((before, a), p, c, freq);
             }
-            self.table.add(merge.pair, i, c, freq);
+            places.push(i);
             let after = self.chain.at(n);
             if after != END {
-                self.table.remove((merge.id, after), i, c, range, freq);
-                self.table.add((b, after), j, c, freq);
+                self.table.remove((merge.id, after), i, c, freq);
+                if (b, after) == merge.pair {
+                    places.push(j);
+                } else {
+                    self.table.add((b, after), j, c, freq);
+                }
             }
             self.chain.split(i, j, n, a, b);
         }
-        self.table.settle(&mut self.last.changes);
+        places.sort_unstable();
+        self.table
+            .put_back(merge.pair, merge.count, places, replaced.chunks.clone());
+        self.settle();
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
         self.phase = Phase::Counted;
@@ -496,25 +505,25 @@ impl Trainer {
         replay < undo
     }
 
-    /// The chunk of position `pos`, that chunk's positions and its frequency.
-    fn place(&self, pos: u32) -> (u32, Range<u32>, u64) {
+    /// The chunk of position `pos` and its frequency.
+    fn place(&self, pos: u32) -> (u32, u64) {
         let c = self.chain.chunk_of(pos);
-        (
-            c,
-            self.chain.chunk_range(c),
-            self.corpus.chunks()[c as usize].freq,
-        )
+        (c, self.corpus.chunks()[c as usize].freq)
+    }
+
+    fn settle(&mut self) {
+        let chain = &self.chain;
+        self.table
+            .settle(&mut self.last.changes, |c| chain.chunk_range(c));
     }
 
     /// Apply the merge of `pair`, counted `count` times, as the next rank:
     /// left to right at each place it occurs, skipping the places an earlier
     /// replacement has taken (the overlaps).
     fn apply(&mut self, pair: Pair, count: u64) {
-        let places: Vec<u32> = self
-            .table
-            .get(pair)
-            .map(|s| s.positions.iter().copied().collect())
-            .unwrap_or_default();
+        // Every place goes: the ones skipped as overlaps (`a a a`) are the
+        // right halves of replacements.
+        let places = self.table.take(pair);
         let id = self.vocab.push_merge(pair);
         let (a, b) = pair;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
@@ -525,17 +534,18 @@ impl Trainer {
                 continue;
             }
             let (j, n) = (i + ua, i + ua + ub);
-            let (c, range, freq) = self.place(i);
+            let (c, freq) = self.place(i);
             let p = self.chain.left(i);
             if p != NONE {
                 let before = self.chain.at(p);
-                self.table.remove((before, a), p, c, range.clone(), freq);
+                self.table.remove((before, a), p, c, freq);
                 self.table.add((before, id), p, c, freq);
             }
-            self.table.remove(pair, i, c, range.clone(), freq);
             let after = self.chain.at(n);
             if after != END {
-                self.table.remove((b, after), j, c, range, freq);
+                if (b, after) != pair {
+                    self.table.remove((b, after), j, c, freq);
+                }
                 self.table.add((id, after), i, c, freq);
             }
             self.chain.join(i, j, n, id);
@@ -545,7 +555,7 @@ impl Trainer {
             }
             replacements += freq;
         }
-        self.table.settle(&mut self.last.changes);
+        self.settle();
         self.tokens -= replacements;
         self.merges.push(Merge {
             rank: self.merges.len(),
