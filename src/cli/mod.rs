@@ -6,6 +6,7 @@ pub mod bench_encode;
 
 pub mod decode;
 pub mod encode;
+pub mod encode_json;
 pub mod fertility;
 
 pub mod input;
