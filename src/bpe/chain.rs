@@ -134,6 +134,29 @@ impl Chain {
         }
     }
 
+    /// The pair that starts at `pos` now, if a token starts there and
+    /// another follows it.
+    pub fn pair_at(&self, pos: u32, vocab: &Vocab) -> Option<(TokenId, TokenId)> {
+        let a = self.sym[pos as usize];
+        if a == INSIDE || a == END {
+            return None;
+        }
+        let b = self.sym[(pos + vocab.units(a)) as usize];
+        (b != END).then_some((a, b))
+    }
+
+    /// Whether chunk `c` holds `pair` anywhere (a walk over its tokens).
+    pub fn holds(&self, c: u32, pair: (TokenId, TokenId), vocab: &Vocab) -> bool {
+        let mut previous = END;
+        for (_, id) in self.tokens_from(self.starts[c as usize], vocab) {
+            if (previous, id) == pair {
+                return true;
+            }
+            previous = id;
+        }
+        false
+    }
+
     /// The tokens of chunk `c` from position `from` on (a token start), as
     /// `(position, id)`.
     pub fn tokens_from<'a>(

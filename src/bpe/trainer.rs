@@ -19,7 +19,7 @@ use crate::bpe::corpus::Corpus;
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pairs::PairTable;
+use crate::bpe::pairs::{Counted, LONG_CHUNK, PairTable};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::vocab::{END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
@@ -242,29 +242,19 @@ impl Trainer {
         self.last = LastMerge::default();
         self.stop = None;
         self.table = PairTable::new(self.config.tie);
-        type Counted = (u64, Vec<u32>, Vec<u32>);
         let mut counts: FxHashMap<Pair, Counted> = FxHashMap::default();
         let mut tokens = 0u64;
         for (c, chunk) in self.corpus.chunks().iter().enumerate() {
             let freq = chunk.freq;
             let range = self.chain.chunk_range(c as u32);
+            let long = range.len() as u32 > LONG_CHUNK;
             tokens += freq * range.len() as u64;
             for pos in range.start..range.end.saturating_sub(1) {
                 let pair = (self.chain.at(pos), self.chain.at(pos + 1));
-                let (count, positions, chunks) = counts.entry(pair).or_default();
-                *count += freq;
-                positions.push(pos);
-                if chunks.last() != Some(&(c as u32)) {
-                    chunks.push(c as u32);
-                }
+                counts.entry(pair).or_default().add(pos, c as u32, freq, long);
             }
         }
-        self.table = PairTable::from_counts(
-            self.config.tie,
-            counts
-                .into_iter()
-                .map(|(pair, (count, positions, chunks))| (pair, count, positions, chunks)),
-        );
+        self.table = PairTable::from_counts(self.config.tie, counts);
         self.tokens = tokens;
     }
 
@@ -440,32 +430,23 @@ impl Trainer {
         let replaced = self.history.pop().unwrap_or_default();
         let (a, b) = merge.pair;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
-        // The pair's own places come back together at the end.
-        let mut places = Vec::with_capacity(replaced.positions.len());
         for &i in replaced.positions.iter().rev() {
             let (j, n) = (i + ua, i + ua + ub);
-            let (c, freq) = self.place(i);
+            let (c, freq, long) = self.place(i);
             let p = self.chain.left(i);
             if p != NONE {
                 let before = self.chain.at(p);
-                self.table.remove((before, merge.id), p, c, freq);
-                self.table.add((before, a), p, c, freq);
+                self.table.remove((before, merge.id), p, c, freq, long);
+                self.table.add((before, a), p, c, freq, long);
             }
-            places.push(i);
+            self.table.add(merge.pair, i, c, freq, long);
             let after = self.chain.at(n);
             if after != END {
-                self.table.remove((merge.id, after), i, c, freq);
-                if (b, after) == merge.pair {
-                    places.push(j);
-                } else {
-                    self.table.add((b, after), j, c, freq);
-                }
+                self.table.remove((merge.id, after), i, c, freq, long);
+                self.table.add((b, after), j, c, freq, long);
             }
             self.chain.split(i, j, n, a, b);
         }
-        places.sort_unstable();
-        self.table
-            .put_back(merge.pair, merge.count, places, replaced.chunks.clone());
         self.settle();
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
@@ -505,16 +486,16 @@ impl Trainer {
         replay < undo
     }
 
-    /// The chunk of position `pos` and its frequency.
-    fn place(&self, pos: u32) -> (u32, u64) {
+    /// The chunk of position `pos`, its frequency and whether it is long.
+    fn place(&self, pos: u32) -> (u32, u64, bool) {
         let c = self.chain.chunk_of(pos);
-        (c, self.corpus.chunks()[c as usize].freq)
+        let chunk = self.corpus.chunks()[c as usize];
+        (c, chunk.freq, chunk.len > LONG_CHUNK)
     }
 
     fn settle(&mut self) {
-        let chain = &self.chain;
         self.table
-            .settle(&mut self.last.changes, |c| chain.chunk_range(c));
+            .settle(&mut self.last.changes, &self.chain, &self.vocab);
     }
 
     /// Apply the merge of `pair`, counted `count` times, as the next rank:
@@ -534,19 +515,17 @@ impl Trainer {
                 continue;
             }
             let (j, n) = (i + ua, i + ua + ub);
-            let (c, freq) = self.place(i);
+            let (c, freq, long) = self.place(i);
             let p = self.chain.left(i);
             if p != NONE {
                 let before = self.chain.at(p);
-                self.table.remove((before, a), p, c, freq);
-                self.table.add((before, id), p, c, freq);
+                self.table.remove((before, a), p, c, freq, long);
+                self.table.add((before, id), p, c, freq, long);
             }
             let after = self.chain.at(n);
             if after != END {
-                if (b, after) != pair {
-                    self.table.remove((b, after), j, c, freq);
-                }
-                self.table.add((id, after), i, c, freq);
+                self.table.remove((b, after), j, c, freq, long);
+                self.table.add((id, after), i, c, freq, long);
             }
             self.chain.join(i, j, n, id);
             replaced.positions.push(i);
