@@ -12,6 +12,7 @@ pub mod fertility;
 pub mod input;
 pub mod output;
 pub mod train;
+pub mod train_progress;
 
 pub use args::{Cli, Command};
 

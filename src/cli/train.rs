@@ -7,12 +7,15 @@ use crate::bpe::io::trace_file::{TraceWriter, pair_json};
 use crate::bpe::trainer::{Merge, StopReason};
 use crate::bpe::{Mode, Trainer};
 use crate::cli::args::{Format, TrainArgs};
-use crate::cli::input::build_trainer;
+use crate::cli::input::build_trainer_with;
+use crate::cli::train_progress::TrainProgress;
 use crate::error::Result;
 use serde_json::{Value, json};
 
 pub fn run(args: &TrainArgs) -> Result<()> {
-    let (name, mut trainer) = build_trainer(&args.training)?;
+    let progress = TrainProgress::start(args.quiet);
+    let (name, mut trainer) = build_trainer_with(&args.training, |p| progress.phase(p))?;
+    progress.merging(&trainer);
     let tokens_before = trainer.corpus_tokens();
     let stop = match &args.trace {
         Some(path) => {
@@ -30,14 +33,16 @@ pub fn run(args: &TrainArgs) -> Result<()> {
                         }
                     };
                     let merge = trainer.step().expect("a choice was available").clone();
+                    progress.merged(&merge);
                     trace.round(&trainer, pairs_total, candidates, &choice, &merge)?;
                 }
                 trace.finish(stop)
             })?;
             stop
         }
-        None => trainer.run(),
+        None => progress.run(&mut trainer),
     };
+    progress.finish();
     let tokenizer = trainer.tokenizer().with_specials(&args.training.specials);
     if let Some(path) = &args.out {
         let json = tokenizer_file::to_json(&tokenizer);
