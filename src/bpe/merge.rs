@@ -67,31 +67,57 @@ pub fn apply_ranked(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Option
     if symbols.len() < 2 {
         return;
     }
-    if symbols.len() <= 24 {
+    if symbols.len() <= SHORT {
         apply_ranked_small(symbols, rank_of)
     } else {
         apply_ranked_heap(symbols, rank_of)
     }
 }
 
-/// Quadratic but allocation-free: best for the short chunks of real text.
+/// Chunks up to this many symbols are merged by scanning a small array.
+const SHORT: usize = 64;
+
+/// Quadratic in comparisons but linear in rank look-ups, and free of
+/// allocation: each pair's rank is looked up once, and after a merge only
+/// the two pairs around it are looked up again. Best for the short chunks
+/// of real text.
 fn apply_ranked_small(
     symbols: &mut Vec<TokenId>,
     rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>,
 ) {
-    loop {
-        let mut best: Option<(u32, usize, TokenId)> = None;
-        for i in 0..symbols.len().saturating_sub(1) {
-            if let Some((r, id)) = rank_of((symbols[i], symbols[i + 1]))
-                && best.is_none_or(|(br, _, _)| r < br)
-            {
-                best = Some((r, i, id));
+    const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
+    let mut len = symbols.len();
+    if len < 2 {
+        return;
+    }
+    let mut ranks = [NO_RANK; SHORT];
+    for i in 0..len - 1 {
+        ranks[i] = rank_of((symbols[i], symbols[i + 1])).unwrap_or(NO_RANK);
+    }
+    while len > 1 {
+        let mut at = 0;
+        for i in 1..len - 1 {
+            if ranks[i].0 < ranks[at].0 {
+                at = i;
             }
         }
-        let Some((_, i, id)) = best else { return };
-        symbols[i] = id;
-        symbols.remove(i + 1);
+        if ranks[at].0 == u32::MAX {
+            break;
+        }
+        symbols[at] = ranks[at].1;
+        symbols.copy_within(at + 2..len, at + 1);
+        ranks.copy_within(at + 2..len, at + 1);
+        len -= 1;
+        ranks[at] = if at + 1 < len {
+            rank_of((symbols[at], symbols[at + 1])).unwrap_or(NO_RANK)
+        } else {
+            NO_RANK
+        };
+        if at > 0 {
+            ranks[at - 1] = rank_of((symbols[at - 1], symbols[at])).unwrap_or(NO_RANK);
+        }
     }
+    symbols.truncate(len);
 }
 
 /// A linked list over positions and a heap of (rank, position): O(n log n)

@@ -11,7 +11,8 @@
 //! A test checks the cuts against the original patterns on random text.
 
 use crate::bpe::pretok::Pretok;
-use regex::Regex;
+use regex_automata::meta::Regex;
+use regex_automata::{Anchored, Input};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -39,13 +40,34 @@ fn has_lookahead(pretok: Pretok) -> bool {
     matches!(pretok, Pretok::Gpt2 | Pretok::Cl100k | Pretok::O200k)
 }
 
+/// Room for the lazy DFA's states (per thread that matches).
+const DFA_CACHE_BYTES: usize = 64 << 20;
+
 fn regex(pretok: Pretok) -> &'static Regex {
     static CELLS: [OnceLock<Regex>; 7] = [const { OnceLock::new() }; 7];
     let index = Pretok::ALL.iter().position(|p| *p == pretok).unwrap_or(0);
     CELLS[index].get_or_init(|| {
-        Regex::new(&fast_pattern(pretok))
+        // The Unicode classes of these patterns make a large automaton; with
+        // the default cache the lazy DFA keeps throwing states away and
+        // rebuilding them on text in many scripts.
+        Regex::builder()
+            .configure(Regex::config().hybrid_cache_capacity(DFA_CACHE_BYTES))
+            .build(&fast_pattern(pretok))
             .unwrap_or_else(|e| panic!("built-in pattern {} is invalid: {e}", pretok.name()))
     })
+}
+
+/// The match of `re` in `s` at or after `at`. Matches nearly always start
+/// right at `at` (the patterns cover almost every character), and an
+/// anchored search finds those with one forward scan; only when none starts
+/// there does the unanchored search (forward, then backward to the start)
+/// run.
+fn find_from(re: &Regex, s: &str, at: usize) -> Option<Range<usize>> {
+    let anchored = Input::new(s).range(at..).anchored(Anchored::Yes);
+    if let Some(m) = re.search(&anchored) {
+        return Some(m.range());
+    }
+    re.search(&Input::new(s).range(at..)).map(|m| m.range())
 }
 
 /// Cut the valid UTF-8 text `s` (which starts at offset `base` of the
@@ -60,10 +82,12 @@ pub fn split_str(pretok: Pretok, s: &str, base: usize, out: &mut impl FnMut(Rang
     let mut last = 0;
     let mut at = 0;
     while at < s.len() {
-        let Some(m) = re.find_at(s, at) else { break };
-        let mut end = m.end();
+        let Some(m) = find_from(re, s, at) else {
+            break;
+        };
+        let mut end = m.end;
         if lookahead && end < s.len() {
-            let piece = m.as_str();
+            let piece = &s[m.clone()];
             let next_is_space = s[end..].chars().next().is_some_and(char::is_whitespace);
             let all_space = piece.chars().all(char::is_whitespace);
             let has_break = newline_first && piece.contains(['\r', '\n']);
@@ -72,18 +96,18 @@ pub fn split_str(pretok: Pretok, s: &str, base: usize, out: &mut impl FnMut(Rang
                 && !has_break
                 && let Some((i, _)) = piece.char_indices().last().filter(|(i, _)| *i > 0)
             {
-                end = m.start() + i;
+                end = m.start + i;
             }
         }
-        if end == m.start() {
+        if end == m.start {
             // Patterns here never match empty; step on defensively.
             at = next_char_boundary(s, end);
             continue;
         }
-        if m.start() > last {
-            out(base + last..base + m.start());
+        if m.start > last {
+            out(base + last..base + m.start);
         }
-        out(base + m.start()..base + end);
+        out(base + m.start..base + end);
         last = end;
         at = end;
     }

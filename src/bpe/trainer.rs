@@ -182,7 +182,7 @@ struct Replaced {
 
 /// How much more a replacement costs than counting one position afresh,
 /// for choosing between undoing back and recounting then replaying.
-const REPLACEMENT_COST: u64 = 8;
+const REPLACEMENT_COST: u64 = 16;
 
 impl Trainer {
     /// Cut `text` into chunks and count every pair: the `Counted` phase of
