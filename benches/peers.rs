@@ -97,7 +97,10 @@ fn english(limit: usize) -> (String, String) {
         return ("English: man pages".into(), text);
     }
     let base = bpeek::corpora::default_corpus().text;
-    ("English: the bundled story, repeated".into(), repeat(base, limit))
+    (
+        "English: the bundled story, repeated".into(),
+        repeat(base, limit),
+    )
 }
 
 /// The bundled parallel samples, every language, repeated.
@@ -175,7 +178,9 @@ fn encoding(o: &Options) {
         ("one letter: 1 MB of `a`".into(), "a".repeat(1_000_000)),
     ];
     println!("## Encoding (single thread, best of {} runs)\n", o.rounds);
-    println!("MB/s; a ratio above 1 means bpeek is faster. `ids` says whether bpeek's ids equal tiktoken-rs's (and bpe-openai's).\n");
+    println!(
+        "MB/s; a ratio above 1 means bpeek is faster. `ids` says whether bpeek's ids equal tiktoken-rs's (and bpe-openai's).\n"
+    );
     println!(
         "| text | tokenizer | bpeek | tiktoken-rs | bpe-openai | bpeek / tiktoken-rs | bpeek / bpe-openai | ids |"
     );
@@ -254,8 +259,13 @@ fn explorer(o: &Options) {
         text.len() as f64 / 1e6,
         o.merges
     );
-    println!("Targets: step median under 1 ms and slowest under 16 ms, step back under 16 ms, frame under 2 ms, seek under 1 s.\n");
-    println!("| pre-tokenizer | open | step median | step slowest | frame median | frame slowest | step back median | step back slowest | seek to 0 | seek to {} | seek to half |", o.merges);
+    println!(
+        "Targets: step median under 1 ms and slowest under 16 ms, step back under 16 ms, frame under 2 ms, seek under 1 s.\n"
+    );
+    println!(
+        "| pre-tokenizer | open | step median | step slowest | frame median | frame slowest | step back median | step back slowest | seek to 0 | seek to {} | seek to half |",
+        o.merges
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for pretok in Pretok::ALL {
         let config = TrainerConfig {

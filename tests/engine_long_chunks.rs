@@ -38,7 +38,12 @@ fn random_tie(rng: &mut Rng) -> TieRule {
 #[test]
 fn long_overlapping_chunks_match_the_reference_step_by_step() {
     let mut rng = Rng(0x10_C4A1);
-    let pretoks = [Pretok::None, Pretok::Lines, Pretok::Whitespace, Pretok::Gpt2];
+    let pretoks = [
+        Pretok::None,
+        Pretok::Lines,
+        Pretok::Whitespace,
+        Pretok::Gpt2,
+    ];
     for case in 0..40 {
         let len = 500 + rng.below(3000);
         let text = long_text(&mut rng, len);

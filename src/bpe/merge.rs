@@ -2,8 +2,8 @@
 //! pairs of a token sequence and replacing one pair left to right.
 
 use crate::bpe::{Pair, TokenId};
-use std::cmp::Reverse;
 use rustc_hash::FxHashMap;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// One merge as training made it.
@@ -305,7 +305,11 @@ mod tests {
         };
         let mut seed = 7u64;
         for case in 0..2000 {
-            let len = if case % 4 == 0 { 65 + (seed % 400) as usize } else { (seed % 64) as usize };
+            let len = if case % 4 == 0 {
+                65 + (seed % 400) as usize
+            } else {
+                (seed % 64) as usize
+            };
             let mut v = Vec::new();
             for _ in 0..len {
                 seed = seed

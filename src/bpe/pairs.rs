@@ -317,7 +317,6 @@ impl PairTable {
         self.dirty = dirty;
         self.dirty.clear();
     }
-
 }
 
 fn order_key(tie: TieRule, pair: Pair, stat: &PairStat) -> OrderKey {

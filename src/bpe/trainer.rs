@@ -15,9 +15,9 @@
 //! Undoing a merge replays the same window changes backwards from the places
 //! it replaced, so it is exact too.
 
+use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::corpus::Corpus;
 use crate::bpe::encoder::Tokenizer;
-use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pairs::{Counted, LONG_CHUNK, PairTable};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
@@ -198,9 +198,8 @@ impl Trainer {
         }
         let (vocab, chain) = match config.mode {
             Mode::Byte => {
-                let chain = Chain::new(
-                    (0..n).map(|i| corpus.chunk_bytes(i).iter().map(|&b| b as TokenId)),
-                );
+                let chain =
+                    Chain::new((0..n).map(|i| corpus.chunk_bytes(i).iter().map(|&b| b as TokenId)));
                 (Vocab::bytes(), chain)
             }
             Mode::Char => {
@@ -251,7 +250,10 @@ impl Trainer {
             tokens += freq * range.len() as u64;
             for pos in range.start..range.end.saturating_sub(1) {
                 let pair = (self.chain.at(pos), self.chain.at(pos + 1));
-                counts.entry(pair).or_default().add(pos, c as u32, freq, long);
+                counts
+                    .entry(pair)
+                    .or_default()
+                    .add(pos, c as u32, freq, long);
             }
         }
         self.table = PairTable::from_counts(self.config.tie, counts);

@@ -1,9 +1,9 @@
 //! `bpeek bench`: time training steps, stepping back and seeking on a large
 //! corpus. Figures are printed, never asserted: machines are noisy.
 
+use crate::bpe::io::files::read_prefix;
 use crate::bpe::{Pretok, TieRule, Trainer, TrainerConfig};
 use crate::cli::args::BenchArgs;
-use crate::bpe::io::files::read_prefix;
 use crate::error::Result;
 use std::time::{Duration, Instant};
 

@@ -38,7 +38,11 @@ pub fn write(
     write!(w, ",\"token_count\":{},\"tokens\":[", ids.len())?;
     for (k, &id) in ids.iter().enumerate() {
         let token = tokenizer.describe(id);
-        w.write_all(if k > 0 { b",{\"bytes\":[" } else { b"{\"bytes\":[" })?;
+        w.write_all(if k > 0 {
+            b",{\"bytes\":["
+        } else {
+            b"{\"bytes\":["
+        })?;
         for (i, b) in token.bytes.iter().enumerate() {
             if i > 0 {
                 w.write_all(b",")?;

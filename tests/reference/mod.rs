@@ -194,4 +194,3 @@ pub fn assert_table_is_a_fresh_count(t: &Trainer) {
     let got: Vec<((Sym, Sym), u64)> = t.pairs().iter().collect();
     assert_eq!(got, want);
 }
-
