@@ -42,6 +42,10 @@ pub struct TrainerConfig {
     pub min_count: u64,
     /// Stop after this many merges.
     pub max_merges: Option<usize>,
+    /// Keep where each chunk occurrence sits in the text, for showing the
+    /// corpus ([`Trainer::segments`]). Headless training goes without: on
+    /// prose that list is about twice the size of the text.
+    pub text_positions: bool,
 }
 
 impl TrainerConfig {
@@ -59,6 +63,7 @@ impl Default for TrainerConfig {
             tie: TieRule::First,
             min_count: 1,
             max_merges: None,
+            text_positions: true,
         }
     }
 }
@@ -188,7 +193,7 @@ impl Trainer {
     /// Cut `text` into chunks and count every pair: the `Counted` phase of
     /// round 0.
     pub fn new(text: Vec<u8>, config: TrainerConfig) -> Result<Self> {
-        let corpus = Corpus::new(text, config.mode, config.chunker())?;
+        let corpus = Corpus::new(text, config.mode, config.chunker(), config.text_positions)?;
         let n = corpus.chunks().len();
         let positions: usize = corpus.chunks().iter().map(|c| c.len as usize + 2).sum();
         if positions >= u32::MAX as usize {

@@ -64,20 +64,26 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         tie,
         min_count: opts.min_count,
         max_merges: opts.merges,
+        text_positions: true,
     })
 }
 
 /// A trainer at merge 0 on the corpus the options name.
 pub fn build_trainer(opts: &TrainingOptions) -> Result<(String, Trainer)> {
-    build_trainer_with(opts, |_| {})
+    build_trainer_with(opts, true, |_| {})
 }
 
-/// [`build_trainer`], saying which phase it is in (reading, counting).
+/// [`build_trainer`], keeping the chunks' places in the text or not
+/// (`text_positions`), and saying which phase it is in (reading, counting).
 pub fn build_trainer_with(
     opts: &TrainingOptions,
+    text_positions: bool,
     phase: impl Fn(&str),
 ) -> Result<(String, Trainer)> {
-    let config = trainer_config(opts)?;
+    let config = TrainerConfig {
+        text_positions,
+        ..trainer_config(opts)?
+    };
     phase("reading the corpus");
     let (name, text) = corpus_text(opts)?;
     phase("cutting into chunks and counting pairs");

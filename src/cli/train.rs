@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 pub fn run(args: &TrainArgs) -> Result<()> {
     let progress = TrainProgress::start(args.quiet);
-    let (name, mut trainer) = build_trainer_with(&args.training, |p| progress.phase(p))?;
+    let (name, mut trainer) = build_trainer_with(&args.training, false, |p| progress.phase(p))?;
     progress.merging(&trainer);
     let tokens_before = trainer.corpus_tokens();
     let stop = match &args.trace {
