@@ -32,7 +32,9 @@ pub struct Corpus {
 impl Corpus {
     /// Cut `text` into chunks: by `chunker` in byte mode, into
     /// whitespace-separated words in char mode (which needs valid UTF-8).
-    pub fn new(text: Vec<u8>, mode: Mode, chunker: Chunker) -> Result<Self> {
+    /// With `positions` off, where each occurrence sits is not kept (see
+    /// [`Corpus::occurrences`]).
+    pub fn new(text: Vec<u8>, mode: Mode, chunker: Chunker, positions: bool) -> Result<Self> {
         if text.len() > u32::MAX as usize {
             return Err(Error::input("corpus is larger than 4 GiB"));
         }
@@ -40,7 +42,7 @@ impl Corpus {
         let mut chunks = Vec::new();
         // Sized for typical prose (about 3.5 bytes per chunk) so that a large
         // corpus never pays for a copy while this grows.
-        let mut occurrences = Vec::with_capacity(text.len() / 3 + 1);
+        let mut occurrences = Vec::with_capacity(if positions { text.len() / 3 + 1 } else { 0 });
         let mut add = |r: Range<usize>| {
             let piece = &text[r.clone()];
             let id = *index.entry(piece).or_insert_with(|| {
@@ -53,10 +55,12 @@ impl Corpus {
                 (chunks.len() - 1) as u32
             });
             chunks[id as usize].freq += 1;
-            occurrences.push(Occurrence {
-                start: r.start as u32,
-                chunk: id,
-            });
+            if positions {
+                occurrences.push(Occurrence {
+                    start: r.start as u32,
+                    chunk: id,
+                });
+            }
         };
         match mode {
             Mode::Byte => chunker.for_each_chunk(&text, &mut add),
@@ -84,7 +88,8 @@ impl Corpus {
         &self.text[c.start as usize..(c.start + c.len) as usize]
     }
 
-    /// Every chunk occurrence, in text order.
+    /// Every chunk occurrence, in text order (none if the corpus was made
+    /// without positions).
     pub fn occurrences(&self) -> &[Occurrence] {
         &self.occurrences
     }

@@ -6,10 +6,9 @@
 //! a pair's rank is the rank of the token its two halves make, and a chunk
 //! that is itself a token is taken whole, as tiktoken does.
 
-use crate::bpe::merge::apply_ranked;
+use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Pretok};
-use crate::bpe::trainer::Merge;
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
@@ -160,9 +159,26 @@ impl Tokenizer {
     ) -> Result<Self> {
         let (vocab, by_bytes) = Self::byte_vocab(tokens)?;
         let byte_ids = Self::byte_ids(&by_bytes)?;
+        // Merging by rank makes each token from one split only: the one
+        // that merging its own bytes with the lower ranks ends in (the
+        // merges inside a token's span run as they would on its bytes
+        // alone). So one pair per token is enough, found in rank order. A
+        // token whose bytes do not end in two parts that way keeps every
+        // split, as tiktoken's merging would try them all.
         let mut ranks = FxHashMap::default();
+        let mut symbols = Vec::new();
         for id in 0..vocab.len() as TokenId {
             let bytes = vocab.token_bytes(id);
+            if bytes.len() < 2 {
+                continue;
+            }
+            symbols.clear();
+            symbols.extend(bytes.iter().map(|&b| byte_ids[b as usize]));
+            apply_ranked(&mut symbols, |p| ranks.get(&p).copied());
+            if let [a, b] = symbols[..] {
+                ranks.insert((a, b), (id, id));
+                continue;
+            }
             for split in 1..bytes.len() {
                 if let (Some(&a), Some(&b)) =
                     (by_bytes.get(&bytes[..split]), by_bytes.get(&bytes[split..]))

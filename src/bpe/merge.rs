@@ -2,8 +2,21 @@
 //! pairs of a token sequence and replacing one pair left to right.
 
 use crate::bpe::{Pair, TokenId};
+use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// One merge as training made it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merge {
+    pub rank: usize,
+    pub pair: Pair,
+    pub id: TokenId,
+    /// The pair's count (overlapping windows) when it won.
+    pub count: u64,
+    /// How many times it was replaced (left to right, no overlap).
+    pub replacements: u64,
+}
 
 /// Every adjacent pair, overlapping windows included (`a a a` has two).
 pub fn pairs_of(symbols: &[TokenId]) -> impl Iterator<Item = Pair> + '_ {
@@ -55,83 +68,198 @@ pub fn apply_ranked(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Option
     if symbols.len() < 2 {
         return;
     }
-    if symbols.len() <= 24 {
+    if symbols.len() <= SHORT {
         apply_ranked_small(symbols, rank_of)
     } else {
         apply_ranked_heap(symbols, rank_of)
     }
 }
 
-/// Quadratic but allocation-free: best for the short chunks of real text.
+/// Chunks up to this many symbols are merged by scanning a small array.
+const SHORT: usize = 64;
+
+/// Quadratic in comparisons but linear in rank look-ups, and free of
+/// allocation: each pair's rank is looked up once, and after a merge only
+/// the two pairs around it are looked up again. Best for the short chunks
+/// of real text.
 fn apply_ranked_small(
     symbols: &mut Vec<TokenId>,
     rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>,
 ) {
-    loop {
-        let mut best: Option<(u32, usize, TokenId)> = None;
-        for i in 0..symbols.len().saturating_sub(1) {
-            if let Some((r, id)) = rank_of((symbols[i], symbols[i + 1]))
-                && best.is_none_or(|(br, _, _)| r < br)
-            {
-                best = Some((r, i, id));
+    const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
+    let mut len = symbols.len();
+    if len < 2 {
+        return;
+    }
+    let mut ranks = [NO_RANK; SHORT];
+    for i in 0..len - 1 {
+        ranks[i] = rank_of((symbols[i], symbols[i + 1])).unwrap_or(NO_RANK);
+    }
+    while len > 1 {
+        let mut at = 0;
+        for i in 1..len - 1 {
+            if ranks[i].0 < ranks[at].0 {
+                at = i;
             }
         }
-        let Some((_, i, id)) = best else { return };
-        symbols[i] = id;
-        symbols.remove(i + 1);
+        if ranks[at].0 == u32::MAX {
+            break;
+        }
+        symbols[at] = ranks[at].1;
+        symbols.copy_within(at + 2..len, at + 1);
+        ranks.copy_within(at + 2..len, at + 1);
+        len -= 1;
+        ranks[at] = if at + 1 < len {
+            rank_of((symbols[at], symbols[at + 1])).unwrap_or(NO_RANK)
+        } else {
+            NO_RANK
+        };
+        if at > 0 {
+            ranks[at - 1] = rank_of((symbols[at - 1], symbols[at])).unwrap_or(NO_RANK);
+        }
     }
+    symbols.truncate(len);
 }
 
-/// A linked list over positions and a heap of (rank, position): O(n log n)
-/// for chunks of any length. Stale heap entries are skipped when popped.
+/// A linked list over positions and, for each rank present, the positions
+/// where a pair of that rank starts: O(n) look-ups for chunks of any length.
+///
+/// Ranks are taken lowest first and each rank's positions left to right, as
+/// the rule says. A merge of rank `r` makes pairs that hold its new token;
+/// their ranks are never `r` (that token would contain itself) and almost
+/// always above it, but a rank file can have one below: then the rest of
+/// rank `r` waits until that lower rank is done. Each position remembers
+/// the rank of the pair it starts, so an entry left behind by a change is
+/// recognised without a look-up; and since long chunks repeat themselves
+/// (a run of one letter is the worst case), look-ups go through a small
+/// cache of recent pairs first.
 fn apply_ranked_heap(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>) {
-    const NONE: usize = usize::MAX;
+    const NONE: u32 = u32::MAX;
+    const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
+    const CACHE: usize = 1024;
     let n = symbols.len();
-    let mut next: Vec<usize> = (1..=n).map(|i| if i == n { NONE } else { i }).collect();
-    let mut prev: Vec<usize> = (0..n).map(|i| if i == 0 { NONE } else { i - 1 }).collect();
-    let mut alive = vec![true; n];
-    let mut heap = BinaryHeap::new();
+    let mut cache: Vec<(Pair, (u32, TokenId))> = vec![((NONE, NONE), NO_RANK); CACHE];
+    let mut lookup = |pair: Pair| {
+        let slot = (pair.0.wrapping_mul(0x9E37_79B9) ^ pair.1).wrapping_mul(0x85EB_CA6B) as usize
+            >> 22
+            & (CACHE - 1);
+        if cache[slot].0 == pair {
+            return cache[slot].1;
+        }
+        let found = rank_of(pair).unwrap_or(NO_RANK);
+        cache[slot] = (pair, found);
+        found
+    };
+    let mut next: Vec<u32> = (1..=n as u32).collect();
+    next[n - 1] = NONE;
+    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
+    // The rank and result of the pair each live position starts (NO_RANK
+    // if none, or if the position was merged away).
+    let mut pair_rank: Vec<(u32, TokenId)> = vec![NO_RANK; n];
+    let mut queue = RankQueue::default();
     for i in 0..n - 1 {
-        if let Some((r, _)) = rank_of((symbols[i], symbols[i + 1])) {
-            heap.push(Reverse((r, i)));
+        let found = lookup((symbols[i], symbols[i + 1]));
+        if found.0 != NONE {
+            pair_rank[i] = found;
+            queue.push(found.0, i as u32);
         }
     }
-    while let Some(Reverse((r, i))) = heap.pop() {
-        if !alive[i] || next[i] == NONE {
-            continue;
+    while let Some((r, mut places)) = queue.pop() {
+        if !places.is_sorted() {
+            places.sort_unstable();
         }
-        let j = next[i];
-        let Some((current, id)) = rank_of((symbols[i], symbols[j])) else {
-            continue;
+        for (k, &i) in places.iter().enumerate() {
+            if queue.lowest().is_some_and(|low| low < r) {
+                queue.put_back(r, places[k..].to_vec());
+                break;
+            }
+            let i = i as usize;
+            let (rank, id) = pair_rank[i];
+            if rank != r {
+                continue;
+            }
+            let j = next[i] as usize;
+            symbols[i] = id;
+            pair_rank[j] = NO_RANK;
+            next[i] = next[j];
+            if next[j] != NONE {
+                prev[next[j] as usize] = i as u32;
+            }
+            let p = prev[i];
+            if p != NONE {
+                let found = lookup((symbols[p as usize], id));
+                pair_rank[p as usize] = found;
+                if found.0 != NONE {
+                    queue.push(found.0, p);
+                }
+            }
+            let q = next[i];
+            pair_rank[i] = if q != NONE {
+                let found = lookup((id, symbols[q as usize]));
+                if found.0 != NONE {
+                    queue.push(found.0, i as u32);
+                }
+                found
+            } else {
+                NO_RANK
+            };
+            // Mark the merged-away position so the compaction skips it.
+            symbols[j] = NONE;
+        }
+    }
+    symbols.retain(|&s| s != NONE);
+}
+
+/// Positions waiting, by rank, with the lowest rank at hand.
+#[derive(Default)]
+struct RankQueue {
+    lists: FxHashMap<u32, Vec<u32>>,
+    ranks: BinaryHeap<Reverse<u32>>,
+    /// The last list pushed to, which takes most pushes in a row.
+    recent: Option<(u32, Vec<u32>)>,
+}
+
+impl RankQueue {
+    fn push(&mut self, rank: u32, pos: u32) {
+        if let Some((r, list)) = &mut self.recent
+            && *r == rank
+        {
+            list.push(pos);
+            return;
+        }
+        self.stash();
+        let mut list = match self.lists.remove(&rank) {
+            Some(list) => list,
+            None => {
+                self.ranks.push(Reverse(rank));
+                Vec::new()
+            }
         };
-        if current != r {
-            continue;
-        }
-        symbols[i] = id;
-        alive[j] = false;
-        next[i] = next[j];
-        if next[j] != NONE {
-            prev[next[j]] = i;
-        }
-        if prev[i] != NONE
-            && let Some((r2, _)) = rank_of((symbols[prev[i]], symbols[i]))
-        {
-            heap.push(Reverse((r2, prev[i])));
-        }
-        if next[i] != NONE
-            && let Some((r2, _)) = rank_of((symbols[i], symbols[next[i]]))
-        {
-            heap.push(Reverse((r2, i)));
+        list.push(pos);
+        self.recent = Some((rank, list));
+    }
+
+    fn stash(&mut self) {
+        if let Some((r, list)) = self.recent.take() {
+            self.lists.insert(r, list);
         }
     }
-    let mut k = 0;
-    for i in 0..n {
-        if alive[i] {
-            symbols[k] = symbols[i];
-            k += 1;
+
+    fn lowest(&self) -> Option<u32> {
+        self.ranks.peek().map(|Reverse(r)| *r)
+    }
+
+    fn pop(&mut self) -> Option<(u32, Vec<u32>)> {
+        self.stash();
+        let Reverse(rank) = self.ranks.pop()?;
+        Some((rank, self.lists.remove(&rank).unwrap_or_default()))
+    }
+
+    fn put_back(&mut self, rank: u32, places: Vec<u32>) {
+        for pos in places {
+            self.push(rank, pos);
         }
     }
-    symbols.truncate(k);
 }
 
 #[cfg(test)]
@@ -150,33 +278,55 @@ mod tests {
         assert_eq!(back, aaaa);
     }
 
+    /// Repeatedly merge the leftmost pair of lowest rank: the rule itself.
+    fn by_the_rule(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>) {
+        loop {
+            let best = (0..symbols.len().saturating_sub(1))
+                .filter_map(|i| rank_of((symbols[i], symbols[i + 1])).map(|(r, id)| (r, i, id)))
+                .min_by_key(|&(r, i, _)| (r, i));
+            let Some((_, i, id)) = best else { return };
+            symbols[i] = id;
+            symbols.remove(i + 1);
+        }
+    }
+
     #[test]
-    fn heap_and_small_paths_agree() {
-        // Ranks: (1,1)->10 r0, (10,1)->11 r1, (2,1)->12 r2, (11,10)->13 r3.
+    fn both_paths_follow_the_rule_on_short_and_long_chunks() {
+        // (1,1) makes 10 at rank 5, and (3,10) has rank 4: a pair holding
+        // a new token ranked below the merge that made it, which rank
+        // files allow. Runs of 1 overlap; 65+ symbols take the long path.
         let rank = |p: Pair| match p {
-            (1, 1) => Some((0, 10)),
-            (10, 1) => Some((1, 11)),
-            (2, 1) => Some((2, 12)),
-            (11, 10) => Some((3, 13)),
+            (1, 1) => Some((5, 10)),
+            (10, 1) => Some((6, 11)),
+            (2, 1) => Some((7, 12)),
+            (11, 10) => Some((8, 13)),
+            (3, 10) => Some((4, 14)),
             _ => None,
         };
         let mut seed = 7u64;
-        for _ in 0..500 {
-            let len = (seed % 60) as usize;
+        for case in 0..2000 {
+            let len = if case % 4 == 0 {
+                65 + (seed % 400) as usize
+            } else {
+                (seed % 64) as usize
+            };
             let mut v = Vec::new();
             for _ in 0..len {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                v.push(1 + ((seed >> 33) % 2) as u32);
+                v.push(1 + ((seed >> 33) % 3) as u32);
             }
-            let mut a = v.clone();
-            let mut b = v.clone();
-            apply_ranked_small(&mut a, rank);
-            if b.len() >= 2 {
-                apply_ranked_heap(&mut b, rank);
+            let mut want = v.clone();
+            by_the_rule(&mut want, rank);
+            let mut got = v.clone();
+            apply_ranked(&mut got, rank);
+            assert_eq!(got, want, "input {v:?}");
+            if v.len() >= 2 {
+                let mut heap = v.clone();
+                apply_ranked_heap(&mut heap, rank);
+                assert_eq!(heap, want, "heap path, input {v:?}");
             }
-            assert_eq!(a, b, "input {v:?}");
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The BPE engine: pre-tokenizers, the step-wise trainer, the encoder and the
 //! file formats. Nothing in here draws on a terminal.
 
+pub mod chain;
 pub mod corpus;
 pub mod display;
 pub mod encoder;
@@ -21,7 +22,7 @@ pub use corpus::Corpus;
 pub use encoder::Tokenizer;
 pub use names::{Mode, TieRule};
 pub use pretok::Pretok;
-pub use trainer::{Phase, StopReason, Trainer, TrainerConfig};
+pub use trainer::{Phase, Segment, StopReason, Trainer, TrainerConfig};
 pub use vocab::Vocab;
 
 /// A token id. In byte mode ids 0-255 are the bytes and merge `r` makes `256 + r`.

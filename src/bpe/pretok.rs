@@ -6,6 +6,7 @@
 //! cannot be matched by a pattern, so each run of them is a chunk of its own.
 
 use crate::bpe::names::unknown;
+use crate::bpe::splitter::{Pattern, split_str};
 use crate::error::Result;
 use std::fmt;
 use std::ops::Range;
@@ -33,6 +34,12 @@ pub const O200K_PATTERN: &str = concat!(
     "|",
     r"\s+",
 );
+
+/// A word with its leading space.
+const WHITESPACE_PATTERN: &str = r" ?\S+";
+
+/// Like [`WHITESPACE_PATTERN`], and runs of spaces are kept together.
+const SPACES_PATTERN: &str = r" ?[^ ]+| +";
 
 /// A named chunking rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -97,11 +104,28 @@ impl Pretok {
     pub fn pattern(self) -> Option<&'static str> {
         match self {
             Pretok::None | Pretok::Lines => None,
-            Pretok::Whitespace => Some(r" ?\S+"),
-            Pretok::Spaces => Some(r" ?[^ ]+| +"),
+            Pretok::Whitespace => Some(WHITESPACE_PATTERN),
+            Pretok::Spaces => Some(SPACES_PATTERN),
             Pretok::Gpt2 => Some(GPT2_PATTERN),
             Pretok::Cl100k => Some(CL100K_PATTERN),
             Pretok::O200k => Some(O200K_PATTERN),
+        }
+    }
+
+    /// The compiled pattern of a pattern-based rule.
+    fn compiled(self) -> Option<&'static Pattern> {
+        static WHITESPACE: Pattern = Pattern::new("whitespace", WHITESPACE_PATTERN, false);
+        static SPACES: Pattern = Pattern::new("spaces", SPACES_PATTERN, false);
+        static GPT2: Pattern = Pattern::new("gpt2", GPT2_PATTERN, false);
+        static CL100K: Pattern = Pattern::new("cl100k", CL100K_PATTERN, true);
+        static O200K: Pattern = Pattern::new("o200k", O200K_PATTERN, true);
+        match self {
+            Pretok::None | Pretok::Lines => None,
+            Pretok::Whitespace => Some(&WHITESPACE),
+            Pretok::Spaces => Some(&SPACES),
+            Pretok::Gpt2 => Some(&GPT2),
+            Pretok::Cl100k => Some(&CL100K),
+            Pretok::O200k => Some(&O200K),
         }
     }
 
@@ -129,9 +153,11 @@ impl Pretok {
             }
             Pretok::Lines => split_lines(text, &mut f),
             _ => {
-                for_each_utf8_run(text, |start, run| match run {
-                    Ok(s) => crate::bpe::splitter::split_str(self, s, start, &mut f),
-                    Err(len) => f(start..start + len),
+                let pattern = self.compiled();
+                for_each_utf8_run(text, |start, run| match (run, pattern) {
+                    (Ok(s), Some(p)) => split_str(p, s, start, &mut f),
+                    (Ok(s), None) => f(start..start + s.len()),
+                    (Err(len), _) => f(start..start + len),
                 });
             }
         }
@@ -302,5 +328,25 @@ impl Chunker {
         let mut out = Vec::new();
         self.for_each_chunk(text, |r| out.push(r));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpe::splitter::fast_pattern;
+
+    #[test]
+    fn the_rewritten_patterns_have_no_lookaround_or_possessives() {
+        assert_eq!(
+            fast_pattern(GPT2_PATTERN),
+            r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+$|\s+"
+        );
+        assert_eq!(
+            fast_pattern(CL100K_PATTERN),
+            r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+"
+        );
+        assert!(fast_pattern(O200K_PATTERN).ends_with(r"|\s*[\r\n]+|\s+"));
+        assert_eq!(fast_pattern(WHITESPACE_PATTERN), r" ?\S+");
     }
 }

@@ -6,21 +6,60 @@
 //! greedy ones match the same. The look-ahead is emulated: the last
 //! alternative becomes `\s+`, and when such a run of spaces is followed by a
 //! non-space character it gives up its last character, which is exactly
-//! what `\s+(?!\S)` backtracks to. With this the `regex` crate's automata
+//! what `\s+(?!\S)` backtracks to. With this the `regex-automata` lazy DFA
 //! can run the patterns, several times faster than a backtracking engine.
 //! A test checks the cuts against the original patterns on random text.
 
-use crate::bpe::pretok::Pretok;
-use regex::Regex;
+use regex_automata::meta::Regex;
+use regex_automata::{Anchored, Input};
 use std::ops::Range;
 use std::sync::OnceLock;
 
+/// A published pre-tokenizer pattern, compiled the first time it is used.
+pub struct Pattern {
+    name: &'static str,
+    published: &'static str,
+    /// Whether its newline alternatives come before the one with the
+    /// look-ahead (cl100k, o200k): then a run holding a line break never
+    /// reaches the look-ahead.
+    newline_first: bool,
+    regex: OnceLock<Regex>,
+}
+
+/// Room for the lazy DFA's states (per thread that matches).
+const DFA_CACHE_BYTES: usize = 64 << 20;
+
+impl Pattern {
+    pub const fn new(name: &'static str, published: &'static str, newline_first: bool) -> Self {
+        Pattern {
+            name,
+            published,
+            newline_first,
+            regex: OnceLock::new(),
+        }
+    }
+
+    /// Whether the pattern ends in `\s+(?!\S)`, whose cut is emulated.
+    fn has_lookahead(&self) -> bool {
+        self.published.contains(r"\s+(?!\S)")
+    }
+
+    fn regex(&self) -> &Regex {
+        self.regex.get_or_init(|| {
+            // The Unicode classes of these patterns make a large automaton;
+            // with the default cache the lazy DFA keeps throwing states away
+            // and rebuilding them on text in many scripts.
+            Regex::builder()
+                .configure(Regex::config().hybrid_cache_capacity(DFA_CACHE_BYTES))
+                .build(&fast_pattern(self.published))
+                .unwrap_or_else(|e| panic!("built-in pattern {} is invalid: {e}", self.name))
+        })
+    }
+}
+
 /// The published pattern with its possessive quantifiers made greedy and
 /// its trailing `\s+(?!\S)|\s` (or `|\s+`) turned into `\s+`.
-fn fast_pattern(pretok: Pretok) -> String {
-    let Some(published) = pretok.pattern() else {
-        return r"(?s).+".to_string();
-    };
+pub fn fast_pattern(published: &str) -> String {
     let greedy = published
         .replace("++", "+")
         .replace("?+", "?")
@@ -34,36 +73,35 @@ fn fast_pattern(pretok: Pretok) -> String {
     greedy
 }
 
-/// Whether the pattern ended in `\s+(?!\S)`, whose cut must be emulated.
-fn has_lookahead(pretok: Pretok) -> bool {
-    matches!(pretok, Pretok::Gpt2 | Pretok::Cl100k | Pretok::O200k)
-}
-
-fn regex(pretok: Pretok) -> &'static Regex {
-    static CELLS: [OnceLock<Regex>; 7] = [const { OnceLock::new() }; 7];
-    let index = Pretok::ALL.iter().position(|p| *p == pretok).unwrap_or(0);
-    CELLS[index].get_or_init(|| {
-        Regex::new(&fast_pattern(pretok))
-            .unwrap_or_else(|e| panic!("built-in pattern {} is invalid: {e}", pretok.name()))
-    })
+/// The match of `re` in `s` at or after `at`. Matches nearly always start
+/// right at `at` (the patterns cover almost every character), and an
+/// anchored search finds those with one forward scan; only when none starts
+/// there does the unanchored search (forward, then backward to the start)
+/// run.
+fn find_from(re: &Regex, s: &str, at: usize) -> Option<Range<usize>> {
+    let anchored = Input::new(s).range(at..).anchored(Anchored::Yes);
+    if let Some(m) = re.search(&anchored) {
+        return Some(m.range());
+    }
+    re.search(&Input::new(s).range(at..)).map(|m| m.range())
 }
 
 /// Cut the valid UTF-8 text `s` (which starts at offset `base` of the
-/// whole input) by `pretok`'s pattern. Text between matches becomes a chunk
-/// of its own, so the chunks cover `s` exactly.
-pub fn split_str(pretok: Pretok, s: &str, base: usize, out: &mut impl FnMut(Range<usize>)) {
-    let re = regex(pretok);
-    let lookahead = has_lookahead(pretok);
-    // The newline alternatives of cl100k and o200k come before the one that
-    // had the look-ahead, so a run holding a line break never reaches it.
-    let newline_first = matches!(pretok, Pretok::Cl100k | Pretok::O200k);
+/// whole input) by `pattern`. Text between matches becomes a chunk of its
+/// own, so the chunks cover `s` exactly.
+pub fn split_str(pattern: &Pattern, s: &str, base: usize, out: &mut impl FnMut(Range<usize>)) {
+    let re = pattern.regex();
+    let lookahead = pattern.has_lookahead();
+    let newline_first = pattern.newline_first;
     let mut last = 0;
     let mut at = 0;
     while at < s.len() {
-        let Some(m) = re.find_at(s, at) else { break };
-        let mut end = m.end();
+        let Some(m) = find_from(re, s, at) else {
+            break;
+        };
+        let mut end = m.end;
         if lookahead && end < s.len() {
-            let piece = m.as_str();
+            let piece = &s[m.clone()];
             let next_is_space = s[end..].chars().next().is_some_and(char::is_whitespace);
             let all_space = piece.chars().all(char::is_whitespace);
             let has_break = newline_first && piece.contains(['\r', '\n']);
@@ -72,18 +110,18 @@ pub fn split_str(pretok: Pretok, s: &str, base: usize, out: &mut impl FnMut(Rang
                 && !has_break
                 && let Some((i, _)) = piece.char_indices().last().filter(|(i, _)| *i > 0)
             {
-                end = m.start() + i;
+                end = m.start + i;
             }
         }
-        if end == m.start() {
+        if end == m.start {
             // Patterns here never match empty; step on defensively.
             at = next_char_boundary(s, end);
             continue;
         }
-        if m.start() > last {
-            out(base + last..base + m.start());
+        if m.start > last {
+            out(base + last..base + m.start);
         }
-        out(base + m.start()..base + end);
+        out(base + m.start..base + end);
         last = end;
         at = end;
     }
@@ -98,23 +136,4 @@ fn next_char_boundary(s: &str, i: usize) -> usize {
         j += 1;
     }
     j
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_rewritten_patterns_have_no_lookaround_or_possessives() {
-        assert_eq!(
-            fast_pattern(Pretok::Gpt2),
-            r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+$|\s+"
-        );
-        assert_eq!(
-            fast_pattern(Pretok::Cl100k),
-            r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+"
-        );
-        assert!(fast_pattern(Pretok::O200k).ends_with(r"|\s*[\r\n]+|\s+"));
-        assert_eq!(fast_pattern(Pretok::Whitespace), r" ?\S+");
-    }
 }

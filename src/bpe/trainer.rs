@@ -5,17 +5,21 @@
 //! knows which counts rose, fell, appeared or vanished). The trainer is driven
 //! from outside one phase or one merge at a time, and can step back and seek.
 //!
-//! Counts are live: after the first full count, a merge only touches the
-//! chunks that contain the winning pair, and each changed pair moves in the
-//! ordered table in O(log n). Undoing a merge is exact because the merged id
-//! is new: every occurrence of it came from that merge, so splitting it back
-//! restores the chunk.
+//! Counts are live: after the first full count, a merge visits only the
+//! places where the winning pair occurs, and at each one only the windows
+//! around it change: `(prev, a)` and `(b, next)` lose one, `(prev, ab)` and
+//! `(ab, next)` gain one, `(a, b)` itself is gone. The cost of a merge is
+//! its number of replacements, however long the chunks are. Each pair keeps
+//! the exact set of places it occurs, overlaps included (`a a a a` holds `a a`
+//! at three places; replacing left to right takes the first and the third).
+//! Undoing a merge replays the same window changes backwards from the places
+//! it replaced, so it is exact too.
 
+use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::corpus::Corpus;
 use crate::bpe::encoder::Tokenizer;
-use crate::bpe::merge::{merge_pair, pairs_of, split_token};
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pairs::PairTable;
+use crate::bpe::pairs::{Counted, LONG_CHUNK, PairTable};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::vocab::{END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
@@ -38,6 +42,10 @@ pub struct TrainerConfig {
     pub min_count: u64,
     /// Stop after this many merges.
     pub max_merges: Option<usize>,
+    /// Keep where each chunk occurrence sits in the text, for showing the
+    /// corpus ([`Trainer::segments`]). Headless training goes without: on
+    /// prose that list is about twice the size of the text.
+    pub text_positions: bool,
 }
 
 impl TrainerConfig {
@@ -55,21 +63,12 @@ impl Default for TrainerConfig {
             tie: TieRule::First,
             min_count: 1,
             max_merges: None,
+            text_positions: true,
         }
     }
 }
 
-/// One merge as training made it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Merge {
-    pub rank: usize,
-    pub pair: Pair,
-    pub id: TokenId,
-    /// The pair's count (overlapping windows) when it won.
-    pub count: u64,
-    /// How many times it was replaced (left to right, no overlap).
-    pub replacements: u64,
-}
+pub use crate::bpe::merge::Merge;
 
 /// Why training stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,12 +144,7 @@ impl Phase {
     }
 }
 
-/// How one pair's count moved in the last merge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CountChange {
-    pub before: u64,
-    pub after: u64,
-}
+pub use crate::bpe::pairs::CountChange;
 
 /// A row of the pair table for display.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,58 +175,57 @@ pub struct Trainer {
     config: TrainerConfig,
     corpus: Corpus,
     vocab: Vocab,
-    initial: Vec<Vec<TokenId>>,
-    symbols: Vec<Vec<TokenId>>,
+    chain: Chain,
     table: PairTable,
     merges: Vec<Merge>,
-    /// For each merge, the chunks it changed (ascending).
-    touched: Vec<Vec<u32>>,
+    /// For each merge, where it replaced and which chunks it changed.
+    history: Vec<Replaced>,
     phase: Phase,
     last: LastMerge,
     stop: Option<StopReason>,
     tokens: u64,
-    scratch: Scratch,
 }
 
+/// Where one merge replaced its pair (ascending positions of the left
+/// halves) and the chunks it changed (ascending).
 #[derive(Debug, Clone, Default)]
-struct Scratch {
-    after: Vec<TokenId>,
-    before_pairs: Vec<Pair>,
-    after_pairs: Vec<Pair>,
-    delta: FxHashMap<Pair, i64>,
+struct Replaced {
+    positions: Vec<u32>,
+    chunks: Vec<u32>,
 }
+
+/// How much more a replacement costs than counting one position afresh,
+/// for choosing between undoing back and recounting then replaying.
+const REPLACEMENT_COST: u64 = 16;
 
 impl Trainer {
     /// Cut `text` into chunks and count every pair: the `Counted` phase of
     /// round 0.
     pub fn new(text: Vec<u8>, config: TrainerConfig) -> Result<Self> {
-        let corpus = Corpus::new(text, config.mode, config.chunker())?;
-        let (vocab, initial) = match config.mode {
+        let corpus = Corpus::new(text, config.mode, config.chunker(), config.text_positions)?;
+        let n = corpus.chunks().len();
+        let positions: usize = corpus.chunks().iter().map(|c| c.len as usize + 2).sum();
+        if positions >= u32::MAX as usize {
+            return Err(crate::error::Error::input(
+                "corpus has too many distinct chunk bytes (over 4 GiB)",
+            ));
+        }
+        let (vocab, chain) = match config.mode {
             Mode::Byte => {
-                let initial = (0..corpus.chunks().len())
-                    .map(|i| {
-                        corpus
-                            .chunk_bytes(i)
-                            .iter()
-                            .map(|&b| b as TokenId)
-                            .collect()
-                    })
-                    .collect();
-                (Vocab::bytes(), initial)
+                let chain =
+                    Chain::new((0..n).map(|i| corpus.chunk_bytes(i).iter().map(|&b| b as TokenId)));
+                (Vocab::bytes(), chain)
             }
             Mode::Char => {
                 let text = std::str::from_utf8(corpus.text()).unwrap_or_default();
                 let vocab = Vocab::chars(text.chars().filter(|c| !c.is_whitespace()));
-                let initial = (0..corpus.chunks().len())
-                    .map(|i| {
-                        let word = std::str::from_utf8(corpus.chunk_bytes(i)).unwrap_or_default();
-                        let mut ids: Vec<TokenId> =
-                            word.chars().map(|c| vocab.char_id(c)).collect();
-                        ids.push(END_OF_WORD_ID);
-                        ids
-                    })
-                    .collect();
-                (vocab, initial)
+                let chain = Chain::new((0..n).map(|i| {
+                    let word = std::str::from_utf8(corpus.chunk_bytes(i)).unwrap_or_default();
+                    word.chars()
+                        .map(|c| vocab.char_id(c))
+                        .chain(std::iter::once(END_OF_WORD_ID))
+                }));
+                (vocab, chain)
             }
         };
         let mut trainer = Trainer {
@@ -240,47 +233,44 @@ impl Trainer {
             config,
             corpus,
             vocab,
-            symbols: Vec::new(),
-            initial,
+            chain,
             merges: Vec::new(),
-            touched: Vec::new(),
+            history: Vec::new(),
             phase: Phase::Counted,
             last: LastMerge::default(),
             stop: None,
             tokens: 0,
-            scratch: Scratch::default(),
         };
         trainer.recount();
         Ok(trainer)
     }
 
-    /// Back to merge 0 with a full count from the initial symbols.
+    /// Back to merge 0 with a full count from the base symbols.
     fn recount(&mut self) {
-        self.symbols = self.initial.clone();
+        self.chain.reset();
         self.vocab.truncate_merges(0);
         self.merges.clear();
-        self.touched.clear();
+        self.history.clear();
         self.phase = Phase::Counted;
         self.last = LastMerge::default();
         self.stop = None;
-        let mut table = PairTable::new(self.config.tie);
+        self.table = PairTable::new(self.config.tie);
+        let mut counts: FxHashMap<Pair, Counted> = FxHashMap::default();
         let mut tokens = 0u64;
-        for (c, syms) in self.symbols.iter().enumerate() {
-            let freq = self.corpus.chunks()[c].freq;
-            tokens += freq * syms.len() as u64;
-            let mut offset = 0u64;
-            for (i, pair) in pairs_of(syms).enumerate() {
-                let stat = table.entry(pair);
-                if stat.count == 0 {
-                    stat.first = (c as u64) << 32 | offset;
-                }
-                stat.count += freq;
-                stat.chunks.insert(c as u32);
-                offset += self.vocab.units(syms[i]) as u64;
+        for (c, chunk) in self.corpus.chunks().iter().enumerate() {
+            let freq = chunk.freq;
+            let range = self.chain.chunk_range(c as u32);
+            let long = range.len() as u32 > LONG_CHUNK;
+            tokens += freq * range.len() as u64;
+            for pos in range.start..range.end.saturating_sub(1) {
+                let pair = (self.chain.at(pos), self.chain.at(pos + 1));
+                counts
+                    .entry(pair)
+                    .or_default()
+                    .add(pos, c as u32, freq, long);
             }
         }
-        table.reorder_all();
-        self.table = table;
+        self.table = PairTable::from_counts(self.config.tie, counts);
         self.tokens = tokens;
     }
 
@@ -326,13 +316,13 @@ impl Trainer {
     }
 
     /// The current tokens of distinct chunk `i`.
-    pub fn chunk_symbols(&self, i: usize) -> &[TokenId] {
-        &self.symbols[i]
+    pub fn chunk_symbols(&self, i: usize) -> Vec<TokenId> {
+        self.chain.tokens(i as u32, &self.vocab)
     }
 
     /// The chunks that merge `rank` changed.
     pub fn chunks_changed_by(&self, rank: usize) -> &[u32] {
-        self.touched.get(rank).map_or(&[], |v| v.as_slice())
+        self.history.get(rank).map_or(&[], |r| r.chunks.as_slice())
     }
 
     /// How `pair`'s count moved in the last merge, if it did.
@@ -453,10 +443,27 @@ impl Trainer {
             self.phase = Phase::Counted;
             return false;
         };
-        let chunks = self.touched.pop().unwrap_or_default();
-        self.transform(&chunks, |before, out| {
-            split_token(before, merge.pair, merge.id, out)
-        });
+        let replaced = self.history.pop().unwrap_or_default();
+        let (a, b) = merge.pair;
+        let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
+        for &i in replaced.positions.iter().rev() {
+            let (j, n) = (i + ua, i + ua + ub);
+            let (c, freq, long) = self.place(i);
+            let p = self.chain.left(i);
+            if p != NONE {
+                let before = self.chain.at(p);
+                self.table.remove((before, merge.id), p, c, freq, long);
+                self.table.add((before, a), p, c, freq, long);
+            }
+            self.table.add(merge.pair, i, c, freq, long);
+            let after = self.chain.at(n);
+            if after != END {
+                self.table.remove((merge.id, after), i, c, freq, long);
+                self.table.add((b, after), j, c, freq, long);
+            }
+            self.chain.split(i, j, n, a, b);
+        }
+        self.settle();
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
         self.phase = Phase::Counted;
@@ -465,16 +472,16 @@ impl Trainer {
 
     /// Go to the state after exactly `n` merges (or as far as training can
     /// go), in the `merged` phase if `n > 0`. Returns the merge count reached.
+    ///
+    /// Going back, it undoes merges or recounts from merge 0 and replays,
+    /// whichever touches fewer places: the replacements to undo, against a
+    /// fresh count of every position plus the replacements to redo.
     pub fn seek(&mut self, n: usize) -> usize {
-        let current = self.merges.len();
-        if n < current {
-            if n < current - n {
-                self.recount();
-            } else {
-                while self.merges.len() > n {
-                    self.undo();
-                }
-            }
+        if n < self.merges.len() && self.replay_is_cheaper(n) {
+            self.recount();
+        }
+        while self.merges.len() > n {
+            self.undo();
         }
         self.stop = None;
         if matches!(self.phase, Phase::Chosen(_)) {
@@ -488,15 +495,62 @@ impl Trainer {
         self.merges.len()
     }
 
-    /// Apply the merge of `pair`, counted `count` times, as the next rank.
+    fn replay_is_cheaper(&self, n: usize) -> bool {
+        let replacements = |h: &[Replaced]| h.iter().map(|r| r.positions.len() as u64).sum::<u64>();
+        let undo = replacements(&self.history[n..]) * REPLACEMENT_COST;
+        let replay = self.chain.len() as u64 + replacements(&self.history[..n]) * REPLACEMENT_COST;
+        replay < undo
+    }
+
+    /// The chunk of position `pos`, its frequency and whether it is long.
+    fn place(&self, pos: u32) -> (u32, u64, bool) {
+        let c = self.chain.chunk_of(pos);
+        let chunk = self.corpus.chunks()[c as usize];
+        (c, chunk.freq, chunk.len > LONG_CHUNK)
+    }
+
+    fn settle(&mut self) {
+        self.table
+            .settle(&mut self.last.changes, &self.chain, &self.vocab);
+    }
+
+    /// Apply the merge of `pair`, counted `count` times, as the next rank:
+    /// left to right at each place it occurs, skipping the places an earlier
+    /// replacement has taken (the overlaps).
     fn apply(&mut self, pair: Pair, count: u64) {
-        let chunks: Vec<u32> = self
-            .table
-            .get(pair)
-            .map(|s| s.chunks.iter().copied().collect())
-            .unwrap_or_default();
+        // Every place goes: the ones skipped as overlaps (`a a a`) are the
+        // right halves of replacements.
+        let places = self.table.take(pair);
         let id = self.vocab.push_merge(pair);
-        let replacements = self.transform(&chunks, |before, out| merge_pair(before, pair, id, out));
+        let (a, b) = pair;
+        let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
+        let mut replaced = Replaced::default();
+        let mut replacements = 0u64;
+        for i in places {
+            if self.chain.at(i) != a || self.chain.at(i + ua) != b {
+                continue;
+            }
+            let (j, n) = (i + ua, i + ua + ub);
+            let (c, freq, long) = self.place(i);
+            let p = self.chain.left(i);
+            if p != NONE {
+                let before = self.chain.at(p);
+                self.table.remove((before, a), p, c, freq, long);
+                self.table.add((before, id), p, c, freq, long);
+            }
+            let after = self.chain.at(n);
+            if after != END {
+                self.table.remove((b, after), j, c, freq, long);
+                self.table.add((id, after), i, c, freq, long);
+            }
+            self.chain.join(i, j, n, id);
+            replaced.positions.push(i);
+            if replaced.chunks.last() != Some(&c) {
+                replaced.chunks.push(c);
+            }
+            replacements += freq;
+        }
+        self.settle();
         self.tokens -= replacements;
         self.merges.push(Merge {
             rank: self.merges.len(),
@@ -505,87 +559,36 @@ impl Trainer {
             count,
             replacements,
         });
-        self.touched.push(chunks);
+        self.history.push(replaced);
         self.phase = Phase::Merged;
-    }
-
-    /// Rewrite each chunk in `chunks` (ascending) with `f`, and bring the
-    /// pair table up to date with the difference. Returns the weighted
-    /// number of rewrites `f` reported.
-    fn transform(
-        &mut self,
-        chunks: &[u32],
-        f: impl Fn(&[TokenId], &mut Vec<TokenId>) -> usize,
-    ) -> u64 {
-        let mut s = std::mem::take(&mut self.scratch);
-        s.delta.clear();
-        let mut rewrites = 0u64;
-        for &c in chunks {
-            let freq = self.corpus.chunks()[c as usize].freq;
-            let before = &self.symbols[c as usize];
-            rewrites += f(before, &mut s.after) as u64 * freq;
-            s.before_pairs.clear();
-            s.before_pairs.extend(pairs_of(before));
-            s.before_pairs.sort_unstable();
-            s.after_pairs.clear();
-            s.after_pairs.extend(pairs_of(&s.after));
-            s.after_pairs.sort_unstable();
-            for_each_count_difference(&s.before_pairs, &s.after_pairs, |pair, b, a| {
-                *s.delta.entry(pair).or_insert(0) += (a as i64 - b as i64) * freq as i64;
-                if b == 0 {
-                    self.table.entry(pair).chunks.insert(c);
-                } else if a == 0 {
-                    self.table.entry(pair).chunks.remove(&c);
-                }
-            });
-            std::mem::swap(&mut self.symbols[c as usize], &mut s.after);
-        }
-        self.last.changes.clear();
-        let mut offsets = FirstOffsets::default();
-        for (&pair, &d) in &s.delta {
-            self.table.unlink(pair);
-            let before = self.table.count(pair);
-            let after = (before as i64 + d) as u64;
-            let first = if self.config.tie == TieRule::First && after > 0 {
-                self.first_place(pair, chunks, &mut offsets)
-            } else {
-                0
-            };
-            let stat = self.table.entry(pair);
-            stat.count = after;
-            stat.first = first;
-            self.table.relink(pair);
-            self.last
-                .changes
-                .insert(pair, CountChange { before, after });
-        }
-        self.scratch = s;
-        rewrites
-    }
-
-    /// Where `pair` first occurs now, given that only `changed` chunks moved.
-    fn first_place(&self, pair: Pair, changed: &[u32], offsets: &mut FirstOffsets) -> u64 {
-        let Some(stat) = self.table.get(pair) else {
-            return 0;
-        };
-        let Some(&chunk) = stat.chunks.first() else {
-            return 0;
-        };
-        let old_chunk = (stat.first >> 32) as u32;
-        if stat.count > 0 && chunk == old_chunk && changed.binary_search(&chunk).is_err() {
-            return stat.first;
-        }
-        let offset = offsets.find(chunk, &self.symbols[chunk as usize], &self.vocab, pair);
-        (chunk as u64) << 32 | offset as u64
     }
 
     /// The tokens covering the corpus byte range `range`, in text order.
     /// In char mode the whitespace between words belongs to no token.
+    ///
+    /// In byte mode a chunk's positions are its bytes, so the walk starts at
+    /// the token covering `range.start`: the cost follows the range, not the
+    /// length of the chunks it falls in.
     pub fn segments(&self, range: Range<usize>) -> Vec<Segment> {
         let mut out = Vec::new();
         for occ in self.corpus.occurrences_in(range.clone()) {
-            let mut pos = occ.start as usize;
-            for (i, &id) in self.symbols[occ.chunk as usize].iter().enumerate() {
+            let c = occ.chunk;
+            let first = self.chain.chunk_range(c).start;
+            let (from, mut pos) = match self.config.mode {
+                Mode::Byte => {
+                    let len = self.corpus.chunks()[c as usize].len as usize;
+                    let offset = range.start.saturating_sub(occ.start as usize);
+                    let from = self
+                        .chain
+                        .owner(first + offset.min(len.saturating_sub(1)) as u32);
+                    (from, occ.start as usize + (from - first) as usize)
+                }
+                Mode::Char => (first, occ.start as usize),
+            };
+            for (at, id) in self.chain.tokens_from(from, &self.vocab) {
+                if pos >= range.end {
+                    break;
+                }
                 let end = pos + self.vocab.corpus_len(id) as usize;
                 let overlaps = end > range.start || (end == pos && pos >= range.start);
                 if overlaps && pos < range.end {
@@ -593,7 +596,7 @@ impl Trainer {
                         start: pos,
                         end,
                         id,
-                        chunk_start: i == 0,
+                        chunk_start: at == first,
                     });
                 }
                 pos = end;
@@ -610,73 +613,5 @@ impl Trainer {
             self.config.tie,
             self.merges.clone(),
         )
-    }
-}
-
-/// First unit offsets of pairs in long chunks, computed once per chunk.
-#[derive(Default)]
-struct FirstOffsets {
-    by_chunk: FxHashMap<u32, FxHashMap<Pair, u32>>,
-}
-
-impl FirstOffsets {
-    const SCAN_LIMIT: usize = 256;
-
-    fn find(&mut self, chunk: u32, symbols: &[TokenId], vocab: &Vocab, pair: Pair) -> u32 {
-        if symbols.len() <= Self::SCAN_LIMIT {
-            return scan_first(symbols, vocab, pair);
-        }
-        let map = self.by_chunk.entry(chunk).or_insert_with(|| {
-            let mut map = FxHashMap::default();
-            let mut offset = 0u32;
-            for w in symbols.windows(2) {
-                map.entry((w[0], w[1])).or_insert(offset);
-                offset += vocab.units(w[0]);
-            }
-            map
-        });
-        map.get(&pair).copied().unwrap_or(0)
-    }
-}
-
-fn scan_first(symbols: &[TokenId], vocab: &Vocab, pair: Pair) -> u32 {
-    let mut offset = 0u32;
-    for w in symbols.windows(2) {
-        if (w[0], w[1]) == pair {
-            return offset;
-        }
-        offset += vocab.units(w[0]);
-    }
-    0
-}
-
-/// Walk two sorted pair lists and report each pair whose number of
-/// occurrences differs, with both numbers.
-fn for_each_count_difference(
-    before: &[Pair],
-    after: &[Pair],
-    mut f: impl FnMut(Pair, usize, usize),
-) {
-    let (mut i, mut j) = (0, 0);
-    while i < before.len() || j < after.len() {
-        let pair = match (before.get(i), after.get(j)) {
-            (Some(b), Some(a)) => *b.min(a),
-            (Some(b), None) => *b,
-            (None, Some(a)) => *a,
-            (None, None) => break,
-        };
-        let mut b = 0;
-        while before.get(i) == Some(&pair) {
-            b += 1;
-            i += 1;
-        }
-        let mut a = 0;
-        while after.get(j) == Some(&pair) {
-            a += 1;
-            j += 1;
-        }
-        if a != b {
-            f(pair, b, a);
-        }
     }
 }

@@ -88,6 +88,9 @@ pub struct TrainArgs {
     pub trace_top: Option<usize>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// No progress bar on stderr (it is shown only when stderr is a terminal)
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]

@@ -1,9 +1,9 @@
 //! `bpeek bench`: time training steps, stepping back and seeking on a large
 //! corpus. Figures are printed, never asserted: machines are noisy.
 
+use crate::bpe::io::files::read_prefix;
 use crate::bpe::{Pretok, TieRule, Trainer, TrainerConfig};
 use crate::cli::args::BenchArgs;
-use crate::cli::input::read_file;
 use crate::error::Result;
 use std::time::{Duration, Instant};
 
@@ -13,7 +13,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let tie = TieRule::parse(&args.tie).map_err(|e| e.context("--tie"))?;
     let limit = args.megabytes * 1_000_000;
     let (source, mut text) = match &args.corpus {
-        Some(p) => (p.display().to_string(), read_file(p)?),
+        Some(p) => (p.display().to_string(), read_prefix(p, limit)?),
         None => man_pages(limit).unwrap_or_else(|| ("generated text".into(), generated(limit))),
     };
     text.truncate(limit);

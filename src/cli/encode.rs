@@ -1,11 +1,10 @@
 //! `bpeek encode`: text in, ids and tokens out.
 
 use crate::bpe::Mode;
-use crate::bpe::display::{token_text, token_visible};
+use crate::bpe::display::token_visible;
 use crate::cli::args::{EncodeArgs, Format};
 use crate::cli::input::{load_tokenizer, read_file, read_stdin};
 use crate::error::{Error, Result};
-use serde_json::json;
 
 pub fn run(args: &EncodeArgs) -> Result<()> {
     let tokenizer = load_tokenizer(&args.tokenizer)?;
@@ -19,27 +18,24 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
             ));
         }
     };
+    // Errors name where the text came from (char mode: an unseen
+    // character in a file).
     let source = match (&args.text, &args.file) {
         (Some(t), None) if t == "-" => "stdin".to_string(),
         (None, Some(f)) => f.display().to_string(),
         _ => "the text".to_string(),
     };
-    let tokens = tokenizer
-        .encode_detailed(&text, args.allow_special)
-        .map_err(|e| e.context(source))?;
     match args.format {
         Format::Json => {
-            let ids: Vec<u32> = tokens.iter().map(|t| t.id).collect();
-            let list: Vec<_> = tokens
-                .iter()
-                .map(|t| json!({"id": t.id, "bytes": t.bytes, "text": token_text(&t.bytes), "special": t.special}))
-                .collect();
-            crate::outln!(
-                "{}",
-                json!({"ids": ids, "tokens": list, "bytes": text.len(), "token_count": tokens.len(), "mode": tokenizer.mode().name()})
-            );
+            let ids = tokenizer
+                .encode_bytes(&text, args.allow_special)
+                .map_err(|e| e.context(source))?;
+            crate::cli::encode_json::emit(&tokenizer, &ids, text.len())?;
         }
         Format::Text => {
+            let tokens = tokenizer
+                .encode_detailed(&text, args.allow_special)
+                .map_err(|e| e.context(source))?;
             let ids: Vec<String> = tokens.iter().map(|t| t.id.to_string()).collect();
             let shown: Vec<String> = tokens
                 .iter()

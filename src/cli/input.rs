@@ -64,13 +64,29 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         tie,
         min_count: opts.min_count,
         max_merges: opts.merges,
+        text_positions: true,
     })
 }
 
 /// A trainer at merge 0 on the corpus the options name.
 pub fn build_trainer(opts: &TrainingOptions) -> Result<(String, Trainer)> {
-    let config = trainer_config(opts)?;
+    build_trainer_with(opts, true, |_| {})
+}
+
+/// [`build_trainer`], keeping the chunks' places in the text or not
+/// (`text_positions`), and saying which phase it is in (reading, counting).
+pub fn build_trainer_with(
+    opts: &TrainingOptions,
+    text_positions: bool,
+    phase: impl Fn(&str),
+) -> Result<(String, Trainer)> {
+    let config = TrainerConfig {
+        text_positions,
+        ..trainer_config(opts)?
+    };
+    phase("reading the corpus");
     let (name, text) = corpus_text(opts)?;
+    phase("cutting into chunks and counting pairs");
     let mut trainer = Trainer::new(text, config).map_err(|e| e.context(&name))?;
     if let Some(v) = opts.vocab_size {
         // The base size depends on the corpus in char mode, so it is known only now.

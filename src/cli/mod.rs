@@ -7,12 +7,14 @@ pub mod bench_limits;
 
 pub mod decode;
 pub mod encode;
+pub mod encode_json;
 pub mod fertility;
 
 pub mod input;
 pub mod interrupt;
 pub mod output;
 pub mod train;
+pub mod train_progress;
 
 pub use args::{Cli, Command};
 

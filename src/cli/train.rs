@@ -7,7 +7,8 @@ use crate::bpe::io::trace_file::{TraceWriter, pair_json};
 use crate::bpe::trainer::{Merge, StopReason};
 use crate::bpe::{Mode, Trainer};
 use crate::cli::args::{Format, TrainArgs};
-use crate::cli::input::build_trainer;
+use crate::cli::input::build_trainer_with;
+use crate::cli::train_progress::TrainProgress;
 use crate::error::{Error, Result};
 use serde_json::{Value, json};
 use std::io::Write;
@@ -26,16 +27,20 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let mut trace_out = args.trace.as_deref().map(Output::create).transpose()?;
     let mut tokenizer_out = args.out.as_deref().map(Output::create).transpose()?;
 
-    let (name, mut trainer) = build_trainer(&args.training)?;
+    let progress = TrainProgress::start(args.quiet);
+    let (name, mut trainer) = build_trainer_with(&args.training, false, |p| progress.phase(p))?;
+    progress.merging(&trainer);
     let tokens_before = trainer.corpus_tokens();
     let stop = match &mut trace_out {
         Some(out) => {
             check_trace_size(&trainer, args.trace_top)?;
             let w = out.writer()?;
-            write_trace(w, &mut trainer, args.trace_top).map_err(|e| out.write_error(&e))?
+            write_trace(w, &mut trainer, args.trace_top, &progress)
+                .map_err(|e| out.write_error(&e))?
         }
-        None => trainer.run(),
+        None => progress.run(&mut trainer),
     };
+    progress.finish();
     let tokenizer = trainer.tokenizer().with_specials(&args.training.specials);
     if let Some(out) = &mut tokenizer_out {
         let json = tokenizer_file::to_json(&tokenizer);
@@ -164,6 +169,7 @@ fn write_trace(
     w: &mut dyn Write,
     trainer: &mut Trainer,
     top: Option<usize>,
+    progress: &TrainProgress,
 ) -> std::io::Result<StopReason> {
     let mut trace = TraceWriter::start(w, trainer, top)?;
     let stop = loop {
@@ -174,6 +180,7 @@ fn write_trace(
             Err(reason) => break reason,
         };
         let merge = trainer.step().expect("a choice was available").clone();
+        progress.merged(&merge);
         trace.round(trainer, pairs_total, candidates, &choice, &merge)?;
     };
     trace.finish(stop)?;

@@ -161,3 +161,64 @@ fn report(what: &str, times: &mut [Duration]) -> Result<()> {
 fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1000.0)
 }
+
+/// The explorer's times on one corpus, at 80x24.
+pub struct ExplorerTimes {
+    pub first_frame: Duration,
+    /// Each step (the update that applies one merge).
+    pub steps: Vec<Duration>,
+    /// Each frame drawn after a step.
+    pub frames: Vec<Duration>,
+    /// Each step back, from the last merge down.
+    pub undos: Vec<Duration>,
+    /// Seeking from the merges made back to merge 0, then forward to them
+    /// all again, then to half of them.
+    pub seeks: [(usize, usize, Duration); 3],
+}
+
+/// Step the explorer over `trainer` up to `merges` merges, drawing a frame
+/// after each, then step back `undos` times and seek.
+pub fn explorer_times(trainer: Trainer, merges: usize, undos: usize) -> Result<ExplorerTimes> {
+    let mut app = App::from_trainer("bench", trainer, Theme::new(true, false));
+    let (mut terminal, counter) = counting_terminal(80, 24)?;
+    update(&mut app, Action::Resize(80, 24));
+    let t = Instant::now();
+    draw(&mut terminal, &mut app)?;
+    let first_frame = t.elapsed();
+    counter.take();
+    let mut steps = Vec::with_capacity(merges);
+    let mut frames = Vec::with_capacity(merges);
+    for _ in 0..merges {
+        let t = Instant::now();
+        update(&mut app, Action::Step);
+        steps.push(t.elapsed());
+        if app.trainer().stop_reason().is_some() {
+            break;
+        }
+        let t = Instant::now();
+        draw(&mut terminal, &mut app)?;
+        frames.push(t.elapsed());
+        counter.take();
+    }
+    let made = app.trainer().merges().len();
+    let mut back = Vec::with_capacity(undos);
+    for _ in 0..undos.min(made) {
+        let t = Instant::now();
+        update(&mut app, Action::Undo);
+        back.push(t.elapsed());
+    }
+    let mut seek = |to: usize| {
+        let from = app.trainer().merges().len();
+        let t = Instant::now();
+        app.trainer_mut().seek(to);
+        (from, to, t.elapsed())
+    };
+    let seeks = [seek(0), seek(made), seek(made / 2)];
+    Ok(ExplorerTimes {
+        first_frame,
+        steps,
+        frames,
+        undos: back,
+        seeks,
+    })
+}

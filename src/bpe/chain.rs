@@ -1,0 +1,210 @@
+//! The distinct chunks as linked tokens, merged and split in place.
+//!
+//! Every base symbol of every distinct chunk has a position in one array:
+//! the chunks are laid out in order of first appearance, each followed by an
+//! end mark. A token lives at the position of its first base symbol, and the
+//! positions it covers beyond that are marked as inside it. So a position
+//! orders occurrences by (chunk, offset), the token after a position is found
+//! from the token's length in base symbols, and a merge or its undo rewrites
+//! a handful of cells whatever the chunk's length.
+
+use crate::bpe::TokenId;
+use crate::bpe::vocab::Vocab;
+use std::ops::Range;
+
+/// No position (the left link of a chunk's first token).
+pub const NONE: u32 = u32::MAX;
+/// A position covered by the token that starts before it.
+const INSIDE: TokenId = TokenId::MAX;
+/// The mark after each chunk.
+pub const END: TokenId = TokenId::MAX - 1;
+
+#[derive(Debug, Clone)]
+pub struct Chain {
+    initial: Vec<TokenId>,
+    sym: Vec<TokenId>,
+    /// At a token's position: where the token before it starts (`NONE` at a
+    /// chunk's start). Inside a token: where the token it was merged into
+    /// started. Merges and undos come and go in stack order, so following
+    /// these links from any position reaches the token that covers it now.
+    left: Vec<u32>,
+    /// The first position of each chunk, and one past the last end mark.
+    starts: Vec<u32>,
+}
+
+impl Chain {
+    /// Lay out `chunks` (each its base symbols) one after another.
+    pub fn new(chunks: impl IntoIterator<Item = impl IntoIterator<Item = TokenId>>) -> Self {
+        let mut initial = Vec::new();
+        let mut starts = vec![0];
+        for chunk in chunks {
+            initial.extend(chunk);
+            initial.push(END);
+            starts.push(initial.len() as u32);
+        }
+        let mut chain = Chain {
+            sym: Vec::new(),
+            left: Vec::new(),
+            initial,
+            starts,
+        };
+        chain.reset();
+        chain
+    }
+
+    /// Back to the base symbols.
+    pub fn reset(&mut self) {
+        self.sym.clone_from(&self.initial);
+        self.left.clear();
+        self.left.reserve(self.initial.len());
+        let mut previous = END;
+        for (i, &s) in self.initial.iter().enumerate() {
+            self.left.push(if s == END || previous == END {
+                NONE
+            } else {
+                i as u32 - 1
+            });
+            previous = s;
+        }
+    }
+
+    /// Positions in all, end marks included.
+    pub fn len(&self) -> usize {
+        self.initial.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.initial.is_empty()
+    }
+
+    pub fn chunk_count(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The positions of chunk `c`, its end mark excluded.
+    pub fn chunk_range(&self, c: u32) -> Range<u32> {
+        self.starts[c as usize]..self.starts[c as usize + 1] - 1
+    }
+
+    /// The chunk that position `pos` belongs to.
+    pub fn chunk_of(&self, pos: u32) -> u32 {
+        (self.starts.partition_point(|&s| s <= pos) - 1) as u32
+    }
+
+    /// The token starting at `pos`, or [`END`] after a chunk's last token.
+    pub fn at(&self, pos: u32) -> TokenId {
+        self.sym[pos as usize]
+    }
+
+    pub fn starts_token(&self, pos: u32) -> bool {
+        let s = self.sym[pos as usize];
+        s != INSIDE && s != END
+    }
+
+    /// Where the token before the one at `pos` starts, or [`NONE`].
+    pub fn left(&self, pos: u32) -> u32 {
+        self.left[pos as usize]
+    }
+
+    /// The position of the token that covers `pos`.
+    pub fn owner(&self, mut pos: u32) -> u32 {
+        while self.sym[pos as usize] == INSIDE {
+            pos = self.left[pos as usize];
+        }
+        pos
+    }
+
+    /// Join the tokens at `i` and `j` (the next one) into `new`; `n` is the
+    /// position after `j`'s token.
+    pub fn join(&mut self, i: u32, j: u32, n: u32, new: TokenId) {
+        self.sym[i as usize] = new;
+        self.sym[j as usize] = INSIDE;
+        if self.sym[n as usize] != END {
+            self.left[n as usize] = i;
+        }
+    }
+
+    /// Undo [`Chain::join`]: the token at `i` becomes `a` at `i` and `b` at `j`.
+    pub fn split(&mut self, i: u32, j: u32, n: u32, a: TokenId, b: TokenId) {
+        self.sym[i as usize] = a;
+        self.sym[j as usize] = b;
+        self.left[j as usize] = i;
+        if self.sym[n as usize] != END {
+            self.left[n as usize] = j;
+        }
+    }
+
+    /// The pair that starts at `pos` now, if a token starts there and
+    /// another follows it.
+    pub fn pair_at(&self, pos: u32, vocab: &Vocab) -> Option<(TokenId, TokenId)> {
+        let a = self.sym[pos as usize];
+        if a == INSIDE || a == END {
+            return None;
+        }
+        let b = self.sym[(pos + vocab.units(a)) as usize];
+        (b != END).then_some((a, b))
+    }
+
+    /// Whether chunk `c` holds `pair` anywhere (a walk over its tokens).
+    pub fn holds(&self, c: u32, pair: (TokenId, TokenId), vocab: &Vocab) -> bool {
+        let mut previous = END;
+        for (_, id) in self.tokens_from(self.starts[c as usize], vocab) {
+            if (previous, id) == pair {
+                return true;
+            }
+            previous = id;
+        }
+        false
+    }
+
+    /// The tokens of chunk `c` from position `from` on (a token start), as
+    /// `(position, id)`.
+    pub fn tokens_from<'a>(
+        &'a self,
+        from: u32,
+        vocab: &'a Vocab,
+    ) -> impl Iterator<Item = (u32, TokenId)> + 'a {
+        let mut pos = from;
+        std::iter::from_fn(move || {
+            let id = self.sym[pos as usize];
+            if id == END {
+                return None;
+            }
+            let here = pos;
+            pos += vocab.units(id);
+            Some((here, id))
+        })
+    }
+
+    /// The current tokens of chunk `c`.
+    pub fn tokens(&self, c: u32, vocab: &Vocab) -> Vec<TokenId> {
+        self.tokens_from(self.starts[c as usize], vocab)
+            .map(|(_, id)| id)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_inside_a_token_finds_its_owner() {
+        let mut vocab = Vocab::bytes();
+        let mut chain = Chain::new([vec![97, 97, 97, 97], vec![98]]);
+        assert_eq!((chain.chunk_count(), chain.len()), (2, 7));
+        let aa = vocab.push_merge((97, 97));
+        chain.join(0, 1, 2, aa);
+        chain.join(2, 3, 4, aa);
+        assert_eq!(chain.tokens(0, &vocab), [aa, aa]);
+        let aaaa = vocab.push_merge((aa, aa));
+        chain.join(0, 2, 4, aaaa);
+        assert_eq!(chain.owner(3), 0);
+        assert_eq!(chain.tokens(0, &vocab), [aaaa]);
+        chain.split(0, 2, 4, aa, aa);
+        assert_eq!(chain.owner(3), 2);
+        assert_eq!(chain.left(2), 0);
+        assert_eq!(chain.chunk_of(5), 1);
+        assert_eq!(chain.chunk_range(1), 5..6);
+    }
+}

@@ -1,0 +1,57 @@
+//! `encode --format json`, written as it goes: the ids and then each
+//! token's description go straight to stdout, so memory stays near that of
+//! the ids themselves however long the text is. The bytes are those a
+//! `serde_json` value of the same report would print (keys in order).
+
+use crate::bpe::TokenId;
+use crate::bpe::display::token_text;
+use crate::bpe::encoder::Tokenizer;
+use crate::error::{Error, Result};
+use std::io::{self, BufWriter, Write};
+
+/// Write the report for `ids`, encoded from `bytes` bytes of text, to stdout.
+pub fn emit(tokenizer: &Tokenizer, ids: &[TokenId], bytes: usize) -> Result<()> {
+    let stdout = io::stdout().lock();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout);
+    match write(&mut out, tokenizer, ids, bytes).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Error::failure(format!("stdout: {e}"))),
+    }
+}
+
+pub fn write(
+    w: &mut impl Write,
+    tokenizer: &Tokenizer,
+    ids: &[TokenId],
+    bytes: usize,
+) -> io::Result<()> {
+    write!(w, "{{\"bytes\":{bytes},\"ids\":[")?;
+    for (k, id) in ids.iter().enumerate() {
+        if k > 0 {
+            w.write_all(b",")?;
+        }
+        write!(w, "{id}")?;
+    }
+    w.write_all(b"],\"mode\":")?;
+    serde_json::to_writer(&mut *w, tokenizer.mode().name())?;
+    write!(w, ",\"token_count\":{},\"tokens\":[", ids.len())?;
+    for (k, &id) in ids.iter().enumerate() {
+        let token = tokenizer.describe(id);
+        w.write_all(if k > 0 {
+            b",{\"bytes\":["
+        } else {
+            b"{\"bytes\":["
+        })?;
+        for (i, b) in token.bytes.iter().enumerate() {
+            if i > 0 {
+                w.write_all(b",")?;
+            }
+            write!(w, "{b}")?;
+        }
+        write!(w, "],\"id\":{id},\"special\":{},\"text\":", token.special)?;
+        serde_json::to_writer(&mut *w, &token_text(&token.bytes))?;
+        w.write_all(b"}")?;
+    }
+    w.write_all(b"]}\n")
+}
