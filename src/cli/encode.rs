@@ -48,10 +48,11 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
             } else {
                 text.len() as f64 / tokens.len() as f64
             };
-            let unit = if tokenizer.mode() == Mode::Char {
-                "symbols"
-            } else {
-                "tokens"
+            let unit = match (tokenizer.mode(), tokens.len()) {
+                (Mode::Char, 1) => "symbol",
+                (Mode::Char, _) => "symbols",
+                (_, 1) => "token",
+                _ => "tokens",
             };
             crate::outln!(
                 "{} bytes -> {} {unit} ({per:.2} bytes per token)",

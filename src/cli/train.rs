@@ -281,8 +281,13 @@ impl Report<'_> {
         }
         let after = self.trainer.corpus_tokens();
         out += &format!(
-            "stopped after {} merges: {}\nvocabulary {}; corpus {} tokens -> {} tokens ({:.2} bytes/token)\n",
+            "stopped after {} merge{}: {}\nvocabulary {}; corpus {} tokens -> {} tokens ({:.2} bytes/token)\n",
             self.trainer.merges().len(),
+            if self.trainer.merges().len() == 1 {
+                ""
+            } else {
+                "s"
+            },
             self.stop_message(),
             self.vocab_size,
             self.tokens_before,
