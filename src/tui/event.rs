@@ -20,6 +20,9 @@ pub enum Event {
     Resize(u16, u16),
     /// A tokenizer asked for with [`EventSource::load`] has loaded (or failed to).
     Loaded(LoadDone),
+    /// The screen was given away and is back (after a suspend): draw it
+    /// all again.
+    Redraw,
     /// The source has nothing more to say: the loop ends.
     Closed,
 }
@@ -145,6 +148,12 @@ impl TerminalEvents {
         let (tx, rx) = mpsc::channel();
         let input = tx.clone();
         std::thread::spawn(move || read_terminal(&input));
+        let signalled = tx.clone();
+        if let Err(e) = crate::tui::signals::watch(move |event| {
+            let _ = signalled.send(Ok(event));
+        }) {
+            let _ = tx.send(Err(e));
+        }
         TerminalEvents { rx, tx }
     }
 }
@@ -182,7 +191,15 @@ impl EventSource for TerminalEvents {
             // an event.
             None => self.rx.recv().unwrap_or(Ok(Event::Closed)),
         };
-        got.map(Some)
+        match got {
+            // Suspending here, between frames, means no frame is half drawn
+            // when the shell gets the terminal back.
+            Ok(e) if crate::tui::signals::is_suspend(&e) => {
+                crate::tui::term::suspend()?;
+                Ok(Some(Event::Redraw))
+            }
+            other => other.map(Some),
+        }
     }
 
     fn load(&mut self, spec: &str) {

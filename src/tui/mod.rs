@@ -20,6 +20,7 @@ pub mod keymap;
 pub mod layout;
 pub mod lines;
 pub mod runner;
+pub mod signals;
 pub mod term;
 pub mod theme;
 pub mod tokenizers;

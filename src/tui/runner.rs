@@ -87,6 +87,15 @@ pub fn run_loop<B: Screen>(
             }
             Some(Event::Paste(text)) => update(app, Action::Paste(text)),
             Some(Event::Loaded(done)) => update(app, Action::Loaded(done)),
+            Some(Event::Redraw) => {
+                // A resize to the current size clears the screen and forgets
+                // the last frame (`clear` would ask the terminal where the
+                // cursor is, while the input thread is reading it).
+                let size = terminal.size().map_err(draw_error)?;
+                let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                terminal.resize(area).map_err(draw_error)?;
+                update(app, Action::Resize(size.width, size.height));
+            }
             Some(Event::Resize(w, h)) => {
                 terminal.backend_mut().resized(w, h);
                 terminal.autoresize().map_err(draw_error)?;

@@ -1,11 +1,13 @@
 //! The local terminal: raw mode, the alternate screen and bracketed paste on
 //! the way in, and all of it undone on the way out, whether the way out is
-//! `q`, Ctrl-C, an error or a panic.
+//! `q`, Ctrl-C, an error, a panic or a signal; undone and redone around a
+//! suspend (Ctrl-Z).
 
 use crate::error::{Error, Result};
 use crate::tui::app::App;
 use crate::tui::event::TerminalEvents;
 use crate::tui::runner::run_loop;
+use crate::tui::signals;
 use crossterm::{cursor, event, execute, terminal};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -24,19 +26,35 @@ pub fn restore() {
     let _ = out.flush();
 }
 
+/// Take the terminal over: raw mode, the alternate screen, bracketed paste
+/// and no cursor.
+pub fn enter() -> io::Result<()> {
+    terminal::enable_raw_mode()?;
+    execute!(
+        io::stdout(),
+        terminal::EnterAlternateScreen,
+        event::EnableBracketedPaste,
+        cursor::Hide
+    )
+}
+
+/// Stop the process the way Ctrl-Z stops a program in a shell, with the
+/// terminal given back to the shell meanwhile and taken over again once the
+/// shell continues the process (`fg`).
+pub fn suspend() -> io::Result<()> {
+    restore();
+    // SIGTSTP is caught (to get here), so stop the way its default would.
+    signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGTSTP)?;
+    enter()
+}
+
 /// Restores the terminal when dropped, so every return path does it.
 struct Session;
 
 impl Session {
     fn start() -> io::Result<Self> {
-        terminal::enable_raw_mode()?;
         let session = Session;
-        execute!(
-            io::stdout(),
-            terminal::EnterAlternateScreen,
-            event::EnableBracketedPaste,
-            cursor::Hide
-        )?;
+        enter()?;
         Ok(session)
     }
 }
@@ -60,6 +78,11 @@ pub fn run_on_terminal(mut app: App) -> Result<()> {
     let result = run_session(&mut app);
     let _ = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| previous(info)));
+    // The terminal is restored by now; a signal ends the process the way
+    // the shell expects of one it killed.
+    if let Some(signal) = signals::received() {
+        std::process::exit(128 + signal);
+    }
     result
 }
 
