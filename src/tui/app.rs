@@ -136,6 +136,8 @@ pub struct App {
     /// Something changed since the last frame.
     pub dirty: bool,
     pub quit: bool,
+    /// In a served classroom: role, following and the line to the class.
+    pub classroom: Option<crate::tui::classroom::Classroom>,
 }
 
 impl App {
@@ -207,6 +209,7 @@ impl App {
             size: (80, 24),
             dirty: true,
             quit: false,
+            classroom: None,
         }
     }
 

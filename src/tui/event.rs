@@ -20,6 +20,11 @@ pub enum Event {
     Resize(u16, u16),
     /// A tokenizer asked for with [`EventSource::load`] has loaded (or failed to).
     Loaded(LoadDone),
+    /// In a classroom: the teacher moved, or someone came or went.
+    Class,
+    /// A one-line message for the footer from the source itself (a paste
+    /// that was too long, say).
+    Notice(String),
     /// The screen was given away and is back (after a suspend): draw it
     /// all again.
     Redraw,
@@ -176,6 +181,16 @@ fn read_terminal(tx: &Sender<io::Result<Event>>) {
         if tx.send(Ok(event)).is_err() {
             return;
         }
+    }
+}
+
+impl TerminalEvents {
+    /// Something that wakes the loop with an [`Event::Class`] from any thread.
+    pub fn waker(&self) -> Box<dyn Fn() + Send + Sync> {
+        let tx = self.tx.clone();
+        Box::new(move || {
+            let _ = tx.send(Ok(Event::Class));
+        })
     }
 }
 

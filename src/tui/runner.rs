@@ -7,6 +7,7 @@
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::classroom;
 use crate::tui::event::{Event, EventSource};
 use crate::tui::keymap::action_for;
 use crate::tui::update::update;
@@ -81,9 +82,17 @@ pub fn run_loop<B: Screen>(
             }
             Some(Event::Closed) => break,
             Some(Event::Key(key)) => {
-                if let Some(action) = action_for(app, &key) {
+                if !classroom::on_key(app, &key)
+                    && let Some(action) = action_for(app, &key)
+                    && let Some(action) = classroom::guard(app, action)
+                {
                     update(app, action);
                 }
+            }
+            Some(Event::Class) => classroom::on_class_change(app),
+            Some(Event::Notice(text)) => {
+                app.notice = Some(text);
+                app.dirty = true;
             }
             Some(Event::Paste(text)) => update(app, Action::Paste(text)),
             Some(Event::Loaded(done)) => update(app, Action::Loaded(done)),
@@ -102,6 +111,7 @@ pub fn run_loop<B: Screen>(
                 update(app, Action::Resize(w, h));
             }
         }
+        classroom::after_event(app);
     }
     Ok(())
 }

@@ -7,7 +7,6 @@ use crate::error::{Error, Result};
 use crate::tui::app::App;
 use crate::tui::event::TerminalEvents;
 use crate::tui::runner::run_loop;
-use crate::tui::signals;
 use crossterm::{cursor, event, execute, terminal};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -65,33 +64,42 @@ impl Drop for Session {
     }
 }
 
-/// Run the app on this process's terminal until the user quits.
-pub fn run_on_terminal(mut app: App) -> Result<()> {
+/// Run the app on this process's terminal until the user quits, or a
+/// signal ends it ([`signals::received`] says which).
+pub fn run_on_terminal(app: App) -> Result<()> {
+    run_with(app, |_| {})
+}
+
+/// [`run_on_terminal`], letting `setup` see the event source first (to
+/// take a waker from it).
+pub fn run_with(mut app: App, setup: impl FnOnce(&TerminalEvents)) -> Result<()> {
     let previous = std::sync::Arc::new(std::panic::take_hook());
     let chained = previous.clone();
+    let explorer = std::thread::current().id();
     // A panic message printed on the alternate screen in raw mode would be
-    // lost and leave the shell unusable; restore first, then report.
+    // lost and leave the shell unusable; restore first, then report. Only
+    // the explorer's own thread owns the terminal: other threads' panics
+    // (a served session's, say) leave it alone.
     std::panic::set_hook(Box::new(move |info| {
-        restore();
+        if std::thread::current().id() == explorer {
+            restore();
+        }
         chained(info);
     }));
-    let result = run_session(&mut app);
+    let result = run_session(&mut app, setup);
     let _ = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| previous(info)));
-    // The terminal is restored by now; a signal ends the process the way
-    // the shell expects of one it killed.
-    if let Some(signal) = signals::received() {
-        std::process::exit(128 + signal);
-    }
     result
 }
 
-fn run_session(app: &mut App) -> Result<()> {
+fn run_session(app: &mut App, setup: impl FnOnce(&TerminalEvents)) -> Result<()> {
     let fail = |e: io::Error| Error::failure(format!("terminal: {e}"));
     let _session = Session::start().map_err(fail)?;
     // One buffered write per frame keeps the bytes on the wire together.
     let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
     let mut terminal = Terminal::new(backend).map_err(fail)?;
     terminal.clear().map_err(fail)?;
-    run_loop(&mut terminal, app, &mut TerminalEvents::start())
+    let mut events = TerminalEvents::start();
+    setup(&events);
+    run_loop(&mut terminal, app, &mut events)
 }
