@@ -56,6 +56,56 @@ pub struct Server {
 
 /// `bpeek serve`.
 pub fn run(args: &ServeArgs) -> Result<()> {
+    let log_path = match (&args.log, args.lead) {
+        (Some(path), _) => Some(path.clone()),
+        (None, true) => Some(host_key_path(args)?.with_file_name("serve.log")),
+        (None, false) => None,
+    };
+    let log = match &log_path {
+        Some(path) => open_log(path)?,
+        None => Log::stderr(),
+    };
+    let running = start(args, log)?;
+    for line in running.start_lines(args, log_path.as_deref()) {
+        eprintln!("{line}");
+    }
+    install_panic_log(running.log.clone());
+    if args.lead {
+        let theme = Theme::new(args.color != ColorChoice::Never, args.ascii);
+        let led = lead(&running.server, args, theme);
+        running.stop();
+        led
+    } else {
+        wait_for_stop_signal()?;
+        running.stop();
+        Ok(())
+    }
+}
+
+fn host_key_path(args: &ServeArgs) -> Result<std::path::PathBuf> {
+    match &args.host_key {
+        Some(p) => Ok(p.clone()),
+        None => host_key::default_path(),
+    }
+}
+
+/// A server accepting connections, until [`Running::stop`].
+pub struct Running {
+    runtime: tokio::runtime::Runtime,
+    stop: Arc<tokio::sync::Notify>,
+    pub server: Arc<Server>,
+    pub log: Log,
+    /// Where it listens (the port is known even for `:0`).
+    pub addr: SocketAddr,
+    /// `ssh-keygen -l` style.
+    pub fingerprint: String,
+    pub host_key_path: std::path::PathBuf,
+    /// Whether the host key was made by this start.
+    pub made_key: bool,
+}
+
+/// Check everything, open the port and start accepting, logging to `log`.
+pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     // Everything a user can get wrong is checked before the port is opened.
     let listen: SocketAddr = args.listen.parse().map_err(|_| {
         Error::input(format!(
@@ -77,31 +127,19 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         None => Vec::new(),
     };
     let token = teacher_keys.is_empty().then(new_token).transpose()?;
-    let key_path = match &args.host_key {
-        Some(p) => p.clone(),
-        None => host_key::default_path()?,
-    };
+    let key_path = host_key_path(args)?;
     let (key, made) = host_key::load_or_create(&key_path)?;
-    let log = match (&args.log, args.lead) {
-        (Some(path), _) => open_log(path)?,
-        (None, true) => open_log(&key_path.with_file_name("serve.log"))?,
-        (None, false) => Log::stderr(),
-    };
-    let log_path = match (&args.log, args.lead) {
-        (Some(path), _) => Some(path.clone()),
-        (None, true) => Some(key_path.with_file_name("serve.log")),
-        (None, false) => None,
-    };
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .thread_name("bpeek-ssh")
         .enable_all()
         .build()
         .map_err(|e| Error::failure(format!("starting the server: {e}")))?;
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(listen))
         .map_err(|e| Error::failure(format!("--listen {listen}: {e}")))?;
-    let bound = listener
+    let addr = listener
         .local_addr()
         .map_err(|e| Error::failure(format!("--listen {listen}: {e}")))?;
 
@@ -118,77 +156,85 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             colour: args.color,
             ascii: args.ascii,
             shared: Arc::new(SharedTokenizers::new(&args.tokenizers)),
-            class: class.clone(),
+            class,
         },
         log: log.clone(),
         teacher_keys,
         token,
-        port: bound.port(),
+        port: addr.port(),
     });
-
-    // Start-up lines: everything a teacher tells the class.
     let fingerprint = host_key::fingerprint(&key);
-    let host = if bound.ip().is_unspecified() {
-        "HOST".to_string()
-    } else {
-        bound.ip().to_string()
-    };
-    let mut lines = vec![
-        format!("bpeek serve: listening on {bound}"),
-        format!(
-            "host key {} ({}): {fingerprint}",
-            key_path.display(),
-            if made { "new" } else { "kept" }
-        ),
-        format!("students: ssh -p {} {host}", bound.port()),
-    ];
-    match &server.token {
-        Some(token) => lines.push(format!(
-            "teacher:  ssh -p {} teacher@{host}   password (this run only): {token}",
-            bound.port()
-        )),
-        None => lines.push(format!(
-            "teacher:  ssh -p {} teacher@{host}   with a key from {}",
-            bound.port(),
-            args.teacher_keys
-                .as_ref()
-                .map_or(String::new(), |p| p.display().to_string())
-        )),
-    }
-    if let Some(path) = &log_path {
-        lines.push(format!("log: {}", path.display()));
-    }
-    lines.push(if args.lead {
-        "you lead from this terminal; quitting it stops the server".into()
-    } else {
-        "Ctrl-C stops the server".into()
-    });
-    for line in &lines {
-        eprintln!("{line}");
-    }
-    install_panic_log(log.clone());
-
     let config = Arc::new(ssh_config(key));
     let stop = Arc::new(tokio::sync::Notify::new());
     runtime.spawn(accept_loop(listener, config, server.clone(), stop.clone()));
+    Ok(Running {
+        runtime,
+        stop,
+        server,
+        log,
+        addr,
+        fingerprint,
+        host_key_path: key_path,
+        made_key: made,
+    })
+}
 
-    if args.lead {
-        lead(&server, args, theme)?;
-    } else {
-        wait_for_stop_signal()?;
-    }
-    stop.notify_one();
-    class.stop_all("bpeek: the server is stopping; goodbye");
-    // Sessions restore their clients' terminals and close; wait a little.
-    for _ in 0..150 {
-        if class.connections() == 0 {
-            break;
+impl Running {
+    /// What a teacher tells the class, printed at start.
+    pub fn start_lines(&self, args: &ServeArgs, log: Option<&std::path::Path>) -> Vec<String> {
+        let addr = self.addr;
+        let host = if addr.ip().is_unspecified() {
+            "HOST".to_string()
+        } else {
+            addr.ip().to_string()
+        };
+        let port = addr.port();
+        let mut lines = vec![
+            format!("bpeek serve: listening on {addr}"),
+            format!(
+                "host key {} ({}): {}",
+                self.host_key_path.display(),
+                if self.made_key { "new" } else { "kept" },
+                self.fingerprint
+            ),
+            format!("students: ssh -p {port} {host}"),
+        ];
+        match (&self.server.token, &args.teacher_keys) {
+            (Some(token), _) => lines.push(format!(
+                "teacher:  ssh -p {port} teacher@{host}   password (this run only): {token}"
+            )),
+            (None, Some(keys)) => lines.push(format!(
+                "teacher:  ssh -p {port} teacher@{host}   with a key from {}",
+                keys.display()
+            )),
+            (None, None) => {}
         }
-        std::thread::sleep(Duration::from_millis(10));
+        if let Some(path) = log {
+            lines.push(format!("log: {}", path.display()));
+        }
+        lines.push(if args.lead {
+            "you lead from this terminal; quitting it stops the server".into()
+        } else {
+            "Ctrl-C stops the server".into()
+        });
+        lines
     }
-    runtime.shutdown_timeout(Duration::from_millis(500));
-    log.line("stopped");
-    Ok(())
+
+    /// Stop accepting, say goodbye to every session (each restores its
+    /// client's terminal and closes), and wait a little for them.
+    pub fn stop(self) {
+        self.stop.notify_one();
+        let class = &self.server.setup.class;
+        class.stop_all("bpeek: the server is stopping; goodbye");
+        for _ in 0..150 {
+            if class.connections() == 0 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.runtime.shutdown_timeout(Duration::from_millis(500));
+        self.log.line("stopped");
+    }
 }
 
 /// The teacher's explorer on this terminal, until it quits.
