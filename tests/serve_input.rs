@@ -54,9 +54,17 @@ fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
             vec![b"\x1bOB"],
             vec![plain(KeyCode::Down)],
         ),
-        ("Page Down", vec![b"\x1b[6~"], vec![plain(KeyCode::PageDown)]),
+        (
+            "Page Down",
+            vec![b"\x1b[6~"],
+            vec![plain(KeyCode::PageDown)],
+        ),
         ("Home", vec![b"\x1b[H"], vec![plain(KeyCode::Home)]),
-        ("Delete, split", vec![b"\x1b[3", b"~"], vec![plain(KeyCode::Delete)]),
+        (
+            "Delete, split",
+            vec![b"\x1b[3", b"~"],
+            vec![plain(KeyCode::Delete)],
+        ),
         (
             "Ctrl-Right (a modifier)",
             vec![b"\x1b[1;5C"],
@@ -83,7 +91,11 @@ fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
             vec![b"\x1b["],
             vec![plain(KeyCode::Esc), Event::char('[')],
         ),
-        ("UTF-8 in one packet", vec!["é".as_bytes()], vec![Event::char('é')]),
+        (
+            "UTF-8 in one packet",
+            vec!["é".as_bytes()],
+            vec![Event::char('é')],
+        ),
         (
             "UTF-8 split across packets",
             vec![&[0xe2, 0x82], &[0xac]],

@@ -55,7 +55,10 @@ fn the_backend_draws_at_the_clients_size_and_follows_a_resize() {
     drain(&mut rx, &mut vt);
     let screen = rows(&vt);
     assert!(screen.iter().any(|r| r.contains("Merges 1")), "{screen:#?}");
-    assert!(screen.iter().any(|r| r.contains("p + l → pl")), "{screen:#?}");
+    assert!(
+        screen.iter().any(|r| r.contains("p + l → pl")),
+        "{screen:#?}"
+    );
     assert!(
         screen
             .iter()
@@ -89,11 +92,17 @@ fn the_backend_draws_at_the_clients_size_and_follows_a_resize() {
         "at 60 columns the panes stack:\n{}",
         screen.join("\n")
     );
-    assert!(screen.iter().any(|r| r.starts_with("┌ Pairs")), "{screen:#?}");
+    assert!(
+        screen.iter().any(|r| r.starts_with("┌ Pairs")),
+        "{screen:#?}"
+    );
 
     outbox.frame(leave_sequence(Some("bye"))).unwrap();
     drain(&mut rx, &mut vt);
-    assert!(!vt.screen().alternate_screen(), "the alternate screen is left");
+    assert!(
+        !vt.screen().alternate_screen(),
+        "the alternate screen is left"
+    );
     assert!(!vt.screen().hide_cursor(), "the cursor is shown");
     assert!(!vt.screen().bracketed_paste(), "bracketed paste is off");
 }
