@@ -292,3 +292,79 @@ fn a_hundred_clients_killed_mid_session_leave_the_server_as_it_was() {
     let log = read_log();
     assert_eq!(count_in(&log, "client gone"), 101, "{log}");
 }
+
+#[test]
+fn the_teacher_leads_from_the_serving_terminal_and_teacher_keys_log_in() {
+    let Some(tmux) = Tmux::start("serve-lead") else {
+        return;
+    };
+    if !have_openssh() {
+        return;
+    }
+    let dir = TempDir::new("serve-lead");
+    let key = dir.path().join("teacher");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", ""])
+        .arg("-f")
+        .arg(&key)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::fs::copy(key.with_extension("pub"), dir.path().join("authorized")).unwrap();
+    // A port that was free a moment ago (the leading terminal hides the
+    // start-up lines, so the test picks it).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+
+    let lead = tmux.open("lead", 110, 30);
+    lead.command(&format!(
+        "{} serve --lead --corpus-name play --pretok whitespace --listen 127.0.0.1:{port} \
+         --host-key {d}/host_key --teacher-keys {d}/authorized --log {d}/log; echo lead-exit-$?",
+        env!("CARGO_BIN_EXE_bpeek"),
+        d = dir.path().display()
+    ));
+    lead.wait_for("the teacher's explorer", |s| {
+        status_line(s).contains("teacher, 0 students, 0 follow")
+    });
+
+    let student = tmux.open("student", 90, 26);
+    student.command(&ssh(port, "127.0.0.1"));
+    student.wait_for("the student's explorer", |s| s.contains("Merges 0"));
+    lead.wait_for("the count", |s| status_line(s).contains("1 student, 1 follow"));
+    lead.keys(&["n", "n"]);
+    student.wait_for("merge 2", |s| status_line(s).contains("merge 2/"));
+
+    // A teacher key is accepted, and one class has one teacher.
+    let other = tmux.open("other", 100, 24);
+    other.command(&format!(
+        "{} teacher@127.0.0.1; echo other-exit-$?",
+        ssh(port, &format!("-i {}", key.display()))
+    ));
+    other.wait_for("the answer", |s| {
+        s.contains("bpeek: a teacher is already leading this class")
+    });
+    other.wait_for_line("other-exit-1");
+    other.command("clear");
+    other.command(&format!(
+        "{} -o PreferredAuthentications=password -o NumberOfPasswordPrompts=1 \
+         teacher@127.0.0.1; echo pw-exit-$?",
+        ssh(port, "")
+    ));
+    // With teacher keys there is no password to guess.
+    let screen = other.wait_for_line("pw-exit-255");
+    assert!(screen.contains("Permission denied (publickey)"), "{screen}");
+
+    // Quitting the leading explorer stops the server.
+    lead.keys(&["q"]);
+    let screen = lead.wait_for_line("lead-exit-0");
+    assert!(screen.contains("you lead from this terminal"), "{screen}");
+    student.wait_for("the goodbye", |s| {
+        s.contains("bpeek: the server is stopping; goodbye") && !s.contains("Merges")
+    });
+    let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+    assert!(log.contains(" connect 127.0.0.1:"), "{log}");
+    assert!(log.contains("server stopping"), "{log}");
+}
