@@ -235,3 +235,24 @@ fn a_session_with_no_keystrokes_for_the_idle_timeout_is_closed() {
         assert!(!term.vt.screen().alternate_screen());
     });
 }
+
+#[test]
+fn real_tokenizers_are_loaded_once_and_only_the_servers_own_can_be_loaded() {
+    use bpeek::serve::shared::SharedTokenizers;
+    use std::sync::Arc;
+    let shared = Arc::new(SharedTokenizers::new(&[]));
+    let loads: Vec<_> = (0..4)
+        .map(|_| {
+            let shared = shared.clone();
+            std::thread::spawn(move || shared.get("gpt2"))
+        })
+        .collect();
+    let got: Vec<_> = loads.into_iter().map(|t| t.join().unwrap()).collect();
+    let first = got[0].outcome.as_ref().expect("gpt2 loads");
+    for other in &got[1..] {
+        let tok = other.outcome.as_ref().expect("gpt2 loads");
+        assert!(Arc::ptr_eq(first, tok), "one copy for every session");
+    }
+    let refused = shared.get("/etc/passwd");
+    assert_eq!(refused.outcome.unwrap_err(), "not offered by this server");
+}

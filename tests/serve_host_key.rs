@@ -24,7 +24,11 @@ fn a_new_key_is_private_and_the_same_key_comes_back_next_time() {
     assert!(made);
     let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
-    let dir_mode = std::fs::metadata(path.parent().unwrap()).unwrap().permissions().mode() & 0o777;
+    let dir_mode = std::fs::metadata(path.parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
     assert_eq!(dir_mode, 0o700);
 
     let (again, made) = load_or_create(&path).unwrap();
@@ -47,9 +51,16 @@ fn a_key_others_can_read_is_refused_and_left_alone() {
     let before = std::fs::read(&path).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     let message = input_error(load_or_create(&path));
-    assert!(message.contains("readable by others (mode 0644)"), "{message}");
+    assert!(
+        message.contains("readable by others (mode 0644)"),
+        "{message}"
+    );
     assert!(message.contains("chmod 600"), "{message}");
-    assert_eq!(std::fs::read(&path).unwrap(), before, "the key is untouched");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the key is untouched"
+    );
 }
 
 #[test]
@@ -65,7 +76,10 @@ fn a_file_that_is_not_a_key_is_refused() {
 #[test]
 fn a_key_of_another_type_is_refused() {
     if Command::new("ssh-keygen").arg("-?").output().is_err() {
-        assert!(std::env::var_os("CI").is_none(), "ssh-keygen is required in CI");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "ssh-keygen is required in CI"
+        );
         return;
     }
     let dir = TempDir::new("host-key-ecdsa");

@@ -13,6 +13,10 @@ fn plain(code: KeyCode) -> Event {
     key(code, KeyModifiers::NONE)
 }
 
+/// What a row of the table says: what is typed, the packets it arrives
+/// in, and the events they mean.
+type Row = (&'static str, Vec<&'static [u8]>, Vec<Event>);
+
 /// Feed `packets` one after another, then let a pause pass.
 fn parse(packets: &[&[u8]]) -> Vec<Event> {
     let mut parser = InputParser::new();
@@ -26,7 +30,7 @@ fn parse(packets: &[&[u8]]) -> Vec<Event> {
 
 #[test]
 fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
-    let table: Vec<(&str, Vec<&[u8]>, Vec<Event>)> = vec![
+    let table: Vec<Row> = vec![
         ("one key", vec![b"n"], vec![Event::char('n')]),
         (
             "several keys in one packet",

@@ -40,7 +40,10 @@ fn serve(term: &Term, dir: &TempDir, extra: &str) -> Served {
     let field = |prefix: &str| {
         screen
             .lines()
-            .find_map(|l| l.split_once(prefix).map(|(_, rest)| rest.trim().to_string()))
+            .find_map(|l| {
+                l.split_once(prefix)
+                    .map(|(_, rest)| rest.trim().to_string())
+            })
             .unwrap_or_else(|| panic!("no {prefix:?} in:\n{screen}"))
     };
     let port = field("listening on 127.0.0.1:").parse().unwrap();
@@ -139,7 +142,9 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
 
     // Ann quits: her shell and its screen are back, and typing works.
     ann.keys(&["q"]);
-    ann.wait_for("ann's shell", |s| s.contains("ann-was-here") && !s.contains("Merges"));
+    ann.wait_for("ann's shell", |s| {
+        s.contains("ann-was-here") && !s.contains("Merges")
+    });
     ann.command("echo typed-$((6 * 7))");
     ann.wait_for_line("typed-42");
 
@@ -173,12 +178,20 @@ fn commands_sftp_forwarding_and_ssh_t_are_refused() {
 
     shell.command(&format!("{} ls; echo exec-exit-$?", ssh(port, "127.0.0.1")));
     shell.wait_for_line("exec-exit-1");
-    assert!(shell.screen().contains("bpeek serve runs no commands"), "{}", shell.screen());
+    assert!(
+        shell.screen().contains("bpeek serve runs no commands"),
+        "{}",
+        shell.screen()
+    );
 
     shell.command("clear");
     shell.command(&format!("{} -T 127.0.0.1; echo t-exit-$?", ssh(port, "")));
     shell.wait_for_line("t-exit-1");
-    assert!(shell.screen().contains("(without -T)"), "{}", shell.screen());
+    assert!(
+        shell.screen().contains("(without -T)"),
+        "{}",
+        shell.screen()
+    );
 
     shell.command("clear");
     shell.command(&format!(
@@ -195,7 +208,10 @@ fn commands_sftp_forwarding_and_ssh_t_are_refused() {
     ));
     let screen = shell.wait_for("forwarding to end", |s| s.contains("w-exit-"));
     assert!(!screen.contains("w-exit-0"), "{screen}");
-    assert!(!screen.contains("SSH-2.0-bpeek"), "no forwarded banner:\n{screen}");
+    assert!(
+        !screen.contains("SSH-2.0-bpeek"),
+        "no forwarded banner:\n{screen}"
+    );
 }
 
 /// The server's threads and resident memory (kB), from /proc.
@@ -238,7 +254,11 @@ fn a_hundred_clients_killed_mid_session_leave_the_server_as_it_was() {
     let wait_log = |what: &str, n: usize| {
         let deadline = Instant::now() + Duration::from_secs(60);
         while count_in(&read_log(), what) < n {
-            assert!(Instant::now() < deadline, "waited for {n} x {what}:\n{}", read_log());
+            assert!(
+                Instant::now() < deadline,
+                "waited for {n} x {what}:\n{}",
+                read_log()
+            );
             sleep(Duration::from_millis(20));
         }
     };
@@ -275,7 +295,10 @@ fn a_hundred_clients_killed_mid_session_leave_the_server_as_it_was() {
     }
     sleep(Duration::from_millis(300));
     let after = threads_and_rss(pid);
-    assert_eq!(after.0, before.0, "threads before and after (before, after RSS: {before:?} {after:?})");
+    assert_eq!(
+        after.0, before.0,
+        "threads before and after (before, after RSS: {before:?} {after:?})"
+    );
     assert!(
         after.1 < before.1 + 30 * 1024,
         "resident memory before {} kB, after {} kB",
@@ -333,7 +356,9 @@ fn the_teacher_leads_from_the_serving_terminal_and_teacher_keys_log_in() {
     let student = tmux.open("student", 90, 26);
     student.command(&ssh(port, "127.0.0.1"));
     student.wait_for("the student's explorer", |s| s.contains("Merges 0"));
-    lead.wait_for("the count", |s| status_line(s).contains("1 student, 1 follow"));
+    lead.wait_for("the count", |s| {
+        status_line(s).contains("1 student, 1 follow")
+    });
     lead.keys(&["n", "n"]);
     student.wait_for("merge 2", |s| status_line(s).contains("merge 2/"));
 

@@ -146,6 +146,9 @@ pub struct BenchArgs {
     /// Time encoding with gpt2, cl100k and o200k against tiktoken-rs instead
     #[arg(long)]
     pub encode: bool,
+    /// Time `bpeek serve` with N SSH students following a teacher instead
+    #[arg(long, value_name = "N", conflicts_with_all = ["tui", "encode"])]
+    pub serve: Option<usize>,
 }
 
 /// When to use colour on screen.

@@ -7,6 +7,7 @@
 //! delays another. The teacher's training state is shared through the
 //! [`class::Class`], never frames: every screen keeps its own size.
 
+pub mod bench;
 pub mod class;
 pub mod handler;
 pub mod host_key;
