@@ -256,3 +256,36 @@ fn real_tokenizers_are_loaded_once_and_only_the_servers_own_can_be_loaded() {
     let refused = shared.get("/etc/passwd");
     assert_eq!(refused.outcome.unwrap_err(), "not offered by this server");
 }
+
+#[test]
+fn three_wrong_teacher_passwords_close_the_connection() {
+    let class = Class::start("guess", &[]);
+    runtime().block_on(async {
+        let config = std::sync::Arc::new(russh::client::Config::default());
+        let mut handle = russh::client::connect(config, ("127.0.0.1", class.port()), ssh::TrustAll)
+            .await
+            .unwrap();
+        // OpenSSH starts with `none`; that try does not count as a failure.
+        let none = handle.authenticate_none("teacher").await.unwrap();
+        assert!(!none.success());
+        for guess in [
+            "aaaa-aaaa-aaaa-aaaa",
+            "bbbb-bbbb-bbbb-bbbb",
+            "cccc-cccc-cccc-cccc",
+        ] {
+            let tried = handle.authenticate_password("teacher", guess).await;
+            assert!(
+                tried.is_ok_and(|r| !r.success()),
+                "a wrong guess is refused"
+            );
+        }
+        let fourth = handle
+            .authenticate_password("teacher", &class.token())
+            .await;
+        assert!(
+            !fourth.is_ok_and(|r| r.success()),
+            "after three failures even the right token is too late"
+        );
+        assert!(handle.is_closed() || handle.channel_open_session().await.is_err());
+    });
+}
