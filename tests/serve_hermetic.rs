@@ -179,6 +179,30 @@ fn followers_see_the_teachers_merge_at_their_own_size_and_can_leave_and_rejoin()
         let mut cid = c.terminal(80, 24).await;
         cid.wait_for("cid at merge 2", |t| t.status_line().contains("merge 2/"))
             .await;
+
+        // Phases and corpora are followed too.
+        teacher.send(b".").await;
+        for (name, term) in [("ann", &mut ann), ("cid", &mut cid)] {
+            term.wait_for(name, |t| {
+                t.status_line().contains("merge 2/") && t.status_line().contains("chosen")
+            })
+            .await;
+        }
+        teacher.send(b"c").await;
+        teacher
+            .wait_for("another corpus", |t| !t.screen().contains("Corpus: play"))
+            .await;
+        let screen = teacher.screen();
+        let corpus = screen
+            .split("Corpus: ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .expect("a corpus title")
+            .to_string();
+        ann.wait_for("ann on the teacher's corpus", |t| {
+            t.screen().contains(&format!("Corpus: {corpus} "))
+        })
+        .await;
     });
 }
 
