@@ -313,3 +313,31 @@ fn three_wrong_teacher_passwords_close_the_connection() {
         assert!(handle.is_closed() || handle.channel_open_session().await.is_err());
     });
 }
+
+#[test]
+fn bad_options_are_refused_before_the_port_opens() {
+    use bpeek::cli::{Cli, Command};
+    use bpeek::serve::log::Log;
+    use clap::Parser;
+    let refused = |extra: &[&str]| -> String {
+        let mut argv = vec!["bpeek", "serve", "--listen", "127.0.0.1:9"];
+        argv.extend_from_slice(extra);
+        let Some(Command::Serve(args)) = Cli::parse_from(argv).command else {
+            panic!("serve arguments");
+        };
+        match bpeek::serve::start(&args, Log::to(Box::new(std::io::sink()))) {
+            Err(e) => {
+                assert_eq!(e.exit_code(), 2, "{e}");
+                e.to_string()
+            }
+            Ok(_) => panic!("{extra:?} was accepted"),
+        }
+    };
+    assert!(refused(&["-"]).contains("not stdin"));
+    assert!(refused(&["--listen", "localhost"]).contains("expected ADDRESS:PORT"));
+    assert!(refused(&["--idle-timeout", "ten"]).contains("--idle-timeout ten"));
+    assert!(refused(&["--idle-timeout", "5d"]).contains("unknown unit"));
+    assert!(refused(&["--max-sessions", "0"]).contains("at least 1"));
+    assert!(refused(&["--teacher-keys", "/no/such/file"]).contains("/no/such/file"));
+    assert!(refused(&["--corpus-name", "nope"]).contains("nope"));
+}

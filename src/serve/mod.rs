@@ -119,6 +119,11 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     if args.max_sessions == 0 {
         return Err(Error::input("--max-sessions must be at least 1"));
     }
+    if args.training.corpus.as_deref() == Some("-") {
+        return Err(Error::input(
+            "serve: every session reads the corpus, so it must be a file or a bundled corpus, not stdin",
+        ));
+    }
     let theme = Theme::new(args.color != ColorChoice::Never, args.ascii);
     // The corpus and options are checked (and the first corpus trained) once
     // here, so a mistake is reported before anyone connects.

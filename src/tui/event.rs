@@ -161,6 +161,14 @@ impl TerminalEvents {
         }
         TerminalEvents { rx, tx }
     }
+
+    /// Something that wakes the loop with an [`Event::Class`] from any thread.
+    pub fn waker(&self) -> Box<dyn Fn() + Send + Sync> {
+        let tx = self.tx.clone();
+        Box::new(move || {
+            let _ = tx.send(Ok(Event::Class));
+        })
+    }
 }
 
 /// Forward terminal input until the terminal fails or nobody listens.
@@ -181,16 +189,6 @@ fn read_terminal(tx: &Sender<io::Result<Event>>) {
         if tx.send(Ok(event)).is_err() {
             return;
         }
-    }
-}
-
-impl TerminalEvents {
-    /// Something that wakes the loop with an [`Event::Class`] from any thread.
-    pub fn waker(&self) -> Box<dyn Fn() + Send + Sync> {
-        let tx = self.tx.clone();
-        Box::new(move || {
-            let _ = tx.send(Ok(Event::Class));
-        })
     }
 }
 
