@@ -320,7 +320,10 @@ fn bad_options_are_refused_before_the_port_opens() {
     use bpeek::serve::log::Log;
     use clap::Parser;
     let refused = |extra: &[&str]| -> String {
-        let mut argv = vec!["bpeek", "serve", "--listen", "127.0.0.1:9"];
+        let mut argv = vec!["bpeek", "serve"];
+        if !extra.contains(&"--listen") {
+            argv.extend(["--listen", "127.0.0.1:9"]);
+        }
         argv.extend_from_slice(extra);
         let Some(Command::Serve(args)) = Cli::parse_from(argv).command else {
             panic!("serve arguments");
