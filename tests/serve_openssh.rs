@@ -212,6 +212,29 @@ fn commands_sftp_forwarding_and_ssh_t_are_refused() {
         !screen.contains("SSH-2.0-bpeek"),
         "no forwarded banner:\n{screen}"
     );
+
+    // -L: the local end listens, but the server opens nothing onward.
+    let local = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let tunnel = tmux.open("tunnel", 150, 20);
+    tunnel.command(&format!(
+        "ssh -p {port} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+         -N -L 127.0.0.1:{local}:127.0.0.1:{port} 127.0.0.1"
+    ));
+    shell.command("clear");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", local)).is_err() {
+        assert!(Instant::now() < deadline, "the tunnel never listened");
+        sleep(Duration::from_millis(50));
+    }
+    shell.command(&format!("{}; echo l-exit-$?", ssh(local, "127.0.0.1")));
+    shell.wait_for_line("l-exit-255");
+    let screen = tunnel.wait_for("the refusal", |s| s.contains("open failed"));
+    assert!(screen.contains("administratively prohibited"), "{screen}");
+    tunnel.keys(&["C-c"]);
 }
 
 /// The server's threads and resident memory (kB), from /proc.
