@@ -25,8 +25,7 @@ fn save_tty(term: &tmux::Term, dir: &TempDir, file: &str) -> String {
 
 /// The shell reads lines again: what is typed is echoed and answered.
 fn assert_shell_answers(term: &tmux::Term, tag: &str) {
-    term.command("clear");
-    term.wait_for("a clear screen", |s| !s.contains("saved-"));
+    term.clear();
     term.command(&format!("echo {tag}-$((6 * 7))"));
     let screen = term.wait_for_line(&format!("{tag}-42"));
     let typed = format!(" echo {tag}-$((6 * 7))");
@@ -48,7 +47,7 @@ fn an_ending_signal_restores_the_terminal_and_exits_with_128_plus_its_number() {
     let dir = TempDir::new("signals");
     let before = save_tty(&term, &dir, "before");
     for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1), ("QUIT", 3)] {
-        term.command("clear");
+        term.clear();
         term.command(&format!("{}; echo exit-$?", explorer()));
         term.wait_for("the explorer", |s| s.contains("Merges 0"));
         kill(signal, term.child_pid());

@@ -103,10 +103,31 @@ impl Term<'_> {
         );
     }
 
-    /// Type a command line and press Enter.
+    /// Wait for the shell's prompt, type a command line and press Enter.
+    /// (Typed ahead of the prompt, a line would be echoed before the prompt
+    /// and its output land beside it.)
     pub fn command(&self, line: &str) {
+        self.wait_for("the shell's prompt", |s| {
+            let last = s.lines().rev().find(|l| !l.trim().is_empty());
+            last.is_some_and(|l| matches!(l.trim_end(), "$" | "#"))
+        });
+        self.answer(line);
+    }
+
+    /// Type a line and press Enter, whatever is asking (a password prompt).
+    pub fn answer(&self, line: &str) {
         self.text(line);
         self.keys(&["Enter"]);
+    }
+
+    /// Clear the screen and wait until only the prompt is left, so the next
+    /// command is not typed ahead of the clearing.
+    pub fn clear(&self) {
+        self.command("clear");
+        self.wait_for("a clear screen", |s| {
+            let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+            matches!(lines[..], [l] if matches!(l.trim_end(), "$" | "#"))
+        });
     }
 
     pub fn screen(&self) -> String {
