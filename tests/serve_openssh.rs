@@ -55,6 +55,16 @@ fn ssh(port: u16, rest: &str) -> String {
     format!("ssh -p {port} {SSH_OPTIONS} {rest}")
 }
 
+/// Wait for the line `TAG<status>` a command printed, and read the status.
+fn exit_status(term: &Term, tag: &str) -> u32 {
+    let find = |s: &str| {
+        s.lines()
+            .find_map(|l| l.trim_end().strip_prefix(tag)?.parse::<u32>().ok())
+    };
+    let screen = term.wait_for(tag, |s| find(s).is_some());
+    find(&screen).expect("a status")
+}
+
 fn status_line(screen: &str) -> &str {
     screen.lines().next().unwrap_or_default()
 }
@@ -197,8 +207,8 @@ fn commands_sftp_forwarding_and_ssh_t_are_refused() {
     shell.command(&format!(
         "sftp -P {port} {SSH_OPTIONS} -b /dev/null 127.0.0.1; echo sftp-exit-$?"
     ));
-    let screen = shell.wait_for("sftp to end", |s| s.contains("sftp-exit-"));
-    assert!(!screen.contains("sftp-exit-0"), "{screen}");
+    let status = exit_status(&shell, "sftp-exit-");
+    assert_ne!(status, 0, "{}", shell.screen());
 
     // -W asks the server to connect onward, as -L does for each connection.
     shell.clear();
@@ -207,8 +217,8 @@ fn commands_sftp_forwarding_and_ssh_t_are_refused() {
         ssh(port, ""),
         dir.path().display()
     ));
-    let screen = shell.wait_for("forwarding to end", |s| s.contains("w-exit-"));
-    assert!(!screen.contains("w-exit-0"), "{screen}");
+    let status = exit_status(&shell, "w-exit-");
+    assert_ne!(status, 0, "{}", shell.screen());
     let forwarded = dir.read("forwarded");
     assert!(forwarded.is_empty(), "nothing came through: {forwarded:?}");
 

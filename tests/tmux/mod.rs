@@ -107,11 +107,17 @@ impl Term<'_> {
     /// (Typed ahead of the prompt, a line would be echoed before the prompt
     /// and its output land beside it.)
     pub fn command(&self, line: &str) {
-        self.wait_for("the shell's prompt", |s| {
+        let before = self.wait_for("the shell's prompt", |s| {
             let last = s.lines().rev().find(|l| !l.trim().is_empty());
             last.is_some_and(|l| matches!(l.trim_end(), "$" | "#"))
         });
         self.answer(line);
+        // The prompt on screen is this one's until the line shows up there;
+        // give it a moment so the next command does not take it for a new one.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while self.screen() == before && Instant::now() < deadline {
+            sleep(Duration::from_millis(10));
+        }
     }
 
     /// Type a line and press Enter, whatever is asking (a password prompt).
