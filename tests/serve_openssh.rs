@@ -395,6 +395,14 @@ fn the_teacher_leads_from_the_serving_terminal_and_teacher_keys_log_in() {
     lead.keys(&["n", "n"]);
     student.wait_for("merge 2", |s| status_line(s).contains("merge 2/"));
 
+    // Suspending the server would freeze the class: Ctrl-Z only says so.
+    lead.keys(&["C-z"]);
+    lead.wait_for("the notice", |s| {
+        s.contains("Ctrl-Z would stop the server for the whole class")
+    });
+    lead.keys(&["n"]);
+    student.wait_for("merge 3", |s| status_line(s).contains("merge 3/"));
+
     // A teacher key is accepted, and one class has one teacher.
     let other = tmux.open("other", 100, 24);
     other.command(&format!(

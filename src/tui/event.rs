@@ -145,6 +145,8 @@ impl EventSource for ScriptedEvents {
 pub struct TerminalEvents {
     rx: Receiver<io::Result<Event>>,
     tx: Sender<io::Result<Event>>,
+    /// Why Ctrl-Z must not stop this process, if it must not.
+    no_suspend: std::cell::RefCell<Option<String>>,
 }
 
 impl TerminalEvents {
@@ -159,7 +161,17 @@ impl TerminalEvents {
         }) {
             let _ = tx.send(Err(e));
         }
-        TerminalEvents { rx, tx }
+        TerminalEvents {
+            rx,
+            tx,
+            no_suspend: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// Ctrl-Z (and SIGTSTP) show `why` instead of stopping the process:
+    /// for a process that others depend on, like a server.
+    pub fn refuse_suspend(&self, why: &str) {
+        *self.no_suspend.borrow_mut() = Some(why.to_string());
     }
 
     /// Something that wakes the loop with an [`Event::Class`] from any thread.
@@ -208,6 +220,9 @@ impl EventSource for TerminalEvents {
             // Suspending here, between frames, means no frame is half drawn
             // when the shell gets the terminal back.
             Ok(e) if crate::tui::signals::is_suspend(&e) => {
+                if let Some(why) = self.no_suspend.borrow().clone() {
+                    return Ok(Some(Event::Notice(why)));
+                }
                 crate::tui::term::suspend()?;
                 Ok(Some(Event::Redraw))
             }
