@@ -7,4 +7,5 @@ pub mod bpe;
 pub mod cli;
 pub mod corpora;
 pub mod error;
+pub mod serve;
 pub mod tui;

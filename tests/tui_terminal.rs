@@ -37,6 +37,10 @@ impl Tmux {
             "sh",
         ]);
         assert!(out.status.success(), "tmux new-session: {out:?}");
+        // Typing before the first prompt would mix the two on one line.
+        tmux.wait_for("the shell's prompt", |s| {
+            s.lines().any(|l| matches!(l.trim_end(), "$" | "#"))
+        });
         Some(tmux)
     }
 

@@ -28,6 +28,8 @@ pub enum Command {
     Tui(TuiArgs),
     /// Compare what texts cost in tokens across tokenizers
     Fertility(FertilityArgs),
+    /// Serve the explorer to a class over SSH, students following the teacher
+    Serve(ServeArgs),
     /// List the bundled corpora
     Corpora,
 }
@@ -148,6 +150,9 @@ pub struct BenchArgs {
     /// Time encoding with gpt2, cl100k and o200k against tiktoken-rs instead
     #[arg(long)]
     pub encode: bool,
+    /// Time `bpeek serve` with N SSH students following a teacher instead
+    #[arg(long, value_name = "N", conflicts_with_all = ["tui", "encode"])]
+    pub serve: Option<usize>,
 }
 
 /// When to use colour on screen.
@@ -179,6 +184,53 @@ pub struct TuiArgs {
     /// version of what will be pasted) [default: the bundled English sample]
     #[arg(long, value_name = "FILE")]
     pub english: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub training: TrainingOptions,
+    /// Colour on the clients' screens (auto: unless the client's TERM is dumb)
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Draw borders and marks with ASCII only
+    #[arg(long)]
+    pub ascii: bool,
+    /// Also compare and encode with this tokenizer (repeatable), as for `tui`
+    #[arg(long = "tokenizer", value_name = "NAME|FILE")]
+    pub tokenizers: Vec<String>,
+    /// Address and port to listen on; 0.0.0.0:2222 opens it to the network
+    #[arg(long, default_value = "127.0.0.1:2222", value_name = "ADDR:PORT")]
+    pub listen: String,
+    /// The ed25519 host key [default: made once in the user's data directory]
+    #[arg(long, value_name = "FILE")]
+    pub host_key: Option<PathBuf>,
+    /// Keys that may log in as `teacher` (authorized_keys format); without it,
+    /// a one-time password is printed at start
+    #[arg(long, value_name = "FILE")]
+    pub teacher_keys: Option<PathBuf>,
+    /// Most sessions at once; the next connection is told the class is full
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    pub max_sessions: usize,
+    /// Most sessions from one address [default: --max-sessions, for a class
+    /// behind one NAT address]
+    #[arg(long, value_name = "N")]
+    pub max_per_address: Option<usize>,
+    /// New connections per minute from one address (a burst of N, then one
+    /// every 60/N seconds)
+    #[arg(long, default_value_t = 120, value_name = "N")]
+    pub rate_per_address: u32,
+    /// Close a session after this long without a keystroke (30m, 90s, 2h; 0:
+    /// never); a follower is not idle while the teacher acts
+    #[arg(long, default_value = "30m", value_name = "DURATION")]
+    pub idle_timeout: String,
+    /// This terminal is the teacher's explorer; quitting it stops the server
+    #[arg(long)]
+    pub lead: bool,
+    /// Write the connection log here [default: stderr; with --lead, serve.log
+    /// beside the host key]
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 impl Default for TrainingOptions {

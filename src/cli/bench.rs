@@ -8,6 +8,9 @@ use crate::error::Result;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    if let Some(students) = args.serve {
+        return crate::serve::bench::run(students);
+    }
     crate::cli::bench_limits::check(args)?;
     let pretok = Pretok::parse(&args.pretok).map_err(|e| e.context("--pretok"))?;
     let tie = TieRule::parse(&args.tie).map_err(|e| e.context("--tie"))?;

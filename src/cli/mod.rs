@@ -28,6 +28,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Decode(a) => decode::run(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Tui(a) => crate::tui::run(&a),
+        Command::Serve(a) => crate::serve::run(&a),
         Command::Fertility(a) => fertility::run(&a),
         Command::Corpora => {
             for c in crate::corpora::BUNDLED {

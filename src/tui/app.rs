@@ -142,6 +142,8 @@ pub struct App {
     /// Work that waits for one frame, so the screen can say it is under way.
     pub pending: Option<crate::tui::action::Action>,
     pub quit: bool,
+    /// In a served classroom: role, following and the line to the class.
+    pub classroom: Option<crate::tui::classroom::Classroom>,
 }
 
 impl App {
@@ -216,6 +218,7 @@ impl App {
             redraw: false,
             pending: None,
             quit: false,
+            classroom: None,
         }
     }
 

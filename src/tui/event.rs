@@ -20,6 +20,14 @@ pub enum Event {
     Resize(u16, u16),
     /// A tokenizer asked for with [`EventSource::load`] has loaded (or failed to).
     Loaded(LoadDone),
+    /// In a classroom: the teacher moved, or someone came or went.
+    Class,
+    /// A one-line message for the footer from the source itself (a paste
+    /// that was too long, say).
+    Notice(String),
+    /// The screen was given away and is back (after a suspend): draw it
+    /// all again.
+    Redraw,
     /// The source has nothing more to say: the loop ends.
     Closed,
 }
@@ -137,6 +145,8 @@ impl EventSource for ScriptedEvents {
 pub struct TerminalEvents {
     rx: Receiver<io::Result<Event>>,
     tx: Sender<io::Result<Event>>,
+    /// Why Ctrl-Z must not stop this process, if it must not.
+    no_suspend: std::cell::RefCell<Option<String>>,
 }
 
 impl TerminalEvents {
@@ -145,7 +155,31 @@ impl TerminalEvents {
         let (tx, rx) = mpsc::channel();
         let input = tx.clone();
         std::thread::spawn(move || read_terminal(&input));
-        TerminalEvents { rx, tx }
+        let signalled = tx.clone();
+        if let Err(e) = crate::tui::signals::watch(move |event| {
+            let _ = signalled.send(Ok(event));
+        }) {
+            let _ = tx.send(Err(e));
+        }
+        TerminalEvents {
+            rx,
+            tx,
+            no_suspend: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// Ctrl-Z (and SIGTSTP) show `why` instead of stopping the process:
+    /// for a process that others depend on, like a server.
+    pub fn refuse_suspend(&self, why: &str) {
+        *self.no_suspend.borrow_mut() = Some(why.to_string());
+    }
+
+    /// Something that wakes the loop with an [`Event::Class`] from any thread.
+    pub fn waker(&self) -> Box<dyn Fn() + Send + Sync> {
+        let tx = self.tx.clone();
+        Box::new(move || {
+            let _ = tx.send(Ok(Event::Class));
+        })
     }
 }
 
@@ -182,7 +216,18 @@ impl EventSource for TerminalEvents {
             // an event.
             None => self.rx.recv().unwrap_or(Ok(Event::Closed)),
         };
-        got.map(Some)
+        match got {
+            // Suspending here, between frames, means no frame is half drawn
+            // when the shell gets the terminal back.
+            Ok(e) if crate::tui::signals::is_suspend(&e) => {
+                if let Some(why) = self.no_suspend.borrow().clone() {
+                    return Ok(Some(Event::Notice(why)));
+                }
+                crate::tui::term::suspend()?;
+                Ok(Some(Event::Redraw))
+            }
+            other => other.map(Some),
+        }
     }
 
     fn load(&mut self, spec: &str) {

@@ -12,6 +12,7 @@
 pub mod action;
 pub mod app;
 pub mod bench;
+pub mod classroom;
 pub mod corpus_text;
 pub mod encode_box;
 pub mod event;
@@ -21,6 +22,7 @@ pub mod layout;
 pub mod lines;
 pub mod rows;
 pub mod runner;
+pub mod signals;
 pub mod term;
 pub mod theme;
 pub mod tokenizers;
@@ -61,7 +63,13 @@ pub fn run(args: &TuiArgs) -> Result<()> {
             "the explorer needs a terminal, but stdout is not one (for text output use `bpeek train`)",
         ));
     }
-    term::run_on_terminal(app)
+    let result = term::run_on_terminal(app);
+    // The terminal is restored by now; a signal ends the process the way
+    // the shell expects of one it killed.
+    if let Some(signal) = signals::received() {
+        std::process::exit(128 + signal);
+    }
+    result
 }
 
 /// Colour is on unless the user, NO_COLOR or a dumb terminal says otherwise.

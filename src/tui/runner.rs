@@ -7,6 +7,7 @@
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::classroom;
 use crate::tui::event::{Event, EventSource};
 use crate::tui::keymap::action_for;
 use crate::tui::update::update;
@@ -92,18 +93,36 @@ pub fn run_loop<B: Screen>(
             }
             Some(Event::Closed) => break,
             Some(Event::Key(key)) => {
-                if let Some(action) = action_for(app, &key) {
+                if !classroom::on_key(app, &key)
+                    && let Some(action) = action_for(app, &key)
+                    && let Some(action) = classroom::guard(app, action)
+                {
                     update(app, action);
                 }
             }
+            Some(Event::Class) => classroom::on_class_change(app),
+            Some(Event::Notice(text)) => {
+                app.notice = Some(text);
+                app.dirty = true;
+            }
             Some(Event::Paste(text)) => update(app, Action::Paste(text)),
             Some(Event::Loaded(done)) => update(app, Action::Loaded(done)),
+            Some(Event::Redraw) => {
+                // A resize to the current size clears the screen and forgets
+                // the last frame (`clear` would ask the terminal where the
+                // cursor is, while the input thread is reading it).
+                let size = terminal.size().map_err(draw_error)?;
+                let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                terminal.resize(area).map_err(draw_error)?;
+                update(app, Action::Resize(size.width, size.height));
+            }
             Some(Event::Resize(w, h)) => {
                 terminal.backend_mut().resized(w, h);
                 terminal.autoresize().map_err(draw_error)?;
                 update(app, Action::Resize(w, h));
             }
         }
+        classroom::after_event(app);
     }
     Ok(())
 }

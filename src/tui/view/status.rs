@@ -66,6 +66,9 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
     if app.autoplay.on {
         items.push((0, format!("{} {}/s", g.playing, app.autoplay.per_second())));
     }
+    if let Some(class) = &app.classroom {
+        items.push((0, class.status()));
+    }
     items
 }
 

@@ -1,0 +1,352 @@
+//! `bpeek bench --serve N`: a class of N SSH clients over loopback against
+//! a `bpeek serve` process, timed. Figures are printed, never asserted.
+//!
+//! The server runs as a child process so its memory and CPU are its own;
+//! the clients (russh's client, one tokio runtime) run here. Students sit
+//! at 120x40 and follow a teacher who steps twice a second; one more
+//! follower at 80x24 measures bytes per step at the smaller size.
+
+use crate::error::{Error, Result};
+use russh::client::{self, Msg};
+use russh::keys::PublicKeyOrCertificate;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const STEPS: usize = 20;
+const STEP_EVERY: Duration = Duration::from_millis(500);
+const KEY_ROUNDS: usize = 10;
+
+struct TrustAll;
+
+impl client::Handler for TrustAll {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        _: &PublicKeyOrCertificate,
+    ) -> std::result::Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+/// Every chunk of screen bytes a client received, with when.
+type Arrivals = Arc<Mutex<Vec<(Instant, usize)>>>;
+
+struct Client {
+    _handle: client::Handle<TrustAll>,
+    channel: russh::ChannelWriteHalf<Msg>,
+    arrivals: Arrivals,
+    connect_to_frame: Option<Duration>,
+}
+
+fn fail(what: &str) -> impl Fn(russh::Error) -> Error + '_ {
+    move |e| Error::failure(format!("{what}: {e}"))
+}
+
+async fn connect(
+    port: u16,
+    user: &str,
+    password: Option<&str>,
+    size: (u32, u32),
+) -> Result<Client> {
+    let start = Instant::now();
+    let config = Arc::new(client::Config::default());
+    let mut handle = client::connect(config, ("127.0.0.1", port), TrustAll)
+        .await
+        .map_err(fail("connecting"))?;
+    let auth = match password {
+        Some(p) => handle.authenticate_password(user, p).await,
+        None => handle.authenticate_none(user).await,
+    }
+    .map_err(fail("logging in"))?;
+    if !auth.success() {
+        return Err(Error::failure(format!("{user} could not log in")));
+    }
+    let channel = handle
+        .channel_open_session()
+        .await
+        .map_err(fail("a channel"))?;
+    channel
+        .request_pty(false, "xterm-256color", size.0, size.1, 0, 0, &[])
+        .await
+        .map_err(fail("a pty"))?;
+    channel
+        .request_shell(false)
+        .await
+        .map_err(fail("a shell"))?;
+    let (mut read, write) = channel.split();
+    let arrivals: Arrivals = Arc::default();
+    let (first_tx, first_rx) = tokio::sync::oneshot::channel();
+    let log = arrivals.clone();
+    tokio::spawn(async move {
+        let mut first = Some(first_tx);
+        while let Some(msg) = read.wait().await {
+            if let russh::ChannelMsg::Data { data } = msg {
+                let now = Instant::now();
+                if let Some(tx) = first.take() {
+                    let _ = tx.send(now);
+                }
+                log.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((now, data.len()));
+            }
+        }
+    });
+    let first = tokio::time::timeout(Duration::from_secs(30), first_rx).await;
+    let connect_to_frame = first.ok().and_then(|r| r.ok()).map(|t| t - start);
+    Ok(Client {
+        _handle: handle,
+        channel: write,
+        arrivals,
+        connect_to_frame,
+    })
+}
+
+impl Client {
+    async fn press(&self, bytes: &'static [u8]) -> Result<Instant> {
+        let at = Instant::now();
+        self.channel.data(bytes).await.map_err(fail("typing"))?;
+        Ok(at)
+    }
+
+    /// The first arrival at or after `from` and before `to`, and the bytes
+    /// received in that span.
+    fn between(&self, from: Instant, to: Instant) -> (Option<Duration>, usize) {
+        let arrivals = self.arrivals.lock().unwrap_or_else(|e| e.into_inner());
+        let span = arrivals.iter().filter(|(t, _)| *t >= from && *t < to);
+        let mut first = None;
+        let mut bytes = 0;
+        for (t, n) in span {
+            first.get_or_insert(*t - from);
+            bytes += n;
+        }
+        (first, bytes)
+    }
+}
+
+/// The server process, killed when dropped.
+struct ServerProcess {
+    child: Child,
+    port: u16,
+    token: String,
+    dir: std::path::PathBuf,
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn start_server(sessions: usize) -> Result<ServerProcess> {
+    let dir = std::env::temp_dir().join(format!("bpeek-bench-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::failure(format!("{}: {e}", dir.display())))?;
+    let exe = std::env::current_exe().map_err(|e| Error::failure(format!("bpeek itself: {e}")))?;
+    let mut child = Command::new(exe)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--rate-per-address",
+            "100000",
+        ])
+        .arg("--max-sessions")
+        .arg((sessions + 8).to_string())
+        .arg("--host-key")
+        .arg(dir.join("host_key"))
+        .arg("--log")
+        .arg(dir.join("log"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Error::failure(format!("starting bpeek serve: {e}")))?;
+    let stderr = child.stderr.take().expect("piped");
+    let mut port = None;
+    let mut token = None;
+    for line in BufReader::new(stderr).lines() {
+        let line = line.map_err(|e| Error::failure(format!("bpeek serve: {e}")))?;
+        if let Some(p) = line.split_once("listening on 127.0.0.1:") {
+            port = p.1.trim().parse().ok();
+        }
+        if let Some(t) = line.split_once("password (this run only): ") {
+            token = Some(t.1.trim().to_string());
+        }
+        if line.contains("Ctrl-C stops") {
+            break;
+        }
+    }
+    match (port, token) {
+        (Some(port), Some(token)) => Ok(ServerProcess {
+            child,
+            port,
+            token,
+            dir,
+        }),
+        _ => Err(Error::failure("bpeek serve did not start")),
+    }
+}
+
+/// Resident memory (MB) and CPU time (s) of process `pid`.
+fn usage(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let rss_kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which may hold spaces): utime is the
+    // 12th, stime the 13th, in clock ticks of 1/100 s.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<f64> = after
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0.0))
+        .collect();
+    let cpu = fields.get(11).unwrap_or(&0.0) + fields.get(12).unwrap_or(&0.0);
+    (rss_kb / 1024.0, cpu / 100.0)
+}
+
+fn percentiles(mut ms: Vec<f64>) -> String {
+    if ms.is_empty() {
+        return "no samples".into();
+    }
+    ms.sort_by(f64::total_cmp);
+    let at = |p: f64| ms[((ms.len() - 1) as f64 * p).round() as usize];
+    format!(
+        "p50 {:.1} ms, p95 {:.1} ms, p99 {:.1} ms ({} samples)",
+        at(0.5),
+        at(0.95),
+        at(0.99),
+        ms.len()
+    )
+}
+
+fn p95(ms: &[f64]) -> f64 {
+    let mut v = ms.to_vec();
+    v.sort_by(f64::total_cmp);
+    v.get(((v.len().max(1) - 1) as f64 * 0.95).round() as usize)
+        .copied()
+        .unwrap_or(0.0)
+}
+
+fn against(value: f64, target: f64, unit: &str) -> String {
+    if value <= target {
+        format!("{:.1}x under {target} {unit}", target / value.max(1e-6))
+    } else {
+        format!("{:.1}x over {target} {unit}", value / target)
+    }
+}
+
+pub fn run(students: usize) -> Result<()> {
+    if students == 0 {
+        return Err(Error::input("--serve: at least 1 student"));
+    }
+    let server = start_server(students + 1)?;
+    let pid = server.child.id();
+    let (rss_idle, _) = usage(pid);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::failure(format!("clients: {e}")))?;
+    crate::outln!(
+        "serve bench: {students} students at 120x40 following a teacher, and one at 80x24; loopback"
+    );
+    runtime.block_on(async {
+        let port = server.port;
+        let joins: Vec<_> = (0..students)
+            .map(|i| tokio::spawn(async move { connect(port, &format!("s{i}"), None, (120, 40)).await }))
+            .collect();
+        let mut class = Vec::new();
+        for j in joins {
+            class.push(j.await.map_err(|e| Error::failure(e.to_string()))??);
+        }
+        let small = connect(port, "small", None, (80, 24)).await?;
+        let teacher = connect(port, "teacher", Some(&server.token), (120, 40)).await?;
+        let connects: Vec<f64> = class
+            .iter()
+            .filter_map(|c| c.connect_to_frame)
+            .map(|d| d.as_secs_f64() * 1e3)
+            .collect();
+        crate::outln!("connect to first frame: {}", percentiles(connects));
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let (rss_class, cpu_before) = usage(pid);
+
+        // The teacher steps twice a second; every follower redraws.
+        let started = Instant::now();
+        let mut marks = Vec::new();
+        for _ in 0..STEPS {
+            marks.push(teacher.press(b"n").await?);
+            tokio::time::sleep(STEP_EVERY).await;
+        }
+        marks.push(Instant::now());
+        let mut follow_ms = Vec::new();
+        let mut big_bytes = 0;
+        let mut small_bytes = 0;
+        for w in marks.windows(2) {
+            for c in &class {
+                let (first, bytes) = c.between(w[0], w[1]);
+                follow_ms.extend(first.map(|d| d.as_secs_f64() * 1e3));
+                big_bytes += bytes;
+            }
+            small_bytes += small.between(w[0], w[1]).1;
+        }
+        // Each student presses a key of their own, all at once.
+        let mut own_ms = Vec::new();
+        for _ in 0..KEY_ROUNDS {
+            let mut sent = Vec::new();
+            for c in &class {
+                sent.push(c.press(b"\t").await?);
+            }
+            tokio::time::sleep(STEP_EVERY).await;
+            let end = Instant::now();
+            for (c, at) in class.iter().zip(&sent) {
+                own_ms.extend(c.between(*at, end).0.map(|d| d.as_secs_f64() * 1e3));
+            }
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        let (rss_end, cpu_after) = usage(pid);
+
+        crate::outln!(
+            "teacher steps ({STEPS} at 2/s), keystroke to a follower's first frame byte: {}; {}",
+            percentiles(follow_ms.clone()),
+            against(p95(&follow_ms), 50.0, "ms at p95")
+        );
+        crate::outln!(
+            "own keys (all {students} at once, {KEY_ROUNDS} rounds), keystroke to first frame byte: {}",
+            percentiles(own_ms)
+        );
+        let per_step_big = big_bytes as f64 / (STEPS * students) as f64;
+        let per_step_small = small_bytes as f64 / STEPS as f64;
+        crate::outln!(
+            "bytes per step per session: {:.0} at 120x40, {:.0} at 80x24 ({})",
+            per_step_big,
+            per_step_small,
+            against(per_step_small / 1024.0, 4.0, "KB at 80x24")
+        );
+        crate::outln!(
+            "server: RSS {rss_idle:.0} MB idle, {rss_class:.0} MB with {} sessions, {rss_end:.0} MB after; \
+             CPU {:.2} s in {elapsed:.1} s ({:.0}% of one core)",
+            students + 2,
+            cpu_after - cpu_before,
+            100.0 * (cpu_after - cpu_before) / elapsed
+        );
+        if students + 2 >= 100 {
+            crate::outln!(
+                "  memory with {} sessions: {}",
+                students + 2,
+                against(rss_class, 300.0, "MB")
+            );
+        }
+        drop(teacher);
+        drop(small);
+        Ok::<(), Error>(())
+    })?;
+    Ok(())
+}

@@ -1,0 +1,443 @@
+//! `bpeek serve`: the explorer for a whole class over SSH.
+//!
+//! Every connection gets its own explorer, the same [`App`](crate::tui::App)
+//! and the same loop as `bpeek tui`, with the SSH channel as its input and
+//! its screen (see [`session`]). The SSH side runs on a small tokio runtime;
+//! each explorer runs on a thread of its own, so a slow frame in one never
+//! delays another. The teacher's training state is shared through the
+//! [`class::Class`], never frames: every screen keeps its own size.
+
+pub mod bench;
+pub mod class;
+pub mod handler;
+pub mod host_key;
+pub mod input;
+pub mod log;
+pub mod screen;
+pub mod session;
+pub mod shared;
+
+use crate::cli::args::{ColorChoice, ServeArgs};
+use crate::error::{Error, Result};
+use crate::tui::app::App;
+use crate::tui::classroom::{Classroom, Role};
+use crate::tui::theme::Theme;
+use class::{Class, Limits};
+use log::Log;
+use russh::keys::PublicKey;
+use session::Setup;
+use shared::SharedTokenizers;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// A login (from the first byte to a successful authentication) must finish
+/// within this.
+pub const LOGIN_LIMIT: Duration = Duration::from_secs(20);
+
+/// Authentication attempts per connection: three failures, plus the `none`
+/// probe every OpenSSH client starts with.
+pub const AUTH_ATTEMPTS: usize = 4;
+
+/// Connections beyond `--max-sessions` that may still be in their SSH
+/// handshake, to be told politely that the class is full; any more are
+/// closed at once.
+const HANDSHAKE_SLACK: usize = 16;
+
+/// What every connection shares.
+pub struct Server {
+    pub setup: Setup,
+    pub log: Log,
+    pub teacher_keys: Vec<PublicKey>,
+    /// The one-time teacher password, when no teacher keys are given.
+    pub token: Option<String>,
+    pub port: u16,
+}
+
+/// `bpeek serve`.
+pub fn run(args: &ServeArgs) -> Result<()> {
+    let log_path = match (&args.log, args.lead) {
+        (Some(path), _) => Some(path.clone()),
+        (None, true) => Some(host_key_path(args)?.with_file_name("serve.log")),
+        (None, false) => None,
+    };
+    let log = match &log_path {
+        Some(path) => open_log(path)?,
+        None => Log::stderr(),
+    };
+    let running = start(args, log)?;
+    for line in running.start_lines(args, log_path.as_deref()) {
+        eprintln!("{line}");
+    }
+    install_panic_log(running.log.clone());
+    if args.lead {
+        let theme = Theme::new(args.color != ColorChoice::Never, args.ascii);
+        let led = lead(&running.server, args, theme);
+        running.stop();
+        led
+    } else {
+        wait_for_stop_signal()?;
+        running.stop();
+        Ok(())
+    }
+}
+
+fn host_key_path(args: &ServeArgs) -> Result<std::path::PathBuf> {
+    match &args.host_key {
+        Some(p) => Ok(p.clone()),
+        None => host_key::default_path(),
+    }
+}
+
+/// A server accepting connections, until [`Running::stop`].
+pub struct Running {
+    runtime: tokio::runtime::Runtime,
+    stop: Arc<tokio::sync::Notify>,
+    pub server: Arc<Server>,
+    pub log: Log,
+    /// Where it listens (the port is known even for `:0`).
+    pub addr: SocketAddr,
+    /// `ssh-keygen -l` style.
+    pub fingerprint: String,
+    pub host_key_path: std::path::PathBuf,
+    /// Whether the host key was made by this start.
+    pub made_key: bool,
+}
+
+/// Check everything, open the port and start accepting, logging to `log`.
+pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
+    // Everything a user can get wrong is checked before the port is opened.
+    let listen: SocketAddr = args.listen.parse().map_err(|_| {
+        Error::input(format!(
+            "--listen {}: expected ADDRESS:PORT, like 127.0.0.1:2222 or 0.0.0.0:2222",
+            args.listen
+        ))
+    })?;
+    let idle_timeout = parse_duration(&args.idle_timeout)
+        .map_err(|e| Error::input(format!("--idle-timeout {}: {e}", args.idle_timeout)))?;
+    if args.max_sessions == 0 {
+        return Err(Error::input("--max-sessions must be at least 1"));
+    }
+    if args.training.corpus.as_deref() == Some("-") {
+        return Err(Error::input(
+            "serve: every session reads the corpus, so it must be a file or a bundled corpus, not stdin",
+        ));
+    }
+    let theme = Theme::new(args.color != ColorChoice::Never, args.ascii);
+    // The corpus and options are checked (and the first corpus trained) once
+    // here, so a mistake is reported before anyone connects.
+    App::from_options(&args.training, theme)?;
+    let teacher_keys = match &args.teacher_keys {
+        Some(path) => host_key::read_authorized(path)?,
+        None => Vec::new(),
+    };
+    let token = teacher_keys.is_empty().then(new_token).transpose()?;
+    let key_path = host_key_path(args)?;
+    let (key, made) = host_key::load_or_create(&key_path)?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("bpeek-ssh")
+        .enable_all()
+        .build()
+        .map_err(|e| Error::failure(format!("starting the server: {e}")))?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(listen))
+        .map_err(|e| Error::failure(format!("--listen {listen}: {e}")))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::failure(format!("--listen {listen}: {e}")))?;
+
+    let class = Class::new(Limits {
+        max_sessions: args.max_sessions,
+        per_address: args.max_per_address.unwrap_or(args.max_sessions),
+        rate_per_address: args.rate_per_address,
+        idle_timeout,
+    });
+    let server = Arc::new(Server {
+        setup: Setup {
+            training: args.training.clone(),
+            tokenizer_specs: args.tokenizers.clone(),
+            colour: args.color,
+            ascii: args.ascii,
+            shared: Arc::new(SharedTokenizers::new(&args.tokenizers)),
+            class,
+        },
+        log: log.clone(),
+        teacher_keys,
+        token,
+        port: addr.port(),
+    });
+    let fingerprint = host_key::fingerprint(&key);
+    let config = Arc::new(ssh_config(key));
+    let stop = Arc::new(tokio::sync::Notify::new());
+    runtime.spawn(accept_loop(listener, config, server.clone(), stop.clone()));
+    Ok(Running {
+        runtime,
+        stop,
+        server,
+        log,
+        addr,
+        fingerprint,
+        host_key_path: key_path,
+        made_key: made,
+    })
+}
+
+impl Running {
+    /// What a teacher tells the class, printed at start.
+    pub fn start_lines(&self, args: &ServeArgs, log: Option<&std::path::Path>) -> Vec<String> {
+        let addr = self.addr;
+        let host = if addr.ip().is_unspecified() {
+            "HOST".to_string()
+        } else {
+            addr.ip().to_string()
+        };
+        let port = addr.port();
+        let mut lines = vec![
+            format!("bpeek serve: listening on {addr}"),
+            format!(
+                "host key {} ({}): {}",
+                self.host_key_path.display(),
+                if self.made_key { "new" } else { "kept" },
+                self.fingerprint
+            ),
+            format!("students: ssh -p {port} {host}"),
+        ];
+        match (&self.server.token, &args.teacher_keys) {
+            (Some(token), _) => lines.push(format!(
+                "teacher:  ssh -p {port} teacher@{host}   password (this run only): {token}"
+            )),
+            (None, Some(keys)) => lines.push(format!(
+                "teacher:  ssh -p {port} teacher@{host}   with a key from {}",
+                keys.display()
+            )),
+            (None, None) => {}
+        }
+        if let Some(path) = log {
+            lines.push(format!("log: {}", path.display()));
+        }
+        lines.push(if args.lead {
+            "you lead from this terminal; quitting it stops the server".into()
+        } else {
+            "Ctrl-C stops the server".into()
+        });
+        lines
+    }
+
+    /// Stop accepting, say goodbye to every session (each restores its
+    /// client's terminal and closes), and wait a little for them.
+    pub fn stop(self) {
+        self.stop.notify_one();
+        let class = &self.server.setup.class;
+        class.stop_all("bpeek: the server is stopping; goodbye");
+        for _ in 0..150 {
+            if class.connections() == 0 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.runtime.shutdown_timeout(Duration::from_millis(500));
+        self.log.line("stopped");
+    }
+}
+
+/// The teacher's explorer on this terminal, until it quits.
+fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return Err(Error::input(
+            "--lead needs a terminal, but stdout is not one",
+        ));
+    }
+    let class = &server.setup.class;
+    let seat = class
+        .join(std::net::Ipv4Addr::LOCALHOST.into())
+        .map_err(|e| Error::failure(e.to_string()))?;
+    let mut app = App::from_options(&args.training, theme)?;
+    for spec in &args.tokenizers {
+        app.add_tokenizer(spec);
+    }
+    app.classroom = Some(Classroom::new(Role::Teacher, class.link(seat.id)));
+    crate::tui::classroom::after_event(&mut app);
+    let result = crate::tui::term::run_with(app, |events| {
+        // Stopping this process would freeze every student's screen.
+        events.refuse_suspend("Ctrl-Z would stop the server for the whole class; q stops it");
+        let wake = events.waker();
+        class.start_lead(seat.id, wake);
+    });
+    drop(seat);
+    result
+}
+
+fn ssh_config(key: russh::keys::PrivateKey) -> russh::server::Config {
+    russh::server::Config {
+        server_id: russh::SshId::Standard(
+            format!("SSH-2.0-bpeek_{}", env!("CARGO_PKG_VERSION")).into(),
+        ),
+        methods: russh::MethodSet::from(
+            &[
+                russh::MethodKind::None,
+                russh::MethodKind::PublicKey,
+                russh::MethodKind::Password,
+            ][..],
+        ),
+        auth_rejection_time: Duration::from_millis(300),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        max_auth_attempts: AUTH_ATTEMPTS,
+        keys: vec![key],
+        // Idleness is measured on keystrokes by each explorer; this only
+        // drops connections that are dead.
+        inactivity_timeout: None,
+        keepalive_interval: Some(Duration::from_secs(30)),
+        keepalive_max: 3,
+        nodelay: true,
+        ..Default::default()
+    }
+}
+
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    config: Arc<russh::server::Config>,
+    server: Arc<Server>,
+    stop: Arc<tokio::sync::Notify>,
+) {
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let cap = server.setup.class.limits.max_sessions + HANDSHAKE_SLACK;
+    loop {
+        let accepted = tokio::select! {
+            () = stop.notified() => return,
+            a = listener.accept() => a,
+        };
+        let Ok((stream, peer)) = accepted else {
+            // Out of file descriptors and the like: wait, then go on.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        if in_flight.load(Ordering::SeqCst) >= cap {
+            server
+                .log
+                .line(&format!("refused {peer} (too many connections)"));
+            continue;
+        }
+        let _ = stream.set_nodelay(true);
+        let seat = server.setup.class.join(peer.ip());
+        let conn = handler::Conn::new(server.clone(), peer, seat);
+        let authed = conn.authed.clone();
+        let config = config.clone();
+        let in_flight = in_flight.clone();
+        in_flight.fetch_add(1, Ordering::SeqCst);
+        let log = server.log.clone();
+        tokio::spawn(async move {
+            let started =
+                tokio::time::timeout(LOGIN_LIMIT, russh::server::run_stream(config, stream, conn))
+                    .await;
+            if let Ok(Ok(running)) = started {
+                let handle = running.handle();
+                let deadline = tokio::spawn(async move {
+                    tokio::time::sleep(LOGIN_LIMIT).await;
+                    if !authed.load(Ordering::SeqCst) {
+                        log.line(&format!("refused {peer} (no login within 20 s)"));
+                        let _ = handle
+                            .disconnect(
+                                russh::Disconnect::ByApplication,
+                                "login took too long".into(),
+                                String::new(),
+                            )
+                            .await;
+                    }
+                });
+                let _ = running.await;
+                deadline.abort();
+            }
+            in_flight.fetch_sub(1, Ordering::SeqCst);
+        });
+    }
+}
+
+/// Block until SIGINT or SIGTERM.
+fn wait_for_stop_signal() -> Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .map_err(|e| Error::failure(format!("signals: {e}")))?;
+    let _ = signals.forever().next();
+    Ok(())
+}
+
+/// A session thread's panic goes to the log (the server's own terminal may
+/// be the teacher's explorer); any other panic is reported as usual.
+fn install_panic_log(log: Log) {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let thread = std::thread::current();
+        match thread.name() {
+            Some(name) if name.starts_with("bpeek-session") => {
+                log.line(&format!("{name}: {info}"));
+            }
+            _ => previous(info),
+        }
+    }));
+}
+
+fn open_log(path: &std::path::Path) -> Result<Log> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    Ok(Log::to(Box::new(file)))
+}
+
+/// A one-time teacher password: 16 characters from an alphabet without
+/// look-alikes, in groups of four.
+fn new_token() -> Result<String> {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| Error::failure(format!("random: {e}")))?;
+    let chars: Vec<char> = bytes
+        .iter()
+        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+        .collect();
+    Ok(chars
+        .chunks(4)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-"))
+}
+
+/// `30m`, `90s`, `2h` or a number of seconds; `0` means never.
+pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((at, _)) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| "expected a number with s, m or h, like 30m".to_string())?;
+    let secs = match unit {
+        "s" => n,
+        "m" => n.saturating_mul(60),
+        "h" => n.saturating_mul(3600),
+        other => return Err(format!("unknown unit {other:?}: use s, m or h")),
+    };
+    Ok(if secs == 0 {
+        // Never: a century is as good.
+        Duration::from_secs(100 * 365 * 86_400)
+    } else {
+        Duration::from_secs(secs)
+    })
+}
+
+/// A duration the way a user would say it.
+pub fn describe_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s.is_multiple_of(3600) && s > 0 {
+        format!("{} h", s / 3600)
+    } else if s.is_multiple_of(60) && s > 0 {
+        format!("{} min", s / 60)
+    } else {
+        format!("{s} s")
+    }
+}

@@ -1,0 +1,280 @@
+//! One student's (or the teacher's) explorer: the same [`App`] and the same
+//! [`run_loop`] as `bpeek tui`, on a thread of its own, with the channel as
+//! its event source and its screen.
+
+use crate::cli::args::{ColorChoice, TrainingOptions};
+use crate::serve::class::Class;
+use crate::serve::input::{ESC_WAIT, InputParser, PASTE_CAP};
+use crate::serve::screen::{self, Out, Outbox, RemoteScreen};
+use crate::serve::shared::SharedTokenizers;
+use crate::tui::app::App;
+use crate::tui::classroom::{self, Classroom, Role};
+use crate::tui::event::{Event, EventSource};
+use crate::tui::runner::run_loop;
+use crate::tui::theme::Theme;
+use crate::tui::tokenizers::LoadDone;
+use ratatui::Terminal;
+use std::collections::VecDeque;
+use std::io;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::time::{Duration, Instant};
+
+/// Messages into a session's thread.
+#[derive(Debug)]
+pub enum Incoming {
+    /// Bytes the client typed or pasted.
+    Bytes(Vec<u8>),
+    /// The client's window changed size (already clamped).
+    Resize(u16, u16),
+    /// The class changed: the teacher moved, someone came or went.
+    Class,
+    /// Frames were dropped for a slow client: draw the whole screen again.
+    Redraw,
+    Loaded(LoadDone),
+    /// The client takes no output: end.
+    Stalled,
+    /// The client closed the channel or went away.
+    Gone,
+    /// The server is stopping: end, with this goodbye.
+    Close(String),
+}
+
+/// Everything a session needs from the server.
+pub struct Setup {
+    pub training: TrainingOptions,
+    pub tokenizer_specs: Vec<String>,
+    pub colour: ColorChoice,
+    pub ascii: bool,
+    pub shared: Arc<SharedTokenizers>,
+    pub class: Arc<Class>,
+}
+
+/// How a session ended, for the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    Quit,
+    Idle,
+    Stalled,
+    Gone,
+    ServerStopping,
+    Failed(String),
+    Panicked(String),
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Quit => f.write_str("quit"),
+            Ending::Idle => f.write_str("idle"),
+            Ending::Stalled => f.write_str("stalled output"),
+            Ending::Gone => f.write_str("client gone"),
+            Ending::ServerStopping => f.write_str("server stopping"),
+            Ending::Failed(e) => write!(f, "error: {e}"),
+            Ending::Panicked(e) => write!(f, "panic: {e}"),
+        }
+    }
+}
+
+/// The channel as an event source: bytes become keys and pastes through the
+/// [`InputParser`], loads go to the shared tokenizers, and the idle clock
+/// runs on keystrokes (and on the teacher's moves, which a follower watches).
+pub struct ChannelEvents {
+    rx: Receiver<Incoming>,
+    tx: SyncSender<Incoming>,
+    parser: InputParser,
+    queue: VecDeque<Event>,
+    idle_timeout: Duration,
+    last_activity: Instant,
+    last_byte: Instant,
+    class: Arc<Class>,
+    seen_generation: u64,
+    shared: Arc<SharedTokenizers>,
+    pub ending: Option<Ending>,
+    pub goodbye: Option<String>,
+}
+
+impl ChannelEvents {
+    pub fn new(
+        rx: Receiver<Incoming>,
+        tx: SyncSender<Incoming>,
+        class: Arc<Class>,
+        shared: Arc<SharedTokenizers>,
+    ) -> Self {
+        let now = Instant::now();
+        ChannelEvents {
+            rx,
+            tx,
+            parser: InputParser::new(),
+            queue: VecDeque::new(),
+            idle_timeout: class.limits.idle_timeout,
+            last_activity: now,
+            last_byte: now,
+            seen_generation: class.generation(),
+            class,
+            shared,
+            ending: None,
+            goodbye: None,
+        }
+    }
+
+    fn end(&mut self, ending: Ending) -> io::Result<Option<Event>> {
+        self.ending.get_or_insert(ending);
+        Ok(Some(Event::Closed))
+    }
+}
+
+impl EventSource for ChannelEvents {
+    fn next(&mut self, timeout: Option<Duration>) -> io::Result<Option<Event>> {
+        let tick_at = timeout.map(|t| Instant::now() + t);
+        loop {
+            let generation = self.class.generation();
+            if generation != self.seen_generation {
+                self.seen_generation = generation;
+                self.last_activity = Instant::now();
+                return Ok(Some(Event::Class));
+            }
+            if let Some(e) = self.queue.pop_front() {
+                return Ok(Some(e));
+            }
+            let now = Instant::now();
+            let idle_at = self.last_activity + self.idle_timeout;
+            let esc_at = self.parser.waiting().then(|| self.last_byte + ESC_WAIT);
+            let wake_at = [Some(idle_at), esc_at, tick_at]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(idle_at);
+            let got = self.rx.recv_timeout(wake_at.saturating_duration_since(now));
+            match got {
+                Ok(Incoming::Bytes(bytes)) => {
+                    let now = Instant::now();
+                    self.last_activity = now;
+                    self.last_byte = now;
+                    let parsed = self.parser.feed(&bytes);
+                    self.queue.extend(parsed.events);
+                    if let Some(dropped) = parsed.paste_cut {
+                        self.queue.push_back(Event::Notice(format!(
+                            "paste cut to its first {} KB ({dropped} bytes dropped)",
+                            PASTE_CAP / 1024
+                        )));
+                    }
+                }
+                Ok(Incoming::Resize(w, h)) => self.queue.push_back(Event::Resize(w, h)),
+                Ok(Incoming::Class) => {}
+                Ok(Incoming::Redraw) => self.queue.push_back(Event::Redraw),
+                Ok(Incoming::Loaded(done)) => self.queue.push_back(Event::Loaded(done)),
+                Ok(Incoming::Stalled) => return self.end(Ending::Stalled),
+                Ok(Incoming::Gone) | Err(RecvTimeoutError::Disconnected) => {
+                    return self.end(Ending::Gone);
+                }
+                Ok(Incoming::Close(goodbye)) => {
+                    self.goodbye = Some(goodbye);
+                    return self.end(Ending::ServerStopping);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let now = Instant::now();
+                    if esc_at.is_some_and(|t| now >= t) {
+                        self.queue.extend(self.parser.flush().events);
+                    } else if now >= idle_at {
+                        self.goodbye = Some(format!(
+                            "bpeek: no key pressed for {}; session closed",
+                            crate::serve::describe_duration(self.idle_timeout)
+                        ));
+                        return self.end(Ending::Idle);
+                    } else if tick_at.is_some_and(|t| now >= t) {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+
+    fn load(&mut self, spec: &str) {
+        let tx = self.tx.clone();
+        let shared = self.shared.clone();
+        let spec = spec.to_string();
+        std::thread::spawn(move || {
+            let _ = tx.send(Incoming::Loaded(shared.get(&spec)));
+        });
+    }
+}
+
+/// Run one explorer until it quits or the connection ends, then give the
+/// client's terminal back. A panic ends this session only.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    setup: &Setup,
+    role: Role,
+    seat_id: u64,
+    size: (u16, u16),
+    term: &str,
+    events: ChannelEvents,
+    outbox: Outbox,
+) -> Ending {
+    let mut events = events;
+    let body = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        explore(setup, role, seat_id, size, term, &mut events, &outbox)
+    }));
+    let ending = match body {
+        Ok(Ok(())) => events.ending.clone().unwrap_or(Ending::Quit),
+        Ok(Err(_)) if outbox.is_closed() => Ending::Gone,
+        Ok(Err(e)) => Ending::Failed(e.to_string()),
+        Err(panic) => Ending::Panicked(panic_message(&panic)),
+    };
+    let message = match &ending {
+        Ending::Quit | Ending::Gone | Ending::Stalled => None,
+        Ending::Idle | Ending::ServerStopping => events.goodbye.clone(),
+        Ending::Failed(e) => Some(format!("bpeek: the session ended: {e}")),
+        Ending::Panicked(_) => Some("bpeek: the session ended on an internal error".into()),
+    };
+    if !matches!(ending, Ending::Gone | Ending::Stalled) {
+        let _ = outbox.must(Out::Bytes(screen::leave_sequence(message.as_deref())));
+        let status = u32::from(!matches!(ending, Ending::Quit));
+        let _ = outbox.must(Out::End(status));
+    }
+    ending
+}
+
+fn explore(
+    setup: &Setup,
+    role: Role,
+    seat_id: u64,
+    size: (u16, u16),
+    term: &str,
+    events: &mut ChannelEvents,
+    outbox: &Outbox,
+) -> crate::error::Result<()> {
+    // The client's TERM, not the server's, says whether colour works.
+    let colour = match setup.colour {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => term != "dumb",
+    };
+    let mut app = App::from_options(&setup.training, Theme::new(colour, setup.ascii))?;
+    for spec in &setup.tokenizer_specs {
+        app.add_tokenizer(spec);
+    }
+    app.classroom = Some(Classroom::new(role, setup.class.link(seat_id)));
+    // A late joiner starts where the teacher is; a teacher tells the class
+    // where it starts.
+    classroom::on_class_change(&mut app);
+    classroom::after_event(&mut app);
+    let fail = |e: io::Error| crate::error::Error::failure(format!("client terminal: {e}"));
+    outbox
+        .must(Out::Bytes(screen::enter_sequence()))
+        .map_err(fail)?;
+    let backend = RemoteScreen::new(outbox.clone(), size.0, size.1);
+    let mut terminal = Terminal::new(backend).map_err(fail)?;
+    run_loop(&mut terminal, &mut app, events)
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown".into()
+    }
+}

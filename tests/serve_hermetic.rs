@@ -1,0 +1,346 @@
+//! The server and SSH clients in one test process over 127.0.0.1: what a
+//! session is offered, what it is refused, and a class following its
+//! teacher.
+
+mod ssh;
+
+use ssh::{Class, Conn, Term, runtime};
+
+fn shows(text: &'static str) -> impl Fn(&Term) -> bool {
+    move |t: &Term| t.screen().contains(text)
+}
+
+#[test]
+fn a_student_steps_resizes_and_quits_with_status_0() {
+    let class = Class::start("student", &[]);
+    runtime().block_on(async {
+        let conn = Conn::login(class.port(), "alice", None).await.unwrap();
+        let mut term = conn.terminal(100, 30).await;
+        term.wait_for("the explorer", shows("Merges 0")).await;
+        assert!(term.vt.screen().alternate_screen());
+        assert!(
+            term.status_line().contains("no teacher yet, 1 student"),
+            "{}",
+            term.screen()
+        );
+
+        term.send(b"n").await;
+        term.wait_for("merge 1", shows("Merges 1")).await;
+        assert!(term.screen().contains("p + l → pl"), "{}", term.screen());
+
+        // Side by side at 100 columns, stacked at 60.
+        let side_by_side = |t: &Term| {
+            t.screen()
+                .lines()
+                .any(|l| l.contains("Corpus: play") && l.contains("Pairs"))
+        };
+        assert!(side_by_side(&term), "{}", term.screen());
+        term.resize(60, 24).await;
+        term.wait_for("the narrow layout", move |t| {
+            !side_by_side(t) && t.screen().lines().any(|l| l.starts_with("┌ Pairs"))
+        })
+        .await;
+
+        term.send(b"q").await;
+        term.wait_closed().await;
+        assert_eq!(term.exit_status, Some(0));
+        assert!(
+            !term.vt.screen().alternate_screen(),
+            "the alternate screen is left"
+        );
+        assert!(!term.vt.screen().hide_cursor(), "the cursor is shown");
+        assert!(
+            !term.vt.screen().bracketed_paste(),
+            "bracketed paste is off"
+        );
+    });
+    let log = class.wait_for_log("s quit");
+    assert!(log.contains("connect 127.0.0.1:"), "{log}");
+    assert!(log.contains("disconnect 127.0.0.1:"), "{log}");
+    assert!(log.contains("student 100x30 xterm-256color"), "{log}");
+}
+
+#[test]
+fn commands_subsystems_forwarding_and_sessions_without_a_pty_are_refused() {
+    let class = Class::start("refused", &[]);
+    runtime().block_on(async {
+        // OpenSSH opens one channel per connection, and so does each case.
+        let login = || Conn::login(class.port(), "bob", None);
+        let conn = login().await.unwrap();
+        let exec = conn.channel().await;
+        exec.exec(true, "ls").await.unwrap();
+        let mut exec = Term::new(exec, 80, 24);
+        exec.wait_closed().await;
+        assert!(exec.raw.contains("runs no commands"), "{}", exec.raw);
+        assert_eq!(exec.exit_status, Some(1));
+
+        let conn = login().await.unwrap();
+        let sftp = conn.channel().await;
+        sftp.request_subsystem(true, "sftp").await.unwrap();
+        let mut sftp = Term::new(sftp, 80, 24);
+        sftp.wait_closed().await;
+        assert!(sftp.raw.is_empty(), "{}", sftp.raw);
+
+        let conn = login().await.unwrap();
+        let no_pty = conn.channel().await;
+        no_pty.request_shell(true).await.unwrap();
+        let mut no_pty = Term::new(no_pty, 80, 24);
+        no_pty.wait_closed().await;
+        assert!(no_pty.raw.contains("in a terminal"), "{}", no_pty.raw);
+        assert!(no_pty.raw.contains("without -T"), "{}", no_pty.raw);
+        assert_eq!(no_pty.exit_status, Some(1));
+
+        let conn = login().await.unwrap();
+        let forward = conn
+            .handle
+            .channel_open_direct_tcpip("127.0.0.1", 22, "127.0.0.1", 5000)
+            .await;
+        assert!(forward.is_err(), "port forwarding is refused");
+
+        let teacher = Conn::login(class.port(), "teacher", None).await;
+        assert!(teacher.is_err(), "the teacher needs a key or the token");
+        let wrong = Conn::login(class.port(), "teacher", Some("not-the-token")).await;
+        assert!(wrong.is_err(), "a wrong token is refused");
+    });
+}
+
+#[test]
+fn followers_see_the_teachers_merge_at_their_own_size_and_can_leave_and_rejoin() {
+    let class = Class::start("follow", &[]);
+    let token = class.token();
+    runtime().block_on(async {
+        let a = Conn::login(class.port(), "ann", None).await.unwrap();
+        let mut ann = a.terminal(100, 30).await;
+        ann.wait_for("ann's explorer", shows("Merges 0")).await;
+        let b = Conn::login(class.port(), "ben", None).await.unwrap();
+        let mut ben = b.terminal(70, 22).await;
+        ben.wait_for("ben's explorer", shows("merge 0/")).await;
+
+        let t = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut teacher = t.terminal(120, 40).await;
+        teacher
+            .wait_for("the teacher's count", |t| {
+                t.status_line().contains("teacher, 2 students, 2 follow")
+            })
+            .await;
+        teacher.send(b"nnn").await;
+        teacher.wait_for("merge 3", shows("merge 3/")).await;
+        for (name, term) in [("ann", &mut ann), ("ben", &mut ben)] {
+            term.wait_for(name, |t| {
+                t.status_line().contains("merge 3/")
+                    && t.status_line().contains("following the teacher")
+            })
+            .await;
+        }
+        assert_eq!(ben.screen().lines().count(), 22);
+
+        // Ben asks to step alone, says yes, steps, and rejoins.
+        ben.send(b"n").await;
+        ben.wait_for("the question", shows("explore on your own? y"))
+            .await;
+        ben.send(b"y").await;
+        ben.wait_for("ben on his own at merge 4", |t| {
+            t.status_line().contains("merge 4/") && t.status_line().contains("on your own")
+        })
+        .await;
+        teacher
+            .wait_for("one follower left", |t| {
+                t.status_line().contains("2 students, 1 follow")
+            })
+            .await;
+        ben.send(b"nn").await;
+        ben.wait_for("merge 6", |t| t.status_line().contains("merge 6/"))
+            .await;
+        teacher.send(b"p").await;
+        ann.wait_for("ann follows the undo", |t| {
+            t.status_line().contains("merge 2/")
+        })
+        .await;
+        ben.send(b"F").await;
+        ben.wait_for("ben back with the teacher", |t| {
+            t.status_line().contains("merge 2/")
+                && t.status_line().contains("following the teacher")
+        })
+        .await;
+
+        // A student who answers no stays with the teacher.
+        ann.send(b"n").await;
+        ann.wait_for("the question", shows("explore on your own? y"))
+            .await;
+        ann.send(b"x").await;
+        ann.wait_for("still following", shows("still following the teacher"))
+            .await;
+        assert!(ann.status_line().contains("merge 2/"), "{}", ann.screen());
+
+        // A late joiner starts where the teacher is.
+        let c = Conn::login(class.port(), "cid", None).await.unwrap();
+        let mut cid = c.terminal(80, 24).await;
+        cid.wait_for("cid at merge 2", |t| t.status_line().contains("merge 2/"))
+            .await;
+
+        // Phases and corpora are followed too.
+        teacher.send(b".").await;
+        for (name, term) in [("ann", &mut ann), ("cid", &mut cid)] {
+            term.wait_for(name, |t| {
+                t.status_line().contains("merge 2/") && t.status_line().contains("chosen")
+            })
+            .await;
+        }
+        teacher.send(b"c").await;
+        teacher
+            .wait_for("another corpus", |t| !t.screen().contains("Corpus: play"))
+            .await;
+        let screen = teacher.screen();
+        let corpus = screen
+            .split("Corpus: ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .expect("a corpus title")
+            .to_string();
+        ann.wait_for("ann on the teacher's corpus", |t| {
+            t.screen().contains(&format!("Corpus: {corpus} "))
+        })
+        .await;
+    });
+}
+
+#[test]
+fn a_full_class_is_told_so_and_the_server_stopping_restores_every_terminal() {
+    let mut class = Class::start("full", &["--max-sessions", "2"]);
+    let rt = runtime();
+    let (mut ta, mut tb, _a, _b) = rt.block_on(async {
+        let a = Conn::login(class.port(), "a", None).await.unwrap();
+        let mut ta = a.terminal(80, 24).await;
+        ta.wait_for("a's explorer", shows("merge 0/")).await;
+        let b = Conn::login(class.port(), "b", None).await.unwrap();
+        let mut tb = b.terminal(80, 24).await;
+        tb.wait_for("b's explorer", shows("merge 0/")).await;
+
+        let c = Conn::login(class.port(), "c", None).await.unwrap();
+        let mut tc = c.terminal(80, 24).await;
+        tc.wait_closed().await;
+        assert!(
+            tc.raw.contains("the class is full (2 sessions)"),
+            "{}",
+            tc.raw
+        );
+        assert_eq!(tc.exit_status, Some(1));
+        (ta, tb, a, b)
+    });
+    class.stop();
+    rt.block_on(async {
+        for t in [&mut ta, &mut tb] {
+            t.wait_closed().await;
+            assert!(
+                t.raw.contains("the server is stopping; goodbye"),
+                "{}",
+                t.raw
+            );
+            assert!(!t.vt.screen().alternate_screen());
+            assert!(!t.vt.screen().hide_cursor());
+        }
+    });
+    let log = class.log.text();
+    assert!(log.contains("the class is full"), "{log}");
+    assert!(log.contains("server stopping"), "{log}");
+}
+
+#[test]
+fn a_session_with_no_keystrokes_for_the_idle_timeout_is_closed() {
+    let class = Class::start("idle", &["--idle-timeout", "1s"]);
+    runtime().block_on(async {
+        let conn = Conn::login(class.port(), "dozy", None).await.unwrap();
+        let mut term = conn.terminal(80, 24).await;
+        term.wait_for("the explorer", shows("merge 0/")).await;
+        term.wait_closed().await;
+        assert!(term.raw.contains("no key pressed for 1 s"), "{}", term.raw);
+        assert!(!term.vt.screen().alternate_screen());
+    });
+}
+
+#[test]
+fn real_tokenizers_are_loaded_once_and_only_the_servers_own_can_be_loaded() {
+    use bpeek::serve::shared::SharedTokenizers;
+    use std::sync::Arc;
+    let shared = Arc::new(SharedTokenizers::new(&[]));
+    let loads: Vec<_> = (0..4)
+        .map(|_| {
+            let shared = shared.clone();
+            std::thread::spawn(move || shared.get("gpt2"))
+        })
+        .collect();
+    let got: Vec<_> = loads.into_iter().map(|t| t.join().unwrap()).collect();
+    let first = got[0].outcome.as_ref().expect("gpt2 loads");
+    for other in &got[1..] {
+        let tok = other.outcome.as_ref().expect("gpt2 loads");
+        assert!(Arc::ptr_eq(first, tok), "one copy for every session");
+    }
+    let refused = shared.get("/etc/passwd");
+    assert_eq!(refused.outcome.unwrap_err(), "not offered by this server");
+}
+
+#[test]
+fn three_wrong_teacher_passwords_close_the_connection() {
+    let class = Class::start("guess", &[]);
+    runtime().block_on(async {
+        let config = std::sync::Arc::new(russh::client::Config::default());
+        let mut handle = russh::client::connect(config, ("127.0.0.1", class.port()), ssh::TrustAll)
+            .await
+            .unwrap();
+        // OpenSSH starts with `none`; that try does not count as a failure.
+        let none = handle.authenticate_none("teacher").await.unwrap();
+        assert!(!none.success());
+        for guess in [
+            "aaaa-aaaa-aaaa-aaaa",
+            "bbbb-bbbb-bbbb-bbbb",
+            "cccc-cccc-cccc-cccc",
+        ] {
+            let tried = handle.authenticate_password("teacher", guess).await;
+            assert!(
+                tried.is_ok_and(|r| !r.success()),
+                "a wrong guess is refused"
+            );
+        }
+        let fourth = handle
+            .authenticate_password("teacher", &class.token())
+            .await;
+        assert!(
+            !fourth.is_ok_and(|r| r.success()),
+            "after three failures even the right token is too late"
+        );
+        assert!(handle.is_closed() || handle.channel_open_session().await.is_err());
+    });
+}
+
+#[test]
+fn bad_options_are_refused_before_the_port_opens() {
+    use bpeek::cli::{Cli, Command};
+    use bpeek::serve::log::Log;
+    use clap::Parser;
+    let refused = |extra: &[&str]| -> String {
+        let mut argv = vec!["bpeek", "serve"];
+        if !extra.contains(&"--listen") {
+            argv.extend(["--listen", "127.0.0.1:9"]);
+        }
+        argv.extend_from_slice(extra);
+        let Some(Command::Serve(args)) = Cli::parse_from(argv).command else {
+            panic!("serve arguments");
+        };
+        match bpeek::serve::start(&args, Log::to(Box::new(std::io::sink()))) {
+            Err(e) => {
+                assert_eq!(e.exit_code(), 2, "{e}");
+                e.to_string()
+            }
+            Ok(_) => panic!("{extra:?} was accepted"),
+        }
+    };
+    assert!(refused(&["-"]).contains("not stdin"));
+    assert!(refused(&["--listen", "localhost"]).contains("expected ADDRESS:PORT"));
+    assert!(refused(&["--idle-timeout", "ten"]).contains("--idle-timeout ten"));
+    assert!(refused(&["--idle-timeout", "5d"]).contains("unknown unit"));
+    assert!(refused(&["--max-sessions", "0"]).contains("at least 1"));
+    assert!(refused(&["--teacher-keys", "/no/such/file"]).contains("/no/such/file"));
+    assert!(refused(&["--corpus-name", "nope"]).contains("nope"));
+}

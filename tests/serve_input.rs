@@ -1,0 +1,195 @@
+//! What a student's terminal sends, cut into packets anywhere, becomes the
+//! same keys and pastes the local explorer gets.
+
+use bpeek::serve::input::{InputParser, PASTE_CAP};
+use bpeek::tui::Event;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+fn key(code: KeyCode, modifiers: KeyModifiers) -> Event {
+    Event::Key(KeyEvent::new(code, modifiers))
+}
+
+fn plain(code: KeyCode) -> Event {
+    key(code, KeyModifiers::NONE)
+}
+
+/// What a row of the table says: what is typed, the packets it arrives
+/// in, and the events they mean.
+type Row = (&'static str, Vec<&'static [u8]>, Vec<Event>);
+
+/// Feed `packets` one after another, then let a pause pass.
+fn parse(packets: &[&[u8]]) -> Vec<Event> {
+    let mut parser = InputParser::new();
+    let mut events = Vec::new();
+    for p in packets {
+        events.extend(parser.feed(p).events);
+    }
+    events.extend(parser.flush().events);
+    events
+}
+
+#[test]
+fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
+    let table: Vec<Row> = vec![
+        ("one key", vec![b"n"], vec![Event::char('n')]),
+        (
+            "several keys in one packet",
+            vec![b"nnp"],
+            vec![Event::char('n'), Event::char('n'), Event::char('p')],
+        ),
+        ("Enter", vec![b"\r"], vec![plain(KeyCode::Enter)]),
+        ("Tab", vec![b"\t"], vec![plain(KeyCode::Tab)]),
+        ("Backspace", vec![b"\x7f"], vec![plain(KeyCode::Backspace)]),
+        ("Ctrl-C", vec![b"\x03"], vec![Event::ctrl('c')]),
+        ("Ctrl-U", vec![b"\x15"], vec![Event::ctrl('u')]),
+        ("Right arrow", vec![b"\x1b[C"], vec![plain(KeyCode::Right)]),
+        (
+            "an arrow split after ESC",
+            vec![b"\x1b", b"[D"],
+            vec![plain(KeyCode::Left)],
+        ),
+        (
+            "an arrow split after ESC [",
+            vec![b"\x1b[", b"A"],
+            vec![plain(KeyCode::Up)],
+        ),
+        (
+            "application-mode arrow",
+            vec![b"\x1bOB"],
+            vec![plain(KeyCode::Down)],
+        ),
+        (
+            "Page Down",
+            vec![b"\x1b[6~"],
+            vec![plain(KeyCode::PageDown)],
+        ),
+        ("Home", vec![b"\x1b[H"], vec![plain(KeyCode::Home)]),
+        (
+            "Delete, split",
+            vec![b"\x1b[3", b"~"],
+            vec![plain(KeyCode::Delete)],
+        ),
+        (
+            "Ctrl-Right (a modifier)",
+            vec![b"\x1b[1;5C"],
+            vec![key(KeyCode::Right, KeyModifiers::CONTROL)],
+        ),
+        (
+            "Shift-Tab",
+            vec![b"\x1b[Z"],
+            vec![key(KeyCode::BackTab, KeyModifiers::SHIFT)],
+        ),
+        (
+            "Alt-x",
+            vec![b"\x1bx"],
+            vec![key(KeyCode::Char('x'), KeyModifiers::ALT)],
+        ),
+        ("a lone Esc", vec![b"\x1b"], vec![plain(KeyCode::Esc)]),
+        (
+            "Esc pressed twice",
+            vec![b"\x1b\x1b"],
+            vec![plain(KeyCode::Esc), plain(KeyCode::Esc)],
+        ),
+        (
+            "Esc, Alt-[ style: ESC [ then a pause",
+            vec![b"\x1b["],
+            vec![plain(KeyCode::Esc), Event::char('[')],
+        ),
+        (
+            "UTF-8 in one packet",
+            vec!["é".as_bytes()],
+            vec![Event::char('é')],
+        ),
+        (
+            "UTF-8 split across packets",
+            vec![&[0xe2, 0x82], &[0xac]],
+            vec![Event::char('€')],
+        ),
+        (
+            "a four-byte character split three ways",
+            vec![&[0xf0], &[0x9f, 0x98], &[0x80]],
+            vec![Event::char('😀')],
+        ),
+        (
+            "a bracketed paste",
+            vec![b"\x1b[200~hello world\x1b[201~"],
+            vec![Event::Paste("hello world".into())],
+        ),
+        (
+            "a paste split inside both markers",
+            vec![b"\x1b[20", b"0~line 1\nli", b"ne 2\x1b[2", b"01~n"],
+            vec![Event::Paste("line 1\nline 2".into()), Event::char('n')],
+        ),
+        (
+            "a paste holding escape sequences is text",
+            vec![b"\x1b[200~a\x1b[Cb\x1b[201~"],
+            vec![Event::Paste("a\x1b[Cb".into())],
+        ),
+        (
+            "keys before and after a paste",
+            vec![b"e\x1b[200~x\x1b[201~\x1b"],
+            vec![
+                Event::char('e'),
+                Event::Paste("x".into()),
+                plain(KeyCode::Esc),
+            ],
+        ),
+        ("F5", vec![b"\x1b[15~"], vec![plain(KeyCode::F(5))]),
+        (
+            "Insert is not mistaken for a paste start",
+            vec![b"\x1b[2~"],
+            vec![plain(KeyCode::Insert)],
+        ),
+    ];
+    for (what, packets, expected) in table {
+        assert_eq!(parse(&packets), expected, "{what}");
+    }
+}
+
+#[test]
+fn a_lone_esc_waits_for_the_rest_of_a_sequence_until_a_pause() {
+    let mut parser = InputParser::new();
+    assert!(parser.feed(b"\x1b").events.is_empty());
+    assert!(parser.waiting(), "held, not yet the Esc key");
+    assert_eq!(parser.feed(b"[B").events, vec![plain(KeyCode::Down)]);
+    assert!(!parser.waiting());
+
+    assert!(parser.feed(b"\x1b").events.is_empty());
+    assert_eq!(parser.flush().events, vec![plain(KeyCode::Esc)]);
+    assert!(!parser.waiting());
+}
+
+#[test]
+fn every_split_of_a_mixed_input_gives_the_same_events() {
+    let input: &[u8] = "n\x1b[1;5Cé\x1b[200~pasted ünïcode\x1b[201~q".as_bytes();
+    let whole = parse(&[input]);
+    assert_eq!(whole.len(), 5, "{whole:?}");
+    for a in 1..input.len() {
+        for b in a..input.len() {
+            let got = parse(&[&input[..a], &input[a..b], &input[b..]]);
+            assert_eq!(got, whole, "split at {a} and {b}");
+        }
+    }
+}
+
+#[test]
+fn a_paste_beyond_the_cap_is_cut_and_says_so() {
+    let mut parser = InputParser::new();
+    let mut out = parser.feed(b"\x1b[200~");
+    let chunk = vec![b'a'; 64 * 1024];
+    let mut sent = 0;
+    while sent < PASTE_CAP + 1000 {
+        let more = parser.feed(&chunk);
+        out.events.extend(more.events);
+        sent += chunk.len();
+    }
+    let end = parser.feed(b"\x1b[201~");
+    out.events.extend(end.events);
+    assert_eq!(out.events.len(), 1);
+    let Event::Paste(text) = &out.events[0] else {
+        panic!("a paste: {:?}", out.events[0]);
+    };
+    assert_eq!(text.len(), PASTE_CAP);
+    assert_eq!(end.paste_cut, Some(sent - PASTE_CAP));
+    assert_eq!(parser.feed(b"n").events, vec![Event::char('n')]);
+}

@@ -1,0 +1,263 @@
+//! A served class for tests: a server on 127.0.0.1 (port 0), and SSH
+//! clients (russh's client) whose screens are read through a terminal
+//! emulator.
+#![allow(dead_code)] // each test file uses its own part of this
+
+use bpeek::cli::{Cli, Command};
+use bpeek::serve::log::Log;
+use bpeek::serve::{Running, start};
+use clap::Parser;
+use russh::client::{self, Msg};
+use russh::keys::PublicKeyOrCertificate;
+use russh::{Channel, ChannelMsg};
+use std::io::Write;
+use std::num::NonZeroU16;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long a test waits for a screen or an answer before it fails.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// The log, kept in memory.
+#[derive(Clone, Default)]
+pub struct LogBuf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for LogBuf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl LogBuf {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+/// A server on the tutorial corpus, with its own host key, stopped on drop.
+pub struct Class {
+    pub running: Option<Running>,
+    pub log: LogBuf,
+    dir: PathBuf,
+}
+
+impl Class {
+    pub fn start(name: &str, extra: &[&str]) -> Class {
+        let dir = std::env::temp_dir().join(format!("bpeek-serve-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let key = dir.join("host_key");
+        let mut argv = vec![
+            "bpeek",
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--corpus-name",
+            "play",
+            "--pretok",
+            "whitespace",
+            "--host-key",
+            key.to_str().unwrap(),
+        ];
+        argv.extend_from_slice(extra);
+        let Some(Command::Serve(args)) = Cli::parse_from(argv).command else {
+            panic!("serve arguments");
+        };
+        let log = LogBuf::default();
+        let running = start(&args, Log::to(Box::new(log.clone()))).expect("the server starts");
+        Class {
+            running: Some(running),
+            log,
+            dir,
+        }
+    }
+
+    pub fn port(&self) -> u16 {
+        self.running.as_ref().unwrap().addr.port()
+    }
+
+    pub fn token(&self) -> String {
+        self.running.as_ref().unwrap().server.token.clone().unwrap()
+    }
+
+    /// Wait until the log holds `text` (a session logs its end after its
+    /// client has seen it).
+    pub fn wait_for_log(&self, text: &str) -> String {
+        let deadline = std::time::Instant::now() + PATIENCE;
+        loop {
+            let log = self.log.text();
+            if log.contains(text) {
+                return log;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "waited for {text:?} in the log:\n{log}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop();
+        }
+    }
+}
+
+impl Drop for Class {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+pub struct TrustAll;
+
+impl client::Handler for TrustAll {
+    type Error = russh::Error;
+
+    async fn check_server_key(&mut self, _: &PublicKeyOrCertificate) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+/// A logged-in connection.
+pub struct Conn {
+    pub handle: client::Handle<TrustAll>,
+}
+
+impl Conn {
+    /// Log in as a student (`none`), or as `teacher` with `password`.
+    pub async fn login(port: u16, user: &str, password: Option<&str>) -> Result<Conn, String> {
+        let config = Arc::new(client::Config::default());
+        let mut handle = client::connect(config, ("127.0.0.1", port), TrustAll)
+            .await
+            .map_err(|e| e.to_string())?;
+        let ok = match password {
+            None => handle.authenticate_none(user).await,
+            Some(p) => handle.authenticate_password(user, p).await,
+        }
+        .map_err(|e| e.to_string())?;
+        if !ok.success() {
+            return Err("login refused".into());
+        }
+        Ok(Conn { handle })
+    }
+
+    pub async fn channel(&self) -> Channel<Msg> {
+        self.handle
+            .channel_open_session()
+            .await
+            .expect("a session channel")
+    }
+
+    /// A pty of `cols` x `rows` and a shell: an explorer.
+    pub async fn terminal(&self, cols: u16, rows: u16) -> Term {
+        let channel = self.channel().await;
+        channel
+            .request_pty(true, "xterm-256color", cols.into(), rows.into(), 0, 0, &[])
+            .await
+            .unwrap();
+        channel.request_shell(true).await.unwrap();
+        Term::new(channel, cols, rows)
+    }
+}
+
+fn nz(n: u16) -> NonZeroU16 {
+    NonZeroU16::new(n).unwrap()
+}
+
+/// A client terminal: the channel and an emulator of its screen.
+pub struct Term {
+    pub channel: Channel<Msg>,
+    pub vt: vt100::Parser,
+    pub exit_status: Option<u32>,
+    pub closed: bool,
+    /// Everything received, as text.
+    pub raw: String,
+}
+
+impl Term {
+    pub fn new(channel: Channel<Msg>, cols: u16, rows: u16) -> Term {
+        Term {
+            channel,
+            vt: vt100::Parser::new(nz(rows), nz(cols), 0),
+            exit_status: None,
+            closed: false,
+            raw: String::new(),
+        }
+    }
+
+    pub fn screen(&self) -> String {
+        self.vt.screen().contents()
+    }
+
+    pub async fn send(&self, bytes: &[u8]) {
+        self.channel.data(bytes).await.unwrap();
+    }
+
+    pub async fn resize(&mut self, cols: u16, rows: u16) {
+        self.vt.set_size(nz(rows), nz(cols));
+        self.channel
+            .window_change(cols.into(), rows.into(), 0, 0)
+            .await
+            .unwrap();
+    }
+
+    /// Read until `ok` holds for the screen; fail with the screen if it
+    /// does not within [`PATIENCE`].
+    pub async fn wait_for(&mut self, what: &str, ok: impl Fn(&Term) -> bool) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while !ok(self) {
+            let msg = tokio::time::timeout_at(deadline, self.channel.wait()).await;
+            match msg {
+                Err(_) => panic!("waited for {what}; the screen is:\n{}", self.screen()),
+                Ok(None) => {
+                    self.closed = true;
+                    assert!(
+                        ok(self),
+                        "closed before {what}; the screen is:\n{}",
+                        self.screen()
+                    );
+                    return;
+                }
+                Ok(Some(m)) => self.take(m),
+            }
+        }
+    }
+
+    fn take(&mut self, msg: ChannelMsg) {
+        match msg {
+            ChannelMsg::Data { data } => {
+                self.vt.process(&data);
+                self.raw.push_str(&String::from_utf8_lossy(&data));
+            }
+            ChannelMsg::ExitStatus { exit_status } => self.exit_status = Some(exit_status),
+            ChannelMsg::Close => self.closed = true,
+            _ => {}
+        }
+    }
+
+    /// Read until the channel closes.
+    pub async fn wait_closed(&mut self) {
+        self.wait_for("the channel to close", |t| t.closed).await;
+    }
+
+    pub fn status_line(&self) -> String {
+        self.screen().lines().next().unwrap_or_default().to_string()
+    }
+}
+
+/// A tokio runtime for the clients of one test.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
