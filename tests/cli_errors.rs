@@ -200,7 +200,11 @@ fn a_byte_order_mark_before_a_tokenizer_file_is_accepted() {
     with_bom.extend(std::fs::read(&tok).unwrap());
     std::fs::write(&tok, with_bom).unwrap();
     let out = bpeek(&["encode", "--tokenizer", s(&tok), "play"]);
-    assert!(stdout(&out).contains("bytes -> 1 token"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("bytes -> 1 token"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
