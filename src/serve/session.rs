@@ -13,6 +13,7 @@ use crate::tui::event::{Event, EventSource};
 use crate::tui::runner::run_loop;
 use crate::tui::theme::Theme;
 use crate::tui::tokenizers::LoadDone;
+use crate::tui::wide_cells::WideCellBackend;
 use ratatui::Terminal;
 use std::collections::VecDeque;
 use std::io;
@@ -264,7 +265,8 @@ fn explore(
     outbox
         .must(Out::Bytes(screen::enter_sequence()))
         .map_err(fail)?;
-    let backend = RemoteScreen::new(outbox.clone(), size.0, size.1);
+    // The same care for text terminals measure differently as at home.
+    let backend = WideCellBackend::over(RemoteScreen::new(outbox.clone(), size.0, size.1));
     let mut terminal = Terminal::new(backend).map_err(fail)?;
     run_loop(&mut terminal, &mut app, events)
 }

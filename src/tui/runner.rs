@@ -30,8 +30,6 @@ impl Screen for TestBackend {
 
 impl<W: std::io::Write> Screen for ratatui::backend::CrosstermBackend<W> {}
 
-impl<W: std::io::Write> Screen for crate::tui::wide_cells::WideCellBackend<W> {}
-
 fn draw_error(e: impl std::fmt::Display) -> Error {
     Error::failure(format!("drawing the screen: {e}"))
 }

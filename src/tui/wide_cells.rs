@@ -16,31 +16,39 @@
 //! written again whole, each of its uncertain clusters placed by an
 //! explicit cursor move. Rows of plain text are patched as usual.
 
-use crossterm::{
-    QueueableCommand,
-    cursor::MoveTo,
-    terminal::{Clear, ClearType as TermClear},
-};
+use crate::tui::runner::Screen;
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
 use ratatui::buffer::{Buffer, Cell, CellWidth};
 use ratatui::layout::{Position, Rect, Size};
-use std::io::{self, Write};
+use std::io::Write;
 
-pub struct WideCellBackend<W: Write> {
-    inner: CrosstermBackend<W>,
+/// Wraps any backend: the local terminal's, or a served session's.
+pub struct WideCellBackend<B: Backend> {
+    inner: B,
     /// What the terminal shows, as far as this backend has drawn it.
     screen: Buffer,
     /// Rows that held uncertain text after the last frame.
     uncertain_rows: Vec<bool>,
 }
 
-impl<W: Write> WideCellBackend<W> {
+impl<W: Write> WideCellBackend<CrosstermBackend<W>> {
+    /// The local terminal, written through `writer`.
     pub fn new(writer: W) -> Self {
+        WideCellBackend::over(CrosstermBackend::new(writer))
+    }
+}
+
+impl<B: Backend> WideCellBackend<B> {
+    pub fn over(inner: B) -> Self {
         WideCellBackend {
-            inner: CrosstermBackend::new(writer),
+            inner,
             screen: Buffer::empty(Rect::default()),
             uncertain_rows: Vec::new(),
         }
+    }
+
+    pub fn inner_mut(&mut self) -> &mut B {
+        &mut self.inner
     }
 
     /// Forget what the screen holds (after a clear or a resize).
@@ -52,9 +60,9 @@ impl<W: Write> WideCellBackend<W> {
 
     /// Erase row `y` and write all of it from the copy, each uncertain
     /// cluster and the cell after it placed by an explicit move.
-    fn rewrite_row(&mut self, y: u16) -> io::Result<()> {
-        self.inner.queue(MoveTo(0, y))?;
-        self.inner.queue(Clear(TermClear::CurrentLine))?;
+    fn rewrite_row(&mut self, y: u16) -> Result<(), B::Error> {
+        self.inner.set_cursor_position(Position::new(0, y))?;
+        self.inner.clear_region(ClearType::CurrentLine)?;
         let width = self.screen.area.width;
         let mut run: Vec<(u16, u16, Cell)> = Vec::new();
         let mut x = 0;
@@ -105,10 +113,16 @@ fn is_uncertain(symbol: &str) -> bool {
     )
 }
 
-impl<W: Write> Backend for WideCellBackend<W> {
-    type Error = io::Error;
+impl<B: Screen> Screen for WideCellBackend<B> {
+    fn resized(&mut self, width: u16, height: u16) {
+        self.inner.resized(width, height);
+    }
+}
 
-    fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
+impl<B: Backend> Backend for WideCellBackend<B> {
+    type Error = B::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> Result<(), B::Error>
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
@@ -149,33 +163,33 @@ impl<W: Write> Backend for WideCellBackend<W> {
         Ok(())
     }
 
-    fn append_lines(&mut self, n: u16) -> io::Result<()> {
+    fn append_lines(&mut self, n: u16) -> Result<(), B::Error> {
         self.inner.append_lines(n)
     }
 
-    fn hide_cursor(&mut self) -> io::Result<()> {
+    fn hide_cursor(&mut self) -> Result<(), B::Error> {
         self.inner.hide_cursor()
     }
 
-    fn show_cursor(&mut self) -> io::Result<()> {
+    fn show_cursor(&mut self) -> Result<(), B::Error> {
         self.inner.show_cursor()
     }
 
-    fn get_cursor_position(&mut self) -> io::Result<Position> {
+    fn get_cursor_position(&mut self) -> Result<Position, B::Error> {
         self.inner.get_cursor_position()
     }
 
-    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> io::Result<()> {
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), B::Error> {
         self.inner.set_cursor_position(position)
     }
 
-    fn clear(&mut self) -> io::Result<()> {
+    fn clear(&mut self) -> Result<(), B::Error> {
         self.inner.clear()?;
         self.reset_copy();
         Ok(())
     }
 
-    fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+    fn clear_region(&mut self, clear_type: ClearType) -> Result<(), B::Error> {
         self.inner.clear_region(clear_type)?;
         if clear_type == ClearType::All {
             self.reset_copy();
@@ -183,15 +197,15 @@ impl<W: Write> Backend for WideCellBackend<W> {
         Ok(())
     }
 
-    fn size(&self) -> io::Result<Size> {
+    fn size(&self) -> Result<Size, B::Error> {
         self.inner.size()
     }
 
-    fn window_size(&mut self) -> io::Result<WindowSize> {
+    fn window_size(&mut self) -> Result<WindowSize, B::Error> {
         self.inner.window_size()
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        Backend::flush(&mut self.inner)
+    fn flush(&mut self) -> Result<(), B::Error> {
+        self.inner.flush()
     }
 }
