@@ -22,14 +22,22 @@ pub const END: TokenId = TokenId::MAX - 1;
 #[derive(Debug, Clone)]
 pub struct Chain {
     initial: Vec<TokenId>,
-    sym: Vec<TokenId>,
-    /// At a token's position: where the token before it starts (`NONE` at a
-    /// chunk's start). Inside a token: where the token it was merged into
-    /// started. Merges and undos come and go in stack order, so following
-    /// these links from any position reaches the token that covers it now.
-    left: Vec<u32>,
+    /// The token and the left link of each position side by side: a merge
+    /// reads both, and the neighbours' too, so one cache line serves them.
+    cells: Vec<Cell>,
     /// The first position of each chunk, and one past the last end mark.
     starts: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    /// The token starting here, [`INSIDE`] or [`END`].
+    sym: TokenId,
+    /// At a token's position: where the token before it starts (`NONE` at
+    /// a chunk's start). Inside a token: where the token it was merged into
+    /// started. Merges and undos come and go in stack order, so following
+    /// these links from any position reaches the token that covers it now.
+    left: u32,
 }
 
 impl Chain {
@@ -43,8 +51,7 @@ impl Chain {
             starts.push(initial.len() as u32);
         }
         let mut chain = Chain {
-            sym: Vec::new(),
-            left: Vec::new(),
+            cells: Vec::new(),
             initial,
             starts,
         };
@@ -54,17 +61,17 @@ impl Chain {
 
     /// Back to the base symbols.
     pub fn reset(&mut self) {
-        self.sym.clone_from(&self.initial);
-        self.left.clear();
-        self.left.reserve(self.initial.len());
+        self.cells.clear();
+        self.cells.reserve(self.initial.len());
         let mut previous = END;
-        for (i, &s) in self.initial.iter().enumerate() {
-            self.left.push(if s == END || previous == END {
+        for (i, &sym) in self.initial.iter().enumerate() {
+            let left = if sym == END || previous == END {
                 NONE
             } else {
                 i as u32 - 1
-            });
-            previous = s;
+            };
+            self.cells.push(Cell { sym, left });
+            previous = sym;
         }
     }
 
@@ -93,23 +100,23 @@ impl Chain {
 
     /// The token starting at `pos`, or [`END`] after a chunk's last token.
     pub fn at(&self, pos: u32) -> TokenId {
-        self.sym[pos as usize]
+        self.cells[pos as usize].sym
     }
 
     pub fn starts_token(&self, pos: u32) -> bool {
-        let s = self.sym[pos as usize];
+        let s = self.cells[pos as usize].sym;
         s != INSIDE && s != END
     }
 
     /// Where the token before the one at `pos` starts, or [`NONE`].
     pub fn left(&self, pos: u32) -> u32 {
-        self.left[pos as usize]
+        self.cells[pos as usize].left
     }
 
     /// The position of the token that covers `pos`.
     pub fn owner(&self, mut pos: u32) -> u32 {
-        while self.sym[pos as usize] == INSIDE {
-            pos = self.left[pos as usize];
+        while self.cells[pos as usize].sym == INSIDE {
+            pos = self.cells[pos as usize].left;
         }
         pos
     }
@@ -117,31 +124,31 @@ impl Chain {
     /// Join the tokens at `i` and `j` (the next one) into `new`; `n` is the
     /// position after `j`'s token.
     pub fn join(&mut self, i: u32, j: u32, n: u32, new: TokenId) {
-        self.sym[i as usize] = new;
-        self.sym[j as usize] = INSIDE;
-        if self.sym[n as usize] != END {
-            self.left[n as usize] = i;
+        self.cells[i as usize].sym = new;
+        self.cells[j as usize].sym = INSIDE;
+        if self.cells[n as usize].sym != END {
+            self.cells[n as usize].left = i;
         }
     }
 
     /// Undo [`Chain::join`]: the token at `i` becomes `a` at `i` and `b` at `j`.
     pub fn split(&mut self, i: u32, j: u32, n: u32, a: TokenId, b: TokenId) {
-        self.sym[i as usize] = a;
-        self.sym[j as usize] = b;
-        self.left[j as usize] = i;
-        if self.sym[n as usize] != END {
-            self.left[n as usize] = j;
+        self.cells[i as usize].sym = a;
+        self.cells[j as usize].sym = b;
+        self.cells[j as usize].left = i;
+        if self.cells[n as usize].sym != END {
+            self.cells[n as usize].left = j;
         }
     }
 
     /// The pair that starts at `pos` now, if a token starts there and
     /// another follows it.
     pub fn pair_at(&self, pos: u32, vocab: &Vocab) -> Option<(TokenId, TokenId)> {
-        let a = self.sym[pos as usize];
+        let a = self.cells[pos as usize].sym;
         if a == INSIDE || a == END {
             return None;
         }
-        let b = self.sym[(pos + vocab.units(a)) as usize];
+        let b = self.cells[(pos + vocab.units(a)) as usize].sym;
         (b != END).then_some((a, b))
     }
 
@@ -166,7 +173,7 @@ impl Chain {
     ) -> impl Iterator<Item = (u32, TokenId)> + 'a {
         let mut pos = from;
         std::iter::from_fn(move || {
-            let id = self.sym[pos as usize];
+            let id = self.cells[pos as usize].sym;
             if id == END {
                 return None;
             }

@@ -6,6 +6,7 @@
 //! a pair's rank is the rank of the token its two halves make, and a chunk
 //! that is itself a token is taken whole, as tiktoken does.
 
+use crate::bpe::chunk_cache::ChunkCache;
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Pretok};
@@ -45,6 +46,10 @@ pub struct Tokenizer {
     whole: Option<FxHashMap<Vec<u8>, TokenId>>,
     specials: Vec<SpecialToken>,
 }
+
+/// Texts from this long on are encoded with a [`ChunkCache`] (below it,
+/// setting up the table would cost more than it saves).
+const CACHE_FROM: usize = 1 << 16;
 
 /// One encoded token with what it stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -407,18 +412,27 @@ impl Tokenizer {
         match self.mode() {
             Mode::Byte => {
                 let mut symbols = Vec::new();
+                let mut cache = (text.len() >= CACHE_FROM).then(ChunkCache::default);
                 self.chunker.for_each_chunk(text, |r| {
                     let chunk = &text[r];
+                    if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
+                        out.extend_from_slice(ids);
+                        return;
+                    }
                     if let Some(whole) = &self.whole
                         && let Some(&id) = whole.get(chunk)
                     {
-                        out.push(id);
-                        return;
+                        symbols.clear();
+                        symbols.push(id);
+                    } else {
+                        symbols.clear();
+                        symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
+                        apply_ranked(&mut symbols, rank_of);
                     }
-                    symbols.clear();
-                    symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
-                    apply_ranked(&mut symbols, rank_of);
                     out.extend_from_slice(&symbols);
+                    if let Some(c) = &mut cache {
+                        c.put(chunk, &symbols);
+                    }
                 });
             }
             Mode::Char => {

@@ -2,6 +2,7 @@
 //! file formats. Nothing in here draws on a terminal.
 
 pub mod chain;
+pub mod chunk_cache;
 pub mod corpus;
 pub mod display;
 pub mod encoder;

@@ -1,0 +1,88 @@
+//! What goes to stdout and stderr when output is not a terminal: the
+//! streamed JSON of `encode` is byte for byte the JSON value it stands for,
+//! and `train` shows no progress bar on a pipe.
+
+use bpeek::bpe::display::token_text;
+use bpeek::bpe::io::builtin;
+use serde_json::json;
+use std::process::{Command, Stdio};
+
+fn bpeek(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bpeek runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("stdin written");
+    child.wait_with_output().expect("bpeek finishes")
+}
+
+#[test]
+fn streamed_encode_json_is_the_json_value_byte_for_byte() {
+    // Quotes, backslashes, control characters, a special token, a lone
+    // continuation byte and a character cut across tokens.
+    let mut text =
+        b"He said \"hi\\there\"\t\x01<|endoftext|> caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac ".to_vec();
+    text.push(0x80);
+    text.extend_from_slice("\n  end 12345".as_bytes());
+    let out = bpeek(
+        &[
+            "encode",
+            "--tokenizer",
+            "gpt2",
+            "-",
+            "--allow-special",
+            "--format",
+            "json",
+        ],
+        &text,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let tokenizer = builtin::load("gpt2").unwrap();
+    let tokens = tokenizer.encode_detailed(&text, true).unwrap();
+    assert!(tokens.iter().any(|t| t.special));
+    let ids: Vec<u32> = tokens.iter().map(|t| t.id).collect();
+    let list: Vec<_> = tokens
+        .iter()
+        .map(|t| json!({"id": t.id, "bytes": t.bytes, "text": token_text(&t.bytes), "special": t.special}))
+        .collect();
+    let want = json!({
+        "ids": ids,
+        "tokens": list,
+        "bytes": text.len(),
+        "token_count": tokens.len(),
+        "mode": "byte",
+    });
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{want}\n"));
+}
+
+#[test]
+fn train_shows_no_progress_bar_when_stderr_is_not_a_terminal() {
+    for quiet in [false, true] {
+        let mut args = vec!["train", "--merges", "30"];
+        if quiet {
+            args.push("--quiet");
+        }
+        let out = bpeek(&args, b"");
+        assert!(out.status.success());
+        assert!(
+            out.stderr.is_empty(),
+            "stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("stopped after 30 merges"));
+    }
+}
