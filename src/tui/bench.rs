@@ -9,6 +9,7 @@ use crate::tui::app::App;
 use crate::tui::runner::draw;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
+use crate::tui::wide_cells::WideCellBackend;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
@@ -42,10 +43,11 @@ impl Write for ByteCounter {
 pub fn counting_terminal(
     width: u16,
     height: u16,
-) -> Result<(Terminal<CrosstermBackend<ByteCounter>>, ByteCounter)> {
+) -> Result<(Terminal<WideCellBackend<CrosstermBackend<ByteCounter>>>, ByteCounter)> {
     let counter = ByteCounter::default();
+    // The backend the explorer draws with, so the bytes are the real ones.
     let terminal = Terminal::with_options(
-        CrosstermBackend::new(counter.clone()),
+        WideCellBackend::new(counter.clone()),
         TerminalOptions {
             viewport: Viewport::Fixed(Rect::new(0, 0, width, height)),
         },

@@ -129,13 +129,21 @@ impl<B: Backend> Backend for WideCellBackend<B> {
         if self.screen.area.width == 0 {
             self.reset_copy();
         }
+        let patches: Vec<(u16, u16, &'a Cell)> = content.collect();
+        // A screen the backend cannot measure (a fixed viewport) grows to
+        // whatever is drawn on it.
+        let (mut width, mut height) = (self.screen.area.width, self.screen.area.height);
+        for &(x, y, _) in &patches {
+            width = width.max(x + 1);
+            height = height.max(y + 1);
+        }
+        if (width, height) != (self.screen.area.width, self.screen.area.height) {
+            self.screen.resize(Rect::new(0, 0, width, height));
+            self.uncertain_rows.resize(height as usize, false);
+        }
         let area = self.screen.area;
-        let mut patches: Vec<(u16, u16, &'a Cell)> = Vec::new();
         let mut touched = vec![false; area.height as usize];
-        for (x, y, cell) in content {
-            if x >= area.width || y >= area.height {
-                continue;
-            }
+        for &(x, y, cell) in &patches {
             self.screen[(x, y)] = cell.clone();
             // The cells a wide cluster hides are blank, as in ratatui's own
             // buffer, which never sends them.
@@ -144,7 +152,6 @@ impl<B: Backend> Backend for WideCellBackend<B> {
                 self.screen[(hx, y)].reset();
             }
             touched[y as usize] = true;
-            patches.push((x, y, cell));
         }
         for y in 0..area.height {
             let row = y as usize;
