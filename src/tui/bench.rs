@@ -43,7 +43,10 @@ impl Write for ByteCounter {
 pub fn counting_terminal(
     width: u16,
     height: u16,
-) -> Result<(Terminal<WideCellBackend<CrosstermBackend<ByteCounter>>>, ByteCounter)> {
+) -> Result<(
+    Terminal<WideCellBackend<CrosstermBackend<ByteCounter>>>,
+    ByteCounter,
+)> {
     let counter = ByteCounter::default();
     // The backend the explorer draws with, so the bytes are the real ones.
     let terminal = Terminal::with_options(
