@@ -6,6 +6,7 @@ pub mod corpus;
 pub mod display;
 pub mod encoder;
 pub mod fertility;
+pub mod hf_ids;
 
 pub mod io;
 pub mod merge;

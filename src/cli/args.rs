@@ -65,9 +65,12 @@ pub struct TrainingOptions {
     /// Stop when the best pair's count falls below K
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub min_count: u64,
-    /// Tie rule among equal counts: first (first met, as minbpe) or lex (smallest ids, as Hugging Face)
+    /// Tie rule among equal counts: first (first met, as minbpe), lex (smallest byte values) or hf (Hugging Face's BpeTrainer)
     #[arg(long, default_value = "first")]
     pub tie: String,
+    /// Cut each line on its own, so no chunk spans a line break (as Hugging Face's train([file]))
+    #[arg(long)]
+    pub by_line: bool,
     /// A special token to add to the vocabulary (repeatable)
     #[arg(long = "special", value_name = "TEXT", value_parser = non_empty)]
     pub specials: Vec<String>,
@@ -193,6 +196,7 @@ impl Default for TrainingOptions {
             vocab_size: None,
             min_count: 1,
             tie: "first".into(),
+            by_line: false,
             specials: Vec::new(),
         }
     }
