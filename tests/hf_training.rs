@@ -75,7 +75,10 @@ fn bpeek_merges(run: &Run) -> Vec<(String, String)> {
     let mut tokens: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
     let mut merges = Vec::new();
     for m in report["merges"].as_array().unwrap() {
-        let (l, r) = (m["pair"][0].as_u64().unwrap(), m["pair"][1].as_u64().unwrap());
+        let (l, r) = (
+            m["pair"][0].as_u64().unwrap(),
+            m["pair"][1].as_u64().unwrap(),
+        );
         let (left, right) = (tokens[l as usize].clone(), tokens[r as usize].clone());
         merges.push((hf::byte_level(&left), hf::byte_level(&right)));
         tokens.push([left, right].concat());
@@ -129,7 +132,13 @@ fn runs_for(path: &Path, merges: usize) -> Vec<Run> {
         run("gpt2", 256 + merges, 0, vec![], false),
         run("gpt2", 256 + merges, 1, vec![], true),
         run("gpt2", 256 + merges, 3, vec![], false),
-        run("gpt2", 258 + merges / 2, 2, vec!["<|endoftext|>", "<pad>"], true),
+        run(
+            "gpt2",
+            258 + merges / 2,
+            2,
+            vec!["<|endoftext|>", "<pad>"],
+            true,
+        ),
         run("none", 256 + merges / 2, 1, vec![], true),
     ]
 }
@@ -156,7 +165,9 @@ fn ties_that_involve_spaces_and_control_bytes_go_as_in_hf() {
     let dir = hf::TempDir::new("hf-ties");
     let mut corpora = vec![dir.file("ab-cd.txt", b"ab cd")];
     // Every two-symbol word over a mixed alphabet once: every pair ties.
-    let alphabet = ["a", "b", "Z", "!", "~", "\t", "\u{7f}", "\u{1}", "é", "\u{a0}", "0"];
+    let alphabet = [
+        "a", "b", "Z", "!", "~", "\t", "\u{7f}", "\u{1}", "é", "\u{a0}", "0",
+    ];
     let mut text = String::new();
     for x in alphabet {
         for y in alphabet {

@@ -39,6 +39,18 @@ pub enum Format {
     Json,
 }
 
+/// The file format of `train --out`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutFormat {
+    /// bpeek's tokenizer JSON (merges with their counts)
+    #[default]
+    Bpeek,
+    /// A Hugging Face tokenizer.json (byte mode)
+    Hf,
+    /// A .tiktoken rank file (byte mode)
+    Tiktoken,
+}
+
 /// Where the corpus comes from and how training runs.
 #[derive(Args, Debug, Clone)]
 pub struct TrainingOptions {
@@ -83,6 +95,9 @@ pub struct TrainArgs {
     /// Write the tokenizer (JSON) here
     #[arg(long, value_name = "TOKENIZER.json")]
     pub out: Option<PathBuf>,
+    /// The format of --out: bpeek, hf (tokenizer.json) or tiktoken (rank file)
+    #[arg(long, value_enum, default_value_t = OutFormat::Bpeek, requires = "out")]
+    pub out_format: OutFormat,
     /// Write a per-round trace (JSON) here
     #[arg(long, value_name = "TRACE.json")]
     pub trace: Option<PathBuf>,
