@@ -8,7 +8,7 @@
 
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pretok::{Chunker, Pretok};
+use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
@@ -236,6 +236,11 @@ impl Tokenizer {
             }
         }
         self
+    }
+
+    /// Cut digit runs by `digits` after the pre-tokenizer (files that say so).
+    pub(crate) fn set_digits(&mut self, digits: Digits) {
+        self.chunker.digits = digits;
     }
 
     pub(crate) fn set_specials(&mut self, specials: Vec<SpecialToken>) {

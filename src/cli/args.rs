@@ -62,7 +62,7 @@ pub struct TrainingOptions {
     /// byte (ids 0-255 are bytes) or char (words + </w>, unseen chars are [UNK])
     #[arg(long, default_value = "byte")]
     pub mode: String,
-    /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k [default: gpt2]
+    /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k, cl100k-hf, llama3 [default: gpt2]
     #[arg(long)]
     pub pretok: Option<String>,
     /// After the pre-tokenizer, cut digit runs: keep, single (each digit alone) or groups3 (1-3 digits)

@@ -6,7 +6,8 @@ use crate::bpe::TokenId;
 use crate::bpe::encoder::{SpecialToken, Tokenizer};
 use crate::bpe::io::byte_unicode;
 use crate::bpe::io::limits::{self, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
-use crate::bpe::pretok::{CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, Pretok};
+use crate::bpe::io::hf_export;
+use crate::bpe::pretok::{CL100K_PATTERN, Digits, Pretok};
 use crate::error::{Error, Result};
 use base64::Engine;
 use rustc_hash::FxHashMap;
@@ -107,7 +108,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         )));
     }
     refuse_id_changing_parts(doc, model)?;
-    let pretok = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
+    let (pretok, digits) = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
     let vocab_obj = model
         .get("vocab")
         .and_then(Value::as_object)
@@ -166,7 +167,9 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .get("ignore_merges")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    byte_level(name, vocab, merges, pretok, specials, whole)
+    let mut tok = byte_level(name, vocab, merges, pretok, specials, whole)?;
+    tok.set_digits(digits);
+    Ok(tok)
 }
 
 /// Token string -> id, checking that every id is a whole number in range and
@@ -292,75 +295,130 @@ fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<()> {
     Ok(())
 }
 
-/// The pre-tokenizer a Hugging Face file describes, if bpeek has it.
-fn hf_pretok(p: &Value) -> Result<Pretok> {
+/// HF's own spelling of the GPT-2 pattern (ByteLevel's built-in one). It
+/// cuts as GPT-2's: its `\s+` tail is reached only where `\s` would match
+/// the same single character.
+const HF_GPT2_PATTERN: &str =
+    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+
+/// The pre-tokenizer whose cuts a `Split` pattern makes in HF, read the way
+/// HF's regex engine reads it.
+fn known_split(pattern: &str) -> Option<Pretok> {
+    if pattern == HF_GPT2_PATTERN {
+        return Some(Pretok::Gpt2);
+    }
+    if pattern == CL100K_PATTERN {
+        // tiktoken's spelling: HF reads `\p{N}{1,3}+` as runs of any length.
+        return Some(Pretok::Cl100kHf);
+    }
+    Pretok::ALL
+        .into_iter()
+        .find(|&p| hf_export::hf_pattern(p).as_deref() == Some(pattern))
+}
+
+/// A digit rule written as a `Split` (the way `train --out-format hf`
+/// writes one).
+fn known_digit_split(pattern: &str) -> Option<Digits> {
+    match pattern {
+        "[0-9]" => Some(Digits::Single),
+        "[0-9]{1,3}" => Some(Digits::Groups3),
+        _ => None,
+    }
+}
+
+/// The pre-tokenizer (and digit rule) a Hugging Face file describes, if
+/// bpeek has it.
+fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
     let kind = p.get("type").and_then(Value::as_str).unwrap_or("");
-    match kind {
-        "ByteLevel" => {
-            if p.get("add_prefix_space").and_then(Value::as_bool) == Some(true) {
-                return Err(Error::input(
-                    "pre_tokenizer: ByteLevel with add_prefix_space is not supported",
-                ));
-            }
-            if p.get("use_regex").and_then(Value::as_bool) == Some(false) {
-                return Ok(Pretok::None);
-            }
-            Ok(Pretok::Gpt2)
+    let steps: Vec<Value> = match kind {
+        "ByteLevel" => vec![p.clone()],
+        "Sequence" => p
+            .get("pretokenizers")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        "" => {
+            return Err(Error::input(
+                "pre_tokenizer is missing: only byte-level BPE is supported",
+            ));
         }
-        "Sequence" => {
-            let steps = p
-                .get("pretokenizers")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut pattern = None;
-            let mut byte_level = false;
-            for step in &steps {
-                match step.get("type").and_then(Value::as_str) {
-                    Some("Split") => {
-                        pattern = step
-                            .pointer("/pattern/Regex")
-                            .and_then(Value::as_str)
-                            .map(str::to_string);
-                    }
-                    Some("ByteLevel") => {
-                        byte_level = true;
-                        if step.get("use_regex").and_then(Value::as_bool) != Some(false)
-                            && pattern.is_none()
-                        {
-                            pattern = Some(GPT2_PATTERN.to_string());
-                        }
-                    }
-                    Some(other) => {
-                        return Err(Error::input(format!(
-                            "pre_tokenizer: step '{other}' is not supported"
-                        )));
-                    }
-                    None => {}
+        other => {
+            return Err(Error::input(format!(
+                "pre_tokenizer '{other}' is not supported: bpeek reads byte-level BPE (ByteLevel)"
+            )));
+        }
+    };
+    let mut pretok = None;
+    let mut digits = Digits::Keep;
+    let mut byte_level = false;
+    for (i, step) in steps.iter().enumerate() {
+        let place = format!("pre_tokenizer step {i}");
+        match step.get("type").and_then(Value::as_str) {
+            Some("Split") => {
+                if byte_level {
+                    return Err(Error::input(format!(
+                        "{place}: a Split after ByteLevel is not supported"
+                    )));
+                }
+                let behavior = step.get("behavior").and_then(Value::as_str).unwrap_or("");
+                if behavior != "Isolated" || step.get("invert").and_then(Value::as_bool) == Some(true) {
+                    return Err(Error::input(format!(
+                        "{place}: Split with behavior {behavior:?}{} is not supported (only \"Isolated\", which keeps every piece)",
+                        if step.get("invert").and_then(Value::as_bool) == Some(true) { " and invert" } else { "" }
+                    )));
+                }
+                let Some(pattern) = step.pointer("/pattern/Regex").and_then(Value::as_str) else {
+                    return Err(Error::input(format!(
+                        "{place}: only a Split with a Regex pattern is supported, not {}",
+                        step.get("pattern").map(Value::to_string).unwrap_or_default()
+                    )));
+                };
+                if pretok.is_none() && digits == Digits::Keep
+                    && let Some(known) = known_split(pattern)
+                {
+                    pretok = Some(known);
+                } else if digits == Digits::Keep
+                    && let Some(d) = known_digit_split(pattern)
+                {
+                    digits = d;
+                } else {
+                    return Err(Error::input(format!(
+                        "{place}: the split pattern {pattern:?} is not one bpeek knows (the spellings of gpt2, cl100k (tiktoken's, read with HF's digit runs, or with {{1,3}}), llama3, o200k, whitespace, spaces, lines; then [0-9] or [0-9]{{1,3}} for digits)"
+                    )));
                 }
             }
-            if !byte_level {
-                return Err(Error::input(
-                    "pre_tokenizer: not byte-level (no ByteLevel step)",
-                ));
+            Some("ByteLevel") => {
+                if p.get("add_prefix_space").and_then(Value::as_bool) == Some(true)
+                    || step.get("add_prefix_space").and_then(Value::as_bool) == Some(true)
+                {
+                    return Err(Error::input(
+                        "pre_tokenizer: ByteLevel with add_prefix_space is not supported",
+                    ));
+                }
+                if step.get("use_regex").and_then(Value::as_bool) != Some(false) {
+                    if pretok.is_some() || digits != Digits::Keep {
+                        return Err(Error::input(format!(
+                            "{place}: ByteLevel with use_regex after a Split cuts twice, which bpeek does not do"
+                        )));
+                    }
+                    pretok = Some(Pretok::Gpt2);
+                }
+                byte_level = true;
             }
-            match pattern.as_deref() {
-                None => Ok(Pretok::None),
-                Some(GPT2_PATTERN) => Ok(Pretok::Gpt2),
-                Some(CL100K_PATTERN) => Ok(Pretok::Cl100k),
-                Some(O200K_PATTERN) => Ok(Pretok::O200k),
-                Some(other) => Err(Error::input(format!(
-                    "pre_tokenizer: the split pattern {other:?} is not one bpeek knows (gpt2, cl100k, o200k)"
-                ))),
+            Some(other) => {
+                return Err(Error::input(format!(
+                    "{place}: '{other}' is not supported"
+                )));
             }
+            None => {}
         }
-        "" => Err(Error::input(
-            "pre_tokenizer is missing: only byte-level BPE is supported",
-        )),
-        other => Err(Error::input(format!(
-            "pre_tokenizer '{other}' is not supported: bpeek reads byte-level BPE (ByteLevel)"
-        ))),
     }
+    if !byte_level {
+        return Err(Error::input(
+            "pre_tokenizer: not byte-level (no ByteLevel step)",
+        ));
+    }
+    Ok((pretok.unwrap_or(Pretok::None), digits))
 }
 
 /// Move the tokens that `is_special` picks out of the vocabulary.
