@@ -155,12 +155,13 @@ fn hugging_face_loads_the_export_and_gives_bpeeks_ids_and_text() {
         let tok = load(bpeek_file.to_str().unwrap()).unwrap();
         // HF always matches added tokens in the text: bpeek does with
         // --allow-special.
-        ours.push(
-            texts
-                .iter()
-                .map(|t| tok.encode(t, true))
-                .collect::<Vec<_>>(),
-        );
+        let ids: Vec<Vec<u32>> = texts.iter().map(|t| tok.encode(t, true)).collect();
+        // bpeek reads its own export back to the same ids.
+        let back = load(hf_file.to_str().unwrap()).unwrap();
+        for (t, want) in texts.iter().zip(&ids) {
+            assert_eq!(&back.encode(t, true), want, "{options:?} read back: {t:?}");
+        }
+        ours.push(ids);
         jobs.push(json!({ "tokenizer": hf_file, "texts": texts }));
     }
     let answers = hf::run(&python, "encode.py", &Value::Array(jobs));

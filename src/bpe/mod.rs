@@ -1,6 +1,7 @@
 //! The BPE engine: pre-tokenizers, the step-wise trainer, the encoder and the
 //! file formats. Nothing in here draws on a terminal.
 
+pub mod added;
 pub mod chain;
 pub mod corpus;
 pub mod display;
