@@ -115,7 +115,9 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
         "corpus.txt",
         bpeek::corpora::default_corpus().text.as_bytes(),
     );
-    let cases: Vec<(&str, Option<&str>, Option<&str>, Vec<Value>)> = vec![
+    // Name, Split pattern (None: ByteLevel's own), normalizer, added tokens.
+    type Case<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Vec<Value>);
+    let cases: Vec<Case> = vec![
         ("bytelevel", None, None, vec![]),
         ("bytelevel-added", None, None, every_kind_of_added_token()),
         (
