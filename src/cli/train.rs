@@ -275,6 +275,7 @@ impl Report<'_> {
             "mode": c.mode.name(),
             "pretok": if c.mode == Mode::Byte { Value::from(c.pretok.name()) } else { Value::from("words") },
             "tie": c.tie.name(),
+            "by_line": c.by_line,
             "min_count": c.min_count,
             "max_merges": c.max_merges,
             "stop": self.stop.code(),
@@ -297,8 +298,12 @@ impl Report<'_> {
             "words"
         };
         let mut out = format!(
-            "corpus {} ({bytes} bytes)  mode {}  pretok {pretok}  tie {}  min-count {}\n",
-            self.corpus, c.mode, c.tie, c.min_count
+            "corpus {} ({bytes} bytes)  mode {}  pretok {pretok}{}  tie {}  min-count {}\n",
+            self.corpus,
+            c.mode,
+            if c.by_line { " by line" } else { "" },
+            c.tie,
+            c.min_count
         );
         out += &format!(
             "{:>5} {:>7} {:>9} {:>9}  {}\n",
