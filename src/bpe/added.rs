@@ -141,14 +141,25 @@ impl AddedVocab {
 /// there: its range and which token.
 fn leftmost_longest(s: &str, from: usize, wanted: &[Wanted]) -> Option<(Range<usize>, usize)> {
     let bytes = s.as_bytes();
-    (from..s.len()).find_map(|i| {
-        wanted
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| !w.pattern.is_empty() && bytes[i..].starts_with(w.pattern.as_bytes()))
-            .max_by_key(|(k, w)| (w.pattern.len(), std::cmp::Reverse(*k)))
-            .map(|(k, w)| (i..i + w.pattern.len(), k))
-    })
+    // Only positions holding some token's first byte are tried.
+    let mut first = [false; 256];
+    for w in wanted {
+        if let Some(&b) = w.pattern.as_bytes().first() {
+            first[b as usize] = true;
+        }
+    }
+    (from..s.len())
+        .filter(|&i| first[bytes[i] as usize])
+        .find_map(|i| {
+            wanted
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| {
+                    !w.pattern.is_empty() && bytes[i..].starts_with(w.pattern.as_bytes())
+                })
+                .max_by_key(|(k, w)| (w.pattern.len(), std::cmp::Reverse(*k)))
+                .map(|(k, w)| (i..i + w.pattern.len(), k))
+        })
 }
 
 fn word_char(c: char) -> bool {
