@@ -6,6 +6,8 @@
 
 mod hf;
 
+use bpeek::bpe::Pretok;
+use bpeek::bpe::io::hf_export::hf_pattern;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,6 +15,7 @@ use std::process::Command;
 /// One training run, given to both sides.
 struct Run {
     path: PathBuf,
+    /// A bpeek pre-tokenizer name.
     pretok: &'static str,
     vocab_size: usize,
     min_count: u64,
@@ -22,9 +25,16 @@ struct Run {
 
 impl Run {
     fn job(&self) -> Value {
+        // gpt2 and none are ByteLevel's own; the others a Split before it,
+        // written as `train --out-format hf` writes them.
+        let split = match self.pretok {
+            "gpt2" | "none" => None,
+            name => hf_pattern(Pretok::parse(name).unwrap()),
+        };
         json!({
             "path": self.path,
             "pretok": self.pretok,
+            "split": split,
             "vocab_size": self.vocab_size,
             "min_frequency": self.min_count,
             "specials": self.specials,
@@ -140,6 +150,9 @@ fn runs_for(path: &Path, merges: usize) -> Vec<Run> {
             true,
         ),
         run("none", 256 + merges / 2, 1, vec![], true),
+        run("cl100k", 256 + merges, 1, vec![], false),
+        run("o200k", 256 + merges / 2, 2, vec![], true),
+        run("whitespace", 256 + merges / 2, 1, vec![], false),
     ]
 }
 
@@ -271,4 +284,41 @@ fn random_texts_over_small_alphabets_train_merge_for_merge_as_in_hf() {
         });
     }
     check(&python, &runs);
+}
+
+#[test]
+fn by_line_keeps_a_line_break_with_the_spaces_before_it() {
+    let dir = hf::TempDir::new("by-line");
+    let path = dir.file("lines.txt", b"a  \nb  \nc  \nd\n");
+    let merges = |by_line: bool| {
+        let run = Run {
+            path: path.clone(),
+            pretok: "gpt2",
+            vocab_size: 260,
+            min_count: 1,
+            specials: vec![],
+            by_line,
+        };
+        bpeek_merges(&run)
+    };
+    // Whole text: `  ` and `\n` are separate chunks; by line, `  \n` is one.
+    assert_eq!(merges(false), [("Ġ".to_string(), "Ġ".to_string())]);
+    assert_eq!(
+        merges(true),
+        [
+            ("Ġ".to_string(), "Ċ".to_string()),
+            ("Ġ".to_string(), "ĠĊ".to_string())
+        ]
+    );
+}
+
+#[test]
+fn the_hf_rule_is_refused_in_char_mode_with_the_reason() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(["train", "--mode", "char", "--tie", "hf"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("</w>"), "{err}");
 }

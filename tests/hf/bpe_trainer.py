@@ -1,7 +1,7 @@
 """Train Hugging Face BpeTrainer as bpeek's `--tie hf` reproduces it.
 
-stdin: a JSON list of jobs {path, pretok ("gpt2" or "none"), vocab_size,
-min_frequency, specials, by_line}. by_line trains with `train([path])`
+stdin: a JSON list of jobs {path, pretok ("gpt2", "none", or another name
+with its pattern in "split"), vocab_size, min_frequency, specials, by_line}. by_line trains with `train([path])`
 (HF reads the file line by line), otherwise with
 `train_from_iterator([whole text])`. stdout: a JSON list of
 {merges, vocab_size}, one per job.
@@ -9,14 +9,22 @@ min_frequency, specials, by_line}. by_line trains with `train([path])`
 import json
 import sys
 
-from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
 
 answers = []
 for job in json.load(sys.stdin):
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(
-        add_prefix_space=False, use_regex=job["pretok"] == "gpt2"
-    )
+    if job.get("split"):
+        tok.pre_tokenizer = pre_tokenizers.Sequence(
+            [
+                pre_tokenizers.Split(Regex(job["split"]), "isolated"),
+                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+            ]
+        )
+    else:
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(
+            add_prefix_space=False, use_regex=job["pretok"] == "gpt2"
+        )
     trainer = trainers.BpeTrainer(
         vocab_size=job["vocab_size"],
         min_frequency=job["min_frequency"],
