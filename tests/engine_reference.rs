@@ -35,10 +35,10 @@ fn byte_mode_matches_the_reference_on_random_corpora() {
             text.push(0xFF); // invalid UTF-8 is fine in byte mode
         }
         let pretok = pretoks[rng.below(pretoks.len())];
-        let tie = if rng.below(2) == 0 {
-            TieRule::First
-        } else {
-            TieRule::Lex
+        let tie = match (rng.below(2), case % 2) {
+            (0, _) => TieRule::First,
+            (_, 0) => TieRule::Lex,
+            _ => TieRule::Hf,
         };
         let min = 1 + rng.below(2) as u64;
         let max = rng.below(40);
@@ -99,10 +99,10 @@ fn stepping_back_and_seeking_retrace_the_same_path() {
     for case in 0..200 {
         let alphabet = ALPHABETS[rng.below(ALPHABETS.len())];
         let text = random_text(&mut rng, alphabet);
-        let tie = if rng.below(2) == 0 {
-            TieRule::First
-        } else {
-            TieRule::Lex
+        let tie = match (rng.below(2), case % 2) {
+            (0, _) => TieRule::First,
+            (_, 0) => TieRule::Lex,
+            _ => TieRule::Hf,
         };
         let config = TrainerConfig {
             pretok: Pretok::Whitespace,

@@ -41,12 +41,14 @@ fn bpeek_cuts(pretok: Pretok, s: &str) -> Vec<String> {
         .collect()
 }
 
-const PATTERNED: [Pretok; 5] = [
+const PATTERNED: [Pretok; 7] = [
     Pretok::Whitespace,
     Pretok::Spaces,
     Pretok::Gpt2,
     Pretok::Cl100k,
     Pretok::O200k,
+    Pretok::Cl100kHf,
+    Pretok::Llama3,
 ];
 
 const PIECES: &[&str] = &[

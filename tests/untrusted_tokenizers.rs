@@ -196,6 +196,30 @@ fn a_normalizer_is_refused_by_name_until_it_is_applied() {
 }
 
 #[test]
+fn nfc_is_applied_and_other_decoders_and_splits_are_refused_by_name() {
+    let mut doc = hugging_face(byte_vocab(), json!([]));
+    doc["normalizer"] = json!({"type": "NFC"});
+    let tok = import::hugging_face("t.json", &doc).unwrap();
+    // é written as e + combining acute is composed first: both spellings
+    // give the same ids.
+    assert_eq!(tok.encode("e\u{301}", false), tok.encode("\u{e9}", false));
+    doc["decoder"] = json!({"type": "ByteLevel"});
+    assert!(import::hugging_face("t.json", &doc).is_ok());
+    doc["decoder"] = json!({"type": "WordPiece", "prefix": "##"});
+    let err = hf_error(&doc);
+    assert!(err.contains("decoder 'WordPiece'"), "{err}");
+    doc["decoder"] = Value::Null;
+    doc["pre_tokenizer"] = json!({"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": "\\s+"}, "behavior": "Removed", "invert": false},
+        {"type": "ByteLevel", "add_prefix_space": false, "use_regex": false}]});
+    let err = hf_error(&doc);
+    assert!(err.contains("\"Removed\""), "{err}");
+    doc["pre_tokenizer"]["pretokenizers"][0]["behavior"] = json!("Isolated");
+    let err = hf_error(&doc);
+    assert!(err.contains("\"\\\\s+\""), "{err}");
+}
+
+#[test]
 fn a_folder_named_like_a_rank_file_is_just_a_folder() {
     let dir = scratch("tiktoken-name").join("my.tiktoken.d");
     std::fs::create_dir_all(&dir).unwrap();

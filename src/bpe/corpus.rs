@@ -33,8 +33,15 @@ impl Corpus {
     /// Cut `text` into chunks: by `chunker` in byte mode, into
     /// whitespace-separated words in char mode (which needs valid UTF-8).
     /// With `positions` off, where each occurrence sits is not kept (see
-    /// [`Corpus::occurrences`]).
-    pub fn new(text: Vec<u8>, mode: Mode, chunker: Chunker, positions: bool) -> Result<Self> {
+    /// [`Corpus::occurrences`]). With `by_line`, each line (with its `\n`)
+    /// is cut on its own, so no chunk spans a line break.
+    pub fn new(
+        text: Vec<u8>,
+        mode: Mode,
+        chunker: Chunker,
+        positions: bool,
+        by_line: bool,
+    ) -> Result<Self> {
         if text.len() > u32::MAX as usize {
             return Err(Error::input("corpus is larger than 4 GiB"));
         }
@@ -63,6 +70,12 @@ impl Corpus {
             }
         };
         match mode {
+            Mode::Byte if by_line => {
+                for line in text.split_inclusive(|&b| b == b'\n') {
+                    let base = line.as_ptr() as usize - text.as_ptr() as usize;
+                    chunker.for_each_chunk(line, |r| add(base + r.start..base + r.end));
+                }
+            }
             Mode::Byte => chunker.for_each_chunk(&text, &mut add),
             Mode::Char => for_each_word(&text, &mut add)?,
         }

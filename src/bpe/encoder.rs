@@ -6,14 +6,16 @@
 //! a pair's rank is the rank of the token its two halves make, and a chunk
 //! that is itself a token is taken whole, as tiktoken does.
 
+use crate::bpe::added::{AddedPiece, AddedVocab};
 use crate::bpe::chunk_cache::ChunkCache;
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pretok::{Chunker, Pretok};
+use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 
 /// A special token such as `<|endoftext|>`, with its own id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +47,9 @@ pub struct Tokenizer {
     /// Tokens by their bytes, for taking a chunk whole (rank files only).
     whole: Option<FxHashMap<Vec<u8>, TokenId>>,
     specials: Vec<SpecialToken>,
+    /// Added tokens matched as Hugging Face matches them, and the text
+    /// normalizer (files from HF only).
+    added: Option<Box<AddedVocab>>,
 }
 
 /// Texts from this long on are encoded with a [`ChunkCache`] (below it,
@@ -86,6 +91,7 @@ impl Tokenizer {
             ranks,
             whole: None,
             specials: Vec::new(),
+            added: None,
         }
     }
 
@@ -151,6 +157,7 @@ impl Tokenizer {
             ranks,
             whole: whole_words.then_some(by_bytes),
             specials,
+            added: None,
         })
     }
 
@@ -203,6 +210,7 @@ impl Tokenizer {
             ranks,
             whole: Some(by_bytes),
             specials,
+            added: None,
         })
     }
 
@@ -241,6 +249,22 @@ impl Tokenizer {
             }
         }
         self
+    }
+
+    /// Match `added` tokens and normalize the text between them as Hugging
+    /// Face does, before pre-tokenizing (files from HF).
+    pub(crate) fn set_added(&mut self, added: AddedVocab) {
+        self.added = Some(Box::new(added));
+    }
+
+    /// The added tokens and normalizer of a file from HF, if it has any.
+    pub fn added(&self) -> Option<&AddedVocab> {
+        self.added.as_deref()
+    }
+
+    /// Cut digit runs by `digits` after the pre-tokenizer (files that say so).
+    pub(crate) fn set_digits(&mut self, digits: Digits) {
+        self.chunker.digits = digits;
     }
 
     pub(crate) fn set_specials(&mut self, specials: Vec<SpecialToken>) {
@@ -313,6 +337,7 @@ impl Tokenizer {
         self.for_each_piece(text.as_bytes(), allow_special, |piece| match piece {
             Piece::Special(id) => ids.push(id),
             Piece::Text(t) => self.encode_ordinary(t, &mut ids),
+            Piece::Normalized(t) => self.encode_ordinary(t.as_bytes(), &mut ids),
         });
         ids
     }
@@ -334,6 +359,7 @@ impl Tokenizer {
                 self.for_each_piece(text, allow_special, |piece| match piece {
                     Piece::Special(id) => ids.push(id),
                     Piece::Text(t) => self.encode_ordinary(t, &mut ids),
+                    Piece::Normalized(t) => self.encode_ordinary(t.as_bytes(), &mut ids),
                 });
                 Ok(ids)
             }
@@ -456,6 +482,22 @@ impl Tokenizer {
         allow_special: bool,
         mut f: impl FnMut(Piece<'t>),
     ) {
+        if let Some(added) = &self.added {
+            for_each_utf8_run(text, |start, run| match run {
+                Ok(run) => {
+                    // The same bytes, borrowed from `text` for as long as it lives.
+                    let s =
+                        std::str::from_utf8(&text[start..start + run.len()]).unwrap_or_default();
+                    added.split(s, allow_special, &mut |p| match p {
+                        AddedPiece::Token(id) => f(Piece::Special(id)),
+                        AddedPiece::Text(Cow::Borrowed(t)) => f(Piece::Text(t.as_bytes())),
+                        AddedPiece::Text(Cow::Owned(t)) => f(Piece::Normalized(t)),
+                    })
+                }
+                Err(len) => f(Piece::Text(&text[start..start + len])),
+            });
+            return;
+        }
         if !allow_special || self.specials.is_empty() {
             f(Piece::Text(text));
             return;
@@ -522,5 +564,7 @@ impl Tokenizer {
 
 enum Piece<'t> {
     Text(&'t [u8]),
+    /// Text a normalizer changed.
+    Normalized(String),
     Special(TokenId),
 }

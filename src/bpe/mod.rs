@@ -1,12 +1,14 @@
 //! The BPE engine: pre-tokenizers, the step-wise trainer, the encoder and the
 //! file formats. Nothing in here draws on a terminal.
 
+pub mod added;
 pub mod chain;
 pub mod chunk_cache;
 pub mod corpus;
 pub mod display;
 pub mod encoder;
 pub mod fertility;
+pub mod hf_ids;
 
 pub mod io;
 pub mod merge;

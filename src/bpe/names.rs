@@ -22,8 +22,14 @@ pub enum TieRule {
     /// appearance, left to right (the tutorials' Python and minbpe).
     #[default]
     First,
-    /// The smallest `(left_id, right_id)` (Hugging Face tokenizers).
+    /// The smallest `(left_id, right_id)`.
     Lex,
+    /// Hugging Face tokenizers' BpeTrainer in byte mode: the smallest pair of
+    /// HF ids, where the 256 bytes are numbered in the order of the
+    /// characters GPT-2's byte-to-character table gives them (so space,
+    /// newline, tab, the control bytes, 0x7F-0xA0 and 0xAD come after every
+    /// printable byte) and merged tokens in creation order after them.
+    Hf,
 }
 
 impl Mode {
@@ -46,12 +52,13 @@ impl Mode {
 }
 
 impl TieRule {
-    pub const NAMES: &'static [&'static str] = &["first", "lex"];
+    pub const NAMES: &'static [&'static str] = &["first", "lex", "hf"];
 
     pub fn name(self) -> &'static str {
         match self {
             TieRule::First => "first",
             TieRule::Lex => "lex",
+            TieRule::Hf => "hf",
         }
     }
 
@@ -59,6 +66,7 @@ impl TieRule {
         match s {
             "first" => Ok(TieRule::First),
             "lex" => Ok(TieRule::Lex),
+            "hf" => Ok(TieRule::Hf),
             _ => Err(unknown("tie rule", s, Self::NAMES)),
         }
     }

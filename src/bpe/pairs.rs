@@ -14,6 +14,7 @@
 
 use crate::bpe::Pair;
 use crate::bpe::chain::Chain;
+use crate::bpe::hf_ids::hf_id;
 use crate::bpe::names::TieRule;
 use crate::bpe::vocab::Vocab;
 use rustc_hash::FxHashMap;
@@ -323,7 +324,13 @@ fn order_key(tie: TieRule, pair: Pair, stat: &PairStat) -> OrderKey {
     match tie {
         TieRule::First => (Reverse(stat.count), stat.first, pair),
         TieRule::Lex => (Reverse(stat.count), 0, pair),
+        TieRule::Hf => (Reverse(stat.count), hf_pair_key(pair), pair),
     }
+}
+
+/// Smaller for the pair Hugging Face's trainer prefers among equal counts.
+fn hf_pair_key(pair: Pair) -> u64 {
+    ((hf_id(pair.0) as u64) << 32) | hf_id(pair.1) as u64
 }
 
 /// Keep only the places where `pair` still starts, ascending, once each.

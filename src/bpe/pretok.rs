@@ -18,6 +18,16 @@ pub const GPT2_PATTERN: &str =
 /// The cl100k_base (GPT-4) pattern.
 pub const CL100K_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
 
+/// cl100k's pattern as Hugging Face's regex engine (Oniguruma) reads
+/// tiktoken's spelling of it: `\p{N}{1,3}+` is "one to three digits,
+/// repeated", so a digit run is never cut into groups of three.
+pub const CL100K_HF_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}++| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s";
+
+/// The pattern Llama 3 publishes, which Hugging Face files also carry for
+/// GPT-4: like cl100k, but whitespace that ends in line breaks is cut
+/// before the spaces after them (`\s*[\r\n]+`, as o200k).
+pub const LLAMA3_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
 /// The o200k_base (GPT-4o) pattern, its alternatives joined with `|`.
 pub const O200K_PATTERN: &str = concat!(
     r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
@@ -59,10 +69,15 @@ pub enum Pretok {
     Cl100k,
     /// GPT-4o's o200k_base pattern.
     O200k,
+    /// cl100k's pattern as Hugging Face reads tiktoken's spelling of it
+    /// (digit runs whole).
+    Cl100kHf,
+    /// Llama 3's pattern.
+    Llama3,
 }
 
 impl Pretok {
-    pub const ALL: [Pretok; 7] = [
+    pub const ALL: [Pretok; 9] = [
         Pretok::None,
         Pretok::Lines,
         Pretok::Whitespace,
@@ -70,6 +85,8 @@ impl Pretok {
         Pretok::Gpt2,
         Pretok::Cl100k,
         Pretok::O200k,
+        Pretok::Cl100kHf,
+        Pretok::Llama3,
     ];
     pub const NAMES: &'static [&'static str] = &[
         "none",
@@ -79,6 +96,8 @@ impl Pretok {
         "gpt2",
         "cl100k",
         "o200k",
+        "cl100k-hf",
+        "llama3",
     ];
 
     pub fn name(self) -> &'static str {
@@ -90,6 +109,8 @@ impl Pretok {
             Pretok::Gpt2 => "gpt2",
             Pretok::Cl100k => "cl100k",
             Pretok::O200k => "o200k",
+            Pretok::Cl100kHf => "cl100k-hf",
+            Pretok::Llama3 => "llama3",
         }
     }
 
@@ -109,6 +130,8 @@ impl Pretok {
             Pretok::Gpt2 => Some(GPT2_PATTERN),
             Pretok::Cl100k => Some(CL100K_PATTERN),
             Pretok::O200k => Some(O200K_PATTERN),
+            Pretok::Cl100kHf => Some(CL100K_HF_PATTERN),
+            Pretok::Llama3 => Some(LLAMA3_PATTERN),
         }
     }
 
@@ -119,6 +142,8 @@ impl Pretok {
         static GPT2: Pattern = Pattern::new("gpt2", GPT2_PATTERN, false);
         static CL100K: Pattern = Pattern::new("cl100k", CL100K_PATTERN, true);
         static O200K: Pattern = Pattern::new("o200k", O200K_PATTERN, true);
+        static CL100K_HF: Pattern = Pattern::new("cl100k-hf", CL100K_HF_PATTERN, true);
+        static LLAMA3: Pattern = Pattern::new("llama3", LLAMA3_PATTERN, true);
         match self {
             Pretok::None | Pretok::Lines => None,
             Pretok::Whitespace => Some(&WHITESPACE),
@@ -126,6 +151,8 @@ impl Pretok {
             Pretok::Gpt2 => Some(&GPT2),
             Pretok::Cl100k => Some(&CL100K),
             Pretok::O200k => Some(&O200K),
+            Pretok::Cl100kHf => Some(&CL100K_HF),
+            Pretok::Llama3 => Some(&LLAMA3),
         }
     }
 

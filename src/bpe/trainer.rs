@@ -46,6 +46,9 @@ pub struct TrainerConfig {
     /// corpus ([`Trainer::segments`]). Headless training goes without: on
     /// prose that list is about twice the size of the text.
     pub text_positions: bool,
+    /// Cut each line (with its `\n`) on its own, so that no chunk spans a
+    /// line break, as Hugging Face's `train([file])` does.
+    pub by_line: bool,
 }
 
 impl TrainerConfig {
@@ -64,6 +67,7 @@ impl Default for TrainerConfig {
             min_count: 1,
             max_merges: None,
             text_positions: true,
+            by_line: false,
         }
     }
 }
@@ -202,7 +206,13 @@ impl Trainer {
     /// Cut `text` into chunks and count every pair: the `Counted` phase of
     /// round 0.
     pub fn new(text: Vec<u8>, config: TrainerConfig) -> Result<Self> {
-        let corpus = Corpus::new(text, config.mode, config.chunker(), config.text_positions)?;
+        let corpus = Corpus::new(
+            text,
+            config.mode,
+            config.chunker(),
+            config.text_positions,
+            config.by_line,
+        )?;
         let n = corpus.chunks().len();
         let positions: usize = corpus.chunks().iter().map(|c| c.len as usize + 2).sum();
         if positions >= u32::MAX as usize {

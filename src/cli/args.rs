@@ -41,6 +41,18 @@ pub enum Format {
     Json,
 }
 
+/// The file format of `train --out`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutFormat {
+    /// bpeek's tokenizer JSON (merges with their counts)
+    #[default]
+    Bpeek,
+    /// A Hugging Face tokenizer.json (byte mode)
+    Hf,
+    /// A .tiktoken rank file (byte mode)
+    Tiktoken,
+}
+
 /// Where the corpus comes from and how training runs.
 #[derive(Args, Debug, Clone)]
 pub struct TrainingOptions {
@@ -52,7 +64,7 @@ pub struct TrainingOptions {
     /// byte (ids 0-255 are bytes) or char (words + </w>, unseen chars are [UNK])
     #[arg(long, default_value = "byte")]
     pub mode: String,
-    /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k [default: gpt2]
+    /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k, cl100k-hf, llama3 [default: gpt2]
     #[arg(long)]
     pub pretok: Option<String>,
     /// After the pre-tokenizer, cut digit runs: keep, single (each digit alone) or groups3 (1-3 digits)
@@ -67,9 +79,12 @@ pub struct TrainingOptions {
     /// Stop when the best pair's count falls below K
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub min_count: u64,
-    /// Tie rule among equal counts: first (first met, as minbpe) or lex (smallest ids, as Hugging Face)
+    /// Tie rule among equal counts: first (first met, as minbpe), lex (smallest byte values) or hf (Hugging Face's BpeTrainer)
     #[arg(long, default_value = "first")]
     pub tie: String,
+    /// Cut each line on its own, so no chunk spans a line break (as Hugging Face's train([file]))
+    #[arg(long)]
+    pub by_line: bool,
     /// A special token to add to the vocabulary (repeatable)
     #[arg(long = "special", value_name = "TEXT", value_parser = non_empty)]
     pub specials: Vec<String>,
@@ -82,6 +97,9 @@ pub struct TrainArgs {
     /// Write the tokenizer (JSON) here
     #[arg(long, value_name = "TOKENIZER.json")]
     pub out: Option<PathBuf>,
+    /// The format of --out: bpeek, hf (tokenizer.json) or tiktoken (rank file)
+    #[arg(long, value_enum, default_value_t = OutFormat::Bpeek, requires = "out")]
+    pub out_format: OutFormat,
     /// Write a per-round trace (JSON) here
     #[arg(long, value_name = "TRACE.json")]
     pub trace: Option<PathBuf>,
@@ -245,6 +263,7 @@ impl Default for TrainingOptions {
             vocab_size: None,
             min_count: 1,
             tie: "first".into(),
+            by_line: false,
             specials: Vec::new(),
         }
     }

@@ -53,6 +53,11 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         (Some(name), Mode::Byte) => Pretok::parse(name).map_err(|e| e.context("--pretok"))?,
         (None, _) => Pretok::default(),
     };
+    if mode == Mode::Char && tie == TieRule::Hf {
+        return Err(Error::input(
+            "--tie hf applies to byte mode only: Hugging Face's char-level trainer joins the end-of-word suffix to the last character of each word (one symbol `e</w>`), while char mode keeps `</w>` a symbol of its own, so the two make different pairs from the first round",
+        ));
+    }
     let digits = Digits::parse(&opts.digits).map_err(|e| e.context("--digits"))?;
     if mode == Mode::Char && digits != Digits::Keep {
         return Err(Error::input("--digits applies to byte mode only"));
@@ -65,6 +70,7 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         min_count: opts.min_count,
         max_merges: opts.merges,
         text_positions: true,
+        by_line: opts.by_line,
     })
 }
 

@@ -2,12 +2,12 @@
 
 use crate::bpe::display::{token_text, token_visible};
 use crate::bpe::io::atomic::{Identity, Output, commit_all, identity};
-use crate::bpe::io::tokenizer_file;
 use crate::bpe::io::trace_file::{TraceWriter, pair_json};
+use crate::bpe::io::{hf_export, tiktoken_export, tokenizer_file};
 use crate::bpe::trainer::{Merge, StopReason};
 use crate::bpe::{Mode, Trainer};
-use crate::cli::args::{Format, TrainArgs};
-use crate::cli::input::build_trainer_with;
+use crate::cli::args::{Format, OutFormat, TrainArgs};
+use crate::cli::input::{build_trainer_with, trainer_config};
 use crate::cli::train_progress::TrainProgress;
 use crate::error::{Error, Result};
 use serde_json::{Value, json};
@@ -23,6 +23,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     // Every output is checked, and its temporary file made, before the
     // corpus is read: a wrong path costs nothing.
     check_distinct(args)?;
+    check_out_format(args)?;
     crate::cli::interrupt::clean_up_on_signals();
     let mut trace_out = args.trace.as_deref().map(Output::create).transpose()?;
     let mut tokenizer_out = args.out.as_deref().map(Output::create).transpose()?;
@@ -43,11 +44,22 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     progress.finish();
     let tokenizer = trainer.tokenizer().with_specials(&args.training.specials);
     if let Some(out) = &mut tokenizer_out {
-        let json = tokenizer_file::to_json(&tokenizer);
+        let written = match args.out_format {
+            OutFormat::Bpeek => serde_json::to_string_pretty(&tokenizer_file::to_json(&tokenizer))
+                .map_err(|e| Error::failure(format!("cannot write the tokenizer as JSON: {e}")))?,
+            OutFormat::Hf => serde_json::to_string_pretty(&hf_export::to_json(&tokenizer)?)
+                .map_err(|e| Error::failure(format!("cannot write the tokenizer as JSON: {e}")))?,
+            OutFormat::Tiktoken => tiktoken_export::to_text(&tokenizer)?,
+        };
         let w = out.writer()?;
-        serde_json::to_writer_pretty(&mut *w, &json)
-            .map_err(std::io::Error::from)
-            .and_then(|_| w.write_all(b"\n"))
+        w.write_all(written.as_bytes())
+            .and_then(|_| {
+                if written.ends_with('\n') {
+                    Ok(())
+                } else {
+                    w.write_all(b"\n")
+                }
+            })
             .map_err(|e| out.write_error(&e))?;
     }
     // The trace is renamed first: a tokenizer file of this run always has
@@ -79,6 +91,32 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         eprint!("{text}");
         Ok(())
     }
+}
+
+/// Refuse, before any work, an `--out-format` that cannot hold what the
+/// options train; say how a rank file is to be loaded.
+fn check_out_format(args: &TrainArgs) -> Result<()> {
+    let config = trainer_config(&args.training)?;
+    match args.out_format {
+        OutFormat::Bpeek => {}
+        OutFormat::Hf => hf_export::check(config.mode, config.chunker())?,
+        OutFormat::Tiktoken => {
+            tiktoken_export::check(config.mode, config.digits)?;
+            if !args.training.specials.is_empty() {
+                return Err(Error::input(
+                    "--out-format tiktoken: a rank file has no place for special tokens (--special)",
+                ));
+            }
+            if let Some(out) = &args.out {
+                eprintln!(
+                    "load the rank file with --tokenizer {}:{}",
+                    out.display(),
+                    config.pretok.name()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuse a run whose corpus, tokenizer and trace are not three different
@@ -237,6 +275,7 @@ impl Report<'_> {
             "mode": c.mode.name(),
             "pretok": if c.mode == Mode::Byte { Value::from(c.pretok.name()) } else { Value::from("words") },
             "tie": c.tie.name(),
+            "by_line": c.by_line,
             "min_count": c.min_count,
             "max_merges": c.max_merges,
             "stop": self.stop.code(),
@@ -259,8 +298,12 @@ impl Report<'_> {
             "words"
         };
         let mut out = format!(
-            "corpus {} ({bytes} bytes)  mode {}  pretok {pretok}  tie {}  min-count {}\n",
-            self.corpus, c.mode, c.tie, c.min_count
+            "corpus {} ({bytes} bytes)  mode {}  pretok {pretok}{}  tie {}  min-count {}\n",
+            self.corpus,
+            c.mode,
+            if c.by_line { " by line" } else { "" },
+            c.tie,
+            c.min_count
         );
         out += &format!(
             "{:>5} {:>7} {:>9} {:>9}  {}\n",

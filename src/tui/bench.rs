@@ -146,6 +146,60 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
             bytes[bytes.len() - 1]
         );
     }
+    big_paste(&mut app, &mut terminal)
+}
+
+/// A large paste in the encode box: the paste itself, then keystrokes and
+/// steps with it there, each an update and a frame.
+fn big_paste<B: crate::tui::runner::Screen>(
+    app: &mut App,
+    terminal: &mut Terminal<B>,
+) -> Result<()> {
+    let corpus = String::from_utf8_lossy(app.trainer().corpus().text()).into_owned();
+    let mut text = String::with_capacity(5_000_000);
+    while text.len() < 5_000_000 && !corpus.is_empty() {
+        text.push_str(&corpus[..corpus.len().min(5_000_000 - text.len())]);
+        while !text.is_char_boundary(text.len()) {
+            text.pop();
+        }
+    }
+    crate::outln!(
+        "encode box holding {:.1} MB of the same text:",
+        text.len() as f64 / 1e6
+    );
+    update(app, Action::ClearEncode);
+    let t = Instant::now();
+    update(app, Action::Paste(text));
+    draw(terminal, app)?;
+    crate::outln!("  paste (update and frame): {}", ms(t.elapsed()));
+    let mut at_end = Vec::new();
+    let mut inside = Vec::new();
+    for i in 0..20 {
+        let t = Instant::now();
+        update(app, Action::Type(if i % 2 == 0 { 'x' } else { ' ' }));
+        draw(terminal, app)?;
+        at_end.push(t.elapsed());
+    }
+    for _ in 0..200 {
+        update(app, Action::MoveCursor(crate::tui::encode_box::Move::Up));
+    }
+    for i in 0..20 {
+        let t = Instant::now();
+        update(app, Action::Type(if i % 2 == 0 { 'y' } else { ' ' }));
+        draw(terminal, app)?;
+        inside.push(t.elapsed());
+    }
+    update(app, Action::StopEditing);
+    let mut steps = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        update(app, Action::Step);
+        draw(terminal, app)?;
+        steps.push(t.elapsed());
+    }
+    report("keystroke at the end (update and frame)", &mut at_end)?;
+    report("keystroke 200 lines up (update and frame)", &mut inside)?;
+    report("step (update and frame)", &mut steps)?;
     Ok(())
 }
 

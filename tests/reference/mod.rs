@@ -73,6 +73,11 @@ pub fn reference_train(
                 .iter()
                 .copied()
                 .max_by(|a, b| counts[a].cmp(&counts[b]).then(b.cmp(a))),
+            TieRule::Hf => seen.iter().copied().max_by(|a, b| {
+                counts[a]
+                    .cmp(&counts[b])
+                    .then(hf_order(*b).cmp(&hf_order(*a)))
+            }),
         };
         let Some(best) = best else { break };
         let count = counts[&best];
@@ -190,7 +195,22 @@ pub fn assert_table_is_a_fresh_count(t: &Trainer) {
     match t.config().tie {
         TieRule::First => want.sort_by_key(|(p, c)| (std::cmp::Reverse(*c), first[p])),
         TieRule::Lex => want.sort_by_key(|(p, c)| (std::cmp::Reverse(*c), *p)),
+        TieRule::Hf => want.sort_by_key(|(p, c)| (std::cmp::Reverse(*c), hf_order(*p))),
     }
     let got: Vec<((Sym, Sym), u64)> = t.pairs().iter().collect();
     assert_eq!(got, want);
+}
+
+/// Hugging Face's order of a pair in byte mode: bytes by the code point of
+/// the printable character GPT-2's table gives each (space is `Ġ`), every
+/// merged token after every byte, in creation order.
+pub fn hf_order((a, b): (Sym, Sym)) -> (u32, u32) {
+    let key = |s: Sym| {
+        if s < 256 {
+            bpeek::bpe::io::byte_unicode::byte_chars()[s as usize] as u32
+        } else {
+            0x1_0000 + s
+        }
+    };
+    (key(a), key(b))
 }

@@ -3,10 +3,12 @@
 //! whose model is byte-level BPE.
 
 use crate::bpe::TokenId;
+use crate::bpe::added::{AddedToken, AddedVocab, Normalizer};
 use crate::bpe::encoder::{SpecialToken, Tokenizer};
 use crate::bpe::io::byte_unicode;
+use crate::bpe::io::hf_export;
 use crate::bpe::io::limits::{self, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
-use crate::bpe::pretok::{CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, Pretok};
+use crate::bpe::pretok::{CL100K_PATTERN, Digits, Pretok};
 use crate::error::{Error, Result};
 use base64::Engine;
 use rustc_hash::FxHashMap;
@@ -106,8 +108,8 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             "model.type '{kind}' is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer)"
         )));
     }
-    refuse_id_changing_parts(doc, model)?;
-    let pretok = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
+    let normalizer = refuse_id_changing_parts(doc, model)?;
+    let (pretok, digits) = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
     let vocab_obj = model
         .get("vocab")
         .and_then(Value::as_object)
@@ -136,28 +138,34 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         };
         merges.push((a, b, format!("model.merges[{i}]")));
     }
-    let added = added_specials(doc)?;
+    let added = added_tokens(doc)?;
     let mut specials = Vec::with_capacity(added.len());
-    for (place, text, id) in added {
-        match vocab.get(&text) {
+    for (place, token) in &added {
+        let (text, id) = (&token.text, token.id);
+        match vocab.get(text) {
             // A special token written in the vocabulary too, with the same id.
-            Some(&own) if own == id => {
-                vocab.remove(&text);
+            Some(&own) if own == id && token.special => {
+                vocab.remove(text);
             }
+            // An added token that is an ordinary token already.
+            Some(&own) if own == id => continue,
             Some(&own) => {
                 return Err(Error::input(format!(
-                    "{place}: special token {text:?} has id {id}, but model.vocab gives it id {own}"
+                    "{place}: added token {text:?} has id {id}, but model.vocab gives it id {own}"
                 )));
             }
             None => {}
         }
-        specials.push(SpecialToken { text, id });
+        specials.push(SpecialToken {
+            text: text.clone(),
+            id,
+        });
     }
     let ordinary: FxHashMap<TokenId, &String> = vocab.iter().map(|(t, &i)| (i, t)).collect();
     for s in &specials {
         if let Some(token) = ordinary.get(&s.id) {
             return Err(Error::input(format!(
-                "added_tokens: special token {:?} has id {}, which is the id of the ordinary token {token:?}",
+                "added_tokens: {:?} has id {}, which is the id of the ordinary token {token:?}",
                 s.text, s.id
             )));
         }
@@ -166,7 +174,15 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .get("ignore_merges")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    byte_level(name, vocab, merges, pretok, specials, whole)
+    let mut tok = byte_level(name, vocab, merges, pretok, specials, whole)?;
+    tok.set_digits(digits);
+    if !added.is_empty() || normalizer != Normalizer::None {
+        tok.set_added(AddedVocab::new(
+            added.into_iter().map(|(_, t)| t).collect(),
+            normalizer,
+        ));
+    }
+    Ok(tok)
 }
 
 /// Token string -> id, checking that every id is a whole number in range and
@@ -198,21 +214,19 @@ fn vocab_ids(
     Ok(vocab)
 }
 
-/// The special tokens of `added_tokens`: where each is listed, its text and
-/// its id. Two specials may not share an id or a text.
-fn added_specials(doc: &Value) -> Result<Vec<(String, String, TokenId)>> {
+/// The tokens of `added_tokens`, special or not, with their flags and
+/// where each is listed. Two may not share an id or a text.
+fn added_tokens(doc: &Value) -> Result<Vec<(String, AddedToken)>> {
     let Some(list) = doc.get("added_tokens") else {
         return Ok(Vec::new());
     };
     let Some(list) = list.as_array() else {
         return Err(Error::input("added_tokens: expected a list"));
     };
-    let mut out: Vec<(String, String, TokenId)> = Vec::new();
+    let mut out: Vec<(String, AddedToken)> = Vec::new();
     for (i, t) in list.iter().enumerate() {
         let place = format!("added_tokens[{i}]");
-        if !t.get("special").and_then(Value::as_bool).unwrap_or(false) {
-            continue;
-        }
+        let special = t.get("special").and_then(Value::as_bool).unwrap_or(false);
         let Some(text) = t.get("content").and_then(Value::as_str) else {
             return Err(Error::input(format!(
                 "{place}: field 'content' is missing or not a string"
@@ -226,47 +240,53 @@ fn added_specials(doc: &Value) -> Result<Vec<(String, String, TokenId)>> {
         let id = limits::id(id, || format!("{place}: {text:?}"))?;
         if text.is_empty() || text.len() > MAX_IMPORTED_TOKEN_BYTES {
             return Err(Error::input(format!(
-                "{place}: a special token has 1 to {MAX_IMPORTED_TOKEN_BYTES} bytes, this one {}",
+                "{place}: an added token has 1 to {MAX_IMPORTED_TOKEN_BYTES} bytes, this one {}",
                 text.len()
             )));
         }
-        if let Some((_, other, _)) = out.iter().find(|(_, _, o)| *o == id) {
+        if let Some((_, other)) = out.iter().find(|(_, o)| o.id == id) {
             return Err(Error::input(format!(
-                "{place}: special tokens {other:?} and {text:?} both have id {id}"
+                "{place}: added tokens {:?} and {text:?} both have id {id}",
+                other.text
             )));
         }
-        if out.iter().any(|(_, other, _)| other == text) {
+        if out.iter().any(|(_, other)| other.text == text) {
             return Err(Error::input(format!("{place}: {text:?} is listed twice")));
         }
-        out.push((place, text.to_string(), id));
+        let flag = |name: &str, default: bool| -> Result<bool> {
+            match t.get(name) {
+                None => Ok(default),
+                Some(Value::Bool(b)) => Ok(*b),
+                Some(other) => Err(Error::input(format!(
+                    "{place}: field '{name}' is {other}, not true or false"
+                ))),
+            }
+        };
+        let token = AddedToken {
+            text: text.to_string(),
+            id,
+            special,
+            single_word: flag("single_word", false)?,
+            lstrip: flag("lstrip", false)?,
+            rstrip: flag("rstrip", false)?,
+            normalized: flag("normalized", !special)?,
+        };
+        out.push((place, token));
     }
     Ok(out)
 }
 
 /// Refuse the parts of a Hugging Face file that would change the ids bpeek
 /// computes, rather than silently ignore them.
-fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<()> {
-    match doc.get("normalizer") {
+fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<Normalizer> {
+    let normalizer = hf_normalizer(doc.get("normalizer").unwrap_or(&Value::Null))?;
+    match doc.get("decoder") {
         None | Some(Value::Null) => {}
-        Some(n) => {
-            let name = n.get("type").and_then(Value::as_str).unwrap_or("unnamed");
-            let steps: Vec<&str> = n
-                .get("normalizers")
-                .and_then(Value::as_array)
-                .map(|l| {
-                    l.iter()
-                        .map(|s| s.get("type").and_then(Value::as_str).unwrap_or("unnamed"))
-                        .collect()
-                })
-                .unwrap_or_default();
-            if !(name == "Sequence" && steps.is_empty()) {
-                let named = if steps.is_empty() {
-                    format!("'{name}'")
-                } else {
-                    format!("'{name}' ({})", steps.join(", "))
-                };
+        Some(d) => {
+            let name = d.get("type").and_then(Value::as_str).unwrap_or("unnamed");
+            if name != "ByteLevel" {
                 return Err(Error::input(format!(
-                    "normalizer {named} is not supported: it changes the text before it is tokenized, and bpeek does not apply it (only files without a normalizer load)"
+                    "decoder '{name}' is not supported: bpeek decodes byte-level tokens by joining their bytes (decoder ByteLevel or none)"
                 )));
             }
         }
@@ -289,78 +309,172 @@ fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<()> {
             "model.dropout is not supported: it makes the ids random, and bpeek encodes exactly",
         ));
     }
-    Ok(())
+    Ok(normalizer)
 }
 
-/// The pre-tokenizer a Hugging Face file describes, if bpeek has it.
-fn hf_pretok(p: &Value) -> Result<Pretok> {
+/// The normalizer of a Hugging Face file, if bpeek applies it: none, an
+/// empty `Sequence`, or NFC (alone or as the only kind of step).
+fn hf_normalizer(n: &Value) -> Result<Normalizer> {
+    if n.is_null() {
+        return Ok(Normalizer::None);
+    }
+    let name = n.get("type").and_then(Value::as_str).unwrap_or("unnamed");
+    let steps: Vec<&str> = n
+        .get("normalizers")
+        .and_then(Value::as_array)
+        .map(|l| {
+            l.iter()
+                .map(|s| s.get("type").and_then(Value::as_str).unwrap_or("unnamed"))
+                .collect()
+        })
+        .unwrap_or_default();
+    match (name, steps.as_slice()) {
+        ("NFC", _) => return Ok(Normalizer::Nfc),
+        ("Sequence", []) => return Ok(Normalizer::None),
+        ("Sequence", steps) if steps.iter().all(|s| *s == "NFC") => return Ok(Normalizer::Nfc),
+        _ => {}
+    }
+    let named = if steps.is_empty() {
+        format!("'{name}'")
+    } else {
+        format!("'{name}' ({})", steps.join(", "))
+    };
+    Err(Error::input(format!(
+        "normalizer {named} is not supported: it changes the text before it is tokenized, and bpeek does not apply it (files load without a normalizer or with NFC)"
+    )))
+}
+
+/// HF's own spelling of the GPT-2 pattern (ByteLevel's built-in one). It
+/// cuts as GPT-2's: its `\s+` tail is reached only where `\s` would match
+/// the same single character.
+const HF_GPT2_PATTERN: &str =
+    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+
+/// The pre-tokenizer whose cuts a `Split` pattern makes in HF, read the way
+/// HF's regex engine reads it.
+fn known_split(pattern: &str) -> Option<Pretok> {
+    if pattern == HF_GPT2_PATTERN {
+        return Some(Pretok::Gpt2);
+    }
+    if pattern == CL100K_PATTERN {
+        // tiktoken's spelling: HF reads `\p{N}{1,3}+` as runs of any length.
+        return Some(Pretok::Cl100kHf);
+    }
+    Pretok::ALL
+        .into_iter()
+        .find(|&p| hf_export::hf_pattern(p).as_deref() == Some(pattern))
+}
+
+/// A digit rule written as a `Split` (the way `train --out-format hf`
+/// writes one).
+fn known_digit_split(pattern: &str) -> Option<Digits> {
+    match pattern {
+        "[0-9]" => Some(Digits::Single),
+        "[0-9]{1,3}" => Some(Digits::Groups3),
+        _ => None,
+    }
+}
+
+/// The pre-tokenizer (and digit rule) a Hugging Face file describes, if
+/// bpeek has it.
+fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
     let kind = p.get("type").and_then(Value::as_str).unwrap_or("");
-    match kind {
-        "ByteLevel" => {
-            if p.get("add_prefix_space").and_then(Value::as_bool) == Some(true) {
-                return Err(Error::input(
-                    "pre_tokenizer: ByteLevel with add_prefix_space is not supported",
-                ));
-            }
-            if p.get("use_regex").and_then(Value::as_bool) == Some(false) {
-                return Ok(Pretok::None);
-            }
-            Ok(Pretok::Gpt2)
+    let steps: Vec<Value> = match kind {
+        "ByteLevel" => vec![p.clone()],
+        "Sequence" => p
+            .get("pretokenizers")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        "" => {
+            return Err(Error::input(
+                "pre_tokenizer is missing: only byte-level BPE is supported",
+            ));
         }
-        "Sequence" => {
-            let steps = p
-                .get("pretokenizers")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut pattern = None;
-            let mut byte_level = false;
-            for step in &steps {
-                match step.get("type").and_then(Value::as_str) {
-                    Some("Split") => {
-                        pattern = step
-                            .pointer("/pattern/Regex")
-                            .and_then(Value::as_str)
-                            .map(str::to_string);
-                    }
-                    Some("ByteLevel") => {
-                        byte_level = true;
-                        if step.get("use_regex").and_then(Value::as_bool) != Some(false)
-                            && pattern.is_none()
-                        {
-                            pattern = Some(GPT2_PATTERN.to_string());
+        other => {
+            return Err(Error::input(format!(
+                "pre_tokenizer '{other}' is not supported: bpeek reads byte-level BPE (ByteLevel)"
+            )));
+        }
+    };
+    let mut pretok = None;
+    let mut digits = Digits::Keep;
+    let mut byte_level = false;
+    for (i, step) in steps.iter().enumerate() {
+        let place = format!("pre_tokenizer step {i}");
+        match step.get("type").and_then(Value::as_str) {
+            Some("Split") => {
+                if byte_level {
+                    return Err(Error::input(format!(
+                        "{place}: a Split after ByteLevel is not supported"
+                    )));
+                }
+                let behavior = step.get("behavior").and_then(Value::as_str).unwrap_or("");
+                if behavior != "Isolated"
+                    || step.get("invert").and_then(Value::as_bool) == Some(true)
+                {
+                    return Err(Error::input(format!(
+                        "{place}: Split with behavior {behavior:?}{} is not supported (only \"Isolated\", which keeps every piece)",
+                        if step.get("invert").and_then(Value::as_bool) == Some(true) {
+                            " and invert"
+                        } else {
+                            ""
                         }
-                    }
-                    Some(other) => {
-                        return Err(Error::input(format!(
-                            "pre_tokenizer: step '{other}' is not supported"
-                        )));
-                    }
-                    None => {}
+                    )));
+                }
+                let Some(pattern) = step.pointer("/pattern/Regex").and_then(Value::as_str) else {
+                    return Err(Error::input(format!(
+                        "{place}: only a Split with a Regex pattern is supported, not {}",
+                        step.get("pattern")
+                            .map(Value::to_string)
+                            .unwrap_or_default()
+                    )));
+                };
+                if pretok.is_none()
+                    && digits == Digits::Keep
+                    && let Some(known) = known_split(pattern)
+                {
+                    pretok = Some(known);
+                } else if digits == Digits::Keep
+                    && let Some(d) = known_digit_split(pattern)
+                {
+                    digits = d;
+                } else {
+                    return Err(Error::input(format!(
+                        "{place}: the split pattern {pattern:?} is not one bpeek knows (the spellings of gpt2, cl100k (tiktoken's, read with HF's digit runs, or with {{1,3}}), llama3, o200k, whitespace, spaces, lines; then [0-9] or [0-9]{{1,3}} for digits)"
+                    )));
                 }
             }
-            if !byte_level {
-                return Err(Error::input(
-                    "pre_tokenizer: not byte-level (no ByteLevel step)",
-                ));
+            Some("ByteLevel") => {
+                if p.get("add_prefix_space").and_then(Value::as_bool) == Some(true)
+                    || step.get("add_prefix_space").and_then(Value::as_bool) == Some(true)
+                {
+                    return Err(Error::input(
+                        "pre_tokenizer: ByteLevel with add_prefix_space is not supported",
+                    ));
+                }
+                if step.get("use_regex").and_then(Value::as_bool) != Some(false) {
+                    if pretok.is_some() || digits != Digits::Keep {
+                        return Err(Error::input(format!(
+                            "{place}: ByteLevel with use_regex after a Split cuts twice, which bpeek does not do"
+                        )));
+                    }
+                    pretok = Some(Pretok::Gpt2);
+                }
+                byte_level = true;
             }
-            match pattern.as_deref() {
-                None => Ok(Pretok::None),
-                Some(GPT2_PATTERN) => Ok(Pretok::Gpt2),
-                Some(CL100K_PATTERN) => Ok(Pretok::Cl100k),
-                Some(O200K_PATTERN) => Ok(Pretok::O200k),
-                Some(other) => Err(Error::input(format!(
-                    "pre_tokenizer: the split pattern {other:?} is not one bpeek knows (gpt2, cl100k, o200k)"
-                ))),
+            Some(other) => {
+                return Err(Error::input(format!("{place}: '{other}' is not supported")));
             }
+            None => {}
         }
-        "" => Err(Error::input(
-            "pre_tokenizer is missing: only byte-level BPE is supported",
-        )),
-        other => Err(Error::input(format!(
-            "pre_tokenizer '{other}' is not supported: bpeek reads byte-level BPE (ByteLevel)"
-        ))),
     }
+    if !byte_level {
+        return Err(Error::input(
+            "pre_tokenizer: not byte-level (no ByteLevel step)",
+        ));
+    }
+    Ok((pretok.unwrap_or(Pretok::None), digits))
 }
 
 /// Move the tokens that `is_special` picks out of the vocabulary.

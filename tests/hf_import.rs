@@ -1,0 +1,200 @@
+//! Tokenizer.json files made by the real Hugging Face `tokenizers`
+//! (Python) in the test, loaded by bpeek, encode as HF encodes them: added
+//! tokens special or not with every flag, `Split` patterns in the spellings
+//! HF files carry, the NFC normalizer, on the samples and random strings.
+
+mod hf;
+
+use bpeek::bpe::io::load::load;
+use bpeek::bpe::pretok::{CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn added(content: &str, special: bool, flags: &[&str]) -> Value {
+    json!({
+        "content": content,
+        "special": special,
+        "single_word": flags.contains(&"single_word"),
+        "lstrip": flags.contains(&"lstrip"),
+        "rstrip": flags.contains(&"rstrip"),
+        "normalized": flags.contains(&"normalized"),
+    })
+}
+
+/// Added tokens of every kind: special and not, each flag alone, strips
+/// together, normalized or matched as written.
+fn every_kind_of_added_token() -> Vec<Value> {
+    vec![
+        added("hello world", false, &["normalized"]),
+        added("<|endoftext|>", true, &[]),
+        added("<pad>", true, &["lstrip", "rstrip"]),
+        added("<mask>", true, &["lstrip"]),
+        added("[end]", false, &["rstrip", "normalized"]),
+        added("word", false, &["single_word"]),
+        added("Mx", false, &[]),
+        added("e\u{301}t\u{e9}", false, &["normalized"]),
+    ]
+}
+
+fn texts() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/samples");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    let mut texts: Vec<String> = paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    texts.extend(
+        [
+            "say hello world",
+            "hello <pad> world",
+            "x=2000",
+            "a  <mask>  b",
+            "swordfish word",
+        ]
+        .map(String::from),
+    );
+    let pieces = [
+        "hello world",
+        " hello",
+        " world",
+        "<pad>",
+        "  ",
+        " ",
+        "\n",
+        "\n\n  ",
+        "<mask>",
+        "[end]",
+        "word",
+        "words",
+        "_",
+        "Mx",
+        "mx",
+        "e\u{301}t\u{e9}",
+        "\u{e9}t\u{e9}",
+        "e\u{301}",
+        "<|endoftext|>",
+        "2000",
+        "123456",
+        "x=",
+        "'s",
+        "The",
+        "мир",
+        "日本",
+        "🙂",
+        "\t",
+        "\u{a0}",
+        ".",
+        "a",
+    ];
+    let mut state = 0x1234_5678_9ABC_DEF1u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..300 {
+        let len = 1 + next() % 20;
+        let s: String = (0..len)
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+            .collect();
+        texts.push(s);
+    }
+    texts
+}
+
+#[test]
+fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
+    let Some(python) = hf::python() else { return };
+    let dir = hf::TempDir::new("hf-import");
+    let corpus = dir.file(
+        "corpus.txt",
+        bpeek::corpora::default_corpus().text.as_bytes(),
+    );
+    // Name, Split pattern (None: ByteLevel's own), normalizer, added tokens.
+    type Case<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Vec<Value>);
+    let cases: Vec<Case> = vec![
+        ("bytelevel", None, None, vec![]),
+        ("bytelevel-added", None, None, every_kind_of_added_token()),
+        (
+            "cl100k-tiktoken-spelling",
+            Some(CL100K_PATTERN),
+            None,
+            every_kind_of_added_token(),
+        ),
+        (
+            "llama3-nfc",
+            Some(LLAMA3_PATTERN),
+            Some("NFC"),
+            every_kind_of_added_token(),
+        ),
+        (
+            "o200k",
+            Some(O200K_PATTERN),
+            None,
+            vec![added("<|endoftext|>", true, &[])],
+        ),
+        ("gpt2-split-nfc", Some(GPT2_PATTERN), Some("NFC"), vec![]),
+    ];
+    let jobs: Vec<Value> = cases
+        .iter()
+        .map(|(name, pattern, normalizer, added)| {
+            json!({
+                "out": dir.0.join(format!("{name}.json")),
+                "corpus": corpus,
+                "vocab_size": 700,
+                "pattern": pattern,
+                "normalizer": normalizer,
+                "added": added,
+            })
+        })
+        .collect();
+    hf::run(&python, "make_files.py", &Value::Array(jobs));
+    let texts = texts();
+    let encode_jobs: Vec<Value> = cases
+        .iter()
+        .map(|(name, ..)| json!({"tokenizer": dir.0.join(format!("{name}.json")), "texts": texts}))
+        .collect();
+    let answers = hf::run(&python, "encode.py", &Value::Array(encode_jobs));
+    for ((name, ..), answer) in cases.iter().zip(answers.as_array().unwrap()) {
+        let path = dir.0.join(format!("{name}.json"));
+        let tok = load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let theirs: Vec<Vec<u32>> = serde_json::from_value(answer["ids"].clone()).unwrap();
+        for (text, hf_ids) in texts.iter().zip(&theirs) {
+            // HF always matches special tokens in the text: bpeek does with
+            // --allow-special.
+            assert_eq!(&tok.encode(text, true), hf_ids, "{name}: {text:?}");
+        }
+    }
+}
+
+#[test]
+fn special_tokens_stay_literal_text_unless_allowed_and_added_ones_always_match() {
+    let Some(python) = hf::python() else { return };
+    let dir = hf::TempDir::new("hf-import-special");
+    let corpus = dir.file(
+        "corpus.txt",
+        bpeek::corpora::default_corpus().text.as_bytes(),
+    );
+    let out = dir.0.join("tok.json");
+    let job = json!([{
+        "out": out, "corpus": corpus, "vocab_size": 400, "pattern": null, "normalizer": null,
+        "added": [added("<|endoftext|>", true, &[]), added("hello world", false, &["normalized"])],
+    }]);
+    hf::run(&python, "make_files.py", &job);
+    let tok = load(out.to_str().unwrap()).unwrap();
+    let eot = tok.encode("<|endoftext|>", true);
+    assert_eq!(eot.len(), 1);
+    assert!(tok.encode("<|endoftext|>", false).len() > 1);
+    let hello = tok.encode("hello world", false);
+    assert_eq!(
+        hello.len(),
+        1,
+        "a non-special added token matches without --allow-special"
+    );
+    assert_eq!(tok.decode(&hello).unwrap(), "hello world");
+}
