@@ -29,6 +29,7 @@ pub struct WideCellBackend<B: Backend> {
     screen: Buffer,
     /// Rows that held uncertain text after the last frame.
     uncertain_rows: Vec<bool>,
+    cursor: Position,
 }
 
 impl<W: Write> WideCellBackend<CrosstermBackend<W>> {
@@ -44,6 +45,7 @@ impl<B: Backend> WideCellBackend<B> {
             inner,
             screen: Buffer::empty(Rect::default()),
             uncertain_rows: Vec::new(),
+            cursor: Position::ORIGIN,
         }
     }
 
@@ -182,11 +184,17 @@ impl<B: Backend> Backend for WideCellBackend<B> {
         self.inner.show_cursor()
     }
 
+    /// Where the cursor was last put. The terminal is never asked: its
+    /// answer would come in on standard input, where the explorer's own
+    /// reader is waiting for keys, and either could take the other's bytes
+    /// (ratatui asks on every clear and resize).
     fn get_cursor_position(&mut self) -> Result<Position, B::Error> {
-        self.inner.get_cursor_position()
+        Ok(self.cursor)
     }
 
     fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), B::Error> {
+        let position = position.into();
+        self.cursor = position;
         self.inner.set_cursor_position(position)
     }
 
