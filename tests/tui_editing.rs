@@ -358,3 +358,65 @@ fn the_cursor_covers_a_wide_character_inside_a_token() {
         "日本 is one token, cut by the cursor"
     );
 }
+
+/// Edits in a long text re-encode only the lines they touch; after every
+/// edit the tokens must equal a fresh encoding of the whole text.
+#[test]
+fn editing_encodes_only_what_changed_and_agrees_with_a_fresh_encoding() {
+    use bpeek::tui::encode_box::Move;
+    use bpeek::tui::tokenizers::LoadDone;
+    let mut app = play();
+    update(&mut app, Action::Goto(30));
+    let pieces = [
+        "word ", "Word", "\n", "\n\n", "  ", "12", "345", "!", "?\n", "é", "日本", " \t", "'s",
+        "x=2000", "\u{301}", "\r\n", "/", "a", " ", "\n ",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for label in ["trained", "gpt2", "cl100k", "o200k"] {
+        while app.toks.selected_slot().label != label {
+            update(&mut app, Action::NextTokenizer);
+        }
+        for spec in app.toks.take_requests() {
+            update(&mut app, Action::Loaded(LoadDone::now(&spec)));
+        }
+        update(&mut app, Action::ClearEncode);
+        let start: String = (0..300).map(|_| pieces[next(pieces.len())]).collect();
+        update(&mut app, Action::Paste(start));
+        for round in 0..200 {
+            match next(6) {
+                0 => update(
+                    &mut app,
+                    Action::Type(pieces[next(pieces.len())].chars().next().unwrap()),
+                ),
+                1 => update(
+                    &mut app,
+                    Action::Paste(pieces[next(pieces.len())].to_string()),
+                ),
+                2 => update(&mut app, Action::DeleteBack),
+                3 => update(&mut app, Action::DeleteForward),
+                4 => {
+                    for _ in 0..next(30) {
+                        update(&mut app, Action::MoveCursor(Move::Left));
+                    }
+                }
+                _ => update(&mut app, Action::MoveCursor(Move::Up)),
+            }
+            let tok = app.toks.get(app.toks.selected).unwrap().clone();
+            let fresh = tok.encode(&app.encode.text, false);
+            let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+            assert_eq!(ids, fresh, "{label}, edit {round}: {:?}", app.encode.text);
+            let mut at = 0;
+            for r in &app.encode.spans {
+                assert_eq!(r.start, at, "{label}, edit {round}: spans tile the text");
+                at = r.end;
+            }
+            assert_eq!(at, app.encode.text.len());
+        }
+    }
+}

@@ -6,8 +6,9 @@
 //! characters as the user sees them: a letter with its combining marks, an
 //! emoji with its skin tone, or a flag moves and deletes as one.
 
-use crate::bpe::Mode;
 use crate::bpe::encoder::{EncodedToken, Tokenizer};
+use crate::bpe::{Mode, Pretok};
+use crate::tui::lines::LineIndex;
 use crate::tui::rows::{self, TAB_WIDTH};
 use crate::tui::tokenizers::TokenizerSet;
 use std::ops::Range;
@@ -50,6 +51,19 @@ pub struct EncodeBox {
     /// The column Up and Down aim for, kept while they are pressed in a row
     /// so a short line in between does not lose it.
     goal: Option<usize>,
+    /// Where the text's lines start, for drawing only the lines that show.
+    lines: Option<(u64, LineIndex)>,
+    /// What changed since the last encoding: `lo..hi` of the text now, and
+    /// the text's length then.
+    dirty: Option<Dirty>,
+}
+
+/// The part of the text edits touched since it was last encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Dirty {
+    lo: usize,
+    hi: usize,
+    old_len: usize,
 }
 
 impl EncodeBox {
@@ -82,6 +96,7 @@ impl EncodeBox {
         if s.is_empty() {
             return;
         }
+        self.mark_dirty(self.at, self.at, s.len());
         self.text.insert_str(self.at, &s);
         self.at += s.len();
         self.snap();
@@ -92,6 +107,7 @@ impl EncodeBox {
     pub fn delete_back(&mut self) {
         let from = self.prev_boundary(self.at);
         if from < self.at {
+            self.mark_dirty(from, self.at, 0);
             self.text.replace_range(from..self.at, "");
             self.at = from;
             self.snap();
@@ -103,6 +119,7 @@ impl EncodeBox {
     pub fn delete_forward(&mut self) {
         let to = self.next_boundary(self.at);
         if to > self.at {
+            self.mark_dirty(self.at, to, 0);
             self.text.replace_range(self.at..to, "");
             self.snap();
             self.touch();
@@ -247,9 +264,41 @@ impl EncodeBox {
         }
     }
 
+    /// Note that `from..to` of the text is about to become `inserted` new
+    /// bytes (call before changing the text).
+    fn mark_dirty(&mut self, from: usize, to: usize, inserted: usize) {
+        let removed = to - from;
+        let d = self.dirty.get_or_insert(Dirty {
+            lo: from,
+            hi: from,
+            old_len: self.text.len(),
+        });
+        // Keep `hi` pointing at the same unchanged byte after the edit.
+        d.hi = if d.hi >= to {
+            d.hi - removed + inserted
+        } else {
+            from + inserted
+        }
+        .max(from + inserted);
+        d.lo = d.lo.min(from);
+    }
+
     fn touch(&mut self) {
         self.generation += 1;
         self.goal = None;
+    }
+
+    /// Where each line of the text starts (long lines cut into pieces), kept
+    /// until the text changes.
+    pub fn lines(&self) -> &LineIndex {
+        match &self.lines {
+            Some((generation, lines)) if *generation == self.generation => lines,
+            _ => {
+                // Built on first use after an edit, see `refresh`.
+                static EMPTY: std::sync::OnceLock<LineIndex> = std::sync::OnceLock::new();
+                EMPTY.get_or_init(|| LineIndex::new(b""))
+            }
+        }
     }
 
     /// Which version of the text this is; it changes with every edit.
@@ -260,9 +309,26 @@ impl EncodeBox {
     /// Encode again if the text or the selected tokenizer changed. A
     /// tokenizer still loading leaves the box without tokens.
     pub fn refresh(&mut self, toks: &TokenizerSet) {
+        if self
+            .lines
+            .as_ref()
+            .is_none_or(|(g, _)| *g != self.generation)
+        {
+            self.lines = Some((self.generation, LineIndex::new(self.text.as_bytes())));
+        }
         let slot = toks.selected;
         let key = (slot, toks.slots[slot].stamp, self.generation);
         if self.encoded_for == Some(key) {
+            return;
+        }
+        let same_tokenizer = self
+            .encoded_for
+            .is_some_and(|(s, stamp, _)| (s, stamp) == (key.0, key.1));
+        let dirty = self.dirty.take();
+        if let (true, Some(d), Some(tok)) = (same_tokenizer, dirty, toks.get(slot))
+            && self.reencode_part(tok, d)
+        {
+            self.encoded_for = Some(key);
             return;
         }
         self.encoded = match toks.get(slot) {
@@ -279,6 +345,84 @@ impl EncodeBox {
         self.encoded_for = toks.get(slot).is_some().then_some(key);
     }
 
+    /// Encode again only the lines an edit touched: tokens never cross the
+    /// start of a line that begins with a letter or digit, for the
+    /// pre-tokenizers that cut there, so the tokens before and after those
+    /// lines stay as they were. False (nothing changed) where that cannot
+    /// be relied on; the caller then encodes the whole text.
+    fn reencode_part(&mut self, tok: &Tokenizer, d: Dirty) -> bool {
+        let cuts_at_lines = matches!(
+            tok.pretok(),
+            Pretok::Gpt2 | Pretok::Cl100k | Pretok::O200k | Pretok::Whitespace | Pretok::Lines
+        );
+        let lined_up = self.spans.len() == self.encoded.len()
+            && (self.encoded.is_empty() || !self.spans.is_empty());
+        if tok.mode() != Mode::Byte || !cuts_at_lines || tok.added().is_some() || !lined_up {
+            return false;
+        }
+        let text = self.text.as_bytes();
+        let new_len = text.len();
+        if d.hi > new_len || d.old_len < new_len - d.hi {
+            return false;
+        }
+        // A cut before `lo` whose line's first character lies before `lo`
+        // too, and one after `hi` whose line break comes after `hi`.
+        let a = (1..=d.lo)
+            .rev()
+            .find(|&i| text[i - 1] == b'\n' && line_starts_word(&self.text, i, d.lo))
+            .unwrap_or(0);
+        let b = (d.hi..new_len)
+            .find(|&i| text[i] == b'\n' && line_starts_word(&self.text, i + 1, new_len))
+            .map_or(new_len, |i| i + 1);
+        let delta = new_len as isize - d.old_len as isize;
+        let old_b = (b as isize - delta) as usize;
+        let keep_before = self.spans.partition_point(|r| r.end <= a);
+        let keep_after = self.spans.partition_point(|r| r.start < old_b);
+        let ends_at_a = a == 0 || self.spans[..keep_before].last().is_some_and(|r| r.end == a);
+        let starts_at_b =
+            old_b == d.old_len || self.spans.get(keep_after).is_some_and(|r| r.start == old_b);
+        if !ends_at_a || !starts_at_b {
+            return false;
+        }
+        // The middle, with the first character after it so that nothing
+        // in it is taken for the end of the text; its tokens are dropped.
+        let next = self.text[b..].chars().next().map_or(0, char::len_utf8);
+        let Ok(middle) = tok.encode_detailed(&text[a..b + next], false) else {
+            return false;
+        };
+        let mut at = a;
+        let mut tokens = Vec::with_capacity(middle.len());
+        let mut spans = Vec::with_capacity(middle.len());
+        for t in middle {
+            if at >= b {
+                break;
+            }
+            spans.push(at..at + t.bytes.len());
+            at += t.bytes.len();
+            tokens.push(t);
+        }
+        if at != b {
+            return false;
+        }
+        let after_tokens = self.encoded.split_off(keep_after);
+        let after_spans: Vec<Range<usize>> = self
+            .spans
+            .split_off(keep_after)
+            .into_iter()
+            .map(|r| {
+                let s = (r.start as isize + delta) as usize;
+                s..s + r.len()
+            })
+            .collect();
+        self.encoded.truncate(keep_before);
+        self.spans.truncate(keep_before);
+        self.encoded.extend(tokens);
+        self.encoded.extend(after_tokens);
+        self.spans.extend(spans);
+        self.spans.extend(after_spans);
+        true
+    }
+
     pub fn bytes(&self) -> usize {
         self.text.len()
     }
@@ -290,6 +434,14 @@ impl EncodeBox {
     pub fn tokens(&self) -> usize {
         self.encoded.len()
     }
+}
+
+/// A line starts at `at` with a letter or digit that lies wholly before
+/// `limit`.
+fn line_starts_word(text: &str, at: usize, limit: usize) -> bool {
+    text.get(at..)
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|c| c.is_alphanumeric() && at + c.len_utf8() <= limit)
 }
 
 /// The bytes of `text` each token stands for, or nothing if the tokens

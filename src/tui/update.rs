@@ -7,7 +7,6 @@ use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
 use crate::tui::layout::{self, inner};
-use crate::tui::view::encode;
 use crate::tui::view::fertility::plan;
 
 pub fn update(app: &mut App, action: Action) {
@@ -238,10 +237,9 @@ fn after_change(app: &mut App) {
         app.toks.sync_trained(current, &loaded.trainer);
     }
     app.encode.refresh(&app.toks);
-    if app.input == InputMode::Editing
-        && let Some(scroll) = encode::scroll_to_cursor(app)
-    {
-        app.encode.scroll = scroll;
+    if app.input == InputMode::Editing {
+        // Editing shows the cursor; leaving shows the end again.
+        app.encode.scroll = 0;
     }
     if app.fert.open {
         let generation = app.encode.generation();
@@ -476,7 +474,7 @@ fn scroll(app: &mut App, by: Scroll) {
                 Scroll::Down => app.encode.scroll.saturating_sub(1),
                 Scroll::PageUp => app.encode.scroll + page,
                 Scroll::PageDown => app.encode.scroll.saturating_sub(page),
-                Scroll::Top => usize::MAX / 2,
+                Scroll::Top => crate::tui::view::encode::SCROLLED_TO_TOP,
                 Scroll::Bottom => 0,
             };
         }

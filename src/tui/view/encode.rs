@@ -2,7 +2,7 @@
 //! made so far, with its ids and what it costs.
 
 use crate::tui::app::{App, Focus, InputMode};
-use crate::tui::layout::{self, inner};
+use crate::tui::layout::inner;
 use crate::tui::rows::{Piece, Rows, TextLook, lay_out};
 use crate::tui::theme::Mark;
 use crate::tui::view::pane_block;
@@ -22,7 +22,31 @@ struct Body {
     ids_line: Option<Line<'static>>,
 }
 
-fn body(app: &App, width: usize) -> Body {
+/// The lines of the text worth laying out for a box of `room` rows: around
+/// the cursor while editing, else the last ones (more when scrolled up),
+/// or the first ones when scrolled to the top.
+fn window(app: &App, room: usize) -> Range<usize> {
+    let enc = &app.encode;
+    let lines = enc.lines();
+    let count = lines.count();
+    let (first, last) = if app.input == InputMode::Editing {
+        let c = lines.line_of(enc.cursor_byte());
+        (c.saturating_sub(room), (c + room + 1).min(count))
+    } else if enc.scroll >= SCROLLED_TO_TOP {
+        (0, (room + 1).min(count))
+    } else {
+        (count.saturating_sub(room + enc.scroll + 1), count)
+    };
+    let start = lines.range(first).start;
+    let end = lines.range(last.max(first + 1) - 1).end;
+    start..end
+}
+
+/// A scroll this large means the top of the text.
+pub const SCROLLED_TO_TOP: usize = usize::MAX / 4;
+
+fn body(app: &App, width: usize, room: usize) -> Body {
+    let window = window(app, room);
     let t = &app.theme;
     let enc = &app.encode;
     let editing = app.input == InputMode::Editing;
@@ -55,12 +79,27 @@ fn body(app: &App, width: usize) -> Body {
             t.dim(),
         )]
     } else {
-        let (lines, row) = token_rows(app, width);
+        let (lines, row) = token_rows_in(app, width, window.clone());
         cursor_row = row;
         lines
     };
     let ids_line = (!enc.encoded.is_empty()).then(|| {
-        let ids: Vec<String> = enc.encoded.iter().map(|e| e.id.to_string()).collect();
+        // The ids of the tokens in the window, as many as fit.
+        let from = enc.spans.partition_point(|r| r.end <= window.start);
+        let mut ids: Vec<String> = Vec::new();
+        let mut used = 4;
+        for e in enc
+            .encoded
+            .iter()
+            .skip(if enc.spans.is_empty() { 0 } else { from })
+        {
+            let id = e.id.to_string();
+            used += id.len() + 1;
+            ids.push(id);
+            if used > width {
+                break;
+            }
+        }
         Line::styled(
             truncate(&format!("ids {}", ids.join(" ")), width, t.glyphs.ellipsis),
             t.dim(),
@@ -73,40 +112,12 @@ fn body(app: &App, width: usize) -> Body {
     }
 }
 
-/// The first row to show: `scroll` rows up from the last screenful, moved
-/// as little as it takes to show the cursor row.
-fn first_row(rows: usize, room: usize, scroll: usize, cursor: Option<usize>) -> usize {
-    let last_first = rows.saturating_sub(room);
-    let mut first = last_first.saturating_sub(scroll);
-    if let Some(c) = cursor {
-        if c < first {
-            first = c;
-        } else if c >= first + room {
-            first = c + 1 - room;
-        }
-    }
-    first
-}
-
-/// The rows the text gets in a box of `height` rows inside its border.
-fn room(height: usize, body: &Body) -> usize {
+/// The rows the text gets in a box of `height` rows inside its border
+/// (the last one holds the ids once there are tokens).
+fn room(height: usize, app: &App) -> usize {
     height
-        .saturating_sub(usize::from(body.ids_line.is_some()))
+        .saturating_sub(usize::from(!app.encode.encoded.is_empty()))
         .max(1)
-}
-
-/// The scroll (rows up from the bottom) that keeps the cursor in view,
-/// moving no more than needed; `None` when the box is not on screen or
-/// shows no cursor.
-pub fn scroll_to_cursor(app: &App) -> Option<usize> {
-    let area = layout::for_app(app).encode?;
-    let body_area = inner(area);
-    let body = body(app, body_area.width as usize);
-    let cursor = body.cursor_row?;
-    let room = room(body_area.height as usize, &body);
-    let rows = body.lines.len();
-    let first = first_row(rows, room, app.encode.scroll, Some(cursor));
-    Some(rows.saturating_sub(room) - first)
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -119,12 +130,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
     let slot = app.toks.selected_slot();
     let trained = app.toks.is_trained(app.toks.selected);
-    let body = body(app, width);
-    let room = room(height, &body);
+    let room = room(height, app);
+    let body = body(app, width, room);
     // Show the end of the text (where typing happens) unless scrolled up,
-    // and the cursor always while editing.
-    let cursor = body.cursor_row.filter(|_| editing);
-    let first = first_row(body.lines.len(), room, enc.scroll, cursor);
+    // and while editing the cursor's row, as low in the box as it can be.
+    let first = match body.cursor_row.filter(|_| editing) {
+        Some(c) => (c + 1).saturating_sub(room),
+        None if enc.scroll >= SCROLLED_TO_TOP => 0,
+        None => body.lines.len().saturating_sub(room + enc.scroll),
+    };
     let mut lines: Vec<Line> = body.lines.into_iter().skip(first).take(room).collect();
     lines.extend(body.ids_line);
 
@@ -175,10 +189,10 @@ struct Stretch<'a> {
 /// The text cut into stretches: its tokens in alternating styles when they
 /// line up with it (and what lies between them, such as the spaces
 /// between char-mode words), else the text itself.
-fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
+fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
     let t = &app.theme;
     let enc = &app.encode;
-    let text = enc.text.as_bytes();
+    let text = &enc.text.as_bytes()[..window.end];
     let plain = |r: Range<usize>| Stretch {
         shown: &text[r.clone()],
         text: r,
@@ -188,11 +202,11 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
         end_of_word: false,
     };
     let mut out = Vec::new();
-    let lined_up =
-        enc.spans.len() == enc.encoded.len() && enc.spans.iter().all(|r| r.end <= text.len());
+    let lined_up = enc.spans.len() == enc.encoded.len()
+        && enc.spans.last().is_none_or(|r| r.end <= enc.text.len());
     if !lined_up || enc.spans.is_empty() {
-        if !text.is_empty() {
-            out.push(plain(0..text.len()));
+        if window.start < text.len() {
+            out.push(plain(window.clone()));
         }
         return out;
     }
@@ -200,10 +214,32 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
         .toks
         .get(app.toks.selected)
         .is_some_and(|tok| tok.mode() == crate::bpe::Mode::Char);
-    let mut at = 0;
-    for (i, (token, span)) in enc.encoded.iter().zip(&enc.spans).enumerate() {
+    // Only the tokens that reach into the window: what is drawn costs what
+    // shows, however long the text.
+    let first = enc
+        .spans
+        .partition_point(|r| r.end <= window.start && r.start < window.start);
+    let mut at = window.start;
+    for (i, (token, span)) in enc.encoded.iter().zip(&enc.spans).enumerate().skip(first) {
+        if span.start >= window.end && !(span.is_empty() && span.start == window.end) {
+            break;
+        }
         if span.start > at {
             out.push(plain(at..span.start));
+        }
+        // A token cut by the window's edge shows its part inside it.
+        if span.start < window.start || span.end > window.end {
+            let part = span.start.max(window.start)..span.end.min(window.end);
+            out.push(Stretch {
+                shown: &text[part.clone()],
+                text: part.clone(),
+                same: true,
+                style: t.token(i % 2 == 1, Mark::None),
+                token: true,
+                end_of_word: false,
+            });
+            at = at.max(part.end);
+            continue;
         }
         let style = t.token(i % 2 == 1, Mark::None);
         let own = &text[span.clone()];
@@ -223,8 +259,8 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
         });
         at = at.max(span.end);
     }
-    if at < text.len() {
-        out.push(plain(at..text.len()));
+    if at < window.end {
+        out.push(plain(at..window.end));
     }
     out
 }
@@ -233,9 +269,19 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
 /// while editing the cursor in reverse video; with the cursor's row. The
 /// fertility view shows the same rows while the text is edited there.
 pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>) {
+    token_rows_in(app, width, 0..app.encode.text.len())
+}
+
+/// [`token_rows`] for the bytes of `window` only (whole lines of the text).
+fn token_rows_in(
+    app: &App,
+    width: usize,
+    window: Range<usize>,
+) -> (Vec<Line<'static>>, Option<usize>) {
     let editing = app.input == InputMode::Editing;
     let cursor = app.encode.cursor_span();
-    let stretches = stretches(app);
+    let at_end = window.end == app.encode.text.len();
+    let stretches = stretches(app, window);
     let mut pieces: Vec<Piece> = Vec::with_capacity(stretches.len() + 2);
     for st in &stretches {
         let r = &st.text;
@@ -285,7 +331,7 @@ pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>
     };
     let mut rows = Rows::new(width);
     lay_out(&mut rows, &pieces, &look);
-    if editing && cursor.is_empty() {
+    if editing && cursor.is_empty() && at_end {
         // At the end of the text.
         rows.mark_cursor();
         rows.push(" ", Style::new().add_modifier(Modifier::REVERSED));
