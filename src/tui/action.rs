@@ -86,6 +86,10 @@ pub enum Action {
     ToggleTextSource,
     /// The next number the fertility table and bars show.
     NextMetric,
+    /// The focused pane fills the screen, or gives the room back.
+    ToggleZoom,
+    /// The pair table lists only what the last merge changed, or all pairs.
+    ToggleChangedOnly,
     /// A tokenizer load finished.
     Loaded(LoadDone),
     /// The screen now has this many columns and rows.

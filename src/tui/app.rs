@@ -142,6 +142,13 @@ pub struct App {
     /// Work that waits for one frame, so the screen can say it is under way.
     pub pending: Option<crate::tui::action::Action>,
     pub quit: bool,
+    /// The focused pane fills the screen.
+    pub zoomed: bool,
+    /// The pair table lists only the pairs the last merge changed.
+    pub changed_only: bool,
+    /// The user moved the corpus view since the last training step, so the
+    /// next step leaves it where it is.
+    pub corpus_moved: bool,
 }
 
 impl App {
@@ -216,6 +223,9 @@ impl App {
             redraw: false,
             pending: None,
             quit: false,
+            zoomed: false,
+            changed_only: false,
+            corpus_moved: false,
         }
     }
 

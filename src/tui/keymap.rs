@@ -168,6 +168,8 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Main, [c('/')], Action::FindNext, None, Moving, "find the highlight"),
     bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::FindNext, None, Moving, "merges: where used"),
     // Showing.
+    bind!(Main, [c('z')], Action::ToggleZoom, Some("zoom"), Showing, "zoom the focused pane"),
+    bind!(Main, [c('d')], Action::ToggleChangedOnly, None, Showing, "pairs: changed only/all"),
     bind!(Normal, [c('w')], Action::ToggleWhitespace, None, Showing, "whitespace glyphs"),
     bind!(Normal, [c('b')], Action::ToggleBoundaries, None, Showing, "token separators"),
     bind!(Normal, [c('x')], Action::ToggleHex, None, Showing, "split characters as hex"),

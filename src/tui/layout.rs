@@ -28,6 +28,8 @@ pub struct Panes {
     pub pairs: Option<Rect>,
     pub merges: Option<Rect>,
     pub encode: Option<Rect>,
+    /// Under the focused pane, joined to its border: the round in words.
+    pub why: Option<Rect>,
     pub footer: Rect,
 }
 
@@ -36,6 +38,72 @@ pub fn too_small(area: Rect) -> bool {
 }
 
 pub fn panes(area: Rect, app: &App) -> Panes {
+    let mut panes = pane_grid(area, app);
+    if app.zoomed {
+        zoom(&mut panes, app.focus);
+    }
+    add_why(&mut panes, app);
+    panes
+}
+
+/// The focused pane takes the whole body; the others are not drawn.
+fn zoom(panes: &mut Panes, focus: Focus) {
+    let body = Rect {
+        y: panes.status.y + 1,
+        height: panes.footer.y.saturating_sub(panes.status.y + 1),
+        ..panes.status
+    };
+    panes.corpus = body;
+    panes.pairs = None;
+    panes.merges = None;
+    panes.encode = None;
+    match focus {
+        Focus::Corpus => {}
+        Focus::Pairs => panes.pairs = Some(body),
+        Focus::Merges => panes.merges = Some(body),
+        Focus::Encode => panes.encode = Some(body),
+    }
+}
+
+/// Rows of the why text a pane shows at most.
+const WHY_MAX_ROWS: u16 = 3;
+/// A pane keeps at least this many rows (borders included) for its own.
+const PANE_MIN_ROWS: u16 = 5;
+
+/// Take the rows the why text needs from the bottom of the focused pane.
+fn add_why(panes: &mut Panes, app: &App) {
+    if app.fert.open || app.input == crate::tui::app::InputMode::Help {
+        return;
+    }
+    let Some(text) = crate::tui::why::line(app) else {
+        return;
+    };
+    let pane = match app.focus {
+        Focus::Corpus => Some(&mut panes.corpus),
+        Focus::Pairs => panes.pairs.as_mut(),
+        Focus::Merges => panes.merges.as_mut(),
+        Focus::Encode => panes.encode.as_mut(),
+    };
+    let Some(pane) = pane else {
+        return;
+    };
+    let rows = crate::tui::why::wrap(&text, pane.width.saturating_sub(2) as usize).len() as u16;
+    let rows = rows.clamp(1, WHY_MAX_ROWS);
+    // The text and the pane's bottom border below it.
+    let taken = rows + 1;
+    if pane.height < PANE_MIN_ROWS + taken {
+        return;
+    }
+    pane.height -= taken;
+    panes.why = Some(Rect {
+        y: pane.y + pane.height,
+        height: taken,
+        ..*pane
+    });
+}
+
+/// The panes side by side as the screen size allows.
+fn pane_grid(area: Rect, app: &App) -> Panes {
     let [status, main, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
@@ -60,6 +128,7 @@ pub fn panes(area: Rect, app: &App) -> Panes {
             pairs: Some(pairs),
             merges: Some(merges),
             encode: Some(encode),
+            why: None,
             footer,
         }
     } else {

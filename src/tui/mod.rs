@@ -12,6 +12,7 @@
 pub mod action;
 pub mod app;
 pub mod bench;
+pub mod changed;
 pub mod corpus_text;
 pub mod encode_box;
 pub mod event;
@@ -26,6 +27,7 @@ pub mod theme;
 pub mod tokenizers;
 pub mod update;
 pub mod view;
+pub mod why;
 pub mod wide_cells;
 
 pub use action::Action;

@@ -207,6 +207,11 @@ impl Theme {
         self.fg(Style::new(), Color::Red)
     }
 
+    /// A pair the last merge took away: struck through, kept for its count.
+    pub fn gone(&self) -> Style {
+        Style::new().add_modifier(Modifier::CROSSED_OUT)
+    }
+
     pub fn fresh(&self) -> Style {
         self.fg(Style::new().add_modifier(Modifier::BOLD), Color::Cyan)
     }

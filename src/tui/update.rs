@@ -30,10 +30,11 @@ pub fn update(app: &mut App, action: Action) {
         }
         _ => {}
     }
-    if matches!(
+    let trains = matches!(
         action,
         Action::Step | Action::Tick | Action::Advance | Action::Undo | Action::Goto(_)
-    ) {
+    );
+    if trains {
         // The winner of a round is the top row of the pair table.
         app.pairs_scroll = 0;
     }
@@ -208,8 +209,30 @@ pub fn update(app: &mut App, action: Action) {
                 }
             }
         }
+        Action::ToggleZoom => {
+            app.zoomed = !app.zoomed;
+            if app.zoomed {
+                app.notice = Some(format!("{} pane zoomed (z returns)", app.focus.name()));
+            }
+        }
+        Action::ToggleChangedOnly => {
+            app.changed_only = !app.changed_only;
+            app.pairs_scroll = 0;
+            app.focus = Focus::Pairs;
+            app.notice = Some(
+                if app.changed_only {
+                    "pairs: only those the last merge changed (d: all)"
+                } else {
+                    "pairs: all, in selection order"
+                }
+                .into(),
+            );
+        }
         Action::Resize(w, h) => app.size = (w, h),
         Action::Quit => app.quit = true,
+    }
+    if trains {
+        follow_round(app);
     }
     after_change(app);
 }
@@ -446,7 +469,12 @@ fn scroll(app: &mut App, by: Scroll) {
     match app.focus {
         Focus::Corpus => scroll_corpus(app, by, page),
         Focus::Pairs => {
-            let last = app.trainer().pairs().len().saturating_sub(page);
+            let rows = if app.changed_only {
+                crate::tui::changed::rows(app.trainer()).len()
+            } else {
+                app.trainer().pairs().len()
+            };
+            let last = rows.saturating_sub(page);
             app.pairs_scroll = match by {
                 Scroll::Up => app.pairs_scroll.saturating_sub(1),
                 Scroll::Down => app.pairs_scroll + 1,
@@ -537,41 +565,87 @@ fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
         }
     }
     app.corpus_scroll = at;
+    app.corpus_moved = true;
+}
+
+/// What the corpus highlights, in words, and the chunks that hold it:
+/// the selected merge if the merge list has one, else the current round.
+fn highlighted(app: &App, selection: bool) -> Option<(String, Vec<u32>)> {
+    let trainer = app.trainer();
+    if selection && let Some(rank) = app.selected_merge() {
+        return Some((
+            format!("merge {rank}"),
+            trainer.chunks_changed_by(rank).to_vec(),
+        ));
+    }
+    match trainer.phase() {
+        Phase::Chosen(choice) => Some((
+            "the chosen pair".into(),
+            trainer
+                .pairs()
+                .get(choice.pair)
+                .map(|s| s.chunks.iter().copied().collect())
+                .unwrap_or_default(),
+        )),
+        Phase::Merged => {
+            let rank = trainer.merges().len() - 1;
+            Some((
+                format!("merge {rank}"),
+                trainer.chunks_changed_by(rank).to_vec(),
+            ))
+        }
+        Phase::Counted => None,
+    }
+}
+
+/// After a training step, bring the first place of the chosen pair or the
+/// new token into the corpus view, unless the user moved the view since
+/// the step before, or it is in view already.
+fn follow_round(app: &mut App) {
+    if std::mem::take(&mut app.corpus_moved) {
+        return;
+    }
+    let Some((_, chunks)) = highlighted(app, false) else {
+        return;
+    };
+    let trainer = app.trainer();
+    let Some(first) = trainer
+        .corpus()
+        .occurrences()
+        .iter()
+        .find(|o| chunks.binary_search(&o.chunk).is_ok())
+    else {
+        return;
+    };
+    let line = app.lines().line_of(first.start as usize);
+    let top = app.corpus_scroll.line;
+    if line >= top {
+        let width = inner(layout::for_app(app).corpus).width as usize;
+        let mut room = page(app, Focus::Corpus);
+        let look = CorpusLook::of(app);
+        let mut at = top;
+        while at < look.lines.count() && room > 0 {
+            if at == line {
+                return;
+            }
+            room = room.saturating_sub(look.line_height(at, width));
+            at += 1;
+        }
+    }
+    app.corpus_scroll = CorpusScroll { line, row: 0 };
 }
 
 /// Scroll the corpus to the next line (after the top one) holding a chunk
-/// where the highlighted pair or merge is, wrapping to the start.
+/// where the highlighted pair or merge is, wrapping to the start, and say
+/// which place of how many it is.
 fn find_next(app: &mut App) {
-    let trainer = app.trainer();
-    let (what, chunks): (String, Vec<u32>) = if let Some(rank) = app.selected_merge() {
-        (
-            format!("merge {rank}"),
-            trainer.chunks_changed_by(rank).to_vec(),
-        )
-    } else {
-        match trainer.phase() {
-            Phase::Chosen(choice) => (
-                "the chosen pair".into(),
-                trainer
-                    .pairs()
-                    .get(choice.pair)
-                    .map(|s| s.chunks.iter().copied().collect())
-                    .unwrap_or_default(),
-            ),
-            Phase::Merged => {
-                let rank = trainer.merges().len() - 1;
-                (
-                    format!("merge {rank}"),
-                    trainer.chunks_changed_by(rank).to_vec(),
-                )
-            }
-            Phase::Counted => {
-                app.notice =
-                    Some("nothing highlighted: press . to choose a pair, or select a merge".into());
-                return;
-            }
-        }
+    let Some((what, chunks)) = highlighted(app, true) else {
+        app.notice =
+            Some("nothing highlighted: press . to choose a pair, or select a merge".into());
+        return;
     };
+    app.corpus_moved = true;
+    let trainer = app.trainer();
     let lines = app.lines();
     let top = app.corpus_scroll.line;
     let from = if top + 1 < lines.count() {
@@ -580,17 +654,28 @@ fn find_next(app: &mut App) {
         0
     };
     let occurrences = trainer.corpus().occurrences();
+    let holds = |o: &&crate::bpe::corpus::Occurrence| chunks.binary_search(&o.chunk).is_ok();
+    let total = occurrences.iter().filter(holds).count();
     let split = occurrences.partition_point(|o| (o.start as usize) < from);
-    let hit = occurrences[split..]
-        .iter()
-        .chain(&occurrences[..split])
-        .find(|o| chunks.binary_search(&o.chunk).is_ok());
+    let (hit, wrapped) = match occurrences[split..].iter().find(holds) {
+        Some(o) => (Some(o), false),
+        None => (occurrences[..split].iter().find(holds), true),
+    };
     match hit {
         Some(o) => {
+            let k = occurrences
+                .iter()
+                .take_while(|p| p.start < o.start)
+                .filter(holds)
+                .count()
+                + 1;
             let line = lines.line_of(o.start as usize);
-            if line <= top {
-                app.notice = Some(format!("{what}: wrapped to the start"));
-            }
+            let wrap = if wrapped && line <= top {
+                " (wrapped to the start)"
+            } else {
+                ""
+            };
+            app.notice = Some(format!("{what}: {k} of {total}{wrap}"));
             app.corpus_scroll = CorpusScroll { line, row: 0 };
         }
         None => app.notice = Some(format!("{what}: not found in the corpus")),

@@ -10,6 +10,7 @@ pub mod merges;
 pub mod pairs;
 pub mod status;
 pub mod too_small;
+pub mod why;
 pub mod widths;
 
 use crate::tui::app::{App, Focus, InputMode};
@@ -40,7 +41,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
         }
         return;
     }
-    corpus::draw(frame, panes.corpus, app);
+    if !app.zoomed || app.focus == Focus::Corpus {
+        corpus::draw(frame, panes.corpus, app);
+    }
     if let Some(r) = panes.pairs {
         pairs::draw(frame, r, app);
     }
@@ -49,6 +52,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     if let Some(r) = panes.encode {
         encode::draw(frame, r, app);
+    }
+    if let Some(r) = panes.why {
+        why::draw(frame, r, app);
     }
     footer::draw(frame, panes.footer, app);
     if app.input == InputMode::Help {
@@ -65,7 +71,8 @@ pub fn pane_block<'a>(app: &App, pane: Focus, title: String, right: String) -> B
         .border_style(t.border_style(focused))
         .title(Line::styled(format!(" {title} "), t.title(focused)));
     if !right.is_empty() {
-        block = block.title_top(Line::styled(format!(" {right} "), t.dim()).right_aligned());
+        // What the right title says counts (`3 new, 1 gone`): never dim.
+        block = block.title_top(Line::raw(format!(" {right} ")).right_aligned());
     }
     block
 }
