@@ -192,17 +192,17 @@ const EXPECT_80: &[&str] = &[
     "│the gulls are calling over the water. By  │┌ Merges 3 ────────────────────────┐",
     "│six the first loaves are baking,          ││#  id  merge               cnt rep│",
     "│and the smell of warm bread is drifting   ││0 256  h + e → he          118 118│",
-    "│down the street.                          ││1 257  · + t → ·t           83  83│",
-    "│                                          ││2 258  · + a → ·a           59  59│",
-    "│The baker has baked bread in this town    ││                                  │",
-    "│for 23 years. Her mother baked            ││                                  │",
-    "└ ·a just made ────────────────────────────┘└──────────────────────────────────┘",
+    "└ ·a just made ────────────────────────────┘│1 257  · + t → ·t           83  83│",
+    "│merge 2 made ·a: the corpus lost 59 tokens││2 258  · + a → ·a           59  59│",
+    "│(2757 → 2698), vocabulary now 259, bytes  ││                                  │",
+    "│per token 1.073 → 1.096 (+0.023)          ││                                  │",
+    "└──────────────────────────────────────────┘└──────────────────────────────────┘",
     "┌ Encode ──────────────────────────────────────────────────────────────────────┐",
     "│press e, then type or paste text to see it cut by the merges so far           │",
     "│                                                                              │",
     "│                                                                              │",
     "└──────────────────────────────────────────────────────────────────────────────┘",
-    " n next  p undo  . phase  a play  f fertility  q quit  e encode  ? help         ",
+    " n next  p undo  . phase  a play  f fertility  q quit  e encode  z zoom  ? help ",
 ];
 
 const EXPECT_BIG: &[&str] = &[
@@ -242,10 +242,10 @@ const EXPECT_BIG: &[&str] = &[
     "│                                                                                                                      │",
     "│                                                                                                                      │",
     "│                                                                                                                      │",
-    "│                                                                                                                      │",
-    "│                                                                                                                      │",
     "└──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘",
-    " n next  p undo  . phase  a play  f fertility  q quit  e encode  g go to  Tab pane  t tokenizer  ? help                 ",
+    "│in + g wins: count 44, next best 43                                                                                   │",
+    "└──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘",
+    " n next  p undo  . phase  a play  f fertility  q quit  e encode  g go to  Tab pane  t tokenizer  z zoom  ? help         ",
 ];
 
 const EXPECT_HELP: &[&str] = &[
@@ -268,10 +268,10 @@ const EXPECT_HELP: &[&str] = &[
     "│ Enter          merges: where used      f Esc          open/close the view    │",
     "│ Showing                                Tab S-Tab      next/previous panel    │",
     "│ ^C q           quit                    t Right T Left select a tokenizer     │",
-    "│ w              whitespace glyphs       ] [            select a token         │",
-    "│ b              token separators        s              pasted text/samples    │",
-    "│ x              split characters as hex m              number in the table    │",
-    "│ ^L             redraw the screen       Up k Down j    move the row cursor    │",
+    "│ z              zoom the focused pane   ] [            select a token         │",
+    "│ d              pairs: changed only/all s              pasted text/samples    │",
+    "│ w              whitespace glyphs       m              number in the table    │",
+    "│ b              token separators        Up k Down j    move the row cursor    │",
     "└─────────────────────────────────────────── Down PgDn: more · ? or Esc closes ┘",
 ];
 

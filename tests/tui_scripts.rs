@@ -251,6 +251,8 @@ fn char_mode_draws_the_end_of_word_symbol_with_its_token() {
     // Merged into its word's last token, it still shows.
     update(&mut app, Action::Goto(8));
     let terminal = draw(&mut app);
+    // The pane gives rows to the sentence saying what the merge did.
+    let area = inner(layout::for_app(&app).corpus);
     let rows = read(terminal.backend().buffer(), area);
     assert_eq!(rows[0].matches('⌟').count(), 4, "{}", rows[0]);
     assert_eq!(text_of(&rows), text);

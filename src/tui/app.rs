@@ -149,6 +149,9 @@ pub struct App {
     /// The user moved the corpus view since the last training step, so the
     /// next step leaves it where it is.
     pub corpus_moved: bool,
+    /// Where in the text `/` last found the highlight, so the next press
+    /// goes on from there.
+    pub found_at: Option<usize>,
 }
 
 impl App {
@@ -226,6 +229,7 @@ impl App {
             zoomed: false,
             changed_only: false,
             corpus_moved: false,
+            found_at: None,
         }
     }
 

@@ -648,10 +648,12 @@ fn find_next(app: &mut App) {
     let trainer = app.trainer();
     let lines = app.lines();
     let top = app.corpus_scroll.line;
-    let from = if top + 1 < lines.count() {
-        lines.range(top + 1).start
-    } else {
-        0
+    // On from the place found last while it is on the top line, else from
+    // the line after the top one.
+    let from = match app.found_at {
+        Some(at) if lines.line_of(at) == top => at + 1,
+        _ if top + 1 < lines.count() => lines.range(top + 1).start,
+        _ => 0,
     };
     let occurrences = trainer.corpus().occurrences();
     let holds = |o: &&crate::bpe::corpus::Occurrence| chunks.binary_search(&o.chunk).is_ok();
@@ -670,12 +672,14 @@ fn find_next(app: &mut App) {
                 .count()
                 + 1;
             let line = lines.line_of(o.start as usize);
-            let wrap = if wrapped && line <= top {
+            let wrap = if wrapped {
                 " (wrapped to the start)"
             } else {
                 ""
             };
+            let at = o.start as usize;
             app.notice = Some(format!("{what}: {k} of {total}{wrap}"));
+            app.found_at = Some(at);
             app.corpus_scroll = CorpusScroll { line, row: 0 };
         }
         None => app.notice = Some(format!("{what}: not found in the corpus")),

@@ -49,11 +49,7 @@ fn wins(app: &App, choice: &Choice, overlap: Option<String>) -> String {
         }
         return out;
     }
-    let others = if choice.rivals_total == 1 {
-        "1 other".to_string()
-    } else {
-        format!("{} others", choice.rivals_total)
-    };
+    let others = plural(choice.rivals_total as u64, "other");
     let mut listed: Vec<String> = choice.rivals.iter().take(3).map(|&p| pair(p)).collect();
     if choice.rivals_total > listed.len() {
         listed.push(app.theme.glyphs.ellipsis.to_string());
@@ -149,10 +145,10 @@ fn merged(app: &App) -> Option<String> {
     let vocab = trainer.vocab().len() + app.specials().len();
     let (old, new) = (per(before), per(after));
     Some(format!(
-        "merge {} made {}: the corpus lost {} tokens ({before} {arrow} {after}), vocabulary now {vocab}, bytes per token {old:.3} {arrow} {new:.3} ({:+.3})",
+        "merge {} made {}: the corpus lost {} ({before} {arrow} {after}), vocabulary now {vocab}, bytes per token {old:.3} {arrow} {new:.3} ({:+.3})",
         merge.rank,
         crate::tui::view::token_label(app, merge.id),
-        merge.replacements,
+        plural(merge.replacements, "token"),
         new - old
     ))
 }
@@ -186,4 +182,13 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
         rows.push(row);
     }
     rows
+}
+
+/// `1 token`, `2 tokens`.
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }

@@ -1,0 +1,346 @@
+//! The screen explains the round on its own: why a pair wins (ties under
+//! both rules, the overlap case), what a merge did, which pairs it changed
+//! (the vanished ones too), a zoomed pane, and a corpus view that follows
+//! the round.
+
+mod common;
+
+use bpeek::bpe::{Mode, TieRule, Trainer, TrainerConfig};
+use bpeek::tui::app::Focus;
+use bpeek::tui::changed;
+use bpeek::tui::layout;
+use bpeek::tui::theme::Theme;
+use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update, why};
+use common::{press, rows_of};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::Rect;
+use std::collections::BTreeMap;
+
+fn app_on(text: &str, mode: Mode, tie: TieRule) -> App {
+    let config = TrainerConfig {
+        mode,
+        tie,
+        ..TrainerConfig::default()
+    };
+    let trainer = Trainer::new(text.as_bytes().to_vec(), config).unwrap();
+    App::from_trainer("sample", trainer, Theme::plain())
+}
+
+/// The tutorial line of play, player, played, ... in char mode.
+fn play(tie: TieRule) -> App {
+    let text = std::fs::read_to_string("corpora/tutorial-play.txt").unwrap();
+    app_on(&text, Mode::Char, tie)
+}
+
+fn screen(app: &mut App, width: u16, height: u16) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    run_loop(&mut terminal, app, &mut ScriptedEvents::new([])).unwrap();
+    rows_of(terminal.backend())
+}
+
+/// The cells inside the borders of `r`, row by row, trimmed.
+fn inside(rows: &[String], r: Rect) -> Vec<String> {
+    (r.y..r.y + r.height)
+        .map(|y| {
+            rows[y as usize]
+                .chars()
+                .skip(r.x as usize + 1)
+                .take(r.width.saturating_sub(2) as usize)
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect()
+}
+
+/// The sentence under the focused pane, its rows joined again.
+fn why_on_screen(app: &mut App, width: u16, height: u16) -> String {
+    let rows = screen(app, width, height);
+    let r = layout::for_app(app).why.expect("the focused pane says why");
+    // The last row of the rectangle is the pane's bottom border.
+    let text = inside(
+        &rows,
+        Rect {
+            height: r.height - 1,
+            ..r
+        },
+    );
+    text.join(" ").trim().to_string()
+}
+
+#[test]
+fn a_tie_under_rule_first_names_the_rivals_and_where_the_winner_was_met() {
+    let mut app = play(TieRule::First);
+    update(&mut app, Action::Advance);
+    let expected = "p + l wins: count 10, tied with 2 others (l a, a y); \
+                    tie rule \"first\": met first, in \"player\" (line 1)";
+    assert_eq!(why::line(&app).as_deref(), Some(expected));
+    for (w, h) in [(80, 24), (120, 40)] {
+        assert_eq!(why_on_screen(&mut app, w, h), expected, "at {w}x{h}");
+    }
+}
+
+#[test]
+fn a_tie_under_rule_lex_says_smallest_pair() {
+    let mut app = play(TieRule::Lex);
+    update(&mut app, Action::Advance);
+    let line = why::line(&app).unwrap();
+    // Ids follow first appearance (t h e p l a y ...): a y is the smallest.
+    assert!(
+        line.starts_with("a + y wins: count 10, tied with 2 others ("),
+        "{line}"
+    );
+    assert!(
+        line.ends_with("; tie rule \"lex\": smallest pair"),
+        "{line}"
+    );
+    for (w, h) in [(80, 24), (120, 40)] {
+        assert_eq!(why_on_screen(&mut app, w, h), line, "at {w}x{h}");
+    }
+}
+
+#[test]
+fn no_tie_gives_the_next_best_count() {
+    let mut app = app_on("abc abc abc ab\n", Mode::Byte, TieRule::First);
+    update(&mut app, Action::Advance);
+    assert_eq!(
+        why::line(&app).as_deref(),
+        Some("a + b wins: count 4, next best 3")
+    );
+}
+
+#[test]
+fn the_overlap_case_says_fewer_replacements_than_the_count() {
+    let mut app = app_on("aaaa\n", Mode::Char, TieRule::First);
+    update(&mut app, Action::Advance);
+    let expected = "a + a wins: count 3 but 2 replacements: \"aaaa\" holds 3 \
+                    overlapping pairs, merging left to right replaces 2, next best 1";
+    assert_eq!(why::line(&app).as_deref(), Some(expected));
+    assert_eq!(why_on_screen(&mut app, 80, 24), expected);
+    // What the merge then does agrees with what was said.
+    update(&mut app, Action::Advance);
+    let merge = &app.trainer().merges()[0];
+    assert_eq!((merge.count, merge.replacements), (3, 2));
+    // Selected in the merge list later, it still says so.
+    app.focus = Focus::Merges;
+    let line = why::line(&app).unwrap();
+    assert!(
+        line.starts_with("merge 0: a + a wins: count 3 but 2 replacements"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_selected_merge_says_why_it_won_long_after() {
+    let mut app = play(TieRule::First);
+    update(&mut app, Action::Goto(5));
+    app.focus = Focus::Merges;
+    update(&mut app, Action::Scroll(bpeek::tui::action::Scroll::Top));
+    let line = why::line(&app).unwrap();
+    assert_eq!(
+        line,
+        "merge 0: p + l wins: count 10, tied with 2 others (l a, a y); \
+         tie rule \"first\": met first, in \"player\" (line 1)"
+    );
+    // Undone and made again, the record is the same.
+    update(&mut app, Action::Goto(0));
+    update(&mut app, Action::Goto(5));
+    app.merge_cursor = Some(0);
+    assert_eq!(why::line(&app).unwrap(), line);
+}
+
+#[test]
+fn the_merged_phase_says_what_the_merge_did_in_the_trainers_numbers() {
+    let mut app = common::default_app();
+    update(&mut app, Action::Goto(3));
+    let before = app.trainer().corpus_tokens();
+    let vocab_before = app.trainer().vocab().len();
+    update(&mut app, Action::Step);
+    let t = app.trainer();
+    let after = t.corpus_tokens();
+    let bytes = t.corpus().text().len() as f64;
+    let (old, new) = (bytes / before as f64, bytes / after as f64);
+    let expected = format!(
+        "merge 3 made {}: the corpus lost {} tokens ({before} → {after}), vocabulary now {}, \
+         bytes per token {old:.3} → {new:.3} ({:+.3})",
+        bpeek::tui::rows::label(t.vocab().token_bytes(t.merges()[3].id), &app.theme),
+        before - after,
+        vocab_before + 1,
+        new - old
+    );
+    assert_eq!(why::line(&app), Some(expected.clone()));
+    assert_eq!(why_on_screen(&mut app, 120, 40), expected);
+}
+
+/// Every pair count, by a fresh walk over the chunks' current tokens.
+fn fresh_counts(t: &Trainer) -> BTreeMap<(u32, u32), u64> {
+    let mut counts = BTreeMap::new();
+    for (c, chunk) in t.corpus().chunks().iter().enumerate() {
+        for w in t.chunk_symbols(c).windows(2) {
+            *counts.entry((w[0], w[1])).or_default() += chunk.freq;
+        }
+    }
+    counts
+}
+
+#[test]
+fn changed_only_rows_are_the_pairs_a_fresh_count_sees_change() {
+    let mut app = common::default_app();
+    update(&mut app, Action::Goto(4));
+    let before = fresh_counts(app.trainer());
+    update(&mut app, Action::Step);
+    let after = fresh_counts(app.trainer());
+    let mut want: Vec<((u32, u32), u64, u64)> = before
+        .keys()
+        .chain(after.keys())
+        .map(|p| {
+            let (b, a) = (
+                before.get(p).copied().unwrap_or(0),
+                after.get(p).copied().unwrap_or(0),
+            );
+            (*p, b, a)
+        })
+        .filter(|(_, b, a)| b != a)
+        .collect();
+    want.sort();
+    want.dedup();
+    let rows = changed::rows(app.trainer());
+    let mut got: Vec<((u32, u32), u64, u64)> = rows
+        .iter()
+        .map(|r| (r.pair, r.change.before, r.change.after))
+        .collect();
+    got.sort();
+    assert_eq!(got, want);
+    // Counted pairs first, by rank; the vanished ones after, with the count
+    // they had.
+    let order: Vec<(u32, u32)> = app.trainer().pairs().iter().map(|(p, _)| p).collect();
+    let live: Vec<&changed::ChangedRow> = rows.iter().filter(|r| !r.gone()).collect();
+    for r in &live {
+        assert_eq!(order[r.rank.unwrap()], r.pair);
+        assert_eq!(r.count, after[&r.pair]);
+    }
+    assert!(live.windows(2).all(|w| w[0].rank < w[1].rank));
+    let gone: Vec<&changed::ChangedRow> = rows.iter().filter(|r| r.gone()).collect();
+    assert!(!gone.is_empty());
+    assert!(rows.iter().skip(live.len()).all(|r| r.gone()));
+    for r in &gone {
+        assert_eq!(r.count, before[&r.pair]);
+        assert!(!after.contains_key(&r.pair));
+    }
+    let fresh = want.iter().filter(|(_, b, _)| *b == 0).count();
+
+    // On screen, at both sizes: the title keeps the note, gone rows say so.
+    press(&mut app, [Event::char('d')]);
+    assert!(app.changed_only);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = screen(&mut app, w, h);
+        let pane = layout::for_app(&app).pairs.unwrap();
+        let title = &screen[pane.y as usize];
+        assert!(
+            title.contains(&format!("{fresh} new, {} gone", gone.len())),
+            "{title}"
+        );
+        assert!(
+            title.contains(&format!("Pairs changed {}", rows.len())),
+            "{title}"
+        );
+        let body = inside(
+            &screen,
+            Rect {
+                y: pane.y + 1,
+                height: pane.height - 2,
+                ..pane
+            },
+        );
+        let gone_rows = body.iter().filter(|r| r.ends_with("gone")).count();
+        // Under the heading row.
+        let shown = (body.len() - 1).min(rows.len());
+        let expected_gone = rows.iter().take(shown).filter(|r| r.gone()).count();
+        assert_eq!(gone_rows, expected_gone, "{}", body.join("\n"));
+    }
+    press(&mut app, [Event::char('d')]);
+    assert!(!app.changed_only);
+}
+
+#[test]
+fn zoom_gives_the_focused_pane_the_screen_and_gives_it_back() {
+    let mut app = common::default_app();
+    update(&mut app, Action::Goto(3));
+    app.focus = Focus::Pairs;
+    press(&mut app, [Event::char('z')]);
+    assert!(app.zoomed);
+    let rows = screen(&mut app, 80, 24);
+    let panes = layout::for_app(&app);
+    assert!(panes.merges.is_none() && panes.encode.is_none());
+    let pairs = panes.pairs.unwrap();
+    assert_eq!((pairs.x, pairs.y, pairs.width), (0, 1, 80));
+    // Status line and footer stay; the pane and its sentence fill the rest.
+    assert!(rows[0].contains("merge 3/"), "{}", rows[0]);
+    assert!(
+        rows[23].contains("z zoom") || rows[23].contains("zoomed"),
+        "{}",
+        rows[23]
+    );
+    assert!(rows[1].starts_with("┌ Pairs 351"), "{}", rows[1]);
+    let why = panes.why.unwrap();
+    assert_eq!(why.y + why.height, 23);
+    assert!(!rows.iter().any(|r| r.contains("Corpus")));
+    // Fifteen ranks or more, readable from the back of the room.
+    let ranks = (pairs.height - 3) as usize;
+    assert!(ranks >= 15, "{ranks}");
+    let last = &rows[pairs.y as usize + 1 + ranks];
+    assert!(last.contains(&format!(" {ranks} ")), "{last}");
+    press(&mut app, [Event::char('z')]);
+    assert!(!app.zoomed);
+    let rows = screen(&mut app, 80, 24);
+    assert!(rows.iter().any(|r| r.contains("Corpus: bakery")));
+}
+
+#[test]
+fn the_corpus_follows_the_round_unless_the_user_scrolled() {
+    // The pair a b first occurs on line 30; x y fills the lines before.
+    let mut text = String::new();
+    for _ in 0..29 {
+        text.push_str("xy xy xy xy\n");
+    }
+    text.push_str("ab\n");
+    let mut app = app_on(&text, Mode::Byte, TieRule::First);
+    update(&mut app, Action::Resize(80, 24));
+    // Merges: x y first (count 116), then a b, ... find the round of a b.
+    update(&mut app, Action::Step);
+    assert_eq!(app.corpus_scroll.line, 0, "x y is on the first line");
+    // Undo to merge 0, scroll by hand, then step: the view stays.
+    update(&mut app, Action::Undo);
+    app.focus = Focus::Corpus;
+    update(&mut app, Action::Scroll(bpeek::tui::action::Scroll::Down));
+    let moved = app.corpus_scroll;
+    update(&mut app, Action::Step);
+    assert_eq!(app.corpus_scroll, moved);
+    // The next steps follow again: find the one that makes a b.
+    while app.trainer().merges().last().map(|m| m.pair) != Some((u32::from(b'a'), u32::from(b'b')))
+    {
+        update(&mut app, Action::Step);
+    }
+    assert_eq!(app.corpus_scroll.line, 29);
+}
+
+#[test]
+fn find_says_which_place_of_how_many() {
+    let mut app = play(TieRule::First);
+    update(&mut app, Action::Advance);
+    // p l is in player, played, players, play, replay, play, displayed,
+    // plays, played, replay: 10 words on one line, found one by one.
+    for k in 1..=10 {
+        press(&mut app, [Event::char('/')]);
+        assert_eq!(
+            app.notice.as_deref(),
+            Some(format!("the chosen pair: {k} of 10").as_str())
+        );
+    }
+    press(&mut app, [Event::char('/')]);
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("the chosen pair: 1 of 10 (wrapped to the start)")
+    );
+}
