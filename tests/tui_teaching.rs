@@ -344,3 +344,140 @@ fn find_says_which_place_of_how_many() {
         Some("the chosen pair: 1 of 10 (wrapped to the start)")
     );
 }
+
+/// The buffer of one frame at `width`x`height`.
+fn frame(app: &mut App, width: u16, height: u16) -> ratatui::buffer::Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    run_loop(&mut terminal, app, &mut ScriptedEvents::new([])).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+#[test]
+fn token_colours_differ_between_neighbours_in_both_palettes_and_vanish_without_colour() {
+    use bpeek::tui::theme::{Mark, Palette};
+    use ratatui::style::Color;
+    for palette in [Palette::Wide, Palette::Basic] {
+        let t = Theme::new(true, false).with_palette(palette);
+        let colours: Vec<Color> = (0..12)
+            .map(|i| t.token_at(i, Mark::None).fg.unwrap())
+            .collect();
+        let distinct: std::collections::BTreeSet<String> =
+            colours.iter().map(|c| format!("{c:?}")).collect();
+        assert!(distinct.len() >= 6, "{palette:?}: {distinct:?}");
+        assert!(colours.windows(2).all(|w| w[0] != w[1]));
+        for c in &colours {
+            // No grey, no black or white: readable on dark and light.
+            assert!(
+                !matches!(
+                    c,
+                    Color::Black | Color::White | Color::Gray | Color::DarkGray | Color::Reset
+                ),
+                "{c:?}"
+            );
+            if palette == Palette::Basic {
+                assert!(!matches!(c, Color::Indexed(_) | Color::Rgb(..)), "{c:?}");
+            }
+        }
+        // Marks keep their own look over the palette.
+        assert_eq!(t.token_at(4, Mark::Chosen), t.token(false, Mark::Chosen));
+    }
+    let plain = Theme::new(false, false);
+    for i in 0..12 {
+        assert_eq!(plain.token_at(i, Mark::None).fg, None);
+        assert_eq!(plain.token_colour(i), None);
+    }
+}
+
+#[test]
+fn ids_sit_under_their_tokens_in_their_colours() {
+    let trainer = Trainer::new(
+        b"the baker bakes the bread\n".repeat(10),
+        TrainerConfig::default(),
+    )
+    .unwrap();
+    let mut app = App::from_trainer("sample", trainer, Theme::new(true, false));
+    update(&mut app, Action::Goto(6));
+    update(&mut app, Action::Paste("the baker bakes bread".into()));
+    update(&mut app, Action::StopEditing);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let buf = frame(&mut app, w, h);
+        let pane = layout::for_app(&app).encode.unwrap();
+        let (text_y, ids_y) = (pane.y + 1, pane.y + 2);
+        let encoded = app.encode.encoded.clone();
+        // Walk the ids row: each id starts where its token starts above it,
+        // in the same colour.
+        let mut x = pane.x + 1;
+        let mut seen = 0;
+        while x < pane.x + pane.width - 1 {
+            let cell = &buf[(x, ids_y)];
+            if cell.symbol().trim().is_empty() {
+                x += 1;
+                continue;
+            }
+            let mut id = String::new();
+            let start = x;
+            while buf[(x, ids_y)].symbol().chars().all(|c| c.is_ascii_digit())
+                && !buf[(x, ids_y)].symbol().trim().is_empty()
+            {
+                id.push_str(buf[(x, ids_y)].symbol());
+                x += 1;
+            }
+            let token = &encoded[seen];
+            assert_eq!(id, token.id.to_string(), "at {w}x{h}");
+            let above = &buf[(start, text_y)];
+            let text = String::from_utf8_lossy(&token.bytes);
+            assert_eq!(
+                above.symbol(),
+                &text[..1],
+                "token {text:?} at column {start}"
+            );
+            assert_eq!(cell.fg, above.fg, "{text:?}");
+            assert!(matches!(cell.fg, ratatui::style::Color::Indexed(_)));
+            seen += 1;
+        }
+        assert_eq!(seen, encoded.len(), "every id shown at {w}x{h}");
+    }
+}
+
+#[test]
+fn the_encode_box_says_when_rows_are_hidden() {
+    let mut app = common::default_app();
+    let lines: Vec<String> = (0..12).map(|i| format!("line {i}")).collect();
+    update(&mut app, Action::Paste(lines.join("\n")));
+    update(&mut app, Action::StopEditing);
+    let rows = screen(&mut app, 80, 24);
+    let pane = layout::for_app(&app).encode.unwrap();
+    let bottom = &rows[(pane.y + pane.height - 1) as usize];
+    assert!(bottom.contains("rows hidden above"), "{bottom}");
+    // Scrolled to the top, the rest is below.
+    update(&mut app, Action::Scroll(bpeek::tui::action::Scroll::Top));
+    let rows = screen(&mut app, 80, 24);
+    let bottom = &rows[(pane.y + pane.height - 1) as usize];
+    assert!(bottom.contains("rows hidden below"), "{bottom}");
+}
+
+#[test]
+fn counts_and_notes_are_never_dim_grey_only() {
+    use ratatui::style::Modifier;
+    let mut app = common::default_app();
+    app.theme = Theme::new(true, false);
+    update(&mut app, Action::Goto(3));
+    update(&mut app, Action::Paste("the baker".into()));
+    update(&mut app, Action::StopEditing);
+    let buf = frame(&mut app, 120, 40);
+    let panes = layout::for_app(&app);
+    for (rect, what) in [
+        (panes.pairs.unwrap(), "new"),
+        (panes.encode.unwrap(), "tokens"),
+    ] {
+        let y = rect.y;
+        let row: String = (rect.x..rect.x + rect.width)
+            .map(|x| buf[(x, y)].symbol())
+            .collect();
+        let at = row.find(what).unwrap_or_else(|| panic!("{what} in {row}"));
+        let x = rect.x + row[..at].chars().count() as u16;
+        let cell = &buf[(x, y)];
+        assert!(!cell.modifier.contains(Modifier::DIM), "{what}: {row}");
+        assert_ne!(cell.fg, ratatui::style::Color::DarkGray, "{what}: {row}");
+    }
+}

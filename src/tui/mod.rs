@@ -44,7 +44,8 @@ use theme::Theme;
 /// `bpeek tui`: open the explorer on the terminal this process runs in.
 pub fn run(args: &TuiArgs) -> Result<()> {
     // Options are checked first, so a wrong one is reported as such anywhere.
-    let theme = Theme::new(wants_colour(args.color), args.ascii);
+    let theme =
+        Theme::new(wants_colour(args.color), args.ascii).with_palette(theme::Palette::from_env());
     let mut app = App::from_options(&args.training, theme)?;
     // A wrong --tokenizer is a usage error here as in `encode`, not a
     // message inside the screen.

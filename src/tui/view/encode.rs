@@ -3,14 +3,14 @@
 
 use crate::tui::app::{App, Focus, InputMode};
 use crate::tui::layout::{self, inner};
-use crate::tui::rows::{Piece, Rows, TextLook, lay_out};
+use crate::tui::rows::{Piece, Placed, Rows, TextLook, lay_out};
 use crate::tui::theme::Mark;
 use crate::tui::view::pane_block;
 use crate::tui::view::widths::truncate;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use std::ops::Range;
 
@@ -20,6 +20,8 @@ struct Body {
     lines: Vec<Line<'static>>,
     cursor_row: Option<usize>,
     ids_line: Option<Line<'static>>,
+    /// Each row of text is followed by a row of its tokens' ids.
+    paired: bool,
 }
 
 fn body(app: &App, width: usize) -> Body {
@@ -36,6 +38,7 @@ fn body(app: &App, width: usize) -> Body {
         None => None,
     };
     let mut cursor_row = None;
+    let mut paired = false;
     let lines: Vec<Line> = if let Some(why) = waiting {
         vec![Line::styled(
             truncate(&why, width, t.glyphs.ellipsis),
@@ -55,22 +58,94 @@ fn body(app: &App, width: usize) -> Body {
             t.dim(),
         )]
     } else {
-        let (lines, row) = token_rows(app, width);
-        cursor_row = row;
-        lines
+        // While typing the text stays as typed; the ids line up under their
+        // tokens once editing stops.
+        let (lines, row, placed) = if editing {
+            let (lines, row) = token_rows(app, width);
+            (lines, row, Vec::new())
+        } else {
+            token_rows_placed(app, width)
+        };
+        if !placed.is_empty() {
+            paired = true;
+            cursor_row = row.map(|r| r * 2);
+            interleave_ids(app, lines, &placed, width)
+        } else {
+            cursor_row = row;
+            lines
+        }
     };
-    let ids_line = (!enc.encoded.is_empty()).then(|| {
-        let ids: Vec<String> = enc.encoded.iter().map(|e| e.id.to_string()).collect();
-        Line::styled(
-            truncate(&format!("ids {}", ids.join(" ")), width, t.glyphs.ellipsis),
-            t.dim(),
-        )
+    // Ids that cannot be put under their tokens are listed on one line.
+    let ids_line = (!paired && !enc.encoded.is_empty()).then(|| {
+        let mut spans = vec![Span::styled("ids", t.heading())];
+        let mut used = 3;
+        for (i, e) in enc.encoded.iter().enumerate() {
+            let id = e.id.to_string();
+            if used + 1 + id.len() > width {
+                spans.push(Span::raw(t.glyphs.ellipsis));
+                break;
+            }
+            used += 1 + id.len();
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(id, t.token_at(i, Mark::None)));
+        }
+        Line::from(spans)
     });
     Body {
         lines,
         cursor_row,
         ids_line,
+        paired,
     }
+}
+
+/// Under each row of text, the ids of the tokens that start on it, each
+/// in its token's style and at its token's column (pushed right only as
+/// far as the id before it needs).
+fn interleave_ids(
+    app: &App,
+    text: Vec<Line<'static>>,
+    placed: &[Placed],
+    width: usize,
+) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let enc = &app.encode;
+    let mut where_of: Vec<Option<(usize, usize)>> = vec![None; enc.encoded.len()];
+    for p in placed {
+        if let Some(w) = where_of.get_mut(p.tag) {
+            w.get_or_insert((p.row, p.column));
+        }
+    }
+    let mut id_rows: Vec<Vec<Span<'static>>> = vec![Vec::new(); text.len()];
+    let mut used = vec![0usize; text.len()];
+    let mut last_row = 0;
+    for (i, token) in enc.encoded.iter().enumerate() {
+        // A token that starts inside a character another token began (no
+        // place of its own) follows the id before it.
+        let (row, column) = where_of[i].unwrap_or((last_row, used[last_row]));
+        let row = row.min(text.len().saturating_sub(1));
+        last_row = row;
+        let id = token.id.to_string();
+        let gap = usize::from(used[row] > 0);
+        let at = column.max(used[row] + gap);
+        if at + id.len() > width {
+            if used[row] < width {
+                id_rows[row].push(Span::raw(" ".repeat(width - used[row] - 1)));
+                id_rows[row].push(Span::raw(t.glyphs.ellipsis));
+                used[row] = width;
+            }
+            continue;
+        }
+        if at > used[row] {
+            id_rows[row].push(Span::raw(" ".repeat(at - used[row])));
+        }
+        used[row] = at + id.len();
+        id_rows[row].push(Span::styled(id, t.token_at(i, Mark::None)));
+    }
+    text.into_iter()
+        .zip(id_rows)
+        .flat_map(|(line, ids)| [line, Line::from(ids)])
+        .collect()
 }
 
 /// The first row to show: `scroll` rows up from the last screenful, moved
@@ -88,11 +163,27 @@ fn first_row(rows: usize, room: usize, scroll: usize, cursor: Option<usize>) -> 
     first
 }
 
-/// The rows the text gets in a box of `height` rows inside its border.
+/// The rows the text gets in a box of `height` rows inside its border:
+/// whole pairs of text and ids when they are paired.
 fn room(height: usize, body: &Body) -> usize {
-    height
+    let room = height
         .saturating_sub(usize::from(body.ids_line.is_some()))
-        .max(1)
+        .max(1);
+    if body.paired {
+        (room & !1).max(2)
+    } else {
+        room
+    }
+}
+
+/// The first row shown, on a row of text when ids follow each one.
+fn first_shown(body: &Body, room: usize, scroll: usize, cursor: Option<usize>) -> usize {
+    if body.paired {
+        // A scroll step is a row of text, two screen rows.
+        first_row(body.lines.len(), room, scroll * 2, cursor) & !1
+    } else {
+        first_row(body.lines.len(), room, scroll, cursor)
+    }
 }
 
 /// The scroll (rows up from the bottom) that keeps the cursor in view,
@@ -105,8 +196,9 @@ pub fn scroll_to_cursor(app: &App) -> Option<usize> {
     let cursor = body.cursor_row?;
     let room = room(body_area.height as usize, &body);
     let rows = body.lines.len();
-    let first = first_row(rows, room, app.encode.scroll, Some(cursor));
-    Some(rows.saturating_sub(room) - first)
+    let first = first_shown(&body, room, app.encode.scroll, Some(cursor));
+    let up = rows.saturating_sub(room).saturating_sub(first);
+    Some(if body.paired { up.div_ceil(2) } else { up })
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -124,9 +216,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // Show the end of the text (where typing happens) unless scrolled up,
     // and the cursor always while editing.
     let cursor = body.cursor_row.filter(|_| editing);
-    let first = first_row(body.lines.len(), room, enc.scroll, cursor);
+    let first = first_shown(&body, room, enc.scroll, cursor);
+    let total = body.lines.len();
+    let below = total.saturating_sub(first + room);
     let mut lines: Vec<Line> = body.lines.into_iter().skip(first).take(room).collect();
     lines.extend(body.ids_line);
+    let hidden = hidden_note(first, below, body.paired);
 
     // While the tokenizer loads there is nothing to count yet.
     let right = if enc.text.is_empty() || slot.is_loading() || slot.error().is_some() {
@@ -153,8 +248,32 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     } else {
         format!("Encode{with}")
     };
-    frame.render_widget(pane_block(app, Focus::Encode, title, right), area);
+    let mut block = pane_block(app, Focus::Encode, title, right);
+    if let Some(note) = hidden {
+        block = block.title_bottom(Line::styled(format!(" {note} "), t.heading()).right_aligned());
+    }
+    frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines), body_area);
+}
+
+/// `2 rows hidden above` when the box cannot show all its rows of text.
+fn hidden_note(above: usize, below: usize, paired: bool) -> Option<String> {
+    // With ids under the text, a row of text is two screen rows.
+    let per = if paired { 2 } else { 1 };
+    let (above, below) = (above / per, below.div_ceil(per));
+    let rows = |n: usize| {
+        if n == 1 {
+            "1 row".to_string()
+        } else {
+            format!("{n} rows")
+        }
+    };
+    match (above, below) {
+        (0, 0) => None,
+        (a, 0) => Some(format!("{} hidden above", rows(a))),
+        (0, b) => Some(format!("{} hidden below", rows(b))),
+        (a, b) => Some(format!("rows hidden: {a} above, {b} below")),
+    }
 }
 
 /// A stretch of what the box shows: bytes to draw, the bytes of the text
@@ -166,6 +285,8 @@ struct Stretch<'a> {
     /// Otherwise (`[UNK]`) it is drawn whole.
     same: bool,
     style: Style,
+    /// The token's place in the encoding; `None` for text between tokens.
+    tag: Option<usize>,
     /// A token, not text between tokens.
     token: bool,
     /// Char mode: the token ends its word (`</w>`).
@@ -184,6 +305,7 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
         text: r,
         same: true,
         style: Style::new(),
+        tag: None,
         token: false,
         end_of_word: false,
     };
@@ -205,7 +327,7 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
         if span.start > at {
             out.push(plain(at..span.start));
         }
-        let style = t.token(i % 2 == 1, Mark::None);
+        let style = t.token_at(i, Mark::None);
         let own = &text[span.clone()];
         let end_of_word = char_mode && !token.special && token.bytes.ends_with(b"</w>");
         let word = if end_of_word {
@@ -218,6 +340,7 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
             text: span.clone(),
             same: word == own,
             style,
+            tag: Some(i),
             token: true,
             end_of_word,
         });
@@ -233,6 +356,13 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
 /// while editing the cursor in reverse video; with the cursor's row. The
 /// fertility view shows the same rows while the text is edited there.
 pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>) {
+    let (rows, cursor, _) = token_rows_placed(app, width);
+    (rows, cursor)
+}
+
+/// [`token_rows`], with where each token (numbered by its place in the
+/// encoding) starts.
+fn token_rows_placed(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>, Vec<Placed>) {
     let editing = app.input == InputMode::Editing;
     let cursor = app.encode.cursor_span();
     let stretches = stretches(app);
@@ -259,6 +389,7 @@ pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>
                     cursor: cursor.start <= w[0] && w[1] <= cursor.end,
                     end_of_word: false,
                     gap: !st.token,
+                    tag: None,
                 });
             }
         } else {
@@ -269,9 +400,11 @@ pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>
                 cursor: editing && !st.same && r.start < cursor.end && cursor.start < r.end,
                 end_of_word: false,
                 gap: !st.token,
+                tag: None,
             });
         }
         pieces[first].token_start = true;
+        pieces[first].tag = st.tag;
         if let Some(last) = pieces.last_mut() {
             last.end_of_word = st.end_of_word;
         }
@@ -284,11 +417,22 @@ pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>
         line_breaks: true,
     };
     let mut rows = Rows::new(width);
+    if !editing {
+        // Each token as wide as its id and a space, so the ids line up
+        // under their tokens.
+        rows.reserve(
+            app.encode
+                .encoded
+                .iter()
+                .map(|e| e.id.to_string().len() + 1)
+                .collect(),
+        );
+    }
     lay_out(&mut rows, &pieces, &look);
     if editing && cursor.is_empty() {
         // At the end of the text.
         rows.mark_cursor();
         rows.push(" ", Style::new().add_modifier(Modifier::REVERSED));
     }
-    rows.finish_with_cursor()
+    rows.finish_placed()
 }

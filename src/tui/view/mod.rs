@@ -72,7 +72,9 @@ pub fn pane_block<'a>(app: &App, pane: Focus, title: String, right: String) -> B
         .title(Line::styled(format!(" {title} "), t.title(focused)));
     if !right.is_empty() {
         // What the right title says counts (`3 new, 1 gone`): never dim.
-        block = block.title_top(Line::raw(format!(" {right} ")).right_aligned());
+        block = block.title_top(
+            Line::styled(format!(" {right} "), ratatui::style::Style::reset()).right_aligned(),
+        );
     }
     block
 }
