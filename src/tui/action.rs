@@ -90,6 +90,8 @@ pub enum Action {
     ToggleZoom,
     /// The pair table lists only what the last merge changed, or all pairs.
     ToggleChangedOnly,
+    /// The corpus pane shows the chunk table, or the text again.
+    ToggleChunkTable,
     /// A tokenizer load finished.
     Loaded(LoadDone),
     /// The screen now has this many columns and rows.

@@ -152,6 +152,10 @@ pub struct App {
     /// Where in the text `/` last found the highlight, so the next press
     /// goes on from there.
     pub found_at: Option<usize>,
+    /// The corpus pane shows the chunk table instead of the text.
+    pub chunk_table: bool,
+    /// The first row of the chunk table shown.
+    pub chunk_scroll: usize,
 }
 
 impl App {
@@ -230,6 +234,8 @@ impl App {
             changed_only: false,
             corpus_moved: false,
             found_at: None,
+            chunk_table: false,
+            chunk_scroll: 0,
         }
     }
 

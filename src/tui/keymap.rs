@@ -169,6 +169,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::FindNext, None, Moving, "merges: where used"),
     // Showing.
     bind!(Main, [c('z')], Action::ToggleZoom, Some("zoom"), Showing, "zoom the focused pane"),
+    bind!(Main, [c('v')], Action::ToggleChunkTable, None, Showing, "chunk table/corpus text"),
     bind!(Main, [c('d')], Action::ToggleChangedOnly, None, Showing, "pairs: changed only/all"),
     bind!(Normal, [c('w')], Action::ToggleWhitespace, None, Showing, "whitespace glyphs"),
     bind!(Normal, [c('b')], Action::ToggleBoundaries, None, Showing, "token separators"),

@@ -28,6 +28,9 @@ pub struct Panes {
     pub pairs: Option<Rect>,
     pub merges: Option<Rect>,
     pub encode: Option<Rect>,
+    /// Under the merge list when there is room, and in the zoomed merge
+    /// list: corpus tokens against merges.
+    pub curve: Option<Rect>,
     /// Under the focused pane, joined to its border: the round in words.
     pub why: Option<Rect>,
     pub footer: Rect,
@@ -42,6 +45,7 @@ pub fn panes(area: Rect, app: &App) -> Panes {
     if app.zoomed {
         zoom(&mut panes, app.focus);
     }
+    add_curve(&mut panes, area, app);
     add_why(&mut panes, app);
     panes
 }
@@ -63,6 +67,32 @@ fn zoom(panes: &mut Panes, focus: Focus) {
         Focus::Merges => panes.merges = Some(body),
         Focus::Encode => panes.encode = Some(body),
     }
+}
+
+/// The curve is drawn at this size and larger, or in the zoomed merge list.
+const CURVE_MIN_WIDTH: u16 = 120;
+const CURVE_MIN_HEIGHT: u16 = 40;
+
+/// Take the bottom of the merge list for the compression curve.
+fn add_curve(panes: &mut Panes, area: Rect, app: &App) {
+    let zoomed = app.zoomed && app.focus == Focus::Merges;
+    let roomy = area.width >= CURVE_MIN_WIDTH && area.height >= CURVE_MIN_HEIGHT;
+    if app.fert.open || !(zoomed || roomy && !app.zoomed) {
+        return;
+    }
+    let Some(merges) = panes.merges.as_mut() else {
+        return;
+    };
+    let height = if zoomed { (merges.height / 3).max(7) } else { 8 };
+    if merges.height < height + PANE_MIN_ROWS {
+        return;
+    }
+    merges.height -= height;
+    panes.curve = Some(Rect {
+        y: merges.y + merges.height,
+        height,
+        ..*merges
+    });
 }
 
 /// Rows of the why text a pane shows at most.
@@ -129,6 +159,7 @@ fn pane_grid(area: Rect, app: &App) -> Panes {
             merges: Some(merges),
             encode: Some(encode),
             why: None,
+            curve: None,
             footer,
         }
     } else {

@@ -215,6 +215,10 @@ pub fn update(app: &mut App, action: Action) {
                 app.notice = Some(format!("{} pane zoomed (z returns)", app.focus.name()));
             }
         }
+        Action::ToggleChunkTable => {
+            app.chunk_table = !app.chunk_table;
+            app.focus = Focus::Corpus;
+        }
         Action::ToggleChangedOnly => {
             app.changed_only = !app.changed_only;
             app.pairs_scroll = 0;
@@ -467,6 +471,18 @@ fn scroll(app: &mut App, by: Scroll) {
     }
     let page = page(app, app.focus);
     match app.focus {
+        Focus::Corpus if app.chunk_table => {
+            let last = app.trainer().corpus().chunks().len().saturating_sub(page);
+            app.chunk_scroll = match by {
+                Scroll::Up => app.chunk_scroll.saturating_sub(1),
+                Scroll::Down => app.chunk_scroll + 1,
+                Scroll::PageUp => app.chunk_scroll.saturating_sub(page),
+                Scroll::PageDown => app.chunk_scroll + page,
+                Scroll::Top => 0,
+                Scroll::Bottom => last,
+            }
+            .min(last);
+        }
         Focus::Corpus => scroll_corpus(app, by, page),
         Focus::Pairs => {
             let rows = if app.changed_only {

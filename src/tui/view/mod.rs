@@ -1,7 +1,9 @@
 //! Drawing: one file per pane, each a function of `&App` that draws into a
 //! rectangle it is given. Nothing here changes the model.
 
+pub mod chunks;
 pub mod corpus;
+pub mod curve;
 pub mod encode;
 pub mod fertility;
 pub mod footer;
@@ -41,7 +43,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
         }
         return;
     }
-    if !app.zoomed || app.focus == Focus::Corpus {
+    if (!app.zoomed || app.focus == Focus::Corpus) && app.chunk_table {
+        chunks::draw(frame, panes.corpus, app);
+    } else if !app.zoomed || app.focus == Focus::Corpus {
         corpus::draw(frame, panes.corpus, app);
     }
     if let Some(r) = panes.pairs {
@@ -52,6 +56,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     if let Some(r) = panes.encode {
         encode::draw(frame, r, app);
+    }
+    if let Some(r) = panes.curve {
+        curve::draw(frame, r, app);
     }
     if let Some(r) = panes.why {
         why::draw(frame, r, app);
