@@ -481,3 +481,173 @@ fn counts_and_notes_are_never_dim_grey_only() {
         assert_ne!(cell.fg, ratatui::style::Color::DarkGray, "{what}: {row}");
     }
 }
+
+#[test]
+fn the_chunk_table_lists_each_word_by_a_fresh_count_with_its_tokens() {
+    let text = "low low low lower lowest newer newest\n";
+    let mut app = app_on(text, Mode::Char, TieRule::First);
+    press(&mut app, [Event::char('v')]);
+    assert!(app.chunk_table);
+    // A fresh count of the words.
+    let mut words: BTreeMap<&str, u64> = BTreeMap::new();
+    for w in text.split_whitespace() {
+        *words.entry(w).or_default() += 1;
+    }
+    let check = |app: &mut App, w: u16, h: u16| {
+        let rows = screen(app, w, h);
+        let pane = layout::for_app(app).corpus;
+        let body = inside(
+            &rows,
+            Rect {
+                y: pane.y + 1,
+                height: pane.height - 2,
+                ..pane
+            },
+        );
+        let listed: Vec<&String> = body.iter().filter(|r| !r.trim().is_empty()).collect();
+        assert_eq!(listed.len(), words.len(), "{}", body.join("\n"));
+        let mut last = u64::MAX;
+        for row in listed {
+            let (tokens, count) = row.rsplit_once('×').unwrap();
+            let count: u64 = count.trim().parse().unwrap();
+            let spelled: String = tokens
+                .chars()
+                .skip(2)
+                .collect::<String>()
+                .split_whitespace()
+                .collect::<String>()
+                .replace("</w>", "");
+            assert_eq!(words.get(spelled.as_str()), Some(&count), "{row}");
+            assert!(count <= last, "most frequent first");
+            last = count;
+        }
+        rows
+    };
+    let rows = check(&mut app, 80, 24);
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("l o w </w>") && r.contains("×3"))
+    );
+    // After merges the rows show the new tokens, the changed ones marked.
+    update(&mut app, Action::Goto(2));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let rows = check(&mut app, w, h);
+        assert!(
+            rows.iter()
+                .any(|r| r.contains("► low </w>") && r.contains("×3")),
+            "{}",
+            rows.join("\n")
+        );
+        assert!(rows.iter().any(|r| r.contains("  n e w e r </w>")));
+    }
+    // The chosen pair is marked in every row that holds it.
+    update(&mut app, Action::Advance);
+    update(&mut app, Action::Advance);
+    let chunks = bpeek::tui::chunk_table::rows(app.trainer(), 0, 10);
+    let (a, b) = match app.trainer().phase() {
+        bpeek::bpe::Phase::Chosen(c) => c.pair,
+        _ => panic!("chosen"),
+    };
+    for r in &chunks {
+        let holds = r.tokens.windows(2).any(|w| w == [a, b]);
+        assert_eq!(r.holds_chosen, holds);
+    }
+    press(&mut app, [Event::char('v')]);
+    assert!(!app.chunk_table);
+}
+
+#[test]
+fn the_merge_tree_of_a_token_built_by_three_merges() {
+    // "abcd" merged as a b, c d (the smaller pair of the tie), ab cd.
+    let mut app = app_on("abcd abcd abcd\n", Mode::Byte, TieRule::Lex);
+    update(&mut app, Action::Goto(3));
+    let names: Vec<String> = app
+        .trainer()
+        .merges()
+        .iter()
+        .map(|m| bpeek::tui::rows::label(app.trainer().vocab().token_bytes(m.id), &app.theme))
+        .collect();
+    let abcd = names
+        .iter()
+        .position(|n| n == "abcd")
+        .expect("abcd is made");
+    app.focus = Focus::Merges;
+    app.merge_cursor = Some(abcd);
+    press(&mut app, [Event::key(crossterm::event::KeyCode::Enter)]);
+    let tree = app.tree.clone().expect("Enter opens the tree");
+    let rank = |n: &str| names.iter().position(|x| x == n).unwrap();
+    assert_eq!(
+        tree.title,
+        format!("abcd, rank {abcd} of the merges so far")
+    );
+    assert_eq!(
+        tree.lines,
+        vec![
+            (
+                0,
+                format!("abcd = ab ({}) + cd ({})", rank("ab"), rank("cd"))
+            ),
+            (1, "ab = a + b".to_string()),
+            (1, "cd = c + d".to_string()),
+        ]
+    );
+    for (w, h) in [(80, 24), (120, 40)] {
+        let rows = screen(&mut app, w, h);
+        let text = rows.join("\n");
+        assert!(text.contains("abcd = ab ("), "{text}");
+        assert!(text.contains("  ab = a + b"), "{text}");
+        assert!(text.contains("Esc closes"), "{text}");
+    }
+    press(&mut app, [Event::key(crossterm::event::KeyCode::Esc)]);
+    assert!(app.tree.is_none());
+
+    // In the encode box: select the token with ] and press Enter.
+    update(&mut app, Action::Paste("abcd".into()));
+    update(&mut app, Action::StopEditing);
+    press(
+        &mut app,
+        [
+            Event::char(']'),
+            Event::key(crossterm::event::KeyCode::Enter),
+        ],
+    );
+    let tree = app.tree.clone().expect("the encode box's token has a tree");
+    assert_eq!(tree.lines.len(), 3);
+    assert!(tree.lines[0].1.starts_with("abcd = ab"), "{:?}", tree.lines);
+}
+
+#[test]
+fn the_curve_follows_the_trainers_token_counts() {
+    let mut app = common::default_app();
+    update(&mut app, Action::Goto(30));
+    let points = bpeek::tui::curve::tokens_by_merge(app.trainer());
+    assert_eq!(points.len(), 31);
+    // Against the trainer itself, merge by merge.
+    let mut fresh = common::default_app();
+    for (k, &p) in points.iter().enumerate() {
+        update(&mut fresh, Action::Goto(k));
+        assert_eq!(fresh.trainer().corpus_tokens(), p, "after {k} merges");
+    }
+    // At 120x40 it sits under the merge list; not at 80x24 unless zoomed.
+    let rows = screen(&mut app, 120, 40);
+    let curve = layout::for_app(&app).curve.expect("room for the curve");
+    let title = &rows[curve.y as usize];
+    assert!(
+        title.contains(&format!("{} → {} tokens", points[0], points[30])),
+        "{title}"
+    );
+    let axis = &rows[(curve.y + curve.height - 2) as usize];
+    assert!(
+        axis.contains(&format!("30 merges: {} tokens", points[30])),
+        "{axis}"
+    );
+    screen(&mut app, 80, 24);
+    assert!(layout::for_app(&app).curve.is_none());
+    app.focus = Focus::Merges;
+    press(&mut app, [Event::char('z')]);
+    screen(&mut app, 80, 24);
+    assert!(layout::for_app(&app).curve.is_some());
+    // It shrinks on undo.
+    update(&mut app, Action::Undo);
+    assert_eq!(bpeek::tui::curve::tokens_by_merge(app.trainer()).len(), 30);
+}

@@ -92,6 +92,10 @@ pub enum Action {
     ToggleChangedOnly,
     /// The corpus pane shows the chunk table, or the text again.
     ToggleChunkTable,
+    /// Show how the selected token (of the merge list, the encode box or
+    /// the fertility view's token line) was built.
+    OpenTree,
+    CloseTree,
     /// A tokenizer load finished.
     Loaded(LoadDone),
     /// The screen now has this many columns and rows.

@@ -156,6 +156,10 @@ pub struct App {
     pub chunk_table: bool,
     /// The first row of the chunk table shown.
     pub chunk_scroll: usize,
+    /// The merge tree shown over the panes, if one is open.
+    pub tree: Option<crate::tui::merge_tree::MergeTree>,
+    /// The token selected in the encode box (`[`/`]`).
+    pub encode_token: Option<usize>,
 }
 
 impl App {
@@ -236,6 +240,8 @@ impl App {
             found_at: None,
             chunk_table: false,
             chunk_scroll: 0,
+            tree: None,
+            encode_token: None,
         }
     }
 

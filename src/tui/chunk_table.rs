@@ -22,7 +22,12 @@ pub struct ChunkRow {
 pub fn order(trainer: &Trainer) -> Vec<u32> {
     let chunks = trainer.corpus().chunks();
     let mut order: Vec<u32> = (0..chunks.len() as u32).collect();
-    order.sort_by(|&a, &b| chunks[b as usize].freq.cmp(&chunks[a as usize].freq).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| {
+        chunks[b as usize]
+            .freq
+            .cmp(&chunks[a as usize].freq)
+            .then(a.cmp(&b))
+    });
     order
 }
 

@@ -83,7 +83,11 @@ fn add_curve(panes: &mut Panes, area: Rect, app: &App) {
     let Some(merges) = panes.merges.as_mut() else {
         return;
     };
-    let height = if zoomed { (merges.height / 3).max(7) } else { 8 };
+    let height = if zoomed {
+        (merges.height / 3).max(7)
+    } else {
+        7
+    };
     if merges.height < height + PANE_MIN_ROWS {
         return;
     }
@@ -98,7 +102,7 @@ fn add_curve(panes: &mut Panes, area: Rect, app: &App) {
 /// Rows of the why text a pane shows at most.
 const WHY_MAX_ROWS: u16 = 3;
 /// A pane keeps at least this many rows (borders included) for its own.
-const PANE_MIN_ROWS: u16 = 5;
+const PANE_MIN_ROWS: u16 = 4;
 
 /// Take the rows the why text needs from the bottom of the focused pane.
 fn add_why(panes: &mut Panes, app: &App) {
@@ -118,12 +122,14 @@ fn add_why(panes: &mut Panes, app: &App) {
         return;
     };
     let rows = crate::tui::why::wrap(&text, pane.width.saturating_sub(2) as usize).len() as u16;
-    let rows = rows.clamp(1, WHY_MAX_ROWS);
-    // The text and the pane's bottom border below it.
-    let taken = rows + 1;
-    if pane.height < PANE_MIN_ROWS + taken {
+    // The text and the pane's bottom border below it; in a small pane the
+    // text is cut to the rows it can have.
+    let room = pane.height.saturating_sub(PANE_MIN_ROWS + 1);
+    let rows = rows.clamp(1, WHY_MAX_ROWS).min(room);
+    if rows == 0 {
         return;
     }
+    let taken = rows + 1;
     pane.height -= taken;
     panes.why = Some(Rect {
         y: pane.y + pane.height,

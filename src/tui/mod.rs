@@ -22,6 +22,7 @@ pub mod fertility;
 pub mod keymap;
 pub mod layout;
 pub mod lines;
+pub mod merge_tree;
 pub mod rows;
 pub mod runner;
 pub mod term;

@@ -7,6 +7,7 @@ use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
 use crate::tui::layout::{self, inner};
+use crate::tui::merge_tree;
 use crate::tui::view::encode;
 use crate::tui::view::fertility::plan;
 
@@ -21,6 +22,22 @@ pub fn update(app: &mut App, action: Action) {
         app.notice = None;
     }
     app.dirty = true;
+    if app.tree.is_some()
+        && !matches!(
+            action,
+            Action::Tick
+                | Action::Resize(..)
+                | Action::Loaded(_)
+                | Action::Redraw
+                | Action::Scroll(Scroll::Up | Scroll::Down)
+        )
+    {
+        // Anything else the user asks for is about the screen below.
+        app.tree = None;
+        if action == Action::CloseTree {
+            return;
+        }
+    }
     match action {
         Action::Undo | Action::Step | Action::Tick | Action::Advance | Action::Reset => {
             app.changed_by_undo = matches!(action, Action::Undo);
@@ -174,8 +191,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::PrevPanel => cycle_panel(app, Panel::ORDER.len() - 1),
         Action::NextTokenizer => select_tokenizer(app, 1),
         Action::PrevTokenizer => select_tokenizer(app, -1),
+        Action::NextToken if !app.fert.open => select_encode_token(app, 1),
+        Action::PrevToken if !app.fert.open => select_encode_token(app, -1),
         Action::NextToken => app.fert.token += 1,
         Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
+        Action::OpenTree => open_tree(app),
+        Action::CloseTree => app.tree = None,
         Action::ToggleTextSource => {
             app.fert.source = match app.fert.effective_source(&app.encode.text) {
                 TextSource::Samples if app.encode.text.is_empty() => {
@@ -265,6 +286,12 @@ fn after_change(app: &mut App) {
         app.toks.sync_trained(current, &loaded.trainer);
     }
     app.encode.refresh(&app.toks);
+    if app
+        .encode_token
+        .is_some_and(|i| i >= app.encode.encoded.len())
+    {
+        app.encode_token = None;
+    }
     if app.input == InputMode::Editing
         && let Some(scroll) = encode::scroll_to_cursor(app)
     {
@@ -449,6 +476,13 @@ fn page(app: &App, focus: Focus) -> usize {
 }
 
 fn scroll(app: &mut App, by: Scroll) {
+    if let Some(tree) = &mut app.tree {
+        tree.scroll = match by {
+            Scroll::Up => tree.scroll.saturating_sub(1),
+            _ => (tree.scroll + 1).min(tree.lines.len().saturating_sub(1)),
+        };
+        return;
+    }
     if app.input == InputMode::Help {
         let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
         let g = crate::tui::view::help::geometry(app, area);
@@ -699,5 +733,78 @@ fn find_next(app: &mut App) {
             app.corpus_scroll = CorpusScroll { line, row: 0 };
         }
         None => app.notice = Some(format!("{what}: not found in the corpus")),
+    }
+}
+
+/// Move the encode box's token selection by `by`, from none to the first
+/// (or last) token.
+fn select_encode_token(app: &mut App, by: isize) {
+    let n = app.encode.encoded.len();
+    if n == 0 {
+        app.notice = Some("no tokens yet: press e and type some text".into());
+        return;
+    }
+    app.encode_token = Some(match (app.encode_token, by > 0) {
+        (None, true) => 0,
+        (None, false) => n - 1,
+        (Some(i), true) => (i + 1).min(n - 1),
+        (Some(i), false) => i.saturating_sub(1),
+    });
+}
+
+/// Open the merge tree of the token selected where the eye is: the
+/// fertility view's token line, the encode box or the merge list.
+fn open_tree(app: &mut App) {
+    let label = |bytes: &[u8]| crate::tui::rows::label(bytes, &app.theme);
+    let tree = if app.fert.open || app.focus == Focus::Encode {
+        let (token, tok) = if app.fert.open {
+            (app.fert.selected_token(), app.toks.get(app.toks.selected))
+        } else {
+            (
+                app.encode_token.and_then(|i| app.encode.encoded.get(i)),
+                app.toks.get(app.toks.selected),
+            )
+        };
+        match (token, tok) {
+            (Some(token), Some(tok)) => {
+                let source = app.toks.selected_slot().label.clone();
+                Some(merge_tree::build(
+                    token.id,
+                    &|id| tok.made_by(id),
+                    &|id| label(&tok.describe(id).bytes),
+                    &source,
+                ))
+            }
+            _ => None,
+        }
+    } else {
+        app.selected_merge().map(|rank| {
+            let trainer = app.trainer();
+            let merges = trainer.merges();
+            let base = trainer.vocab().base_size() as u32;
+            let made_by = |id: u32| {
+                let m = merges.get(id.checked_sub(base)? as usize)?;
+                (m.id == id).then_some(crate::bpe::encoder::MadeBy {
+                    rank: m.rank as u32,
+                    left: m.pair.0,
+                    right: m.pair.1,
+                })
+            };
+            merge_tree::build(
+                merges[rank].id,
+                &made_by,
+                &|id| label(trainer.vocab().token_bytes(id)),
+                "the merges so far",
+            )
+        })
+    };
+    match tree {
+        Some(tree) => app.tree = Some(tree),
+        None => {
+            app.notice = Some(
+                "select a token first: a merge in the merge list, [ ] in the encode box or the fertility view"
+                    .into(),
+            )
+        }
     }
 }

@@ -33,18 +33,29 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         return;
     }
     if n == 0 {
-        frame.render_widget(Paragraph::new("no merges yet: the curve starts with the first"), body);
+        frame.render_widget(
+            Paragraph::new("no merges yet: the curve starts with the first"),
+            body,
+        );
         return;
     }
     let chart_h = h - 1;
     // Column c shows the count after merge k(c); the first column merge 0.
-    let k_of = |c: usize| if w == 1 { n } else { (c * n).div_ceil(w - 1).min(n) };
+    let k_of = |c: usize| {
+        if w == 1 {
+            n
+        } else {
+            (c * n).div_ceil(w - 1).min(n)
+        }
+    };
     let columns = w.min(n + 1);
     let k_at = |c: usize| if columns == n + 1 { c } else { k_of(c) };
     // A selected merge is marked by the count after it; else the newest.
     let selected = app.selected_merge().filter(|_| app.merge_cursor.is_some());
     let marked = selected.map_or(n, |rank| rank + 1);
-    let mark_col = (0..columns).find(|&c| k_at(c) >= marked).unwrap_or(columns - 1);
+    let mark_col = (0..columns)
+        .find(|&c| k_at(c) >= marked)
+        .unwrap_or(columns - 1);
     let span = (first - last).max(1) as f64;
     let levels = if t.ascii { &ASCII_LEVELS } else { &EIGHTHS };
     let eighths: Vec<usize> = (0..columns)
@@ -62,7 +73,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             .enumerate()
             .map(|(c, &e)| {
                 let level = e.saturating_sub(floor).min(8);
-                let style = if c == mark_col { t.winner() } else { t.heading() };
+                let style = if c == mark_col {
+                    t.winner()
+                } else {
+                    t.heading()
+                };
                 Span::styled(levels[level], style)
             })
             .collect();
@@ -82,6 +97,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     } else {
         format!("{up} {label}")
     };
-    lines.push(Line::styled(fit_left(&axis, w, t.glyphs.ellipsis), t.heading()));
+    lines.push(Line::styled(
+        fit_left(&axis, w, t.glyphs.ellipsis),
+        t.heading(),
+    ));
     frame.render_widget(Paragraph::new(lines), body);
 }

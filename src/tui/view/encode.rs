@@ -327,7 +327,12 @@ fn stretches<'a>(app: &'a App) -> Vec<Stretch<'a>> {
         if span.start > at {
             out.push(plain(at..span.start));
         }
-        let style = t.token_at(i, Mark::None);
+        let mark = if app.encode_token == Some(i) {
+            Mark::Selected
+        } else {
+            Mark::None
+        };
+        let style = t.token_at(i, mark);
         let own = &text[span.clone()];
         let end_of_word = char_mode && !token.special && token.bytes.ends_with(b"</w>");
         let word = if end_of_word {

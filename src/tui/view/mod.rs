@@ -12,6 +12,7 @@ pub mod merges;
 pub mod pairs;
 pub mod status;
 pub mod too_small;
+pub mod tree;
 pub mod why;
 pub mod widths;
 
@@ -37,6 +38,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             ..area
         };
         fertility::draw(frame, body, app);
+        tree::draw(frame, body, app);
         footer::draw(frame, panes.footer, app);
         if app.input == InputMode::Help {
             help::draw(frame, area, app);
@@ -63,6 +65,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(r) = panes.why {
         why::draw(frame, r, app);
     }
+    tree::draw(frame, area, app);
     footer::draw(frame, panes.footer, app);
     if app.input == InputMode::Help {
         help::draw(frame, area, app);

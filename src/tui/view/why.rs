@@ -18,7 +18,18 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .border_style(t.border_style(true));
     let body = block.inner(area);
     let mut rows = why::wrap(&text, body.width as usize);
-    rows.truncate(body.height as usize);
+    let room = body.height as usize;
+    if rows.len() > room && room > 0 {
+        // Cut, and say so.
+        rows.truncate(room);
+        let last = rows.pop().unwrap_or_default();
+        let cut = crate::tui::view::widths::truncate(
+            &format!("{last} {}", t.glyphs.ellipsis),
+            body.width as usize,
+            t.glyphs.ellipsis,
+        );
+        rows.push(cut);
+    }
     let lines: Vec<Line> = rows
         .into_iter()
         .map(|r| Line::styled(r, t.heading()))
