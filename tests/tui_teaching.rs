@@ -651,3 +651,258 @@ fn the_curve_follows_the_trainers_token_counts() {
     update(&mut app, Action::Undo);
     assert_eq!(bpeek::tui::curve::tokens_by_merge(app.trainer()).len(), 30);
 }
+
+use bpeek::tui::lesson::{Command, Lesson};
+
+fn lesson_app(lesson: &Lesson) -> App {
+    let options = lesson.training_options(None).unwrap();
+    let mut app = App::from_options(&options, Theme::plain()).unwrap();
+    app.lesson = Some(lesson.clone());
+    app
+}
+
+fn bundled(name: &str) -> Lesson {
+    let l = bpeek::corpora::find_lesson(name).unwrap();
+    Lesson::parse(l.name, l.text).unwrap()
+}
+
+#[test]
+fn a_bad_lesson_is_an_error_naming_its_line() {
+    let cases = [
+        (
+            "corpus play\nstep one\n",
+            "line 2: step takes a merge number",
+        ),
+        (
+            "corpus play\n\n# a comment\njump 3\n",
+            "line 4: unknown command \"jump\"",
+        ),
+        (
+            "corpus play\nstep 1 \"no end\n",
+            "line 2: the caption has no closing quote",
+        ),
+        ("say\n", "line 1: say takes a quoted caption"),
+        (
+            "corpus play\noptions --mode words\nstep 1\n",
+            "line 2: unknown mode",
+        ),
+        ("corpus play\noptions --merges x\nstep 1\n", "line 2:"),
+        (
+            "corpus play\nphase done\n",
+            "line 2: phase takes counted, chosen or merged",
+        ),
+        (
+            "corpus play\nstep 1 \"a\" b\n",
+            "line 2: a caption ends the line",
+        ),
+        (
+            "step 1\ncorpus play\n",
+            "line 2: corpus comes before the first step",
+        ),
+        ("corpus play\n", "the lesson has no steps"),
+    ];
+    for (text, want) in cases {
+        let e = Lesson::parse("demo.lesson", text).unwrap_err().to_string();
+        assert!(e.starts_with("demo.lesson: "), "{e}");
+        assert!(e.contains(want), "{text:?}: {e}");
+    }
+    let l = Lesson::parse(
+        "ok",
+        "corpus play \"intro\"\nstep 2 \"two \\\"quoted\\\"\"\nphase chosen\nsay \"hi\"\n",
+    )
+    .unwrap();
+    assert_eq!(l.intro.as_deref(), Some("intro"));
+    assert_eq!(l.steps[0].command, Command::Step(2));
+    assert_eq!(l.steps[0].caption.as_deref(), Some("two \"quoted\""));
+    assert_eq!(l.steps[1].caption, None);
+    assert_eq!(l.steps[2].command, Command::Say);
+}
+
+/// The keys a user would type for a lesson step, from where training is.
+fn typed_for(app: &App, command: &Command) -> Vec<Event> {
+    use bpeek::tui::lesson::PhaseName;
+    match command {
+        Command::Step(n) => {
+            let mut keys = vec![Event::char('g')];
+            keys.extend(n.to_string().chars().map(Event::char));
+            keys.push(Event::key(crossterm::event::KeyCode::Enter));
+            keys
+        }
+        Command::Phase(want) => {
+            let now = app.trainer().phase().name();
+            match (now, want) {
+                (n, w) if n == w.name() => vec![],
+                ("chosen", PhaseName::Counted) => vec![Event::char('p')],
+                ("merged", PhaseName::Chosen) => vec![Event::char('.'), Event::char('.')],
+                _ => vec![Event::char('.')],
+            }
+        }
+        Command::Say => vec![],
+    }
+}
+
+#[test]
+fn replaying_a_lesson_shows_what_typing_the_same_actions_shows() {
+    for name in ["classic", "bytes"] {
+        let lesson = bundled(name);
+        let mut played = lesson_app(&lesson);
+        let mut typed = lesson_app(&lesson);
+        for (i, step) in lesson.steps.iter().enumerate() {
+            press(&mut played, [Event::char(' ')]);
+            let keys = typed_for(&typed, &step.command);
+            press(&mut typed, keys);
+            // Same caption bar on both, so the panes have the same room.
+            typed.lesson.as_mut().unwrap().at = Some(i);
+            for (w, h) in [(80, 24), (120, 40)] {
+                let a = screen(&mut played, w, h);
+                let b = screen(&mut typed, w, h);
+                // The footer may hold a notice on one of them.
+                assert_eq!(a[..a.len() - 1], b[..b.len() - 1], "{name}, step {}", i + 1);
+            }
+        }
+        // Left goes back to the screen of the step before.
+        press(&mut played, [Event::key(crossterm::event::KeyCode::Left)]);
+        let mut again = lesson_app(&lesson);
+        for _ in 0..lesson.steps.len() - 1 {
+            press(&mut again, [Event::char(' ')]);
+        }
+        let (a, b) = (screen(&mut played, 80, 24), screen(&mut again, 80, 24));
+        assert_eq!(a[..23], b[..23], "{name}: back one step");
+    }
+}
+
+#[test]
+fn the_bundled_lessons_say_what_the_trainer_does() {
+    let lesson = bundled("classic");
+    let mut app = lesson_app(&lesson);
+    press(&mut app, [Event::char(' '), Event::char(' ')]);
+    // "Every l o is now lo: 38 tokens became 33."
+    assert_eq!(app.trainer().merges()[0].count, 5);
+    assert_eq!(app.trainer().corpus_tokens(), 33);
+    let mut rest = vec![Event::char(' '); lesson.steps.len() - 2];
+    rest.push(Event::char(' '));
+    press(&mut app, rest);
+    // "Ten merges: 38 tokens down to 11."
+    assert_eq!(app.trainer().merges().len(), 10);
+    assert_eq!(app.trainer().corpus_tokens(), 11);
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("end of the lesson (Left goes back)")
+    );
+
+    let lesson = bundled("bytes");
+    let mut app = lesson_app(&lesson);
+    press(&mut app, [Event::char(' ')]);
+    let line = why::line(&app).unwrap();
+    assert!(
+        line.starts_with("a + a wins: count 10 but 6 replacements"),
+        "{line}"
+    );
+    assert!(
+        line.contains("holds 2 overlapping pairs") || line.contains("holds 3 overlapping pairs"),
+        "{line}"
+    );
+    press(&mut app, [Event::char(' ')]);
+    assert_eq!(app.trainer().corpus_tokens(), 58);
+    press(&mut app, vec![Event::char(' '); 3]);
+    assert_eq!(
+        app.trainer().corpus_tokens(),
+        64 - 6 - 6 - 5 - 4 - 3 - 2 - 2 - 2
+    );
+    assert_eq!(app.trainer().corpus_tokens(), 34);
+}
+
+#[test]
+fn a_recorded_session_replays_as_a_lesson() {
+    use bpeek::tui::record::Recording;
+    let mut app = play(TieRule::First);
+    app.recording = Some(Recording::new(app.current));
+    let mut keys: Vec<Event> = "nn..p.".chars().map(Event::char).collect();
+    keys.extend("g5".chars().map(Event::char));
+    keys.push(Event::key(crossterm::event::KeyCode::Enter));
+    keys.extend("pp..".chars().map(Event::char));
+    press(&mut app, keys);
+    let text = app.recording.as_ref().unwrap().text("play", &app.options);
+    let lesson = Lesson::parse("recorded", &text).unwrap();
+    assert!(lesson.steps.iter().all(|s| s.caption.is_none()));
+    // Replayed on a fresh app, the lesson ends where the session ended.
+    let mut replay = play(TieRule::First);
+    replay.lesson = Some(lesson.clone());
+    press(&mut replay, vec![Event::char(' '); lesson.steps.len()]);
+    assert_eq!(replay.trainer().merges(), app.trainer().merges());
+    assert_eq!(replay.trainer().phase(), app.trainer().phase());
+    replay.lesson = None;
+    let (a, b) = (screen(&mut replay, 80, 24), screen(&mut app, 80, 24));
+    assert_eq!(a[..23], b[..23]);
+    // Every state the session passed through is a step of the lesson.
+    assert_eq!(
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>(),
+        [
+            "corpus play",
+            "step 1",
+            "step 2",
+            "phase counted",
+            "phase chosen",
+            "phase counted",
+            "phase chosen",
+            "step 5",
+            "step 4",
+            "phase counted",
+            "step 3",
+            "phase counted",
+            "phase chosen",
+            "step 4",
+        ]
+    );
+}
+
+#[test]
+fn corpora_lists_the_lessons_and_a_bad_lesson_stops_before_the_screen() {
+    let bin = env!("CARGO_BIN_EXE_bpeek");
+    let out = std::process::Command::new(bin)
+        .arg("corpora")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("classic ") && l.contains("lesson")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("bytes ") && l.contains("lesson")),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.starts_with("echo ")), "{text}");
+
+    let dir = std::env::temp_dir().join(format!("bpeek-lesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.lesson");
+    std::fs::write(&file, "corpus play\nstep 1\nstep x\n").unwrap();
+    let out = std::process::Command::new(bin)
+        .args(["tui", "--lesson"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.lesson: line 3: step takes a merge number"),
+        "{err}"
+    );
+    let out = std::process::Command::new(bin)
+        .args(["tui", "--lesson", "classic", "--mode", "char"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = std::process::Command::new(bin)
+        .args(["tui", "--lesson", "nosuch"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bundled: classic, bytes"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

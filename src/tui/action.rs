@@ -96,6 +96,10 @@ pub enum Action {
     /// the fertility view's token line) was built.
     OpenTree,
     CloseTree,
+    /// The next step of the lesson (and the training it names).
+    LessonNext,
+    /// Back to the lesson's previous step.
+    LessonBack,
     /// A tokenizer load finished.
     Loaded(LoadDone),
     /// The screen now has this many columns and rows.

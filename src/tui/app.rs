@@ -160,6 +160,10 @@ pub struct App {
     pub tree: Option<crate::tui::merge_tree::MergeTree>,
     /// The token selected in the encode box (`[`/`]`).
     pub encode_token: Option<usize>,
+    /// The lesson being replayed, if one was given.
+    pub lesson: Option<crate::tui::lesson::Lesson>,
+    /// The session written down as a lesson, if asked for.
+    pub recording: Option<crate::tui::record::Recording>,
 }
 
 impl App {
@@ -242,6 +246,8 @@ impl App {
             chunk_scroll: 0,
             tree: None,
             encode_token: None,
+            lesson: None,
+            recording: None,
         }
     }
 

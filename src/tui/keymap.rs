@@ -32,6 +32,8 @@ pub enum When {
     Focused(Focus),
     /// Normal, with a merge tree open.
     Tree,
+    /// Normal, on the main screen, replaying a lesson.
+    Lesson,
     /// Normal, the encode box focused with a token selected.
     EncodeToken,
     /// Normal, in the fertility view.
@@ -109,7 +111,8 @@ macro_rules! bind {
 }
 
 use When::{
-    Always, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Main, Normal, Tree,
+    Always, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Lesson, Main, Normal,
+    Tree,
 };
 
 /// Every key of the explorer, most useful first within each context.
@@ -151,6 +154,9 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
     bind!(Fertility, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
     bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to rank N"),
+    // A lesson: before training, as it takes Space and the arrows.
+    bind!(Lesson, [c(' '), k(KeyCode::Right)], Action::LessonNext, Some("lesson"), Training, "lesson: next step"),
+    bind!(Lesson, [k(KeyCode::Left)], Action::LessonBack, None, Training, "lesson: step back"),
     // Training.
     bind!(Normal, [c('n'), k(KeyCode::Right), c(' ')], Action::Step, Some("next"), Training, "next merge"),
     bind!(Normal, [c('p'), k(KeyCode::Left), k(KeyCode::Backspace)], Action::Undo, Some("undo"), Training, "undo the last merge"),
@@ -219,6 +225,7 @@ impl When {
             (Main, InputMode::Normal) => !fert,
             (Focused(f), InputMode::Normal) => !fert && app.focus == f,
             (Tree, InputMode::Normal) => app.tree.is_some(),
+            (Lesson, InputMode::Normal) => !fert && app.lesson.is_some(),
             (EncodeToken, InputMode::Normal) => {
                 !fert && app.focus == Focus::Encode && app.encode_token.is_some()
             }

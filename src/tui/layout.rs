@@ -28,6 +28,8 @@ pub struct Panes {
     pub pairs: Option<Rect>,
     pub merges: Option<Rect>,
     pub encode: Option<Rect>,
+    /// Above the footer while a lesson plays: its caption.
+    pub caption: Option<Rect>,
     /// Under the merge list when there is room, and in the zoomed merge
     /// list: corpus tokens against merges.
     pub curve: Option<Rect>,
@@ -41,7 +43,33 @@ pub fn too_small(area: Rect) -> bool {
 }
 
 pub fn panes(area: Rect, app: &App) -> Panes {
-    let mut panes = pane_grid(area, app);
+    // A lesson's caption takes a row above the footer (two when long).
+    let caption_rows = match &app.lesson {
+        Some(lesson) if area.height >= MIN_HEIGHT + 2 => {
+            let text = lesson.bar_text();
+            if crate::tui::view::widths::width(&text) > area.width as usize {
+                2
+            } else {
+                1
+            }
+        }
+        _ => 0,
+    };
+    let mut panes = pane_grid(
+        Rect {
+            height: area.height - caption_rows,
+            ..area
+        },
+        app,
+    );
+    if caption_rows > 0 {
+        panes.caption = Some(Rect {
+            y: panes.footer.y,
+            height: caption_rows,
+            ..panes.footer
+        });
+        panes.footer.y += caption_rows;
+    }
     if app.zoomed {
         zoom(&mut panes, app.focus);
     }
@@ -166,6 +194,7 @@ fn pane_grid(area: Rect, app: &App) -> Panes {
             encode: Some(encode),
             why: None,
             curve: None,
+            caption: None,
             footer,
         }
     } else {

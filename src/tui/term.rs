@@ -49,6 +49,11 @@ impl Drop for Session {
 
 /// Run the app on this process's terminal until the user quits.
 pub fn run_on_terminal(mut app: App) -> Result<()> {
+    run_app(&mut app)
+}
+
+/// [`run_on_terminal`], leaving the app to the caller afterwards.
+pub fn run_app(app: &mut App) -> Result<()> {
     let previous = std::sync::Arc::new(std::panic::take_hook());
     let chained = previous.clone();
     // A panic message printed on the alternate screen in raw mode would be
@@ -57,7 +62,7 @@ pub fn run_on_terminal(mut app: App) -> Result<()> {
         restore();
         chained(info);
     }));
-    let result = run_session(&mut app);
+    let result = run_session(app);
     let _ = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| previous(info)));
     result

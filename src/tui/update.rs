@@ -7,6 +7,7 @@ use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
 use crate::tui::layout::{self, inner};
+use crate::tui::lesson;
 use crate::tui::merge_tree;
 use crate::tui::view::encode;
 use crate::tui::view::fertility::plan;
@@ -49,7 +50,13 @@ pub fn update(app: &mut App, action: Action) {
     }
     let trains = matches!(
         action,
-        Action::Step | Action::Tick | Action::Advance | Action::Undo | Action::Goto(_)
+        Action::Step
+            | Action::Tick
+            | Action::Advance
+            | Action::Undo
+            | Action::Goto(_)
+            | Action::LessonNext
+            | Action::LessonBack
     );
     if trains {
         // The winner of a round is the top row of the pair table.
@@ -196,6 +203,8 @@ pub fn update(app: &mut App, action: Action) {
         Action::NextToken => app.fert.token += 1,
         Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
         Action::OpenTree => open_tree(app),
+        Action::LessonNext => lesson_next(app),
+        Action::LessonBack => lesson_back(app),
         Action::CloseTree => app.tree = None,
         Action::ToggleTextSource => {
             app.fert.source = match app.fert.effective_source(&app.encode.text) {
@@ -259,6 +268,7 @@ pub fn update(app: &mut App, action: Action) {
     if trains {
         follow_round(app);
     }
+    record(app);
     after_change(app);
 }
 
@@ -806,5 +816,85 @@ fn open_tree(app: &mut App) {
                     .into(),
             )
         }
+    }
+}
+
+/// Write down where training stands, if the session is being recorded.
+fn record(app: &mut App) {
+    let current = app.current;
+    let Some(rec) = app.recording.as_mut() else {
+        return;
+    };
+    if rec.source == current
+        && let Some(loaded) = app.sources[current].loaded.as_ref()
+    {
+        rec.note(&loaded.trainer);
+    }
+}
+
+/// Run the lesson's next step.
+fn lesson_next(app: &mut App) {
+    let Some(lesson) = app.lesson.as_mut() else {
+        return;
+    };
+    let next = lesson.at.map_or(0, |i| i + 1);
+    if next >= lesson.steps.len() {
+        app.notice = Some("end of the lesson (Left goes back)".into());
+        return;
+    }
+    lesson.at = Some(next);
+    let command = lesson.steps[next].command.clone();
+    app.autoplay.on = false;
+    run_lesson_command(app, &command);
+}
+
+/// Back one lesson step: the steps up to it run again from merge 0, so
+/// the screen is what it was when the class first saw it.
+fn lesson_back(app: &mut App) {
+    let Some(lesson) = app.lesson.as_mut() else {
+        return;
+    };
+    let Some(at) = lesson.at else {
+        app.notice = Some("at the start of the lesson".into());
+        return;
+    };
+    let back = at.checked_sub(1);
+    lesson.at = back;
+    let commands: Vec<lesson::Command> = match back {
+        Some(b) => lesson.steps[..=b]
+            .iter()
+            .map(|s| s.command.clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    app.autoplay.on = false;
+    goto(app, 0);
+    for c in &commands {
+        run_lesson_command(app, c);
+    }
+}
+
+fn run_lesson_command(app: &mut App, command: &lesson::Command) {
+    match command {
+        lesson::Command::Step(n) => goto(app, *n),
+        lesson::Command::Phase(want) => {
+            // At most two phases on: counted -> chosen -> merged.
+            for _ in 0..2 {
+                if app.trainer().phase().name() == want.name() {
+                    break;
+                }
+                if *want == lesson::PhaseName::Counted
+                    && matches!(app.trainer().phase(), Phase::Chosen(_))
+                {
+                    app.trainer_mut().undo();
+                    break;
+                }
+                if let Err(reason) = app.trainer_mut().advance() {
+                    app.notice = Some(format!("training stopped: {reason}"));
+                    break;
+                }
+            }
+        }
+        lesson::Command::Say => {}
     }
 }

@@ -1,6 +1,7 @@
 //! Drawing: one file per pane, each a function of `&App` that draws into a
 //! rectangle it is given. Nothing here changes the model.
 
+pub mod caption;
 pub mod chunks;
 pub mod corpus;
 pub mod curve;
@@ -66,6 +67,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
         why::draw(frame, r, app);
     }
     tree::draw(frame, area, app);
+    if let Some(r) = panes.caption {
+        caption::draw(frame, r, app);
+    }
     footer::draw(frame, panes.footer, app);
     if app.input == InputMode::Help {
         help::draw(frame, area, app);
