@@ -183,7 +183,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Main, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
     bind!(Main, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
     bind!(Main, [c('/')], Action::FindNext, None, Moving, "find the highlight"),
-    bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Showing, "merges: how the token was built"),
+    bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Showing, "merges: merge tree"),
     // Showing.
     bind!(Main, [c('z')], Action::ToggleZoom, Some("zoom"), Showing, "zoom the focused pane"),
     bind!(Main, [c('v')], Action::ToggleChunkTable, None, Showing, "chunk table/corpus text"),
@@ -194,9 +194,9 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Always, [Key::Ctrl('l')], Action::Redraw, None, Showing, "redraw the screen"),
     bind!(Normal, [c('?')], Action::ToggleHelp, Some("help"), Showing, "this help"),
     // Encode box.
-    bind!(Focused(Focus::Encode), [c(']')], Action::NextToken, Some("token"), Encoding, "encode pane: select a token"),
-    bind!(Focused(Focus::Encode), [c('[')], Action::PrevToken, None, Encoding, "encode pane: select a token"),
-    bind!(EncodeToken, [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Encoding, "encode pane: token's merge tree"),
+    bind!(Focused(Focus::Encode), [c(']')], Action::NextToken, Some("token"), Encoding, "encode: select a token"),
+    bind!(Focused(Focus::Encode), [c('[')], Action::PrevToken, None, Encoding, "encode: select a token"),
+    bind!(EncodeToken, [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Encoding, "encode: merge tree"),
     bind!(Focused(Focus::Encode), [k(KeyCode::Enter)], Action::StartEditing, None, Encoding, "encode pane: edit"),
     bind!(Normal, [Key::Ctrl('u')], Action::ClearEncode, None, Encoding, "clear the box"),
     // Editing the encode box.

@@ -40,10 +40,8 @@ fn body(app: &App, width: usize) -> Body {
     let mut cursor_row = None;
     let mut paired = false;
     let lines: Vec<Line> = if let Some(why) = waiting {
-        vec![Line::styled(
-            truncate(&why, width, t.glyphs.ellipsis),
-            t.dim(),
-        )]
+        // A load error or wait says something: never dim.
+        vec![Line::raw(truncate(&why, width, t.glyphs.ellipsis))]
     } else if enc.text.is_empty() && !editing {
         let hint = if trained {
             "press e, then type or paste text to see it cut by the merges so far".to_string()
