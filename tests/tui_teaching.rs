@@ -291,6 +291,16 @@ fn zoom_gives_the_focused_pane_the_screen_and_gives_it_back() {
     assert!(ranks >= 15, "{ranks}");
     let last = &rows[pairs.y as usize + 1 + ranks];
     assert!(last.contains(&format!(" {ranks} ")), "{last}");
+    // At 120x40 too, the pane spans the whole width.
+    let rows = screen(&mut app, 120, 40);
+    let pairs = layout::for_app(&app).pairs.unwrap();
+    assert_eq!((pairs.x, pairs.y, pairs.width), (0, 1, 120));
+    assert!(rows[1].starts_with("┌ Pairs 351"), "{}", rows[1]);
+    assert!(
+        !rows
+            .iter()
+            .any(|r| r.contains("Corpus") || r.contains("Merges"))
+    );
     press(&mut app, [Event::char('z')]);
     assert!(!app.zoomed);
     let rows = screen(&mut app, 80, 24);
