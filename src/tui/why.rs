@@ -34,7 +34,7 @@ pub fn line(app: &App) -> Option<String> {
 /// `l + l wins: count 14, tied with 3 others (...); tie rule "first": ...`
 fn wins(app: &App, choice: &Choice, overlap: Option<String>) -> String {
     let trainer = app.trainer();
-    let tok = |id| crate::tui::view::token_label(app, id);
+    let tok = |id| label(app, id);
     let pair = |(a, b)| format!("{} {}", tok(a), tok(b));
     let (a, b) = choice.pair;
     let mut out = format!("{} + {} wins: ", tok(a), tok(b));
@@ -147,7 +147,7 @@ fn merged(app: &App) -> Option<String> {
     Some(format!(
         "merge {} made {}: the corpus lost {} ({before} {arrow} {after}), vocabulary now {vocab}, bytes per token {old:.3} {arrow} {new:.3} ({:+.3})",
         merge.rank,
-        crate::tui::view::token_label(app, merge.id),
+        label(app, merge.id),
         plural(merge.replacements, "token"),
         new - old
     ))
@@ -182,6 +182,11 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
         rows.push(row);
     }
     rows
+}
+
+/// A token as the tables write it.
+fn label(app: &App, id: crate::bpe::TokenId) -> String {
+    crate::tui::rows::label(app.trainer().vocab().token_bytes(id), &app.theme)
 }
 
 /// `1 token`, `2 tokens`.
