@@ -31,7 +31,37 @@ pub const BUNDLED: &[BundledCorpus] = &[
         about: "low lower lowest newer newest, one word per line",
         text: include_str!("../corpora/tutorial-low.txt"),
     },
+    BundledCorpus {
+        name: "echo",
+        about: "hums and drawn-out vowels (aaaah, hmmm): pairs that overlap themselves",
+        text: include_str!("../corpora/tutorial-echo.txt"),
+    },
 ];
+
+/// A lesson compiled into the binary, by name (`bpeek tui --lesson NAME`).
+#[derive(Debug, Clone, Copy)]
+pub struct BundledLesson {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub text: &'static str,
+}
+
+pub const LESSONS: &[BundledLesson] = &[
+    BundledLesson {
+        name: "classic",
+        about: "lesson: the char-level tutorial on low/lower/newest, ties and the word-end mark",
+        text: include_str!("../corpora/lessons/classic.lesson"),
+    },
+    BundledLesson {
+        name: "bytes",
+        about: "lesson: byte-level BPE, a pair that overlaps itself, and a stop at the fertility view",
+        text: include_str!("../corpora/lessons/bytes.lesson"),
+    },
+];
+
+pub fn find_lesson(name: &str) -> Option<&'static BundledLesson> {
+    LESSONS.iter().find(|l| l.name == name)
+}
 
 pub fn find(name: &str) -> Option<&'static BundledCorpus> {
     BUNDLED.iter().find(|c| c.name == name)

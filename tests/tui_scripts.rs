@@ -138,10 +138,16 @@ fn every_sample_and_pasted_text_reads_back_from_the_encode_box() {
     texts.extend(PASTED.iter().map(|s| s.to_string()));
     for merges in [0, 40, 400] {
         update(&mut app, Action::Goto(merges));
+        // On to the counted phase: no sentence about the merge takes rows
+        // from the box.
+        if merges > 0 {
+            update(&mut app, Action::Advance);
+        }
         for text in &texts {
             update(&mut app, Action::ClearEncode);
+            // Read while editing: the text as typed, the ids on one line
+            // (out of editing each token is padded to its id's width).
             update(&mut app, Action::Paste(text.clone()));
-            update(&mut app, Action::StopEditing);
             assert_eq!(encode_text(&mut app), *text, "at merge {merges}");
             update(&mut app, Action::ToggleBoundaries);
             assert_eq!(
@@ -251,6 +257,8 @@ fn char_mode_draws_the_end_of_word_symbol_with_its_token() {
     // Merged into its word's last token, it still shows.
     update(&mut app, Action::Goto(8));
     let terminal = draw(&mut app);
+    // The pane gives rows to the sentence saying what the merge did.
+    let area = inner(layout::for_app(&app).corpus);
     let rows = read(terminal.backend().buffer(), area);
     assert_eq!(rows[0].matches('⌟').count(), 4, "{}", rows[0]);
     assert_eq!(text_of(&rows), text);

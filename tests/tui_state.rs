@@ -267,7 +267,29 @@ fn find_scrolls_the_corpus_to_the_chosen_pair() {
     // "he" of "The Harbour Bakery" is skipped for "Every morning the baker".
     run(&mut app, [Action::Advance, Action::FindNext]);
     assert_eq!(app.corpus_scroll.line, 2);
-    run(&mut app, [Action::FindNext]);
+    let first = app.notice.clone().unwrap_or_default();
+    // Each press goes on to the next place, counting them, and on to the
+    // next line once this one's places are passed.
+    let count = |notice: &str| -> (usize, usize) {
+        let (k, n) = notice
+            .rsplit_once(": ")
+            .unwrap()
+            .1
+            .split_once(" of ")
+            .unwrap();
+        (
+            k.parse().unwrap(),
+            n.split(' ').next().unwrap().parse().unwrap(),
+        )
+    };
+    let (k, n) = count(&first);
+    let mut presses = 0;
+    while app.corpus_scroll.line == 2 {
+        run(&mut app, [Action::FindNext]);
+        presses += 1;
+        let (k2, n2) = count(app.notice.as_deref().unwrap());
+        assert_eq!((k2, n2), (k + presses, n));
+    }
     assert!(app.corpus_scroll.line > 2);
 }
 

@@ -255,8 +255,80 @@ fn hindi_is_drawn_whole_and_leaves_nothing_behind() {
             .success()
     );
     assert_no_stale_cells(&tmux, "a resize");
+    // Out of editing each token is as wide as its id above it, so the
+    // text is spaced out, but every cluster is still drawn whole.
     let screen = tmux.screen();
-    assert!(screen.contains("नमस्ते दुनिया"), "{screen}");
+    assert!(
+        screen.contains("स्ते") && screen.contains("दुनिया"),
+        "{screen}"
+    );
     tmux.keys(&["q"]);
     tmux.wait_for("the shell to come back", |s| !s.contains("Merges"));
+}
+
+#[test]
+fn a_lesson_plays_zooms_and_is_recorded_in_a_real_terminal() {
+    let Some(tmux) = Tmux::start("lesson", 80, 24) else {
+        return;
+    };
+    let record = std::env::temp_dir().join(format!("bpeek-e2e-{}.lesson", std::process::id()));
+    let _ = std::fs::remove_file(&record);
+    let command = format!(
+        "{} tui --lesson classic --record {}",
+        env!("CARGO_BIN_EXE_bpeek"),
+        record.display()
+    );
+    tmux.text(&command);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the lesson", |s| s.contains("lesson 0/8  Seven words"));
+    tmux.keys(&["Space"]);
+    let screen = tmux.wait_for("step 1", |s| s.contains("lesson 1/8"));
+    assert!(
+        screen.contains("l + o wins: count 5, tied with 1 other"),
+        "{screen}"
+    );
+    tmux.keys(&["Space"]);
+    tmux.wait_for("step 2", |s| {
+        s.contains("lesson 2/8") && s.contains("(38 → 33)")
+    });
+
+    // Zoom: the corpus pane alone, status line and footer kept.
+    tmux.keys(&["z"]);
+    let screen = tmux.wait_for("the zoom", |s| !s.contains("Merges"));
+    assert!(screen.contains("Corpus: low"), "{screen}");
+    assert!(
+        screen.lines().next().unwrap().contains("merge 1/10"),
+        "{screen}"
+    );
+    assert!(screen.contains("lesson 2/8"), "{screen}");
+    tmux.keys(&["Tab"]);
+    let screen = tmux.wait_for("the pairs zoomed", |s| s.contains("Pairs 10"));
+    assert!(!screen.contains("Corpus: low"), "{screen}");
+    tmux.keys(&["z"]);
+    tmux.wait_for("the panes back", |s| {
+        s.contains("Merges 1") && s.contains("Corpus: low")
+    });
+
+    tmux.keys(&["Left"]);
+    tmux.wait_for("one step back", |s| s.contains("lesson 1/8"));
+    tmux.keys(&["q"]);
+    tmux.wait_for("the shell to come back", |s| !s.contains("lesson 1/8"));
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !record.exists() && Instant::now() < deadline {
+        sleep(Duration::from_millis(50));
+    }
+    let text = std::fs::read_to_string(&record).expect("the recording is written on quit");
+    let steps: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        steps,
+        [
+            "corpus low",
+            "options --mode char --merges 10",
+            "phase chosen",
+            "step 1",
+            "step 0",
+            "phase chosen"
+        ]
+    );
+    let _ = std::fs::remove_file(&record);
 }

@@ -125,7 +125,15 @@ pub struct Choice {
     pub rivals: Vec<Pair>,
     /// How many rivals there are in all.
     pub rivals_total: usize,
+    /// The best count below the winner's, if any pair has one.
+    pub next_best: Option<u64>,
+    /// The chunk the winner was met in first (chunks are numbered in order
+    /// of first appearance), which decides a tie under rule `first`.
+    pub first_chunk: Option<u32>,
 }
+
+/// How many tied rivals a kept [`Choice`] remembers for each merge.
+pub const RIVALS_KEPT: usize = 3;
 
 /// Where the current round stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,6 +192,9 @@ pub struct Trainer {
     merges: Vec<Merge>,
     /// For each merge, where it replaced and which chunks it changed.
     history: Vec<Replaced>,
+    /// For each merge, the choice that made it (rivals cut to
+    /// [`RIVALS_KEPT`]), so a merge made long ago can still say why it won.
+    choices: Vec<Choice>,
     phase: Phase,
     last: LastMerge,
     stop: Option<StopReason>,
@@ -246,6 +257,7 @@ impl Trainer {
             chain,
             merges: Vec::new(),
             history: Vec::new(),
+            choices: Vec::new(),
             phase: Phase::Counted,
             last: LastMerge::default(),
             stop: None,
@@ -261,6 +273,7 @@ impl Trainer {
         self.vocab.truncate_merges(0);
         self.merges.clear();
         self.history.clear();
+        self.choices.clear();
         self.phase = Phase::Counted;
         self.last = LastMerge::default();
         self.stop = None;
@@ -335,6 +348,13 @@ impl Trainer {
         self.history.get(rank).map_or(&[], |r| r.chunks.as_slice())
     }
 
+    /// The choice that made merge `rank`: its count, the next best count,
+    /// its tied rivals (at most [`RIVALS_KEPT`] listed) and where it was met
+    /// first.
+    pub fn choice_of(&self, rank: usize) -> Option<&Choice> {
+        self.choices.get(rank)
+    }
+
     /// How `pair`'s count moved in the last merge, if it did.
     pub fn change_of(&self, pair: Pair) -> Option<CountChange> {
         self.last.changes.get(&pair).copied()
@@ -377,8 +397,10 @@ impl Trainer {
         }
         let mut rivals = Vec::new();
         let mut rivals_total = 0;
+        let mut next_best = None;
         for (p, c) in self.table.iter().skip(1) {
             if c != count {
+                next_best = Some(c);
                 break;
             }
             if rivals.len() < RIVALS_LISTED {
@@ -391,6 +413,11 @@ impl Trainer {
             count,
             rivals,
             rivals_total,
+            next_best,
+            first_chunk: self
+                .table
+                .get(pair)
+                .and_then(|s| s.chunks.iter().next().copied()),
         })
     }
 
@@ -409,7 +436,7 @@ impl Trainer {
                 }
             },
             Phase::Chosen(choice) => {
-                self.apply(choice.pair, choice.count);
+                self.apply(choice);
                 Ok(())
             }
             Phase::Merged => Ok(()),
@@ -428,7 +455,7 @@ impl Trainer {
                 }
             },
         };
-        self.apply(choice.pair, choice.count);
+        self.apply(choice);
         Ok(self.merges.last().expect("a merge was just applied"))
     }
 
@@ -454,6 +481,7 @@ impl Trainer {
             return false;
         };
         let replaced = self.history.pop().unwrap_or_default();
+        self.choices.pop();
         let (a, b) = merge.pair;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
         for &i in replaced.positions.iter().rev() {
@@ -527,7 +555,10 @@ impl Trainer {
     /// Apply the merge of `pair`, counted `count` times, as the next rank:
     /// left to right at each place it occurs, skipping the places an earlier
     /// replacement has taken (the overlaps).
-    fn apply(&mut self, pair: Pair, count: u64) {
+    fn apply(&mut self, mut choice: Choice) {
+        let (pair, count) = (choice.pair, choice.count);
+        choice.rivals.truncate(RIVALS_KEPT);
+        self.choices.push(choice);
         // Every place goes: the ones skipped as overlaps (`a a a`) are the
         // right halves of replacements.
         let places = self.table.take(pair);

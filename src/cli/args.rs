@@ -202,6 +202,13 @@ pub struct TuiArgs {
     /// version of what will be pasted) [default: the bundled English sample]
     #[arg(long, value_name = "FILE")]
     pub english: Option<String>,
+    /// Replay a lesson: a bundled one by name (see `bpeek corpora`) or a
+    /// lesson file; Space/Right goes to its next step, Left back
+    #[arg(long, value_name = "NAME|FILE")]
+    pub lesson: Option<String>,
+    /// Write the training steps of this session to FILE as a lesson
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

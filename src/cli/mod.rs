@@ -34,6 +34,9 @@ pub fn run(command: Command) -> Result<()> {
             for c in crate::corpora::BUNDLED {
                 crate::outln!("{:<8} {:>6} bytes  {}", c.name, c.text.len(), c.about);
             }
+            for l in crate::corpora::LESSONS {
+                crate::outln!("{:<8} {:>6} bytes  {}", l.name, l.text.len(), l.about);
+            }
             Ok(())
         }
     }

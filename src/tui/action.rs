@@ -86,6 +86,20 @@ pub enum Action {
     ToggleTextSource,
     /// The next number the fertility table and bars show.
     NextMetric,
+    /// The focused pane fills the screen, or gives the room back.
+    ToggleZoom,
+    /// The pair table lists only what the last merge changed, or all pairs.
+    ToggleChangedOnly,
+    /// The corpus pane shows the chunk table, or the text again.
+    ToggleChunkTable,
+    /// Show how the selected token (of the merge list, the encode box or
+    /// the fertility view's token line) was built.
+    OpenTree,
+    CloseTree,
+    /// The next step of the lesson (and the training it names).
+    LessonNext,
+    /// Back to the lesson's previous step.
+    LessonBack,
     /// A tokenizer load finished.
     Loaded(LoadDone),
     /// The screen now has this many columns and rows.

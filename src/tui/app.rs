@@ -144,6 +144,28 @@ pub struct App {
     pub quit: bool,
     /// In a served classroom: role, following and the line to the class.
     pub classroom: Option<crate::tui::classroom::Classroom>,
+    /// The focused pane fills the screen.
+    pub zoomed: bool,
+    /// The pair table lists only the pairs the last merge changed.
+    pub changed_only: bool,
+    /// The user moved the corpus view since the last training step, so the
+    /// next step leaves it where it is.
+    pub corpus_moved: bool,
+    /// Where in the text `/` last found the highlight, so the next press
+    /// goes on from there.
+    pub found_at: Option<usize>,
+    /// The corpus pane shows the chunk table instead of the text.
+    pub chunk_table: bool,
+    /// The first row of the chunk table shown.
+    pub chunk_scroll: usize,
+    /// The merge tree shown over the panes, if one is open.
+    pub tree: Option<crate::tui::merge_tree::MergeTree>,
+    /// The token selected in the encode box (`[`/`]`).
+    pub encode_token: Option<usize>,
+    /// The lesson being replayed, if one was given.
+    pub lesson: Option<crate::tui::lesson::Lesson>,
+    /// The session written down as a lesson, if asked for.
+    pub recording: Option<crate::tui::record::Recording>,
 }
 
 impl App {
@@ -219,6 +241,16 @@ impl App {
             pending: None,
             quit: false,
             classroom: None,
+            zoomed: false,
+            changed_only: false,
+            corpus_moved: false,
+            found_at: None,
+            chunk_table: false,
+            chunk_scroll: 0,
+            tree: None,
+            encode_token: None,
+            lesson: None,
+            recording: None,
         }
     }
 

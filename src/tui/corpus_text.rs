@@ -116,7 +116,7 @@ impl<'a> CorpusLook<'a> {
         let vocab = self.trainer.vocab();
         let mut pieces: Vec<Piece> = Vec::with_capacity(segments.len() * 2 + 1);
         let mut pos = range.start;
-        let mut parity = false;
+        let mut nth = 0usize;
         for (seg, mark) in segments.iter().zip(marks) {
             let start = seg.start.max(range.start);
             let end = seg.end.min(range.end);
@@ -128,10 +128,10 @@ impl<'a> CorpusLook<'a> {
             if pos < start {
                 pieces.push(Piece::gap(&text[pos..start]));
             }
-            let mut piece = Piece::token(&text[start..end], self.theme.token(parity, mark));
+            let mut piece = Piece::token(&text[start..end], self.theme.token_at(nth, mark));
             piece.end_of_word = end_of_word && seg.end <= range.end;
             pieces.push(piece);
-            parity = !parity;
+            nth += 1;
             pos = pos.max(end);
         }
         if pos < range.end {

@@ -30,6 +30,12 @@ pub enum When {
     Main,
     /// Normal, with this pane of the main screen focused.
     Focused(Focus),
+    /// Normal, with a merge tree open.
+    Tree,
+    /// Normal, on the main screen, replaying a lesson.
+    Lesson,
+    /// Normal, the encode box focused with a token selected.
+    EncodeToken,
     /// Normal, in the fertility view.
     Fertility,
     /// Normal, in this panel of the fertility view.
@@ -104,7 +110,10 @@ macro_rules! bind {
     };
 }
 
-use When::{Always, Editing, Fertility, Focused, Goto, Help, InPanel, Main, Normal};
+use When::{
+    Always, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Lesson, Main, Normal,
+    Tree,
+};
 
 /// Every key of the explorer, most useful first within each context.
 #[rustfmt::skip]
@@ -118,6 +127,10 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Help, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Showing, "scroll help"),
     bind!(Help, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Showing, "scroll help"),
     bind!(Help, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Showing, "scroll help"),
+    // Merge tree.
+    bind!(Tree, [k(KeyCode::Esc), k(KeyCode::Enter)], Action::CloseTree, Some("close tree"), Showing, "close the merge tree"),
+    bind!(Tree, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Showing, "scroll the merge tree"),
+    bind!(Tree, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Showing, "scroll the merge tree"),
     // Go-to prompt.
     bind!(Goto, [k(KeyCode::Enter)], Action::PromptSubmit, Some("go"), Prompt, "go to the merge typed"),
     bind!(Goto, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Prompt, "close the prompt"),
@@ -131,6 +144,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [c('T'), k(KeyCode::Left)], Action::PrevTokenizer, None, Fertility, "select a tokenizer"),
     bind!(Fertility, [c(']')], Action::NextToken, Some("token"), Fertility, "select a token"),
     bind!(Fertility, [c('[')], Action::PrevToken, None, Fertility, "select a token"),
+    bind!(Fertility, [k(KeyCode::Enter)], Action::OpenTree, None, Fertility, "how the token was built"),
     bind!(Fertility, [c('s')], Action::ToggleTextSource, Some("text"), Fertility, "pasted text/samples"),
     bind!(InPanel(Panel::Cost), [c('m')], Action::NextMetric, Some("metric"), Fertility, "number in the table"),
     bind!(Fertility, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Fertility, "move the row cursor"),
@@ -140,6 +154,9 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
     bind!(Fertility, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
     bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to rank N"),
+    // A lesson: before training, as it takes Space and the arrows.
+    bind!(Lesson, [c(' '), k(KeyCode::Right)], Action::LessonNext, Some("lesson"), Training, "lesson: next step"),
+    bind!(Lesson, [k(KeyCode::Left)], Action::LessonBack, None, Training, "lesson: step back"),
     // Training.
     bind!(Normal, [c('n'), k(KeyCode::Right), c(' ')], Action::Step, Some("next"), Training, "next merge"),
     bind!(Normal, [c('p'), k(KeyCode::Left), k(KeyCode::Backspace)], Action::Undo, Some("undo"), Training, "undo the last merge"),
@@ -166,14 +183,20 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Main, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
     bind!(Main, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
     bind!(Main, [c('/')], Action::FindNext, None, Moving, "find the highlight"),
-    bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::FindNext, None, Moving, "merges: where used"),
+    bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Showing, "merges: merge tree"),
     // Showing.
+    bind!(Main, [c('z')], Action::ToggleZoom, Some("zoom"), Showing, "zoom the focused pane"),
+    bind!(Main, [c('v')], Action::ToggleChunkTable, None, Showing, "chunk table/corpus text"),
+    bind!(Main, [c('d')], Action::ToggleChangedOnly, None, Showing, "pairs: changed only/all"),
     bind!(Normal, [c('w')], Action::ToggleWhitespace, None, Showing, "whitespace glyphs"),
     bind!(Normal, [c('b')], Action::ToggleBoundaries, None, Showing, "token separators"),
     bind!(Normal, [c('x')], Action::ToggleHex, None, Showing, "split characters as hex"),
     bind!(Always, [Key::Ctrl('l')], Action::Redraw, None, Showing, "redraw the screen"),
     bind!(Normal, [c('?')], Action::ToggleHelp, Some("help"), Showing, "this help"),
     // Encode box.
+    bind!(Focused(Focus::Encode), [c(']')], Action::NextToken, Some("token"), Encoding, "encode: select a token"),
+    bind!(Focused(Focus::Encode), [c('[')], Action::PrevToken, None, Encoding, "encode: select a token"),
+    bind!(EncodeToken, [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Encoding, "encode: merge tree"),
     bind!(Focused(Focus::Encode), [k(KeyCode::Enter)], Action::StartEditing, None, Encoding, "encode pane: edit"),
     bind!(Normal, [Key::Ctrl('u')], Action::ClearEncode, None, Encoding, "clear the box"),
     // Editing the encode box.
@@ -201,6 +224,11 @@ impl When {
             (Normal, InputMode::Normal) => true,
             (Main, InputMode::Normal) => !fert,
             (Focused(f), InputMode::Normal) => !fert && app.focus == f,
+            (Tree, InputMode::Normal) => app.tree.is_some(),
+            (Lesson, InputMode::Normal) => !fert && app.lesson.is_some(),
+            (EncodeToken, InputMode::Normal) => {
+                !fert && app.focus == Focus::Encode && app.encode_token.is_some()
+            }
             (Fertility, InputMode::Normal) => fert,
             (InPanel(p), InputMode::Normal) => fert && app.fert.panel == p,
             (Editing, InputMode::Editing) => true,

@@ -28,6 +28,13 @@ pub struct Panes {
     pub pairs: Option<Rect>,
     pub merges: Option<Rect>,
     pub encode: Option<Rect>,
+    /// Above the footer while a lesson plays: its caption.
+    pub caption: Option<Rect>,
+    /// Under the merge list when there is room, and in the zoomed merge
+    /// list: corpus tokens against merges.
+    pub curve: Option<Rect>,
+    /// Under the focused pane, joined to its border: the round in words.
+    pub why: Option<Rect>,
     pub footer: Rect,
 }
 
@@ -36,6 +43,131 @@ pub fn too_small(area: Rect) -> bool {
 }
 
 pub fn panes(area: Rect, app: &App) -> Panes {
+    // A lesson's caption takes a row above the footer (two when long).
+    let caption_rows = match &app.lesson {
+        Some(lesson) if area.height >= MIN_HEIGHT + 2 => {
+            let text = lesson.bar_text();
+            if crate::tui::view::widths::width(&text) > area.width as usize {
+                2
+            } else {
+                1
+            }
+        }
+        _ => 0,
+    };
+    let mut panes = pane_grid(
+        Rect {
+            height: area.height - caption_rows,
+            ..area
+        },
+        app,
+    );
+    if caption_rows > 0 {
+        panes.caption = Some(Rect {
+            y: panes.footer.y,
+            height: caption_rows,
+            ..panes.footer
+        });
+        panes.footer.y += caption_rows;
+    }
+    if app.zoomed {
+        zoom(&mut panes, app.focus);
+    }
+    add_curve(&mut panes, area, app);
+    add_why(&mut panes, app);
+    panes
+}
+
+/// The focused pane takes the whole body; the others are not drawn.
+fn zoom(panes: &mut Panes, focus: Focus) {
+    let body = Rect {
+        y: panes.status.y + 1,
+        height: panes.footer.y.saturating_sub(panes.status.y + 1),
+        ..panes.status
+    };
+    panes.corpus = body;
+    panes.pairs = None;
+    panes.merges = None;
+    panes.encode = None;
+    match focus {
+        Focus::Corpus => {}
+        Focus::Pairs => panes.pairs = Some(body),
+        Focus::Merges => panes.merges = Some(body),
+        Focus::Encode => panes.encode = Some(body),
+    }
+}
+
+/// The curve is drawn at this size and larger, or in the zoomed merge list.
+const CURVE_MIN_WIDTH: u16 = 120;
+const CURVE_MIN_HEIGHT: u16 = 40;
+
+/// Take the bottom of the merge list for the compression curve.
+fn add_curve(panes: &mut Panes, area: Rect, app: &App) {
+    let zoomed = app.zoomed && app.focus == Focus::Merges;
+    let roomy = area.width >= CURVE_MIN_WIDTH && area.height >= CURVE_MIN_HEIGHT;
+    if app.fert.open || !(zoomed || roomy && !app.zoomed) {
+        return;
+    }
+    let Some(merges) = panes.merges.as_mut() else {
+        return;
+    };
+    let height = if zoomed {
+        (merges.height / 3).max(7)
+    } else {
+        7
+    };
+    if merges.height < height + PANE_MIN_ROWS {
+        return;
+    }
+    merges.height -= height;
+    panes.curve = Some(Rect {
+        y: merges.y + merges.height,
+        height,
+        ..*merges
+    });
+}
+
+/// Rows of the why text a pane shows at most.
+const WHY_MAX_ROWS: u16 = 3;
+/// A pane keeps at least this many rows (borders included) for its own.
+const PANE_MIN_ROWS: u16 = 4;
+
+/// Take the rows the why text needs from the bottom of the focused pane.
+fn add_why(panes: &mut Panes, app: &App) {
+    if app.fert.open || app.input == crate::tui::app::InputMode::Help {
+        return;
+    }
+    let Some(text) = crate::tui::why::line(app) else {
+        return;
+    };
+    let pane = match app.focus {
+        Focus::Corpus => Some(&mut panes.corpus),
+        Focus::Pairs => panes.pairs.as_mut(),
+        Focus::Merges => panes.merges.as_mut(),
+        Focus::Encode => panes.encode.as_mut(),
+    };
+    let Some(pane) = pane else {
+        return;
+    };
+    let rows = crate::tui::why::wrap(&text, pane.width.saturating_sub(2) as usize).len() as u16;
+    // The text and the pane's bottom border below it; in a small pane the
+    // text is cut to the rows it can have.
+    let room = pane.height.saturating_sub(PANE_MIN_ROWS + 1);
+    let rows = rows.clamp(1, WHY_MAX_ROWS).min(room);
+    if rows == 0 {
+        return;
+    }
+    let taken = rows + 1;
+    pane.height -= taken;
+    panes.why = Some(Rect {
+        y: pane.y + pane.height,
+        height: taken,
+        ..*pane
+    });
+}
+
+/// The panes side by side as the screen size allows.
+fn pane_grid(area: Rect, app: &App) -> Panes {
     let [status, main, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
@@ -60,6 +192,9 @@ pub fn panes(area: Rect, app: &App) -> Panes {
             pairs: Some(pairs),
             merges: Some(merges),
             encode: Some(encode),
+            why: None,
+            curve: None,
+            caption: None,
             footer,
         }
     } else {

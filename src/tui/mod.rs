@@ -12,14 +12,20 @@
 pub mod action;
 pub mod app;
 pub mod bench;
+pub mod changed;
+pub mod chunk_table;
 pub mod classroom;
 pub mod corpus_text;
+pub mod curve;
 pub mod encode_box;
 pub mod event;
 pub mod fertility;
 pub mod keymap;
 pub mod layout;
+pub mod lesson;
 pub mod lines;
+pub mod merge_tree;
+pub mod record;
 pub mod rows;
 pub mod runner;
 pub mod signals;
@@ -28,6 +34,7 @@ pub mod theme;
 pub mod tokenizers;
 pub mod update;
 pub mod view;
+pub mod why;
 pub mod wide_cells;
 
 pub use action::Action;
@@ -36,7 +43,7 @@ pub use event::{Event, EventSource, ScriptedEvents};
 pub use runner::run_loop;
 pub use update::update;
 
-use crate::cli::args::{ColorChoice, TuiArgs};
+use crate::cli::args::{ColorChoice, TrainingOptions, TuiArgs};
 use crate::error::{Error, Result};
 use std::io::IsTerminal;
 use theme::Theme;
@@ -44,8 +51,32 @@ use theme::Theme;
 /// `bpeek tui`: open the explorer on the terminal this process runs in.
 pub fn run(args: &TuiArgs) -> Result<()> {
     // Options are checked first, so a wrong one is reported as such anywhere.
-    let theme = Theme::new(wants_colour(args.color), args.ascii);
-    let mut app = App::from_options(&args.training, theme)?;
+    let theme =
+        Theme::new(wants_colour(args.color), args.ascii).with_palette(theme::Palette::from_env());
+    let lesson = args.lesson.as_deref().map(load_lesson).transpose()?;
+    let training = match &lesson {
+        Some((lesson, dir)) => {
+            if format!("{:?}", args.training) != format!("{:?}", TrainingOptions::default()) {
+                return Err(Error::input(format!(
+                    "{}: a lesson names its corpus and options; give them in the lesson, not on the command line",
+                    lesson.name
+                )));
+            }
+            lesson.training_options(dir.as_deref())?
+        }
+        None => args.training.clone(),
+    };
+    // An output that cannot be written is said before the screen opens.
+    let mut record = args
+        .record
+        .as_deref()
+        .map(crate::bpe::io::atomic::Output::create)
+        .transpose()?;
+    let mut app = App::from_options(&training, theme)?;
+    app.lesson = lesson.map(|(l, _)| l);
+    if record.is_some() {
+        app.recording = Some(record::Recording::new(app.current));
+    }
     // A wrong --tokenizer is a usage error here as in `encode`, not a
     // message inside the screen.
     for spec in &args.tokenizers {
@@ -63,13 +94,48 @@ pub fn run(args: &TuiArgs) -> Result<()> {
             "the explorer needs a terminal, but stdout is not one (for text output use `bpeek train`)",
         ));
     }
-    let result = term::run_on_terminal(app);
+    let result = term::run_app(&mut app);
+    if let (Some(out), Some(rec)) = (record.as_mut(), &app.recording) {
+        let corpus = app
+            .options
+            .corpus
+            .clone()
+            .or_else(|| app.options.corpus_name.clone())
+            .unwrap_or_else(|| crate::corpora::DEFAULT_NAME.to_string());
+        let text = rec.text(&corpus, &app.options);
+        let w = out.writer()?;
+        w.write_all(text.as_bytes())
+            .map_err(|e| out.write_error(&e))?;
+        crate::bpe::io::atomic::commit_all(vec![out])?;
+    }
     // The terminal is restored by now; a signal ends the process the way
     // the shell expects of one it killed.
     if let Some(signal) = signals::received() {
         std::process::exit(128 + signal);
     }
     result
+}
+
+/// A lesson by file or bundled name, with the folder its corpus path is
+/// relative to.
+fn load_lesson(spec: &str) -> Result<(lesson::Lesson, Option<std::path::PathBuf>)> {
+    let path = std::path::Path::new(spec);
+    if path.exists() {
+        let text = crate::bpe::io::files::read_text(path)?;
+        let dir = path.parent().map(|d| d.to_path_buf());
+        return Ok((lesson::Lesson::parse(spec, &text)?, dir));
+    }
+    match crate::corpora::find_lesson(spec) {
+        Some(l) => Ok((lesson::Lesson::parse(l.name, l.text)?, None)),
+        None => Err(Error::input(format!(
+            "{spec}: no such lesson file or bundled lesson (bundled: {})",
+            crate::corpora::LESSONS
+                .iter()
+                .map(|l| l.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
 }
 
 /// Colour is on unless the user, NO_COLOR or a dumb terminal says otherwise.

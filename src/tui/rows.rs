@@ -40,6 +40,16 @@ struct Unit {
     cursor: bool,
     /// A space a row may break after.
     space: bool,
+    /// The caller's number for the token this unit starts.
+    tag: Option<usize>,
+}
+
+/// Where a tagged token starts on screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    pub tag: usize,
+    pub row: usize,
+    pub column: usize,
 }
 
 /// Fills rows of a fixed width with styled units, wrapping at the last
@@ -53,6 +63,13 @@ pub struct Rows {
     separator: Option<(&'static str, Style)>,
     cursor_next: bool,
     cursor_row: Option<usize>,
+    tag_next: Option<usize>,
+    placed: Vec<Placed>,
+    /// The columns each tagged token takes at least (see
+    /// [`Rows::reserve`]).
+    reserved: Vec<usize>,
+    /// The last tagged token: its row, column and tag.
+    last_tag: Option<(usize, usize, usize)>,
 }
 
 impl Rows {
@@ -65,6 +82,10 @@ impl Rows {
             separator: None,
             cursor_next: false,
             cursor_row: None,
+            tag_next: None,
+            placed: Vec::new(),
+            reserved: Vec::new(),
+            last_tag: None,
         }
     }
 
@@ -72,6 +93,19 @@ impl Rows {
     /// given by [`Rows::finish_with_cursor`].
     pub fn mark_cursor(&mut self) {
         self.cursor_next = true;
+    }
+
+    /// The next unit pushed starts the token the caller numbers `tag`; where
+    /// it lands is given by [`Rows::finish_placed`].
+    pub fn tag_next(&mut self, tag: usize) {
+        self.tag_next = Some(tag);
+    }
+
+    /// Tagged token `i` takes at least `columns[i]` columns: blank columns
+    /// follow it when its text is narrower, so what is written under it
+    /// (its id) fits before the next token starts.
+    pub fn reserve(&mut self, columns: Vec<usize>) {
+        self.reserved = columns;
     }
 
     /// Rows started so far, the unfinished one included.
@@ -104,9 +138,14 @@ impl Rows {
                 separator: true,
                 cursor: false,
                 space: false,
+                tag: None,
             });
         }
         let cursor = std::mem::take(&mut self.cursor_next);
+        let tag = self.tag_next.take();
+        if tag.is_some() {
+            self.pad_after_last_tag();
+        }
         self.push_unit(Unit {
             symbol: s.to_string(),
             style,
@@ -114,10 +153,41 @@ impl Rows {
             separator: false,
             cursor,
             space: s == " ",
+            tag,
         });
     }
 
+    /// Blank columns after the last tagged token, up to what it reserved,
+    /// if it is on this row.
+    fn pad_after_last_tag(&mut self) {
+        let Some((row, column, tag)) = self.last_tag else {
+            return;
+        };
+        let want = self.reserved.get(tag).copied().unwrap_or(0);
+        if row != self.rows.len() || self.used >= column + want {
+            return;
+        }
+        // Never onto a row of its own: a row's edge already ends the token.
+        let pad = (column + want - self.used).min(self.width - self.used);
+        if pad == 0 {
+            return;
+        }
+        // A blank a row may break at, like a space, but not a separator.
+        let separator = self.separator.take();
+        self.push_unit(Unit {
+            symbol: " ".repeat(pad),
+            style: Style::new(),
+            width: pad,
+            separator: false,
+            cursor: false,
+            space: true,
+            tag: None,
+        });
+        self.separator = separator;
+    }
+
     fn push_unit(&mut self, unit: Unit) {
+        let tag = unit.tag;
         if self.used + unit.width > self.width && self.used > 0 {
             self.wrap();
         }
@@ -127,6 +197,13 @@ impl Rows {
         }
         self.used += unit.width;
         self.units.push(unit);
+        if let Some(tag) = tag {
+            self.last_tag = Some((
+                self.rows.len(),
+                self.used - self.units.last().map_or(0, |u| u.width),
+                tag,
+            ));
+        }
     }
 
     /// Start a new row, carrying the unfinished word over if the row has a
@@ -148,6 +225,14 @@ impl Rows {
         if self.units.iter().any(|u| u.cursor) {
             self.cursor_row = Some(self.rows.len());
         }
+        let row = self.rows.len();
+        let mut column = 0;
+        for u in &self.units {
+            if let Some(tag) = u.tag {
+                self.placed.push(Placed { tag, row, column });
+            }
+            column += u.width;
+        }
         // One span per unit: ratatui cuts each span into clusters on its
         // own, so a unit can never merge with its neighbour.
         let spans: Vec<Span<'static>> = self
@@ -165,11 +250,17 @@ impl Rows {
     }
 
     /// The rows and the row the cursor is on, if one was marked.
-    pub fn finish_with_cursor(mut self) -> (Vec<Line<'static>>, Option<usize>) {
+    pub fn finish_with_cursor(self) -> (Vec<Line<'static>>, Option<usize>) {
+        let (rows, cursor, _) = self.finish_placed();
+        (rows, cursor)
+    }
+
+    /// The rows, the cursor's row and where each tagged token starts.
+    pub fn finish_placed(mut self) -> (Vec<Line<'static>>, Option<usize>, Vec<Placed>) {
         if !self.units.is_empty() || self.rows.is_empty() {
             self.end_row();
         }
-        (self.rows, self.cursor_row)
+        (self.rows, self.cursor_row, self.placed)
     }
 }
 
@@ -204,6 +295,8 @@ pub struct Piece<'a> {
     /// Text that belongs to no token (the spaces between char-mode words):
     /// no separator is drawn on either side of it.
     pub gap: bool,
+    /// A number for the token this piece starts, to find where it lands.
+    pub tag: Option<usize>,
 }
 
 impl<'a> Piece<'a> {
@@ -215,6 +308,7 @@ impl<'a> Piece<'a> {
             cursor: false,
             end_of_word: false,
             gap: false,
+            tag: None,
         }
     }
 
@@ -236,6 +330,7 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
             let mut part = Part {
                 bytes: p.bytes,
                 style: p.style,
+                tag: p.tag,
                 boundary,
                 cursor: p.cursor,
                 cursor_marked: false,
@@ -288,6 +383,7 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
                 let mut part = Part {
                     bytes: &all[at..at + 1],
                     style: pieces[p].style,
+                    tag: stretch.tag_at(at),
                     boundary: stretch.separates(at),
                     cursor: stretch.is_cursor(at),
                     cursor_marked: false,
@@ -322,6 +418,14 @@ impl Stretch<'_, '_> {
             i -= 1;
         }
         i
+    }
+
+    /// The tag of the piece that starts at byte `at`, if one does.
+    fn tag_at(&self, at: usize) -> Option<usize> {
+        let p = self.piece_at(at);
+        (self.starts[p] == at)
+            .then_some(self.pieces[p].tag)
+            .flatten()
     }
 
     /// A token boundary (not the stretch's start) falls just before `at`.
@@ -368,6 +472,7 @@ impl Stretch<'_, '_> {
                 let mut part = Part {
                     bytes: &self.all[w[0]..w[1]],
                     style: self.pieces[self.piece_at(w[0])].style,
+                    tag: self.tag_at(w[0]),
                     boundary: self.separates(w[0]),
                     cursor: (w[0]..w[1]).any(|b| self.is_cursor(b)),
                     cursor_marked: false,
@@ -383,6 +488,7 @@ impl Stretch<'_, '_> {
         let mut part = Part {
             bytes: &self.all[start..end],
             style: first.patch(look.theme.fragment()),
+            tag: self.tag_at(start),
             boundary: self.separates(start),
             cursor: (start..end).any(|b| self.is_cursor(b)),
             cursor_marked: false,
@@ -399,6 +505,8 @@ impl Stretch<'_, '_> {
 struct Part<'b> {
     bytes: &'b [u8],
     style: Style,
+    /// The tag of the token this part starts, if it starts one.
+    tag: Option<usize>,
     /// A token boundary comes before it.
     boundary: bool,
     cursor: bool,
@@ -425,6 +533,9 @@ impl Part<'_> {
     }
 
     fn emit(&mut self, rows: &mut Rows, look: &TextLook, symbol: &str, style: Style) {
+        if let Some(tag) = self.tag.take() {
+            rows.tag_next(tag);
+        }
         if std::mem::take(&mut self.boundary) && look.separators {
             rows.separate(look.theme.glyphs.separator, look.theme.glyph());
         }

@@ -65,14 +65,15 @@ impl Drop for Session {
 }
 
 /// Run the app on this process's terminal until the user quits, or a
-/// signal ends it ([`signals::received`] says which).
-pub fn run_on_terminal(app: App) -> Result<()> {
+/// signal ends it ([`signals::received`] says which); the app stays the
+/// caller's afterwards.
+pub fn run_app(app: &mut App) -> Result<()> {
     run_with(app, |_| {})
 }
 
-/// [`run_on_terminal`], letting `setup` see the event source first (to
-/// take a waker from it).
-pub fn run_with(mut app: App, setup: impl FnOnce(&TerminalEvents)) -> Result<()> {
+/// [`run_app`], letting `setup` see the event source first (to take a
+/// waker from it).
+pub fn run_with(app: &mut App, setup: impl FnOnce(&TerminalEvents)) -> Result<()> {
     let previous = std::sync::Arc::new(std::panic::take_hook());
     let chained = previous.clone();
     let explorer = std::thread::current().id();
@@ -86,7 +87,7 @@ pub fn run_with(mut app: App, setup: impl FnOnce(&TerminalEvents)) -> Result<()>
         }
         chained(info);
     }));
-    let result = run_session(&mut app, setup);
+    let result = run_session(app, setup);
     let _ = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| previous(info)));
     result

@@ -94,11 +94,59 @@ const ASCII_GLYPHS: Glyphs = Glyphs {
     fragment: ":",
 };
 
+/// The colours a terminal can show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Palette {
+    /// 256 colours (or more): mid-tone colours that read on dark and light
+    /// backgrounds alike.
+    Wide,
+    /// The 16 basic colours (TERM=linux, plain xterm).
+    Basic,
+}
+
+impl Palette {
+    /// What the terminal the environment describes can show.
+    pub fn from_env() -> Self {
+        let term = std::env::var("TERM").unwrap_or_default();
+        let colorterm = std::env::var("COLORTERM").unwrap_or_default();
+        if term.contains("256color") || matches!(colorterm.as_str(), "truecolor" | "24bit") {
+            Palette::Wide
+        } else {
+            Palette::Basic
+        }
+    }
+
+    /// Token colours, taken in turn so neighbouring tokens always differ.
+    pub fn tokens(self) -> &'static [Color] {
+        match self {
+            // Blue, green, orange, purple, teal, rose: none too light for a
+            // white background or too dark for a black one.
+            Palette::Wide => &[
+                Color::Indexed(33),
+                Color::Indexed(34),
+                Color::Indexed(166),
+                Color::Indexed(135),
+                Color::Indexed(37),
+                Color::Indexed(168),
+            ],
+            Palette::Basic => &[
+                Color::Blue,
+                Color::Green,
+                Color::Red,
+                Color::Magenta,
+                Color::Cyan,
+                Color::Yellow,
+            ],
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
     pub colour: bool,
     pub ascii: bool,
     pub glyphs: Glyphs,
+    pub palette: Palette,
 }
 
 impl Theme {
@@ -107,7 +155,13 @@ impl Theme {
             colour,
             ascii,
             glyphs: if ascii { ASCII_GLYPHS } else { UNICODE_GLYPHS },
+            palette: Palette::Wide,
         }
+    }
+
+    /// The same theme with the colours of `palette`.
+    pub fn with_palette(self, palette: Palette) -> Self {
+        Theme { palette, ..self }
     }
 
     /// No colour, Unicode glyphs: what the render tests look at.
@@ -131,12 +185,27 @@ impl Theme {
     /// Every mark is told apart by modifiers alone; colour only adds to
     /// them, so a terminal that shows no colour still shows every boundary.
     pub fn token(&self, odd: bool, mark: Mark) -> Style {
+        self.token_at(usize::from(odd), mark)
+    }
+
+    /// The colour of the `i`th token of a stretch, if colour is on.
+    pub fn token_colour(&self, i: usize) -> Option<Color> {
+        let colours = self.palette.tokens();
+        self.colour.then(|| colours[i % colours.len()])
+    }
+
+    /// The `i`th token of a stretch: odd ones underlined, and with colour
+    /// on, each in the next colour of the palette, so neighbours differ in
+    /// colour as well.
+    pub fn token_at(&self, i: usize, mark: Mark) -> Style {
         let mut base = Style::new();
-        if odd {
+        if i % 2 == 1 {
             base = base.add_modifier(Modifier::UNDERLINED);
-            if self.colour && mark == Mark::None {
-                base = base.bg(Color::Indexed(238));
-            }
+        }
+        if mark == Mark::None
+            && let Some(colour) = self.token_colour(i)
+        {
+            base = base.fg(colour);
         }
         let (modifiers, colour) = match mark {
             Mark::None => return base,
@@ -205,6 +274,11 @@ impl Theme {
 
     pub fn fall(&self) -> Style {
         self.fg(Style::new(), Color::Red)
+    }
+
+    /// A pair the last merge took away: struck through, kept for its count.
+    pub fn gone(&self) -> Style {
+        Style::new().add_modifier(Modifier::CROSSED_OUT)
     }
 
     pub fn fresh(&self) -> Style {

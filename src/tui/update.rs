@@ -7,6 +7,8 @@ use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
 use crate::tui::layout::{self, inner};
+use crate::tui::lesson;
+use crate::tui::merge_tree;
 use crate::tui::view::fertility::plan;
 
 pub fn update(app: &mut App, action: Action) {
@@ -20,6 +22,22 @@ pub fn update(app: &mut App, action: Action) {
         app.notice = None;
     }
     app.dirty = true;
+    if app.tree.is_some()
+        && !matches!(
+            action,
+            Action::Tick
+                | Action::Resize(..)
+                | Action::Loaded(_)
+                | Action::Redraw
+                | Action::Scroll(Scroll::Up | Scroll::Down)
+        )
+    {
+        // Anything else the user asks for is about the screen below.
+        app.tree = None;
+        if action == Action::CloseTree {
+            return;
+        }
+    }
     match action {
         Action::Undo | Action::Step | Action::Tick | Action::Advance | Action::Reset => {
             app.changed_by_undo = matches!(action, Action::Undo);
@@ -29,10 +47,17 @@ pub fn update(app: &mut App, action: Action) {
         }
         _ => {}
     }
-    if matches!(
+    let trains = matches!(
         action,
-        Action::Step | Action::Tick | Action::Advance | Action::Undo | Action::Goto(_)
-    ) {
+        Action::Step
+            | Action::Tick
+            | Action::Advance
+            | Action::Undo
+            | Action::Goto(_)
+            | Action::LessonNext
+            | Action::LessonBack
+    );
+    if trains {
         // The winner of a round is the top row of the pair table.
         app.pairs_scroll = 0;
     }
@@ -172,8 +197,14 @@ pub fn update(app: &mut App, action: Action) {
         Action::PrevPanel => cycle_panel(app, Panel::ORDER.len() - 1),
         Action::NextTokenizer => select_tokenizer(app, 1),
         Action::PrevTokenizer => select_tokenizer(app, -1),
+        Action::NextToken if !app.fert.open => select_encode_token(app, 1),
+        Action::PrevToken if !app.fert.open => select_encode_token(app, -1),
         Action::NextToken => app.fert.token += 1,
         Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
+        Action::OpenTree => open_tree(app),
+        Action::LessonNext => lesson_next(app),
+        Action::LessonBack => lesson_back(app),
+        Action::CloseTree => app.tree = None,
         Action::ToggleTextSource => {
             app.fert.source = match app.fert.effective_source(&app.encode.text) {
                 TextSource::Samples if app.encode.text.is_empty() => {
@@ -207,9 +238,36 @@ pub fn update(app: &mut App, action: Action) {
                 }
             }
         }
+        Action::ToggleZoom => {
+            app.zoomed = !app.zoomed;
+            if app.zoomed {
+                app.notice = Some(format!("{} pane zoomed (z returns)", app.focus.name()));
+            }
+        }
+        Action::ToggleChunkTable => {
+            app.chunk_table = !app.chunk_table;
+            app.focus = Focus::Corpus;
+        }
+        Action::ToggleChangedOnly => {
+            app.changed_only = !app.changed_only;
+            app.pairs_scroll = 0;
+            app.focus = Focus::Pairs;
+            app.notice = Some(
+                if app.changed_only {
+                    "pairs: only those the last merge changed (d: all)"
+                } else {
+                    "pairs: all, in selection order"
+                }
+                .into(),
+            );
+        }
         Action::Resize(w, h) => app.size = (w, h),
         Action::Quit => app.quit = true,
     }
+    if trains {
+        follow_round(app);
+    }
+    record(app);
     after_change(app);
 }
 
@@ -237,6 +295,12 @@ fn after_change(app: &mut App) {
         app.toks.sync_trained(current, &loaded.trainer);
     }
     app.encode.refresh(&app.toks);
+    if app
+        .encode_token
+        .is_some_and(|i| i >= app.encode.encoded.len())
+    {
+        app.encode_token = None;
+    }
     if app.input == InputMode::Editing {
         // Editing shows the cursor; leaving shows the end again.
         app.encode.scroll = 0;
@@ -420,6 +484,13 @@ fn page(app: &App, focus: Focus) -> usize {
 }
 
 fn scroll(app: &mut App, by: Scroll) {
+    if let Some(tree) = &mut app.tree {
+        tree.scroll = match by {
+            Scroll::Up => tree.scroll.saturating_sub(1),
+            _ => (tree.scroll + 1).min(tree.lines.len().saturating_sub(1)),
+        };
+        return;
+    }
     if app.input == InputMode::Help {
         let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
         let g = crate::tui::view::help::geometry(app, area);
@@ -442,9 +513,26 @@ fn scroll(app: &mut App, by: Scroll) {
     }
     let page = page(app, app.focus);
     match app.focus {
+        Focus::Corpus if app.chunk_table => {
+            let last = app.trainer().corpus().chunks().len().saturating_sub(page);
+            app.chunk_scroll = match by {
+                Scroll::Up => app.chunk_scroll.saturating_sub(1),
+                Scroll::Down => app.chunk_scroll + 1,
+                Scroll::PageUp => app.chunk_scroll.saturating_sub(page),
+                Scroll::PageDown => app.chunk_scroll + page,
+                Scroll::Top => 0,
+                Scroll::Bottom => last,
+            }
+            .min(last);
+        }
         Focus::Corpus => scroll_corpus(app, by, page),
         Focus::Pairs => {
-            let last = app.trainer().pairs().len().saturating_sub(page);
+            let rows = if app.changed_only {
+                crate::tui::changed::rows(app.trainer()).len()
+            } else {
+                app.trainer().pairs().len()
+            };
+            let last = rows.saturating_sub(page);
             app.pairs_scroll = match by {
                 Scroll::Up => app.pairs_scroll.saturating_sub(1),
                 Scroll::Down => app.pairs_scroll + 1,
@@ -535,62 +623,276 @@ fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
         }
     }
     app.corpus_scroll = at;
+    app.corpus_moved = true;
+}
+
+/// What the corpus highlights, in words, and the chunks that hold it:
+/// the selected merge if the merge list has one, else the current round.
+fn highlighted(app: &App, selection: bool) -> Option<(String, Vec<u32>)> {
+    let trainer = app.trainer();
+    if selection && let Some(rank) = app.selected_merge() {
+        return Some((
+            format!("merge {rank}"),
+            trainer.chunks_changed_by(rank).to_vec(),
+        ));
+    }
+    match trainer.phase() {
+        Phase::Chosen(choice) => Some((
+            "the chosen pair".into(),
+            trainer
+                .pairs()
+                .get(choice.pair)
+                .map(|s| s.chunks.iter().copied().collect())
+                .unwrap_or_default(),
+        )),
+        Phase::Merged => {
+            let rank = trainer.merges().len() - 1;
+            Some((
+                format!("merge {rank}"),
+                trainer.chunks_changed_by(rank).to_vec(),
+            ))
+        }
+        Phase::Counted => None,
+    }
+}
+
+/// After a training step, bring the first place of the chosen pair or the
+/// new token into the corpus view, unless the user moved the view since
+/// the step before, or it is in view already.
+fn follow_round(app: &mut App) {
+    if std::mem::take(&mut app.corpus_moved) {
+        return;
+    }
+    let Some((_, chunks)) = highlighted(app, false) else {
+        return;
+    };
+    let trainer = app.trainer();
+    let Some(first) = trainer
+        .corpus()
+        .occurrences()
+        .iter()
+        .find(|o| chunks.binary_search(&o.chunk).is_ok())
+    else {
+        return;
+    };
+    let line = app.lines().line_of(first.start as usize);
+    let top = app.corpus_scroll.line;
+    if line >= top {
+        let width = inner(layout::for_app(app).corpus).width as usize;
+        let mut room = page(app, Focus::Corpus);
+        let look = CorpusLook::of(app);
+        let mut at = top;
+        while at < look.lines.count() && room > 0 {
+            if at == line {
+                return;
+            }
+            room = room.saturating_sub(look.line_height(at, width));
+            at += 1;
+        }
+    }
+    app.corpus_scroll = CorpusScroll { line, row: 0 };
 }
 
 /// Scroll the corpus to the next line (after the top one) holding a chunk
-/// where the highlighted pair or merge is, wrapping to the start.
+/// where the highlighted pair or merge is, wrapping to the start, and say
+/// which place of how many it is.
 fn find_next(app: &mut App) {
-    let trainer = app.trainer();
-    let (what, chunks): (String, Vec<u32>) = if let Some(rank) = app.selected_merge() {
-        (
-            format!("merge {rank}"),
-            trainer.chunks_changed_by(rank).to_vec(),
-        )
-    } else {
-        match trainer.phase() {
-            Phase::Chosen(choice) => (
-                "the chosen pair".into(),
-                trainer
-                    .pairs()
-                    .get(choice.pair)
-                    .map(|s| s.chunks.iter().copied().collect())
-                    .unwrap_or_default(),
-            ),
-            Phase::Merged => {
-                let rank = trainer.merges().len() - 1;
-                (
-                    format!("merge {rank}"),
-                    trainer.chunks_changed_by(rank).to_vec(),
-                )
-            }
-            Phase::Counted => {
-                app.notice =
-                    Some("nothing highlighted: press . to choose a pair, or select a merge".into());
-                return;
-            }
-        }
+    let Some((what, chunks)) = highlighted(app, true) else {
+        app.notice =
+            Some("nothing highlighted: press . to choose a pair, or select a merge".into());
+        return;
     };
+    app.corpus_moved = true;
+    let trainer = app.trainer();
     let lines = app.lines();
     let top = app.corpus_scroll.line;
-    let from = if top + 1 < lines.count() {
-        lines.range(top + 1).start
-    } else {
-        0
+    // On from the place found last while it is on the top line, else from
+    // the line after the top one.
+    let from = match app.found_at {
+        Some(at) if lines.line_of(at) == top => at + 1,
+        _ if top + 1 < lines.count() => lines.range(top + 1).start,
+        _ => 0,
     };
     let occurrences = trainer.corpus().occurrences();
+    let holds = |o: &&crate::bpe::corpus::Occurrence| chunks.binary_search(&o.chunk).is_ok();
+    let total = occurrences.iter().filter(holds).count();
     let split = occurrences.partition_point(|o| (o.start as usize) < from);
-    let hit = occurrences[split..]
-        .iter()
-        .chain(&occurrences[..split])
-        .find(|o| chunks.binary_search(&o.chunk).is_ok());
+    let (hit, wrapped) = match occurrences[split..].iter().find(holds) {
+        Some(o) => (Some(o), false),
+        None => (occurrences[..split].iter().find(holds), true),
+    };
     match hit {
         Some(o) => {
+            let k = occurrences
+                .iter()
+                .take_while(|p| p.start < o.start)
+                .filter(holds)
+                .count()
+                + 1;
             let line = lines.line_of(o.start as usize);
-            if line <= top {
-                app.notice = Some(format!("{what}: wrapped to the start"));
-            }
+            let wrap = if wrapped {
+                " (wrapped to the start)"
+            } else {
+                ""
+            };
+            let at = o.start as usize;
+            app.notice = Some(format!("{what}: {k} of {total}{wrap}"));
+            app.found_at = Some(at);
             app.corpus_scroll = CorpusScroll { line, row: 0 };
         }
         None => app.notice = Some(format!("{what}: not found in the corpus")),
+    }
+}
+
+/// Move the encode box's token selection by `by`, from none to the first
+/// (or last) token.
+fn select_encode_token(app: &mut App, by: isize) {
+    let n = app.encode.encoded.len();
+    if n == 0 {
+        app.notice = Some("no tokens yet: press e and type some text".into());
+        return;
+    }
+    app.encode_token = Some(match (app.encode_token, by > 0) {
+        (None, true) => 0,
+        (None, false) => n - 1,
+        (Some(i), true) => (i + 1).min(n - 1),
+        (Some(i), false) => i.saturating_sub(1),
+    });
+}
+
+/// Open the merge tree of the token selected where the eye is: the
+/// fertility view's token line, the encode box or the merge list.
+fn open_tree(app: &mut App) {
+    let label = |bytes: &[u8]| crate::tui::rows::label(bytes, &app.theme);
+    let tree = if app.fert.open || app.focus == Focus::Encode {
+        let (token, tok) = if app.fert.open {
+            (app.fert.selected_token(), app.toks.get(app.toks.selected))
+        } else {
+            (
+                app.encode_token.and_then(|i| app.encode.encoded.get(i)),
+                app.toks.get(app.toks.selected),
+            )
+        };
+        match (token, tok) {
+            (Some(token), Some(tok)) => {
+                let source = app.toks.selected_slot().label.clone();
+                Some(merge_tree::build(
+                    token.id,
+                    &|id| tok.made_by(id),
+                    &|id| label(&tok.describe(id).bytes),
+                    &source,
+                ))
+            }
+            _ => None,
+        }
+    } else {
+        app.selected_merge().map(|rank| {
+            let trainer = app.trainer();
+            let merges = trainer.merges();
+            let base = trainer.vocab().base_size() as u32;
+            let made_by = |id: u32| {
+                let m = merges.get(id.checked_sub(base)? as usize)?;
+                (m.id == id).then_some(crate::bpe::encoder::MadeBy {
+                    rank: m.rank as u32,
+                    left: m.pair.0,
+                    right: m.pair.1,
+                })
+            };
+            merge_tree::build(
+                merges[rank].id,
+                &made_by,
+                &|id| label(trainer.vocab().token_bytes(id)),
+                "the merges so far",
+            )
+        })
+    };
+    match tree {
+        Some(tree) => app.tree = Some(tree),
+        None => {
+            app.notice = Some(
+                "select a token first: a merge in the merge list, [ ] in the encode box or the fertility view"
+                    .into(),
+            )
+        }
+    }
+}
+
+/// Write down where training stands, if the session is being recorded.
+fn record(app: &mut App) {
+    let current = app.current;
+    let Some(rec) = app.recording.as_mut() else {
+        return;
+    };
+    if rec.source == current
+        && let Some(loaded) = app.sources[current].loaded.as_ref()
+    {
+        rec.note(&loaded.trainer);
+    }
+}
+
+/// Run the lesson's next step.
+fn lesson_next(app: &mut App) {
+    let Some(lesson) = app.lesson.as_mut() else {
+        return;
+    };
+    let next = lesson.at.map_or(0, |i| i + 1);
+    if next >= lesson.steps.len() {
+        app.notice = Some("end of the lesson (Left goes back)".into());
+        return;
+    }
+    lesson.at = Some(next);
+    let command = lesson.steps[next].command.clone();
+    app.autoplay.on = false;
+    run_lesson_command(app, &command);
+}
+
+/// Back one lesson step: the steps up to it run again from merge 0, so
+/// the screen is what it was when the class first saw it.
+fn lesson_back(app: &mut App) {
+    let Some(lesson) = app.lesson.as_mut() else {
+        return;
+    };
+    let Some(at) = lesson.at else {
+        app.notice = Some("at the start of the lesson".into());
+        return;
+    };
+    let back = at.checked_sub(1);
+    lesson.at = back;
+    let commands: Vec<lesson::Command> = match back {
+        Some(b) => lesson.steps[..=b]
+            .iter()
+            .map(|s| s.command.clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    app.autoplay.on = false;
+    goto(app, 0);
+    for c in &commands {
+        run_lesson_command(app, c);
+    }
+}
+
+fn run_lesson_command(app: &mut App, command: &lesson::Command) {
+    match command {
+        lesson::Command::Step(n) => goto(app, *n),
+        lesson::Command::Phase(want) => {
+            // At most two phases on: counted -> chosen -> merged.
+            for _ in 0..2 {
+                if app.trainer().phase().name() == want.name() {
+                    break;
+                }
+                if *want == lesson::PhaseName::Counted
+                    && matches!(app.trainer().phase(), Phase::Chosen(_))
+                {
+                    app.trainer_mut().undo();
+                    break;
+                }
+                if let Err(reason) = app.trainer_mut().advance() {
+                    app.notice = Some(format!("training stopped: {reason}"));
+                    break;
+                }
+            }
+        }
+        lesson::Command::Say => {}
     }
 }

@@ -3,14 +3,14 @@
 
 use crate::tui::app::{App, Focus, InputMode};
 use crate::tui::layout::inner;
-use crate::tui::rows::{Piece, Rows, TextLook, lay_out};
+use crate::tui::rows::{Piece, Placed, Rows, TextLook, lay_out};
 use crate::tui::theme::Mark;
 use crate::tui::view::pane_block;
 use crate::tui::view::widths::truncate;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use std::ops::Range;
 
@@ -20,22 +20,25 @@ struct Body {
     lines: Vec<Line<'static>>,
     cursor_row: Option<usize>,
     ids_line: Option<Line<'static>>,
+    /// Each row of text is followed by a row of its tokens' ids.
+    paired: bool,
 }
 
-/// The lines of the text worth laying out for a box of `room` rows: around
-/// the cursor while editing, else the last ones (more when scrolled up),
-/// or the first ones when scrolled to the top.
-fn window(app: &App, room: usize) -> Range<usize> {
+/// The lines of the text worth laying out for a box of `height` rows:
+/// around the cursor while editing, else the last ones (more when scrolled
+/// up), or the first ones when scrolled to the top. What is drawn then
+/// costs what shows, however long the text.
+fn window(app: &App, height: usize) -> Range<usize> {
     let enc = &app.encode;
     let lines = enc.lines();
     let count = lines.count();
     let (first, last) = if app.input == InputMode::Editing {
         let c = lines.line_of(enc.cursor_byte());
-        (c.saturating_sub(room), (c + room + 1).min(count))
+        (c.saturating_sub(height), (c + height + 1).min(count))
     } else if enc.scroll >= SCROLLED_TO_TOP {
-        (0, (room + 1).min(count))
+        (0, (height + 1).min(count))
     } else {
-        (count.saturating_sub(room + enc.scroll + 1), count)
+        (count.saturating_sub(height + enc.scroll + 1), count)
     };
     let start = lines.range(first).start;
     let end = lines.range(last.max(first + 1) - 1).end;
@@ -45,8 +48,7 @@ fn window(app: &App, room: usize) -> Range<usize> {
 /// A scroll this large means the top of the text.
 pub const SCROLLED_TO_TOP: usize = usize::MAX / 4;
 
-fn body(app: &App, width: usize, room: usize) -> Body {
-    let window = window(app, room);
+fn body(app: &App, width: usize, window: Range<usize>) -> Body {
     let t = &app.theme;
     let enc = &app.encode;
     let editing = app.input == InputMode::Editing;
@@ -60,11 +62,10 @@ fn body(app: &App, width: usize, room: usize) -> Body {
         None => None,
     };
     let mut cursor_row = None;
+    let mut paired = false;
     let lines: Vec<Line> = if let Some(why) = waiting {
-        vec![Line::styled(
-            truncate(&why, width, t.glyphs.ellipsis),
-            t.dim(),
-        )]
+        // A load error or wait says something: never dim.
+        vec![Line::raw(truncate(&why, width, t.glyphs.ellipsis))]
     } else if enc.text.is_empty() && !editing {
         let hint = if trained {
             "press e, then type or paste text to see it cut by the merges so far".to_string()
@@ -79,45 +80,129 @@ fn body(app: &App, width: usize, room: usize) -> Body {
             t.dim(),
         )]
     } else {
-        let (lines, row) = token_rows_in(app, width, window.clone());
-        cursor_row = row;
-        lines
+        // While typing the text stays as typed; the ids line up under their
+        // tokens once editing stops.
+        let (lines, row, placed) = if editing {
+            let (lines, row, _) = token_rows_placed(app, width, window.clone());
+            (lines, row, Vec::new())
+        } else {
+            token_rows_placed(app, width, window.clone())
+        };
+        if !placed.is_empty() {
+            paired = true;
+            cursor_row = row.map(|r| r * 2);
+            interleave_ids(app, lines, &placed, width)
+        } else {
+            cursor_row = row;
+            lines
+        }
     };
-    let ids_line = (!enc.encoded.is_empty()).then(|| {
-        // The ids of the tokens in the window, as many as fit.
-        let from = enc.spans.partition_point(|r| r.end <= window.start);
-        let mut ids: Vec<String> = Vec::new();
-        let mut used = 4;
-        for e in enc
-            .encoded
-            .iter()
-            .skip(if enc.spans.is_empty() { 0 } else { from })
-        {
+    // Ids that cannot be put under their tokens are listed on one line.
+    let ids_line = (!paired && !enc.encoded.is_empty()).then(|| {
+        let mut spans = vec![Span::styled("ids", t.heading())];
+        let mut used = 3;
+        let first = enc.spans.partition_point(|r| r.end <= window.start);
+        let first = if enc.spans.is_empty() { 0 } else { first };
+        for (i, e) in enc.encoded.iter().enumerate().skip(first) {
             let id = e.id.to_string();
-            used += id.len() + 1;
-            ids.push(id);
-            if used > width {
+            if used + 1 + id.len() > width {
+                spans.push(Span::raw(t.glyphs.ellipsis));
                 break;
             }
+            used += 1 + id.len();
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(id, t.token_at(i, Mark::None)));
         }
-        Line::styled(
-            truncate(&format!("ids {}", ids.join(" ")), width, t.glyphs.ellipsis),
-            t.dim(),
-        )
+        Line::from(spans)
     });
     Body {
         lines,
         cursor_row,
         ids_line,
+        paired,
     }
 }
 
-/// The rows the text gets in a box of `height` rows inside its border
-/// (the last one holds the ids once there are tokens).
-fn room(height: usize, app: &App) -> usize {
-    height
-        .saturating_sub(usize::from(!app.encode.encoded.is_empty()))
-        .max(1)
+/// Under each row of text, the ids of the tokens that start on it, each
+/// in its token's style and at its token's column (pushed right only as
+/// far as the id before it needs).
+fn interleave_ids(
+    app: &App,
+    text: Vec<Line<'static>>,
+    placed: &[Placed],
+    width: usize,
+) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let enc = &app.encode;
+    // Only the tokens drawn here, from the first placed to the last.
+    let lo = placed.iter().map(|p| p.tag).min().unwrap_or(0);
+    let hi = placed.iter().map(|p| p.tag + 1).max().unwrap_or(0);
+    let mut where_of: Vec<Option<(usize, usize)>> = vec![None; hi.saturating_sub(lo)];
+    for p in placed {
+        if let Some(w) = where_of.get_mut(p.tag - lo) {
+            w.get_or_insert((p.row, p.column));
+        }
+    }
+    let mut id_rows: Vec<Vec<Span<'static>>> = vec![Vec::new(); text.len()];
+    let mut used = vec![0usize; text.len()];
+    let mut last_row = 0;
+    for (i, token) in enc.encoded.iter().enumerate().take(hi).skip(lo) {
+        // A token that starts inside a character another token began (no
+        // place of its own) follows the id before it.
+        let (row, column) = where_of[i - lo].unwrap_or((last_row, used[last_row]));
+        let row = row.min(text.len().saturating_sub(1));
+        last_row = row;
+        let id = token.id.to_string();
+        let gap = usize::from(used[row] > 0);
+        let at = column.max(used[row] + gap);
+        if at + id.len() > width {
+            if used[row] < width {
+                id_rows[row].push(Span::raw(" ".repeat(width - used[row] - 1)));
+                id_rows[row].push(Span::raw(t.glyphs.ellipsis));
+                used[row] = width;
+            }
+            continue;
+        }
+        if at > used[row] {
+            id_rows[row].push(Span::raw(" ".repeat(at - used[row])));
+        }
+        used[row] = at + id.len();
+        id_rows[row].push(Span::styled(id, t.token_at(i, Mark::None)));
+    }
+    text.into_iter()
+        .zip(id_rows)
+        .flat_map(|(line, ids)| [line, Line::from(ids)])
+        .collect()
+}
+
+/// The rows the text gets in a box of `height` rows inside its border:
+/// whole pairs of text and ids when they are paired.
+fn room(height: usize, body: &Body) -> usize {
+    let room = height
+        .saturating_sub(usize::from(body.ids_line.is_some()))
+        .max(1);
+    if body.paired {
+        (room & !1).max(2)
+    } else {
+        room
+    }
+}
+
+/// The first row shown: while editing the cursor's row, as low in the box
+/// as it can be; else the end of the text (where typing happens) unless
+/// scrolled up, on a row of text when ids follow each one.
+fn first_shown(app: &App, body: &Body, room: usize) -> usize {
+    let enc = &app.encode;
+    let per = if body.paired { 2 } else { 1 };
+    let first = match body.cursor_row.filter(|_| app.input == InputMode::Editing) {
+        Some(c) => (c + 1).saturating_sub(room),
+        None if enc.scroll >= SCROLLED_TO_TOP => 0,
+        None => body
+            .lines
+            .len()
+            .saturating_sub(room + enc.scroll.saturating_mul(per)),
+    };
+    if body.paired { first & !1 } else { first }
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -130,17 +215,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
     let slot = app.toks.selected_slot();
     let trained = app.toks.is_trained(app.toks.selected);
-    let room = room(height, app);
-    let body = body(app, width, room);
-    // Show the end of the text (where typing happens) unless scrolled up,
-    // and while editing the cursor's row, as low in the box as it can be.
-    let first = match body.cursor_row.filter(|_| editing) {
-        Some(c) => (c + 1).saturating_sub(room),
-        None if enc.scroll >= SCROLLED_TO_TOP => 0,
-        None => body.lines.len().saturating_sub(room + enc.scroll),
-    };
+    let window = window(app, height);
+    let body = body(app, width, window.clone());
+    let room = room(height, &body);
+    let first = first_shown(app, &body, room);
+    let total = body.lines.len();
+    let below = total.saturating_sub(first + room);
     let mut lines: Vec<Line> = body.lines.into_iter().skip(first).take(room).collect();
     lines.extend(body.ids_line);
+    // Lines outside the window were not laid out: their rows are not
+    // counted, only said to be there.
+    let hidden = hidden_note(
+        first,
+        below,
+        body.paired,
+        window.start > 0,
+        window.end < enc.text.len(),
+    );
 
     // While the tokenizer loads there is nothing to count yet.
     let right = if enc.text.is_empty() || slot.is_loading() || slot.error().is_some() {
@@ -167,8 +258,48 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     } else {
         format!("Encode{with}")
     };
-    frame.render_widget(pane_block(app, Focus::Encode, title, right), area);
+    let mut block = pane_block(app, Focus::Encode, title, right);
+    if let Some(note) = hidden {
+        block = block.title_bottom(Line::styled(format!(" {note} "), t.heading()).right_aligned());
+    }
+    frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines), body_area);
+}
+
+/// `2 rows hidden above` when the box cannot show all its rows of text.
+fn hidden_note(
+    above: usize,
+    below: usize,
+    paired: bool,
+    more_above: bool,
+    more_below: bool,
+) -> Option<String> {
+    // With ids under the text, a row of text is two screen rows.
+    let per = if paired { 2 } else { 1 };
+    let (above, below) = (above / per, below.div_ceil(per));
+    if more_above || more_below {
+        return Some(
+            match (above > 0 || more_above, below > 0 || more_below) {
+                (true, true) => "rows hidden above and below",
+                (true, false) => "rows hidden above",
+                _ => "rows hidden below",
+            }
+            .to_string(),
+        );
+    }
+    let rows = |n: usize| {
+        if n == 1 {
+            "1 row".to_string()
+        } else {
+            format!("{n} rows")
+        }
+    };
+    match (above, below) {
+        (0, 0) => None,
+        (a, 0) => Some(format!("{} hidden above", rows(a))),
+        (0, b) => Some(format!("{} hidden below", rows(b))),
+        (a, b) => Some(format!("rows hidden: {a} above, {b} below")),
+    }
 }
 
 /// A stretch of what the box shows: bytes to draw, the bytes of the text
@@ -180,6 +311,8 @@ struct Stretch<'a> {
     /// Otherwise (`[UNK]`) it is drawn whole.
     same: bool,
     style: Style,
+    /// The token's place in the encoding; `None` for text between tokens.
+    tag: Option<usize>,
     /// A token, not text between tokens.
     token: bool,
     /// Char mode: the token ends its word (`</w>`).
@@ -198,6 +331,7 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         text: r,
         same: true,
         style: Style::new(),
+        tag: None,
         token: false,
         end_of_word: false,
     };
@@ -214,8 +348,7 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         .toks
         .get(app.toks.selected)
         .is_some_and(|tok| tok.mode() == crate::bpe::Mode::Char);
-    // Only the tokens that reach into the window: what is drawn costs what
-    // shows, however long the text.
+    // Only the tokens that reach into the window.
     let first = enc
         .spans
         .partition_point(|r| r.end <= window.start && r.start < window.start);
@@ -227,6 +360,12 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         if span.start > at {
             out.push(plain(at..span.start));
         }
+        let mark = if app.encode_token == Some(i) {
+            Mark::Selected
+        } else {
+            Mark::None
+        };
+        let style = t.token_at(i, mark);
         // A token cut by the window's edge shows its part inside it.
         if span.start < window.start || span.end > window.end {
             let part = span.start.max(window.start)..span.end.min(window.end);
@@ -234,14 +373,14 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
                 shown: &text[part.clone()],
                 text: part.clone(),
                 same: true,
-                style: t.token(i % 2 == 1, Mark::None),
+                style,
+                tag: None,
                 token: true,
                 end_of_word: false,
             });
             at = at.max(part.end);
             continue;
         }
-        let style = t.token(i % 2 == 1, Mark::None);
         let own = &text[span.clone()];
         let end_of_word = char_mode && !token.special && token.bytes.ends_with(b"</w>");
         let word = if end_of_word {
@@ -254,6 +393,7 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
             text: span.clone(),
             same: word == own,
             style,
+            tag: Some(i),
             token: true,
             end_of_word,
         });
@@ -269,15 +409,17 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
 /// while editing the cursor in reverse video; with the cursor's row. The
 /// fertility view shows the same rows while the text is edited there.
 pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>) {
-    token_rows_in(app, width, 0..app.encode.text.len())
+    let (rows, cursor, _) = token_rows_placed(app, width, 0..app.encode.text.len());
+    (rows, cursor)
 }
 
-/// [`token_rows`] for the bytes of `window` only (whole lines of the text).
-fn token_rows_in(
+/// [`token_rows`] for the bytes of `window` (whole lines of the text), with
+/// where each token (numbered by its place in the encoding) starts.
+fn token_rows_placed(
     app: &App,
     width: usize,
     window: Range<usize>,
-) -> (Vec<Line<'static>>, Option<usize>) {
+) -> (Vec<Line<'static>>, Option<usize>, Vec<Placed>) {
     let editing = app.input == InputMode::Editing;
     let cursor = app.encode.cursor_span();
     let at_end = window.end == app.encode.text.len();
@@ -305,6 +447,7 @@ fn token_rows_in(
                     cursor: cursor.start <= w[0] && w[1] <= cursor.end,
                     end_of_word: false,
                     gap: !st.token,
+                    tag: None,
                 });
             }
         } else {
@@ -315,9 +458,11 @@ fn token_rows_in(
                 cursor: editing && !st.same && r.start < cursor.end && cursor.start < r.end,
                 end_of_word: false,
                 gap: !st.token,
+                tag: None,
             });
         }
         pieces[first].token_start = true;
+        pieces[first].tag = st.tag;
         if let Some(last) = pieces.last_mut() {
             last.end_of_word = st.end_of_word;
         }
@@ -330,11 +475,22 @@ fn token_rows_in(
         line_breaks: true,
     };
     let mut rows = Rows::new(width);
+    if !editing {
+        // Each token as wide as its id and a space, so the ids line up
+        // under their tokens.
+        rows.reserve(
+            app.encode
+                .encoded
+                .iter()
+                .map(|e| e.id.to_string().len() + 1)
+                .collect(),
+        );
+    }
     lay_out(&mut rows, &pieces, &look);
     if editing && cursor.is_empty() && at_end {
         // At the end of the text.
         rows.mark_cursor();
         rows.push(" ", Style::new().add_modifier(Modifier::REVERSED));
     }
-    rows.finish_with_cursor()
+    rows.finish_placed()
 }

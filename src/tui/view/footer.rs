@@ -72,7 +72,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         }
         used += w;
         spans.push(Span::styled(k, t.key()));
-        spans.push(Span::styled(d, t.dim()));
+        spans.push(Span::raw(d));
     }
     frame.render_widget(Line::from(spans), area);
 }

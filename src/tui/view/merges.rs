@@ -116,7 +116,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(line);
     }
     let right = if app.focus == Focus::Merges {
-        "Enter: where".to_string()
+        "Enter: tree".to_string()
     } else {
         String::new()
     };

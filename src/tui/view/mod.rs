@@ -1,7 +1,10 @@
 //! Drawing: one file per pane, each a function of `&App` that draws into a
 //! rectangle it is given. Nothing here changes the model.
 
+pub mod caption;
+pub mod chunks;
 pub mod corpus;
+pub mod curve;
 pub mod encode;
 pub mod fertility;
 pub mod footer;
@@ -10,6 +13,8 @@ pub mod merges;
 pub mod pairs;
 pub mod status;
 pub mod too_small;
+pub mod tree;
+pub mod why;
 pub mod widths;
 
 use crate::tui::app::{App, Focus, InputMode};
@@ -34,13 +39,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
             ..area
         };
         fertility::draw(frame, body, app);
+        tree::draw(frame, body, app);
         footer::draw(frame, panes.footer, app);
         if app.input == InputMode::Help {
             help::draw(frame, area, app);
         }
         return;
     }
-    corpus::draw(frame, panes.corpus, app);
+    if (!app.zoomed || app.focus == Focus::Corpus) && app.chunk_table {
+        chunks::draw(frame, panes.corpus, app);
+    } else if !app.zoomed || app.focus == Focus::Corpus {
+        corpus::draw(frame, panes.corpus, app);
+    }
     if let Some(r) = panes.pairs {
         pairs::draw(frame, r, app);
     }
@@ -49,6 +59,16 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     if let Some(r) = panes.encode {
         encode::draw(frame, r, app);
+    }
+    if let Some(r) = panes.curve {
+        curve::draw(frame, r, app);
+    }
+    if let Some(r) = panes.why {
+        why::draw(frame, r, app);
+    }
+    tree::draw(frame, area, app);
+    if let Some(r) = panes.caption {
+        caption::draw(frame, r, app);
     }
     footer::draw(frame, panes.footer, app);
     if app.input == InputMode::Help {
@@ -65,7 +85,10 @@ pub fn pane_block<'a>(app: &App, pane: Focus, title: String, right: String) -> B
         .border_style(t.border_style(focused))
         .title(Line::styled(format!(" {title} "), t.title(focused)));
     if !right.is_empty() {
-        block = block.title_top(Line::styled(format!(" {right} "), t.dim()).right_aligned());
+        // What the right title says counts (`3 new, 1 gone`): never dim.
+        block = block.title_top(
+            Line::styled(format!(" {right} "), ratatui::style::Style::reset()).right_aligned(),
+        );
     }
     block
 }

@@ -2,8 +2,9 @@
 //! marked, and how the last merge moved each count.
 
 use crate::bpe::Phase;
-use crate::bpe::trainer::PairRow;
+use crate::bpe::trainer::{CountChange, PairRow};
 use crate::tui::app::{App, Focus};
+use crate::tui::changed;
 use crate::tui::layout::inner;
 use crate::tui::view::widths::{fit_left, fit_right};
 use crate::tui::view::{pane_block, token_label};
@@ -15,20 +16,62 @@ use ratatui::widgets::Paragraph;
 
 const CHANGE_WIDTH: usize = 7;
 
+/// A row as the table draws it, from either list.
+struct Shown {
+    /// 0-based place in selection order; `None` for a vanished pair.
+    rank: Option<usize>,
+    pair: crate::bpe::Pair,
+    count: u64,
+    change: Option<CountChange>,
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let trainer = app.trainer();
     let t = &app.theme;
     let g = &t.glyphs;
     let body = inner(area);
     let visible = (body.height as usize).saturating_sub(1);
-    let rows = trainer.top_pairs(app.pairs_scroll + visible);
-    let shown = &rows[app.pairs_scroll.min(rows.len())..];
+    let (shown, total): (Vec<Shown>, usize) = if app.changed_only {
+        let all = changed::rows(trainer);
+        let total = all.len();
+        let shown = all
+            .into_iter()
+            .skip(app.pairs_scroll)
+            .take(visible)
+            .map(|r| Shown {
+                rank: r.rank,
+                pair: r.pair,
+                count: r.count,
+                change: Some(r.change),
+            })
+            .collect();
+        (shown, total)
+    } else {
+        let rows = trainer.top_pairs(app.pairs_scroll + visible);
+        let shown = rows
+            .into_iter()
+            .enumerate()
+            .skip(app.pairs_scroll)
+            .map(|(i, r): (usize, PairRow)| Shown {
+                rank: Some(i),
+                pair: r.pair,
+                count: r.count,
+                change: r.change,
+            })
+            .collect();
+        (shown, trainer.pairs().len())
+    };
     let best = trainer.pairs().iter().next().map(|(_, c)| c);
     let winner_open = trainer.stop_reason().is_none() && trainer.peek_choice().is_ok();
     let chosen = matches!(trainer.phase(), Phase::Chosen(_));
 
-    let last_index = app.pairs_scroll + shown.len().max(1);
-    let idx_w = last_index.to_string().len().max(2);
+    let idx_w = shown
+        .iter()
+        .filter_map(|r| r.rank)
+        .map(|i| (i + 1).to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(2);
     let count_w = shown
         .iter()
         .map(|r| r.count.to_string().len())
@@ -56,10 +99,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ),
         t.heading(),
     ));
-    for (i, row) in shown.iter().enumerate() {
-        let index = app.pairs_scroll + i;
-        let is_winner = index == 0 && winner_open;
-        let tied = !is_winner && winner_open && Some(row.count) == best;
+    for row in &shown {
+        let is_winner = row.rank == Some(0) && winner_open;
+        let tied = !is_winner && winner_open && row.rank.is_some() && Some(row.count) == best;
         let marker = if is_winner {
             g.winner
         } else if tied {
@@ -67,10 +109,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         } else {
             " "
         };
-        let (change, change_style) = change_text(app, row);
+        let (change, change_style) = change_text(app, row.change);
+        let index = row
+            .rank
+            .map_or_else(|| "-".to_string(), |i| (i + 1).to_string());
         let text = format!(
             "{marker} {} {} {} {} ",
-            fit_right(&(index + 1).to_string(), idx_w, ""),
+            fit_right(&index, idx_w, ""),
             fit_left(&token_label(app, row.pair.0), tok_w, g.ellipsis),
             fit_left(&token_label(app, row.pair.1), tok_w, g.ellipsis),
             fit_right(&row.count.to_string(), count_w, ""),
@@ -79,6 +124,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.cursor_row()
         } else if is_winner || tied {
             t.winner()
+        } else if row.rank.is_none() {
+            t.gone()
         } else {
             Style::new()
         };
@@ -87,28 +134,32 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled(change, change_style),
         ]));
     }
-    let gone = trainer.last_changes().filter(|(_, c)| c.after == 0).count();
-    let fresh = trainer
-        .last_changes()
-        .filter(|(_, c)| c.before == 0)
-        .count();
+    if app.changed_only && shown.is_empty() {
+        lines.push(Line::raw("  no merge yet: nothing changed (d: all pairs)"));
+    }
+    let (fresh, gone) = changed::new_and_gone(trainer);
     let right = [(fresh, "new"), (gone, "gone")]
         .iter()
         .filter(|(n, _)| *n > 0)
         .map(|(n, what)| format!("{n} {what}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let title = format!("Pairs {}", trainer.pairs().len());
+    let title = if app.changed_only {
+        format!("Pairs changed {total} of {}", trainer.pairs().len())
+    } else {
+        format!("Pairs {total}")
+    };
     frame.render_widget(pane_block(app, Focus::Pairs, title, right), area);
     frame.render_widget(Paragraph::new(lines), body);
 }
 
 /// The change column: up, down or new, in words and glyphs so it reads
 /// without colour.
-fn change_text(app: &App, row: &PairRow) -> (String, Style) {
+fn change_text(app: &App, change: Option<CountChange>) -> (String, Style) {
     let t = &app.theme;
     let g = &t.glyphs;
-    match row.change {
+    match change {
+        Some(c) if c.after == 0 => ("gone".into(), t.fall()),
         Some(c) if c.before == 0 => ("new".into(), t.fresh()),
         Some(c) if c.after > c.before => (format!("{}{}", g.up, c.after - c.before), t.rise()),
         Some(c) if c.after < c.before => (format!("{}{}", g.down, c.before - c.after), t.fall()),

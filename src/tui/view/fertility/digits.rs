@@ -132,7 +132,7 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
                 if k > 0 {
                     spans.push(Span::styled(sep.to_string(), t.glyph()));
                 }
-                spans.push(Span::styled(text, t.token(k % 2 == 1, Mark::None)));
+                spans.push(Span::styled(text, t.token_at(k, Mark::None)));
                 used += need;
             }
             spans.push(Span::raw(" ".repeat(col.saturating_sub(used))));

@@ -394,7 +394,7 @@ fn token_rows(
     let mut pieces: Vec<Piece> = Vec::new();
     let mut drawn = 0;
     for (i, token) in tokens.iter().enumerate().skip(start) {
-        let mut style = t.token(i % 2 == 1, crate::tui::theme::Mark::None);
+        let mut style = t.token_at(i, crate::tui::theme::Mark::None);
         if i == cursor {
             style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
         }

@@ -1,0 +1,201 @@
+//! The round said in words: why the chosen pair (or a selected merge) won,
+//! and what the last merge did to the corpus. The pane with the focus shows
+//! it under its rows, so it is read where the eye already is.
+
+use crate::bpe::trainer::Choice;
+use crate::bpe::{Phase, TieRule, Trainer};
+use crate::tui::app::App;
+use crate::tui::view::widths::{truncate, width};
+
+/// A chunk quoted in a sentence is cut to this many columns.
+const QUOTE_WIDTH: usize = 24;
+
+/// The sentence for the current round, if there is something to explain.
+pub fn line(app: &App) -> Option<String> {
+    let trainer = app.trainer();
+    if let Some(rank) = app.selected_merge() {
+        let merge = trainer.merges().get(rank)?;
+        let choice = trainer.choice_of(rank)?;
+        let overlap = (merge.replacements < merge.count).then(|| {
+            format!(
+                "count {} but {} replacements: the pair overlaps itself, and merging left to right replaces {}",
+                merge.count, merge.replacements, merge.replacements
+            )
+        });
+        return Some(format!("merge {rank}: {}", wins(app, choice, overlap)));
+    }
+    match trainer.phase() {
+        Phase::Chosen(choice) => Some(wins(app, choice, overlap_now(app, choice))),
+        Phase::Merged => merged(app),
+        Phase::Counted => None,
+    }
+}
+
+/// `l + l wins: count 14, tied with 3 others (...); tie rule "first": ...`
+fn wins(app: &App, choice: &Choice, overlap: Option<String>) -> String {
+    let trainer = app.trainer();
+    let tok = |id| label(app, id);
+    let pair = |(a, b)| format!("{} {}", tok(a), tok(b));
+    let (a, b) = choice.pair;
+    let mut out = format!("{} + {} wins: ", tok(a), tok(b));
+    match overlap {
+        Some(o) => out.push_str(&o),
+        None => out.push_str(&format!("count {}", choice.count)),
+    }
+    if choice.rivals_total == 0 {
+        match choice.next_best {
+            Some(next) => out.push_str(&format!(", next best {next}")),
+            None => out.push_str(", no other pair left"),
+        }
+        return out;
+    }
+    let others = plural(choice.rivals_total as u64, "other");
+    let mut listed: Vec<String> = choice.rivals.iter().take(3).map(|&p| pair(p)).collect();
+    if choice.rivals_total > listed.len() {
+        listed.push(app.theme.glyphs.ellipsis.to_string());
+    }
+    out.push_str(&format!(", tied with {others} ({})", listed.join(", ")));
+    match trainer.config().tie {
+        TieRule::Lex => out.push_str("; tie rule \"lex\": smallest pair"),
+        TieRule::Hf => out
+            .push_str("; tie rule \"hf\": smallest pair in Hugging Face's numbering of the bytes"),
+        TieRule::First => {
+            out.push_str("; tie rule \"first\": met first");
+            if let Some(c) = choice.first_chunk {
+                out.push_str(&where_met(app, c));
+            }
+        }
+    }
+    out
+}
+
+/// `, in " still" (line 4)`: the chunk and the line it first appears on.
+fn where_met(app: &App, chunk: u32) -> String {
+    let trainer = app.trainer();
+    let corpus = trainer.corpus();
+    let text = String::from_utf8_lossy(corpus.chunk_bytes(chunk as usize));
+    let quoted = truncate(&format!("{text:?}"), QUOTE_WIDTH, app.theme.glyphs.ellipsis);
+    let start = corpus.chunks()[chunk as usize].start as usize;
+    let line = app.lines().line_of(start) + 1;
+    format!(", in {quoted} (line {line})")
+}
+
+/// In the chosen phase, for a pair of one token twice: the places a merge
+/// will replace differ from the count when the pair overlaps itself.
+fn overlap_now(app: &App, choice: &Choice) -> Option<String> {
+    let (a, b) = choice.pair;
+    if a != b {
+        return None;
+    }
+    let trainer = app.trainer();
+    let stat = trainer.pairs().get(choice.pair)?;
+    let mut replacements = 0u64;
+    let mut example: Option<(usize, u64, u64)> = None;
+    for &c in &stat.chunks {
+        let (windows, replaced) = count_in(trainer, c as usize, a);
+        let freq = trainer.corpus().chunks()[c as usize].freq;
+        replacements += replaced * freq;
+        if example.is_none() && replaced < windows {
+            example = Some((c as usize, windows, replaced));
+        }
+    }
+    let (c, windows, replaced) = example?;
+    let text = String::from_utf8_lossy(trainer.corpus().chunk_bytes(c));
+    let quoted = truncate(&format!("{text:?}"), QUOTE_WIDTH, app.theme.glyphs.ellipsis);
+    Some(format!(
+        "count {} but {replacements} replacements: {quoted} holds {windows} overlapping pairs, merging left to right replaces {replaced}",
+        choice.count
+    ))
+}
+
+/// The windows of `(id, id)` in chunk `c`, and how many a left-to-right
+/// merge replaces.
+fn count_in(trainer: &Trainer, c: usize, id: crate::bpe::TokenId) -> (u64, u64) {
+    let symbols = trainer.chunk_symbols(c);
+    let windows = symbols
+        .windows(2)
+        .filter(|w| w[0] == id && w[1] == id)
+        .count() as u64;
+    let mut replaced = 0;
+    let mut i = 0;
+    while i + 1 < symbols.len() {
+        if symbols[i] == id && symbols[i + 1] == id {
+            replaced += 1;
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    (windows, replaced)
+}
+
+/// `merge 5 made ll: the corpus lost 12 tokens (1200 → 1188), ...`
+fn merged(app: &App) -> Option<String> {
+    let trainer = app.trainer();
+    let merge = trainer.merges().last()?;
+    let after = trainer.corpus_tokens();
+    let before = after + merge.replacements;
+    let bytes = trainer.corpus().text().len() as f64;
+    let per = |tokens: u64| {
+        if tokens == 0 {
+            0.0
+        } else {
+            bytes / tokens as f64
+        }
+    };
+    let arrow = app.theme.glyphs.arrow;
+    let vocab = trainer.vocab().len() + app.specials().len();
+    let (old, new) = (per(before), per(after));
+    Some(format!(
+        "merge {} made {}: the corpus lost {} ({before} {arrow} {after}), vocabulary now {vocab}, bytes per token {old:.3} {arrow} {new:.3} ({:+.3})",
+        merge.rank,
+        label(app, merge.id),
+        plural(merge.replacements, "token"),
+        new - old
+    ))
+}
+
+/// `text` cut into rows of at most `cols` columns at spaces (a word longer
+/// than a row is cut).
+pub fn wrap(text: &str, cols: usize) -> Vec<String> {
+    let cols = cols.max(1);
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for word in text.split(' ') {
+        let needed = width(&row) + usize::from(!row.is_empty()) + width(word);
+        if !row.is_empty() && needed > cols {
+            rows.push(std::mem::take(&mut row));
+        }
+        if !row.is_empty() {
+            row.push(' ');
+        }
+        row.push_str(word);
+        while width(&row) > cols {
+            let head = truncate(&row, cols, "");
+            if head.is_empty() {
+                break;
+            }
+            let rest = row[head.len()..].to_string();
+            rows.push(head);
+            row = rest;
+        }
+    }
+    if !row.is_empty() {
+        rows.push(row);
+    }
+    rows
+}
+
+/// A token as the tables write it.
+fn label(app: &App, id: crate::bpe::TokenId) -> String {
+    crate::tui::rows::label(app.trainer().vocab().token_bytes(id), &app.theme)
+}
+
+/// `1 token`, `2 tokens`.
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
