@@ -420,3 +420,53 @@ fn editing_encodes_only_what_changed_and_agrees_with_a_fresh_encoding() {
         }
     }
 }
+
+/// A step of training, forward or back, updates the encode box's tokens
+/// without encoding the text again; they must equal a fresh encoding.
+#[test]
+fn training_steps_update_the_encode_box_as_a_fresh_encoding_would() {
+    use bpeek::bpe::{Trainer, TrainerConfig};
+    use bpeek::tui::theme::Theme;
+    let corpus =
+        "the player played aaaa aaa a\nthe replay  was\n\ndisplayed 12345 x=2000\n".repeat(20);
+    for pretok in [
+        bpeek::bpe::Pretok::Gpt2,
+        bpeek::bpe::Pretok::Whitespace,
+        bpeek::bpe::Pretok::Lines,
+        bpeek::bpe::Pretok::None,
+    ] {
+        let config = TrainerConfig {
+            pretok,
+            ..TrainerConfig::default()
+        };
+        let trainer = Trainer::new(corpus.clone().into_bytes(), config).unwrap();
+        let mut app = App::from_trainer("steps", trainer, Theme::plain());
+        update(
+            &mut app,
+            Action::Paste(format!("{corpus}aaaaaaa  played\n\nx")),
+        );
+        update(&mut app, Action::StopEditing);
+        let mut seed = 7u64;
+        for round in 0..120 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let action = match (seed >> 33) % 5 {
+                0..=2 => Action::Step,
+                3 => Action::Undo,
+                _ => Action::Advance,
+            };
+            update(&mut app, action);
+            let tok = app.toks.get(app.toks.selected).unwrap().clone();
+            let fresh = tok.encode(&app.encode.text, false);
+            let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+            assert_eq!(ids, fresh, "{pretok:?}, round {round}");
+            let mut at = 0;
+            for (r, t) in app.encode.spans.iter().zip(&app.encode.encoded) {
+                assert_eq!(r.start, at);
+                assert_eq!(&app.encode.text.as_bytes()[r.clone()], &t.bytes[..]);
+                at = r.end;
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@ use crate::tui::lines::LineIndex;
 use crate::tui::rows::{self, TAB_WIDTH};
 use crate::tui::tokenizers::TokenizerSet;
 use std::ops::Range;
+use std::sync::Arc;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Where a cursor key moves the cursor.
@@ -56,6 +57,12 @@ pub struct EncodeBox {
     /// What changed since the last encoding: `lo..hi` of the text now, and
     /// the text's length then.
     dirty: Option<Dirty>,
+    /// The tokenizer the encoding was made with.
+    encoded_with: Option<Arc<Tokenizer>>,
+    /// For each token, whether it starts a pre-tokenizer chunk (merges
+    /// never join across one); kept for merge-list tokenizers in byte mode,
+    /// so a step of training can update the encoding instead of redoing it.
+    chunk_starts: Vec<bool>,
 }
 
 /// The part of the text edits touched since it was last encoded.
@@ -324,10 +331,20 @@ impl EncodeBox {
         let same_tokenizer = self
             .encoded_for
             .is_some_and(|(s, stamp, _)| (s, stamp) == (key.0, key.1));
+        let same_text = self
+            .encoded_for
+            .is_some_and(|(s, _, generation)| (s, generation) == (key.0, key.2));
         let dirty = self.dirty.take();
         if let (true, Some(d), Some(tok)) = (same_tokenizer, dirty, toks.get(slot))
             && self.reencode_part(tok, d)
         {
+            self.encoded_for = Some(key);
+            return;
+        }
+        if let (true, Some(old), Some(new)) = (same_text, self.encoded_with.clone(), toks.get(slot))
+            && self.follow_training(&old, new)
+        {
+            self.encoded_with = Some(new.clone());
             self.encoded_for = Some(key);
             return;
         }
@@ -340,6 +357,13 @@ impl EncodeBox {
         self.spans = match toks.get(slot) {
             Some(tok) => spans_of(tok, &self.text, &self.encoded),
             None => Vec::new(),
+        };
+        self.encoded_with = toks.get(slot).cloned();
+        self.chunk_starts = match toks.get(slot) {
+            Some(tok) if follows_merges(tok) && self.spans.len() == self.encoded.len() => {
+                chunk_flags(tok, self.text.as_bytes(), 0, &self.spans)
+            }
+            _ => Vec::new(),
         };
         // A tokenizer not ready yet is tried again on the next refresh.
         self.encoded_for = toks.get(slot).is_some().then_some(key);
@@ -414,13 +438,135 @@ impl EncodeBox {
                 s..s + r.len()
             })
             .collect();
+        let flags = if self.chunk_starts.len() == keep_after + after_spans.len() {
+            let after_flags = self.chunk_starts.split_off(keep_after);
+            self.chunk_starts.truncate(keep_before);
+            // With the character after the middle, as it was encoded.
+            let middle = chunk_flags(tok, &text[..b + next], a, &spans);
+            Some((middle, after_flags))
+        } else {
+            None
+        };
         self.encoded.truncate(keep_before);
         self.spans.truncate(keep_before);
         self.encoded.extend(tokens);
         self.encoded.extend(after_tokens);
         self.spans.extend(spans);
         self.spans.extend(after_spans);
+        match flags {
+            Some((middle, after)) => {
+                self.chunk_starts.extend(middle);
+                self.chunk_starts.extend(after);
+            }
+            None => self.chunk_starts.clear(),
+        }
         true
+    }
+
+    /// Follow training by one merge, forward or back, without encoding the
+    /// text again: encoding replays merges by rank, so a new last merge
+    /// joins its pair where it stands side by side in one chunk, left to
+    /// right, and taking the last merge back splits every token it made.
+    /// False where the two tokenizers are not one merge apart.
+    fn follow_training(&mut self, old: &Tokenizer, new: &Tokenizer) -> bool {
+        if !follows_merges(new)
+            || old.chunker() != new.chunker()
+            || self.chunk_starts.len() != self.encoded.len()
+            || self.spans.len() != self.encoded.len()
+        {
+            return false;
+        }
+        let (o, n) = (old.merges(), new.merges());
+        if n.len() == o.len() + 1 && n[..o.len()] == *o {
+            let m = &n[o.len()];
+            self.join(m.pair, m.id);
+            true
+        } else if o.len() == n.len() + 1 && o[..n.len()] == *n {
+            let m = &o[n.len()];
+            let left = old.vocab().token_bytes(m.pair.0).len();
+            self.split(m.id, m.pair, left);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Join `pair` into `id` wherever it stands within one chunk.
+    fn join(&mut self, pair: crate::bpe::Pair, id: crate::bpe::TokenId) {
+        let n = self.encoded.len();
+        let mut w = 0;
+        let mut i = 0;
+        while i < n {
+            let joins = i + 1 < n
+                && self.encoded[i].id == pair.0
+                && self.encoded[i + 1].id == pair.1
+                && !self.chunk_starts[i + 1];
+            if joins {
+                let right = std::mem::take(&mut self.encoded[i + 1].bytes);
+                let mut bytes = std::mem::take(&mut self.encoded[i].bytes);
+                bytes.extend_from_slice(&right);
+                self.encoded[w] = EncodedToken {
+                    id,
+                    bytes,
+                    special: false,
+                };
+                self.spans[w] = self.spans[i].start..self.spans[i + 1].end;
+                self.chunk_starts[w] = self.chunk_starts[i];
+                i += 2;
+            } else {
+                if w != i {
+                    self.encoded.swap(w, i);
+                    self.spans[w] = self.spans[i].clone();
+                    self.chunk_starts[w] = self.chunk_starts[i];
+                }
+                i += 1;
+            }
+            w += 1;
+        }
+        self.encoded.truncate(w);
+        self.spans.truncate(w);
+        self.chunk_starts.truncate(w);
+    }
+
+    /// Split every token `id` back into `pair`, its left part `left` bytes.
+    fn split(&mut self, id: crate::bpe::TokenId, pair: crate::bpe::Pair, left: usize) {
+        let count = self.encoded.iter().filter(|t| t.id == id).count();
+        if count == 0 {
+            return;
+        }
+        let mut encoded = Vec::with_capacity(self.encoded.len() + count);
+        let mut spans = Vec::with_capacity(encoded.capacity());
+        let mut starts = Vec::with_capacity(encoded.capacity());
+        for ((t, r), start) in std::mem::take(&mut self.encoded)
+            .into_iter()
+            .zip(std::mem::take(&mut self.spans))
+            .zip(std::mem::take(&mut self.chunk_starts))
+        {
+            if t.id == id {
+                let (l, rt) = t.bytes.split_at(left);
+                encoded.push(EncodedToken {
+                    id: pair.0,
+                    bytes: l.to_vec(),
+                    special: false,
+                });
+                encoded.push(EncodedToken {
+                    id: pair.1,
+                    bytes: rt.to_vec(),
+                    special: false,
+                });
+                spans.push(r.start..r.start + left);
+                spans.push(r.start + left..r.end);
+                starts.push(start);
+                starts.push(false);
+            } else {
+                encoded.push(t);
+                spans.push(r);
+                starts.push(start);
+            }
+        }
+        self.encoded = encoded;
+        self.spans = spans;
+        self.chunk_starts = starts;
     }
 
     pub fn bytes(&self) -> usize {
@@ -434,6 +580,26 @@ impl EncodeBox {
     pub fn tokens(&self) -> usize {
         self.encoded.len()
     }
+}
+
+/// A tokenizer whose encoding can follow training merge by merge: a merge
+/// list in byte mode, with nothing matched outside the merges.
+fn follows_merges(tok: &Tokenizer) -> bool {
+    tok.mode() == Mode::Byte
+        && tok.source() == crate::bpe::encoder::MergeSource::List
+        && tok.added().is_none()
+}
+
+/// For each token of `spans` (which start at `offset` of the text), whether
+/// a chunk of `text[offset..]` starts where it does.
+fn chunk_flags(tok: &Tokenizer, text: &[u8], offset: usize, spans: &[Range<usize>]) -> Vec<bool> {
+    let mut starts = Vec::new();
+    tok.chunker()
+        .for_each_chunk(&text[offset..], |r| starts.push(offset + r.start));
+    spans
+        .iter()
+        .map(|r| starts.binary_search(&r.start).is_ok())
+        .collect()
 }
 
 /// A line starts at `at` with a letter or digit that lies wholly before

@@ -68,6 +68,8 @@ pub struct Rows {
     /// The columns each tagged token takes at least (see
     /// [`Rows::reserve`]).
     reserved: Vec<usize>,
+    /// The tag `reserved[0]` is for.
+    reserved_from: usize,
     /// The last tagged token: its row, column and tag.
     last_tag: Option<(usize, usize, usize)>,
 }
@@ -85,6 +87,7 @@ impl Rows {
             tag_next: None,
             placed: Vec::new(),
             reserved: Vec::new(),
+            reserved_from: 0,
             last_tag: None,
         }
     }
@@ -101,10 +104,11 @@ impl Rows {
         self.tag_next = Some(tag);
     }
 
-    /// Tagged token `i` takes at least `columns[i]` columns: blank columns
-    /// follow it when its text is narrower, so what is written under it
-    /// (its id) fits before the next token starts.
-    pub fn reserve(&mut self, columns: Vec<usize>) {
+    /// Tagged token `from + i` takes at least `columns[i]` columns: blank
+    /// columns follow it when its text is narrower, so what is written
+    /// under it (its id) fits before the next token starts.
+    pub fn reserve(&mut self, from: usize, columns: Vec<usize>) {
+        self.reserved_from = from;
         self.reserved = columns;
     }
 
@@ -163,7 +167,11 @@ impl Rows {
         let Some((row, column, tag)) = self.last_tag else {
             return;
         };
-        let want = self.reserved.get(tag).copied().unwrap_or(0);
+        let want = tag
+            .checked_sub(self.reserved_from)
+            .and_then(|i| self.reserved.get(i))
+            .copied()
+            .unwrap_or(0);
         if row != self.rows.len() || self.used >= column + want {
             return;
         }

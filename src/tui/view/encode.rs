@@ -478,13 +478,18 @@ fn token_rows_placed(
     if !editing {
         // Each token as wide as its id and a space, so the ids line up
         // under their tokens.
-        rows.reserve(
-            app.encode
-                .encoded
-                .iter()
-                .map(|e| e.id.to_string().len() + 1)
-                .collect(),
-        );
+        // Only for the tokens drawn here.
+        let tags = pieces.iter().filter_map(|p| p.tag);
+        let (lo, hi) = tags.fold((usize::MAX, 0), |(lo, hi), t| (lo.min(t), hi.max(t + 1)));
+        if lo < hi {
+            rows.reserve(
+                lo,
+                app.encode.encoded[lo..hi]
+                    .iter()
+                    .map(|e| e.id.to_string().len() + 1)
+                    .collect(),
+            );
+        }
     }
     lay_out(&mut rows, &pieces, &look);
     if editing && cursor.is_empty() && at_end {
