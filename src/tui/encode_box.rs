@@ -33,6 +33,9 @@ pub enum Move {
     End,
 }
 
+/// A scroll this large means the top of the text.
+pub const SCROLLED_TO_TOP: usize = usize::MAX / 4;
+
 #[derive(Debug, Clone, Default)]
 pub struct EncodeBox {
     pub text: String,

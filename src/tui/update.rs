@@ -562,7 +562,7 @@ fn scroll(app: &mut App, by: Scroll) {
                 Scroll::Down => app.encode.scroll.saturating_sub(1),
                 Scroll::PageUp => app.encode.scroll + page,
                 Scroll::PageDown => app.encode.scroll.saturating_sub(page),
-                Scroll::Top => crate::tui::view::encode::SCROLLED_TO_TOP,
+                Scroll::Top => crate::tui::encode_box::SCROLLED_TO_TOP,
                 Scroll::Bottom => 0,
             };
         }

@@ -2,6 +2,7 @@
 //! made so far, with its ids and what it costs.
 
 use crate::tui::app::{App, Focus, InputMode};
+use crate::tui::encode_box::SCROLLED_TO_TOP;
 use crate::tui::layout::inner;
 use crate::tui::rows::{Piece, Placed, Rows, TextLook, lay_out};
 use crate::tui::theme::Mark;
@@ -44,9 +45,6 @@ fn window(app: &App, height: usize) -> Range<usize> {
     let end = lines.range(last.max(first + 1) - 1).end;
     start..end
 }
-
-/// A scroll this large means the top of the text.
-pub const SCROLLED_TO_TOP: usize = usize::MAX / 4;
 
 fn body(app: &App, width: usize, window: Range<usize>) -> Body {
     let t = &app.theme;
