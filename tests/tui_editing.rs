@@ -470,3 +470,51 @@ fn training_steps_update_the_encode_box_as_a_fresh_encoding_would() {
         }
     }
 }
+
+/// A long paste is encoded a part at a time between frames: keys are
+/// answered meanwhile, and edits and steps made while it goes on leave
+/// the same tokens as a fresh encoding once it is done.
+#[test]
+fn a_long_paste_is_encoded_in_parts_and_keys_are_answered_meanwhile() {
+    let mut app = play();
+    let text = "the player played again\n  and again 12345\n".repeat(20_000);
+    // The loop answers Ctrl-C before the encoding is done.
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut events = ScriptedEvents::new([Event::Paste(text.clone()), Event::ctrl('c')]);
+    run_loop(&mut terminal, &mut app, &mut events).unwrap();
+    assert!(app.quit);
+    assert!(
+        app.encode.encoding(),
+        "still encoding when Ctrl-C was taken"
+    );
+    assert!(app.encode.encoded_percent().is_some_and(|p| p < 100));
+
+    let mut app = play();
+    update(&mut app, Action::Paste(text));
+    update(&mut app, Action::StopEditing);
+    let mut parts = 0;
+    while app.encode.encoding() {
+        parts += 1;
+        match parts % 4 {
+            0 => update(&mut app, Action::Step),
+            1 => {
+                update(&mut app, Action::StartEditing);
+                update(
+                    &mut app,
+                    Action::MoveCursor(bpeek::tui::encode_box::Move::Up),
+                );
+                update(&mut app, Action::Type('x'));
+                update(&mut app, Action::StopEditing);
+            }
+            _ => {}
+        }
+        update(&mut app, Action::EncodeMore);
+        assert!(parts < 10_000);
+    }
+    assert!(parts > 2, "encoded in several parts");
+    let tok = app.toks.get(app.toks.selected).unwrap().clone();
+    let fresh = tok.encode(&app.encode.text, false);
+    let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+    assert_eq!(ids.len(), fresh.len());
+    assert!(ids == fresh, "the tokens equal a fresh encoding");
+}

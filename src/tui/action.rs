@@ -66,6 +66,9 @@ pub enum Action {
     /// Do the work asked for in the last action (a seek), now that the
     /// screen says it is under way.
     RunPending,
+    /// Encode the next part of a long text in the encode box (between
+    /// frames, so keys are answered while it works).
+    EncodeMore,
     ToggleBoundaries,
     NextCorpus,
     PrevCorpus,

@@ -66,7 +66,15 @@ pub struct EncodeBox {
     /// never join across one); kept for merge-list tokenizers in byte mode,
     /// so a step of training can update the encoding instead of redoing it.
     chunk_starts: Vec<bool>,
+    /// A long text is encoded a part at a time, between frames: the tokens
+    /// cover the text up to here so far.
+    progress: Option<usize>,
 }
+
+/// Texts longer than this are encoded a part at a time.
+const ENCODE_IN_PARTS_FROM: usize = 1 << 19;
+/// About how much of the text one part holds.
+const PART: usize = 1 << 17;
 
 /// The part of the text edits touched since it was last encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -298,6 +306,63 @@ impl EncodeBox {
         self.goal = None;
     }
 
+    /// Whether a long text is still being encoded.
+    pub fn encoding(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// How much of the text is encoded, in per cent, while that goes on.
+    pub fn encoded_percent(&self) -> Option<usize> {
+        self.progress.map(|p| p * 100 / self.text.len().max(1))
+    }
+
+    /// Encode the next part of a long text.
+    pub fn encode_more(&mut self, toks: &TokenizerSet) {
+        let (Some(from), Some(tok)) = (self.progress, toks.get(toks.selected)) else {
+            return;
+        };
+        if !self.encode_part(&tok.clone(), from) {
+            self.progress = None;
+            self.encoded_for = None;
+            self.refresh(toks);
+        }
+    }
+
+    /// Encode from `from` (a place where a chunk starts) to the first such
+    /// place a part's length on, appending the tokens. False if the text
+    /// cannot be cut there, or the tokens do not tile it.
+    fn encode_part(&mut self, tok: &Tokenizer, from: usize) -> bool {
+        let text = self.text.as_bytes();
+        let len = text.len();
+        let to = (from + PART..len)
+            .find(|&i| text[i] == b'\n' && line_starts_word(&self.text, i + 1, len))
+            .map_or(len, |i| i + 1);
+        let next = self.text[to..].chars().next().map_or(0, char::len_utf8);
+        let Ok(tokens) = tok.encode_detailed(&text[from..to + next], false) else {
+            return false;
+        };
+        let mut at = from;
+        let mut spans = Vec::new();
+        let mut kept = Vec::new();
+        for t in tokens {
+            if at >= to {
+                break;
+            }
+            spans.push(at..at + t.bytes.len());
+            at += t.bytes.len();
+            kept.push(t);
+        }
+        if at != to {
+            return false;
+        }
+        let flags = chunk_flags(tok, &text[..to + next], from, &spans);
+        self.encoded.extend(kept);
+        self.spans.extend(spans);
+        self.chunk_starts.extend(flags);
+        self.progress = (to < len).then_some(to);
+        true
+    }
+
     /// Where each line of the text starts (long lines cut into pieces), kept
     /// until the text changes.
     pub fn lines(&self) -> &LineIndex {
@@ -351,6 +416,22 @@ impl EncodeBox {
             self.encoded_for = Some(key);
             return;
         }
+        self.progress = None;
+        if let Some(tok) = toks.get(slot)
+            && self.text.len() >= ENCODE_IN_PARTS_FROM
+            && cuts_at_lines(tok)
+        {
+            // A long text: the first part now, the rest between frames.
+            self.encoded.clear();
+            self.spans.clear();
+            self.chunk_starts.clear();
+            self.encoded_with = Some(tok.clone());
+            if self.encode_part(&tok.clone(), 0) {
+                self.encoded_for = Some(key);
+                return;
+            }
+            self.progress = None;
+        }
         self.encoded = match toks.get(slot) {
             Some(tok) if !self.text.is_empty() => tok
                 .encode_detailed(self.text.as_bytes(), false)
@@ -378,14 +459,16 @@ impl EncodeBox {
     /// lines stay as they were. False (nothing changed) where that cannot
     /// be relied on; the caller then encodes the whole text.
     fn reencode_part(&mut self, tok: &Tokenizer, d: Dirty) -> bool {
-        let cuts_at_lines = matches!(
-            tok.pretok(),
-            Pretok::Gpt2 | Pretok::Cl100k | Pretok::O200k | Pretok::Whitespace | Pretok::Lines
-        );
         let lined_up = self.spans.len() == self.encoded.len()
             && (self.encoded.is_empty() || !self.spans.is_empty());
-        if tok.mode() != Mode::Byte || !cuts_at_lines || tok.added().is_some() || !lined_up {
+        if !cuts_at_lines(tok) || !lined_up {
             return false;
+        }
+        if let Some(p) = self.progress
+            && line_starts_word(&self.text, p, d.lo)
+        {
+            // All of the edit lies in the part still to be encoded.
+            return true;
         }
         let text = self.text.as_bytes();
         let new_len = text.len();
@@ -401,8 +484,20 @@ impl EncodeBox {
         let b = (d.hi..new_len)
             .find(|&i| text[i] == b'\n' && line_starts_word(&self.text, i + 1, new_len))
             .map_or(new_len, |i| i + 1);
+        if b - a > 2 * PART && new_len >= ENCODE_IN_PARTS_FROM {
+            // A long stretch: encoded a part at a time instead.
+            return false;
+        }
         let delta = new_len as isize - d.old_len as isize;
         let old_b = (b as isize - delta) as usize;
+        // Part of a long text still to be encoded: only an edit inside the
+        // part done can be spliced in.
+        if let Some(p) = self.progress {
+            if old_b > p {
+                return false;
+            }
+            self.progress = Some((p as isize + delta) as usize);
+        }
         let keep_before = self.spans.partition_point(|r| r.end <= a);
         let keep_after = self.spans.partition_point(|r| r.start < old_b);
         let ends_at_a = a == 0 || self.spans[..keep_before].last().is_some_and(|r| r.end == a);
@@ -583,6 +678,18 @@ impl EncodeBox {
     pub fn tokens(&self) -> usize {
         self.encoded.len()
     }
+}
+
+/// A tokenizer in byte mode whose pre-tokenizer never joins a line that
+/// starts with a letter or digit to the one before, and that matches
+/// nothing outside its merges: its encoding can be cut at such lines.
+fn cuts_at_lines(tok: &Tokenizer) -> bool {
+    tok.mode() == Mode::Byte
+        && tok.added().is_none()
+        && matches!(
+            tok.pretok(),
+            Pretok::Gpt2 | Pretok::Cl100k | Pretok::O200k | Pretok::Whitespace | Pretok::Lines
+        )
 }
 
 /// A tokenizer whose encoding can follow training merge by merge: a merge

@@ -76,11 +76,19 @@ pub fn run_loop<B: Screen>(
             tick_every = interval;
             next_tick = interval.map(|i| Instant::now() + i);
         }
-        let timeout = next_tick.map(|t| t.saturating_duration_since(Instant::now()));
+        // Work left on a long text goes on between frames, after any key
+        // that is already waiting.
+        let busy = app.encode.encoding();
+        let timeout = if busy {
+            Some(Duration::ZERO)
+        } else {
+            next_tick.map(|t| t.saturating_duration_since(Instant::now()))
+        };
         let event = events
             .next(timeout)
             .map_err(|e| Error::failure(format!("reading input: {e}")))?;
         match event {
+            None if busy => update(app, Action::EncodeMore),
             None => {
                 update(app, Action::Tick);
                 if let (Some(t), Some(i)) = (next_tick, tick_every) {

@@ -17,7 +17,7 @@ pub fn update(app: &mut App, action: Action) {
     }
     if !matches!(
         action,
-        Action::Tick | Action::Resize(..) | Action::Loaded(_) | Action::Redraw
+        Action::Tick | Action::Resize(..) | Action::Loaded(_) | Action::Redraw | Action::EncodeMore
     ) {
         app.notice = None;
     }
@@ -77,6 +77,7 @@ pub fn update(app: &mut App, action: Action) {
             app.autoplay.on = false;
             run_later(app, Action::Goto(0), "back to merge 0".into());
         }
+        Action::EncodeMore => app.encode.encode_more(&app.toks),
         Action::RunPending => {
             if let Some(action) = app.pending.take() {
                 update(app, action);

@@ -234,6 +234,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // While the tokenizer loads there is nothing to count yet.
     let right = if enc.text.is_empty() || slot.is_loading() || slot.error().is_some() {
         String::new()
+    } else if let Some(done) = enc.encoded_percent() {
+        format!(
+            "{} bytes {} encoding, {done}% done{}",
+            enc.bytes(),
+            t.glyphs.dot,
+            t.glyphs.ellipsis
+        )
     } else {
         let per_token = enc.bytes() as f64 / enc.tokens().max(1) as f64;
         format!(
