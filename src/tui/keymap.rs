@@ -317,3 +317,41 @@ pub fn footer_rows(app: &App) -> impl Iterator<Item = &'static Binding> + '_ {
         .iter()
         .filter(move |b| b.footer.is_some() && b.when.applies(app))
 }
+
+/// The sections in the order help lists them: the keys of the view on
+/// screen first.
+pub fn section_order(app: &App) -> Vec<Section> {
+    let first: &[Section] = if app.fert.open {
+        &[Section::Fertility]
+    } else if app.focus == crate::tui::app::Focus::Encode {
+        &[Section::Encoding]
+    } else {
+        &[]
+    };
+    let mut order = first.to_vec();
+    order.extend(Section::ORDER.iter().filter(|s| !first.contains(s)));
+    order
+}
+
+/// The rows of the key table as help lists them: rows that say the same
+/// thing in the same section share a line (`+ = -  autoplay faster/slower`).
+pub fn help_rows() -> Vec<(String, &'static str, Section)> {
+    let mut rows: Vec<(String, &'static str, Section)> = Vec::new();
+    for b in BINDINGS.iter().filter(|b| b.when != When::Help) {
+        match rows
+            .iter_mut()
+            .find(|(_, help, section)| *help == b.help && *section == b.section)
+        {
+            Some(row) => {
+                for key in b.keys.iter().map(|k| k.label()) {
+                    if !row.0.split(' ').any(|k| k == key) {
+                        row.0.push(' ');
+                        row.0.push_str(&key);
+                    }
+                }
+            }
+            None => rows.push((b.keys_label(), b.help, b.section)),
+        }
+    }
+    rows
+}

@@ -229,3 +229,64 @@ pub fn inner(r: Rect) -> Rect {
 pub fn for_app(app: &App) -> Panes {
     panes(Rect::new(0, 0, app.size.0, app.size.1), app)
 }
+
+/// How the overlay sits on a screen: its rectangle, its columns, and how
+/// far it can scroll. The key table alone decides it, so scrolling can be
+/// bounded without drawing.
+pub struct HelpGeometry {
+    pub rect: Rect,
+    pub two_columns: bool,
+    pub col_width: usize,
+    /// Lines of the left column; the rest go right.
+    pub split: usize,
+    pub body_height: u16,
+    pub max_scroll: u16,
+}
+
+pub fn help_geometry(app: &App, area: Rect) -> HelpGeometry {
+    let two_columns = area.width >= 78;
+    let col_width = if two_columns {
+        (area.width.saturating_sub(4) / 2) as usize
+    } else {
+        area.width.saturating_sub(4) as usize
+    };
+    // One line per section heading and per row; rows are cut, never
+    // wrapped, so the width does not change the count.
+    let rows = crate::tui::keymap::help_rows();
+    let mut headings = Vec::new();
+    let mut count = 0;
+    for section in crate::tui::keymap::section_order(app) {
+        let n = rows.iter().filter(|(_, _, s)| *s == section).count();
+        if n > 0 {
+            headings.push(count);
+            count += 1 + n;
+        }
+    }
+    let split = if two_columns {
+        // Split at the section heading that balances the columns best, so
+        // no section breaks across them.
+        headings
+            .into_iter()
+            .filter(|&i| i > 0)
+            .min_by_key(|&i| i.max(count - i))
+            .unwrap_or(count)
+    } else {
+        count
+    };
+    let body_height = split.max(count - split) as u16;
+    let height = (body_height + 2).min(area.height);
+    let rect = Rect::new(
+        area.x,
+        area.y + (area.height - height) / 2,
+        area.width,
+        height,
+    );
+    HelpGeometry {
+        rect,
+        two_columns,
+        col_width,
+        split,
+        body_height,
+        max_scroll: body_height.saturating_sub(height.saturating_sub(2)),
+    }
+}

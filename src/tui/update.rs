@@ -494,7 +494,7 @@ fn scroll(app: &mut App, by: Scroll) {
     }
     if app.input == InputMode::Help {
         let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
-        let g = crate::tui::view::help::geometry(app, area);
+        let g = layout::help_geometry(app, area);
         let page = g.rect.height.saturating_sub(3).max(1) as usize;
         let at = app.help_scroll.min(g.max_scroll as usize);
         app.help_scroll = match by {
