@@ -5,21 +5,11 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn bpeek(args: &[&str]) -> Output {
-    bpeek_with_stdin(args, b"")
-}
+mod run;
+use run::{bpeek, bpeek_with_stdin, s};
 
-fn bpeek_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bpeek"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+fn scratch(name: &str) -> PathBuf {
+    run::scratch("cli", name)
 }
 
 fn json_of(out: &Output) -> Value {
@@ -41,17 +31,6 @@ fn failure(out: &Output) -> (i32, String) {
         "one line on stderr: {err}"
     );
     (out.status.code().unwrap_or(-1), err.trim_end().to_string())
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// Train on the bundled `play` corpus and save the tokenizer to `path`.

@@ -1,35 +1,14 @@
 //! Errors a user can act on: each names what is wrong and where, starts
 //! with `bpeek:`, is a few lines at most and exits with code 2.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::Output;
 
-fn bpeek(args: &[&str]) -> Output {
-    bpeek_with_stdin(args, b"")
-}
-
-fn bpeek_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bpeek"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
+mod run;
+use run::{bpeek, bpeek_with_stdin, s};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-errors-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    run::scratch("errors", name)
 }
 
 /// A failed run's stderr, checked to be short, to start with `bpeek:` and

@@ -1,0 +1,35 @@
+//! Running the built binary as a script would: arguments, standard input,
+//! and a scratch folder of its own for each test.
+#![allow(dead_code)] // each test file uses its own part of this
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub fn bpeek(args: &[&str]) -> Output {
+    bpeek_with_stdin(args, b"")
+}
+
+pub fn bpeek_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// An empty folder for one test, named by the test file's `kind` and `name`.
+pub fn scratch(kind: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bpeek-{kind}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
