@@ -261,6 +261,118 @@ fn a_session_with_no_keystrokes_for_the_idle_timeout_is_closed() {
 }
 
 #[test]
+fn a_panic_in_one_session_ends_that_session_only_and_is_logged() {
+    // `--panic-key` stands in for a bug in the explorer.
+    let class = Class::start("panic", &["--panic-key", "!"]);
+    runtime().block_on(async {
+        let a = Conn::login(class.port(), "ann", None).await.unwrap();
+        let mut ann = a.terminal(80, 24).await;
+        ann.wait_for("ann's explorer", shows("merge 0/")).await;
+        let b = Conn::login(class.port(), "ben", None).await.unwrap();
+        let mut ben = b.terminal(80, 24).await;
+        ben.wait_for("ben's explorer", shows("merge 0/")).await;
+
+        ann.send(b"!").await;
+        ann.wait_closed().await;
+        assert!(
+            ann.raw.contains("ended on an internal error"),
+            "{}",
+            ann.raw
+        );
+        assert_eq!(ann.exit_status, Some(1));
+        assert!(
+            !ann.vt.screen().alternate_screen(),
+            "ann's terminal is back"
+        );
+        assert!(!ann.vt.screen().hide_cursor());
+
+        // Ben's explorer, and the server, go on.
+        ben.send(b"n").await;
+        ben.wait_for("ben at merge 1", |t| t.status_line().contains("merge 1/"))
+            .await;
+        let c = Conn::login(class.port(), "cid", None).await.unwrap();
+        let mut cid = c.terminal(80, 24).await;
+        cid.wait_for("a new student", shows("merge 0/")).await;
+        assert!(cid.status_line().contains("2 students"), "{}", cid.screen());
+    });
+    let log = class.wait_for_log("panic:");
+    assert!(log.contains("which --panic-key makes a panic"), "{log}");
+}
+
+#[test]
+fn a_client_that_takes_no_output_is_closed_and_holds_up_no_one() {
+    let class = Class::start("stall", &["--stall-timeout", "1s"]);
+    runtime().block_on(async {
+        // A client that never reads its channel: with a small window and a
+        // one-message buffer it soon stops taking bytes, like a suspended ssh.
+        let config = std::sync::Arc::new(russh::client::Config {
+            window_size: 2048,
+            channel_buffer_size: 1,
+            ..Default::default()
+        });
+        let mut stuck = russh::client::connect(config, ("127.0.0.1", class.port()), ssh::TrustAll)
+            .await
+            .unwrap();
+        assert!(stuck.authenticate_none("stuck").await.unwrap().success());
+        let channel = stuck.channel_open_session().await.unwrap();
+        channel
+            .request_pty(false, "xterm", 120, 40, 0, 0, &[])
+            .await
+            .unwrap();
+        channel.request_shell(false).await.unwrap();
+
+        let b = Conn::login(class.port(), "ben", None).await.unwrap();
+        let mut ben = b.terminal(80, 24).await;
+        ben.wait_for("ben's explorer", shows("merge 0/")).await;
+        // While the stuck session waits to write, ben is answered at once.
+        ben.send(b"nn").await;
+        ben.wait_for("ben at merge 2", |t| t.status_line().contains("merge 2/"))
+            .await;
+        class.wait_for_log("stalled output");
+        ben.send(b"n").await;
+        ben.wait_for("ben at merge 3", |t| t.status_line().contains("merge 3/"))
+            .await;
+        ben.wait_for("one student left", |t| {
+            t.status_line().contains("1 student")
+        })
+        .await;
+        drop(channel);
+    });
+}
+
+#[test]
+fn a_connection_that_does_not_log_in_in_time_is_closed() {
+    let class = Class::start("slow-login", &["--login-timeout", "1s"]);
+    // Not a byte of SSH.
+    let mut silent = std::net::TcpStream::connect(("127.0.0.1", class.port())).unwrap();
+    silent
+        .set_read_timeout(Some(ssh::PATIENCE))
+        .expect("a read timeout");
+    let mut got = Vec::new();
+    let read = std::io::Read::read_to_end(&mut silent, &mut got);
+    assert!(read.is_ok(), "the server closes the connection: {read:?}");
+    assert!(String::from_utf8_lossy(&got).starts_with("SSH-2.0-bpeek"));
+
+    // A handshake, then no login.
+    runtime().block_on(async {
+        let config = std::sync::Arc::new(russh::client::Config::default());
+        let handle = russh::client::connect(config, ("127.0.0.1", class.port()), ssh::TrustAll)
+            .await
+            .unwrap();
+        let deadline = tokio::time::Instant::now() + ssh::PATIENCE;
+        while !handle.is_closed() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the server keeps a connection that never logs in"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    });
+    let log = class.wait_for_log("(no login within 1 s)");
+    assert_eq!(log.matches("no login within 1 s").count(), 2, "{log}");
+}
+
+#[test]
 fn real_tokenizers_are_loaded_once_and_only_the_servers_own_can_be_loaded() {
     use bpeek::serve::shared::SharedTokenizers;
     use std::sync::Arc;
@@ -341,6 +453,8 @@ fn bad_options_are_refused_before_the_port_opens() {
     assert!(refused(&["--idle-timeout", "ten"]).contains("--idle-timeout ten"));
     assert!(refused(&["--idle-timeout", "5d"]).contains("unknown unit"));
     assert!(refused(&["--max-sessions", "0"]).contains("at least 1"));
+    assert!(refused(&["--login-timeout", "soon"]).contains("--login-timeout soon"));
+    assert!(refused(&["--stall-timeout", "1w"]).contains("unknown unit"));
     assert!(refused(&["--teacher-keys", "/no/such/file"]).contains("/no/such/file"));
     assert!(refused(&["--corpus-name", "nope"]).contains("nope"));
 }

@@ -249,6 +249,17 @@ pub struct ServeArgs {
     /// never); a follower is not idle while the teacher acts
     #[arg(long, default_value = "30m", value_name = "DURATION")]
     pub idle_timeout: String,
+    /// Close a connection that has not logged in within this long
+    #[arg(long, default_value = "20s", value_name = "DURATION")]
+    pub login_timeout: String,
+    /// Close a session whose client has taken no output for this long (a
+    /// stalled or suspended ssh)
+    #[arg(long, default_value = "60s", value_name = "DURATION")]
+    pub stall_timeout: String,
+    /// For tests of the server itself: a session panics on this key, to show
+    /// that a panic ends that session only
+    #[arg(long, hide = true, value_name = "CHAR")]
+    pub panic_key: Option<char>,
     /// This terminal is the teacher's explorer; quitting it stops the server
     #[arg(long)]
     pub lead: bool,

@@ -25,6 +25,10 @@ pub struct Limits {
     /// then one every 60/N seconds).
     pub rate_per_address: u32,
     pub idle_timeout: Duration,
+    /// From the first byte to a successful login.
+    pub login_timeout: Duration,
+    /// How long a client may take no output before its session is closed.
+    pub stall_timeout: Duration,
 }
 
 /// Tells an explorer the class changed.

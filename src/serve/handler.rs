@@ -122,8 +122,16 @@ impl Conn {
             return Err("bpeek: a teacher is already leading this class".into());
         }
         self.wake = Some(tx.clone());
-        let outbox = screen::start_writer(writer.make_writer(), handle, channel, tx.clone());
-        let events = ChannelEvents::new(rx, tx, class, self.server.setup.shared.clone());
+        let stall_timeout = class.limits.stall_timeout;
+        let outbox = screen::start_writer(
+            writer.make_writer(),
+            handle,
+            channel,
+            tx.clone(),
+            stall_timeout,
+        );
+        let events = ChannelEvents::new(rx, tx, class, self.server.setup.shared.clone())
+            .panicking_on(self.server.setup.panic_key);
         let server = self.server.clone();
         let peer = self.peer;
         let who = format!("{peer} {} {cols}x{rows} {term}", role_name(role));

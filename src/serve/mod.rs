@@ -32,10 +32,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// A login (from the first byte to a successful authentication) must finish
-/// within this.
-pub const LOGIN_LIMIT: Duration = Duration::from_secs(20);
-
 /// Authentication attempts per connection: three failures, plus the `none`
 /// probe every OpenSSH client starts with.
 pub const AUTH_ATTEMPTS: usize = 4;
@@ -116,6 +112,10 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     })?;
     let idle_timeout = parse_duration(&args.idle_timeout)
         .map_err(|e| Error::input(format!("--idle-timeout {}: {e}", args.idle_timeout)))?;
+    let login_timeout = parse_duration(&args.login_timeout)
+        .map_err(|e| Error::input(format!("--login-timeout {}: {e}", args.login_timeout)))?;
+    let stall_timeout = parse_duration(&args.stall_timeout)
+        .map_err(|e| Error::input(format!("--stall-timeout {}: {e}", args.stall_timeout)))?;
     if args.max_sessions == 0 {
         return Err(Error::input("--max-sessions must be at least 1"));
     }
@@ -154,6 +154,8 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         per_address: args.max_per_address.unwrap_or(args.max_sessions),
         rate_per_address: args.rate_per_address,
         idle_timeout,
+        login_timeout,
+        stall_timeout,
     });
     let server = Arc::new(Server {
         setup: Setup {
@@ -163,6 +165,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             ascii: args.ascii,
             shared: Arc::new(SharedTokenizers::new(&args.tokenizers)),
             class,
+            panic_key: args.panic_key,
         },
         log: log.clone(),
         teacher_keys,
@@ -305,6 +308,7 @@ async fn accept_loop(
 ) {
     let in_flight = Arc::new(AtomicUsize::new(0));
     let cap = server.setup.class.limits.max_sessions + HANDSHAKE_SLACK;
+    let login_timeout = server.setup.class.limits.login_timeout;
     loop {
         let accepted = tokio::select! {
             () = stop.notified() => return,
@@ -330,26 +334,37 @@ async fn accept_loop(
         in_flight.fetch_add(1, Ordering::SeqCst);
         let log = server.log.clone();
         tokio::spawn(async move {
+            let login_by = tokio::time::Instant::now() + login_timeout;
             let started =
-                tokio::time::timeout(LOGIN_LIMIT, russh::server::run_stream(config, stream, conn))
+                tokio::time::timeout_at(login_by, russh::server::run_stream(config, stream, conn))
                     .await;
-            if let Ok(Ok(running)) = started {
-                let handle = running.handle();
-                let deadline = tokio::spawn(async move {
-                    tokio::time::sleep(LOGIN_LIMIT).await;
-                    if !authed.load(Ordering::SeqCst) {
-                        log.line(&format!("refused {peer} (no login within 20 s)"));
-                        let _ = handle
-                            .disconnect(
-                                russh::Disconnect::ByApplication,
-                                "login took too long".into(),
-                                String::new(),
-                            )
-                            .await;
-                    }
-                });
-                let _ = running.await;
-                deadline.abort();
+            match started {
+                Err(_) => log.line(&format!(
+                    "refused {peer} (no login within {})",
+                    describe_duration(login_timeout)
+                )),
+                Ok(Err(_)) => {}
+                Ok(Ok(running)) => {
+                    let handle = running.handle();
+                    let deadline = tokio::spawn(async move {
+                        tokio::time::sleep_until(login_by).await;
+                        if !authed.load(Ordering::SeqCst) {
+                            log.line(&format!(
+                                "refused {peer} (no login within {})",
+                                describe_duration(login_timeout)
+                            ));
+                            let _ = handle
+                                .disconnect(
+                                    russh::Disconnect::ByApplication,
+                                    "login took too long".into(),
+                                    String::new(),
+                                )
+                                .await;
+                        }
+                    });
+                    let _ = running.await;
+                    deadline.abort();
+                }
             }
             in_flight.fetch_sub(1, Ordering::SeqCst);
         });

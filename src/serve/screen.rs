@@ -27,9 +27,6 @@ use tokio::sync::mpsc;
 /// Frames queued for one client at most.
 pub const QUEUE_FRAMES: usize = 4;
 
-/// A client that takes no bytes for this long is disconnected.
-pub const STALL_LIMIT: Duration = Duration::from_secs(60);
-
 /// What the writer task sends.
 #[derive(Debug)]
 pub enum Out {
@@ -135,12 +132,13 @@ pub fn leave_sequence(message: Option<&str>) -> Vec<u8> {
 
 /// Start the task that drains the queue into the channel. `wake` hears
 /// about a screen that needs redrawing (frames were dropped) or a client
-/// that stalled.
+/// that stalled (took no bytes for `stall_timeout`).
 pub fn start_writer<W>(
     mut writer: W,
     handle: russh::server::Handle,
     channel: russh::ChannelId,
     wake: SyncSender<Incoming>,
+    stall_timeout: Duration,
 ) -> Outbox
 where
     W: AsyncWrite + Unpin + Send + 'static,
@@ -151,7 +149,7 @@ where
         while let Some(out) = rx.recv().await {
             match out {
                 Out::Bytes(bytes) => {
-                    let sent = tokio::time::timeout(STALL_LIMIT, async {
+                    let sent = tokio::time::timeout(stall_timeout, async {
                         writer.write_all(&bytes).await?;
                         writer.flush().await
                     })

@@ -49,6 +49,8 @@ pub struct Setup {
     pub ascii: bool,
     pub shared: Arc<SharedTokenizers>,
     pub class: Arc<Class>,
+    /// A key that makes a session panic (tests of the server only).
+    pub panic_key: Option<char>,
 }
 
 /// How a session ended, for the log.
@@ -91,6 +93,7 @@ pub struct ChannelEvents {
     class: Arc<Class>,
     seen_generation: u64,
     shared: Arc<SharedTokenizers>,
+    panic_key: Option<char>,
     pub ending: Option<Ending>,
     pub goodbye: Option<String>,
 }
@@ -114,9 +117,16 @@ impl ChannelEvents {
             seen_generation: class.generation(),
             class,
             shared,
+            panic_key: None,
             ending: None,
             goodbye: None,
         }
+    }
+
+    /// Panic on `key`, as a bug in the explorer would (tests of the server).
+    pub fn panicking_on(mut self, key: Option<char>) -> Self {
+        self.panic_key = key;
+        self
     }
 
     fn end(&mut self, ending: Ending) -> io::Result<Option<Event>> {
@@ -136,6 +146,12 @@ impl EventSource for ChannelEvents {
                 return Ok(Some(Event::Class));
             }
             if let Some(e) = self.queue.pop_front() {
+                if let (Event::Key(key), Some(c)) = (&e, self.panic_key) {
+                    assert!(
+                        key.code != crossterm::event::KeyCode::Char(c),
+                        "the key {c:?} was pressed, which --panic-key makes a panic"
+                    );
+                }
                 return Ok(Some(e));
             }
             let now = Instant::now();
