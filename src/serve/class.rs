@@ -6,7 +6,7 @@
 //! replaying a queue). Sessions are woken with a message when the class
 //! changes, and read what changed from here.
 
-use crate::serve::session::Incoming;
+use crate::serve::incoming::Incoming;
 use crate::tui::classroom::{ClassCounts, ClassLink, Role, TrainingState};
 use std::collections::HashMap;
 use std::net::IpAddr;

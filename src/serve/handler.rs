@@ -4,8 +4,9 @@
 
 use crate::serve::Server;
 use crate::serve::class::{Refusal, Seat};
+use crate::serve::incoming::Incoming;
 use crate::serve::screen;
-use crate::serve::session::{self, ChannelEvents, Incoming};
+use crate::serve::session::{self, ChannelEvents};
 use crate::tui::classroom::Role;
 use russh::server::{Auth, Handle, Msg, Session};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};

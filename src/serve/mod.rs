@@ -11,6 +11,7 @@ pub mod bench;
 pub mod class;
 pub mod handler;
 pub mod host_key;
+pub mod incoming;
 pub mod input;
 pub mod log;
 pub mod screen;

@@ -10,7 +10,7 @@
 //! the queue has drained, so a slow student costs no memory and never holds
 //! up anyone else.
 
-use crate::serve::session::Incoming;
+use crate::serve::incoming::Incoming;
 use crate::tui::runner::Screen;
 use crossterm::{cursor, event, style, terminal};
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};

@@ -4,6 +4,7 @@
 
 use crate::cli::args::{ColorChoice, TrainingOptions};
 use crate::serve::class::Class;
+use crate::serve::incoming::Incoming;
 use crate::serve::input::{ESC_WAIT, InputParser, PASTE_CAP};
 use crate::serve::screen::{self, Out, Outbox, RemoteScreen};
 use crate::serve::shared::SharedTokenizers;
@@ -12,7 +13,6 @@ use crate::tui::classroom::{self, Classroom, Role};
 use crate::tui::event::{Event, EventSource};
 use crate::tui::runner::run_loop;
 use crate::tui::theme::Theme;
-use crate::tui::tokenizers::LoadDone;
 use crate::tui::wide_cells::WideCellBackend;
 use ratatui::Terminal;
 use std::collections::VecDeque;
@@ -20,26 +20,6 @@ use std::io;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
-
-/// Messages into a session's thread.
-#[derive(Debug)]
-pub enum Incoming {
-    /// Bytes the client typed or pasted.
-    Bytes(Vec<u8>),
-    /// The client's window changed size (already clamped).
-    Resize(u16, u16),
-    /// The class changed: the teacher moved, someone came or went.
-    Class,
-    /// Frames were dropped for a slow client: draw the whole screen again.
-    Redraw,
-    Loaded(LoadDone),
-    /// The client takes no output: end.
-    Stalled,
-    /// The client closed the channel or went away.
-    Gone,
-    /// The server is stopping: end, with this goodbye.
-    Close(String),
-}
 
 /// Everything a session needs from the server.
 pub struct Setup {
