@@ -8,6 +8,7 @@ pub mod bench_limits;
 pub mod decode;
 pub mod encode;
 pub mod encode_json;
+pub mod encode_text;
 pub mod fertility;
 
 pub mod input;

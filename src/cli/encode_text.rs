@@ -1,0 +1,58 @@
+//! `encode` as text, written as it goes: the ids on one line, the tokens on
+//! the next, then the count. Each token is described as it is written, so
+//! memory stays near that of the ids however long the text is.
+
+use crate::bpe::display::token_visible;
+use crate::bpe::encoder::Tokenizer;
+use crate::bpe::{Mode, TokenId};
+use crate::error::{Error, Result};
+use std::io::{self, BufWriter, Write};
+
+/// Write the report for `ids`, encoded from `bytes` bytes of text, to stdout.
+pub fn emit(tokenizer: &Tokenizer, ids: &[TokenId], bytes: usize) -> Result<()> {
+    let stdout = io::stdout().lock();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout);
+    match write(&mut out, tokenizer, ids, bytes).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Error::failure(format!("stdout: {e}"))),
+    }
+}
+
+pub fn write(
+    w: &mut impl Write,
+    tokenizer: &Tokenizer,
+    ids: &[TokenId],
+    bytes: usize,
+) -> io::Result<()> {
+    for (k, id) in ids.iter().enumerate() {
+        if k > 0 {
+            w.write_all(b" ")?;
+        }
+        write!(w, "{id}")?;
+    }
+    w.write_all(b"\n")?;
+    for (k, &id) in ids.iter().enumerate() {
+        if k > 0 {
+            w.write_all(b" ")?;
+        }
+        write!(w, "\"{}\"", token_visible(&tokenizer.describe(id).bytes))?;
+    }
+    w.write_all(b"\n")?;
+    let per = if ids.is_empty() {
+        0.0
+    } else {
+        bytes as f64 / ids.len() as f64
+    };
+    let unit = match (tokenizer.mode(), ids.len()) {
+        (Mode::Char, 1) => "symbol",
+        (Mode::Char, _) => "symbols",
+        (_, 1) => "token",
+        _ => "tokens",
+    };
+    writeln!(
+        w,
+        "{bytes} bytes -> {} {unit} ({per:.2} bytes per token)",
+        ids.len()
+    )
+}
