@@ -33,6 +33,8 @@ pub enum Incoming {
     /// Frames were dropped for a slow client: draw the whole screen again.
     Redraw,
     Loaded(LoadDone),
+    /// Long work of the explorer's has returned.
+    JobDone,
     /// The client takes no output: end.
     Stalled,
     /// The client closed the channel or went away.
@@ -165,6 +167,7 @@ impl EventSource for ChannelEvents {
                 Ok(Incoming::Class) => {}
                 Ok(Incoming::Redraw) => self.queue.push_back(Event::Redraw),
                 Ok(Incoming::Loaded(done)) => self.queue.push_back(Event::Loaded(done)),
+                Ok(Incoming::JobDone) => self.queue.push_back(Event::JobDone),
                 Ok(Incoming::Stalled) => return self.end(Ending::Stalled),
                 Ok(Incoming::Gone) | Err(RecvTimeoutError::Disconnected) => {
                     return self.end(Ending::Gone);
@@ -197,6 +200,14 @@ impl EventSource for ChannelEvents {
         let spec = spec.to_string();
         std::thread::spawn(move || {
             let _ = tx.send(Incoming::Loaded(shared.get(&spec)));
+        });
+    }
+
+    fn spawn(&mut self, work: crate::tui::job::Work) {
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            work.run();
+            let _ = tx.send(Incoming::JobDone);
         });
     }
 }

@@ -26,7 +26,8 @@ pub enum Action {
     Advance,
     /// Back to merge 0.
     Reset,
-    /// Go to the state after this many merges.
+    /// Go to the state after this many merges, at once (tests, following
+    /// the teacher); the go-to prompt and reset start a job instead.
     Goto(usize),
     /// Open the "go to merge" prompt.
     OpenGoto,
@@ -63,9 +64,12 @@ pub enum Action {
     ToggleHex,
     /// Draw every cell of the screen again.
     Redraw,
-    /// Do the work asked for in the last action (a seek), now that the
-    /// screen says it is under way.
-    RunPending,
+    /// Do the next slice of the long action under way, or look whether
+    /// the thread doing it has finished.
+    JobMore,
+    /// Stop the long action under way and go back to where training stood
+    /// before it.
+    CancelJob,
     /// Encode the next part of a long text in the encode box (between
     /// frames, so keys are answered while it works).
     EncodeMore,

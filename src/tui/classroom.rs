@@ -38,7 +38,7 @@ pub enum PhaseName {
 }
 
 impl PhaseName {
-    fn of(phase: &Phase) -> Self {
+    pub fn of(phase: &Phase) -> Self {
         match phase {
             Phase::Counted => PhaseName::Counted,
             Phase::Chosen(_) => PhaseName::Chosen,
@@ -206,6 +206,11 @@ pub fn on_class_change(app: &mut App) {
 
 /// After every event: a teacher publishes its state if it changed.
 pub fn after_event(app: &mut App) {
+    // A long action's steps on the way are not the teacher's: the class
+    // moves once it is done (or cancelled).
+    if app.job.is_some() {
+        return;
+    }
     let state = state_of(app);
     let Some(class) = &mut app.classroom else {
         return;
@@ -218,6 +223,9 @@ pub fn after_event(app: &mut App) {
 
 /// Seek to the teacher's state (at this explorer's own size and view).
 fn follow(app: &mut App) {
+    if app.opening_job() {
+        return;
+    }
     let Some(target) = app.classroom.as_ref().and_then(|c| c.link.teacher()) else {
         return;
     };
@@ -225,6 +233,9 @@ fn follow(app: &mut App) {
         // The teacher's steps drive a follower; its own clock would race them.
         app.autoplay.on = false;
     }
+    // A follower's own long action gives way to the teacher's state (its
+    // thread, if it has one, is told to stop).
+    app.job = None;
     let wanted = TrainingState {
         autoplay: false,
         ..target
