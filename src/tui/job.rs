@@ -85,13 +85,19 @@ pub fn move_toward(trainer: &mut Trainer, target: Mark) -> bool {
 }
 
 /// Move `trainer` toward `target` until it is there (true) or `deadline`
-/// passes (false).
+/// is near (false). A move that took long is taken to predict the next:
+/// the slice ends before one would run past the deadline, so a slice
+/// overruns its time only when a single move is longer than all of it.
 pub fn move_until(trainer: &mut Trainer, target: Mark, deadline: Instant) -> bool {
+    let mut before = Instant::now();
     loop {
         if !move_toward(trainer, target) {
             return true;
         }
-        if Instant::now() >= deadline {
+        let now = Instant::now();
+        let last = now - before;
+        before = now;
+        if now + last >= deadline {
             return false;
         }
     }
@@ -159,6 +165,10 @@ pub type Built = Result<(Trainer, Option<LineIndex>)>;
 pub struct Work(Box<dyn FnOnce() + Send>);
 
 impl Work {
+    pub fn new(body: impl FnOnce() + Send + 'static) -> Self {
+        Work(Box::new(body))
+    }
+
     pub fn run(self) {
         (self.0)()
     }

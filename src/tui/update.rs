@@ -6,7 +6,7 @@ use crate::tui::action::{Action, Scroll};
 use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
-use crate::tui::job::{Job, Mark, Run, move_until};
+use crate::tui::job::{Job, Mark, Run, Work, move_until};
 use crate::tui::keymap;
 use crate::tui::layout::{self, inner};
 use crate::tui::lesson;
@@ -465,10 +465,12 @@ fn job_more(app: &mut App) {
             None => false,
             Some(Ok((trainer, lines))) => {
                 let loaded = app.loaded_mut();
-                loaded.trainer = trainer;
+                let old = std::mem::replace(&mut loaded.trainer, trainer);
                 if let Some(lines) = lines {
                     loaded.lines = lines;
                 }
+                // Freeing a big trainer takes a while of its own: not here.
+                app.work.push(Work::new(move || drop(old)));
                 app.pairs_scroll = 0;
                 true
             }
