@@ -263,7 +263,8 @@ fn explore(
         ColorChoice::Never => false,
         ColorChoice::Auto => term != "dumb",
     };
-    let mut app = App::from_options(&setup.training, Theme::new(colour, setup.ascii))?;
+    // A big corpus opens behind a progress screen, as at home.
+    let mut app = App::opening(&setup.training, Theme::new(colour, setup.ascii))?;
     for spec in &setup.tokenizer_specs {
         app.add_tokenizer(spec);
     }

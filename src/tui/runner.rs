@@ -88,6 +88,7 @@ pub fn run_loop<B: Screen>(
         } else {
             next_tick.map(|t| t.saturating_duration_since(Instant::now()))
         };
+        let opening = app.opening_job();
         let event = events
             .next(timeout)
             .map_err(|e| Error::failure(format!("reading input: {e}")))?;
@@ -139,6 +140,10 @@ pub fn run_loop<B: Screen>(
                 terminal.autoresize().map_err(draw_error)?;
                 update(app, Action::Resize(w, h));
             }
+        }
+        if opening && !app.opening_job() {
+            // The corpus is in: a follower catches up with the teacher.
+            classroom::on_class_change(app);
         }
         classroom::after_event(app);
     }
