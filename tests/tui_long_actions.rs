@@ -349,3 +349,26 @@ fn the_loop_opens_a_big_corpus_and_reports_a_failure_after_the_count() {
     assert_eq!(err.exit_code(), 2);
     let _ = std::fs::remove_file(path);
 }
+
+#[test]
+fn a_served_explorer_is_woken_when_work_on_another_thread_returns() {
+    use bpeek::serve::class::{Class, Limits};
+    use bpeek::serve::session::ChannelEvents;
+    use bpeek::serve::shared::SharedTokenizers;
+    use bpeek::tui::EventSource;
+    use bpeek::tui::job::Work;
+    let (tx, rx) = std::sync::mpsc::sync_channel(16);
+    let class = Class::new(Limits {
+        max_sessions: 4,
+        per_address: 4,
+        rate_per_address: 60,
+        idle_timeout: Duration::from_secs(600),
+    });
+    let shared = std::sync::Arc::new(SharedTokenizers::new(&[]));
+    let mut events = ChannelEvents::new(rx, tx, class, shared);
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    events.spawn(Work::new(move || done_tx.send(42).unwrap()));
+    // Waiting without a timeout: only the work's return ends the wait.
+    assert_eq!(events.next(None).unwrap(), Some(Event::JobDone));
+    assert_eq!(done_rx.recv().unwrap(), 42);
+}

@@ -330,8 +330,8 @@ impl Job {
 }
 
 /// Whether `action` changes training, and so waits while a job is under
-/// way (`g` opens a rank prompt in the fertility view's merge list, which
-/// does not wait).
+/// way (`g` and Enter in the fertility view's merge list go to a rank of
+/// that list, which does not wait).
 pub fn waits(action: &Action, goto_is_rank: bool) -> bool {
     match action {
         Action::Step
@@ -340,13 +340,12 @@ pub fn waits(action: &Action, goto_is_rank: bool) -> bool {
         | Action::Advance
         | Action::Reset
         | Action::Goto(_)
-        | Action::PromptSubmit
         | Action::ToggleAutoplay
         | Action::NextCorpus
         | Action::PrevCorpus
         | Action::LessonNext
         | Action::LessonBack => true,
-        Action::OpenGoto => !goto_is_rank,
+        Action::OpenGoto | Action::PromptSubmit => !goto_is_rank,
         _ => false,
     }
 }
