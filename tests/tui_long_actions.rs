@@ -372,3 +372,40 @@ fn a_served_explorer_is_woken_when_work_on_another_thread_returns() {
     assert_eq!(events.next(None).unwrap(), Some(Event::JobDone));
     assert_eq!(done_rx.recv().unwrap(), 42);
 }
+
+/// Draw the app at the size it has, without telling it anything.
+fn draw_as_is(app: &mut App) -> String {
+    let (w, h) = app.size;
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    bpeek::tui::runner::draw(&mut terminal, app).unwrap();
+    rows_of(terminal.backend()).join("\n")
+}
+
+#[test]
+fn a_big_pasted_text_is_measured_a_tokenizer_at_a_time() {
+    let mut app = app();
+    update(&mut app, Action::Resize(100, 30));
+    let text = String::from_utf8(generated_text(300_000)).unwrap();
+    let bytes = text.len();
+    update(&mut app, Action::Paste(text));
+    update(&mut app, Action::StopEditing);
+    while app.encode.encoding() {
+        update(&mut app, Action::EncodeMore);
+    }
+    update(&mut app, Action::ToggleFertility);
+    // The trained tokenizer is measured at once, the byte baseline next.
+    assert!(app.fert.behind);
+    let screen = draw_as_is(&mut app);
+    let bytes_row = |screen: &str| {
+        screen
+            .lines()
+            .find(|l| l.trim_start().starts_with("bytes "))
+            .unwrap()
+            .to_string()
+    };
+    assert!(bytes_row(&screen).contains("measuring…"), "{screen}");
+    update(&mut app, Action::MeasureMore);
+    assert!(!app.fert.behind);
+    let screen = draw_as_is(&mut app);
+    assert!(bytes_row(&screen).contains(&bytes.to_string()), "{screen}");
+}

@@ -64,6 +64,9 @@ pub enum Action {
     ToggleHex,
     /// Draw every cell of the screen again.
     Redraw,
+    /// Measure the fertility view's next tokenizers on a big pasted text
+    /// (between frames, so keys are answered while it works).
+    MeasureMore,
     /// Do the next slice of the long action under way, or look whether
     /// the thread doing it has finished.
     JobMore,

@@ -80,7 +80,8 @@ pub fn run_loop<B: Screen>(
         // thread is looked at now and then, to show how far it has got.
         let here = app.job.as_ref().is_some_and(|j| !j.is_away());
         let away = app.job.as_ref().is_some_and(|j| j.is_away());
-        let busy = app.encode.encoding() || here;
+        let measuring = app.fert.open && app.fert.behind;
+        let busy = app.encode.encoding() || here || measuring;
         let timeout = if busy {
             Some(Duration::ZERO)
         } else if away {
@@ -99,6 +100,8 @@ pub fn run_loop<B: Screen>(
                 }
                 if app.encode.encoding() {
                     update(app, Action::EncodeMore);
+                } else if app.fert.open && app.fert.behind {
+                    update(app, Action::MeasureMore);
                 }
             }
             None => {

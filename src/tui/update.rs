@@ -28,6 +28,7 @@ pub fn update(app: &mut App, action: Action) {
             | Action::Loaded(_)
             | Action::Redraw
             | Action::EncodeMore
+            | Action::MeasureMore
             | Action::JobMore
     ) {
         app.notice = None;
@@ -45,6 +46,7 @@ pub fn update(app: &mut App, action: Action) {
                 | Action::Loaded(_)
                 | Action::Redraw
                 | Action::JobMore
+                | Action::MeasureMore
                 | Action::Scroll(Scroll::Up | Scroll::Down)
         )
     {
@@ -91,6 +93,8 @@ pub fn update(app: &mut App, action: Action) {
         },
         Action::Reset => start_seek(app, 0, "back to merge 0".into()),
         Action::EncodeMore => app.encode.encode_more(&app.toks),
+        // The view's refresh below measures the next tokenizers.
+        Action::MeasureMore => {}
         Action::JobMore => job_more(app),
         Action::CancelJob => cancel_job(app),
         Action::Goto(n) => goto(app, n),
@@ -317,7 +321,9 @@ fn after_change(app: &mut App) {
     }
     if app.fert.open {
         let generation = app.encode.generation();
-        app.fert.refresh(&app.toks, &app.encode.text, generation);
+        let deadline = Instant::now() + app.slice;
+        app.fert
+            .refresh(&app.toks, &app.encode.text, generation, deadline);
     }
 }
 
