@@ -409,3 +409,62 @@ fn a_big_pasted_text_is_measured_a_tokenizer_at_a_time() {
     let screen = draw_as_is(&mut app);
     assert!(bytes_row(&screen).contains(&bytes.to_string()), "{screen}");
 }
+
+/// A class with a teacher whose state the test sets.
+struct Teacher(std::sync::Arc<std::sync::Mutex<Option<bpeek::tui::classroom::TrainingState>>>);
+
+impl bpeek::tui::classroom::ClassLink for Teacher {
+    fn publish(&self, _: bpeek::tui::classroom::TrainingState) {}
+    fn teacher(&self) -> Option<bpeek::tui::classroom::TrainingState> {
+        *self.0.lock().unwrap()
+    }
+    fn set_following(&self, _: bool) {}
+    fn counts(&self) -> bpeek::tui::classroom::ClassCounts {
+        bpeek::tui::classroom::ClassCounts::default()
+    }
+}
+
+#[test]
+fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
+    use bpeek::tui::classroom::{self, Classroom, PhaseName, Role, TrainingState};
+    let teacher = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let mut app = app();
+    app.classroom = Some(Classroom::new(
+        Role::Student,
+        Box::new(Teacher(teacher.clone())),
+    ));
+    let mut moves_to = |app: &mut App, merges, phase| {
+        *teacher.lock().unwrap() = Some(TrainingState {
+            corpus: 0,
+            merges,
+            phase,
+            autoplay: false,
+        });
+        classroom::on_class_change(app);
+    };
+
+    moves_to(&mut app, 300, PhaseName::Counted);
+    assert_eq!(app.trainer().merges().len(), 1);
+    let line = footer(&mut app);
+    assert!(
+        line.contains("following the teacher to merge 300: 1 of 300 merges made"),
+        "{line}"
+    );
+    // Following is not the follower's own move: Esc does not undo it.
+    press(&mut app, [key(KeyCode::Esc)]);
+    assert!(app.job.is_some());
+    finish_job(&mut app);
+    let mut direct = trainer();
+    direct.seek(300);
+    direct.advance().unwrap();
+    assert_eq!(counts(app.trainer()), counts(&direct));
+
+    // A later move of the teacher's, merged at 100: the step to 100 just made.
+    moves_to(&mut app, 100, PhaseName::Merged);
+    finish_job(&mut app);
+    let mut direct = trainer();
+    direct.seek(99);
+    direct.step().unwrap();
+    assert_eq!(state(app.trainer()), state(&direct));
+    assert_eq!(app.notice, None);
+}

@@ -29,6 +29,9 @@ pub enum Action {
     /// Go to the state after this many merges, at once (tests, following
     /// the teacher); the go-to prompt and reset start a job instead.
     Goto(usize),
+    /// Go to the teacher's point of training (merges and phase) as a job
+    /// between frames, in place of any job under way.
+    Follow(crate::tui::job::Mark),
     /// Open the "go to merge" prompt.
     OpenGoto,
     /// Type into the prompt (digits only are kept).

@@ -233,9 +233,6 @@ fn follow(app: &mut App) {
         // The teacher's steps drive a follower; its own clock would race them.
         app.autoplay.on = false;
     }
-    // A follower's own long action gives way to the teacher's state (its
-    // thread, if it has one, is told to stop).
-    app.job = None;
     let wanted = TrainingState {
         autoplay: false,
         ..target
@@ -253,22 +250,15 @@ fn follow(app: &mut App) {
         app.pairs_scroll = 0;
         app.merge_cursor = None;
     }
-    let n = target.merges;
-    let here = app.trainer().merges().len();
-    if target.phase == PhaseName::Merged && n > 0 {
-        // Merged at n: the step to n done just now.
-        if here >= n {
-            update(app, Action::Goto(n - 1));
-        }
-        update(app, Action::Goto(n));
-    } else {
-        update(app, Action::Goto(n));
-        for _ in 0..2 {
-            if PhaseName::of(app.trainer().phase()) == target.phase {
-                break;
-            }
-            update(app, Action::Advance);
-        }
+    // Between frames, like the teacher's own go-to; a newer move of the
+    // teacher's takes the place of one still under way.
+    let mark = crate::tui::job::Mark {
+        merges: target.merges,
+        phase: Some(target.phase),
+    };
+    let heading_there = app.job.as_ref().is_some_and(|j| j.target == Some(mark));
+    if !heading_there {
+        update(app, Action::Follow(mark));
     }
     app.notice = notice;
 }

@@ -236,13 +236,15 @@ pub enum Run {
 pub struct Job {
     /// What it does, in words: "going to merge 2000", "back to merge 0".
     pub what: String,
-    /// The merge count it goes to, if it is a seek.
-    pub to: Option<usize>,
+    /// Where it takes training, if it is a seek.
+    pub target: Option<Mark>,
     /// The merge count training stood at when it began.
     pub from: usize,
     /// Where Esc takes training back to; `None` if Esc cannot (the job is
-    /// itself a way back, or an opening with nothing to go back to).
+    /// itself a way back, follows the teacher, or opens the corpus).
     pub origin: Option<Mark>,
+    /// The job is the way back from a cancelled one.
+    pub returning: bool,
     pub run: Run,
 }
 
@@ -278,9 +280,10 @@ impl Job {
         };
         let job = Job {
             what,
-            to: Some(target.merges),
+            target: Some(target),
             from: trainer.merges().len(),
             origin,
+            returning: false,
             run,
         };
         (job, work)
@@ -303,9 +306,10 @@ impl Job {
         away.progress.set(Stage::Reading, 0, total);
         let job = Job {
             what: format!("opening {name}"),
-            to: None,
+            target: None,
             from: 0,
             origin: None,
+            returning: false,
             run: Run::Open(away),
         };
         (job, work)

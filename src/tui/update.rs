@@ -60,7 +60,11 @@ pub fn update(app: &mut App, action: Action) {
         Action::Undo | Action::Step | Action::Tick | Action::Advance | Action::Reset => {
             app.changed_by_undo = matches!(action, Action::Undo);
         }
-        Action::Goto(_) | Action::PromptSubmit | Action::NextCorpus | Action::PrevCorpus => {
+        Action::Goto(_)
+        | Action::Follow(_)
+        | Action::PromptSubmit
+        | Action::NextCorpus
+        | Action::PrevCorpus => {
             app.changed_by_undo = false;
         }
         _ => {}
@@ -96,6 +100,7 @@ pub fn update(app: &mut App, action: Action) {
         // The view's refresh below measures the next tokenizers.
         Action::MeasureMore => {}
         Action::JobMore => job_more(app),
+        Action::Follow(target) => follow_to(app, target),
         Action::CancelJob => cancel_job(app),
         Action::Goto(n) => goto(app, n),
         Action::OpenGoto => app.input = InputMode::Goto(String::new()),
@@ -441,6 +446,19 @@ fn start_seek(app: &mut App, n: usize, what: String) {
     job_more(app);
 }
 
+/// Take training to the teacher's `target` as a job Esc cannot cancel; it
+/// takes the place of any job under way (an earlier move of the teacher's).
+fn follow_to(app: &mut App, target: Mark) {
+    app.autoplay.on = false;
+    app.job = None;
+    let what = format!("following the teacher to merge {}", target.merges);
+    let (job, work) = Job::seek(app.trainer(), target, what, None);
+    app.job = Some(job);
+    app.work.extend(work);
+    app.pairs_scroll = 0;
+    job_more(app);
+}
+
 /// What a training key pressed during a job is told.
 fn busy_notice(app: &App) -> String {
     let what = app.job.as_ref().map_or("", |j| j.what.as_str());
@@ -503,10 +521,12 @@ fn finish_job(app: &mut App) {
     let Some(job) = app.job.take() else {
         return;
     };
+    // A "wait" said while it ran is out of date now.
+    app.notice = None;
     let reached = app.trainer().merges().len();
-    if job.origin.is_none() && !job.is_opening() {
+    if job.returning {
         app.notice = Some(format!("cancelled: back at merge {reached}"));
-    } else if let Some(n) = job.to
+    } else if let Some(n) = job.target.map(|t| t.merges)
         && reached < n
     {
         let why = app
@@ -538,7 +558,8 @@ fn cancel_job(app: &mut App) {
         return;
     }
     let what = format!("going back to merge {}", origin.merges);
-    let (back, work) = Job::seek(app.trainer(), origin, what, None);
+    let (mut back, work) = Job::seek(app.trainer(), origin, what, None);
+    back.returning = true;
     app.job = Some(back);
     app.work.extend(work);
     job_more(app);
