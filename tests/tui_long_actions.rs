@@ -433,7 +433,7 @@ fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
         Role::Student,
         Box::new(Teacher(teacher.clone())),
     ));
-    let mut moves_to = |app: &mut App, merges, phase| {
+    let moves_to = |app: &mut App, merges, phase| {
         *teacher.lock().unwrap() = Some(TrainingState {
             corpus: 0,
             merges,
