@@ -158,6 +158,7 @@ fn esc_takes_a_go_to_back_to_the_merge_and_phase_before() {
     if app.job.is_some() {
         let line = footer(&mut app);
         assert!(line.contains("going back to merge 40"), "{line}");
+        assert!(!line.contains("Esc cancel"), "{line}");
         press(&mut app, [key(KeyCode::Esc)]);
         assert!(app.job.is_some());
     }

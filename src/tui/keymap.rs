@@ -26,7 +26,8 @@ pub enum When {
     Always,
     /// The corpus is still being read and counted (nothing else is shown).
     Opening,
-    /// A long action is under way (no prompt, no editing, no help).
+    /// A long action that can be cancelled is under way (no prompt, no
+    /// editing, no help).
     Busy,
     /// No prompt, no editing, no help.
     Normal,
@@ -232,7 +233,10 @@ impl When {
         match (self, &app.input) {
             (Always, _) => true,
             (Opening, _) => false,
-            (Busy, InputMode::Normal) => app.job.is_some() && app.tree.is_none(),
+            // Only a job with a place to go back to can be cancelled.
+            (Busy, InputMode::Normal) => {
+                app.job.as_ref().is_some_and(|j| j.origin.is_some()) && app.tree.is_none()
+            }
             (Normal, InputMode::Normal) => true,
             (Main, InputMode::Normal) => !fert,
             (Focused(f), InputMode::Normal) => !fert && app.focus == f,
