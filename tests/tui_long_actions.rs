@@ -469,3 +469,36 @@ fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
     assert_eq!(state(app.trainer()), state(&direct));
     assert_eq!(app.notice, None);
 }
+
+#[test]
+fn a_lesson_step_that_goes_far_is_a_job_esc_takes_back_with_the_lesson() {
+    let text = "corpus play\nstep 5 \"five\"\nphase chosen \"chosen\"\nstep 200 \"far\"\n";
+    let mut app = app();
+    app.lesson = Some(bpeek::tui::lesson::Lesson::parse("demo", text).unwrap());
+    let space = || Event::char(' ');
+    press(&mut app, [space()]);
+    finish_job(&mut app);
+    press(&mut app, [space()]);
+    assert_eq!(app.lesson.as_ref().unwrap().at, Some(1));
+    assert!(matches!(app.trainer().phase(), Phase::Chosen(_)));
+    let before = counts(app.trainer());
+
+    press(&mut app, [space()]);
+    assert!(app.job.is_some());
+    assert!(footer(&mut app).contains("lesson step 3: 1 of 195 merges made"));
+    for _ in 0..30 {
+        update(&mut app, Action::JobMore);
+    }
+    press(&mut app, [key(KeyCode::Esc)]);
+    finish_job(&mut app);
+    assert_eq!(app.lesson.as_ref().unwrap().at, Some(1));
+    assert_eq!(counts(app.trainer()), before);
+
+    // Back a step: from merge 0 again, the steps up to the first.
+    press(&mut app, [key(KeyCode::Left)]);
+    finish_job(&mut app);
+    assert_eq!(app.lesson.as_ref().unwrap().at, Some(0));
+    let mut direct = trainer();
+    direct.seek(5);
+    assert_eq!(state(app.trainer()), state(&direct));
+}

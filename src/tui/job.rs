@@ -245,6 +245,11 @@ pub struct Job {
     pub origin: Option<Mark>,
     /// The job is the way back from a cancelled one.
     pub returning: bool,
+    /// Lesson commands to run once it is there (the steps a lesson replays
+    /// when it goes back), each go-to among them a job of its own.
+    pub then: Vec<crate::tui::lesson::Command>,
+    /// The lesson step to show again if it is cancelled.
+    pub lesson_at: Option<Option<usize>>,
     pub run: Run,
 }
 
@@ -284,6 +289,8 @@ impl Job {
             from: trainer.merges().len(),
             origin,
             returning: false,
+            then: Vec::new(),
+            lesson_at: None,
             run,
         };
         (job, work)
@@ -310,6 +317,8 @@ impl Job {
             from: 0,
             origin: None,
             returning: false,
+            then: Vec::new(),
+            lesson_at: None,
             run: Run::Open(away),
         };
         (job, work)

@@ -536,6 +536,9 @@ fn finish_job(app: &mut App) {
         app.notice = Some(format!("training stops at merge {reached}{why}"));
     }
     app.changed_by_undo = false;
+    if !job.then.is_empty() {
+        return run_lesson_script(app, job.then, job.what, job.origin, job.lesson_at);
+    }
     follow_round(app);
 }
 
@@ -552,6 +555,9 @@ fn cancel_job(app: &mut App) {
         app.job = Some(job);
         return;
     };
+    if let (Some(at), Some(lesson)) = (job.lesson_at, app.lesson.as_mut()) {
+        lesson.at = at;
+    }
     drop(job);
     if Mark::of(app.trainer()) == origin {
         app.notice = Some(format!("cancelled: still at merge {}", origin.merges));
@@ -1010,10 +1016,13 @@ fn lesson_next(app: &mut App) {
         app.notice = Some("end of the lesson (Left goes back)".into());
         return;
     }
+    let before = lesson.at;
     lesson.at = Some(next);
     let command = lesson.steps[next].command.clone();
     app.autoplay.on = false;
-    run_lesson_command(app, &command);
+    let origin = Mark::of(app.trainer());
+    let what = format!("lesson step {}", next + 1);
+    run_lesson_script(app, vec![command], what, Some(origin), Some(before));
 }
 
 /// Back one lesson step: the steps up to it run again from merge 0, so
@@ -1028,17 +1037,42 @@ fn lesson_back(app: &mut App) {
     };
     let back = at.checked_sub(1);
     lesson.at = back;
-    let commands: Vec<lesson::Command> = match back {
-        Some(b) => lesson.steps[..=b]
-            .iter()
-            .map(|s| s.command.clone())
-            .collect(),
-        None => Vec::new(),
-    };
+    let mut commands = vec![lesson::Command::Step(0)];
+    if let Some(b) = back {
+        commands.extend(lesson.steps[..=b].iter().map(|s| s.command.clone()));
+    }
     app.autoplay.on = false;
-    goto(app, 0);
-    for c in &commands {
-        run_lesson_command(app, c);
+    let origin = Mark::of(app.trainer());
+    let what = match back {
+        Some(b) => format!("lesson: back to step {}", b + 1),
+        None => "lesson: back to the start".to_string(),
+    };
+    run_lesson_script(app, commands, what, Some(origin), Some(Some(at)));
+}
+
+/// Run lesson commands in order; a go-to among them becomes a job that
+/// runs the rest once it is there. `origin` and `lesson_at` are where Esc
+/// takes training and the lesson back to.
+fn run_lesson_script(
+    app: &mut App,
+    commands: Vec<lesson::Command>,
+    what: String,
+    origin: Option<Mark>,
+    lesson_at: Option<Option<usize>>,
+) {
+    let mut rest = commands.into_iter();
+    while let Some(command) = rest.next() {
+        let lesson::Command::Step(n) = command else {
+            run_lesson_command(app, &command);
+            continue;
+        };
+        let (mut job, work) = Job::seek(app.trainer(), Mark::seek(n), what, origin);
+        job.then = rest.collect();
+        job.lesson_at = lesson_at;
+        app.job = Some(job);
+        app.work.extend(work);
+        job_more(app);
+        return;
     }
 }
 
