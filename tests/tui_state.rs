@@ -10,14 +10,12 @@ use bpeek::tui::{Action, App, Event, update};
 mod common;
 use common::{play, press};
 
-/// Each action, then what it left for the loop to run (a seek runs one
-/// frame later, so the screen can say it is under way).
+/// Each action, then what it left for the loop to run (the rest of a
+/// long action, a slice per frame).
 fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
     for a in actions {
         update(app, a);
-        if app.pending.is_some() {
-            update(app, Action::RunPending);
-        }
+        common::finish_job(app);
     }
 }
 

@@ -209,6 +209,19 @@ struct Replaced {
     chunks: Vec<u32>,
 }
 
+/// The way a seek goes from the merges made to the merges wanted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeekPlan {
+    /// Already there (at most a chosen pair is put back).
+    Stay,
+    /// Step forward.
+    Forward,
+    /// Undo merges back.
+    Undo,
+    /// Count afresh at merge 0, then step forward.
+    Replay,
+}
+
 /// How much more a replacement costs than counting one position afresh,
 /// for choosing between undoing back and recounting then replaying.
 const REPLACEMENT_COST: u64 = 16;
@@ -531,6 +544,22 @@ impl Trainer {
             }
         }
         self.merges.len()
+    }
+
+    /// How [`Trainer::seek`] would go to merge `n` from here, so a caller
+    /// can do the same work a part at a time (a replay starts from a fresh
+    /// count at merge 0, then steps).
+    pub fn seek_plan(&self, n: usize) -> SeekPlan {
+        let here = self.merges.len();
+        if n > here {
+            SeekPlan::Forward
+        } else if n == here {
+            SeekPlan::Stay
+        } else if self.replay_is_cheaper(n) {
+            SeekPlan::Replay
+        } else {
+            SeekPlan::Undo
+        }
     }
 
     fn replay_is_cheaper(&self, n: usize) -> bool {

@@ -93,7 +93,19 @@ pub fn build_trainer_with(
     phase("reading the corpus");
     let (name, text) = corpus_text(opts)?;
     phase("cutting into chunks and counting pairs");
-    let mut trainer = Trainer::new(text, config).map_err(|e| e.context(&name))?;
+    let trainer = trainer_for_text(opts, &name, text, config)?;
+    Ok((name, trainer))
+}
+
+/// A trainer at merge 0 on `text` (the corpus `name`), with the budget
+/// `--vocab-size` sets.
+pub fn trainer_for_text(
+    opts: &TrainingOptions,
+    name: &str,
+    text: Vec<u8>,
+    config: TrainerConfig,
+) -> Result<Trainer> {
+    let mut trainer = Trainer::new(text, config).map_err(|e| e.context(name))?;
     if let Some(v) = opts.vocab_size {
         // The base size depends on the corpus in char mode, so it is known only now.
         let specials = distinct_specials(&opts.specials);
@@ -106,7 +118,7 @@ pub fn build_trainer_with(
         }
         trainer.set_max_merges(Some(v - base));
     }
-    Ok((name, trainer))
+    Ok(trainer)
 }
 
 /// How many different special tokens `--special` names: one given twice is

@@ -16,6 +16,8 @@ pub enum Incoming {
     /// Frames were dropped for a slow client: draw the whole screen again.
     Redraw,
     Loaded(LoadDone),
+    /// Long work of the explorer's has returned.
+    JobDone,
     /// The client takes no output: end.
     Stalled,
     /// The client closed the channel or went away.

@@ -161,6 +161,7 @@ impl EventSource for ChannelEvents {
                 Ok(Incoming::Class) => {}
                 Ok(Incoming::Redraw) => self.queue.push_back(Event::Redraw),
                 Ok(Incoming::Loaded(done)) => self.queue.push_back(Event::Loaded(done)),
+                Ok(Incoming::JobDone) => self.queue.push_back(Event::JobDone),
                 Ok(Incoming::Stalled) => return self.end(Ending::Stalled),
                 Ok(Incoming::Gone) | Err(RecvTimeoutError::Disconnected) => {
                     return self.end(Ending::Gone);
@@ -193,6 +194,14 @@ impl EventSource for ChannelEvents {
         let spec = spec.to_string();
         std::thread::spawn(move || {
             let _ = tx.send(Incoming::Loaded(shared.get(&spec)));
+        });
+    }
+
+    fn spawn(&mut self, work: crate::tui::job::Work) {
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            work.run();
+            let _ = tx.send(Incoming::JobDone);
         });
     }
 }
@@ -248,7 +257,8 @@ fn explore(
         ColorChoice::Never => false,
         ColorChoice::Auto => term != "dumb",
     };
-    let mut app = App::from_options(&setup.training, Theme::new(colour, setup.ascii))?;
+    // A big corpus opens behind a progress screen, as at home.
+    let mut app = App::opening(&setup.training, Theme::new(colour, setup.ascii))?;
     for spec in &setup.tokenizer_specs {
         app.add_tokenizer(spec);
     }

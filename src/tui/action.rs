@@ -26,8 +26,12 @@ pub enum Action {
     Advance,
     /// Back to merge 0.
     Reset,
-    /// Go to the state after this many merges.
+    /// Go to the state after this many merges, at once (tests, following
+    /// the teacher); the go-to prompt and reset start a job instead.
     Goto(usize),
+    /// Go to the teacher's point of training (merges and phase) as a job
+    /// between frames, in place of any job under way.
+    Follow(crate::tui::job::Mark),
     /// Open the "go to merge" prompt.
     OpenGoto,
     /// Type into the prompt (digits only are kept).
@@ -63,9 +67,15 @@ pub enum Action {
     ToggleHex,
     /// Draw every cell of the screen again.
     Redraw,
-    /// Do the work asked for in the last action (a seek), now that the
-    /// screen says it is under way.
-    RunPending,
+    /// Measure the fertility view's next tokenizers on a big pasted text
+    /// (between frames, so keys are answered while it works).
+    MeasureMore,
+    /// Do the next slice of the long action under way, or look whether
+    /// the thread doing it has finished.
+    JobMore,
+    /// Stop the long action under way and go back to where training stood
+    /// before it.
+    CancelJob,
     /// Encode the next part of a long text in the encode box (between
     /// frames, so keys are answered while it works).
     EncodeMore,

@@ -55,6 +55,10 @@ pub enum Boundaries {
     Separators,
 }
 
+/// Corpus files at least this large are opened on another thread, with
+/// progress on screen; smaller ones are read before the screen opens.
+pub const OPEN_AWAY_FROM: u64 = 4 << 20;
+
 /// Autoplay rates, in merges per second.
 pub const SPEEDS: [f64; 8] = [0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
 const DEFAULT_SPEED: usize = 2;
@@ -139,8 +143,16 @@ pub struct App {
     pub dirty: bool,
     /// The whole screen must be drawn again, not only what changed.
     pub redraw: bool,
-    /// Work that waits for one frame, so the screen can say it is under way.
-    pub pending: Option<crate::tui::action::Action>,
+    /// The long action under way, if one is (see [`crate::tui::job`]).
+    pub job: Option<crate::tui::job::Job>,
+    /// How long one slice of a long action may run between frames (zero
+    /// makes each slice a single step: tests watch a job go merge by merge).
+    pub slice: std::time::Duration,
+    /// Work for another thread, not yet handed to the event source.
+    pub work: Vec<crate::tui::job::Work>,
+    /// Why the explorer could not go on (the corpus opened in the
+    /// background failed): the loop ends with it.
+    pub failed: Option<crate::error::Error>,
     pub quit: bool,
     /// In a served classroom: role, following and the line to the class.
     pub classroom: Option<crate::tui::classroom::Classroom>,
@@ -197,6 +209,58 @@ impl App {
         Ok(App::with_sources(sources, current, options.clone(), theme))
     }
 
+    /// [`App::from_options`], except that a corpus file of more than a
+    /// few megabytes is read and counted on another thread while the
+    /// screen shows how far it has got (see [`App::opening_job`]). Options
+    /// and the file's existence are checked at once, so a mistake is
+    /// reported before the screen opens.
+    pub fn opening(options: &TrainingOptions, theme: Theme) -> Result<Self> {
+        let path = match options.corpus.as_deref() {
+            Some(p) if p != "-" && options.corpus_name.is_none() => p,
+            _ => return App::from_options(options, theme),
+        };
+        let config = crate::cli::input::trainer_config(options)?;
+        // Opening at once tells a missing or unreadable file the usual way.
+        let file = std::fs::File::open(path).and_then(|f| f.metadata());
+        let size = match file {
+            Ok(m) if m.is_file() && m.len() >= OPEN_AWAY_FROM => m.len(),
+            _ => return App::from_options(options, theme),
+        };
+        // Something to show behind the opening screen until the corpus is in.
+        let stand_in = crate::bpe::Trainer::new(Vec::new(), config)?;
+        let mut sources: Vec<Source> = corpora::BUNDLED
+            .iter()
+            .map(|c| Source {
+                name: c.name.to_string(),
+                loaded: None,
+            })
+            .collect();
+        sources.insert(
+            0,
+            Source {
+                name: path.to_string(),
+                loaded: Some(Loaded::new(stand_in)),
+            },
+        );
+        let mut app = App::with_sources(sources, 0, options.clone(), theme);
+        let (job, work) = crate::tui::job::Job::open(options, path, size);
+        app.job = Some(job);
+        app.work.push(work);
+        Ok(app)
+    }
+
+    /// Whether the corpus is still being opened (the screen then shows
+    /// only that).
+    pub fn opening_job(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| j.is_opening())
+    }
+
+    /// Work queued for another thread, for the loop to hand to its event
+    /// source.
+    pub fn take_work(&mut self) -> Vec<crate::tui::job::Work> {
+        std::mem::take(&mut self.work)
+    }
+
     /// An app on a trainer built elsewhere (tests, benchmarks).
     pub fn from_trainer(name: &str, trainer: Trainer, theme: Theme) -> Self {
         let sources = vec![Source {
@@ -238,7 +302,10 @@ impl App {
             size: (80, 24),
             dirty: true,
             redraw: false,
-            pending: None,
+            job: None,
+            slice: crate::tui::job::SLICE,
+            work: Vec::new(),
+            failed: None,
             quit: false,
             classroom: None,
             zoomed: false,

@@ -146,7 +146,82 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
             bytes[bytes.len() - 1]
         );
     }
+    long_actions(&mut app, &mut terminal)?;
     big_paste(&mut app, &mut terminal)
+}
+
+/// Go to a merge and back as the loop runs them: a slice of the job, then
+/// a frame, until it is done. The longest of these is the longest the
+/// screen goes without answering a key.
+fn long_actions<B: crate::tui::runner::Screen>(
+    app: &mut App,
+    terminal: &mut Terminal<B>,
+) -> Result<()> {
+    let made = app.trainer().merges().len();
+    if made == 0 {
+        return Ok(());
+    }
+    app.trainer_mut().seek(0);
+    crate::outln!(
+        "long actions, each slice (update) and the frame after it (budget {}):",
+        ms(crate::tui::job::SLICE)
+    );
+    let mut go = |app: &mut App, keys: &str, what: &str| -> Result<()> {
+        let from = app.trainer().merges().len();
+        for c in keys.chars() {
+            let action = match c {
+                'g' => Action::OpenGoto,
+                'r' => Action::Reset,
+                '\n' => Action::PromptSubmit,
+                d => Action::PromptType(d),
+            };
+            let t = Instant::now();
+            update(app, action);
+            draw(terminal, app)?;
+            if c == '\n' || c == 'r' {
+                let mut gaps = vec![t.elapsed()];
+                let all = Instant::now();
+                run_job(app, terminal, &mut gaps)?;
+                crate::outln!(
+                    "  {what} ({from} -> {}): {} in all",
+                    app.trainer().merges().len(),
+                    ms(all.elapsed() + gaps[0])
+                );
+                report("  slice and frame", &mut gaps)?;
+            }
+        }
+        Ok(())
+    };
+    go(app, &format!("g{made}\n"), "go to, forward")?;
+    go(app, &format!("g{}\n", made / 2), "go to, back")?;
+    go(app, "r", "reset")
+}
+
+/// Run the job under way to its end as the loop would, timing each slice
+/// and frame (work for another thread runs on one; the loop looks at it
+/// every so often).
+fn run_job<B: crate::tui::runner::Screen>(
+    app: &mut App,
+    terminal: &mut Terminal<B>,
+    gaps: &mut Vec<Duration>,
+) -> Result<()> {
+    let mut threads = Vec::new();
+    while app.job.is_some() {
+        for work in app.take_work() {
+            threads.push(std::thread::spawn(move || work.run()));
+        }
+        if app.job.as_ref().is_some_and(|j| j.is_away()) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let t = Instant::now();
+        update(app, Action::JobMore);
+        draw(terminal, app)?;
+        gaps.push(t.elapsed());
+    }
+    for t in threads {
+        let _ = t.join();
+    }
+    Ok(())
 }
 
 /// A large paste in the encode box: the paste itself, then keystrokes and

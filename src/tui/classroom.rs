@@ -38,7 +38,7 @@ pub enum PhaseName {
 }
 
 impl PhaseName {
-    fn of(phase: &Phase) -> Self {
+    pub fn of(phase: &Phase) -> Self {
         match phase {
             Phase::Counted => PhaseName::Counted,
             Phase::Chosen(_) => PhaseName::Chosen,
@@ -206,6 +206,11 @@ pub fn on_class_change(app: &mut App) {
 
 /// After every event: a teacher publishes its state if it changed.
 pub fn after_event(app: &mut App) {
+    // A long action's steps on the way are not the teacher's: the class
+    // moves once it is done (or cancelled).
+    if app.job.is_some() {
+        return;
+    }
     let state = state_of(app);
     let Some(class) = &mut app.classroom else {
         return;
@@ -218,6 +223,9 @@ pub fn after_event(app: &mut App) {
 
 /// Seek to the teacher's state (at this explorer's own size and view).
 fn follow(app: &mut App) {
+    if app.opening_job() {
+        return;
+    }
     let Some(target) = app.classroom.as_ref().and_then(|c| c.link.teacher()) else {
         return;
     };
@@ -242,22 +250,15 @@ fn follow(app: &mut App) {
         app.pairs_scroll = 0;
         app.merge_cursor = None;
     }
-    let n = target.merges;
-    let here = app.trainer().merges().len();
-    if target.phase == PhaseName::Merged && n > 0 {
-        // Merged at n: the step to n done just now.
-        if here >= n {
-            update(app, Action::Goto(n - 1));
-        }
-        update(app, Action::Goto(n));
-    } else {
-        update(app, Action::Goto(n));
-        for _ in 0..2 {
-            if PhaseName::of(app.trainer().phase()) == target.phase {
-                break;
-            }
-            update(app, Action::Advance);
-        }
+    // Between frames, like the teacher's own go-to; a newer move of the
+    // teacher's takes the place of one still under way.
+    let mark = crate::tui::job::Mark {
+        merges: target.merges,
+        phase: Some(target.phase),
+    };
+    let heading_there = app.job.as_ref().is_some_and(|j| j.target == Some(mark));
+    if !heading_there {
+        update(app, Action::Follow(mark));
     }
     app.notice = notice;
 }

@@ -4,8 +4,10 @@
 //!
 //! A source also loads tokenizers when asked: the result comes back as an
 //! [`Event::Loaded`], so a slow load wakes the loop like a key press does
-//! and the loop never has to poll for it.
+//! and the loop never has to poll for it. Long work (see [`crate::tui::job`])
+//! is handed over the same way and wakes the loop with [`Event::JobDone`].
 
+use crate::tui::job::Work;
 use crate::tui::tokenizers::LoadDone;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::collections::VecDeque;
@@ -20,6 +22,8 @@ pub enum Event {
     Resize(u16, u16),
     /// A tokenizer asked for with [`EventSource::load`] has loaded (or failed to).
     Loaded(LoadDone),
+    /// Work handed to [`EventSource::spawn`] has returned.
+    JobDone,
     /// In a classroom: the teacher moved, or someone came or went.
     Class,
     /// A one-line message for the footer from the source itself (a paste
@@ -56,6 +60,14 @@ pub trait EventSource {
     /// The result must come back, later, as an [`Event::Loaded`] from
     /// [`EventSource::next`].
     fn load(&mut self, spec: &str);
+
+    /// Run `work` away from the loop, and say so with an [`Event::JobDone`]
+    /// once it returns. This default runs it on a thread of its own and
+    /// wakes nobody: the loop, which looks at a job's progress every
+    /// [`PROGRESS_EVERY`](crate::tui::job::PROGRESS_EVERY), still finds it done.
+    fn spawn(&mut self, work: Work) {
+        std::thread::spawn(move || work.run());
+    }
 }
 
 /// What a [`ScriptedEvents`] does with a load.
@@ -136,6 +148,13 @@ impl EventSource for ScriptedEvents {
             let done = loader(spec);
             self.queue.push_front(Some(Event::Loaded(done)));
         }
+    }
+
+    /// On this thread, at once, so a test never races a worker: its
+    /// [`Event::JobDone`] is the very next event.
+    fn spawn(&mut self, work: Work) {
+        work.run();
+        self.queue.push_front(Some(Event::JobDone));
     }
 }
 
@@ -235,6 +254,14 @@ impl EventSource for TerminalEvents {
         let spec = spec.to_string();
         std::thread::spawn(move || {
             let _ = tx.send(Ok(Event::Loaded(LoadDone::now(&spec))));
+        });
+    }
+
+    fn spawn(&mut self, work: Work) {
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            work.run();
+            let _ = tx.send(Ok(Event::JobDone));
         });
     }
 }

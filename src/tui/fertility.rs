@@ -157,6 +157,9 @@ pub struct FertilityView {
     /// text (`--english`); the bundled English sample if none.
     pub english: Option<(String, String)>,
     strip_for: Option<(usize, u64, StripText)>,
+    /// Some tokenizers' numbers for a big pasted text are still to be
+    /// measured (one or more at a time, between frames).
+    pub behind: bool,
 }
 
 impl Default for FertilityView {
@@ -175,9 +178,14 @@ impl Default for FertilityView {
             strip: Vec::new(),
             english: None,
             strip_for: None,
+            behind: false,
         }
     }
 }
+
+/// Pasted text longer than this is measured a tokenizer at a time between
+/// frames; shorter text, by every tokenizer at once.
+pub const MEASURE_AT_ONCE: usize = 256 * 1024;
 
 /// The bundled samples joined by line breaks, as `bpeek fertility --samples
 /// --scripts` measures them.
@@ -258,14 +266,46 @@ impl FertilityView {
     }
 
     /// Compute what the open panel needs and is missing or stale.
-    pub fn refresh(&mut self, toks: &TokenizerSet, pasted: &str, generation: u64) {
+    ///
+    /// A pasted text over [`MEASURE_AT_ONCE`] bytes is measured a tokenizer
+    /// at a time until `deadline`, leaving [`FertilityView::behind`] set for
+    /// the loop to call again between frames; the view says "measuring"
+    /// for the tokenizers still to come.
+    pub fn refresh(
+        &mut self,
+        toks: &TokenizerSet,
+        pasted: &str,
+        generation: u64,
+        deadline: std::time::Instant,
+    ) {
         self.columns.resize_with(toks.slots.len(), Column::default);
         let source = self.effective_source(pasted);
         let script_key = (source == TextSource::Pasted).then_some(generation);
+        let in_parts = source == TextSource::Pasted && pasted.len() > MEASURE_AT_ONCE;
+        let mut measured = false;
+        self.behind = false;
         for (i, slot) in toks.slots.iter().enumerate() {
             let Some(tok) = toks.get(i) else { continue };
             let stamp = slot.stamp;
             let col = &mut self.columns[i];
+            let stale = match self.panel {
+                Panel::Cost => col
+                    .pasted
+                    .as_ref()
+                    .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation)),
+                Panel::Scripts => col
+                    .scripts
+                    .as_ref()
+                    .is_none_or(|(s, k, _)| (*s, *k) != (stamp, script_key)),
+                _ => false,
+            };
+            if in_parts && stale {
+                if measured && std::time::Instant::now() >= deadline {
+                    self.behind = true;
+                    continue;
+                }
+                measured = true;
+            }
             match self.panel {
                 Panel::Cost if source == TextSource::Samples => {
                     if col.samples.as_ref().is_none_or(|(s, _)| *s != stamp) {

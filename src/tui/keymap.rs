@@ -24,6 +24,11 @@ pub enum Key {
 pub enum When {
     /// Whatever else is going on.
     Always,
+    /// The corpus is still being read and counted (nothing else is shown).
+    Opening,
+    /// A long action that can be cancelled is under way (no prompt, no
+    /// editing, no help).
+    Busy,
     /// No prompt, no editing, no help.
     Normal,
     /// Normal, on the main screen (the fertility view closed).
@@ -111,14 +116,17 @@ macro_rules! bind {
 }
 
 use When::{
-    Always, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Lesson, Main, Normal,
-    Tree,
+    Always, Busy, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Lesson, Main,
+    Normal, Opening, Tree,
 };
 
 /// Every key of the explorer, most useful first within each context.
 #[rustfmt::skip]
 pub static BINDINGS: &[Binding] = &[
     bind!(Always, [Key::Ctrl('c')], Action::Quit, None, Showing, "quit"),
+    // While the corpus opens, and while a long action runs.
+    bind!(Opening, [k(KeyCode::Esc), c('q')], Action::Quit, Some("quit"), Training, "opening: quit"),
+    bind!(Busy, [k(KeyCode::Esc)], Action::CancelJob, Some("cancel"), Prompt, "stop a go-to or reset"),
     // Help overlay.
     bind!(Help, [c('?'), k(KeyCode::Esc), c('q')], Action::ToggleHelp, Some("close help"), Showing, "close this help"),
     bind!(Help, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Showing, "scroll help"),
@@ -219,8 +227,16 @@ pub static BINDINGS: &[Binding] = &[
 impl When {
     pub fn applies(self, app: &App) -> bool {
         let fert = app.fert.open;
+        if app.opening_job() {
+            return matches!(self, Always | Opening);
+        }
         match (self, &app.input) {
             (Always, _) => true,
+            (Opening, _) => false,
+            // Only a job with a place to go back to can be cancelled.
+            (Busy, InputMode::Normal) => {
+                app.job.as_ref().is_some_and(|j| j.origin.is_some()) && app.tree.is_none()
+            }
             (Normal, InputMode::Normal) => true,
             (Main, InputMode::Normal) => !fert,
             (Focused(f), InputMode::Normal) => !fert && app.focus == f,
@@ -311,6 +327,16 @@ pub fn action_for(app: &App, event: &KeyEvent) -> Option<Action> {
     None
 }
 
+/// The keys bound to `action`, as the footer names them (`Esc`).
+pub fn keys_of(action: &Action) -> String {
+    BINDINGS
+        .iter()
+        .filter(|b| &b.action == action)
+        .flat_map(|b| b.keys.iter().map(|k| k.label()))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// The rows the footer shows now: those that apply and have a label.
 pub fn footer_rows(app: &App) -> impl Iterator<Item = &'static Binding> + '_ {
     BINDINGS
@@ -337,7 +363,11 @@ pub fn section_order(app: &App) -> Vec<Section> {
 /// thing in the same section share a line (`+ = -  autoplay faster/slower`).
 pub fn help_rows() -> Vec<(String, &'static str, Section)> {
     let mut rows: Vec<(String, &'static str, Section)> = Vec::new();
-    for b in BINDINGS.iter().filter(|b| b.when != When::Help) {
+    // The opening screen has its own two keys and no help.
+    for b in BINDINGS
+        .iter()
+        .filter(|b| !matches!(b.when, When::Help | When::Opening))
+    {
         match rows
             .iter_mut()
             .find(|(_, help, section)| *help == b.help && *section == b.section)

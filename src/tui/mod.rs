@@ -20,6 +20,7 @@ pub mod curve;
 pub mod encode_box;
 pub mod event;
 pub mod fertility;
+pub mod job;
 pub mod keymap;
 pub mod layout;
 pub mod lesson;
@@ -72,7 +73,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         .as_deref()
         .map(crate::bpe::io::atomic::Output::create)
         .transpose()?;
-    let mut app = App::from_options(&training, theme)?;
+    let mut app = App::opening(&training, theme)?;
     app.lesson = lesson.map(|(l, _)| l);
     if record.is_some() {
         app.recording = Some(record::Recording::new(app.current));

@@ -2,13 +2,14 @@
 //! only if something changed. It waits for input without a timeout unless
 //! autoplay is on, so an idle explorer costs nothing. Tokenizer loads the
 //! model asks for are handed to the event source, whose answers come back
-//! as events.
+//! as events, and so are long actions' threads (see [`crate::tui::job`]).
 
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::classroom;
 use crate::tui::event::{Event, EventSource};
+use crate::tui::job::PROGRESS_EVERY;
 use crate::tui::keymap::action_for;
 use crate::tui::update::update;
 use crate::tui::view;
@@ -61,13 +62,11 @@ pub fn run_loop<B: Screen>(
         for spec in app.toks.take_requests() {
             events.load(&spec);
         }
+        for work in app.take_work() {
+            events.spawn(work);
+        }
         if app.dirty {
             draw(terminal, app)?;
-        }
-        if app.pending.is_some() {
-            // The frame just drawn says what is under way; now do it.
-            update(app, Action::RunPending);
-            continue;
         }
         // Ticks keep a steady beat: each is due one interval after the last
         // was due, not after the last one finished.
@@ -76,19 +75,35 @@ pub fn run_loop<B: Screen>(
             tick_every = interval;
             next_tick = interval.map(|i| Instant::now() + i);
         }
-        // Work left on a long text goes on between frames, after any key
-        // that is already waiting.
-        let busy = app.encode.encoding();
+        // Work left on a long text or a long action goes on between
+        // frames, after any key that is already waiting; work on another
+        // thread is looked at now and then, to show how far it has got.
+        let here = app.job.as_ref().is_some_and(|j| !j.is_away());
+        let away = app.job.as_ref().is_some_and(|j| j.is_away());
+        let measuring = app.fert.open && app.fert.behind;
+        let busy = app.encode.encoding() || here || measuring;
         let timeout = if busy {
             Some(Duration::ZERO)
+        } else if away {
+            Some(PROGRESS_EVERY)
         } else {
             next_tick.map(|t| t.saturating_duration_since(Instant::now()))
         };
+        let opening = app.opening_job();
         let event = events
             .next(timeout)
             .map_err(|e| Error::failure(format!("reading input: {e}")))?;
         match event {
-            None if busy => update(app, Action::EncodeMore),
+            None if busy || away => {
+                if here || away {
+                    update(app, Action::JobMore);
+                }
+                if app.encode.encoding() {
+                    update(app, Action::EncodeMore);
+                } else if app.fert.open && app.fert.behind {
+                    update(app, Action::MeasureMore);
+                }
+            }
             None => {
                 update(app, Action::Tick);
                 if let (Some(t), Some(i)) = (next_tick, tick_every) {
@@ -113,6 +128,7 @@ pub fn run_loop<B: Screen>(
             }
             Some(Event::Paste(text)) => update(app, Action::Paste(text)),
             Some(Event::Loaded(done)) => update(app, Action::Loaded(done)),
+            Some(Event::JobDone) => update(app, Action::JobMore),
             Some(Event::Redraw) => {
                 // A resize to the current size clears the screen and forgets
                 // the last frame (`clear` would ask the terminal where the
@@ -128,7 +144,14 @@ pub fn run_loop<B: Screen>(
                 update(app, Action::Resize(w, h));
             }
         }
+        if opening && !app.opening_job() {
+            // The corpus is in: a follower catches up with the teacher.
+            classroom::on_class_change(app);
+        }
         classroom::after_event(app);
     }
-    Ok(())
+    match app.failed.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }

@@ -6,22 +6,38 @@ use crate::tui::action::{Action, Scroll};
 use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
+use crate::tui::job::{Job, Mark, Run, Work, move_until};
+use crate::tui::keymap;
 use crate::tui::layout::{self, inner};
 use crate::tui::lesson;
 use crate::tui::merge_tree;
 use crate::tui::view::fertility::plan;
+use std::time::Instant;
 
 pub fn update(app: &mut App, action: Action) {
     if matches!(action, Action::Tick) && !app.autoplay.on {
         return;
     }
+    if app.opening_job() {
+        return while_opening(app, action);
+    }
     if !matches!(
         action,
-        Action::Tick | Action::Resize(..) | Action::Loaded(_) | Action::Redraw | Action::EncodeMore
+        Action::Tick
+            | Action::Resize(..)
+            | Action::Loaded(_)
+            | Action::Redraw
+            | Action::EncodeMore
+            | Action::MeasureMore
+            | Action::JobMore
     ) {
         app.notice = None;
     }
     app.dirty = true;
+    if app.job.is_some() && crate::tui::job::waits(&action, app.goto_is_rank()) {
+        app.notice = Some(busy_notice(app));
+        return;
+    }
     if app.tree.is_some()
         && !matches!(
             action,
@@ -29,6 +45,8 @@ pub fn update(app: &mut App, action: Action) {
                 | Action::Resize(..)
                 | Action::Loaded(_)
                 | Action::Redraw
+                | Action::JobMore
+                | Action::MeasureMore
                 | Action::Scroll(Scroll::Up | Scroll::Down)
         )
     {
@@ -42,7 +60,11 @@ pub fn update(app: &mut App, action: Action) {
         Action::Undo | Action::Step | Action::Tick | Action::Advance | Action::Reset => {
             app.changed_by_undo = matches!(action, Action::Undo);
         }
-        Action::Goto(_) | Action::PromptSubmit | Action::NextCorpus | Action::PrevCorpus => {
+        Action::Goto(_)
+        | Action::Follow(_)
+        | Action::PromptSubmit
+        | Action::NextCorpus
+        | Action::PrevCorpus => {
             app.changed_by_undo = false;
         }
         _ => {}
@@ -73,17 +95,13 @@ pub fn update(app: &mut App, action: Action) {
             Ok(()) if matches!(app.trainer().phase(), Phase::Merged) => say_if_done(app),
             Ok(()) => {}
         },
-        Action::Reset => {
-            app.autoplay.on = false;
-            run_later(app, Action::Goto(0), "back to merge 0".into());
-        }
+        Action::Reset => start_seek(app, 0, "back to merge 0".into()),
         Action::EncodeMore => app.encode.encode_more(&app.toks),
-        Action::RunPending => {
-            if let Some(action) = app.pending.take() {
-                update(app, action);
-                return;
-            }
-        }
+        // The view's refresh below measures the next tokenizers.
+        Action::MeasureMore => {}
+        Action::JobMore => job_more(app),
+        Action::Follow(target) => follow_to(app, target),
+        Action::CancelJob => cancel_job(app),
         Action::Goto(n) => goto(app, n),
         Action::OpenGoto => app.input = InputMode::Goto(String::new()),
         Action::PromptType(c) => {
@@ -113,7 +131,7 @@ pub fn update(app: &mut App, action: Action) {
                     if app.goto_is_rank() {
                         app.fert.merge_row = Some(n);
                     } else {
-                        run_later(app, Action::Goto(n), format!("going to merge {n}"));
+                        start_seek(app, n, format!("going to merge {n}"));
                     }
                 }
                 // Nothing typed: the prompt stays open for the number.
@@ -308,7 +326,9 @@ fn after_change(app: &mut App) {
     }
     if app.fert.open {
         let generation = app.encode.generation();
-        app.fert.refresh(&app.toks, &app.encode.text, generation);
+        let deadline = Instant::now() + app.slice;
+        app.fert
+            .refresh(&app.toks, &app.encode.text, generation, deadline);
     }
 }
 
@@ -414,11 +434,162 @@ fn goto(app: &mut App, n: usize) {
     }
 }
 
-/// A seek may take longer than a frame: ask for it now, so the screen can
-/// say it is working before the work starts; the loop runs it next.
-fn run_later(app: &mut App, action: Action, what: String) {
-    app.pending = Some(action);
-    app.notice = Some(format!("{what}{}", app.theme.glyphs.ellipsis));
+/// Go to merge `n` as a job: its first slice now, the rest between frames
+/// (or on another thread), Esc going back to where training stands now.
+fn start_seek(app: &mut App, n: usize, what: String) {
+    app.autoplay.on = false;
+    let trainer = app.trainer();
+    let origin = Mark::of(trainer);
+    let (job, work) = Job::seek(trainer, Mark::seek(n), what, Some(origin));
+    app.job = Some(job);
+    app.work.extend(work);
+    job_more(app);
+}
+
+/// Take training to the teacher's `target` as a job Esc cannot cancel; it
+/// takes the place of any job under way (an earlier move of the teacher's).
+fn follow_to(app: &mut App, target: Mark) {
+    app.autoplay.on = false;
+    app.job = None;
+    let what = format!("following the teacher to merge {}", target.merges);
+    let (job, work) = Job::seek(app.trainer(), target, what, None);
+    app.job = Some(job);
+    app.work.extend(work);
+    app.pairs_scroll = 0;
+    job_more(app);
+}
+
+/// What a training key pressed during a job is told.
+fn busy_notice(app: &App) -> String {
+    let what = app.job.as_ref().map_or("", |j| j.what.as_str());
+    match app.job.as_ref().and_then(|j| j.origin) {
+        Some(_) => format!(
+            "{what} is under way: wait, or {} cancels it",
+            keymap::keys_of(&Action::CancelJob)
+        ),
+        None => format!("{what} is under way: wait"),
+    }
+}
+
+/// The next slice of the job under way, or its thread's result if it has
+/// one.
+fn job_more(app: &mut App) {
+    let Some(job) = app.job.as_ref() else {
+        return;
+    };
+    let finished = match &job.run {
+        Run::Here { target } => {
+            let target = *target;
+            let deadline = Instant::now() + app.slice;
+            // Each slice moves the table: its winner is the top row.
+            app.pairs_scroll = 0;
+            move_until(app.trainer_mut(), target, deadline)
+        }
+        Run::Replay(away) | Run::Open(away) => match away.take() {
+            None => false,
+            Some(Ok((trainer, lines))) => {
+                let loaded = app.loaded_mut();
+                let old = std::mem::replace(&mut loaded.trainer, trainer);
+                if let Some(lines) = lines {
+                    loaded.lines = lines;
+                }
+                // Freeing a big trainer takes a while of its own: not here.
+                app.work.push(Work::new(move || drop(old)));
+                app.pairs_scroll = 0;
+                true
+            }
+            Some(Err(e)) => {
+                let job = app.job.take().expect("a job is under way");
+                if job.is_opening() {
+                    app.failed = Some(e);
+                    app.quit = true;
+                } else {
+                    app.notice = Some(format!("{} failed: {e}", job.what));
+                }
+                return;
+            }
+        },
+    };
+    if finished {
+        finish_job(app);
+    }
+}
+
+/// The job is done: say so if it did not reach what it was asked for, or
+/// if it was itself the way back from a cancelled one.
+fn finish_job(app: &mut App) {
+    let Some(job) = app.job.take() else {
+        return;
+    };
+    // A "wait" said while it ran is out of date now.
+    app.notice = None;
+    let reached = app.trainer().merges().len();
+    if job.returning {
+        app.notice = Some(format!("cancelled: back at merge {reached}"));
+    } else if let Some(n) = job.target.map(|t| t.merges)
+        && reached < n
+    {
+        let why = app
+            .trainer()
+            .stop_reason()
+            .map_or_else(String::new, |r| format!(": {r}"));
+        app.notice = Some(format!("training stops at merge {reached}{why}"));
+    }
+    app.changed_by_undo = false;
+    if !job.then.is_empty() {
+        return run_lesson_script(app, job.then, job.what, job.origin, job.lesson_at);
+    }
+    follow_round(app);
+}
+
+/// Esc during a job: stop it and go back to where training stood. A job
+/// on another thread never touched the trainer on screen, so that is
+/// at once; steps and undos made here are taken back as a job of its own.
+fn cancel_job(app: &mut App) {
+    let Some(job) = app.job.take() else {
+        return;
+    };
+    let Some(origin) = job.origin else {
+        // Already on the way back: that cannot be cancelled.
+        app.notice = Some(format!("{} is under way: wait", job.what));
+        app.job = Some(job);
+        return;
+    };
+    if let (Some(at), Some(lesson)) = (job.lesson_at, app.lesson.as_mut()) {
+        lesson.at = at;
+    }
+    drop(job);
+    if Mark::of(app.trainer()) == origin {
+        app.notice = Some(format!("cancelled: still at merge {}", origin.merges));
+        return;
+    }
+    let what = format!("going back to merge {}", origin.merges);
+    let (mut back, work) = Job::seek(app.trainer(), origin, what, None);
+    back.returning = true;
+    app.job = Some(back);
+    app.work.extend(work);
+    job_more(app);
+}
+
+/// While the corpus opens, only quitting, the screen size and the loads
+/// of other tokenizers count; the rest waits for the corpus.
+fn while_opening(app: &mut App, action: Action) {
+    app.dirty = true;
+    match action {
+        Action::Quit | Action::CancelJob => app.quit = true,
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Redraw => app.redraw = true,
+        Action::Loaded(done) => {
+            app.toks.finish(done);
+        }
+        Action::JobMore => {
+            job_more(app);
+            if !app.opening_job() && !app.quit {
+                after_change(app);
+            }
+        }
+        _ => {}
+    }
 }
 
 fn speed_notice(app: &App) -> String {
@@ -820,6 +991,10 @@ fn open_tree(app: &mut App) {
 
 /// Write down where training stands, if the session is being recorded.
 fn record(app: &mut App) {
+    if app.job.is_some() {
+        // The merges a job passes on its way are not lesson steps.
+        return;
+    }
     let current = app.current;
     let Some(rec) = app.recording.as_mut() else {
         return;
@@ -841,10 +1016,13 @@ fn lesson_next(app: &mut App) {
         app.notice = Some("end of the lesson (Left goes back)".into());
         return;
     }
+    let before = lesson.at;
     lesson.at = Some(next);
     let command = lesson.steps[next].command.clone();
     app.autoplay.on = false;
-    run_lesson_command(app, &command);
+    let origin = Mark::of(app.trainer());
+    let what = format!("lesson step {}", next + 1);
+    run_lesson_script(app, vec![command], what, Some(origin), Some(before));
 }
 
 /// Back one lesson step: the steps up to it run again from merge 0, so
@@ -859,17 +1037,42 @@ fn lesson_back(app: &mut App) {
     };
     let back = at.checked_sub(1);
     lesson.at = back;
-    let commands: Vec<lesson::Command> = match back {
-        Some(b) => lesson.steps[..=b]
-            .iter()
-            .map(|s| s.command.clone())
-            .collect(),
-        None => Vec::new(),
-    };
+    let mut commands = vec![lesson::Command::Step(0)];
+    if let Some(b) = back {
+        commands.extend(lesson.steps[..=b].iter().map(|s| s.command.clone()));
+    }
     app.autoplay.on = false;
-    goto(app, 0);
-    for c in &commands {
-        run_lesson_command(app, c);
+    let origin = Mark::of(app.trainer());
+    let what = match back {
+        Some(b) => format!("lesson: back to step {}", b + 1),
+        None => "lesson: back to the start".to_string(),
+    };
+    run_lesson_script(app, commands, what, Some(origin), Some(Some(at)));
+}
+
+/// Run lesson commands in order; a go-to among them becomes a job that
+/// runs the rest once it is there. `origin` and `lesson_at` are where Esc
+/// takes training and the lesson back to.
+fn run_lesson_script(
+    app: &mut App,
+    commands: Vec<lesson::Command>,
+    what: String,
+    origin: Option<Mark>,
+    lesson_at: Option<Option<usize>>,
+) {
+    let mut rest = commands.into_iter();
+    while let Some(command) = rest.next() {
+        let lesson::Command::Step(n) = command else {
+            run_lesson_command(app, &command);
+            continue;
+        };
+        let (mut job, work) = Job::seek(app.trainer(), Mark::seek(n), what, origin);
+        job.then = rest.collect();
+        job.lesson_at = lesson_at;
+        app.job = Some(job);
+        app.work.extend(work);
+        job_more(app);
+        return;
     }
 }
 

@@ -73,11 +73,26 @@ fn wins(app: &App, choice: &Choice, overlap: Option<String>) -> String {
 fn where_met(app: &App, chunk: u32) -> String {
     let trainer = app.trainer();
     let corpus = trainer.corpus();
-    let text = String::from_utf8_lossy(corpus.chunk_bytes(chunk as usize));
-    let quoted = truncate(&format!("{text:?}"), QUOTE_WIDTH, app.theme.glyphs.ellipsis);
+    let quoted = quote(app, corpus.chunk_bytes(chunk as usize));
     let start = corpus.chunks()[chunk as usize].start as usize;
     let line = app.lines().line_of(start) + 1;
     format!(", in {quoted} (line {line})")
+}
+
+/// A chunk in quotes, cut to [`QUOTE_WIDTH`] columns. Only its start is
+/// looked at: a chunk can be the whole corpus (`--pretok none`), and
+/// quoting all of it would cost a frame many times over.
+fn quote(app: &App, chunk: &[u8]) -> String {
+    let ellipsis = app.theme.glyphs.ellipsis;
+    // Four bytes a column is room for any character that takes a column.
+    let head = &chunk[..chunk.len().min(QUOTE_WIDTH * 4)];
+    let text = String::from_utf8_lossy(head);
+    let quoted = truncate(&format!("{text:?}"), QUOTE_WIDTH, ellipsis);
+    if head.len() < chunk.len() && !quoted.ends_with(ellipsis) {
+        format!("{quoted}{ellipsis}")
+    } else {
+        quoted
+    }
 }
 
 /// In the chosen phase, for a pair of one token twice: the places a merge
@@ -100,8 +115,7 @@ fn overlap_now(app: &App, choice: &Choice) -> Option<String> {
         }
     }
     let (c, windows, replaced) = example?;
-    let text = String::from_utf8_lossy(trainer.corpus().chunk_bytes(c));
-    let quoted = truncate(&format!("{text:?}"), QUOTE_WIDTH, app.theme.glyphs.ellipsis);
+    let quoted = quote(app, trainer.corpus().chunk_bytes(c));
     Some(format!(
         "count {} but {replacements} replacements: {quoted} holds {windows} overlapping pairs, merging left to right replaces {replaced}",
         choice.count

@@ -31,10 +31,19 @@ pub fn press(app: &mut App, events: impl IntoIterator<Item = Event>) {
         if let Some(action) = action_for(app, &key) {
             update(app, action);
         }
-        // The loop runs a seek one frame after it was asked for.
-        if app.pending.is_some() {
-            update(app, bpeek::tui::Action::RunPending);
+        finish_job(app);
+    }
+}
+
+/// Let the long action a key started run to its end, a slice at a time
+/// as the loop runs it between frames (work meant for another thread is
+/// run here).
+pub fn finish_job(app: &mut App) {
+    while app.job.is_some() {
+        for work in app.take_work() {
+            work.run();
         }
+        update(app, bpeek::tui::Action::JobMore);
     }
 }
 

@@ -1,9 +1,11 @@
-//! The footer: a notice if there is one, the go-to prompt while it is open,
-//! otherwise the keys that matter now, from the key table.
+//! The footer: a notice if there is one, else the progress of a long action
+//! under way or the go-to prompt while it is open, then the keys that matter
+//! now, from the key table.
 
 use crate::tui::action::Action;
 use crate::tui::app::{App, InputMode};
 use crate::tui::keymap::footer_rows;
+use crate::tui::view::progress;
 use crate::tui::view::widths::{truncate, width};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -19,6 +21,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         let text = truncate(&format!(" {notice}"), max, t.glyphs.ellipsis);
         used += width(&text);
         spans.push(Span::styled(text, t.notice()));
+    } else if let Some(progress) = progress::text(app) {
+        // The keys that still work follow, from the table (Esc cancels).
+        let text = truncate(&format!(" {progress}"), max, t.glyphs.ellipsis);
+        used += width(&text) + 1;
+        spans.push(Span::styled(text, t.notice()));
+        spans.push(Span::raw(" "));
     } else if let InputMode::Goto(digits) = &app.input {
         let what = if app.goto_is_rank() { "rank" } else { "merge" };
         let text = format!(" go to {what}: {digits}");
@@ -31,14 +39,18 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     // The help key is always shown; the others as room allows, in table order.
     // Once training can go no further, the keys that train are not offered.
+    // While a job runs, the keys that wait for it are not offered either.
     let done = app.training_end().is_some();
+    let busy = app.job.is_some();
+    let rank = app.goto_is_rank();
     let rows: Vec<_> = footer_rows(app)
         .filter(|b| {
-            !(done
-                && matches!(
-                    b.action,
-                    Action::Step | Action::Advance | Action::ToggleAutoplay
-                ))
+            let trains = matches!(
+                b.action,
+                Action::Step | Action::Advance | Action::ToggleAutoplay
+            );
+            let waits = busy && crate::tui::job::waits(&b.action, rank);
+            !(waits || (done && trains))
         })
         .collect();
     let (help, others): (Vec<_>, Vec<_>) = rows

@@ -10,7 +10,9 @@ pub mod fertility;
 pub mod footer;
 pub mod help;
 pub mod merges;
+pub mod opening;
 pub mod pairs;
+pub mod progress;
 pub mod status;
 pub mod too_small;
 pub mod tree;
@@ -26,6 +28,10 @@ use ratatui::widgets::Block;
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
+    if app.opening_job() {
+        opening::draw(frame, area, app);
+        return;
+    }
     if layout::too_small(area) {
         too_small::draw(frame, area, app);
         return;

@@ -112,9 +112,16 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
 }
 
 pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    // Numbers of another text or tokenizer are not shown while the new
+    // ones are measured.
+    let generation = app.encode.generation();
     let row_of = |i: usize| {
         app.toks.get(i)?;
-        app.fert.columns.get(i)?.pasted.as_ref().map(|(_, _, r)| r)
+        let stamp = app.toks.slots[i].stamp;
+        match app.fert.columns.get(i)?.pasted.as_ref() {
+            Some((s, g, r)) if (*s, *g) == (stamp, generation) => Some(r),
+            _ => None,
+        }
     };
     let any = (0..app.toks.slots.len()).find_map(row_of);
     let dot = super::dot(app);
@@ -182,7 +189,8 @@ fn table<'a>(
             None => {
                 let why = match slot.error() {
                     Some(_) => "could not load (see above)".to_string(),
-                    None => format!("loading{}", t.glyphs.ellipsis),
+                    None if slot.is_loading() => format!("loading{}", t.glyphs.ellipsis),
+                    None => format!("measuring{}", t.glyphs.ellipsis),
                 };
                 Line::from(vec![
                     Span::raw(name),

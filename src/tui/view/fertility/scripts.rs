@@ -16,7 +16,14 @@ const BYTES: usize = 7;
 
 fn shares(app: &App, i: usize) -> Option<&Vec<ScriptShare>> {
     app.toks.get(i)?;
-    app.fert.columns.get(i)?.scripts.as_ref().map(|(_, _, s)| s)
+    let stamp = app.toks.slots[i].stamp;
+    let pasted = app.fert.effective_source(&app.encode.text) == TextSource::Pasted;
+    let key = pasted.then(|| app.encode.generation());
+    // Shares of another text or tokenizer wait for the new ones.
+    match app.fert.columns.get(i)?.scripts.as_ref() {
+        Some((s, k, shares)) if (*s, *k) == (stamp, key) => Some(shares),
+        _ => None,
+    }
 }
 
 fn per_token(shares: &[ScriptShare], script: Script) -> Option<f64> {
