@@ -364,6 +364,8 @@ fn a_served_explorer_is_woken_when_work_on_another_thread_returns() {
         per_address: 4,
         rate_per_address: 60,
         idle_timeout: Duration::from_secs(600),
+        login_timeout: Duration::from_secs(20),
+        stall_timeout: Duration::from_secs(60),
     });
     let shared = std::sync::Arc::new(SharedTokenizers::new(&[]));
     let mut events = ChannelEvents::new(rx, tx, class, shared);
