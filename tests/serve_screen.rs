@@ -5,7 +5,8 @@
 mod common;
 
 use bpeek::serve::screen::{Out, Outbox, RemoteScreen, enter_sequence, leave_sequence};
-use bpeek::tui::runner::{Screen, draw};
+use bpeek::tui::runner::draw;
+use bpeek::tui::screen::Screen;
 use bpeek::tui::{Action, update};
 use ratatui::Terminal;
 use tokio::sync::mpsc::Receiver;

@@ -11,7 +11,7 @@
 //! up anyone else.
 
 use crate::serve::incoming::Incoming;
-use crate::tui::runner::Screen;
+use crate::tui::screen::Screen;
 use crossterm::{cursor, event, style, terminal};
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
 use ratatui::buffer::Cell;

@@ -153,7 +153,7 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
 /// Go to a merge and back as the loop runs them: a slice of the job, then
 /// a frame, until it is done. The longest of these is the longest the
 /// screen goes without answering a key.
-fn long_actions<B: crate::tui::runner::Screen>(
+fn long_actions<B: crate::tui::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
 ) -> Result<()> {
@@ -200,7 +200,7 @@ fn long_actions<B: crate::tui::runner::Screen>(
 /// Run the job under way to its end as the loop would, timing each slice
 /// and frame (work for another thread runs on one; the loop looks at it
 /// every so often).
-fn run_job<B: crate::tui::runner::Screen>(
+fn run_job<B: crate::tui::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
     gaps: &mut Vec<Duration>,
@@ -226,7 +226,7 @@ fn run_job<B: crate::tui::runner::Screen>(
 
 /// A large paste in the encode box: the paste itself, then keystrokes and
 /// steps with it there, each an update and a frame.
-fn big_paste<B: crate::tui::runner::Screen>(
+fn big_paste<B: crate::tui::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
 ) -> Result<()> {

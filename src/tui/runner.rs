@@ -11,25 +11,11 @@ use crate::tui::classroom;
 use crate::tui::event::{Event, EventSource};
 use crate::tui::job::PROGRESS_EVERY;
 use crate::tui::keymap::action_for;
+use crate::tui::screen::Screen;
 use crate::tui::update::update;
 use crate::tui::view;
 use ratatui::Terminal;
-use ratatui::backend::{Backend, TestBackend};
 use std::time::{Duration, Instant};
-
-/// A backend the loop can tell about a resize. A real terminal already knows
-/// its size; a test backend has to be resized by hand.
-pub trait Screen: Backend {
-    fn resized(&mut self, _width: u16, _height: u16) {}
-}
-
-impl Screen for TestBackend {
-    fn resized(&mut self, width: u16, height: u16) {
-        self.resize(width, height);
-    }
-}
-
-impl<W: std::io::Write> Screen for ratatui::backend::CrosstermBackend<W> {}
 
 fn draw_error(e: impl std::fmt::Display) -> Error {
     Error::failure(format!("drawing the screen: {e}"))

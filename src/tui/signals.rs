@@ -69,6 +69,6 @@ pub fn watch(tell: impl Fn(Event) + Send + 'static) -> io::Result<()> {
 }
 
 fn end_now(signal: i32) -> ! {
-    crate::tui::term::restore();
+    crate::tui::terminal_mode::restore();
     std::process::exit(128 + signal);
 }

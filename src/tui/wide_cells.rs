@@ -16,7 +16,7 @@
 //! written again whole, each of its uncertain clusters placed by an
 //! explicit cursor move. Rows of plain text are patched as usual.
 
-use crate::tui::runner::Screen;
+use crate::tui::screen::Screen;
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
 use ratatui::buffer::{Buffer, Cell, CellWidth};
 use ratatui::layout::{Position, Rect, Size};
