@@ -429,7 +429,9 @@ impl bpeek::tui::classroom::ClassLink for Teacher {
 
 #[test]
 fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
-    use bpeek::tui::classroom::{self, Classroom, PhaseName, Role, TrainingState};
+    use bpeek::tui::classroom::{Classroom, Role, TrainingState};
+    use bpeek::tui::follow;
+    use bpeek::tui::mark::PhaseName;
     let teacher = std::sync::Arc::new(std::sync::Mutex::new(None));
     let mut app = app();
     app.classroom = Some(Classroom::new(
@@ -443,7 +445,7 @@ fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
             phase,
             autoplay: false,
         });
-        classroom::on_class_change(app);
+        follow::on_class_change(app);
     };
 
     moves_to(&mut app, 300, PhaseName::Counted);

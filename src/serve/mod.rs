@@ -264,7 +264,7 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
         app.add_tokenizer(spec);
     }
     app.classroom = Some(Classroom::new(Role::Teacher, class.link(seat.id)));
-    crate::tui::classroom::after_event(&mut app);
+    crate::tui::follow::after_event(&mut app);
     let result = crate::tui::term::run_with(&mut app, |events| {
         // Stopping this process would freeze every student's screen.
         events.refuse_suspend("Ctrl-Z would stop the server for the whole class; q stops it");

@@ -9,8 +9,9 @@ use crate::serve::input::{ESC_WAIT, InputParser, PASTE_CAP};
 use crate::serve::screen::{self, Out, Outbox, RemoteScreen};
 use crate::serve::shared::SharedTokenizers;
 use crate::tui::app::App;
-use crate::tui::classroom::{self, Classroom, Role};
+use crate::tui::classroom::{Classroom, Role};
 use crate::tui::event::{Event, EventSource};
+use crate::tui::follow;
 use crate::tui::runner::run_loop;
 use crate::tui::theme::Theme;
 use crate::tui::wide_cells::WideCellBackend;
@@ -265,8 +266,8 @@ fn explore(
     app.classroom = Some(Classroom::new(role, setup.class.link(seat_id)));
     // A late joiner starts where the teacher is; a teacher tells the class
     // where it starts.
-    classroom::on_class_change(&mut app);
-    classroom::after_event(&mut app);
+    follow::on_class_change(&mut app);
+    follow::after_event(&mut app);
     let fail = |e: io::Error| crate::error::Error::failure(format!("client terminal: {e}"));
     outbox
         .must(Out::Bytes(screen::enter_sequence()))

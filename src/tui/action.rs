@@ -31,7 +31,7 @@ pub enum Action {
     Goto(usize),
     /// Go to the teacher's point of training (merges and phase) as a job
     /// between frames, in place of any job under way.
-    Follow(crate::tui::job::Mark),
+    Follow(crate::tui::mark::Mark),
     /// Open the "go to merge" prompt.
     OpenGoto,
     /// Type into the prompt (digits only are kept).

@@ -15,8 +15,8 @@ use crate::bpe::trainer::SeekPlan;
 use crate::cli::args::TrainingOptions;
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
-use crate::tui::classroom::PhaseName;
 use crate::tui::lines::LineIndex;
+use crate::tui::mark::{Mark, PhaseName};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -30,32 +30,6 @@ pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// Bytes read from a corpus file at a time, between progress reports.
 const READ_BLOCK: usize = 4 << 20;
-
-/// A point of training: the merges made and the phase of the round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Mark {
-    pub merges: usize,
-    /// `None`: whichever phase a seek leaves (see [`Trainer::seek`]).
-    pub phase: Option<PhaseName>,
-}
-
-impl Mark {
-    /// Where `trainer` stands now.
-    pub fn of(trainer: &Trainer) -> Self {
-        Mark {
-            merges: trainer.merges().len(),
-            phase: Some(PhaseName::of(trainer.phase())),
-        }
-    }
-
-    /// The state [`Trainer::seek`] to `merges` ends in.
-    pub fn seek(merges: usize) -> Self {
-        Mark {
-            merges,
-            phase: None,
-        }
-    }
-}
 
 /// One move of `trainer` toward `target`: a step, an undo or a phase.
 /// False once it is there, or training can go no further.

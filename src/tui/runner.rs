@@ -7,8 +7,8 @@
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::classroom;
 use crate::tui::event::{Event, EventSource};
+use crate::tui::follow;
 use crate::tui::job::PROGRESS_EVERY;
 use crate::tui::keymap::action_for;
 use crate::tui::screen::Screen;
@@ -100,14 +100,14 @@ pub fn run_loop<B: Screen>(
             }
             Some(Event::Closed) => break,
             Some(Event::Key(key)) => {
-                if !classroom::on_key(app, &key)
+                if !follow::on_key(app, &key)
                     && let Some(action) = action_for(app, &key)
-                    && let Some(action) = classroom::guard(app, action)
+                    && let Some(action) = follow::guard(app, action)
                 {
                     update(app, action);
                 }
             }
-            Some(Event::Class) => classroom::on_class_change(app),
+            Some(Event::Class) => follow::on_class_change(app),
             Some(Event::Notice(text)) => {
                 app.notice = Some(text);
                 app.dirty = true;
@@ -132,9 +132,9 @@ pub fn run_loop<B: Screen>(
         }
         if opening && !app.opening_job() {
             // The corpus is in: a follower catches up with the teacher.
-            classroom::on_class_change(app);
+            follow::on_class_change(app);
         }
-        classroom::after_event(app);
+        follow::after_event(app);
     }
     match app.failed.take() {
         Some(e) => Err(e),

@@ -6,12 +6,13 @@ use crate::tui::action::{Action, Scroll};
 use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
 use crate::tui::corpus_text::CorpusLook;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
-use crate::tui::job::{Job, Mark, Run, Work, move_until};
+use crate::tui::fertility_layout::plan;
+use crate::tui::job::{Job, Run, Work, move_until};
 use crate::tui::keymap;
 use crate::tui::layout::{self, inner};
 use crate::tui::lesson;
+use crate::tui::mark::Mark;
 use crate::tui::merge_tree;
-use crate::tui::view::fertility::plan;
 use std::time::Instant;
 
 pub fn update(app: &mut App, action: Action) {

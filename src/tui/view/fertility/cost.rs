@@ -2,11 +2,12 @@
 //! tokenizer, a bar for the selected one) and the selected language's full
 //! table; for pasted text, the full table.
 
-use super::{Plan, bar, header_cell, left, marker, not_ready, pad_to, rule, visible_columns};
+use super::{bar, header_cell, left, marker, not_ready, pad_to, rule, visible_columns};
 use crate::bpe::fertility::Row;
 use crate::corpora::SAMPLES;
 use crate::tui::app::App;
 use crate::tui::fertility::{Metric, format_ratio};
+use crate::tui::fertility_layout::Plan;
 use crate::tui::view::widths::fit_right;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

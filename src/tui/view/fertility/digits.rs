@@ -5,10 +5,11 @@
 //! colour: a separator between tokens, and neighbouring tokens alternate
 //! plain and underlined.
 
-use super::{Plan, header_cell, marker, pad_to, rule, visible_columns};
+use super::{header_cell, marker, pad_to, rule, visible_columns};
 use crate::bpe::display::token_visible;
 use crate::tui::app::App;
 use crate::tui::fertility::{number_labels, numbers};
+use crate::tui::fertility_layout::Plan;
 use crate::tui::theme::Mark;
 use crate::tui::view::widths::{fit_left, fit_right, truncate, width};
 use ratatui::style::Style;

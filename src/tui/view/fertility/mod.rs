@@ -22,6 +22,7 @@ use crate::bpe::encoder::EncodedToken;
 use crate::corpora::SAMPLES;
 use crate::tui::app::{App, Boundaries};
 use crate::tui::fertility::{Panel, StripText, TextSource};
+use crate::tui::fertility_layout::{Plan, pasted, plan};
 use crate::tui::rows::{Piece, Rows, TextLook, lay_out};
 use crate::tui::tokenizers::{Slot, SlotState};
 use crate::tui::view::widths::{fit_items, fit_left, truncate, width};
@@ -30,116 +31,6 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-
-/// How to say how words are counted, for the scripts panel.
-pub const WORDS_NOTE: &str = "A token counts for the script of most of its bytes other than \
-spaces, and a space inside it counts with it; only a token of nothing but whitespace counts \
-as whitespace. Words: whitespace-separated units with a letter or digit. \
-Without spaces between words, each Han character and each run of kana is a word; Thai \
-(no dictionary here) counts whole phrases, so its tokens per word run high.";
-
-/// How the rows of the view are shared out.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
-    /// Rows for the entries of the panel's list (its heading not counted).
-    pub list: usize,
-    /// Rows for the token line(s).
-    pub tokens: usize,
-    /// Whether the samples panel has room for the selected language's table.
-    pub detail: bool,
-    /// The load error shown under the tabs, if any.
-    pub error: Option<String>,
-    /// The words note, wrapped (scripts panel).
-    pub note: Vec<String>,
-}
-
-/// Share the rows of a `width` x `height` screen out (the status line and
-/// the footer take one row each).
-pub fn plan(app: &App, width: u16, height: u16) -> Plan {
-    let h = (height as usize).saturating_sub(2);
-    let w = width as usize;
-    let slots = app.toks.slots.len();
-    let error = load_error(app);
-    // Tabs, and the error line when there is one.
-    let top = 1 + usize::from(error.is_some());
-    // The rule over the token line, and the detail line under it.
-    let token_frame = 2;
-    let mut plan = Plan {
-        list: 0,
-        tokens: 1,
-        detail: false,
-        error,
-        note: Vec::new(),
-    };
-    let room = |fixed: usize| h.saturating_sub(top + fixed);
-    match app.fert.panel {
-        Panel::Cost if pasted(app) => {
-            plan.list = slots;
-            plan.tokens = room(2 + slots + token_frame).max(1);
-        }
-        Panel::Cost => {
-            let detail = 2 + slots;
-            plan.detail = room(1 + token_frame + 1 + detail) >= 4;
-            let fixed = 1 + token_frame + 1 + if plan.detail { detail } else { 0 };
-            plan.list = room(fixed).clamp(1, SAMPLES.len());
-            // Rows the languages do not need go to the token lines.
-            plan.tokens = 1 + room(fixed).saturating_sub(plan.list);
-        }
-        Panel::Scripts => {
-            plan.note = wrap(WORDS_NOTE, w.saturating_sub(2));
-            let keep = room(2 + token_frame + 1 + 3).min(plan.note.len());
-            plan.note.truncate(keep);
-            plan.list = room(2 + plan.note.len() + token_frame + 1).max(1);
-        }
-        Panel::Digits => plan.list = room(2 + token_frame + 1).max(1),
-        Panel::Merges => plan.list = room(2 + 2).max(1),
-    }
-    plan
-}
-
-fn pasted(app: &App) -> bool {
-    app.fert.effective_source(&app.encode.text) == TextSource::Pasted
-}
-
-fn load_error(app: &App) -> Option<String> {
-    let failed: Vec<&Slot> = app
-        .toks
-        .slots
-        .iter()
-        .filter(|s| s.error().is_some())
-        .collect();
-    let first = failed.first()?;
-    let more = if failed.len() > 1 {
-        format!(" (and {} more)", failed.len() - 1)
-    } else {
-        String::new()
-    };
-    Some(format!(
-        "cannot load {}: {}{more}",
-        first.label,
-        first.error().unwrap_or_default()
-    ))
-}
-
-/// Word-wrap `text` to lines of at most `cols` columns.
-pub fn wrap(text: &str, cols: usize) -> Vec<String> {
-    let cols = cols.max(8);
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && width(&line) + 1 + width(word) > cols {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let plan = plan(app, area.width, area.height + 2);

@@ -1,12 +1,13 @@
 //! The scripts panel: the measured text cut into runs of one script, and
 //! each script's bytes per token under each tokenizer.
 
-use super::{Plan, bar, header_cell, left, marker, not_ready, pad_to, rule, visible_columns};
+use super::{bar, header_cell, left, marker, not_ready, pad_to, rule, visible_columns};
 use crate::bpe::fertility::ScriptShare;
 use crate::bpe::script::Script;
 use crate::corpora::SAMPLES;
 use crate::tui::app::App;
 use crate::tui::fertility::{TextSource, format_ratio};
+use crate::tui::fertility_layout::Plan;
 use crate::tui::view::widths::fit_right;
 use ratatui::text::{Line, Span};
 

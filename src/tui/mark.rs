@@ -1,0 +1,47 @@
+//! A point of training that jobs and followers move toward.
+
+use crate::bpe::{Phase, Trainer};
+
+/// A point of training: the merges made and the phase of the round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    pub merges: usize,
+    /// `None`: whichever phase a seek leaves (see [`Trainer::seek`]).
+    pub phase: Option<PhaseName>,
+}
+
+impl Mark {
+    /// Where `trainer` stands now.
+    pub fn of(trainer: &Trainer) -> Self {
+        Mark {
+            merges: trainer.merges().len(),
+            phase: Some(PhaseName::of(trainer.phase())),
+        }
+    }
+
+    /// The state [`Trainer::seek`] to `merges` ends in.
+    pub fn seek(merges: usize) -> Self {
+        Mark {
+            merges,
+            phase: None,
+        }
+    }
+}
+
+/// A phase of a round, without its data: what a mark or a class shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhaseName {
+    Counted,
+    Chosen,
+    Merged,
+}
+
+impl PhaseName {
+    pub fn of(phase: &Phase) -> Self {
+        match phase {
+            Phase::Counted => PhaseName::Counted,
+            Phase::Chosen(_) => PhaseName::Chosen,
+            Phase::Merged => PhaseName::Merged,
+        }
+    }
+}
