@@ -98,6 +98,29 @@ impl Chain {
         (self.starts.partition_point(|&s| s <= pos) - 1) as u32
     }
 
+    /// The chunk that position `pos` belongs to, searched outwards from
+    /// chunk `near`: cheap when a run of positions is walked in order.
+    pub fn chunk_of_near(&self, pos: u32, near: u32) -> u32 {
+        let s = &self.starts;
+        let near = (near as usize).min(s.len().saturating_sub(2));
+        let (lo, hi) = if s[near] <= pos {
+            let (mut lo, mut step) = (near, 1);
+            while lo + step < s.len() && s[lo + step] <= pos {
+                lo += step;
+                step *= 2;
+            }
+            (lo, (lo + step).min(s.len()))
+        } else {
+            let (mut hi, mut step) = (near, 1);
+            while hi >= step && s[hi - step] > pos {
+                hi -= step;
+                step *= 2;
+            }
+            (hi.saturating_sub(step), hi)
+        };
+        (lo + s[lo..hi].partition_point(|&x| x <= pos) - 1) as u32
+    }
+
     /// The token starting at `pos`, or [`END`] after a chunk's last token.
     pub fn at(&self, pos: u32) -> TokenId {
         self.cells[pos as usize].sym

@@ -1,22 +1,24 @@
 //! The live pair table: each pair's weighted count, where it occurs, and an
 //! ordered index that always has the next winner first.
 //!
-//! Occurrences are added and removed one at a time while a merge (or its
-//! undo) rewrites the chunks; the counts they change are settled into the
-//! order once the rewrite is done, so each changed pair moves once.
+//! A merge (or its undo) gathers its window changes by neighbour token (see
+//! [`WindowBatch`]) and hands them over once per pair, not once per place;
+//! the counts they change are settled into the order once the rewrite is
+//! done, so each changed pair moves once.
 //!
-//! A pair's list of places is kept loosely: a place is appended when the
+//! A pair's list of places is kept loosely: places are appended when the
 //! pair appears there and left in the list when it goes, because the chain
-//! of tokens can always say whether the pair is still there. The list is
-//! checked and compacted when the pair is merged, when its first place is
-//! needed again, or when it holds twice as many entries as live places. So
-//! an update is an append and a count, whatever the pair's size.
+//! of tokens can always say whether the pair is still there. The list
+//! remembers whether it is still ascending; it is sorted and cleaned when
+//! the pair is merged, when its first place is gone, or when it holds twice
+//! as many entries as live places. So an update is an append and a count,
+//! whatever the pair's size.
 
-use crate::bpe::Pair;
 use crate::bpe::chain::Chain;
 use crate::bpe::hf_ids::hf_id;
 use crate::bpe::names::TieRule;
 use crate::bpe::vocab::Vocab;
+use crate::bpe::{Pair, TokenId};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
@@ -34,56 +36,87 @@ pub struct PairStat {
     /// Overlapping windows, weighted by chunk frequency.
     pub count: u64,
     /// Where the pair first occurs: its first position in the chunk layout,
-    /// which orders by chunk, then by offset (tie rule `first` only).
+    /// which orders by chunk, then by offset.
     pub first: u64,
-    /// The distinct chunks that contain the pair.
-    pub chunks: BTreeSet<u32>,
     /// Every position where the pair starts, and perhaps some where it no
-    /// longer does, in no particular order.
+    /// longer does, from `head` on.
     places: Vec<u32>,
+    /// Entries before this are known to be gone.
+    head: usize,
+    /// Whether `places[head..]` is strictly ascending.
+    sorted: bool,
     /// How many positions the pair starts at now.
     live: u32,
-    /// How many places the pair has in each long chunk (see
-    /// [`LONG_CHUNK`]); short chunks are searched instead.
-    in_long: FxHashMap<u32, u32>,
-    /// Count change not yet settled into the order.
+    /// Count and place changes not yet settled into the order.
     delta: i64,
+    live_delta: i64,
     dirty: bool,
     /// The smallest place added since the last settle.
     min_added: u32,
-    /// Whether the place `first` names, or `min_added`, was removed since
-    /// the last settle.
-    first_gone: bool,
 }
 
-/// Chunks longer than this (in base symbols) keep per-pair place counts;
-/// shorter ones are walked to see whether they still hold a pair.
-pub const LONG_CHUNK: u32 = 48;
+impl PairStat {
+    fn empty() -> Self {
+        PairStat {
+            sorted: true,
+            min_added: u32::MAX,
+            ..Default::default()
+        }
+    }
+
+    /// The places, perhaps with some the pair has left.
+    pub fn places(&self) -> &[u32] {
+        &self.places[self.head..]
+    }
+
+    fn append(&mut self, places: &[u32]) {
+        let Some(&low) = places.first() else {
+            return;
+        };
+        self.min_added = self.min_added.min(low);
+        if self.places.len() == self.head {
+            self.places.clear();
+            self.head = 0;
+            self.sorted = true;
+        }
+        let mut last = self.places.last().copied();
+        for &p in places {
+            match last {
+                Some(l) if p == l => continue,
+                Some(l) if p < l => self.sorted = false,
+                _ => {}
+            }
+            self.places.push(p);
+            last = Some(p);
+        }
+    }
+
+    /// Sort and deduplicate the places from `head` on.
+    fn normalize(&mut self) {
+        if self.head > 0 {
+            self.places.drain(..self.head);
+            self.head = 0;
+        }
+        if !self.sorted {
+            self.places.sort_unstable();
+            self.places.dedup();
+            self.sorted = true;
+        }
+    }
+}
 
 /// A pair as a full count found it, for [`PairTable::from_counts`].
 #[derive(Debug, Default)]
 pub struct Counted {
     count: u64,
     places: Vec<u32>,
-    chunks: Vec<u32>,
-    in_long: Vec<(u32, u32)>,
 }
 
 impl Counted {
-    /// One more place `pos`, in chunk `chunk` (in layout order) of
-    /// frequency `freq`; `long` if the chunk is long.
-    pub fn add(&mut self, pos: u32, chunk: u32, freq: u64, long: bool) {
+    /// One more place `pos` (in layout order) in a chunk of frequency `freq`.
+    pub fn add(&mut self, pos: u32, freq: u64) {
         self.count += freq;
         self.places.push(pos);
-        if self.chunks.last() != Some(&chunk) {
-            self.chunks.push(chunk);
-        }
-        if long {
-            match self.in_long.last_mut() {
-                Some((c, n)) if *c == chunk => *n += 1,
-                _ => self.in_long.push((chunk, 1)),
-            }
-        }
     }
 }
 
@@ -96,8 +129,6 @@ pub struct PairTable {
     stats: FxHashMap<Pair, PairStat>,
     order: BTreeSet<OrderKey>,
     dirty: Vec<Pair>,
-    /// Pairs that lost a place in a short chunk since the last settle.
-    thinned: Vec<(Pair, u32)>,
     /// Pairs taken out whole since the last settle, with their counts.
     taken: Vec<(Pair, u64)>,
 }
@@ -109,12 +140,11 @@ impl PairTable {
             stats: FxHashMap::default(),
             order: BTreeSet::new(),
             dirty: Vec::new(),
-            thinned: Vec::new(),
             taken: Vec::new(),
         }
     }
 
-    /// A table from a full count.
+    /// A table from a full count; each pair's places in ascending order.
     pub fn from_counts(tie: TieRule, counts: impl IntoIterator<Item = (Pair, Counted)>) -> Self {
         let mut table = PairTable::new(tie);
         for (pair, c) in counts {
@@ -124,12 +154,9 @@ impl PairTable {
             let stat = PairStat {
                 count: c.count,
                 first: c.places.first().map_or(0, |&p| p as u64),
-                chunks: c.chunks.into_iter().collect(),
                 live: c.places.len() as u32,
                 places: c.places,
-                in_long: c.in_long.into_iter().collect(),
-                min_added: u32::MAX,
-                ..Default::default()
+                ..PairStat::empty()
             };
             table.stats.insert(pair, stat);
         }
@@ -183,55 +210,14 @@ impl PairTable {
         Some(self.order.range(..key).count())
     }
 
-    /// `pair` now also starts at `pos`, in chunk `chunk` of frequency
-    /// `freq`; `long` if that chunk is long.
-    pub fn add(&mut self, pair: Pair, pos: u32, chunk: u32, freq: u64, long: bool) {
-        let stat = self.stats.entry(pair).or_insert_with(|| PairStat {
-            min_added: u32::MAX,
-            ..Default::default()
-        });
-        stat.places.push(pos);
-        stat.live += 1;
-        stat.min_added = stat.min_added.min(pos);
-        if long {
-            let n = stat.in_long.entry(chunk).or_insert(0);
-            *n += 1;
-            if *n == 1 {
-                stat.chunks.insert(chunk);
-            }
-        } else {
-            stat.chunks.insert(chunk);
-        }
-        stat.delta += freq as i64;
-        if !stat.dirty {
-            stat.dirty = true;
-            self.dirty.push(pair);
-        }
-    }
-
-    /// `pair` no longer starts at `pos`, in chunk `chunk` of frequency
-    /// `freq`; `long` if that chunk is long. A pair taken out whole is left
-    /// alone.
-    pub fn remove(&mut self, pair: Pair, pos: u32, chunk: u32, freq: u64, long: bool) {
-        let Some(stat) = self.stats.get_mut(&pair) else {
-            return;
-        };
-        stat.live -= 1;
-        if long {
-            if let Some(n) = stat.in_long.get_mut(&chunk) {
-                *n -= 1;
-                if *n == 0 {
-                    stat.in_long.remove(&chunk);
-                    stat.chunks.remove(&chunk);
-                }
-            }
-        } else {
-            self.thinned.push((pair, chunk));
-        }
-        if (stat.count > 0 && stat.first == pos as u64) || stat.min_added == pos {
-            stat.first_gone = true;
-        }
-        stat.delta -= freq as i64;
+    /// `pair` now starts at `places` (ascending) more positions, or at
+    /// `live` fewer if it is negative, and its count moves by `weight`. A
+    /// pair that goes needs no places: the chain tells.
+    pub fn adjust(&mut self, pair: Pair, weight: i64, live: i64, places: &[u32]) {
+        let stat = self.stats.entry(pair).or_insert_with(PairStat::empty);
+        stat.append(places);
+        stat.delta += weight;
+        stat.live_delta += live;
         if !stat.dirty {
             stat.dirty = true;
             self.dirty.push(pair);
@@ -241,17 +227,15 @@ impl PairTable {
     /// Take `pair` out of the table whole (a merge replaces every place it
     /// has) and return the places it may have, ascending.
     pub fn take(&mut self, pair: Pair) -> Vec<u32> {
-        let Some(stat) = self.stats.remove(&pair) else {
+        let Some(mut stat) = self.stats.remove(&pair) else {
             return Vec::new();
         };
         if stat.count > 0 {
             self.order.remove(&order_key(self.tie, pair, &stat));
         }
         self.taken.push((pair, stat.count));
-        let mut places = stat.places;
-        places.sort_unstable();
-        places.dedup();
-        places
+        stat.normalize();
+        stat.places
     }
 
     /// Move every pair changed since the last call to its new place, and
@@ -267,47 +251,47 @@ impl PairTable {
         for (pair, before) in self.taken.drain(..) {
             changes.insert(pair, CountChange { before, after: 0 });
         }
-        self.thinned.sort_unstable();
-        self.thinned.dedup();
-        for &(pair, chunk) in &self.thinned {
-            if let Some(stat) = self.stats.get_mut(&pair)
-                && !chain.holds(chunk, pair, vocab)
-            {
-                stat.chunks.remove(&chunk);
-            }
-        }
-        self.thinned.clear();
-        let first_rule = self.tie == TieRule::First;
         let dirty = std::mem::take(&mut self.dirty);
         for &pair in &dirty {
-            let Some(stat) = self.stats.get(&pair) else {
-                continue;
-            };
-            if stat.count > 0 {
-                let key = order_key(self.tie, pair, stat);
-                self.order.remove(&key);
-            }
             let Some(stat) = self.stats.get_mut(&pair) else {
                 continue;
             };
             let before = stat.count;
+            if before > 0 {
+                self.order.remove(&order_key(self.tie, pair, stat));
+            }
             let after = (before as i64 + stat.delta) as u64;
             if after == 0 {
                 self.stats.remove(&pair);
             } else {
                 stat.count = after;
+                stat.live = (stat.live as i64 + stat.live_delta) as u32;
                 stat.delta = 0;
+                stat.live_delta = 0;
                 stat.dirty = false;
-                let crowded = stat.places.len() > 2 * stat.live as usize + 16;
-                if crowded || (first_rule && stat.first_gone) {
-                    compact(&mut stat.places, pair, chain, vocab);
-                    stat.first = stat.places.first().map_or(0, |&p| p as u64);
-                } else if first_rule {
-                    let kept = if before > 0 { stat.first } else { u64::MAX };
-                    stat.first = kept.min(stat.min_added as u64);
-                }
-                stat.first_gone = false;
+                // The first place is the old one or a new one, if that
+                // place still holds the pair; else the list is walked.
+                let kept = if before > 0 { stat.first } else { u64::MAX };
+                let candidate = kept.min(stat.min_added as u64);
                 stat.min_added = u32::MAX;
+                let crowded = stat.places.len() - stat.head > 2 * stat.live as usize + 16;
+                if crowded {
+                    compact(stat, pair, chain, vocab);
+                    stat.first = stat.places.first().map_or(0, |&p| p as u64);
+                } else if candidate <= u32::MAX as u64
+                    && chain.pair_at(candidate as u32, vocab) == Some(pair)
+                {
+                    stat.first = candidate;
+                } else {
+                    stat.normalize();
+                    let gone = stat
+                        .places
+                        .iter()
+                        .take_while(|&&p| chain.pair_at(p, vocab) != Some(pair))
+                        .count();
+                    stat.head = gone;
+                    stat.first = stat.places.get(gone).map_or(0, |&p| p as u64);
+                }
                 let key = order_key(self.tie, pair, stat);
                 self.order.insert(key);
             }
@@ -334,8 +318,99 @@ fn hf_pair_key(pair: Pair) -> u64 {
 }
 
 /// Keep only the places where `pair` still starts, ascending, once each.
-fn compact(places: &mut Vec<u32>, pair: Pair, chain: &Chain, vocab: &Vocab) {
-    places.sort_unstable();
-    places.dedup();
-    places.retain(|&p| chain.pair_at(p, vocab) == Some(pair));
+fn compact(stat: &mut PairStat, pair: Pair, chain: &Chain, vocab: &Vocab) {
+    stat.normalize();
+    stat.places
+        .retain(|&p| chain.pair_at(p, vocab) == Some(pair));
+}
+
+/// The window changes of one merge or undo, gathered by the token on one
+/// side of the rewritten places: each replacement there records the
+/// neighbour token and a place, and [`WindowBatch::drain`] hands back, for
+/// each neighbour, its weight, its number of places and those places in
+/// ascending order. So the pair table is touched once per neighbour, not
+/// once per place.
+#[derive(Debug, Clone, Default)]
+pub struct WindowBatch {
+    /// For each token, its group in `groups` (stale entries are told apart
+    /// by the group's token).
+    slot: Vec<u32>,
+    groups: Vec<Group>,
+    events: Vec<(u32, u32)>,
+    sorted: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    token: TokenId,
+    weight: u64,
+    places: u32,
+}
+
+impl WindowBatch {
+    /// Record one place next to `token`, in a chunk of frequency `freq`.
+    #[inline]
+    pub fn record(&mut self, token: TokenId, place: u32, freq: u64) {
+        let t = token as usize;
+        if t >= self.slot.len() {
+            self.slot.resize(t + 1, u32::MAX);
+        }
+        let mut g = self.slot[t] as usize;
+        if g >= self.groups.len() || self.groups[g].token != token {
+            g = self.groups.len();
+            self.slot[t] = g as u32;
+            self.groups.push(Group {
+                token,
+                weight: 0,
+                places: 0,
+            });
+        }
+        let group = &mut self.groups[g];
+        group.weight += freq;
+        group.places += 1;
+        self.events.push((g as u32, place));
+    }
+
+    /// Hand back each neighbour token with its weight, number of places and
+    /// places (ascending if they were recorded in one direction; pass
+    /// `descending` if they were recorded from the right), and start over.
+    pub fn drain(&mut self, descending: bool, mut f: impl FnMut(TokenId, u64, u32, &[u32])) {
+        let mut ends = Vec::with_capacity(self.groups.len());
+        let mut at = 0u32;
+        for g in &self.groups {
+            at += g.places;
+            ends.push(at);
+        }
+        self.sorted.clear();
+        self.sorted.resize(at as usize, 0);
+        if descending {
+            for &(g, place) in &self.events {
+                let end = &mut ends[g as usize];
+                *end -= 1;
+                self.sorted[*end as usize] = place;
+            }
+        } else {
+            let mut starts: Vec<u32> = ends
+                .iter()
+                .zip(&self.groups)
+                .map(|(e, g)| e - g.places)
+                .collect();
+            for &(g, place) in &self.events {
+                let start = &mut starts[g as usize];
+                self.sorted[*start as usize] = place;
+                *start += 1;
+            }
+        }
+        let mut from = 0usize;
+        for g in &self.groups {
+            let to = from + g.places as usize;
+            f(g.token, g.weight, g.places, &self.sorted[from..to]);
+            from = to;
+        }
+        for g in &self.groups {
+            self.slot[g.token as usize] = u32::MAX;
+        }
+        self.groups.clear();
+        self.events.clear();
+    }
 }

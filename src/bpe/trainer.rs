@@ -19,7 +19,7 @@ use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::corpus::Corpus;
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pairs::{Counted, LONG_CHUNK, PairTable};
+use crate::bpe::pairs::{Counted, PairTable, WindowBatch};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::vocab::{END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
@@ -199,6 +199,9 @@ pub struct Trainer {
     last: LastMerge,
     stop: Option<StopReason>,
     tokens: u64,
+    /// Scratch space for the window changes of a merge or undo, by the
+    /// token on the left and on the right of the rewritten places.
+    batch: Box<[WindowBatch; 2]>,
 }
 
 /// Where one merge replaced its pair (ascending positions of the left
@@ -262,6 +265,7 @@ impl Trainer {
             last: LastMerge::default(),
             stop: None,
             tokens: 0,
+            batch: Box::default(),
         };
         trainer.recount();
         Ok(trainer)
@@ -283,14 +287,10 @@ impl Trainer {
         for (c, chunk) in self.corpus.chunks().iter().enumerate() {
             let freq = chunk.freq;
             let range = self.chain.chunk_range(c as u32);
-            let long = range.len() as u32 > LONG_CHUNK;
             tokens += freq * range.len() as u64;
             for pos in range.start..range.end.saturating_sub(1) {
                 let pair = (self.chain.at(pos), self.chain.at(pos + 1));
-                counts
-                    .entry(pair)
-                    .or_default()
-                    .add(pos, c as u32, freq, long);
+                counts.entry(pair).or_default().add(pos, freq);
             }
         }
         self.table = PairTable::from_counts(self.config.tie, counts);
@@ -341,6 +341,28 @@ impl Trainer {
     /// The current tokens of distinct chunk `i`.
     pub fn chunk_symbols(&self, i: usize) -> Vec<TokenId> {
         self.chain.tokens(i as u32, &self.vocab)
+    }
+
+    /// The distinct chunks that hold `pair` now, ascending.
+    pub fn chunks_holding(&self, pair: Pair) -> Vec<u32> {
+        let Some(stat) = self.table.get(pair) else {
+            return Vec::new();
+        };
+        let mut places = stat.places().to_vec();
+        if !places.is_sorted() {
+            places.sort_unstable();
+        }
+        let mut chunks: Vec<u32> = Vec::new();
+        let mut chunk = 0;
+        for p in places {
+            if self.chain.pair_at(p, &self.vocab) == Some(pair) {
+                chunk = self.chain.chunk_of_near(p, chunk);
+                if chunks.last() != Some(&chunk) {
+                    chunks.push(chunk);
+                }
+            }
+        }
+        chunks
     }
 
     /// The chunks that merge `rank` changed.
@@ -417,7 +439,7 @@ impl Trainer {
             first_chunk: self
                 .table
                 .get(pair)
-                .and_then(|s| s.chunks.iter().next().copied()),
+                .map(|s| self.chain.chunk_of(s.first as u32)),
         })
     }
 
@@ -483,24 +505,43 @@ impl Trainer {
         let replaced = self.history.pop().unwrap_or_default();
         self.choices.pop();
         let (a, b) = merge.pair;
+        let id = merge.id;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
+        let [left, right] = &mut *self.batch;
+        let mut chunk = self.chain.chunk_count() as u32;
+        // Right to left, the mirror of the merge: each replacement's
+        // neighbours are as the merge left them.
         for &i in replaced.positions.iter().rev() {
             let (j, n) = (i + ua, i + ua + ub);
-            let (c, freq, long) = self.place(i);
+            chunk = self.chain.chunk_of_near(i, chunk);
+            let freq = self.corpus.chunks()[chunk as usize].freq;
             let p = self.chain.left(i);
             if p != NONE {
-                let before = self.chain.at(p);
-                self.table.remove((before, merge.id), p, c, freq, long);
-                self.table.add((before, a), p, c, freq, long);
+                // (x, ab) at p becomes (x, a).
+                left.record(self.chain.at(p), p, freq);
             }
-            self.table.add(merge.pair, i, c, freq, long);
             let after = self.chain.at(n);
             if after != END {
-                self.table.remove((merge.id, after), i, c, freq, long);
-                self.table.add((b, after), j, c, freq, long);
+                // (ab, y) at i becomes (b, y) at j.
+                right.record(after, j, freq);
             }
             self.chain.split(i, j, n, a, b);
         }
+        let table = &mut self.table;
+        left.drain(true, |x, weight, count, places| {
+            table.adjust((x, id), -(weight as i64), -(count as i64), &[]);
+            table.adjust((x, a), weight as i64, count as i64, places);
+        });
+        right.drain(true, |y, weight, count, places| {
+            table.adjust((id, y), -(weight as i64), -(count as i64), &[]);
+            table.adjust((b, y), weight as i64, count as i64, places);
+        });
+        table.adjust(
+            merge.pair,
+            merge.replacements as i64,
+            replaced.positions.len() as i64,
+            &replaced.positions,
+        );
         self.settle();
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
@@ -540,13 +581,6 @@ impl Trainer {
         replay < undo
     }
 
-    /// The chunk of position `pos`, its frequency and whether it is long.
-    fn place(&self, pos: u32) -> (u32, u64, bool) {
-        let c = self.chain.chunk_of(pos);
-        let chunk = self.corpus.chunks()[c as usize];
-        (c, chunk.freq, chunk.len > LONG_CHUNK)
-    }
-
     fn settle(&mut self) {
         self.table
             .settle(&mut self.last.changes, &self.chain, &self.vocab);
@@ -567,30 +601,47 @@ impl Trainer {
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
         let mut replaced = Replaced::default();
         let mut replacements = 0u64;
+        let [left, right] = &mut *self.batch;
+        let mut chunk = 0;
         for i in places {
             if self.chain.at(i) != a || self.chain.at(i + ua) != b {
                 continue;
             }
             let (j, n) = (i + ua, i + ua + ub);
-            let (c, freq, long) = self.place(i);
+            chunk = self.chain.chunk_of_near(i, chunk);
+            let freq = self.corpus.chunks()[chunk as usize].freq;
             let p = self.chain.left(i);
             if p != NONE {
-                let before = self.chain.at(p);
-                self.table.remove((before, a), p, c, freq, long);
-                self.table.add((before, id), p, c, freq, long);
+                // (x, a) at p becomes (x, ab).
+                left.record(self.chain.at(p), p, freq);
             }
             let after = self.chain.at(n);
             if after != END {
-                self.table.remove((b, after), j, c, freq, long);
-                self.table.add((id, after), i, c, freq, long);
+                // (b, y) at j becomes (ab, y) at i.
+                right.record(after, i, freq);
             }
             self.chain.join(i, j, n, id);
             replaced.positions.push(i);
-            if replaced.chunks.last() != Some(&c) {
-                replaced.chunks.push(c);
+            if replaced.chunks.last() != Some(&chunk) {
+                replaced.chunks.push(chunk);
             }
             replacements += freq;
         }
+        // The pair merged is out of the table already: windows of it that
+        // overlapped a replacement (`a a a`) are not taken out again.
+        let table = &mut self.table;
+        left.drain(false, |x, weight, count, places| {
+            if (x, a) != pair {
+                table.adjust((x, a), -(weight as i64), -(count as i64), &[]);
+            }
+            table.adjust((x, id), weight as i64, count as i64, places);
+        });
+        right.drain(false, |y, weight, count, places| {
+            if (b, y) != pair {
+                table.adjust((b, y), -(weight as i64), -(count as i64), &[]);
+            }
+            table.adjust((id, y), weight as i64, count as i64, places);
+        });
         self.settle();
         self.tokens -= replacements;
         self.merges.push(Merge {
