@@ -126,7 +126,12 @@ type OrderKey = (Reverse<u64>, u64, Pair);
 #[derive(Debug, Clone)]
 pub struct PairTable {
     tie: TieRule,
-    stats: FxHashMap<Pair, PairStat>,
+    /// Each pair's entry in `slots`: the map stays small, so growing it
+    /// moves a few bytes per pair, not a whole stat.
+    stats: FxHashMap<Pair, u32>,
+    slots: Vec<PairStat>,
+    /// Slots of pairs that are gone, for reuse.
+    free: Vec<u32>,
     order: BTreeSet<OrderKey>,
     dirty: Vec<Pair>,
     /// Pairs taken out whole since the last settle, with their counts.
@@ -138,6 +143,8 @@ impl PairTable {
         PairTable {
             tie,
             stats: FxHashMap::default(),
+            slots: Vec::new(),
+            free: Vec::new(),
             order: BTreeSet::new(),
             dirty: Vec::new(),
             taken: Vec::new(),
@@ -158,12 +165,13 @@ impl PairTable {
                 places: c.places,
                 ..PairStat::empty()
             };
-            table.stats.insert(pair, stat);
+            table.stats.insert(pair, table.slots.len() as u32);
+            table.slots.push(stat);
         }
         let keys: Vec<OrderKey> = table
             .stats
             .iter()
-            .map(|(p, s)| order_key(tie, *p, s))
+            .map(|(p, &s)| order_key(tie, *p, &table.slots[s as usize]))
             .collect();
         table.order = keys.into_iter().collect();
         table
@@ -183,11 +191,33 @@ impl PairTable {
     }
 
     pub fn get(&self, pair: Pair) -> Option<&PairStat> {
-        self.stats.get(&pair)
+        self.stats.get(&pair).map(|&s| &self.slots[s as usize])
     }
 
     pub fn count(&self, pair: Pair) -> u64 {
-        self.stats.get(&pair).map_or(0, |s| s.count)
+        self.get(pair).map_or(0, |s| s.count)
+    }
+
+    /// The slot of `pair`, made if it has none.
+    fn slot(&mut self, pair: Pair) -> usize {
+        let (slots, free) = (&mut self.slots, &mut self.free);
+        *self.stats.entry(pair).or_insert_with(|| match free.pop() {
+            Some(s) => s,
+            None => {
+                slots.push(PairStat::empty());
+                (slots.len() - 1) as u32
+            }
+        }) as usize
+    }
+
+    /// Forget `pair`, and free its slot.
+    fn forget(&mut self, pair: Pair) -> Option<PairStat> {
+        let s = self.stats.remove(&pair)?;
+        self.free.push(s);
+        Some(std::mem::replace(
+            &mut self.slots[s as usize],
+            PairStat::empty(),
+        ))
     }
 
     /// The pair that would win now, with its count.
@@ -202,7 +232,7 @@ impl PairTable {
 
     /// The 0-based place of `pair` in selection order (linear; for display).
     pub fn position(&self, pair: Pair) -> Option<usize> {
-        let stat = self.stats.get(&pair)?;
+        let stat = self.get(pair)?;
         if stat.count == 0 {
             return None;
         }
@@ -214,7 +244,8 @@ impl PairTable {
     /// `live` fewer if it is negative, and its count moves by `weight`. A
     /// pair that goes needs no places: the chain tells.
     pub fn adjust(&mut self, pair: Pair, weight: i64, live: i64, places: &[u32]) {
-        let stat = self.stats.entry(pair).or_insert_with(PairStat::empty);
+        let s = self.slot(pair);
+        let stat = &mut self.slots[s];
         stat.append(places);
         stat.delta += weight;
         stat.live_delta += live;
@@ -227,7 +258,7 @@ impl PairTable {
     /// Take `pair` out of the table whole (a merge replaces every place it
     /// has) and return the places it may have, ascending.
     pub fn take(&mut self, pair: Pair) -> Vec<u32> {
-        let Some(mut stat) = self.stats.remove(&pair) else {
+        let Some(mut stat) = self.forget(pair) else {
             return Vec::new();
         };
         if stat.count > 0 {
@@ -253,16 +284,17 @@ impl PairTable {
         }
         let dirty = std::mem::take(&mut self.dirty);
         for &pair in &dirty {
-            let Some(stat) = self.stats.get_mut(&pair) else {
+            let Some(&s) = self.stats.get(&pair) else {
                 continue;
             };
+            let stat = &mut self.slots[s as usize];
             let before = stat.count;
             if before > 0 {
                 self.order.remove(&order_key(self.tie, pair, stat));
             }
             let after = (before as i64 + stat.delta) as u64;
             if after == 0 {
-                self.stats.remove(&pair);
+                self.forget(pair);
             } else {
                 stat.count = after;
                 stat.live = (stat.live as i64 + stat.live_delta) as u32;
@@ -320,8 +352,19 @@ fn hf_pair_key(pair: Pair) -> u64 {
 /// Keep only the places where `pair` still starts, ascending, once each.
 fn compact(stat: &mut PairStat, pair: Pair, chain: &Chain, vocab: &Vocab) {
     stat.normalize();
-    stat.places
-        .retain(|&p| chain.pair_at(p, vocab) == Some(pair));
+    let places = &mut stat.places;
+    let mut kept = 0;
+    for k in 0..places.len() {
+        if let Some(&ahead) = places.get(k + 16) {
+            chain.prefetch(ahead);
+        }
+        let p = places[k];
+        if chain.pair_at(p, vocab) == Some(pair) {
+            places[kept] = p;
+            kept += 1;
+        }
+    }
+    places.truncate(kept);
 }
 
 /// The window changes of one merge or undo, gathered by the token on one

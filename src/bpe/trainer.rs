@@ -216,6 +216,30 @@ struct Replaced {
 /// for choosing between undoing back and recounting then replaying.
 const REPLACEMENT_COST: u64 = 16;
 
+/// How many places ahead a merge asks for the chain cells it will read.
+const PREFETCH: usize = 16;
+
+/// The chunk of each of a run of positions walked in order, and its
+/// frequency, found from the previous one's.
+#[derive(Default)]
+struct ChunkCursor {
+    chunk: u32,
+    span: Range<u32>,
+    freq: u64,
+}
+
+impl ChunkCursor {
+    #[inline]
+    fn find(&mut self, pos: u32, chain: &Chain, corpus: &Corpus) -> (u32, u64) {
+        if !self.span.contains(&pos) {
+            self.chunk = chain.chunk_of_near(pos, self.chunk);
+            self.span = chain.chunk_span(self.chunk);
+            self.freq = corpus.chunks()[self.chunk as usize].freq;
+        }
+        (self.chunk, self.freq)
+    }
+}
+
 impl Trainer {
     /// Cut `text` into chunks and count every pair: the `Counted` phase of
     /// round 0.
@@ -508,13 +532,15 @@ impl Trainer {
         let id = merge.id;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
         let [left, right] = &mut *self.batch;
-        let mut chunk = self.chain.chunk_count() as u32;
+        let mut chunk = ChunkCursor::default();
         // Right to left, the mirror of the merge: each replacement's
         // neighbours are as the merge left them.
-        for &i in replaced.positions.iter().rev() {
+        for (k, &i) in replaced.positions.iter().enumerate().rev() {
+            if let Some(ahead) = k.checked_sub(PREFETCH) {
+                self.chain.prefetch(replaced.positions[ahead]);
+            }
             let (j, n) = (i + ua, i + ua + ub);
-            chunk = self.chain.chunk_of_near(i, chunk);
-            let freq = self.corpus.chunks()[chunk as usize].freq;
+            let (_, freq) = chunk.find(i, &self.chain, &self.corpus);
             let p = self.chain.left(i);
             if p != NONE {
                 // (x, ab) at p becomes (x, a).
@@ -601,15 +627,18 @@ impl Trainer {
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
         let mut replaced = Replaced::default();
         let mut replacements = 0u64;
+        replaced.positions.reserve(places.len());
         let [left, right] = &mut *self.batch;
-        let mut chunk = 0;
-        for i in places {
+        let mut chunk = ChunkCursor::default();
+        for (k, &i) in places.iter().enumerate() {
+            if let Some(&ahead) = places.get(k + PREFETCH) {
+                self.chain.prefetch(ahead);
+            }
             if self.chain.at(i) != a || self.chain.at(i + ua) != b {
                 continue;
             }
             let (j, n) = (i + ua, i + ua + ub);
-            chunk = self.chain.chunk_of_near(i, chunk);
-            let freq = self.corpus.chunks()[chunk as usize].freq;
+            let (chunk, freq) = chunk.find(i, &self.chain, &self.corpus);
             let p = self.chain.left(i);
             if p != NONE {
                 // (x, a) at p becomes (x, ab).
