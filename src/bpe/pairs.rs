@@ -10,8 +10,8 @@
 //! pair appears there and left in the list when it goes, because the chain
 //! of tokens can always say whether the pair is still there. The list
 //! remembers whether it is still ascending; it is sorted and cleaned when
-//! the pair is merged, when its first place is gone, or when it holds twice
-//! as many entries as live places. So an update is an append and a count,
+//! the pair is merged, when its first place is gone, or when it holds
+//! [`CROWDED`] times as many entries as live places. So an update is an append and a count,
 //! whatever the pair's size.
 
 use crate::bpe::chain::Chain;
@@ -51,8 +51,10 @@ pub struct PairStat {
     delta: i64,
     live_delta: i64,
     dirty: bool,
-    /// The smallest place added since the last settle.
+    /// The smallest place added and the smallest lost since the last
+    /// settle.
     min_added: u32,
+    min_lost: u32,
 }
 
 impl PairStat {
@@ -60,6 +62,7 @@ impl PairStat {
         PairStat {
             sorted: true,
             min_added: u32::MAX,
+            min_lost: u32::MAX,
             ..Default::default()
         }
     }
@@ -80,6 +83,10 @@ impl PairStat {
             self.sorted = true;
         }
         let mut last = self.places.last().copied();
+        if last.is_none_or(|l| l < low) && places.is_sorted_by(|x, y| x < y) {
+            self.places.extend_from_slice(places);
+            return;
+        }
         for &p in places {
             match last {
                 Some(l) if p == l => continue,
@@ -93,15 +100,20 @@ impl PairStat {
 
     /// Sort and deduplicate the places from `head` on.
     fn normalize(&mut self) {
-        if self.head > 0 {
+        if !self.sorted {
             self.places.drain(..self.head);
             self.head = 0;
-        }
-        if !self.sorted {
             self.places.sort_unstable();
             self.places.dedup();
             self.sorted = true;
         }
+    }
+
+    /// Sorted, deduplicated places from `head` on, in a list of their own.
+    fn into_places(mut self) -> Vec<u32> {
+        self.normalize();
+        self.places.drain(..self.head);
+        self.places
     }
 }
 
@@ -119,6 +131,10 @@ impl Counted {
         self.places.push(pos);
     }
 }
+
+/// A list of places is cleaned once it holds this many times as many
+/// entries as live places: the scan costs about one look per entry gone.
+const CROWDED: usize = 4;
 
 /// The selection order: higher count first, then the tie rule's key.
 type OrderKey = (Reverse<u64>, u64, Pair);
@@ -240,33 +256,57 @@ impl PairTable {
         Some(self.order.range(..key).count())
     }
 
-    /// `pair` now starts at `places` (ascending) more positions, or at
-    /// `live` fewer if it is negative, and its count moves by `weight`. A
-    /// pair that goes needs no places: the chain tells.
-    pub fn adjust(&mut self, pair: Pair, weight: i64, live: i64, places: &[u32]) {
+    /// `pair` now also starts at `places` (ascending), and its count
+    /// rises by `weight`.
+    pub fn gain(&mut self, pair: Pair, weight: u64, places: Vec<u32>) {
+        let stat = self.touch(pair);
+        stat.delta += weight as i64;
+        stat.live_delta += places.len() as i64;
+        if stat.places.len() == stat.head && places.is_sorted_by(|x, y| x < y) {
+            // A new pair (every pair with the new token is) takes the list.
+            if let Some(&low) = places.first() {
+                stat.min_added = stat.min_added.min(low);
+                stat.places = places;
+                stat.head = 0;
+                stat.sorted = true;
+            }
+        } else {
+            stat.append(&places);
+        }
+    }
+
+    /// `pair` no longer starts at `count` of its places, the lowest of them
+    /// `lowest`, and its count falls by `weight`. The places themselves
+    /// stay in its list: the chain tells they are gone.
+    pub fn lose(&mut self, pair: Pair, weight: u64, count: u32, lowest: u32) {
+        let stat = self.touch(pair);
+        stat.min_lost = stat.min_lost.min(lowest);
+        stat.delta -= weight as i64;
+        stat.live_delta -= count as i64;
+    }
+
+    /// The stat of `pair`, made if need be, marked as changed.
+    fn touch(&mut self, pair: Pair) -> &mut PairStat {
         let s = self.slot(pair);
         let stat = &mut self.slots[s];
-        stat.append(places);
-        stat.delta += weight;
-        stat.live_delta += live;
         if !stat.dirty {
             stat.dirty = true;
             self.dirty.push(pair);
         }
+        stat
     }
 
     /// Take `pair` out of the table whole (a merge replaces every place it
     /// has) and return the places it may have, ascending.
     pub fn take(&mut self, pair: Pair) -> Vec<u32> {
-        let Some(mut stat) = self.forget(pair) else {
+        let Some(stat) = self.forget(pair) else {
             return Vec::new();
         };
         if stat.count > 0 {
             self.order.remove(&order_key(self.tie, pair, &stat));
         }
         self.taken.push((pair, stat.count));
-        stat.normalize();
-        stat.places
+        stat.into_places()
     }
 
     /// Move every pair changed since the last call to its new place, and
@@ -302,27 +342,36 @@ impl PairTable {
                 stat.live_delta = 0;
                 stat.dirty = false;
                 // The first place is the old one or a new one, if that
-                // place still holds the pair; else the list is walked.
+                // place still holds the pair: surely so if nothing at or
+                // before it was lost. Else the list is walked.
                 let kept = if before > 0 { stat.first } else { u64::MAX };
                 let candidate = kept.min(stat.min_added as u64);
+                let min_lost = stat.min_lost as u64;
                 stat.min_added = u32::MAX;
-                let crowded = stat.places.len() - stat.head > 2 * stat.live as usize + 16;
+                stat.min_lost = u32::MAX;
+                let crowded = stat.places.len() - stat.head > CROWDED * stat.live as usize + 64;
                 if crowded {
                     compact(stat, pair, chain, vocab);
                     stat.first = stat.places.first().map_or(0, |&p| p as u64);
-                } else if candidate <= u32::MAX as u64
-                    && chain.pair_at(candidate as u32, vocab) == Some(pair)
+                } else if candidate < min_lost
+                    || (candidate <= u32::MAX as u64
+                        && chain.pair_at(candidate as u32, vocab) == Some(pair))
                 {
                     stat.first = candidate;
                 } else {
                     stat.normalize();
-                    let gone = stat
-                        .places
-                        .iter()
-                        .take_while(|&&p| chain.pair_at(p, vocab) != Some(pair))
-                        .count();
-                    stat.head = gone;
-                    stat.first = stat.places.get(gone).map_or(0, |&p| p as u64);
+                    let mut at = stat.head;
+                    while let Some(&p) = stat.places.get(at) {
+                        if let Some(&ahead) = stat.places.get(at + 16) {
+                            chain.prefetch(ahead);
+                        }
+                        if chain.pair_at(p, vocab) == Some(pair) {
+                            break;
+                        }
+                        at += 1;
+                    }
+                    stat.head = at;
+                    stat.first = stat.places.get(at).map_or(0, |&p| p as u64);
                 }
                 let key = order_key(self.tie, pair, stat);
                 self.order.insert(key);
@@ -352,9 +401,10 @@ fn hf_pair_key(pair: Pair) -> u64 {
 /// Keep only the places where `pair` still starts, ascending, once each.
 fn compact(stat: &mut PairStat, pair: Pair, chain: &Chain, vocab: &Vocab) {
     stat.normalize();
+    let from = std::mem::take(&mut stat.head);
     let places = &mut stat.places;
     let mut kept = 0;
-    for k in 0..places.len() {
+    for k in from..places.len() {
         if let Some(&ahead) = places.get(k + 16) {
             chain.prefetch(ahead);
         }
@@ -370,24 +420,21 @@ fn compact(stat: &mut PairStat, pair: Pair, chain: &Chain, vocab: &Vocab) {
 /// The window changes of one merge or undo, gathered by the token on one
 /// side of the rewritten places: each replacement there records the
 /// neighbour token and a place, and [`WindowBatch::drain`] hands back, for
-/// each neighbour, its weight, its number of places and those places in
-/// ascending order. So the pair table is touched once per neighbour, not
-/// once per place.
+/// each neighbour, its weight and its places in ascending order. So the
+/// pair table is touched once per neighbour, not once per place.
 #[derive(Debug, Clone, Default)]
 pub struct WindowBatch {
     /// For each token, its group in `groups` (stale entries are told apart
     /// by the group's token).
     slot: Vec<u32>,
     groups: Vec<Group>,
-    events: Vec<(u32, u32)>,
-    sorted: Vec<u32>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Group {
     token: TokenId,
     weight: u64,
-    places: u32,
+    places: Vec<u32>,
 }
 
 impl WindowBatch {
@@ -405,55 +452,25 @@ impl WindowBatch {
             self.groups.push(Group {
                 token,
                 weight: 0,
-                places: 0,
+                places: Vec::new(),
             });
         }
         let group = &mut self.groups[g];
         group.weight += freq;
-        group.places += 1;
-        self.events.push((g as u32, place));
+        group.places.push(place);
     }
 
-    /// Hand back each neighbour token with its weight, number of places and
-    /// places (ascending if they were recorded in one direction; pass
-    /// `descending` if they were recorded from the right), and start over.
-    pub fn drain(&mut self, descending: bool, mut f: impl FnMut(TokenId, u64, u32, &[u32])) {
-        let mut ends = Vec::with_capacity(self.groups.len());
-        let mut at = 0u32;
-        for g in &self.groups {
-            at += g.places;
-            ends.push(at);
-        }
-        self.sorted.clear();
-        self.sorted.resize(at as usize, 0);
-        if descending {
-            for &(g, place) in &self.events {
-                let end = &mut ends[g as usize];
-                *end -= 1;
-                self.sorted[*end as usize] = place;
-            }
-        } else {
-            let mut starts: Vec<u32> = ends
-                .iter()
-                .zip(&self.groups)
-                .map(|(e, g)| e - g.places)
-                .collect();
-            for &(g, place) in &self.events {
-                let start = &mut starts[g as usize];
-                self.sorted[*start as usize] = place;
-                *start += 1;
-            }
-        }
-        let mut from = 0usize;
-        for g in &self.groups {
-            let to = from + g.places as usize;
-            f(g.token, g.weight, g.places, &self.sorted[from..to]);
-            from = to;
-        }
-        for g in &self.groups {
+    /// Hand back each neighbour token with its weight and places (recorded
+    /// in one direction: pass `descending` if that was right to left; they
+    /// come back ascending), and start over.
+    pub fn drain(&mut self, descending: bool, mut f: impl FnMut(TokenId, u64, Vec<u32>)) {
+        for g in self.groups.drain(..) {
             self.slot[g.token as usize] = u32::MAX;
+            let mut places = g.places;
+            if descending {
+                places.reverse();
+            }
+            f(g.token, g.weight, places);
         }
-        self.groups.clear();
-        self.events.clear();
     }
 }

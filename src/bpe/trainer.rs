@@ -554,20 +554,15 @@ impl Trainer {
             self.chain.split(i, j, n, a, b);
         }
         let table = &mut self.table;
-        left.drain(true, |x, weight, count, places| {
-            table.adjust((x, id), -(weight as i64), -(count as i64), &[]);
-            table.adjust((x, a), weight as i64, count as i64, places);
+        left.drain(true, |x, weight, places| {
+            table.lose((x, id), weight, places.len() as u32, places[0]);
+            table.gain((x, a), weight, places);
         });
-        right.drain(true, |y, weight, count, places| {
-            table.adjust((id, y), -(weight as i64), -(count as i64), &[]);
-            table.adjust((b, y), weight as i64, count as i64, places);
+        right.drain(true, |y, weight, places| {
+            table.lose((id, y), weight, places.len() as u32, places[0] - ua);
+            table.gain((b, y), weight, places);
         });
-        table.adjust(
-            merge.pair,
-            merge.replacements as i64,
-            replaced.positions.len() as i64,
-            &replaced.positions,
-        );
+        table.gain(merge.pair, merge.replacements, replaced.positions);
         self.settle();
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
@@ -659,17 +654,17 @@ impl Trainer {
         // The pair merged is out of the table already: windows of it that
         // overlapped a replacement (`a a a`) are not taken out again.
         let table = &mut self.table;
-        left.drain(false, |x, weight, count, places| {
+        left.drain(false, |x, weight, places| {
             if (x, a) != pair {
-                table.adjust((x, a), -(weight as i64), -(count as i64), &[]);
+                table.lose((x, a), weight, places.len() as u32, places[0]);
             }
-            table.adjust((x, id), weight as i64, count as i64, places);
+            table.gain((x, id), weight, places);
         });
-        right.drain(false, |y, weight, count, places| {
+        right.drain(false, |y, weight, places| {
             if (b, y) != pair {
-                table.adjust((b, y), -(weight as i64), -(count as i64), &[]);
+                table.lose((b, y), weight, places.len() as u32, places[0] + ua);
             }
-            table.adjust((id, y), weight as i64, count as i64, places);
+            table.gain((id, y), weight, places);
         });
         self.settle();
         self.tokens -= replacements;
