@@ -55,6 +55,8 @@ pub struct PairStat {
     /// settle.
     min_added: u32,
     min_lost: u32,
+    /// Where the pair sits in its count's bucket, if its count is low.
+    at: u32,
 }
 
 impl PairStat {
@@ -139,6 +141,20 @@ const CROWDED: usize = 4;
 /// The selection order: higher count first, then the tie rule's key.
 type OrderKey = (Reverse<u64>, u64, Pair);
 
+/// The pairs in selection order. Those with high counts are kept sorted;
+/// the many with low counts wait unsorted, one bucket per count, and are
+/// sorted as the best count comes down to theirs. Most pairs a merge
+/// changes have low counts, so most changes cost a push and a swap.
+#[derive(Debug, Clone, Default)]
+struct Order {
+    /// Every pair with a count above `low`.
+    sorted: BTreeSet<OrderKey>,
+    low: u64,
+    /// The pairs of each count up to `low`, in no order.
+    buckets: Vec<Vec<Pair>>,
+    bucketed: usize,
+}
+
 #[derive(Debug, Clone)]
 pub struct PairTable {
     tie: TieRule,
@@ -148,7 +164,7 @@ pub struct PairTable {
     slots: Vec<PairStat>,
     /// Slots of pairs that are gone, for reuse.
     free: Vec<u32>,
-    order: BTreeSet<OrderKey>,
+    order: Order,
     dirty: Vec<Pair>,
     /// Pairs taken out whole since the last settle, with their counts.
     taken: Vec<(Pair, u64)>,
@@ -161,7 +177,7 @@ impl PairTable {
             stats: FxHashMap::default(),
             slots: Vec::new(),
             free: Vec::new(),
-            order: BTreeSet::new(),
+            order: Order::default(),
             dirty: Vec::new(),
             taken: Vec::new(),
         }
@@ -184,12 +200,14 @@ impl PairTable {
             table.stats.insert(pair, table.slots.len() as u32);
             table.slots.push(stat);
         }
-        let keys: Vec<OrderKey> = table
-            .stats
-            .iter()
-            .map(|(p, &s)| order_key(tie, *p, &table.slots[s as usize]))
-            .collect();
-        table.order = keys.into_iter().collect();
+        let most = table.slots.iter().map(|s| s.count).max().unwrap_or(0);
+        table.order.low = most / 2;
+        table.order.buckets = vec![Vec::new(); most as usize / 2 + 1];
+        let entries: Vec<(Pair, u32)> = table.stats.iter().map(|(&p, &s)| (p, s)).collect();
+        for (pair, s) in entries {
+            table.enter(pair, s as usize);
+        }
+        table.keep_two_counts_sorted();
         table
     }
 
@@ -199,11 +217,11 @@ impl PairTable {
 
     /// Pairs with a count above zero.
     pub fn len(&self) -> usize {
-        self.order.len()
+        self.order.sorted.len() + self.order.bucketed
     }
 
     pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
+        self.len() == 0
     }
 
     pub fn get(&self, pair: Pair) -> Option<&PairStat> {
@@ -238,22 +256,92 @@ impl PairTable {
 
     /// The pair that would win now, with its count.
     pub fn best(&self) -> Option<(Pair, u64)> {
-        self.order.first().map(|(Reverse(c), _, p)| (*p, *c))
+        self.order.sorted.first().map(|(Reverse(c), _, p)| (*p, *c))
     }
 
-    /// All pairs with a count, in selection order.
+    /// All pairs with a count, in selection order. The low counts are put
+    /// in order as the walk reaches them.
     pub fn iter(&self) -> impl Iterator<Item = (Pair, u64)> + '_ {
-        self.order.iter().map(|(Reverse(c), _, p)| (*p, *c))
+        let low = (1..=self.order.low).rev().flat_map(move |count| {
+            let mut keys: Vec<OrderKey> = self.order.buckets[count as usize]
+                .iter()
+                .filter_map(|&p| self.get(p).map(|s| order_key(self.tie, p, s)))
+                .collect();
+            keys.sort_unstable();
+            keys.into_iter()
+        });
+        self.order
+            .sorted
+            .iter()
+            .copied()
+            .chain(low)
+            .map(|(Reverse(c), _, p)| (p, c))
     }
 
     /// The 0-based place of `pair` in selection order (linear; for display).
     pub fn position(&self, pair: Pair) -> Option<usize> {
-        let stat = self.get(pair)?;
+        self.get(pair)?;
+        self.iter().position(|(p, _)| p == pair)
+    }
+
+    /// Put `pair` (in slot `s`) in the order by its count.
+    fn enter(&mut self, pair: Pair, s: usize) {
+        let stat = &mut self.slots[s];
         if stat.count == 0 {
-            return None;
+            return;
         }
-        let key = order_key(self.tie, pair, stat);
-        Some(self.order.range(..key).count())
+        if stat.count > self.order.low {
+            self.order.sorted.insert(order_key(self.tie, pair, stat));
+        } else {
+            let bucket = &mut self.order.buckets[stat.count as usize];
+            stat.at = bucket.len() as u32;
+            bucket.push(pair);
+            self.order.bucketed += 1;
+        }
+    }
+
+    /// Take `pair` (in slot `s`) out of the order, by the count and first
+    /// place it was entered with.
+    fn leave(&mut self, pair: Pair, s: usize) {
+        let stat = &self.slots[s];
+        if stat.count == 0 {
+            return;
+        }
+        if stat.count > self.order.low {
+            self.order.sorted.remove(&order_key(self.tie, pair, stat));
+        } else {
+            let at = stat.at as usize;
+            let bucket = &mut self.order.buckets[stat.count as usize];
+            bucket.swap_remove(at);
+            self.order.bucketed -= 1;
+            if let Some(&moved) = bucket.get(at)
+                && let Some(&m) = self.stats.get(&moved)
+            {
+                self.slots[m as usize].at = at as u32;
+            }
+        }
+    }
+
+    /// Sort the highest bucketed counts until the sorted part holds two
+    /// different counts (the winner's and the next best) or everything.
+    fn keep_two_counts_sorted(&mut self) {
+        loop {
+            let sorted = &self.order.sorted;
+            let two = matches!((sorted.first(), sorted.last()), (Some(a), Some(b)) if a.0 != b.0);
+            if two || self.order.bucketed == 0 || self.order.low == 0 {
+                return;
+            }
+            let low = self.order.low;
+            let bucket = self.order.buckets.pop().unwrap_or_default();
+            self.order.low = low - 1;
+            self.order.bucketed -= bucket.len();
+            for pair in bucket {
+                if let Some(stat) = self.get(pair) {
+                    let key = order_key(self.tie, pair, stat);
+                    self.order.sorted.insert(key);
+                }
+            }
+        }
     }
 
     /// `pair` now also starts at `places` (ascending), and its count
@@ -299,12 +387,13 @@ impl PairTable {
     /// Take `pair` out of the table whole (a merge replaces every place it
     /// has) and return the places it may have, ascending.
     pub fn take(&mut self, pair: Pair) -> Vec<u32> {
+        let Some(&s) = self.stats.get(&pair) else {
+            return Vec::new();
+        };
+        self.leave(pair, s as usize);
         let Some(stat) = self.forget(pair) else {
             return Vec::new();
         };
-        if stat.count > 0 {
-            self.order.remove(&order_key(self.tie, pair, &stat));
-        }
         self.taken.push((pair, stat.count));
         stat.into_places()
     }
@@ -327,11 +416,9 @@ impl PairTable {
             let Some(&s) = self.stats.get(&pair) else {
                 continue;
             };
+            self.leave(pair, s as usize);
             let stat = &mut self.slots[s as usize];
             let before = stat.count;
-            if before > 0 {
-                self.order.remove(&order_key(self.tie, pair, stat));
-            }
             let after = (before as i64 + stat.delta) as u64;
             if after == 0 {
                 self.forget(pair);
@@ -373,8 +460,7 @@ impl PairTable {
                     stat.head = at;
                     stat.first = stat.places.get(at).map_or(0, |&p| p as u64);
                 }
-                let key = order_key(self.tie, pair, stat);
-                self.order.insert(key);
+                self.enter(pair, s as usize);
             }
             if before != after {
                 changes.insert(pair, CountChange { before, after });
@@ -382,6 +468,7 @@ impl PairTable {
         }
         self.dirty = dirty;
         self.dirty.clear();
+        self.keep_two_counts_sorted();
     }
 }
 
