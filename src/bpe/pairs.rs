@@ -150,8 +150,8 @@ struct Order {
     /// Every pair with a count above `low`.
     sorted: BTreeSet<OrderKey>,
     low: u64,
-    /// The pairs of each count up to `low`, in no order.
-    buckets: Vec<Vec<Pair>>,
+    /// The pairs of each count up to `low` with their slots, in no order.
+    buckets: Vec<Vec<(Pair, u32)>>,
     bucketed: usize,
 }
 
@@ -265,7 +265,7 @@ impl PairTable {
         let low = (1..=self.order.low).rev().flat_map(move |count| {
             let mut keys: Vec<OrderKey> = self.order.buckets[count as usize]
                 .iter()
-                .filter_map(|&p| self.get(p).map(|s| order_key(self.tie, p, s)))
+                .map(|&(p, s)| order_key(self.tie, p, &self.slots[s as usize]))
                 .collect();
             keys.sort_unstable();
             keys.into_iter()
@@ -295,7 +295,7 @@ impl PairTable {
         } else {
             let bucket = &mut self.order.buckets[stat.count as usize];
             stat.at = bucket.len() as u32;
-            bucket.push(pair);
+            bucket.push((pair, s as u32));
             self.order.bucketed += 1;
         }
     }
@@ -314,10 +314,8 @@ impl PairTable {
             let bucket = &mut self.order.buckets[stat.count as usize];
             bucket.swap_remove(at);
             self.order.bucketed -= 1;
-            if let Some(&moved) = bucket.get(at)
-                && let Some(&m) = self.stats.get(&moved)
-            {
-                self.slots[m as usize].at = at as u32;
+            if let Some(&(_, moved)) = bucket.get(at) {
+                self.slots[moved as usize].at = at as u32;
             }
         }
     }
@@ -335,11 +333,9 @@ impl PairTable {
             let bucket = self.order.buckets.pop().unwrap_or_default();
             self.order.low = low - 1;
             self.order.bucketed -= bucket.len();
-            for pair in bucket {
-                if let Some(stat) = self.get(pair) {
-                    let key = order_key(self.tie, pair, stat);
-                    self.order.sorted.insert(key);
-                }
+            for (pair, s) in bucket {
+                let key = order_key(self.tie, pair, &self.slots[s as usize]);
+                self.order.sorted.insert(key);
             }
         }
     }
