@@ -85,8 +85,16 @@ impl PairStat {
             self.sorted = true;
         }
         let mut last = self.places.last().copied();
-        if last.is_none_or(|l| l < low) && places.is_sorted_by(|x, y| x < y) {
+        let ascending = places.is_sorted_by(|x, y| x < y);
+        if last.is_none_or(|l| l < low) && ascending {
             self.places.extend_from_slice(places);
+            return;
+        }
+        let kept = self.places.len() - self.head;
+        if self.sorted && ascending && places.len() >= kept / MERGE_FROM {
+            // Many places back at once (an undo): merging the two ascending
+            // lists now is cheaper than sorting the whole later.
+            self.merge_in(places);
             return;
         }
         for &p in places {
@@ -98,6 +106,23 @@ impl PairStat {
             self.places.push(p);
             last = Some(p);
         }
+    }
+
+    /// Merge ascending `places` into the ascending list, once each.
+    fn merge_in(&mut self, places: &[u32]) {
+        let old = &self.places[self.head..];
+        let mut merged = Vec::with_capacity(old.len() + places.len());
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() && j < places.len() {
+            let (x, y) = (old[i], places[j]);
+            merged.push(x.min(y));
+            i += usize::from(x <= y);
+            j += usize::from(y <= x);
+        }
+        merged.extend_from_slice(&old[i..]);
+        merged.extend_from_slice(&places[j..]);
+        self.places = merged;
+        self.head = 0;
     }
 
     /// Sort and deduplicate the places from `head` on.
@@ -133,6 +158,11 @@ impl Counted {
         self.places.push(pos);
     }
 }
+
+/// Places coming back to a sorted list are merged in, keeping it sorted,
+/// when they are at least this fraction of it (else appended, to be sorted
+/// when needed).
+const MERGE_FROM: usize = 8;
 
 /// A list of places is cleaned once it holds this many times as many
 /// entries as live places: the scan costs about one look per entry gone.

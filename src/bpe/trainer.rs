@@ -217,7 +217,7 @@ struct Replaced {
 const REPLACEMENT_COST: u64 = 16;
 
 /// How many places ahead a merge asks for the chain cells it will read.
-const PREFETCH: usize = 16;
+const PREFETCH: usize = 48;
 
 /// The chunk of each of a run of positions walked in order, and its
 /// frequency, found from the previous one's.
