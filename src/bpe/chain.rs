@@ -257,4 +257,20 @@ mod tests {
         assert_eq!(chain.chunk_of(5), 1);
         assert_eq!(chain.chunk_range(1), 5..6);
     }
+
+    #[test]
+    fn a_chunk_searched_from_any_other_is_the_one_found_from_scratch() {
+        let lens = [3usize, 1, 7, 2, 2, 9, 1, 4, 4, 1, 12, 5];
+        let chain = Chain::new(lens.iter().map(|&n| vec![97u32; n]));
+        for near in 0..lens.len() as u32 + 2 {
+            for pos in 0..chain.len() as u32 {
+                assert_eq!(chain.chunk_of_near(pos, near), chain.chunk_of(pos));
+            }
+        }
+        for c in 0..lens.len() as u32 {
+            let span = chain.chunk_span(c);
+            assert_eq!(span.start, chain.chunk_range(c).start);
+            assert_eq!(span.end, chain.chunk_range(c).end + 1);
+        }
+    }
 }
