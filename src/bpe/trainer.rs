@@ -537,7 +537,9 @@ impl Trainer {
         // neighbours are as the merge left them.
         for (k, &i) in replaced.positions.iter().enumerate().rev() {
             if let Some(ahead) = k.checked_sub(PREFETCH) {
-                self.chain.prefetch(replaced.positions[ahead]);
+                let ahead = replaced.positions[ahead];
+                self.chain.prefetch(ahead.saturating_sub(2));
+                self.chain.prefetch(ahead + 3);
             }
             let (j, n) = (i + ua, i + ua + ub);
             let (_, freq) = chunk.find(i, &self.chain, &self.corpus);
@@ -627,7 +629,10 @@ impl Trainer {
         let mut chunk = ChunkCursor::default();
         for (k, &i) in places.iter().enumerate() {
             if let Some(&ahead) = places.get(k + PREFETCH) {
-                self.chain.prefetch(ahead);
+                // The cells before and after are read too (the tokens on
+                // either side).
+                self.chain.prefetch(ahead.saturating_sub(2));
+                self.chain.prefetch(ahead + 3);
             }
             if self.chain.at(i) != a || self.chain.at(i + ua) != b {
                 continue;
