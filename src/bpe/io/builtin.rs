@@ -80,8 +80,9 @@ fn find(name: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| b.name.eq_ignore_ascii_case(name))
 }
 
-/// Build a built-in tokenizer. The large ones take a noticeable fraction of
-/// a second: callers that must stay responsive load them in the background.
+/// Build a built-in tokenizer from its table: a few tens of milliseconds for
+/// the large ones, which callers that must stay responsive may still load in
+/// the background.
 pub fn load(name: &str) -> Result<Tokenizer> {
     if name.eq_ignore_ascii_case("bytes") {
         return Ok(Tokenizer::bytes_only());
