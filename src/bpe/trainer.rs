@@ -9,11 +9,13 @@
 //! places where the winning pair occurs, and at each one only the windows
 //! around it change: `(prev, a)` and `(b, next)` lose one, `(prev, ab)` and
 //! `(ab, next)` gain one, `(a, b)` itself is gone. The cost of a merge is
-//! its number of replacements, however long the chunks are. Each pair keeps
-//! the exact set of places it occurs, overlaps included (`a a a a` holds `a a`
-//! at three places; replacing left to right takes the first and the third).
-//! Undoing a merge replays the same window changes backwards from the places
-//! it replaced, so it is exact too.
+//! its number of replacements, however long the chunks are. The changes are
+//! gathered by neighbour token, so the pair table is touched once per
+//! neighbour, not once per place. Each pair keeps every place it occurs,
+//! overlaps included (`a a a a` holds `a a` at three places; replacing left
+//! to right takes the first and the third), and the chain says which of
+//! them are still current. Undoing a merge replays the same window changes
+//! backwards from the places it replaced, so it is exact too.
 
 use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::corpus::Corpus;
