@@ -70,9 +70,84 @@ pub fn apply_ranked(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Option
     }
     if symbols.len() <= SHORT {
         apply_ranked_small(symbols, rank_of)
+    } else if symbols.len() <= MEDIUM && !repeats_from_the_start(symbols) {
+        apply_ranked_medium(symbols, rank_of)
     } else {
         apply_ranked_heap(symbols, rank_of)
     }
+}
+
+/// Chunks up to this many symbols (a run of letters in a script written
+/// without spaces, say) take one heap of pairs by rank and place; longer
+/// ones, and runs that repeat themselves, group their places by rank,
+/// which suits many places of few ranks.
+const MEDIUM: usize = 4096;
+
+/// Whether the chunk starts (perhaps after a space) with one symbol or two,
+/// repeated (`aaaa`, ` abab`): likely a run, where places group by rank
+/// well.
+fn repeats_from_the_start(symbols: &[TokenId]) -> bool {
+    let repeats = |s: &[TokenId]| s.len() >= 4 && s[0] == s[2] && s[1] == s[3];
+    repeats(symbols) || repeats(&symbols[1..])
+}
+
+/// A linked list over positions and one heap of `(rank, position)`: the
+/// lowest rank, leftmost first, is always on top. An entry left behind by
+/// a change is recognised by the rank its position holds now. O(n log n)
+/// with no look-up tables of its own.
+fn apply_ranked_medium(
+    symbols: &mut Vec<TokenId>,
+    rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>,
+) {
+    const NONE: u32 = u32::MAX;
+    const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
+    let n = symbols.len();
+    let mut next: Vec<u32> = (1..=n as u32).collect();
+    next[n - 1] = NONE;
+    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
+    let mut pair_rank: Vec<(u32, TokenId)> = vec![NO_RANK; n];
+    let mut heap: Vec<Reverse<(u32, u32)>> = Vec::with_capacity(n);
+    for i in 0..n - 1 {
+        if let Some(found) = rank_of((symbols[i], symbols[i + 1])) {
+            pair_rank[i] = found;
+            heap.push(Reverse((found.0, i as u32)));
+        }
+    }
+    let mut heap = BinaryHeap::from(heap);
+    while let Some(Reverse((r, i))) = heap.pop() {
+        let i = i as usize;
+        let (rank, id) = pair_rank[i];
+        if rank != r {
+            continue;
+        }
+        let j = next[i] as usize;
+        symbols[i] = id;
+        pair_rank[j] = NO_RANK;
+        next[i] = next[j];
+        if next[j] != NONE {
+            prev[next[j] as usize] = i as u32;
+        }
+        let p = prev[i];
+        if p != NONE {
+            let found = rank_of((symbols[p as usize], id)).unwrap_or(NO_RANK);
+            pair_rank[p as usize] = found;
+            if found.0 != NONE {
+                heap.push(Reverse((found.0, p)));
+            }
+        }
+        let q = next[i];
+        pair_rank[i] = if q != NONE {
+            let found = rank_of((id, symbols[q as usize])).unwrap_or(NO_RANK);
+            if found.0 != NONE {
+                heap.push(Reverse((found.0, i as u32)));
+            }
+            found
+        } else {
+            NO_RANK
+        };
+        symbols[j] = NONE;
+    }
+    symbols.retain(|&s| s != NONE);
 }
 
 /// Chunks up to this many symbols are merged by scanning a small array.
@@ -348,6 +423,9 @@ mod tests {
                 let mut heap = v.clone();
                 apply_ranked_heap(&mut heap, rank);
                 assert_eq!(heap, want, "heap path, input {v:?}");
+                let mut medium = v.clone();
+                apply_ranked_medium(&mut medium, rank);
+                assert_eq!(medium, want, "medium path, input {v:?}");
             }
         }
     }
@@ -397,6 +475,9 @@ mod tests {
             let mut heap = v.clone();
             apply_ranked_heap(&mut heap, rank);
             assert_eq!(heap, want, "case {case}, input {v:?}");
+            let mut medium = v.clone();
+            apply_ranked_medium(&mut medium, rank);
+            assert_eq!(medium, want, "case {case}, medium path, input {v:?}");
         }
     }
 }
