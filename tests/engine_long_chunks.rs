@@ -182,3 +182,47 @@ fn segments_of_any_range_inside_a_long_chunk_are_its_tokens() {
         }
     }
 }
+
+/// The chunks said to hold a pair are exactly the chunks whose tokens hold
+/// it, found by walking every chunk; a choice's first chunk is the first of
+/// them. Checked while stepping forward and back.
+#[test]
+fn the_chunks_holding_a_pair_are_the_ones_a_walk_finds() {
+    let mut rng = Rng(0x10_C4A3);
+    let pretoks = [Pretok::None, Pretok::Lines, Pretok::Whitespace];
+    for case in 0..12 {
+        let len = 1000 + rng.below(3000);
+        let text = long_text(&mut rng, len);
+        let pretok = pretoks[rng.below(pretoks.len())];
+        let config = TrainerConfig {
+            pretok,
+            tie: random_tie(&mut rng),
+            max_merges: Some(60),
+            ..Default::default()
+        };
+        let mut t = Trainer::new(text, config).unwrap();
+        for _ in 0..40 {
+            for row in t.top_pairs(8) {
+                let want: Vec<u32> = (0..t.corpus().chunks().len())
+                    .filter(|&c| {
+                        t.chunk_symbols(c)
+                            .windows(2)
+                            .any(|w| (w[0], w[1]) == row.pair)
+                    })
+                    .map(|c| c as u32)
+                    .collect();
+                assert_eq!(t.chunks_holding(row.pair), want, "case {case}");
+            }
+            if let Ok(choice) = t.peek_choice() {
+                let first = t.chunks_holding(choice.pair).first().copied();
+                assert_eq!(choice.first_chunk, first, "case {case}");
+            }
+            if rng.below(3) == 0 {
+                t.undo();
+            } else {
+                let _ = t.step();
+            }
+        }
+        assert_table_is_a_fresh_count(&t);
+    }
+}

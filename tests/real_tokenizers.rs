@@ -1,6 +1,7 @@
 //! The built-in GPT-2, cl100k and o200k tokenizers give exactly the ids of
 //! `tiktoken-rs`, token for token, on a large text full of awkward cases.
 
+use bpeek::bpe::Tokenizer;
 use bpeek::bpe::io::builtin;
 
 /// At least 100 KB mixing scripts, code, digits, whitespace, emoji and odd
@@ -140,4 +141,45 @@ fn a_rank_file_token_knows_the_merge_that_made_it() {
         gpt2.made_by(gpt2.encode("a", false)[0]).is_none(),
         "a byte is not made by a merge"
     );
+}
+
+/// The built-in tokenizers load from tables made when bpeek is built. They
+/// hold the same tokens as tiktoken-rs's rank data, and the same pairs as
+/// reading that rank data as any rank file is read, at run time.
+#[test]
+fn built_in_tables_equal_the_rank_data_read_at_run_time() {
+    let references = [
+        ("gpt2", tiktoken_rs::r50k_base().unwrap(), 50_256),
+        ("cl100k", tiktoken_rs::cl100k_base().unwrap(), 100_257),
+        ("o200k", tiktoken_rs::o200k_base().unwrap(), 199_999),
+    ];
+    for (name, reference, first_special) in references {
+        let built_in = builtin::load(name).unwrap();
+        let tokens: Vec<Vec<u8>> = (0..first_special)
+            .map_while(|rank| reference.decode_bytes(&[rank]).ok())
+            .collect();
+        let read = Tokenizer::from_ranks(
+            name,
+            tokens.clone(),
+            built_in.pretok(),
+            built_in.specials().to_vec(),
+        )
+        .unwrap();
+        assert_eq!(built_in.vocab().len(), tokens.len(), "{name}");
+        for (id, bytes) in tokens.iter().enumerate() {
+            assert_eq!(
+                built_in.vocab().token_bytes(id as u32),
+                bytes,
+                "{name} id {id}"
+            );
+        }
+        assert_eq!(built_in.ranked_pairs(), read.ranked_pairs(), "{name}");
+        assert!(
+            built_in.ranked_pairs().len() >= tokens.len() - 256,
+            "{name}"
+        );
+        for (text, id) in [("<|endoftext|>", first_special), ("a", 64)] {
+            assert_eq!(built_in.encode(text, true), [id], "{name} {text}");
+        }
+    }
 }

@@ -98,6 +98,49 @@ impl Chain {
         (self.starts.partition_point(|&s| s <= pos) - 1) as u32
     }
 
+    /// The positions of chunk `c` with its end mark.
+    pub fn chunk_span(&self, c: u32) -> Range<u32> {
+        self.starts[c as usize]..self.starts[c as usize + 1]
+    }
+
+    /// The chunk that position `pos` belongs to, searched outwards from
+    /// chunk `near`: cheap when a run of positions is walked in order.
+    pub fn chunk_of_near(&self, pos: u32, near: u32) -> u32 {
+        let s = &self.starts;
+        let near = (near as usize).min(s.len().saturating_sub(2));
+        let (lo, hi) = if s[near] <= pos {
+            let (mut lo, mut step) = (near, 1);
+            while lo + step < s.len() && s[lo + step] <= pos {
+                lo += step;
+                step *= 2;
+            }
+            (lo, (lo + step).min(s.len()))
+        } else {
+            let (mut hi, mut step) = (near, 1);
+            while hi >= step && s[hi - step] > pos {
+                hi -= step;
+                step *= 2;
+            }
+            (hi.saturating_sub(step), hi)
+        };
+        (lo + s[lo..hi].partition_point(|&x| x <= pos) - 1) as u32
+    }
+
+    /// Ask the processor to load position `pos`'s cell: a merge knows its
+    /// places ahead, and on a long chunk each one is a cache miss otherwise.
+    #[inline]
+    pub fn prefetch(&self, pos: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cell) = self.cells.get(pos as usize) {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: a prefetch only hints the cache; it reads nothing and
+            // cannot fault, and the pointer is to a live cell anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((cell as *const Cell).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = pos;
+    }
+
     /// The token starting at `pos`, or [`END`] after a chunk's last token.
     pub fn at(&self, pos: u32) -> TokenId {
         self.cells[pos as usize].sym
@@ -213,5 +256,21 @@ mod tests {
         assert_eq!(chain.left(2), 0);
         assert_eq!(chain.chunk_of(5), 1);
         assert_eq!(chain.chunk_range(1), 5..6);
+    }
+
+    #[test]
+    fn a_chunk_searched_from_any_other_is_the_one_found_from_scratch() {
+        let lens = [3usize, 1, 7, 2, 2, 9, 1, 4, 4, 1, 12, 5];
+        let chain = Chain::new(lens.iter().map(|&n| vec![97u32; n]));
+        for near in 0..lens.len() as u32 + 2 {
+            for pos in 0..chain.len() as u32 {
+                assert_eq!(chain.chunk_of_near(pos, near), chain.chunk_of(pos));
+            }
+        }
+        for c in 0..lens.len() as u32 {
+            let span = chain.chunk_span(c);
+            assert_eq!(span.start, chain.chunk_range(c).start);
+            assert_eq!(span.end, chain.chunk_range(c).end + 1);
+        }
     }
 }

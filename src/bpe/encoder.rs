@@ -11,6 +11,7 @@ use crate::bpe::chunk_cache::ChunkCache;
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
+use crate::bpe::rank_pairs::pair_ranks;
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
@@ -171,35 +172,53 @@ impl Tokenizer {
     ) -> Result<Self> {
         let (vocab, by_bytes) = Self::byte_vocab(tokens)?;
         let byte_ids = Self::byte_ids(&by_bytes)?;
-        // Merging by rank makes each token from one split only: the one
-        // that merging its own bytes with the lower ranks ends in (the
-        // merges inside a token's span run as they would on its bytes
-        // alone). So one pair per token is enough, found in rank order. A
-        // token whose bytes do not end in two parts that way keeps every
-        // split, as tiktoken's merging would try them all.
-        let mut ranks = FxHashMap::default();
-        let mut symbols = Vec::new();
-        for id in 0..vocab.len() as TokenId {
-            let bytes = vocab.token_bytes(id);
-            if bytes.len() < 2 {
-                continue;
+        let ranks = pair_ranks(
+            vocab.len(),
+            |id| vocab.token_bytes(id),
+            &byte_ids,
+            &by_bytes,
+        );
+        Ok(Self::ranked(
+            name, vocab, byte_ids, ranks, by_bytes, pretok, specials,
+        ))
+    }
+
+    /// A tokenizer from tiktoken-style ranks whose pairs are already known
+    /// (the built-in tokenizers, derived at build time by [`pair_ranks`]):
+    /// each entry is a pair and the token it makes.
+    pub(crate) fn from_ranks_and_pairs(
+        name: &str,
+        tokens: Vec<Vec<u8>>,
+        pairs: impl ExactSizeIterator<Item = (Pair, TokenId)>,
+        pretok: Pretok,
+        specials: Vec<SpecialToken>,
+    ) -> Result<Self> {
+        let (vocab, by_bytes) = Self::byte_vocab(tokens)?;
+        let byte_ids = Self::byte_ids(&by_bytes)?;
+        let mut ranks = FxHashMap::with_capacity_and_hasher(pairs.len(), Default::default());
+        for (pair, id) in pairs {
+            if !vocab.contains(id) {
+                return Err(Error::input(format!(
+                    "pair {pair:?} makes id {id}, which is not in the vocabulary"
+                )));
             }
-            symbols.clear();
-            symbols.extend(bytes.iter().map(|&b| byte_ids[b as usize]));
-            apply_ranked(&mut symbols, |p| ranks.get(&p).copied());
-            if let [a, b] = symbols[..] {
-                ranks.insert((a, b), (id, id));
-                continue;
-            }
-            for split in 1..bytes.len() {
-                if let (Some(&a), Some(&b)) =
-                    (by_bytes.get(&bytes[..split]), by_bytes.get(&bytes[split..]))
-                {
-                    ranks.insert((a, b), (id, id));
-                }
-            }
+            ranks.insert(pair, (id, id));
         }
-        Ok(Tokenizer {
+        Ok(Self::ranked(
+            name, vocab, byte_ids, ranks, by_bytes, pretok, specials,
+        ))
+    }
+
+    fn ranked(
+        name: &str,
+        vocab: Vocab,
+        byte_ids: Vec<TokenId>,
+        ranks: FxHashMap<Pair, (u32, TokenId)>,
+        by_bytes: FxHashMap<Vec<u8>, TokenId>,
+        pretok: Pretok,
+        specials: Vec<SpecialToken>,
+    ) -> Self {
+        Tokenizer {
             name: name.into(),
             vocab,
             byte_ids,
@@ -211,11 +230,11 @@ impl Tokenizer {
             whole: Some(by_bytes),
             specials,
             added: None,
-        })
+        }
     }
 
     fn byte_vocab(tokens: Vec<Vec<u8>>) -> Result<(Vocab, FxHashMap<Vec<u8>, TokenId>)> {
-        let mut by_bytes = FxHashMap::default();
+        let mut by_bytes = FxHashMap::with_capacity_and_hasher(tokens.len(), Default::default());
         for (id, t) in tokens.iter().enumerate() {
             if !t.is_empty() && by_bytes.insert(t.clone(), id as TokenId).is_some() {
                 return Err(Error::input(format!(
@@ -308,6 +327,11 @@ impl Tokenizer {
     /// The ordered merge list (empty for rank files: see [`Tokenizer::made_by`]).
     pub fn merges(&self) -> &[Merge] {
         &self.merges
+    }
+
+    /// Every pair this tokenizer merges, with its rank and the id it makes.
+    pub fn ranked_pairs(&self) -> &FxHashMap<Pair, (u32, TokenId)> {
+        &self.ranks
     }
 
     pub fn specials(&self) -> &[SpecialToken] {

@@ -70,9 +70,84 @@ pub fn apply_ranked(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Option
     }
     if symbols.len() <= SHORT {
         apply_ranked_small(symbols, rank_of)
+    } else if symbols.len() <= MEDIUM && !repeats_from_the_start(symbols) {
+        apply_ranked_medium(symbols, rank_of)
     } else {
         apply_ranked_heap(symbols, rank_of)
     }
+}
+
+/// Chunks up to this many symbols (a run of letters in a script written
+/// without spaces, say) take one heap of pairs by rank and place; longer
+/// ones, and runs that repeat themselves, group their places by rank,
+/// which suits many places of few ranks.
+const MEDIUM: usize = 4096;
+
+/// Whether the chunk starts (perhaps after a space) with one symbol or two,
+/// repeated (`aaaa`, ` abab`): likely a run, where places group by rank
+/// well.
+fn repeats_from_the_start(symbols: &[TokenId]) -> bool {
+    let repeats = |s: &[TokenId]| s.len() >= 4 && s[0] == s[2] && s[1] == s[3];
+    repeats(symbols) || repeats(&symbols[1..])
+}
+
+/// A linked list over positions and one heap of `(rank, position)`: the
+/// lowest rank, leftmost first, is always on top. An entry left behind by
+/// a change is recognised by the rank its position holds now. O(n log n)
+/// with no look-up tables of its own.
+fn apply_ranked_medium(
+    symbols: &mut Vec<TokenId>,
+    rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>,
+) {
+    const NONE: u32 = u32::MAX;
+    const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
+    let n = symbols.len();
+    let mut next: Vec<u32> = (1..=n as u32).collect();
+    next[n - 1] = NONE;
+    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
+    let mut pair_rank: Vec<(u32, TokenId)> = vec![NO_RANK; n];
+    let mut heap: Vec<Reverse<(u32, u32)>> = Vec::with_capacity(n);
+    for i in 0..n - 1 {
+        if let Some(found) = rank_of((symbols[i], symbols[i + 1])) {
+            pair_rank[i] = found;
+            heap.push(Reverse((found.0, i as u32)));
+        }
+    }
+    let mut heap = BinaryHeap::from(heap);
+    while let Some(Reverse((r, i))) = heap.pop() {
+        let i = i as usize;
+        let (rank, id) = pair_rank[i];
+        if rank != r {
+            continue;
+        }
+        let j = next[i] as usize;
+        symbols[i] = id;
+        pair_rank[j] = NO_RANK;
+        next[i] = next[j];
+        if next[j] != NONE {
+            prev[next[j] as usize] = i as u32;
+        }
+        let p = prev[i];
+        if p != NONE {
+            let found = rank_of((symbols[p as usize], id)).unwrap_or(NO_RANK);
+            pair_rank[p as usize] = found;
+            if found.0 != NONE {
+                heap.push(Reverse((found.0, p)));
+            }
+        }
+        let q = next[i];
+        pair_rank[i] = if q != NONE {
+            let found = rank_of((id, symbols[q as usize])).unwrap_or(NO_RANK);
+            if found.0 != NONE {
+                heap.push(Reverse((found.0, i as u32)));
+            }
+            found
+        } else {
+            NO_RANK
+        };
+        symbols[j] = NONE;
+    }
+    symbols.retain(|&s| s != NONE);
 }
 
 /// Chunks up to this many symbols are merged by scanning a small array.
@@ -156,7 +231,7 @@ fn apply_ranked_heap(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Optio
     // The rank and result of the pair each live position starts (NO_RANK
     // if none, or if the position was merged away).
     let mut pair_rank: Vec<(u32, TokenId)> = vec![NO_RANK; n];
-    let mut queue = RankQueue::default();
+    let mut queue = RankQueue::new();
     for i in 0..n - 1 {
         let found = lookup((symbols[i], symbols[i + 1]));
         if found.0 != NONE {
@@ -211,38 +286,55 @@ fn apply_ranked_heap(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Optio
 }
 
 /// Positions waiting, by rank, with the lowest rank at hand.
-#[derive(Default)]
+///
+/// Merging a run makes pushes that alternate between a few ranks (in
+/// `a a a a`, the pairs `aa aa` and `aa a`), so the last few ranks pushed
+/// to keep their lists at hand without a look-up.
 struct RankQueue {
-    lists: FxHashMap<u32, Vec<u32>>,
+    /// Each waiting rank's list in `lists`.
+    slot_of: FxHashMap<u32, u32>,
+    lists: Vec<Vec<u32>>,
+    free: Vec<u32>,
     ranks: BinaryHeap<Reverse<u32>>,
-    /// The last list pushed to, which takes most pushes in a row.
-    recent: Option<(u32, Vec<u32>)>,
+    /// Recent ranks and their slots, by the rank's low bits.
+    recent: [(u32, u32); RECENT],
 }
 
+const RECENT: usize = 8;
+const NO_SLOT: (u32, u32) = (u32::MAX, u32::MAX);
+
 impl RankQueue {
-    fn push(&mut self, rank: u32, pos: u32) {
-        if let Some((r, list)) = &mut self.recent
-            && *r == rank
-        {
-            list.push(pos);
-            return;
+    fn new() -> Self {
+        RankQueue {
+            slot_of: FxHashMap::default(),
+            lists: Vec::new(),
+            free: Vec::new(),
+            ranks: BinaryHeap::new(),
+            recent: [NO_SLOT; RECENT],
         }
-        self.stash();
-        let mut list = match self.lists.remove(&rank) {
-            Some(list) => list,
-            None => {
-                self.ranks.push(Reverse(rank));
-                Vec::new()
-            }
-        };
-        list.push(pos);
-        self.recent = Some((rank, list));
     }
 
-    fn stash(&mut self) {
-        if let Some((r, list)) = self.recent.take() {
-            self.lists.insert(r, list);
-        }
+    fn push(&mut self, rank: u32, pos: u32) {
+        let hint = rank as usize % RECENT;
+        let (r, slot) = self.recent[hint];
+        let slot = if r == rank {
+            slot
+        } else {
+            let (lists, free, ranks) = (&mut self.lists, &mut self.free, &mut self.ranks);
+            let slot = *self.slot_of.entry(rank).or_insert_with(|| {
+                ranks.push(Reverse(rank));
+                match free.pop() {
+                    Some(s) => s,
+                    None => {
+                        lists.push(Vec::new());
+                        (lists.len() - 1) as u32
+                    }
+                }
+            });
+            self.recent[hint] = (rank, slot);
+            slot
+        };
+        self.lists[slot as usize].push(pos);
     }
 
     fn lowest(&self) -> Option<u32> {
@@ -250,9 +342,14 @@ impl RankQueue {
     }
 
     fn pop(&mut self) -> Option<(u32, Vec<u32>)> {
-        self.stash();
         let Reverse(rank) = self.ranks.pop()?;
-        Some((rank, self.lists.remove(&rank).unwrap_or_default()))
+        let slot = self.slot_of.remove(&rank)?;
+        let hint = rank as usize % RECENT;
+        if self.recent[hint].0 == rank {
+            self.recent[hint] = NO_SLOT;
+        }
+        self.free.push(slot);
+        Some((rank, std::mem::take(&mut self.lists[slot as usize])))
     }
 
     fn put_back(&mut self, rank: u32, places: Vec<u32>) {
@@ -326,7 +423,61 @@ mod tests {
                 let mut heap = v.clone();
                 apply_ranked_heap(&mut heap, rank);
                 assert_eq!(heap, want, "heap path, input {v:?}");
+                let mut medium = v.clone();
+                apply_ranked_medium(&mut medium, rank);
+                assert_eq!(medium, want, "medium path, input {v:?}");
             }
+        }
+    }
+
+    #[test]
+    fn the_long_path_follows_the_rule_with_many_ranks() {
+        // Every pair of four letters and of the tokens they make has its
+        // own rank, in a scrambled order: many ranks wait at once, and
+        // pushes alternate between them.
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let symbols: Vec<TokenId> = (1..=4).chain(100..120).collect();
+        let mut ranks: FxHashMap<Pair, (u32, TokenId)> = FxHashMap::default();
+        let mut made = 100;
+        for &a in &symbols {
+            for &b in &symbols {
+                if next() % 3 != 0 && made < 120 && a < 100 && b < 100 {
+                    ranks.insert((a, b), (0, made));
+                    made += 1;
+                } else if next() % 2 == 0 {
+                    ranks.insert((a, b), (0, 120 + (next() % 50) as TokenId));
+                }
+            }
+        }
+        let mut order: Vec<Pair> = ranks.keys().copied().collect();
+        order.sort_unstable();
+        for i in (1..order.len()).rev() {
+            order.swap(i, next() as usize % (i + 1));
+        }
+        for (r, p) in order.iter().enumerate() {
+            ranks.get_mut(p).expect("a ranked pair").0 = r as u32;
+        }
+        let rank = |p: Pair| ranks.get(&p).copied();
+        for case in 0..300 {
+            let len = 2 + next() as usize % 300;
+            let run = next() % 4 == 0;
+            let v: Vec<TokenId> = (0..len)
+                .map(|_| if run { 1 } else { 1 + (next() % 4) as TokenId })
+                .collect();
+            let mut want = v.clone();
+            by_the_rule(&mut want, rank);
+            let mut heap = v.clone();
+            apply_ranked_heap(&mut heap, rank);
+            assert_eq!(heap, want, "case {case}, input {v:?}");
+            let mut medium = v.clone();
+            apply_ranked_medium(&mut medium, rank);
+            assert_eq!(medium, want, "case {case}, medium path, input {v:?}");
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod merge;
 pub mod names;
 pub mod pairs;
 pub mod pretok;
+pub mod rank_pairs;
 pub mod script;
 pub mod splitter;
 

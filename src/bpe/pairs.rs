@@ -1,22 +1,24 @@
 //! The live pair table: each pair's weighted count, where it occurs, and an
 //! ordered index that always has the next winner first.
 //!
-//! Occurrences are added and removed one at a time while a merge (or its
-//! undo) rewrites the chunks; the counts they change are settled into the
-//! order once the rewrite is done, so each changed pair moves once.
+//! A merge (or its undo) gathers its window changes by neighbour token (see
+//! [`WindowBatch`]) and hands them over once per pair, not once per place;
+//! the counts they change are settled into the order once the rewrite is
+//! done, so each changed pair moves once.
 //!
-//! A pair's list of places is kept loosely: a place is appended when the
+//! A pair's list of places is kept loosely: places are appended when the
 //! pair appears there and left in the list when it goes, because the chain
-//! of tokens can always say whether the pair is still there. The list is
-//! checked and compacted when the pair is merged, when its first place is
-//! needed again, or when it holds twice as many entries as live places. So
-//! an update is an append and a count, whatever the pair's size.
+//! of tokens can always say whether the pair is still there. The list
+//! remembers whether it is still ascending; it is sorted and cleaned when
+//! the pair is merged, when its first place is gone, or when it holds
+//! [`CROWDED`] times as many entries as live places. So an update is an append and a count,
+//! whatever the pair's size.
 
-use crate::bpe::Pair;
 use crate::bpe::chain::Chain;
 use crate::bpe::hf_ids::hf_id;
 use crate::bpe::names::TieRule;
 use crate::bpe::vocab::Vocab;
+use crate::bpe::{Pair, TokenId};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
@@ -34,70 +36,166 @@ pub struct PairStat {
     /// Overlapping windows, weighted by chunk frequency.
     pub count: u64,
     /// Where the pair first occurs: its first position in the chunk layout,
-    /// which orders by chunk, then by offset (tie rule `first` only).
+    /// which orders by chunk, then by offset.
     pub first: u64,
-    /// The distinct chunks that contain the pair.
-    pub chunks: BTreeSet<u32>,
     /// Every position where the pair starts, and perhaps some where it no
-    /// longer does, in no particular order.
+    /// longer does, from `head` on.
     places: Vec<u32>,
+    /// Entries before this are known to be gone.
+    head: usize,
+    /// Whether `places[head..]` is strictly ascending.
+    sorted: bool,
     /// How many positions the pair starts at now.
     live: u32,
-    /// How many places the pair has in each long chunk (see
-    /// [`LONG_CHUNK`]); short chunks are searched instead.
-    in_long: FxHashMap<u32, u32>,
-    /// Count change not yet settled into the order.
+    /// Count and place changes not yet settled into the order.
     delta: i64,
+    live_delta: i64,
     dirty: bool,
-    /// The smallest place added since the last settle.
+    /// The smallest place added and the smallest lost since the last
+    /// settle.
     min_added: u32,
-    /// Whether the place `first` names, or `min_added`, was removed since
-    /// the last settle.
-    first_gone: bool,
+    min_lost: u32,
+    /// Where the pair sits in its count's bucket, if its count is low.
+    at: u32,
 }
 
-/// Chunks longer than this (in base symbols) keep per-pair place counts;
-/// shorter ones are walked to see whether they still hold a pair.
-pub const LONG_CHUNK: u32 = 48;
+impl PairStat {
+    fn empty() -> Self {
+        PairStat {
+            sorted: true,
+            min_added: u32::MAX,
+            min_lost: u32::MAX,
+            ..Default::default()
+        }
+    }
+
+    /// The places, perhaps with some the pair has left.
+    pub fn places(&self) -> &[u32] {
+        &self.places[self.head..]
+    }
+
+    fn append(&mut self, places: &[u32]) {
+        let Some(&low) = places.first() else {
+            return;
+        };
+        self.min_added = self.min_added.min(low);
+        if self.places.len() == self.head {
+            self.places.clear();
+            self.head = 0;
+            self.sorted = true;
+        }
+        let mut last = self.places.last().copied();
+        let ascending = places.is_sorted_by(|x, y| x < y);
+        if last.is_none_or(|l| l < low) && ascending {
+            self.places.extend_from_slice(places);
+            return;
+        }
+        let kept = self.places.len() - self.head;
+        if self.sorted && ascending && places.len() >= kept / MERGE_FROM {
+            // Many places back at once (an undo): merging the two ascending
+            // lists now is cheaper than sorting the whole later.
+            self.merge_in(places);
+            return;
+        }
+        for &p in places {
+            match last {
+                Some(l) if p == l => continue,
+                Some(l) if p < l => self.sorted = false,
+                _ => {}
+            }
+            self.places.push(p);
+            last = Some(p);
+        }
+    }
+
+    /// Merge ascending `places` into the ascending list, once each.
+    fn merge_in(&mut self, places: &[u32]) {
+        let old = &self.places[self.head..];
+        let mut merged = Vec::with_capacity(old.len() + places.len());
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() && j < places.len() {
+            let (x, y) = (old[i], places[j]);
+            merged.push(x.min(y));
+            i += usize::from(x <= y);
+            j += usize::from(y <= x);
+        }
+        merged.extend_from_slice(&old[i..]);
+        merged.extend_from_slice(&places[j..]);
+        self.places = merged;
+        self.head = 0;
+    }
+
+    /// Sort and deduplicate the places from `head` on.
+    fn normalize(&mut self) {
+        if !self.sorted {
+            self.places.drain(..self.head);
+            self.head = 0;
+            self.places.sort_unstable();
+            self.places.dedup();
+            self.sorted = true;
+        }
+    }
+
+    /// Sorted, deduplicated places from `head` on, in a list of their own.
+    fn into_places(mut self) -> Vec<u32> {
+        self.normalize();
+        self.places.drain(..self.head);
+        self.places
+    }
+}
 
 /// A pair as a full count found it, for [`PairTable::from_counts`].
 #[derive(Debug, Default)]
 pub struct Counted {
     count: u64,
     places: Vec<u32>,
-    chunks: Vec<u32>,
-    in_long: Vec<(u32, u32)>,
 }
 
 impl Counted {
-    /// One more place `pos`, in chunk `chunk` (in layout order) of
-    /// frequency `freq`; `long` if the chunk is long.
-    pub fn add(&mut self, pos: u32, chunk: u32, freq: u64, long: bool) {
+    /// One more place `pos` (in layout order) in a chunk of frequency `freq`.
+    pub fn add(&mut self, pos: u32, freq: u64) {
         self.count += freq;
         self.places.push(pos);
-        if self.chunks.last() != Some(&chunk) {
-            self.chunks.push(chunk);
-        }
-        if long {
-            match self.in_long.last_mut() {
-                Some((c, n)) if *c == chunk => *n += 1,
-                _ => self.in_long.push((chunk, 1)),
-            }
-        }
     }
 }
+
+/// Places coming back to a sorted list are merged in, keeping it sorted,
+/// when they are at least this fraction of it (else appended, to be sorted
+/// when needed).
+const MERGE_FROM: usize = 8;
+
+/// A list of places is cleaned once it holds this many times as many
+/// entries as live places: the scan costs about one look per entry gone.
+const CROWDED: usize = 4;
 
 /// The selection order: higher count first, then the tie rule's key.
 type OrderKey = (Reverse<u64>, u64, Pair);
 
+/// The pairs in selection order. Those with high counts are kept sorted;
+/// the many with low counts wait unsorted, one bucket per count, and are
+/// sorted as the best count comes down to theirs. Most pairs a merge
+/// changes have low counts, so most changes cost a push and a swap.
+#[derive(Debug, Clone, Default)]
+struct Order {
+    /// Every pair with a count above `low`.
+    sorted: BTreeSet<OrderKey>,
+    low: u64,
+    /// The pairs of each count up to `low` with their slots, in no order.
+    buckets: Vec<Vec<(Pair, u32)>>,
+    bucketed: usize,
+}
+
 #[derive(Debug, Clone)]
 pub struct PairTable {
     tie: TieRule,
-    stats: FxHashMap<Pair, PairStat>,
-    order: BTreeSet<OrderKey>,
+    /// Each pair's entry in `slots`: the map stays small, so growing it
+    /// moves a few bytes per pair, not a whole stat.
+    stats: FxHashMap<Pair, u32>,
+    slots: Vec<PairStat>,
+    /// Slots of pairs that are gone, for reuse.
+    free: Vec<u32>,
+    order: Order,
     dirty: Vec<Pair>,
-    /// Pairs that lost a place in a short chunk since the last settle.
-    thinned: Vec<(Pair, u32)>,
     /// Pairs taken out whole since the last settle, with their counts.
     taken: Vec<(Pair, u64)>,
 }
@@ -107,14 +205,15 @@ impl PairTable {
         PairTable {
             tie,
             stats: FxHashMap::default(),
-            order: BTreeSet::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            order: Order::default(),
             dirty: Vec::new(),
-            thinned: Vec::new(),
             taken: Vec::new(),
         }
     }
 
-    /// A table from a full count.
+    /// A table from a full count; each pair's places in ascending order.
     pub fn from_counts(tie: TieRule, counts: impl IntoIterator<Item = (Pair, Counted)>) -> Self {
         let mut table = PairTable::new(tie);
         for (pair, c) in counts {
@@ -124,21 +223,21 @@ impl PairTable {
             let stat = PairStat {
                 count: c.count,
                 first: c.places.first().map_or(0, |&p| p as u64),
-                chunks: c.chunks.into_iter().collect(),
                 live: c.places.len() as u32,
                 places: c.places,
-                in_long: c.in_long.into_iter().collect(),
-                min_added: u32::MAX,
-                ..Default::default()
+                ..PairStat::empty()
             };
-            table.stats.insert(pair, stat);
+            table.stats.insert(pair, table.slots.len() as u32);
+            table.slots.push(stat);
         }
-        let keys: Vec<OrderKey> = table
-            .stats
-            .iter()
-            .map(|(p, s)| order_key(tie, *p, s))
-            .collect();
-        table.order = keys.into_iter().collect();
+        let most = table.slots.iter().map(|s| s.count).max().unwrap_or(0);
+        table.order.low = most / 2;
+        table.order.buckets = vec![Vec::new(); most as usize / 2 + 1];
+        let entries: Vec<(Pair, u32)> = table.stats.iter().map(|(&p, &s)| (p, s)).collect();
+        for (pair, s) in entries {
+            table.enter(pair, s as usize);
+        }
+        table.keep_two_counts_sorted();
         table
     }
 
@@ -148,110 +247,181 @@ impl PairTable {
 
     /// Pairs with a count above zero.
     pub fn len(&self) -> usize {
-        self.order.len()
+        self.order.sorted.len() + self.order.bucketed
     }
 
     pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
+        self.len() == 0
     }
 
     pub fn get(&self, pair: Pair) -> Option<&PairStat> {
-        self.stats.get(&pair)
+        self.stats.get(&pair).map(|&s| &self.slots[s as usize])
     }
 
     pub fn count(&self, pair: Pair) -> u64 {
-        self.stats.get(&pair).map_or(0, |s| s.count)
+        self.get(pair).map_or(0, |s| s.count)
+    }
+
+    /// The slot of `pair`, made if it has none.
+    fn slot(&mut self, pair: Pair) -> usize {
+        let (slots, free) = (&mut self.slots, &mut self.free);
+        *self.stats.entry(pair).or_insert_with(|| match free.pop() {
+            Some(s) => s,
+            None => {
+                slots.push(PairStat::empty());
+                (slots.len() - 1) as u32
+            }
+        }) as usize
+    }
+
+    /// Forget `pair`, and free its slot.
+    fn forget(&mut self, pair: Pair) -> Option<PairStat> {
+        let s = self.stats.remove(&pair)?;
+        self.free.push(s);
+        Some(std::mem::replace(
+            &mut self.slots[s as usize],
+            PairStat::empty(),
+        ))
     }
 
     /// The pair that would win now, with its count.
     pub fn best(&self) -> Option<(Pair, u64)> {
-        self.order.first().map(|(Reverse(c), _, p)| (*p, *c))
+        self.order.sorted.first().map(|(Reverse(c), _, p)| (*p, *c))
     }
 
-    /// All pairs with a count, in selection order.
+    /// All pairs with a count, in selection order. The low counts are put
+    /// in order as the walk reaches them.
     pub fn iter(&self) -> impl Iterator<Item = (Pair, u64)> + '_ {
-        self.order.iter().map(|(Reverse(c), _, p)| (*p, *c))
+        let low = (1..=self.order.low).rev().flat_map(move |count| {
+            let mut keys: Vec<OrderKey> = self.order.buckets[count as usize]
+                .iter()
+                .map(|&(p, s)| order_key(self.tie, p, &self.slots[s as usize]))
+                .collect();
+            keys.sort_unstable();
+            keys.into_iter()
+        });
+        self.order
+            .sorted
+            .iter()
+            .copied()
+            .chain(low)
+            .map(|(Reverse(c), _, p)| (p, c))
     }
 
     /// The 0-based place of `pair` in selection order (linear; for display).
     pub fn position(&self, pair: Pair) -> Option<usize> {
-        let stat = self.stats.get(&pair)?;
+        self.get(pair)?;
+        self.iter().position(|(p, _)| p == pair)
+    }
+
+    /// Put `pair` (in slot `s`) in the order by its count.
+    fn enter(&mut self, pair: Pair, s: usize) {
+        let stat = &mut self.slots[s];
         if stat.count == 0 {
-            return None;
-        }
-        let key = order_key(self.tie, pair, stat);
-        Some(self.order.range(..key).count())
-    }
-
-    /// `pair` now also starts at `pos`, in chunk `chunk` of frequency
-    /// `freq`; `long` if that chunk is long.
-    pub fn add(&mut self, pair: Pair, pos: u32, chunk: u32, freq: u64, long: bool) {
-        let stat = self.stats.entry(pair).or_insert_with(|| PairStat {
-            min_added: u32::MAX,
-            ..Default::default()
-        });
-        stat.places.push(pos);
-        stat.live += 1;
-        stat.min_added = stat.min_added.min(pos);
-        if long {
-            let n = stat.in_long.entry(chunk).or_insert(0);
-            *n += 1;
-            if *n == 1 {
-                stat.chunks.insert(chunk);
-            }
-        } else {
-            stat.chunks.insert(chunk);
-        }
-        stat.delta += freq as i64;
-        if !stat.dirty {
-            stat.dirty = true;
-            self.dirty.push(pair);
-        }
-    }
-
-    /// `pair` no longer starts at `pos`, in chunk `chunk` of frequency
-    /// `freq`; `long` if that chunk is long. A pair taken out whole is left
-    /// alone.
-    pub fn remove(&mut self, pair: Pair, pos: u32, chunk: u32, freq: u64, long: bool) {
-        let Some(stat) = self.stats.get_mut(&pair) else {
             return;
-        };
-        stat.live -= 1;
-        if long {
-            if let Some(n) = stat.in_long.get_mut(&chunk) {
-                *n -= 1;
-                if *n == 0 {
-                    stat.in_long.remove(&chunk);
-                    stat.chunks.remove(&chunk);
-                }
+        }
+        if stat.count > self.order.low {
+            self.order.sorted.insert(order_key(self.tie, pair, stat));
+        } else {
+            let bucket = &mut self.order.buckets[stat.count as usize];
+            stat.at = bucket.len() as u32;
+            bucket.push((pair, s as u32));
+            self.order.bucketed += 1;
+        }
+    }
+
+    /// Take `pair` (in slot `s`) out of the order, by the count and first
+    /// place it was entered with.
+    fn leave(&mut self, pair: Pair, s: usize) {
+        let stat = &self.slots[s];
+        if stat.count == 0 {
+            return;
+        }
+        if stat.count > self.order.low {
+            self.order.sorted.remove(&order_key(self.tie, pair, stat));
+        } else {
+            let at = stat.at as usize;
+            let bucket = &mut self.order.buckets[stat.count as usize];
+            bucket.swap_remove(at);
+            self.order.bucketed -= 1;
+            if let Some(&(_, moved)) = bucket.get(at) {
+                self.slots[moved as usize].at = at as u32;
+            }
+        }
+    }
+
+    /// Sort the highest bucketed counts until the sorted part holds two
+    /// different counts (the winner's and the next best) or everything.
+    fn keep_two_counts_sorted(&mut self) {
+        loop {
+            let sorted = &self.order.sorted;
+            let two = matches!((sorted.first(), sorted.last()), (Some(a), Some(b)) if a.0 != b.0);
+            if two || self.order.bucketed == 0 || self.order.low == 0 {
+                return;
+            }
+            let low = self.order.low;
+            let bucket = self.order.buckets.pop().unwrap_or_default();
+            self.order.low = low - 1;
+            self.order.bucketed -= bucket.len();
+            for (pair, s) in bucket {
+                let key = order_key(self.tie, pair, &self.slots[s as usize]);
+                self.order.sorted.insert(key);
+            }
+        }
+    }
+
+    /// `pair` now also starts at `places` (ascending), and its count
+    /// rises by `weight`.
+    pub fn gain(&mut self, pair: Pair, weight: u64, places: Vec<u32>) {
+        let stat = self.touch(pair);
+        stat.delta += weight as i64;
+        stat.live_delta += places.len() as i64;
+        if stat.places.len() == stat.head && places.is_sorted_by(|x, y| x < y) {
+            // A new pair (every pair with the new token is) takes the list.
+            if let Some(&low) = places.first() {
+                stat.min_added = stat.min_added.min(low);
+                stat.places = places;
+                stat.head = 0;
+                stat.sorted = true;
             }
         } else {
-            self.thinned.push((pair, chunk));
+            stat.append(&places);
         }
-        if (stat.count > 0 && stat.first == pos as u64) || stat.min_added == pos {
-            stat.first_gone = true;
-        }
-        stat.delta -= freq as i64;
+    }
+
+    /// `pair` no longer starts at `count` of its places, the lowest of them
+    /// `lowest`, and its count falls by `weight`. The places themselves
+    /// stay in its list: the chain tells they are gone.
+    pub fn lose(&mut self, pair: Pair, weight: u64, count: u32, lowest: u32) {
+        let stat = self.touch(pair);
+        stat.min_lost = stat.min_lost.min(lowest);
+        stat.delta -= weight as i64;
+        stat.live_delta -= count as i64;
+    }
+
+    /// The stat of `pair`, made if need be, marked as changed.
+    fn touch(&mut self, pair: Pair) -> &mut PairStat {
+        let s = self.slot(pair);
+        let stat = &mut self.slots[s];
         if !stat.dirty {
             stat.dirty = true;
             self.dirty.push(pair);
         }
+        stat
     }
 
     /// Take `pair` out of the table whole (a merge replaces every place it
     /// has) and return the places it may have, ascending.
     pub fn take(&mut self, pair: Pair) -> Vec<u32> {
-        let Some(stat) = self.stats.remove(&pair) else {
+        let Some(&s) = self.stats.get(&pair) else {
             return Vec::new();
         };
-        if stat.count > 0 {
-            self.order.remove(&order_key(self.tie, pair, &stat));
-        }
+        self.leave(pair, s as usize);
+        let Some(stat) = self.forget(pair) else {
+            return Vec::new();
+        };
         self.taken.push((pair, stat.count));
-        let mut places = stat.places;
-        places.sort_unstable();
-        places.dedup();
-        places
+        stat.into_places()
     }
 
     /// Move every pair changed since the last call to its new place, and
@@ -267,49 +437,56 @@ impl PairTable {
         for (pair, before) in self.taken.drain(..) {
             changes.insert(pair, CountChange { before, after: 0 });
         }
-        self.thinned.sort_unstable();
-        self.thinned.dedup();
-        for &(pair, chunk) in &self.thinned {
-            if let Some(stat) = self.stats.get_mut(&pair)
-                && !chain.holds(chunk, pair, vocab)
-            {
-                stat.chunks.remove(&chunk);
-            }
-        }
-        self.thinned.clear();
-        let first_rule = self.tie == TieRule::First;
         let dirty = std::mem::take(&mut self.dirty);
         for &pair in &dirty {
-            let Some(stat) = self.stats.get(&pair) else {
+            let Some(&s) = self.stats.get(&pair) else {
                 continue;
             };
-            if stat.count > 0 {
-                let key = order_key(self.tie, pair, stat);
-                self.order.remove(&key);
-            }
-            let Some(stat) = self.stats.get_mut(&pair) else {
-                continue;
-            };
+            self.leave(pair, s as usize);
+            let stat = &mut self.slots[s as usize];
             let before = stat.count;
             let after = (before as i64 + stat.delta) as u64;
             if after == 0 {
-                self.stats.remove(&pair);
+                self.forget(pair);
             } else {
                 stat.count = after;
+                stat.live = (stat.live as i64 + stat.live_delta) as u32;
                 stat.delta = 0;
+                stat.live_delta = 0;
                 stat.dirty = false;
-                let crowded = stat.places.len() > 2 * stat.live as usize + 16;
-                if crowded || (first_rule && stat.first_gone) {
-                    compact(&mut stat.places, pair, chain, vocab);
-                    stat.first = stat.places.first().map_or(0, |&p| p as u64);
-                } else if first_rule {
-                    let kept = if before > 0 { stat.first } else { u64::MAX };
-                    stat.first = kept.min(stat.min_added as u64);
-                }
-                stat.first_gone = false;
+                // The first place is the old one or a new one, if that
+                // place still holds the pair: surely so if nothing at or
+                // before it was lost. Else the list is walked.
+                let kept = if before > 0 { stat.first } else { u64::MAX };
+                let candidate = kept.min(stat.min_added as u64);
+                let min_lost = stat.min_lost as u64;
                 stat.min_added = u32::MAX;
-                let key = order_key(self.tie, pair, stat);
-                self.order.insert(key);
+                stat.min_lost = u32::MAX;
+                let crowded = stat.places.len() - stat.head > CROWDED * stat.live as usize + 64;
+                if crowded {
+                    compact(stat, pair, chain, vocab);
+                    stat.first = stat.places.first().map_or(0, |&p| p as u64);
+                } else if candidate < min_lost
+                    || (candidate <= u32::MAX as u64
+                        && chain.pair_at(candidate as u32, vocab) == Some(pair))
+                {
+                    stat.first = candidate;
+                } else {
+                    stat.normalize();
+                    let mut at = stat.head;
+                    while let Some(&p) = stat.places.get(at) {
+                        if let Some(&ahead) = stat.places.get(at + 16) {
+                            chain.prefetch(ahead);
+                        }
+                        if chain.pair_at(p, vocab) == Some(pair) {
+                            break;
+                        }
+                        at += 1;
+                    }
+                    stat.head = at;
+                    stat.first = stat.places.get(at).map_or(0, |&p| p as u64);
+                }
+                self.enter(pair, s as usize);
             }
             if before != after {
                 changes.insert(pair, CountChange { before, after });
@@ -317,6 +494,7 @@ impl PairTable {
         }
         self.dirty = dirty;
         self.dirty.clear();
+        self.keep_two_counts_sorted();
     }
 }
 
@@ -334,8 +512,78 @@ fn hf_pair_key(pair: Pair) -> u64 {
 }
 
 /// Keep only the places where `pair` still starts, ascending, once each.
-fn compact(places: &mut Vec<u32>, pair: Pair, chain: &Chain, vocab: &Vocab) {
-    places.sort_unstable();
-    places.dedup();
-    places.retain(|&p| chain.pair_at(p, vocab) == Some(pair));
+fn compact(stat: &mut PairStat, pair: Pair, chain: &Chain, vocab: &Vocab) {
+    stat.normalize();
+    let from = std::mem::take(&mut stat.head);
+    let places = &mut stat.places;
+    let mut kept = 0;
+    for k in from..places.len() {
+        if let Some(&ahead) = places.get(k + 16) {
+            chain.prefetch(ahead);
+        }
+        let p = places[k];
+        if chain.pair_at(p, vocab) == Some(pair) {
+            places[kept] = p;
+            kept += 1;
+        }
+    }
+    places.truncate(kept);
+}
+
+/// The window changes of one merge or undo, gathered by the token on one
+/// side of the rewritten places: each replacement there records the
+/// neighbour token and a place, and [`WindowBatch::drain`] hands back, for
+/// each neighbour, its weight and its places in ascending order. So the
+/// pair table is touched once per neighbour, not once per place.
+#[derive(Debug, Clone, Default)]
+pub struct WindowBatch {
+    /// For each token, its group in `groups` (stale entries are told apart
+    /// by the group's token).
+    slot: Vec<u32>,
+    groups: Vec<Group>,
+}
+
+#[derive(Debug, Clone)]
+struct Group {
+    token: TokenId,
+    weight: u64,
+    places: Vec<u32>,
+}
+
+impl WindowBatch {
+    /// Record one place next to `token`, in a chunk of frequency `freq`.
+    #[inline]
+    pub fn record(&mut self, token: TokenId, place: u32, freq: u64) {
+        let t = token as usize;
+        if t >= self.slot.len() {
+            self.slot.resize(t + 1, u32::MAX);
+        }
+        let mut g = self.slot[t] as usize;
+        if g >= self.groups.len() || self.groups[g].token != token {
+            g = self.groups.len();
+            self.slot[t] = g as u32;
+            self.groups.push(Group {
+                token,
+                weight: 0,
+                places: Vec::new(),
+            });
+        }
+        let group = &mut self.groups[g];
+        group.weight += freq;
+        group.places.push(place);
+    }
+
+    /// Hand back each neighbour token with its weight and places (recorded
+    /// in one direction: pass `descending` if that was right to left; they
+    /// come back ascending), and start over.
+    pub fn drain(&mut self, descending: bool, mut f: impl FnMut(TokenId, u64, Vec<u32>)) {
+        for g in self.groups.drain(..) {
+            self.slot[g.token as usize] = u32::MAX;
+            let mut places = g.places;
+            if descending {
+                places.reverse();
+            }
+            f(g.token, g.weight, places);
+        }
+    }
 }

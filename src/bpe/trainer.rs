@@ -9,17 +9,19 @@
 //! places where the winning pair occurs, and at each one only the windows
 //! around it change: `(prev, a)` and `(b, next)` lose one, `(prev, ab)` and
 //! `(ab, next)` gain one, `(a, b)` itself is gone. The cost of a merge is
-//! its number of replacements, however long the chunks are. Each pair keeps
-//! the exact set of places it occurs, overlaps included (`a a a a` holds `a a`
-//! at three places; replacing left to right takes the first and the third).
-//! Undoing a merge replays the same window changes backwards from the places
-//! it replaced, so it is exact too.
+//! its number of replacements, however long the chunks are. The changes are
+//! gathered by neighbour token, so the pair table is touched once per
+//! neighbour, not once per place. Each pair keeps every place it occurs,
+//! overlaps included (`a a a a` holds `a a` at three places; replacing left
+//! to right takes the first and the third), and the chain says which of
+//! them are still current. Undoing a merge replays the same window changes
+//! backwards from the places it replaced, so it is exact too.
 
 use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::corpus::Corpus;
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pairs::{Counted, LONG_CHUNK, PairTable};
+use crate::bpe::pairs::{Counted, PairTable, WindowBatch};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::vocab::{END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
@@ -199,6 +201,9 @@ pub struct Trainer {
     last: LastMerge,
     stop: Option<StopReason>,
     tokens: u64,
+    /// Scratch space for the window changes of a merge or undo, by the
+    /// token on the left and on the right of the rewritten places.
+    batch: Box<[WindowBatch; 2]>,
 }
 
 /// Where one merge replaced its pair (ascending positions of the left
@@ -225,6 +230,30 @@ pub enum SeekPlan {
 /// How much more a replacement costs than counting one position afresh,
 /// for choosing between undoing back and recounting then replaying.
 const REPLACEMENT_COST: u64 = 16;
+
+/// How many places ahead a merge asks for the chain cells it will read.
+const PREFETCH: usize = 48;
+
+/// The chunk of each of a run of positions walked in order, and its
+/// frequency, found from the previous one's.
+#[derive(Default)]
+struct ChunkCursor {
+    chunk: u32,
+    span: Range<u32>,
+    freq: u64,
+}
+
+impl ChunkCursor {
+    #[inline]
+    fn find(&mut self, pos: u32, chain: &Chain, corpus: &Corpus) -> (u32, u64) {
+        if !self.span.contains(&pos) {
+            self.chunk = chain.chunk_of_near(pos, self.chunk);
+            self.span = chain.chunk_span(self.chunk);
+            self.freq = corpus.chunks()[self.chunk as usize].freq;
+        }
+        (self.chunk, self.freq)
+    }
+}
 
 impl Trainer {
     /// Cut `text` into chunks and count every pair: the `Counted` phase of
@@ -275,6 +304,7 @@ impl Trainer {
             last: LastMerge::default(),
             stop: None,
             tokens: 0,
+            batch: Box::default(),
         };
         trainer.recount();
         Ok(trainer)
@@ -296,14 +326,10 @@ impl Trainer {
         for (c, chunk) in self.corpus.chunks().iter().enumerate() {
             let freq = chunk.freq;
             let range = self.chain.chunk_range(c as u32);
-            let long = range.len() as u32 > LONG_CHUNK;
             tokens += freq * range.len() as u64;
             for pos in range.start..range.end.saturating_sub(1) {
                 let pair = (self.chain.at(pos), self.chain.at(pos + 1));
-                counts
-                    .entry(pair)
-                    .or_default()
-                    .add(pos, c as u32, freq, long);
+                counts.entry(pair).or_default().add(pos, freq);
             }
         }
         self.table = PairTable::from_counts(self.config.tie, counts);
@@ -354,6 +380,28 @@ impl Trainer {
     /// The current tokens of distinct chunk `i`.
     pub fn chunk_symbols(&self, i: usize) -> Vec<TokenId> {
         self.chain.tokens(i as u32, &self.vocab)
+    }
+
+    /// The distinct chunks that hold `pair` now, ascending.
+    pub fn chunks_holding(&self, pair: Pair) -> Vec<u32> {
+        let Some(stat) = self.table.get(pair) else {
+            return Vec::new();
+        };
+        let mut places = stat.places().to_vec();
+        if !places.is_sorted() {
+            places.sort_unstable();
+        }
+        let mut chunks: Vec<u32> = Vec::new();
+        let mut chunk = 0;
+        for p in places {
+            if self.chain.pair_at(p, &self.vocab) == Some(pair) {
+                chunk = self.chain.chunk_of_near(p, chunk);
+                if chunks.last() != Some(&chunk) {
+                    chunks.push(chunk);
+                }
+            }
+        }
+        chunks
     }
 
     /// The chunks that merge `rank` changed.
@@ -430,7 +478,7 @@ impl Trainer {
             first_chunk: self
                 .table
                 .get(pair)
-                .and_then(|s| s.chunks.iter().next().copied()),
+                .map(|s| self.chain.chunk_of(s.first as u32)),
         })
     }
 
@@ -496,24 +544,42 @@ impl Trainer {
         let replaced = self.history.pop().unwrap_or_default();
         self.choices.pop();
         let (a, b) = merge.pair;
+        let id = merge.id;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
-        for &i in replaced.positions.iter().rev() {
+        let [left, right] = &mut *self.batch;
+        let mut chunk = ChunkCursor::default();
+        // Right to left, the mirror of the merge: each replacement's
+        // neighbours are as the merge left them.
+        for (k, &i) in replaced.positions.iter().enumerate().rev() {
+            if let Some(ahead) = k.checked_sub(PREFETCH) {
+                let ahead = replaced.positions[ahead];
+                self.chain.prefetch(ahead.saturating_sub(2));
+                self.chain.prefetch(ahead + 3);
+            }
             let (j, n) = (i + ua, i + ua + ub);
-            let (c, freq, long) = self.place(i);
+            let (_, freq) = chunk.find(i, &self.chain, &self.corpus);
             let p = self.chain.left(i);
             if p != NONE {
-                let before = self.chain.at(p);
-                self.table.remove((before, merge.id), p, c, freq, long);
-                self.table.add((before, a), p, c, freq, long);
+                // (x, ab) at p becomes (x, a).
+                left.record(self.chain.at(p), p, freq);
             }
-            self.table.add(merge.pair, i, c, freq, long);
             let after = self.chain.at(n);
             if after != END {
-                self.table.remove((merge.id, after), i, c, freq, long);
-                self.table.add((b, after), j, c, freq, long);
+                // (ab, y) at i becomes (b, y) at j.
+                right.record(after, j, freq);
             }
             self.chain.split(i, j, n, a, b);
         }
+        let table = &mut self.table;
+        left.drain(true, |x, weight, places| {
+            table.lose((x, id), weight, places.len() as u32, places[0]);
+            table.gain((x, a), weight, places);
+        });
+        right.drain(true, |y, weight, places| {
+            table.lose((id, y), weight, places.len() as u32, places[0] - ua);
+            table.gain((b, y), weight, places);
+        });
+        table.gain(merge.pair, merge.replacements, replaced.positions);
         self.settle();
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
@@ -569,13 +635,6 @@ impl Trainer {
         replay < undo
     }
 
-    /// The chunk of position `pos`, its frequency and whether it is long.
-    fn place(&self, pos: u32) -> (u32, u64, bool) {
-        let c = self.chain.chunk_of(pos);
-        let chunk = self.corpus.chunks()[c as usize];
-        (c, chunk.freq, chunk.len > LONG_CHUNK)
-    }
-
     fn settle(&mut self) {
         self.table
             .settle(&mut self.last.changes, &self.chain, &self.vocab);
@@ -596,30 +655,53 @@ impl Trainer {
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
         let mut replaced = Replaced::default();
         let mut replacements = 0u64;
-        for i in places {
+        replaced.positions.reserve(places.len());
+        let [left, right] = &mut *self.batch;
+        let mut chunk = ChunkCursor::default();
+        for (k, &i) in places.iter().enumerate() {
+            if let Some(&ahead) = places.get(k + PREFETCH) {
+                // The cells before and after are read too (the tokens on
+                // either side).
+                self.chain.prefetch(ahead.saturating_sub(2));
+                self.chain.prefetch(ahead + 3);
+            }
             if self.chain.at(i) != a || self.chain.at(i + ua) != b {
                 continue;
             }
             let (j, n) = (i + ua, i + ua + ub);
-            let (c, freq, long) = self.place(i);
+            let (chunk, freq) = chunk.find(i, &self.chain, &self.corpus);
             let p = self.chain.left(i);
             if p != NONE {
-                let before = self.chain.at(p);
-                self.table.remove((before, a), p, c, freq, long);
-                self.table.add((before, id), p, c, freq, long);
+                // (x, a) at p becomes (x, ab).
+                left.record(self.chain.at(p), p, freq);
             }
             let after = self.chain.at(n);
             if after != END {
-                self.table.remove((b, after), j, c, freq, long);
-                self.table.add((id, after), i, c, freq, long);
+                // (b, y) at j becomes (ab, y) at i.
+                right.record(after, i, freq);
             }
             self.chain.join(i, j, n, id);
             replaced.positions.push(i);
-            if replaced.chunks.last() != Some(&c) {
-                replaced.chunks.push(c);
+            if replaced.chunks.last() != Some(&chunk) {
+                replaced.chunks.push(chunk);
             }
             replacements += freq;
         }
+        // The pair merged is out of the table already: windows of it that
+        // overlapped a replacement (`a a a`) are not taken out again.
+        let table = &mut self.table;
+        left.drain(false, |x, weight, places| {
+            if (x, a) != pair {
+                table.lose((x, a), weight, places.len() as u32, places[0]);
+            }
+            table.gain((x, id), weight, places);
+        });
+        right.drain(false, |y, weight, places| {
+            if (b, y) != pair {
+                table.lose((b, y), weight, places.len() as u32, places[0] + ua);
+            }
+            table.gain((id, y), weight, places);
+        });
         self.settle();
         self.tokens -= replacements;
         self.merges.push(Merge {

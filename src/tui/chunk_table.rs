@@ -34,7 +34,7 @@ pub fn order(trainer: &Trainer) -> Vec<u32> {
 /// Rows `from..from + n` of the table.
 pub fn rows(trainer: &Trainer, from: usize, n: usize) -> Vec<ChunkRow> {
     let chosen = match trainer.phase() {
-        Phase::Chosen(choice) => trainer.pairs().get(choice.pair).map(|s| &s.chunks),
+        Phase::Chosen(choice) => Some(trainer.chunks_holding(choice.pair)),
         _ => None,
     };
     let changed: &[u32] = match trainer.phase() {
@@ -50,7 +50,7 @@ pub fn rows(trainer: &Trainer, from: usize, n: usize) -> Vec<ChunkRow> {
             chunk: c,
             count: chunks[c as usize].freq,
             tokens: trainer.chunk_symbols(c as usize),
-            holds_chosen: chosen.is_some_and(|s| s.contains(&c)),
+            holds_chosen: chosen.as_ref().is_some_and(|s| s.binary_search(&c).is_ok()),
             changed: changed.binary_search(&c).is_ok(),
         })
         .collect()

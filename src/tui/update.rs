@@ -812,11 +812,7 @@ fn highlighted(app: &App, selection: bool) -> Option<(String, Vec<u32>)> {
     match trainer.phase() {
         Phase::Chosen(choice) => Some((
             "the chosen pair".into(),
-            trainer
-                .pairs()
-                .get(choice.pair)
-                .map(|s| s.chunks.iter().copied().collect())
-                .unwrap_or_default(),
+            trainer.chunks_holding(choice.pair),
         )),
         Phase::Merged => {
             let rank = trainer.merges().len() - 1;

@@ -103,10 +103,9 @@ fn overlap_now(app: &App, choice: &Choice) -> Option<String> {
         return None;
     }
     let trainer = app.trainer();
-    let stat = trainer.pairs().get(choice.pair)?;
     let mut replacements = 0u64;
     let mut example: Option<(usize, u64, u64)> = None;
-    for &c in &stat.chunks {
+    for c in trainer.chunks_holding(choice.pair) {
         let (windows, replaced) = count_in(trainer, c as usize, a);
         let freq = trainer.corpus().chunks()[c as usize].freq;
         replacements += replaced * freq;
