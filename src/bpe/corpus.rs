@@ -42,44 +42,69 @@ impl Corpus {
         positions: bool,
         by_line: bool,
     ) -> Result<Self> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PARTS));
+        let parts = if text.len() >= PARALLEL_FROM {
+            threads
+        } else {
+            1
+        };
+        Self::new_in_parts(text, mode, chunker, positions, by_line, parts)
+    }
+
+    /// [`Corpus::new`], counting up to `parts` pieces of the text on threads
+    /// of their own where it can be cut where no chunk crosses. The result
+    /// is the same however many parts: chunks keep the order in which they
+    /// first appear in the whole text.
+    pub fn new_in_parts(
+        text: Vec<u8>,
+        mode: Mode,
+        chunker: Chunker,
+        positions: bool,
+        by_line: bool,
+        parts: usize,
+    ) -> Result<Self> {
         if text.len() > u32::MAX as usize {
             return Err(Error::input("corpus is larger than 4 GiB"));
         }
-        let mut index: FxHashMap<&[u8], u32> = FxHashMap::default();
-        let mut chunks = Vec::new();
-        // Sized for typical prose (about 3.5 bytes per chunk) so that a large
-        // corpus never pays for a copy while this grows.
-        let mut occurrences = Vec::with_capacity(if positions { text.len() / 3 + 1 } else { 0 });
-        let mut add = |r: Range<usize>| {
-            let piece = &text[r.clone()];
-            let id = *index.entry(piece).or_insert_with(|| {
-                let (start, len) = (r.start as u32, piece.len() as u32);
-                chunks.push(Chunk {
-                    start,
-                    len,
-                    freq: 0,
-                });
-                (chunks.len() - 1) as u32
-            });
-            chunks[id as usize].freq += 1;
-            if positions {
-                occurrences.push(Occurrence {
-                    start: r.start as u32,
-                    chunk: id,
-                });
-            }
+        let cuts = if mode == Mode::Byte && (by_line || cuts_at_lines(chunker)) {
+            cut_points(&text, parts)
+        } else {
+            vec![0, text.len()]
         };
-        match mode {
-            Mode::Byte if by_line => {
-                for line in text.split_inclusive(|&b| b == b'\n') {
-                    let base = line.as_ptr() as usize - text.as_ptr() as usize;
-                    chunker.for_each_chunk(line, |r| add(base + r.start..base + r.end));
+        let count = |range: Range<usize>| -> Result<Part> {
+            count_part(&text, range, mode, chunker, positions, by_line)
+        };
+        let mut counted: Vec<Result<Part>> = if cuts.len() == 2 {
+            vec![count(0..text.len())]
+        } else {
+            std::thread::scope(|scope| {
+                let count = &count;
+                let handles: Vec<_> = cuts
+                    .windows(2)
+                    .skip(1)
+                    .map(|w| {
+                        let range = w[0]..w[1];
+                        scope.spawn(move || count(range))
+                    })
+                    .collect();
+                let mut all = vec![count(cuts[0]..cuts[1])];
+                for h in handles {
+                    all.push(h.join().unwrap_or_else(|_| {
+                        Err(Error::failure("counting a part of the corpus failed"))
+                    }));
                 }
-            }
-            Mode::Byte => chunker.for_each_chunk(&text, &mut add),
-            Mode::Char => for_each_word(&text, &mut add)?,
+                all
+            })
+        };
+        let mut first = counted.remove(0)?;
+        for part in counted {
+            first.absorb(&text, part?);
         }
-        drop(index);
+        let Part {
+            chunks,
+            occurrences,
+            ..
+        } = first;
         Ok(Corpus {
             text,
             chunks,
@@ -118,6 +143,130 @@ impl Corpus {
             .partition_point(|o| (o.start as usize) < range.end);
         &self.occurrences[first..last.max(first)]
     }
+}
+
+/// Texts this long or longer are counted on more than one thread.
+const PARALLEL_FROM: usize = 4 << 20;
+
+/// Threads used for counting at most.
+const MAX_PARTS: usize = 8;
+
+/// Pre-tokenizers that never make a chunk that crosses from a line break
+/// into a line that starts with an ASCII letter or digit.
+fn cuts_at_lines(chunker: Chunker) -> bool {
+    use crate::bpe::pretok::Pretok;
+    matches!(
+        chunker.pretok,
+        Pretok::Gpt2 | Pretok::Cl100k | Pretok::O200k | Pretok::Whitespace | Pretok::Lines
+    )
+}
+
+/// Where to cut `text` into about `parts` pieces: just after a `\n` that is
+/// followed by an ASCII letter or digit and follows a visible ASCII
+/// character (a run of whitespace at the very end of a piece would be cut
+/// differently from the same run before a letter). Starts with 0 and ends
+/// with the length.
+fn cut_points(text: &[u8], parts: usize) -> Vec<usize> {
+    let mut cuts = vec![0];
+    for k in 1..parts.max(1) {
+        let aim = (text.len() * k / parts).max(*cuts.last().unwrap_or(&0));
+        let found = text[aim..]
+            .windows(3)
+            .position(|w| w[0].is_ascii_graphic() && w[1] == b'\n' && w[2].is_ascii_alphanumeric())
+            .map(|i| aim + i + 2);
+        match found {
+            Some(at) if at > *cuts.last().unwrap_or(&0) && at < text.len() => cuts.push(at),
+            _ => break,
+        }
+    }
+    cuts.push(text.len());
+    cuts
+}
+
+/// The chunks of one piece of the text, with their first places in the
+/// whole text.
+struct Part<'t> {
+    index: FxHashMap<&'t [u8], u32>,
+    chunks: Vec<Chunk>,
+    occurrences: Vec<Occurrence>,
+}
+
+impl<'t> Part<'t> {
+    /// Add `later`, a piece that comes after this one, keeping the order of
+    /// first appearance.
+    fn absorb(&mut self, text: &'t [u8], later: Part<'t>) {
+        let ids: Vec<u32> = later
+            .chunks
+            .iter()
+            .map(|c| {
+                let bytes = &text[c.start as usize..(c.start + c.len) as usize];
+                let id = *self.index.entry(bytes).or_insert_with(|| {
+                    self.chunks.push(Chunk { freq: 0, ..*c });
+                    (self.chunks.len() - 1) as u32
+                });
+                self.chunks[id as usize].freq += c.freq;
+                id
+            })
+            .collect();
+        self.occurrences
+            .extend(later.occurrences.iter().map(|o| Occurrence {
+                start: o.start,
+                chunk: ids[o.chunk as usize],
+            }));
+    }
+}
+
+fn count_part(
+    text: &[u8],
+    range: Range<usize>,
+    mode: Mode,
+    chunker: Chunker,
+    positions: bool,
+    by_line: bool,
+) -> Result<Part<'_>> {
+    let mut index: FxHashMap<&[u8], u32> = FxHashMap::default();
+    let mut chunks = Vec::new();
+    let piece = &text[range.clone()];
+    let base = range.start;
+    // Sized for typical prose (about 3.5 bytes per chunk) so that a large
+    // corpus never pays for a copy while this grows; the first part also
+    // takes the others' places, so it is sized for the whole text.
+    let room = if base == 0 { text.len() } else { piece.len() };
+    let mut occurrences = Vec::with_capacity(if positions { room / 3 + 1 } else { 0 });
+    let mut add = |r: Range<usize>| {
+        let r = base + r.start..base + r.end;
+        let bytes = &text[r.clone()];
+        let id = *index.entry(bytes).or_insert_with(|| {
+            chunks.push(Chunk {
+                start: r.start as u32,
+                len: bytes.len() as u32,
+                freq: 0,
+            });
+            (chunks.len() - 1) as u32
+        });
+        chunks[id as usize].freq += 1;
+        if positions {
+            occurrences.push(Occurrence {
+                start: r.start as u32,
+                chunk: id,
+            });
+        }
+    };
+    match mode {
+        Mode::Byte if by_line => {
+            for line in piece.split_inclusive(|&b| b == b'\n') {
+                let at = line.as_ptr() as usize - piece.as_ptr() as usize;
+                chunker.for_each_chunk(line, |r| add(at + r.start..at + r.end));
+            }
+        }
+        Mode::Byte => chunker.for_each_chunk(piece, &mut add),
+        Mode::Char => for_each_word(piece, &mut add)?,
+    }
+    Ok(Part {
+        index,
+        chunks,
+        occurrences,
+    })
 }
 
 /// Whitespace-separated words, for char mode.
