@@ -71,3 +71,101 @@ fn a_text_with_nowhere_to_cut_is_counted_in_one_pass() {
     assert_eq!(cut.chunks(), whole.chunks());
     assert_eq!(cut.occurrences(), whole.occurrences());
 }
+
+/// A reader that hands out a few bytes at a time, as a pipe might.
+struct Trickle<'a>(&'a [u8], usize);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.1.min(buf.len()).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// Headless training reads the corpus a block at a time and keeps each
+/// distinct chunk once; it must learn exactly the merges that training on
+/// the whole text in memory learns.
+#[test]
+fn a_corpus_counted_as_it_is_read_trains_the_same_merges() {
+    use bpeek::bpe::{TieRule, Trainer, TrainerConfig};
+    let mut rng = Rng(11);
+    for round in 0..60 {
+        let len = 100 + rng.below(4000);
+        let text = lines(&mut rng, len);
+        let streamable = [
+            Pretok::Gpt2,
+            Pretok::Cl100k,
+            Pretok::O200k,
+            Pretok::Whitespace,
+            Pretok::Lines,
+        ];
+        let pretok = streamable[rng.below(streamable.len())];
+        let by_line = rng.below(3) == 0;
+        let tie = [TieRule::First, TieRule::Lex, TieRule::Hf][rng.below(3)];
+        let config = TrainerConfig {
+            pretok,
+            tie,
+            by_line,
+            max_merges: Some(rng.below(80)),
+            ..TrainerConfig::default()
+        };
+        let block = 1 + rng.below(700);
+        let read = Trickle(&text, 1 + rng.below(50));
+        let corpus =
+            Corpus::count_stream_in_blocks(read, config.chunker(), by_line, "text", |_| {}, block)
+                .expect("counted");
+        assert_eq!(corpus.source_len(), text.len());
+        let headless = TrainerConfig {
+            text_positions: false,
+            keep_history: false,
+            ..config
+        };
+        let mut streamed = Trainer::from_corpus(corpus, headless).expect("trains");
+        let mut whole = Trainer::new(text.clone(), config).expect("trains");
+        while streamed.step().is_ok() {}
+        while whole.step().is_ok() {}
+        let what = format!("round {round}, {pretok}, by line {by_line}, block {block}");
+        assert_eq!(learned(&streamed), learned(&whole), "{what}");
+        assert_eq!(streamed.corpus_tokens(), whole.corpus_tokens(), "{what}");
+    }
+}
+
+/// Without the record of what each merge replaced, stepping back counts
+/// afresh and replays: the state must be the one stepping back reaches.
+#[test]
+fn without_a_history_stepping_back_replays_to_the_same_state() {
+    use bpeek::bpe::{Trainer, TrainerConfig};
+    let mut rng = Rng(5);
+    for round in 0..20 {
+        let len = 200 + rng.below(2000);
+        let text = lines(&mut rng, len);
+        let config = TrainerConfig {
+            pretok: Pretok::Gpt2,
+            ..TrainerConfig::default()
+        };
+        let lean = TrainerConfig {
+            keep_history: false,
+            ..config.clone()
+        };
+        let mut kept = Trainer::new(text.clone(), config).expect("trains");
+        let mut replayed = Trainer::new(text, lean).expect("trains");
+        let ahead = 5 + rng.below(40);
+        kept.seek(ahead);
+        replayed.seek(ahead);
+        for _ in 0..1 + rng.below(4) {
+            assert_eq!(kept.undo(), replayed.undo(), "round {round}");
+        }
+        let back = rng.below(ahead);
+        kept.seek(back);
+        replayed.seek(back);
+        assert_eq!(learned(&kept), learned(&replayed), "round {round}");
+        assert_eq!(
+            kept.corpus_tokens(),
+            replayed.corpus_tokens(),
+            "round {round}"
+        );
+        assert_table_is_a_fresh_count(&replayed);
+    }
+}

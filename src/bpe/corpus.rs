@@ -24,9 +24,13 @@ pub struct Occurrence {
 
 #[derive(Debug, Clone)]
 pub struct Corpus {
+    /// The text, or (for a corpus counted as it was read) each distinct
+    /// chunk's bytes once, in order of first appearance.
     text: Vec<u8>,
     chunks: Vec<Chunk>,
     occurrences: Vec<Occurrence>,
+    /// Bytes of the text the corpus was made from.
+    source_len: usize,
 }
 
 impl Corpus {
@@ -106,14 +110,152 @@ impl Corpus {
             ..
         } = first;
         Ok(Corpus {
+            source_len: text.len(),
             text,
             chunks,
             occurrences,
         })
     }
 
+    /// The text; for a corpus counted as it was read
+    /// ([`Corpus::count_stream`]), each distinct chunk once instead.
     pub fn text(&self) -> &[u8] {
         &self.text
+    }
+
+    /// How many bytes the text the corpus was made from has.
+    pub fn source_len(&self) -> usize {
+        self.source_len
+    }
+
+    /// Whether [`Corpus::count_stream`] can count text cut this way.
+    pub fn can_stream(mode: Mode, chunker: Chunker, by_line: bool) -> bool {
+        mode == Mode::Byte && (by_line || cuts_at_lines(chunker))
+    }
+
+    /// Count the chunks of the text `read` gives, a block at a time, never
+    /// holding the whole text: only each distinct chunk is kept. Where each
+    /// occurrence sits is not kept. The chunks, their counts and their order
+    /// are those [`Corpus::new`] gives for the same text; only where a
+    /// chunk's bytes sit differs. `what` names the source in errors; `read`
+    /// is told how many bytes have been read so far.
+    pub fn count_stream(
+        read: impl std::io::Read,
+        chunker: Chunker,
+        by_line: bool,
+        what: &str,
+        progress: impl FnMut(usize),
+    ) -> Result<Self> {
+        Self::count_stream_in_blocks(read, chunker, by_line, what, progress, STREAM_BLOCK)
+    }
+
+    /// [`Corpus::count_stream`], reading about `block` bytes at a time.
+    pub fn count_stream_in_blocks(
+        mut read: impl std::io::Read,
+        chunker: Chunker,
+        by_line: bool,
+        what: &str,
+        mut progress: impl FnMut(usize),
+        block_size: usize,
+    ) -> Result<Self> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PARTS));
+        let mut index: FxHashMap<Box<[u8]>, u32> = FxHashMap::default();
+        let mut kept: Vec<u8> = Vec::new();
+        let mut chunks: Vec<Chunk> = Vec::new();
+        let block_size = block_size.max(1);
+        let mut block: Vec<u8> = Vec::with_capacity(block_size + block_size / 4);
+        let mut total = 0usize;
+        let mut done = false;
+        while !done {
+            // Fill the block up to its size (a short read is not the end).
+            let want = block_size
+                .saturating_sub(block.len())
+                .max(block_size / 4)
+                .max(1);
+            let before = block.len();
+            block.resize(before + want, 0);
+            let mut got = before;
+            while got < block.len() {
+                match read.read(&mut block[got..]) {
+                    Ok(0) => {
+                        done = true;
+                        break;
+                    }
+                    Ok(n) => got += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(Error::input(format!("{what}: cannot read: {e}"))),
+                }
+            }
+            block.truncate(got);
+            total += got - before;
+            if total > u32::MAX as usize {
+                return Err(Error::input(format!("{what}: corpus is larger than 4 GiB")));
+            }
+            progress(total);
+            let end = if done {
+                block.len()
+            } else {
+                match last_cut(&block, by_line) {
+                    Some(at) => at,
+                    // Nowhere to cut yet: read on.
+                    None => continue,
+                }
+            };
+            let piece = &block[..end];
+            let cuts = if by_line {
+                cut_points_by_line(piece, threads)
+            } else {
+                cut_points(piece, threads)
+            };
+            let parts: Vec<Result<Part>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = cuts
+                    .windows(2)
+                    .map(|w| {
+                        let range = w[0]..w[1];
+                        scope.spawn(move || {
+                            count_part(piece, range, Mode::Byte, chunker, false, by_line)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(Error::failure("counting a part of the corpus failed"))
+                        })
+                    })
+                    .collect()
+            });
+            for part in parts {
+                for c in part?.chunks {
+                    let bytes = &piece[c.start as usize..(c.start + c.len) as usize];
+                    let id = match index.get(bytes) {
+                        Some(&id) => id,
+                        None => {
+                            let id = chunks.len() as u32;
+                            chunks.push(Chunk {
+                                start: kept.len() as u32,
+                                len: c.len,
+                                freq: 0,
+                            });
+                            kept.extend_from_slice(bytes);
+                            index.insert(bytes.into(), id);
+                            id
+                        }
+                    };
+                    chunks[id as usize].freq += c.freq;
+                }
+            }
+            block.drain(..end);
+        }
+        drop(index);
+        kept.shrink_to_fit();
+        Ok(Corpus {
+            text: kept,
+            chunks,
+            occurrences: Vec::new(),
+            source_len: total,
+        })
     }
 
     /// Distinct chunks in order of first appearance.
@@ -150,6 +292,36 @@ const PARALLEL_FROM: usize = 4 << 20;
 
 /// Threads used for counting at most.
 const MAX_PARTS: usize = 8;
+
+/// Bytes read at a time by [`Corpus::count_stream`].
+const STREAM_BLOCK: usize = 8 << 20;
+
+/// The last place in `block` where it can be cut (see [`cut_points`]; any
+/// line break when lines are cut on their own).
+fn last_cut(block: &[u8], by_line: bool) -> Option<usize> {
+    if by_line {
+        return block.iter().rposition(|&b| b == b'\n').map(|i| i + 1);
+    }
+    block
+        .windows(3)
+        .rposition(|w| w[0].is_ascii_graphic() && w[1] == b'\n' && w[2].is_ascii_alphanumeric())
+        .map(|i| i + 2)
+}
+
+/// Where to cut `text` into about `parts` pieces when each line is cut on
+/// its own: after any line break.
+fn cut_points_by_line(text: &[u8], parts: usize) -> Vec<usize> {
+    let mut cuts = vec![0];
+    for k in 1..parts.max(1) {
+        let aim = (text.len() * k / parts).max(*cuts.last().unwrap_or(&0));
+        match text[aim..].iter().position(|&b| b == b'\n') {
+            Some(i) if aim + i + 1 < text.len() => cuts.push(aim + i + 1),
+            _ => break,
+        }
+    }
+    cuts.push(text.len());
+    cuts
+}
 
 /// Pre-tokenizers that never make a chunk that crosses from a line break
 /// into a line that starts with an ASCII letter or digit.

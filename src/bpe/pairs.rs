@@ -185,6 +185,9 @@ struct Order {
     bucketed: usize,
 }
 
+/// The highest count kept in an unsorted bucket.
+const MOST_BUCKETS: u64 = 1 << 14;
+
 #[derive(Debug, Clone)]
 pub struct PairTable {
     tie: TieRule,
@@ -231,8 +234,11 @@ impl PairTable {
             table.slots.push(stat);
         }
         let most = table.slots.iter().map(|s| s.count).max().unwrap_or(0);
-        table.order.low = most / 2;
-        table.order.buckets = vec![Vec::new(); most as usize / 2 + 1];
+        // Counts above `low` are kept sorted; a bucket per count below it.
+        // The cap keeps the buckets small on a large corpus, where the top
+        // count runs into the millions but few pairs come near it.
+        table.order.low = (most / 2).min(MOST_BUCKETS);
+        table.order.buckets = vec![Vec::new(); table.order.low as usize + 1];
         let entries: Vec<(Pair, u32)> = table.stats.iter().map(|(&p, &s)| (p, s)).collect();
         for (pair, s) in entries {
             table.enter(pair, s as usize);

@@ -51,6 +51,10 @@ pub struct TrainerConfig {
     /// Cut each line (with its `\n`) on its own, so that no chunk spans a
     /// line break, as Hugging Face's `train([file])` does.
     pub by_line: bool,
+    /// Keep what each merge replaced, so that stepping back is quick.
+    /// Headless training never steps back and goes without; stepping back
+    /// then counts afresh and replays.
+    pub keep_history: bool,
 }
 
 impl TrainerConfig {
@@ -70,6 +74,7 @@ impl Default for TrainerConfig {
             max_merges: None,
             text_positions: true,
             by_line: false,
+            keep_history: true,
         }
     }
 }
@@ -266,6 +271,12 @@ impl Trainer {
             config.text_positions,
             config.by_line,
         )?;
+        Self::from_corpus(corpus, config)
+    }
+
+    /// [`Trainer::new`] on a corpus already counted, made with the mode,
+    /// chunker and line rule of `config` (by [`Corpus::count_stream`], say).
+    pub fn from_corpus(corpus: Corpus, config: TrainerConfig) -> Result<Self> {
         let n = corpus.chunks().len();
         let positions: usize = corpus.chunks().iter().map(|c| c.len as usize + 2).sum();
         if positions >= u32::MAX as usize {
@@ -537,6 +548,18 @@ impl Trainer {
             self.phase = Phase::Counted;
             return true;
         }
+        if !self.config.keep_history {
+            // Nothing kept to step back with: count afresh and replay.
+            let Some(n) = self.merges.len().checked_sub(1) else {
+                self.phase = Phase::Counted;
+                return false;
+            };
+            self.recount();
+            while self.merges.len() < n && self.step().is_ok() {}
+            self.stop = None;
+            self.phase = Phase::Counted;
+            return true;
+        }
         let Some(merge) = self.merges.pop() else {
             self.phase = Phase::Counted;
             return false;
@@ -629,6 +652,9 @@ impl Trainer {
     }
 
     fn replay_is_cheaper(&self, n: usize) -> bool {
+        if !self.config.keep_history {
+            return true;
+        }
         let replacements = |h: &[Replaced]| h.iter().map(|r| r.positions.len() as u64).sum::<u64>();
         let undo = replacements(&self.history[n..]) * REPLACEMENT_COST;
         let replay = self.chain.len() as u64 + replacements(&self.history[..n]) * REPLACEMENT_COST;
@@ -646,6 +672,8 @@ impl Trainer {
     fn apply(&mut self, mut choice: Choice) {
         let (pair, count) = (choice.pair, choice.count);
         choice.rivals.truncate(RIVALS_KEPT);
+        // Kept for every merge: without its spare room.
+        choice.rivals.shrink_to_fit();
         self.choices.push(choice);
         // Every place goes: the ones skipped as overlaps (`a a a`) are the
         // right halves of replacements.
@@ -653,9 +681,12 @@ impl Trainer {
         let id = self.vocab.push_merge(pair);
         let (a, b) = pair;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
+        let keep = self.config.keep_history;
         let mut replaced = Replaced::default();
         let mut replacements = 0u64;
-        replaced.positions.reserve(places.len());
+        if keep {
+            replaced.positions.reserve(places.len());
+        }
         let [left, right] = &mut *self.batch;
         let mut chunk = ChunkCursor::default();
         for (k, &i) in places.iter().enumerate() {
@@ -681,9 +712,11 @@ impl Trainer {
                 right.record(after, i, freq);
             }
             self.chain.join(i, j, n, id);
-            replaced.positions.push(i);
-            if replaced.chunks.last() != Some(&chunk) {
-                replaced.chunks.push(chunk);
+            if keep {
+                replaced.positions.push(i);
+                if replaced.chunks.last() != Some(&chunk) {
+                    replaced.chunks.push(chunk);
+                }
             }
             replacements += freq;
         }
@@ -711,7 +744,9 @@ impl Trainer {
             count,
             replacements,
         });
-        self.history.push(replaced);
+        if keep {
+            self.history.push(replaced);
+        }
         self.phase = Phase::Merged;
     }
 

@@ -2,7 +2,7 @@
 //! turning training options into a trainer.
 
 use crate::bpe::pretok::Digits;
-use crate::bpe::{Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
+use crate::bpe::{Corpus, Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use crate::cli::args::TrainingOptions;
 use crate::corpora;
 use crate::error::{Error, Result};
@@ -70,6 +70,7 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         min_count: opts.min_count,
         max_merges: opts.merges,
         text_positions: true,
+        keep_history: true,
         by_line: opts.by_line,
     })
 }
@@ -88,8 +89,40 @@ pub fn build_trainer_with(
 ) -> Result<(String, Trainer)> {
     let config = TrainerConfig {
         text_positions,
+        keep_history: text_positions,
         ..trainer_config(opts)?
     };
+    let streamed = !text_positions
+        && opts.corpus_name.is_none()
+        && Corpus::can_stream(config.mode, config.chunker(), config.by_line);
+    if let (true, Some(path)) = (streamed, opts.corpus.as_deref()) {
+        // Headless training needs the chunks, not the text: count as the
+        // corpus is read, so memory holds each distinct chunk once.
+        phase("reading and counting the corpus");
+        let corpus = if path == "-" {
+            let stdin = std::io::stdin();
+            Corpus::count_stream(
+                stdin.lock(),
+                config.chunker(),
+                config.by_line,
+                "stdin",
+                |_| {},
+            )?
+        } else {
+            let file = crate::bpe::io::files::open(Path::new(path))?;
+            let counted = |n: usize| {
+                phase(&format!(
+                    "reading and counting the corpus: {} MB",
+                    n / 1_000_000
+                ))
+            };
+            Corpus::count_stream(file, config.chunker(), config.by_line, path, counted)?
+        };
+        let name = if path == "-" { "stdin" } else { path };
+        let trainer = Trainer::from_corpus(corpus, config).map_err(|e| e.context(name))?;
+        let trainer = trainer_with_budget(opts, trainer)?;
+        return Ok((name.to_string(), trainer));
+    }
     phase("reading the corpus");
     let (name, text) = corpus_text(opts)?;
     phase("cutting into chunks and counting pairs");
@@ -105,7 +138,12 @@ pub fn trainer_for_text(
     text: Vec<u8>,
     config: TrainerConfig,
 ) -> Result<Trainer> {
-    let mut trainer = Trainer::new(text, config).map_err(|e| e.context(name))?;
+    let trainer = Trainer::new(text, config).map_err(|e| e.context(name))?;
+    trainer_with_budget(opts, trainer)
+}
+
+/// `trainer` with the budget `--vocab-size` sets.
+fn trainer_with_budget(opts: &TrainingOptions, mut trainer: Trainer) -> Result<Trainer> {
     if let Some(v) = opts.vocab_size {
         // The base size depends on the corpus in char mode, so it is known only now.
         let specials = distinct_specials(&opts.specials);

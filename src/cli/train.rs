@@ -237,7 +237,7 @@ impl Report<'_> {
     /// Why training stopped, in words; an empty corpus is named as such
     /// rather than as a corpus with no pairs left.
     fn stop_message(&self) -> String {
-        if self.trainer.corpus().text().is_empty() {
+        if self.trainer.corpus().source_len() == 0 {
             format!(
                 "the corpus {} is empty, so there is nothing to merge",
                 self.corpus
@@ -263,7 +263,7 @@ impl Report<'_> {
 
     fn json(&self) -> Value {
         let c = self.trainer.config();
-        let bytes = self.trainer.corpus().text().len();
+        let bytes = self.trainer.corpus().source_len();
         let merges: Vec<Value> = self
             .trainer
             .merges()
@@ -291,7 +291,7 @@ impl Report<'_> {
     fn text(&self) -> String {
         let c = self.trainer.config();
         let vocab = self.trainer.vocab();
-        let bytes = self.trainer.corpus().text().len();
+        let bytes = self.trainer.corpus().source_len();
         let pretok = if c.mode == Mode::Byte {
             c.pretok.name()
         } else {

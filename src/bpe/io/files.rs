@@ -9,6 +9,12 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| cannot_read(path, e))
 }
 
+/// Open a file for reading, with the errors [`read_bytes`] gives.
+pub fn open(path: &Path) -> Result<std::fs::File> {
+    not_a_directory(path)?;
+    std::fs::File::open(path).map_err(|e| cannot_read(path, e))
+}
+
 /// Read at most the first `limit` bytes of a file (and no more from disk).
 pub fn read_prefix(path: &Path, limit: usize) -> Result<Vec<u8>> {
     use std::io::Read;
