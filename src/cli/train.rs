@@ -44,23 +44,28 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     progress.finish();
     let tokenizer = trainer.tokenizer().with_specials(&args.training.specials);
     if let Some(out) = &mut tokenizer_out {
-        let written = match args.out_format {
-            OutFormat::Bpeek => serde_json::to_string_pretty(&tokenizer_file::to_json(&tokenizer))
-                .map_err(|e| Error::failure(format!("cannot write the tokenizer as JSON: {e}")))?,
-            OutFormat::Hf => serde_json::to_string_pretty(&hf_export::to_json(&tokenizer)?)
-                .map_err(|e| Error::failure(format!("cannot write the tokenizer as JSON: {e}")))?,
-            OutFormat::Tiktoken => tiktoken_export::to_text(&tokenizer)?,
-        };
         let w = out.writer()?;
-        w.write_all(written.as_bytes())
-            .and_then(|_| {
-                if written.ends_with('\n') {
-                    Ok(())
-                } else {
-                    w.write_all(b"\n")
-                }
-            })
-            .map_err(|e| out.write_error(&e))?;
+        // JSON goes straight to the file, not through a string of its own.
+        let pretty = |w: &mut dyn Write, value: &Value| {
+            serde_json::to_writer_pretty(&mut *w, value)
+                .map_err(std::io::Error::from)
+                .and_then(|()| w.write_all(b"\n"))
+        };
+        let written = match args.out_format {
+            OutFormat::Bpeek => pretty(w, &tokenizer_file::to_json(&tokenizer)),
+            OutFormat::Hf => pretty(w, &hf_export::to_json(&tokenizer)?),
+            OutFormat::Tiktoken => {
+                let text = tiktoken_export::to_text(&tokenizer)?;
+                w.write_all(text.as_bytes()).and_then(|()| {
+                    if text.ends_with('\n') {
+                        Ok(())
+                    } else {
+                        w.write_all(b"\n")
+                    }
+                })
+            }
+        };
+        written.map_err(|e| out.write_error(&e))?;
     }
     // The trace is renamed first: a tokenizer file of this run always has
     // its trace beside it.
@@ -80,16 +85,21 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         tokens_before,
         vocab_size: tokenizer.vocab_size(),
     };
-    let text = match args.format {
-        Format::Json => format!("{}\n", report.json()),
-        Format::Text => report.text(),
-    };
-    if report_to_stdout {
-        crate::cli::output::emit(&text)
+    // Standard output may hold a file: the report then goes beside it, on
+    // stderr, not into it. It is written as it goes, a merge per line.
+    let mut out: Box<dyn Write> = if report_to_stdout {
+        Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
     } else {
-        // Standard output holds a file: the report goes beside it, not into it.
-        eprint!("{text}");
-        Ok(())
+        Box::new(std::io::BufWriter::new(std::io::stderr().lock()))
+    };
+    let written = match args.format {
+        Format::Json => writeln!(out, "{}", report.json()),
+        Format::Text => report.write_text(&mut out),
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Error::failure(format!("writing the report: {e}"))),
     }
 }
 
@@ -288,7 +298,7 @@ impl Report<'_> {
         })
     }
 
-    fn text(&self) -> String {
+    fn write_text(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let c = self.trainer.config();
         let vocab = self.trainer.vocab();
         let bytes = self.trainer.corpus().source_len();
@@ -297,22 +307,25 @@ impl Report<'_> {
         } else {
             "words"
         };
-        let mut out = format!(
-            "corpus {} ({bytes} bytes)  mode {}  pretok {pretok}{}  tie {}  min-count {}\n",
+        writeln!(
+            out,
+            "corpus {} ({bytes} bytes)  mode {}  pretok {pretok}{}  tie {}  min-count {}",
             self.corpus,
             c.mode,
             if c.by_line { " by line" } else { "" },
             c.tie,
             c.min_count
-        );
-        out += &format!(
-            "{:>5} {:>7} {:>9} {:>9}  {}\n",
-            "rank", "id", "count", "replaced", "left + right -> token"
-        );
+        )?;
+        writeln!(
+            out,
+            "{:>5} {:>7} {:>9} {:>9}  left + right -> token",
+            "rank", "id", "count", "replaced"
+        )?;
         for m in self.trainer.merges() {
             let show = |id| format!("\"{}\"", token_visible(vocab.token_bytes(id)));
-            out += &format!(
-                "{:>5} {:>7} {:>9} {:>9}  {} + {} -> {}\n",
+            writeln!(
+                out,
+                "{:>5} {:>7} {:>9} {:>9}  {} + {} -> {}",
                 m.rank,
                 m.id,
                 m.count,
@@ -320,11 +333,12 @@ impl Report<'_> {
                 show(m.pair.0),
                 show(m.pair.1),
                 show(m.id)
-            );
+            )?;
         }
         let after = self.trainer.corpus_tokens();
-        out += &format!(
-            "stopped after {} merge{}: {}\nvocabulary {}; corpus {} tokens -> {} tokens ({:.2} bytes/token)\n",
+        writeln!(
+            out,
+            "stopped after {} merge{}: {}\nvocabulary {}; corpus {} tokens -> {} tokens ({:.2} bytes/token)",
             self.trainer.merges().len(),
             if self.trainer.merges().len() == 1 {
                 ""
@@ -340,7 +354,6 @@ impl Report<'_> {
             } else {
                 bytes as f64 / after as f64
             }
-        );
-        out
+        )
     }
 }
