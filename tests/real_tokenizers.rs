@@ -183,3 +183,33 @@ fn built_in_tables_equal_the_rank_data_read_at_run_time() {
         }
     }
 }
+
+/// Long runs of one character (and of two, alternating) merge as runs; the
+/// ids must be tiktoken's at every length, odd and even, around powers of
+/// two, and with a different character in the middle or at the ends.
+#[test]
+fn long_runs_match_tiktoken() {
+    for (name, reference) in [
+        ("gpt2", tiktoken_rs::r50k_base().unwrap()),
+        ("cl100k", tiktoken_rs::cl100k_base().unwrap()),
+        ("o200k", tiktoken_rs::o200k_base().unwrap()),
+    ] {
+        let ours = builtin::load(name).unwrap();
+        for unit in ["a", "0", " ", "\n", "é", "ab", "x ", "-", "=", "日", "aa b"] {
+            for n in [
+                63, 64, 65, 127, 128, 129, 1000, 1023, 1024, 1025, 4097, 9999, 70_001,
+            ] {
+                for text in [
+                    unit.repeat(n),
+                    format!("{}Z{}", unit.repeat(n / 2), unit.repeat(n - n / 2)),
+                    format!("Q{}", unit.repeat(n)),
+                    format!("{}q", unit.repeat(n)),
+                ] {
+                    let want = reference.encode_ordinary(&text);
+                    let got = ours.encode(&text, false);
+                    assert!(got == want, "{name}: {unit:?} x {n}, {} bytes", text.len());
+                }
+            }
+        }
+    }
+}

@@ -72,9 +72,113 @@ pub fn apply_ranked(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Option
         apply_ranked_small(symbols, rank_of)
     } else if symbols.len() <= MEDIUM && !repeats_from_the_start(symbols) {
         apply_ranked_medium(symbols, rank_of)
-    } else {
+    } else if !apply_ranked_runs(symbols, &rank_of) {
         apply_ranked_heap(symbols, rank_of)
     }
+}
+
+/// A chunk is taken as runs when it has at least this many symbols per run.
+const SYMBOLS_PER_RUN: usize = 16;
+
+/// Merge a chunk made of few long runs of one symbol (`aaaa…`, `0000…`) as
+/// runs: `m` copies of `x` merged by `(x, x)` become `m / 2` of the new
+/// token and perhaps one `x`, all at once, so the cost follows the number of
+/// runs and merges, not the chunk's length.
+///
+/// Merging every place of the lowest-ranked pair at once is what merging
+/// them one at a time, leftmost first, does, as long as no pair the new
+/// token can form with the chunk's tokens ranks below that pair (rank files
+/// allow such pairs). When one could, nothing is changed and false is
+/// returned, so the caller merges place by place.
+fn apply_ranked_runs(
+    symbols: &mut Vec<TokenId>,
+    rank_of: &impl Fn(Pair) -> Option<(u32, TokenId)>,
+) -> bool {
+    let mut runs: Vec<(TokenId, usize)> = Vec::new();
+    for &s in symbols.iter() {
+        match runs.last_mut() {
+            Some((t, n)) if *t == s => *n += 1,
+            _ => runs.push((s, 1)),
+        }
+        if runs.len() * SYMBOLS_PER_RUN > symbols.len() + SYMBOLS_PER_RUN {
+            return false;
+        }
+    }
+    if runs.len() * SYMBOLS_PER_RUN > symbols.len() {
+        return false;
+    }
+    let mut next: Vec<(TokenId, usize)> = Vec::with_capacity(runs.len() + 1);
+    loop {
+        // The lowest-ranked pair: inside a run, or where two runs meet.
+        let mut best: Option<(u32, TokenId, Pair)> = None;
+        let mut consider = |pair: Pair| {
+            if let Some((r, id)) = rank_of(pair)
+                && best.is_none_or(|(b, _, _)| r < b)
+            {
+                best = Some((r, id, pair));
+            }
+        };
+        for (i, &(t, n)) in runs.iter().enumerate() {
+            if n >= 2 {
+                consider((t, t));
+            }
+            if let Some(&(u, _)) = runs.get(i + 1) {
+                consider((t, u));
+            }
+        }
+        let Some((rank, made, (a, b))) = best else {
+            break;
+        };
+        let below = |pair: Pair| rank_of(pair).is_some_and(|(r, _)| r < rank);
+        let unsafe_pair = below((made, made))
+            || runs
+                .iter()
+                .any(|&(t, _)| below((made, t)) || below((t, made)));
+        if unsafe_pair {
+            return false;
+        }
+        next.clear();
+        let push = |next: &mut Vec<(TokenId, usize)>, t: TokenId, n: usize| {
+            if n == 0 {
+                return;
+            }
+            match next.last_mut() {
+                Some((u, m)) if *u == t => *m += n,
+                _ => next.push((t, n)),
+            }
+        };
+        if a == b {
+            for &(t, n) in &runs {
+                if t == a {
+                    push(&mut next, made, n / 2);
+                    push(&mut next, a, n % 2);
+                } else {
+                    push(&mut next, t, n);
+                }
+            }
+        } else {
+            // Runs are maximal, so `(a, b)` only stands where a run of `a`
+            // meets a run of `b`: the last `a` and the first `b` merge.
+            let mut first_taken = false;
+            for (i, &(t, n)) in runs.iter().enumerate() {
+                let n = n - usize::from(first_taken);
+                first_taken = false;
+                if t == a && runs.get(i + 1).is_some_and(|&(u, _)| u == b) {
+                    push(&mut next, a, n - 1);
+                    push(&mut next, made, 1);
+                    first_taken = true;
+                } else {
+                    push(&mut next, t, n);
+                }
+            }
+        }
+        std::mem::swap(&mut runs, &mut next);
+    }
+    symbols.clear();
+    for &(t, n) in &runs {
+        symbols.extend(std::iter::repeat_n(t, n));
+    }
+    true
 }
 
 /// Chunks up to this many symbols (a run of letters in a script written
@@ -384,6 +488,53 @@ mod tests {
             let Some((_, i, id)) = best else { return };
             symbols[i] = id;
             symbols.remove(i + 1);
+        }
+    }
+
+    #[test]
+    fn long_runs_merge_as_runs_and_follow_the_rule() {
+        // Ranks over a few symbols, some pairs of new tokens ranked below
+        // the merges that made them; chunks of long runs with some breaks.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for round in 0..300 {
+            let mut table: FxHashMap<Pair, (u32, TokenId)> = FxHashMap::default();
+            let mut made = 10;
+            for _ in 0..2 + next(12) {
+                let pair = (next(made as u64) as TokenId, next(made as u64) as TokenId);
+                if pair.0 >= 4 && pair.0 < 10 || pair.1 >= 4 && pair.1 < 10 {
+                    continue;
+                }
+                let rank = next(40) as u32;
+                if table.values().all(|&(r, _)| r != rank) {
+                    table.entry(pair).or_insert((rank, made));
+                    made += 1;
+                }
+            }
+            let rank_of = |p: Pair| table.get(&p).copied();
+            let mut symbols = Vec::new();
+            for _ in 0..1 + next(4) {
+                let s = next(4) as TokenId;
+                for _ in 0..1 + next(400) {
+                    symbols.push(s);
+                }
+            }
+            let mut expected = symbols.clone();
+            by_the_rule(&mut expected, rank_of);
+            let mut got = symbols.clone();
+            if apply_ranked_runs(&mut got, &rank_of) {
+                assert_eq!(got, expected, "round {round}: {table:?}");
+            } else {
+                assert_eq!(got, symbols, "round {round}: left as it was");
+            }
+            let mut whole = symbols.clone();
+            apply_ranked(&mut whole, rank_of);
+            assert_eq!(whole, expected, "round {round}");
         }
     }
 
