@@ -5,18 +5,12 @@
 use crate::bpe::display::token_visible;
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::{Mode, TokenId};
-use crate::error::{Error, Result};
-use std::io::{self, BufWriter, Write};
+use crate::error::Result;
+use std::io::{self, Write};
 
 /// Write the report for `ids`, encoded from `bytes` bytes of text, to stdout.
 pub fn emit(tokenizer: &Tokenizer, ids: &[TokenId], bytes: usize) -> Result<()> {
-    let stdout = io::stdout().lock();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout);
-    match write(&mut out, tokenizer, ids, bytes).and_then(|_| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
-        Err(e) => Err(Error::failure(format!("stdout: {e}"))),
-    }
+    crate::cli::output::emit_with(false, |mut out| write(&mut out, tokenizer, ids, bytes))
 }
 
 pub fn write(

@@ -87,20 +87,10 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     };
     // Standard output may hold a file: the report then goes beside it, on
     // stderr, not into it. It is written as it goes, a merge per line.
-    let mut out: Box<dyn Write> = if report_to_stdout {
-        Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
-    } else {
-        Box::new(std::io::BufWriter::new(std::io::stderr().lock()))
-    };
-    let written = match args.format {
+    crate::cli::output::emit_with(!report_to_stdout, |out| match args.format {
         Format::Json => writeln!(out, "{}", report.json()),
-        Format::Text => report.write_text(&mut out),
-    };
-    match written.and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-        Err(e) => Err(Error::failure(format!("writing the report: {e}"))),
-    }
+        Format::Text => report.write_text(out),
+    })
 }
 
 /// Refuse, before any work, an `--out-format` that cannot hold what the
