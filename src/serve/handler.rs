@@ -77,6 +77,12 @@ impl Conn {
     }
 
     /// Say `line` on the channel, then end it with exit status 1.
+    /// Whether `key` is one of `--teacher-keys`.
+    fn is_teacher_key(&self, key: &russh::keys::PublicKey) -> bool {
+        let data = key.key_data();
+        self.server.teacher_keys.iter().any(|k| k.key_data() == data)
+    }
+
     fn refuse(&self, session: &mut Session, channel: ChannelId, line: String) {
         let handle = session.handle();
         tokio::spawn(async move {
@@ -211,11 +217,7 @@ impl russh::server::Handler for Conn {
         user: &str,
         offer: russh::server::PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
-        let known = self
-            .server
-            .teacher_keys
-            .iter()
-            .any(|k| k.key_data() == offer.public_key.key_data());
+        let known = self.is_teacher_key(offer.public_key);
         if user == TEACHER && known {
             Ok(Auth::Accept)
         } else if user == TEACHER {
@@ -230,11 +232,7 @@ impl russh::server::Handler for Conn {
         user: &str,
         key: russh::server::VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        let known = self
-            .server
-            .teacher_keys
-            .iter()
-            .any(|k| k.key_data() == key.public_key.key_data());
+        let known = self.is_teacher_key(key.public_key);
         if user == TEACHER && known {
             Ok(self.accept(Role::Teacher))
         } else if user == TEACHER {
