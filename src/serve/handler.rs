@@ -80,7 +80,10 @@ impl Conn {
     /// Whether `key` is one of `--teacher-keys`.
     fn is_teacher_key(&self, key: &russh::keys::PublicKey) -> bool {
         let data = key.key_data();
-        self.server.teacher_keys.iter().any(|k| k.key_data() == data)
+        self.server
+            .teacher_keys
+            .iter()
+            .any(|k| k.key_data() == data)
     }
 
     fn refuse(&self, session: &mut Session, channel: ChannelId, line: String) {
