@@ -136,6 +136,29 @@ impl Term<'_> {
         });
     }
 
+    /// Paste `text` the way a terminal does, in bracketed-paste brackets
+    /// when the program asked for them.
+    pub fn paste(&self, text: &str) {
+        assert!(self.tmux.run(&["set-buffer", text]).status.success());
+        assert!(
+            self.tmux
+                .run(&["paste-buffer", "-p", "-t", &self.name])
+                .status
+                .success()
+        );
+    }
+
+    /// Resize the terminal to `width` x `height`.
+    pub fn resize(&self, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        assert!(
+            self.tmux
+                .run(&["resize-window", "-t", &self.name, "-x", &w, "-y", &h])
+                .status
+                .success()
+        );
+    }
+
     pub fn screen(&self) -> String {
         let out = self.tmux.run(&["capture-pane", "-p", "-t", &self.name]);
         String::from_utf8_lossy(&out.stdout).into_owned()
