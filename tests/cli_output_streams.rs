@@ -5,24 +5,11 @@
 use bpeek::bpe::display::token_text;
 use bpeek::bpe::io::builtin;
 use serde_json::json;
-use std::process::{Command, Stdio};
+
+mod run;
 
 fn bpeek(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bpeek"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("bpeek runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("stdin written");
-    child.wait_with_output().expect("bpeek finishes")
+    run::bpeek_with_stdin(args, stdin)
 }
 
 #[test]
