@@ -2,6 +2,7 @@
 //! file formats. Nothing in here draws on a terminal.
 
 pub mod added;
+pub mod ascii_cuts;
 pub mod chain;
 pub mod chunk_cache;
 pub mod corpus;

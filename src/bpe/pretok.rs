@@ -5,6 +5,7 @@
 //! whole input and every text round-trips. Bytes that are not valid UTF-8
 //! cannot be matched by a pattern, so each run of them is a chunk of its own.
 
+use crate::bpe::ascii_cuts::AsciiRule;
 use crate::bpe::names::unknown;
 use crate::bpe::splitter::{Pattern, split_str};
 use crate::error::Result;
@@ -139,11 +140,25 @@ impl Pretok {
     fn compiled(self) -> Option<&'static Pattern> {
         static WHITESPACE: Pattern = Pattern::new("whitespace", WHITESPACE_PATTERN, false);
         static SPACES: Pattern = Pattern::new("spaces", SPACES_PATTERN, false);
-        static GPT2: Pattern = Pattern::new("gpt2", GPT2_PATTERN, false);
-        static CL100K: Pattern = Pattern::new("cl100k", CL100K_PATTERN, true);
-        static O200K: Pattern = Pattern::new("o200k", O200K_PATTERN, true);
-        static CL100K_HF: Pattern = Pattern::new("cl100k-hf", CL100K_HF_PATTERN, true);
-        static LLAMA3: Pattern = Pattern::new("llama3", LLAMA3_PATTERN, true);
+        static GPT2: Pattern =
+            Pattern::new("gpt2", GPT2_PATTERN, false).with_ascii_rule(AsciiRule::Gpt2);
+        static CL100K: Pattern =
+            Pattern::new("cl100k", CL100K_PATTERN, true).with_ascii_rule(AsciiRule::Cl100k {
+                digits: Some(3),
+                end_first: true,
+            });
+        static O200K: Pattern =
+            Pattern::new("o200k", O200K_PATTERN, true).with_ascii_rule(AsciiRule::O200k);
+        static CL100K_HF: Pattern = Pattern::new("cl100k-hf", CL100K_HF_PATTERN, true)
+            .with_ascii_rule(AsciiRule::Cl100k {
+                digits: None,
+                end_first: true,
+            });
+        static LLAMA3: Pattern =
+            Pattern::new("llama3", LLAMA3_PATTERN, true).with_ascii_rule(AsciiRule::Cl100k {
+                digits: Some(3),
+                end_first: false,
+            });
         match self {
             Pretok::None | Pretok::Lines => None,
             Pretok::Whitespace => Some(&WHITESPACE),

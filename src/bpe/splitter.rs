@@ -10,6 +10,7 @@
 //! can run the patterns, several times faster than a backtracking engine.
 //! A test checks the cuts against the original patterns on random text.
 
+use crate::bpe::ascii_cuts::AsciiRule;
 use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 use std::ops::Range;
@@ -23,6 +24,8 @@ pub struct Pattern {
     /// look-ahead (cl100k, o200k): then a run holding a line break never
     /// reaches the look-ahead.
     newline_first: bool,
+    /// The hand-worked cuts for ASCII, where the pattern has them.
+    ascii: Option<AsciiRule>,
     regex: OnceLock<Regex>,
 }
 
@@ -35,8 +38,15 @@ impl Pattern {
             name,
             published,
             newline_first,
+            ascii: None,
             regex: OnceLock::new(),
         }
+    }
+
+    /// The same pattern, cut by `rule` wherever the text is ASCII.
+    pub const fn with_ascii_rule(mut self, rule: AsciiRule) -> Self {
+        self.ascii = Some(rule);
+        self
     }
 
     /// Whether the pattern ends in `\s+(?!\S)`, whose cut is emulated.
@@ -93,9 +103,20 @@ pub fn split_str(pattern: &Pattern, s: &str, base: usize, out: &mut impl FnMut(R
     let re = pattern.regex();
     let lookahead = pattern.has_lookahead();
     let newline_first = pattern.newline_first;
+    let ascii = pattern.ascii;
+    let bytes = s.as_bytes();
     let mut last = 0;
     let mut at = 0;
     while at < s.len() {
+        if let Some(end) = ascii.and_then(|rule| rule.match_at(bytes, at)) {
+            if at > last {
+                out(base + last..base + at);
+            }
+            out(base + at..base + end);
+            last = end;
+            at = end;
+            continue;
+        }
         let Some(m) = find_from(re, s, at) else {
             break;
         };

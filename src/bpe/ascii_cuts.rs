@@ -1,0 +1,250 @@
+//! The built-in patterns' cuts on ASCII text, worked out by hand.
+//!
+//! On English a match is four or five bytes long, and the lazy DFA spends
+//! most of its time on what every search pays once (start state, cache
+//! look-ups), not on the bytes. On ASCII the classes of these patterns are
+//! one table look-up, and what backtracking each alternative would do can
+//! be worked out once, so a match becomes a few short loops.
+//!
+//! Whenever the answer would depend on a character outside ASCII (it may
+//! be a letter, a digit, a space or fold to `s`), the matcher gives up and
+//! the caller asks the regex. `tests/pretok_patterns.rs` checks the cuts
+//! against the published patterns on a backtracking engine.
+
+/// Which pattern's alternatives to follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsciiRule {
+    /// `'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s`
+    Gpt2,
+    /// cl100k and its relatives: `'(?i:…)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}
+    /// | ?[^\s\p{L}\p{N}]+[\r\n]*|…`, then the whitespace alternatives.
+    Cl100k {
+        /// Longest digit run one match takes (`None`: all of it).
+        digits: Option<usize>,
+        /// Whether `\s++$` comes before the line-break alternative (cl100k)
+        /// or is absent (Llama 3).
+        end_first: bool,
+    },
+    /// `[^\r\n\p{L}\p{N}]?[UPPER]*[lower]+(?i:'s|…)?|…|\p{N}{1,3}
+    /// | ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+    O200k,
+}
+
+const UPPER: u8 = 1;
+const LOWER: u8 = 2;
+const DIGIT: u8 = 4;
+const SPACE: u8 = 8;
+const BREAK: u8 = 16;
+const OTHER: u8 = 32;
+const HIGH: u8 = 64;
+const LETTER: u8 = UPPER | LOWER;
+
+/// The class of every byte. `SPACE` is Unicode's White_Space within ASCII
+/// (tab to carriage return, and the space), what `\s` means here.
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = match c {
+            b'A'..=b'Z' => UPPER,
+            b'a'..=b'z' => LOWER,
+            b'0'..=b'9' => DIGIT,
+            b'\r' | b'\n' => SPACE | BREAK,
+            b'\t' | 0x0b | 0x0c | b' ' => SPACE,
+            0x80..=0xff => HIGH,
+            _ => OTHER,
+        };
+        b += 1;
+    }
+    t
+};
+
+fn class(s: &[u8], i: usize) -> u8 {
+    s.get(i).map_or(0, |&b| CLASS[b as usize])
+}
+
+/// How many bytes from `i` are of a class in `mask`. `None` when the run
+/// stops at a non-ASCII byte, which might have continued it.
+fn run(s: &[u8], i: usize, mask: u8) -> Option<usize> {
+    let mut j = i;
+    while j < s.len() {
+        let c = CLASS[s[j] as usize];
+        if c & mask == 0 {
+            if c & HIGH != 0 {
+                return None;
+            }
+            break;
+        }
+        j += 1;
+    }
+    Some(j - i)
+}
+
+impl AsciiRule {
+    /// The end of the match that starts at `i`, or `None` when it cannot be
+    /// told from ASCII alone. Every ASCII character starts a match in these
+    /// patterns, so a found match always starts at `i`.
+    pub fn match_at(self, s: &[u8], i: usize) -> Option<usize> {
+        let c = class(s, i);
+        if c & HIGH != 0 || i >= s.len() {
+            return None;
+        }
+        match self {
+            AsciiRule::Gpt2 => gpt2(s, i, c),
+            AsciiRule::Cl100k { digits, end_first } => cl100k(s, i, c, digits, end_first),
+            AsciiRule::O200k => o200k(s, i, c),
+        }
+    }
+}
+
+fn gpt2(s: &[u8], i: usize, c: u8) -> Option<usize> {
+    if s[i] == b'\'' {
+        if let Some(end) = contraction(s, i, false)? {
+            return Some(end);
+        }
+    }
+    let j = if s[i] == b' ' { i + 1 } else { i };
+    for mask in [LETTER, DIGIT, OTHER] {
+        let n = run(s, j, mask)?;
+        if n > 0 {
+            return Some(j + n);
+        }
+    }
+    // Only whitespace is left: `\s++$|\s+(?!\S)|\s`.
+    debug_assert!(c & SPACE != 0);
+    let w = run(s, i, SPACE)?;
+    Some(spaces_end(s, i, w))
+}
+
+fn cl100k(s: &[u8], i: usize, c: u8, digits: Option<usize>, end_first: bool) -> Option<usize> {
+    if s[i] == b'\'' {
+        if let Some(end) = contraction(s, i, true)? {
+            return Some(end);
+        }
+    }
+    // `[^\r\n\p{L}\p{N}]?\p{L}+`
+    let j = if c & (OTHER | SPACE) != 0 && c & BREAK == 0 {
+        i + 1
+    } else {
+        i
+    };
+    let letters = run(s, j, LETTER)?;
+    if letters > 0 {
+        return Some(j + letters);
+    }
+    if c & DIGIT != 0 {
+        return digit_run(s, i, digits);
+    }
+    if let Some(end) = punctuation(s, i, b"\r\n")? {
+        return Some(end);
+    }
+    let w = run(s, i, SPACE)?;
+    if end_first && i + w == s.len() {
+        return Some(i + w);
+    }
+    if let Some(end) = through_last_break(s, i, w) {
+        return Some(end);
+    }
+    Some(spaces_end(s, i, w))
+}
+
+fn o200k(s: &[u8], i: usize, c: u8) -> Option<usize> {
+    // `P?[UPPER]*[lower]+C?|P?[UPPER]+[lower]*C?`: with ASCII letters the
+    // two sets do not overlap, so both come to capitals then small letters.
+    let j = if c & (OTHER | SPACE) != 0 && c & BREAK == 0 {
+        i + 1
+    } else {
+        i
+    };
+    let upper = run(s, j, UPPER)?;
+    let lower = run(s, j + upper, LOWER)?;
+    if upper + lower > 0 {
+        let end = j + upper + lower;
+        return Some(contraction(s, end, true)?.unwrap_or(end));
+    }
+    if c & DIGIT != 0 {
+        return digit_run(s, i, Some(3));
+    }
+    if let Some(end) = punctuation(s, i, b"\r\n/")? {
+        return Some(end);
+    }
+    let w = run(s, i, SPACE)?;
+    if let Some(end) = through_last_break(s, i, w) {
+        return Some(end);
+    }
+    Some(spaces_end(s, i, w))
+}
+
+/// `'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d` at `i`: `Some(Some(end))`
+/// when one is there, `Some(None)` when none is, `None` when a non-ASCII
+/// character decides (`ſ` folds to `s`).
+fn contraction(s: &[u8], i: usize, any_case: bool) -> Option<Option<usize>> {
+    if s.get(i) != Some(&b'\'') {
+        return Some(None);
+    }
+    let at = |k: usize| -> Option<u8> {
+        let b = *s.get(i + k)?;
+        Some(if any_case { b.to_ascii_lowercase() } else { b })
+    };
+    if s.get(i + 1).is_some_and(|&b| b >= 0x80) || s.get(i + 2).is_some_and(|&b| b >= 0x80) {
+        return None;
+    }
+    let len = match (at(1), at(2)) {
+        (Some(b's' | b't' | b'm' | b'd'), _) => 2,
+        (Some(b'r'), Some(b'e')) | (Some(b'v'), Some(b'e')) | (Some(b'l'), Some(b'l')) => 3,
+        _ => return Some(None),
+    };
+    Some(Some(i + len))
+}
+
+/// A run of digits from `i`, at most `most` of them.
+fn digit_run(s: &[u8], i: usize, most: Option<usize>) -> Option<usize> {
+    let most = most.unwrap_or(usize::MAX);
+    let mut j = i;
+    while j < s.len() && j - i < most {
+        let c = CLASS[s[j] as usize];
+        if c & DIGIT == 0 {
+            if c & HIGH != 0 {
+                return None;
+            }
+            break;
+        }
+        j += 1;
+    }
+    Some(j)
+}
+
+/// ` ?[^\s\p{L}\p{N}]+` followed by any of `tail`, or `Some(None)` when
+/// there is no punctuation at `i`.
+fn punctuation(s: &[u8], i: usize, tail: &[u8]) -> Option<Option<usize>> {
+    let j = if s[i] == b' ' { i + 1 } else { i };
+    let n = run(s, j, OTHER)?;
+    if n == 0 {
+        return Some(None);
+    }
+    let mut end = j + n;
+    while end < s.len() && tail.contains(&s[end]) {
+        end += 1;
+    }
+    Some(Some(end))
+}
+
+/// `\s*[\r\n]`: a whitespace run of `w` bytes from `i`, through its last
+/// line break.
+fn through_last_break(s: &[u8], i: usize, w: usize) -> Option<usize> {
+    s[i..i + w]
+        .iter()
+        .rposition(|&b| CLASS[b as usize] & BREAK != 0)
+        .map(|k| i + k + 1)
+}
+
+/// `\s+(?!\S)|\s`: the run of `w` spaces from `i`, less the last one when
+/// a non-space follows (it goes with the word), at least one.
+fn spaces_end(s: &[u8], i: usize, w: usize) -> usize {
+    if i + w == s.len() || w == 1 {
+        i + w
+    } else {
+        i + w - 1
+    }
+}
