@@ -99,10 +99,8 @@ impl AsciiRule {
 }
 
 fn gpt2(s: &[u8], i: usize, c: u8) -> Option<usize> {
-    if s[i] == b'\'' {
-        if let Some(end) = contraction(s, i, false)? {
-            return Some(end);
-        }
+    if let Some(end) = contraction(s, i, false)? {
+        return Some(end);
     }
     let j = if s[i] == b' ' { i + 1 } else { i };
     for mask in [LETTER, DIGIT, OTHER] {
@@ -118,10 +116,8 @@ fn gpt2(s: &[u8], i: usize, c: u8) -> Option<usize> {
 }
 
 fn cl100k(s: &[u8], i: usize, c: u8, digits: Option<usize>, end_first: bool) -> Option<usize> {
-    if s[i] == b'\'' {
-        if let Some(end) = contraction(s, i, true)? {
-            return Some(end);
-        }
+    if let Some(end) = contraction(s, i, true)? {
+        return Some(end);
     }
     // `[^\r\n\p{L}\p{N}]?\p{L}+`
     let j = if c & (OTHER | SPACE) != 0 && c & BREAK == 0 {
