@@ -108,6 +108,12 @@ impl<'a> CorpusLook<'a> {
 
     /// Line `i` of the corpus as rows `width` columns wide.
     pub fn line_rows(&self, i: usize, width: usize) -> Vec<Line<'static>> {
+        self.first_rows(i, width, usize::MAX)
+    }
+
+    /// The first `most` rows of line `i` (a line can be thousands of
+    /// characters long; a pane needs only the rows it shows).
+    pub fn first_rows(&self, i: usize, width: usize, most: usize) -> Vec<Line<'static>> {
         let range = self.lines.range(i);
         let text = self.trainer.corpus().text();
         let segments = self.trainer.segments(range.clone());
@@ -144,13 +150,20 @@ impl<'a> CorpusLook<'a> {
             separators: self.separators,
             line_breaks: false,
         };
-        let mut rows = Rows::new(width);
+        let mut rows = Rows::new(width).with_row_limit(most);
         lay_out(&mut rows, &pieces, &look);
-        rows.finish()
+        let mut rows = rows.finish();
+        rows.truncate(most);
+        rows
     }
 
     pub fn line_height(&self, i: usize, width: usize) -> usize {
         self.line_rows(i, width).len()
+    }
+
+    /// The height of line `i`, counted only up to `most` rows.
+    pub fn line_height_upto(&self, i: usize, width: usize, most: usize) -> usize {
+        self.first_rows(i, width, most).len()
     }
 
     /// The mark of each segment; chosen-pair occurrences are found left to

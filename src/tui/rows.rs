@@ -72,6 +72,8 @@ pub struct Rows {
     reserved_from: usize,
     /// The last tagged token: its row, column and tag.
     last_tag: Option<(usize, usize, usize)>,
+    /// Rows wanted at most: laying out stops once this many are finished.
+    limit: usize,
 }
 
 impl Rows {
@@ -89,7 +91,22 @@ impl Rows {
             reserved: Vec::new(),
             reserved_from: 0,
             last_tag: None,
+            limit: usize::MAX,
         }
+    }
+
+    /// Only the first `limit` rows are wanted: [`lay_out`] stops once they
+    /// are finished, so a pane showing the top of a long line pays for the
+    /// rows it shows, not for the whole line. Rows past the limit may be
+    /// incomplete.
+    pub fn with_row_limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Whether the rows wanted are all finished.
+    pub fn is_full(&self) -> bool {
+        self.rows.len() >= self.limit
     }
 
     /// The next unit pushed is the one the text cursor is on; its row is
@@ -333,6 +350,9 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
     if look.hex {
         // Every token stands alone, its partial characters in hex.
         for (i, p) in pieces.iter().enumerate() {
+            if rows.is_full() {
+                return;
+            }
             let after_gap = i > 0 && pieces[i - 1].gap;
             let boundary = p.token_start && i > 0 && !p.gap && !after_gap;
             let mut part = Part {
@@ -379,6 +399,9 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
     for_each_utf8_run(&all, |start, run| match run {
         Ok(s) => {
             for (i, cluster) in s.grapheme_indices(true) {
+                if rows.is_full() {
+                    return;
+                }
                 let at = start + i;
                 flush_empty(rows, at);
                 stretch.cluster(rows, at, at + cluster.len(), look);
@@ -386,6 +409,9 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
         }
         Err(len) => {
             for at in start..start + len {
+                if rows.is_full() {
+                    return;
+                }
                 flush_empty(rows, at);
                 let p = stretch.piece_at(at);
                 let mut part = Part {

@@ -835,16 +835,13 @@ fn follow_round(app: &mut App) {
     let Some((_, chunks)) = highlighted(app, false) else {
         return;
     };
-    let trainer = app.trainer();
-    let Some(first) = trainer
-        .corpus()
-        .occurrences()
-        .iter()
-        .find(|o| chunks.binary_search(&o.chunk).is_ok())
-    else {
+    // A chunk's first place in the text is kept with it, so the first
+    // place of any of them is the least of those.
+    let all = app.trainer().corpus().chunks();
+    let Some(first) = chunks.iter().map(|&c| all[c as usize].start).min() else {
         return;
     };
-    let line = app.lines().line_of(first.start as usize);
+    let line = app.lines().line_of(first as usize);
     let top = app.corpus_scroll.line;
     if line >= top {
         let width = inner(layout::for_app(app).corpus).width as usize;
@@ -855,7 +852,7 @@ fn follow_round(app: &mut App) {
             if at == line {
                 return;
             }
-            room = room.saturating_sub(look.line_height(at, width));
+            room = room.saturating_sub(look.line_height_upto(at, width, room));
             at += 1;
         }
     }

@@ -21,8 +21,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let mut line = app.corpus_scroll.line;
     let mut skip = app.corpus_scroll.row;
     while rows.len() < height && line < look.lines.count() {
-        let wrapped = look.line_rows(line, width);
-        rows.extend(wrapped.into_iter().skip(skip).take(height - rows.len()));
+        let wrapped = look.first_rows(line, width, skip + height - rows.len());
+        rows.extend(wrapped.into_iter().skip(skip));
         skip = 0;
         line += 1;
     }

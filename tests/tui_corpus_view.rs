@@ -1,0 +1,117 @@
+//! The corpus pane on texts longer than a screen: each round brings the
+//! first place of what it highlights into view, and a long line is drawn
+//! from only the rows the pane shows, exactly as the whole line would be.
+
+use bpeek::bpe::{Phase, Pretok, Trainer, TrainerConfig};
+use bpeek::tui::corpus_text::CorpusLook;
+use bpeek::tui::layout::{for_app, inner};
+use bpeek::tui::theme::Theme;
+use bpeek::tui::{Action, App, update};
+
+/// Lines of pseudo-random words from a small alphabet, each shorter than
+/// the pane is wide, with `long` extra lines of thousands of bytes.
+fn text(seed: u64, lines: usize, long: usize) -> Vec<u8> {
+    let mut state = seed | 1;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let word = |next: &mut dyn FnMut(u64) -> u64| -> String {
+        let len = 1 + next(6) as usize;
+        (0..len)
+            .map(|_| ['a', 'b', 'c', 'd', 'e', 'é', 'x', 'y'][next(8) as usize])
+            .collect()
+    };
+    let mut out = String::new();
+    for i in 0..lines + long {
+        let budget = if i % 7 == 6 && i / 7 < long { 3000 } else { 60 };
+        let mut line = String::new();
+        while line.len() < budget {
+            line.push_str(&word(&mut next));
+            line.push(' ');
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+fn app_on(text: Vec<u8>, pretok: Pretok) -> App {
+    let config = TrainerConfig {
+        pretok,
+        ..Default::default()
+    };
+    let mut app = App::from_trainer("test", Trainer::new(text, config).unwrap(), Theme::plain());
+    update(&mut app, Action::Resize(80, 24));
+    app
+}
+
+/// Where the round's highlight first appears, found the slow way: the
+/// first adjacent pair in one chunk, or the first token the merge made.
+fn first_place(app: &App) -> Option<usize> {
+    let trainer = app.trainer();
+    let all = trainer.segments(0..trainer.corpus().text().len());
+    match trainer.phase() {
+        Phase::Chosen(choice) => {
+            let (a, b) = choice.pair;
+            all.windows(2)
+                .find(|w| w[0].id == a && w[1].id == b && !w[1].chunk_start)
+                .map(|w| w[0].start)
+        }
+        Phase::Merged => {
+            let id = trainer.merges().last()?.id;
+            all.iter().find(|s| s.id == id).map(|s| s.start)
+        }
+        Phase::Counted => None,
+    }
+}
+
+#[test]
+fn every_round_brings_its_first_place_into_view() {
+    for seed in 1..4 {
+        // Every line is one row, so the pane shows exactly `rows` lines.
+        let mut app = app_on(text(seed, 400, 0), Pretok::Whitespace);
+        let rows = inner(for_app(&app).corpus).height as usize;
+        for round in 0..120 {
+            update(&mut app, Action::Advance);
+            let Some(place) = first_place(&app) else {
+                continue;
+            };
+            let line = app.lines().line_of(place);
+            let top = app.corpus_scroll.line;
+            assert!(
+                top <= line && line < top + rows,
+                "seed {seed}, round {round}: the first place is on line {line}, the view shows {top}..{}",
+                top + rows
+            );
+        }
+    }
+}
+
+#[test]
+fn the_first_rows_of_a_long_line_are_those_of_the_whole_line() {
+    let mut app = app_on(text(7, 30, 4), Pretok::Gpt2);
+    for _ in 0..40 {
+        update(&mut app, Action::Step);
+    }
+    let look = CorpusLook::of(&app);
+    let mut long_lines = 0;
+    for line in 0..look.lines.count() {
+        for width in [1, 7, 40, 78] {
+            let whole = look.line_rows(line, width);
+            long_lines += usize::from(whole.len() > 30);
+            for most in [0, 1, 2, 5, 24, whole.len(), whole.len() + 3] {
+                let first = look.first_rows(line, width, most);
+                let want = &whole[..most.min(whole.len())];
+                assert_eq!(first, want, "line {line}, width {width}, {most} rows");
+                assert_eq!(
+                    look.line_height_upto(line, width, most),
+                    most.min(whole.len())
+                );
+            }
+        }
+    }
+    assert!(long_lines > 4, "the text has lines of many rows");
+}
