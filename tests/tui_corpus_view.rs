@@ -3,6 +3,7 @@
 //! from only the rows the pane shows, exactly as the whole line would be.
 
 use bpeek::bpe::{Phase, Pretok, Trainer, TrainerConfig};
+use bpeek::tui::action::Scroll;
 use bpeek::tui::corpus_text::CorpusLook;
 use bpeek::tui::layout::{for_app, inner};
 use bpeek::tui::theme::Theme;
@@ -114,4 +115,34 @@ fn the_first_rows_of_a_long_line_are_those_of_the_whole_line() {
         }
     }
     assert!(long_lines > 4, "the text has lines of many rows");
+}
+
+#[test]
+fn scrolling_down_visits_every_row_of_every_line_in_turn() {
+    let mut app = app_on(text(3, 20, 2), Pretok::Gpt2);
+    let width = inner(for_app(&app).corpus).width as usize;
+    let heights: Vec<usize> = {
+        let look = CorpusLook::of(&app);
+        (0..look.lines.count())
+            .map(|l| look.line_height(l, width))
+            .collect()
+    };
+    let mut expected = heights
+        .iter()
+        .enumerate()
+        .flat_map(|(line, &h)| (0..h).map(move |row| (line, row)));
+    assert_eq!(expected.next(), Some((0, 0)));
+    for want in expected {
+        update(&mut app, Action::Scroll(Scroll::Down));
+        let at = app.corpus_scroll;
+        assert_eq!((at.line, at.row), want);
+    }
+    // Up from the bottom walks the same rows back.
+    let mut back: Vec<(usize, usize)> = Vec::new();
+    while app.corpus_scroll.line + app.corpus_scroll.row > 0 {
+        update(&mut app, Action::Scroll(Scroll::Up));
+        back.push((app.corpus_scroll.line, app.corpus_scroll.row));
+    }
+    let rows: usize = heights.iter().sum();
+    assert_eq!(back.len(), rows - 1);
 }

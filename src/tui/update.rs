@@ -748,7 +748,7 @@ fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
     let lines = app.lines().count();
     let mut at = app.corpus_scroll;
     let down = |at: &mut CorpusScroll| {
-        if at.row + 1 < look.line_height(at.line, width) {
+        if at.row + 1 < look.line_height_upto(at.line, width, at.row + 2) {
             at.row += 1;
         } else if at.line + 1 < lines {
             *at = CorpusScroll {
