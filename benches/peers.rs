@@ -12,7 +12,8 @@
 //!
 //! Options (after `--`): `--megabytes N` for the explorer corpus (10),
 //! `--merges N` (2000), `--rounds N` encoding runs, best kept (5), and
-//! `--only encode|explorer`, `--tokenizers gpt2,cl100k,o200k`. Figures are printed, never asserted.
+//! `--only encode|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
+//! (the explorer's pre-tokenizers, all by default). Figures are printed, never asserted.
 
 use bpeek::bpe::io::builtin;
 use bpeek::bpe::{Pretok, Trainer, TrainerConfig};
@@ -24,6 +25,7 @@ struct Options {
     rounds: usize,
     only: Option<String>,
     tokenizers: Vec<String>,
+    pretoks: Vec<Pretok>,
 }
 
 fn options() -> Options {
@@ -33,6 +35,7 @@ fn options() -> Options {
         rounds: 5,
         only: None,
         tokenizers: vec!["gpt2".into(), "cl100k".into(), "o200k".into()],
+        pretoks: Pretok::ALL.to_vec(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -44,6 +47,12 @@ fn options() -> Options {
             "--rounds" => o.rounds = value.parse().unwrap_or(o.rounds).max(1),
             "--only" => o.only = Some(value),
             "--tokenizers" => o.tokenizers = value.split(',').map(str::to_string).collect(),
+            "--pretoks" => {
+                o.pretoks = value
+                    .split(',')
+                    .filter_map(|p| Pretok::parse(p).ok())
+                    .collect()
+            }
             _ => {
                 i += 1;
                 continue;
@@ -279,7 +288,7 @@ fn explorer(o: &Options) {
         o.merges
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for pretok in Pretok::ALL {
+    for &pretok in &o.pretoks {
         let config = TrainerConfig {
             pretok,
             ..Default::default()

@@ -146,3 +146,45 @@ fn scrolling_down_visits_every_row_of_every_line_in_turn() {
     let rows: usize = heights.iter().sum();
     assert_eq!(back.len(), rows - 1);
 }
+
+#[test]
+fn a_token_too_long_for_any_pane_is_labelled_by_its_start_and_length() {
+    use bpeek::tui::rows::{LABEL_HEAD_BYTES, LABEL_MOST_BYTES, label};
+    let theme = Theme::plain();
+    let whole = "x".repeat(LABEL_MOST_BYTES);
+    assert_eq!(label(whole.as_bytes(), &theme), whole);
+
+    let long = "é".repeat(100);
+    let shown = label(long.as_bytes(), &theme);
+    // Cut between characters, never inside one.
+    let head = "é".repeat(LABEL_HEAD_BYTES / 2);
+    assert_eq!(
+        shown,
+        format!("{head}{} (200 bytes)", theme.glyphs.ellipsis)
+    );
+}
+
+#[test]
+fn a_run_of_one_letter_trains_to_its_end_with_the_screen_drawn_each_step() {
+    // With no pre-tokenizer the run is one chunk and each merge doubles
+    // the longest token: by the end one token is 2^16 bytes.
+    let mut app = app_on(vec![b'a'; 1 << 16], Pretok::None);
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    let mut screen = String::new();
+    for _ in 0..16 {
+        update(&mut app, Action::Step);
+        bpeek::tui::runner::draw(&mut terminal, &mut app).unwrap();
+        screen = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+    }
+    assert_eq!(app.trainer().merges().len(), 16);
+    assert!(screen.contains("made aaaa"), "{screen}");
+    assert!(screen.contains("(65536 bytes)"), "{screen}");
+    update(&mut app, Action::Step);
+    assert!(app.trainer().stop_reason().is_some());
+}

@@ -20,6 +20,11 @@ use unicode_segmentation::UnicodeSegmentation;
 /// A tab always takes this many columns, wherever it is drawn.
 pub const TAB_WIDTH: usize = 4;
 
+/// Tokens longer than this are labelled by their first
+/// [`LABEL_HEAD_BYTES`] and their length.
+pub const LABEL_MOST_BYTES: usize = 64;
+pub const LABEL_HEAD_BYTES: usize = 32;
+
 /// The base a lone combining mark is drawn on.
 pub const DOTTED_CIRCLE: char = '\u{25CC}';
 
@@ -654,6 +659,20 @@ fn end_of_word(rows: &mut Rows, style: Style, look: &TextLook) {
 /// mark with no base on a dotted circle and an invisible character as
 /// `<U+FEFF>`.
 pub fn label(bytes: &[u8], theme: &Theme) -> String {
+    if bytes.len() > LABEL_MOST_BYTES {
+        // No pane has room for more, and a token can be a whole chunk
+        // (megabytes with `--pretok none`): say how long it is instead.
+        let mut cut = LABEL_HEAD_BYTES;
+        while cut > 0 && bytes[cut] & 0xC0 == 0x80 {
+            cut -= 1;
+        }
+        return format!(
+            "{}{} ({} bytes)",
+            label(&bytes[..cut], theme),
+            theme.glyphs.ellipsis,
+            bytes.len()
+        );
+    }
     let text = crate::bpe::display::token_visible(bytes);
     let mut out = String::with_capacity(text.len());
     for cluster in text.graphemes(true) {

@@ -6,6 +6,7 @@ use crate::bpe::trainer::Choice;
 use crate::bpe::{Phase, TieRule, Trainer};
 use crate::tui::app::App;
 use crate::tui::view::widths::{truncate, width};
+use unicode_segmentation::UnicodeSegmentation;
 
 /// A chunk quoted in a sentence is cut to this many columns.
 const QUOTE_WIDTH: usize = 24;
@@ -169,28 +170,35 @@ fn merged(app: &App) -> Option<String> {
 }
 
 /// `text` cut into rows of at most `cols` columns at spaces (a word longer
-/// than a row is cut).
+/// than a row is cut between characters). One pass: a label can be long.
 pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     let cols = cols.max(1);
     let mut rows: Vec<String> = Vec::new();
     let mut row = String::new();
+    let mut used = 0;
     for word in text.split(' ') {
-        let needed = width(&row) + usize::from(!row.is_empty()) + width(word);
-        if !row.is_empty() && needed > cols {
+        let w = width(word);
+        if !row.is_empty() && used + 1 + w > cols {
             rows.push(std::mem::take(&mut row));
+            used = 0;
         }
         if !row.is_empty() {
             row.push(' ');
+            used += 1;
         }
-        row.push_str(word);
-        while width(&row) > cols {
-            let head = truncate(&row, cols, "");
-            if head.is_empty() {
-                break;
+        if used + w <= cols {
+            row.push_str(word);
+            used += w;
+            continue;
+        }
+        for g in word.graphemes(true) {
+            let gw = width(g);
+            if used > 0 && used + gw > cols {
+                rows.push(std::mem::take(&mut row));
+                used = 0;
             }
-            let rest = row[head.len()..].to_string();
-            rows.push(head);
-            row = rest;
+            row.push_str(g);
+            used += gw;
         }
     }
     if !row.is_empty() {
@@ -210,5 +218,77 @@ fn plural(n: u64, what: &str) -> String {
         format!("1 {what}")
     } else {
         format!("{n} {what}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{truncate, width, wrap};
+
+    /// Wrapping the obvious way: append each word, then cut the row while
+    /// it is too wide (slow on a long word, but plainly right).
+    fn wrap_slowly(text: &str, cols: usize) -> Vec<String> {
+        let mut rows: Vec<String> = Vec::new();
+        let mut row = String::new();
+        for word in text.split(' ') {
+            if !row.is_empty() && width(&row) + 1 + width(word) > cols {
+                rows.push(std::mem::take(&mut row));
+            }
+            if !row.is_empty() {
+                row.push(' ');
+            }
+            row.push_str(word);
+            while width(&row) > cols {
+                let head = truncate(&row, cols, "");
+                let rest = row[head.len()..].to_string();
+                rows.push(head);
+                row = rest;
+            }
+        }
+        if !row.is_empty() {
+            rows.push(row);
+        }
+        rows
+    }
+
+    #[test]
+    fn wraps_as_the_obvious_way_does() {
+        let words = [
+            "a",
+            "bb",
+            "ccc",
+            "",
+            "日本語",
+            "e\u{301}",
+            "x".repeat(23).leak(),
+            "·",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for k in 0..(seed % 12) {
+                if k > 0 {
+                    text.push(' ');
+                }
+                text.push_str(words[((seed >> (4 * k)) % words.len() as u64) as usize]);
+            }
+            for cols in 2..30 {
+                assert_eq!(
+                    wrap(&text, cols),
+                    wrap_slowly(&text, cols),
+                    "{text:?} in {cols}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_word_is_cut_into_full_rows() {
+        let rows = wrap(&"ab".repeat(5000), 7);
+        assert_eq!(rows.len(), 10000 / 7 + 1);
+        assert!(rows[..rows.len() - 1].iter().all(|r| r.len() == 7));
     }
 }
