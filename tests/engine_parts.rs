@@ -169,3 +169,33 @@ fn without_a_history_stepping_back_replays_to_the_same_state() {
         assert_table_is_a_fresh_count(&replayed);
     }
 }
+
+/// A class steps copies of one counted corpus: the copies share the text
+/// and its places, and each steps on its own.
+#[test]
+fn copies_of_a_trainer_share_the_corpus_and_step_apart() {
+    use bpeek::bpe::{Trainer, TrainerConfig};
+    let mut rng = Rng(13);
+    let first = Trainer::new(lines(&mut rng, 20_000), TrainerConfig::default()).unwrap();
+    let mut a = first.clone();
+    let mut b = first.clone();
+    assert!(std::ptr::eq(a.corpus(), first.corpus()));
+    assert!(std::ptr::eq(b.corpus(), first.corpus()));
+    for _ in 0..30 {
+        a.step().unwrap();
+    }
+    for _ in 0..10 {
+        b.step().unwrap();
+    }
+    assert_eq!(first.merges().len(), 0);
+    assert_eq!(b.merges().len(), 10);
+    assert_eq!(a.merges()[..10], b.merges()[..]);
+    // What a copy shows is what training afresh shows.
+    let mut fresh = Trainer::new(first.corpus().text().to_vec(), TrainerConfig::default()).unwrap();
+    for _ in 0..30 {
+        fresh.step().unwrap();
+    }
+    assert_eq!(fresh.merges(), a.merges());
+    let all = 0..first.corpus().text().len();
+    assert_eq!(fresh.segments(all.clone()), a.segments(all));
+}

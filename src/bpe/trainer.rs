@@ -29,6 +29,7 @@ use crate::error::Result;
 use rustc_hash::FxHashMap;
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// How many tied rivals a choice lists by name (all are counted).
 pub const RIVALS_LISTED: usize = 64;
@@ -192,7 +193,9 @@ struct LastMerge {
 #[derive(Debug, Clone)]
 pub struct Trainer {
     config: TrainerConfig,
-    corpus: Corpus,
+    /// Never changed once counted, so clones share it: every student of a
+    /// class steps through the same corpus.
+    corpus: Arc<Corpus>,
     vocab: Vocab,
     chain: Chain,
     table: PairTable,
@@ -305,7 +308,7 @@ impl Trainer {
         let mut trainer = Trainer {
             table: PairTable::new(config.tie),
             config,
-            corpus,
+            corpus: Arc::new(corpus),
             vocab,
             chain,
             merges: Vec::new(),

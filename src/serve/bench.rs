@@ -142,7 +142,7 @@ impl Drop for ServerProcess {
     }
 }
 
-fn start_server(sessions: usize) -> Result<ServerProcess> {
+fn start_server(sessions: usize, corpus: Option<&std::path::Path>) -> Result<ServerProcess> {
     let dir = std::env::temp_dir().join(format!("bpeek-bench-serve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Error::failure(format!("{}: {e}", dir.display())))?;
     let exe = std::env::current_exe().map_err(|e| Error::failure(format!("bpeek itself: {e}")))?;
@@ -160,6 +160,7 @@ fn start_server(sessions: usize) -> Result<ServerProcess> {
         .arg(dir.join("host_key"))
         .arg("--log")
         .arg(dir.join("log"))
+        .args(corpus)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -243,11 +244,13 @@ fn against(value: f64, target: f64, unit: &str) -> String {
     }
 }
 
-pub fn run(students: usize) -> Result<()> {
+/// Serve `corpus` (the bundled one without it) to `students` and a
+/// teacher, and print what it cost.
+pub fn run(students: usize, corpus: Option<&std::path::Path>) -> Result<()> {
     if students == 0 {
         return Err(Error::input("--serve: at least 1 student"));
     }
-    let server = start_server(students + 1)?;
+    let server = start_server(students + 1, corpus)?;
     let pid = server.child.id();
     let (rss_idle, _) = usage(pid);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -255,8 +258,11 @@ pub fn run(students: usize) -> Result<()> {
         .enable_all()
         .build()
         .map_err(|e| Error::failure(format!("clients: {e}")))?;
+    let what = corpus.map_or("the bundled corpus".to_string(), |c| {
+        c.display().to_string()
+    });
     crate::outln!(
-        "serve bench: {students} students at 120x40 following a teacher, and one at 80x24; loopback"
+        "serve bench: {what}; {students} students at 120x40 following a teacher, and one at 80x24; loopback"
     );
     runtime.block_on(async {
         let port = server.port;

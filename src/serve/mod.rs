@@ -125,10 +125,10 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             "serve: every session reads the corpus, so it must be a file or a bundled corpus, not stdin",
         ));
     }
-    let theme = Theme::new(args.color != ColorChoice::Never, args.ascii);
-    // The corpus and options are checked (and the first corpus trained) once
-    // here, so a mistake is reported before anyone connects.
-    App::from_options(&args.training, theme)?;
+    // The corpus and options are checked, and the first corpus counted,
+    // once here: a mistake is reported before anyone connects, and every
+    // session starts from a copy.
+    let first = Arc::new(crate::cli::input::build_trainer(&args.training)?);
     let teacher_keys = match &args.teacher_keys {
         Some(path) => host_key::read_authorized(path)?,
         None => Vec::new(),
@@ -161,6 +161,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     let server = Arc::new(Server {
         setup: Setup {
             training: args.training.clone(),
+            first,
             tokenizer_specs: args.tokenizers.clone(),
             colour: args.color,
             ascii: args.ascii,

@@ -2,6 +2,7 @@
 //! [`run_loop`] as `bpeek tui`, on a thread of its own, with the channel as
 //! its event source and its screen.
 
+use crate::bpe::Trainer;
 use crate::cli::args::{ColorChoice, TrainingOptions};
 use crate::serve::class::Class;
 use crate::serve::incoming::Incoming;
@@ -25,6 +26,10 @@ use std::time::{Duration, Instant};
 /// Everything a session needs from the server.
 pub struct Setup {
     pub training: TrainingOptions,
+    /// The first corpus, named and counted once when the server starts:
+    /// each session steps a copy of it (sharing its text), so joining
+    /// costs a copy, not a count.
+    pub first: Arc<(String, Trainer)>,
     pub tokenizer_specs: Vec<String>,
     pub colour: ColorChoice,
     pub ascii: bool,
@@ -258,8 +263,13 @@ fn explore(
         ColorChoice::Never => false,
         ColorChoice::Auto => term != "dumb",
     };
-    // A big corpus opens behind a progress screen, as at home.
-    let mut app = App::opening(&setup.training, Theme::new(colour, setup.ascii))?;
+    let (name, trainer) = setup.first.as_ref();
+    let mut app = App::from_built(
+        &setup.training,
+        name.clone(),
+        trainer.clone(),
+        Theme::new(colour, setup.ascii),
+    );
     for spec in &setup.tokenizer_specs {
         app.add_tokenizer(spec);
     }

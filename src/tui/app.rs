@@ -184,6 +184,18 @@ impl App {
     /// An app on the corpus the options name, the bundled corpora a key away.
     pub fn from_options(options: &TrainingOptions, theme: Theme) -> Result<Self> {
         let (name, trainer) = build_trainer(options)?;
+        Ok(App::from_built(options, name, trainer, theme))
+    }
+
+    /// [`App::from_options`] with the first corpus already counted into
+    /// `trainer` (named `name`), as [`build_trainer`] makes it: a server
+    /// counts once and gives every session a copy.
+    pub fn from_built(
+        options: &TrainingOptions,
+        name: String,
+        trainer: Trainer,
+        theme: Theme,
+    ) -> Self {
         let mut sources: Vec<Source> = corpora::BUNDLED
             .iter()
             .map(|c| Source {
@@ -206,7 +218,7 @@ impl App {
             }
         };
         sources[current].loaded = Some(Loaded::new(trainer));
-        Ok(App::with_sources(sources, current, options.clone(), theme))
+        App::with_sources(sources, current, options.clone(), theme)
     }
 
     /// [`App::from_options`], except that a corpus file of more than a
