@@ -203,55 +203,110 @@ fn apply_ranked_medium(
     symbols: &mut Vec<TokenId>,
     rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>,
 ) {
-    const NONE: u32 = u32::MAX;
-    const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
-    let n = symbols.len();
-    let mut next: Vec<u32> = (1..=n as u32).collect();
-    next[n - 1] = NONE;
-    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
-    let mut pair_rank: Vec<(u32, TokenId)> = vec![NO_RANK; n];
-    let mut heap: Vec<Reverse<(u32, u32)>> = Vec::with_capacity(n);
-    for i in 0..n - 1 {
-        if let Some(found) = rank_of((symbols[i], symbols[i + 1])) {
-            pair_rank[i] = found;
-            heap.push(Reverse((found.0, i as u32)));
-        }
-    }
+    let lookup = |pair: Pair| rank_of(pair).unwrap_or(NO_RANK);
+    let mut heap: Vec<Reverse<(u32, u32)>> = Vec::with_capacity(symbols.len());
+    let mut list = Linked::new(symbols, lookup, |rank, at| heap.push(Reverse((rank, at))));
     let mut heap = BinaryHeap::from(heap);
     while let Some(Reverse((r, i))) = heap.pop() {
+        if list.rank_at(i) == r {
+            list.join(i, lookup, |rank, at| heap.push(Reverse((rank, at))));
+        }
+    }
+    list.finish();
+}
+
+/// A chunk's symbols as a linked list of the positions still standing,
+/// each with the rank and result of the pair it starts ([`NO_RANK`] if
+/// none): what the heap-ordered merge paths share.
+struct Linked<'s> {
+    symbols: &'s mut Vec<TokenId>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    pair_rank: Vec<(u32, TokenId)>,
+}
+
+/// No position, or no ranked pair.
+const NONE: u32 = u32::MAX;
+const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
+
+impl<'s> Linked<'s> {
+    /// The list over `symbols` (at least two), passing each ranked pair's
+    /// rank and position to `found`.
+    fn new(
+        symbols: &'s mut Vec<TokenId>,
+        mut lookup: impl FnMut(Pair) -> (u32, TokenId),
+        mut found: impl FnMut(u32, u32),
+    ) -> Self {
+        let n = symbols.len();
+        let mut next: Vec<u32> = (1..=n as u32).collect();
+        next[n - 1] = NONE;
+        let prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
+        let mut pair_rank = vec![NO_RANK; n];
+        for i in 0..n - 1 {
+            let pair = lookup((symbols[i], symbols[i + 1]));
+            if pair.0 != NONE {
+                pair_rank[i] = pair;
+                found(pair.0, i as u32);
+            }
+        }
+        Linked {
+            symbols,
+            next,
+            prev,
+            pair_rank,
+        }
+    }
+
+    /// The rank of the pair that starts at `i` now.
+    #[inline]
+    fn rank_at(&self, i: u32) -> u32 {
+        self.pair_rank[i as usize].0
+    }
+
+    /// Merge the pair that starts at `i` with the next position, and pass
+    /// the ranked pairs this makes on either side to `found`.
+    #[inline]
+    fn join(
+        &mut self,
+        i: u32,
+        mut lookup: impl FnMut(Pair) -> (u32, TokenId),
+        mut found: impl FnMut(u32, u32),
+    ) {
         let i = i as usize;
-        let (rank, id) = pair_rank[i];
-        if rank != r {
-            continue;
+        let id = self.pair_rank[i].1;
+        let j = self.next[i] as usize;
+        self.symbols[i] = id;
+        self.pair_rank[j] = NO_RANK;
+        self.next[i] = self.next[j];
+        if self.next[j] != NONE {
+            self.prev[self.next[j] as usize] = i as u32;
         }
-        let j = next[i] as usize;
-        symbols[i] = id;
-        pair_rank[j] = NO_RANK;
-        next[i] = next[j];
-        if next[j] != NONE {
-            prev[next[j] as usize] = i as u32;
-        }
-        let p = prev[i];
+        let p = self.prev[i];
         if p != NONE {
-            let found = rank_of((symbols[p as usize], id)).unwrap_or(NO_RANK);
-            pair_rank[p as usize] = found;
-            if found.0 != NONE {
-                heap.push(Reverse((found.0, p)));
+            let pair = lookup((self.symbols[p as usize], id));
+            self.pair_rank[p as usize] = pair;
+            if pair.0 != NONE {
+                found(pair.0, p);
             }
         }
-        let q = next[i];
-        pair_rank[i] = if q != NONE {
-            let found = rank_of((id, symbols[q as usize])).unwrap_or(NO_RANK);
-            if found.0 != NONE {
-                heap.push(Reverse((found.0, i as u32)));
+        let q = self.next[i];
+        self.pair_rank[i] = if q != NONE {
+            let pair = lookup((id, self.symbols[q as usize]));
+            if pair.0 != NONE {
+                found(pair.0, i as u32);
             }
-            found
+            pair
         } else {
             NO_RANK
         };
-        symbols[j] = NONE;
+        // Marked so that `finish` drops it.
+        self.symbols[j] = NONE;
     }
-    symbols.retain(|&s| s != NONE);
+
+    /// Leave only the positions still standing.
+    fn finish(self) {
+        self.symbols.retain(|&s| s != NONE);
+    }
 }
 
 /// Chunks up to this many symbols are merged by scanning a small array.
@@ -313,10 +368,7 @@ fn apply_ranked_small(
 /// (a run of one letter is the worst case), look-ups go through a small
 /// cache of recent pairs first.
 fn apply_ranked_heap(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>) {
-    const NONE: u32 = u32::MAX;
-    const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
     const CACHE: usize = 1024;
-    let n = symbols.len();
     let mut cache: Vec<(Pair, (u32, TokenId))> = vec![((NONE, NONE), NO_RANK); CACHE];
     let mut lookup = |pair: Pair| {
         let slot = (pair.0.wrapping_mul(0x9E37_79B9) ^ pair.1).wrapping_mul(0x85EB_CA6B) as usize
@@ -329,20 +381,8 @@ fn apply_ranked_heap(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Optio
         cache[slot] = (pair, found);
         found
     };
-    let mut next: Vec<u32> = (1..=n as u32).collect();
-    next[n - 1] = NONE;
-    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
-    // The rank and result of the pair each live position starts (NO_RANK
-    // if none, or if the position was merged away).
-    let mut pair_rank: Vec<(u32, TokenId)> = vec![NO_RANK; n];
     let mut queue = RankQueue::new();
-    for i in 0..n - 1 {
-        let found = lookup((symbols[i], symbols[i + 1]));
-        if found.0 != NONE {
-            pair_rank[i] = found;
-            queue.push(found.0, i as u32);
-        }
-    }
+    let mut list = Linked::new(symbols, &mut lookup, |rank, at| queue.push(rank, at));
     while let Some((r, mut places)) = queue.pop() {
         if !places.is_sorted() {
             places.sort_unstable();
@@ -352,41 +392,12 @@ fn apply_ranked_heap(symbols: &mut Vec<TokenId>, rank_of: impl Fn(Pair) -> Optio
                 queue.put_back(r, places[k..].to_vec());
                 break;
             }
-            let i = i as usize;
-            let (rank, id) = pair_rank[i];
-            if rank != r {
-                continue;
+            if list.rank_at(i) == r {
+                list.join(i, &mut lookup, |rank, at| queue.push(rank, at));
             }
-            let j = next[i] as usize;
-            symbols[i] = id;
-            pair_rank[j] = NO_RANK;
-            next[i] = next[j];
-            if next[j] != NONE {
-                prev[next[j] as usize] = i as u32;
-            }
-            let p = prev[i];
-            if p != NONE {
-                let found = lookup((symbols[p as usize], id));
-                pair_rank[p as usize] = found;
-                if found.0 != NONE {
-                    queue.push(found.0, p);
-                }
-            }
-            let q = next[i];
-            pair_rank[i] = if q != NONE {
-                let found = lookup((id, symbols[q as usize]));
-                if found.0 != NONE {
-                    queue.push(found.0, i as u32);
-                }
-                found
-            } else {
-                NO_RANK
-            };
-            // Mark the merged-away position so the compaction skips it.
-            symbols[j] = NONE;
         }
     }
-    symbols.retain(|&s| s != NONE);
+    list.finish();
 }
 
 /// Positions waiting, by rank, with the lowest rank at hand.
