@@ -194,21 +194,11 @@ fn contraction(s: &[u8], i: usize, any_case: bool) -> Option<Option<usize>> {
     Some(Some(i + len))
 }
 
-/// A run of digits from `i`, at most `most` of them.
+/// A run of digits from `i`, at most `most` of them: the end of the match.
 fn digit_run(s: &[u8], i: usize, most: Option<usize>) -> Option<usize> {
-    let most = most.unwrap_or(usize::MAX);
-    let mut j = i;
-    while j < s.len() && j - i < most {
-        let c = CLASS[s[j] as usize];
-        if c & DIGIT == 0 {
-            if c & HIGH != 0 {
-                return None;
-            }
-            break;
-        }
-        j += 1;
-    }
-    Some(j)
+    // What follows the last digit allowed does not matter.
+    let bound = most.map_or(s.len(), |m| (i + m).min(s.len()));
+    run(&s[..bound], i, DIGIT).map(|n| i + n)
 }
 
 /// ` ?[^\s\p{L}\p{N}]+` followed by any of `tail`, or `Some(None)` when
