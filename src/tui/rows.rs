@@ -499,9 +499,9 @@ impl Stretch<'_, '_> {
     /// Draw the cluster `start..end` of the stretch.
     fn cluster(&self, rows: &mut Rows, start: usize, end: usize, look: &TextLook) {
         let inner: Vec<usize> = (start + 1..end).filter(|&b| self.is_boundary(b)).collect();
-        let on_chars = inner
-            .iter()
-            .all(|&b| std::str::from_utf8(&self.all[start..b]).is_ok());
+        // The cluster is whole UTF-8, so a cut is between characters when
+        // the byte after it starts one.
+        let on_chars = inner.iter().all(|&b| self.all[b] & 0xC0 != 0x80);
         if inner.is_empty() || (look.separators && on_chars) {
             // Each token's part of the cluster on its own.
             let mut cuts = vec![start];
