@@ -188,3 +188,33 @@ fn a_run_of_one_letter_trains_to_its_end_with_the_screen_drawn_each_step() {
     update(&mut app, Action::Step);
     assert!(app.trainer().stop_reason().is_some());
 }
+
+#[test]
+fn with_the_whole_text_one_chunk_each_round_still_shows_its_first_place() {
+    // `none` makes the text one chunk: its first place in the text is the
+    // place inside that chunk, not the chunk's start.
+    for seed in 1..3 {
+        let mut app = app_on(text(seed, 400, 0), Pretok::None);
+        let rows = inner(for_app(&app).corpus).height as usize;
+        let mut moved = 0;
+        for round in 0..120 {
+            update(&mut app, Action::Advance);
+            let Some(place) = first_place(&app) else {
+                continue;
+            };
+            assert_eq!(app.trainer().first_place(), Some(place), "round {round}");
+            let line = app.lines().line_of(place);
+            let top = app.corpus_scroll.line;
+            moved += usize::from(top > 0);
+            assert!(
+                top <= line && line < top + rows,
+                "seed {seed}, round {round}: the first place is on line {line}, the view shows {top}..{}",
+                top + rows
+            );
+        }
+        assert!(
+            moved > 0,
+            "some round's first place is below the first screen"
+        );
+    }
+}

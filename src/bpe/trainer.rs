@@ -396,6 +396,27 @@ impl Trainer {
         self.chain.tokens(i as u32, &self.vocab)
     }
 
+    /// Where in the text (a byte offset) the round first stands: the
+    /// chosen pair's first place in the chosen phase, the last merge's
+    /// first replacement in the merged phase (with a history kept). A
+    /// chunk's places are those of its first appearance, which is also the
+    /// first place in the text of any chunk holding them, since chunks are
+    /// numbered in the order they first appear.
+    pub fn first_place(&self) -> Option<usize> {
+        let pos = match &self.phase {
+            Phase::Chosen(choice) => self.table.get(choice.pair)?.first as u32,
+            Phase::Merged => *self.history.last()?.positions.iter().min()?,
+            Phase::Counted => return None,
+        };
+        let c = self.chain.chunk_of(pos);
+        let start = self.corpus.chunks()[c as usize].start as usize;
+        Some(match self.config.mode {
+            // A chunk's positions are its bytes.
+            Mode::Byte => start + (pos - self.chain.chunk_range(c).start) as usize,
+            Mode::Char => start,
+        })
+    }
+
     /// The distinct chunks that hold `pair` now, ascending.
     pub fn chunks_holding(&self, pair: Pair) -> Vec<u32> {
         let Some(stat) = self.table.get(pair) else {

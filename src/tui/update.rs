@@ -801,9 +801,9 @@ fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
 
 /// What the corpus highlights, in words, and the chunks that hold it:
 /// the selected merge if the merge list has one, else the current round.
-fn highlighted(app: &App, selection: bool) -> Option<(String, Vec<u32>)> {
+fn highlighted(app: &App) -> Option<(String, Vec<u32>)> {
     let trainer = app.trainer();
-    if selection && let Some(rank) = app.selected_merge() {
+    if let Some(rank) = app.selected_merge() {
         return Some((
             format!("merge {rank}"),
             trainer.chunks_changed_by(rank).to_vec(),
@@ -832,16 +832,10 @@ fn follow_round(app: &mut App) {
     if std::mem::take(&mut app.corpus_moved) {
         return;
     }
-    let Some((_, chunks)) = highlighted(app, false) else {
+    let Some(first) = app.trainer().first_place() else {
         return;
     };
-    // A chunk's first place in the text is kept with it, so the first
-    // place of any of them is the least of those.
-    let all = app.trainer().corpus().chunks();
-    let Some(first) = chunks.iter().map(|&c| all[c as usize].start).min() else {
-        return;
-    };
-    let line = app.lines().line_of(first as usize);
+    let line = app.lines().line_of(first);
     let top = app.corpus_scroll.line;
     if line >= top {
         let width = inner(layout::for_app(app).corpus).width as usize;
@@ -863,7 +857,7 @@ fn follow_round(app: &mut App) {
 /// where the highlighted pair or merge is, wrapping to the start, and say
 /// which place of how many it is.
 fn find_next(app: &mut App) {
-    let Some((what, chunks)) = highlighted(app, true) else {
+    let Some((what, chunks)) = highlighted(app) else {
         app.notice =
             Some("nothing highlighted: press . to choose a pair, or select a merge".into());
         return;
