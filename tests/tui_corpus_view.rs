@@ -218,3 +218,64 @@ fn with_the_whole_text_one_chunk_each_round_still_shows_its_first_place() {
         );
     }
 }
+
+/// Every place of the round's highlight in the text, found the slow way.
+fn all_places(app: &App) -> Vec<usize> {
+    let trainer = app.trainer();
+    let all = trainer.segments(0..trainer.corpus().text().len());
+    match trainer.phase() {
+        Phase::Chosen(choice) => {
+            let (a, b) = choice.pair;
+            all.windows(2)
+                .filter(|w| w[0].id == a && w[1].id == b && !w[1].chunk_start)
+                .map(|w| w[0].start)
+                .collect()
+        }
+        Phase::Merged => {
+            let id = trainer.merges().last().unwrap().id;
+            all.iter().filter(|s| s.id == id).map(|s| s.start).collect()
+        }
+        Phase::Counted => Vec::new(),
+    }
+}
+
+#[test]
+fn find_walks_every_place_in_text_order() {
+    for pretok in [Pretok::None, Pretok::Gpt2, Pretok::Lines] {
+        let mut app = app_on(text(5, 120, 0), pretok);
+        for _ in 0..12 {
+            update(&mut app, Action::Step);
+        }
+        // The merged phase of merge 11, then the chosen phase of merge 12.
+        for phase in 0..2 {
+            if phase == 1 {
+                update(&mut app, Action::Advance);
+                update(&mut app, Action::Advance);
+            }
+            let places = all_places(&app);
+            assert!(places.len() > 3, "{pretok}: the highlight has places");
+            let from = app.lines().range(app.corpus_scroll.line + 1).start;
+            let mut want = places
+                .iter()
+                .copied()
+                .filter(|&p| p >= from)
+                .chain(places.iter().copied());
+            for press in 0..places.len() + 2 {
+                update(&mut app, Action::FindNext);
+                let at = want.next().unwrap();
+                let k = places.iter().position(|&p| p == at).unwrap() + 1;
+                assert_eq!(
+                    app.found_at,
+                    Some(at),
+                    "{pretok}, phase {phase}, press {press}"
+                );
+                let notice = app.notice.clone().unwrap_or_default();
+                assert!(
+                    notice.contains(&format!(": {k} of {}", places.len())),
+                    "{pretok}: {notice}"
+                );
+                assert_eq!(app.corpus_scroll.line, app.lines().line_of(at));
+            }
+        }
+    }
+}

@@ -417,6 +417,46 @@ impl Trainer {
         })
     }
 
+    /// Every place where `pair` stands now, as (chunk, byte offset in the
+    /// chunk), ascending; overlapping places (`a a a`) each count. In char
+    /// mode, where positions are not bytes, one place per chunk, at 0.
+    pub fn places_of_pair(&self, pair: Pair) -> Vec<(u32, u32)> {
+        let Some(stat) = self.table.get(pair) else {
+            return Vec::new();
+        };
+        let standing = stat
+            .places()
+            .iter()
+            .copied()
+            .filter(|&p| self.chain.pair_at(p, &self.vocab) == Some(pair));
+        self.in_chunks(standing.collect())
+    }
+
+    /// Every place merge `rank` replaced, as [`Trainer::places_of_pair`]
+    /// gives them (none without a history).
+    pub fn places_of_merge(&self, rank: usize) -> Vec<(u32, u32)> {
+        self.history
+            .get(rank)
+            .map_or_else(Vec::new, |r| self.in_chunks(r.positions.clone()))
+    }
+
+    fn in_chunks(&self, mut positions: Vec<u32>) -> Vec<(u32, u32)> {
+        positions.sort_unstable();
+        let mut out: Vec<(u32, u32)> = Vec::with_capacity(positions.len());
+        let mut chunk = 0;
+        for p in positions {
+            chunk = self.chain.chunk_of_near(p, chunk);
+            let place = match self.config.mode {
+                Mode::Byte => (chunk, p - self.chain.chunk_range(chunk).start),
+                Mode::Char => (chunk, 0),
+            };
+            if out.last() != Some(&place) {
+                out.push(place);
+            }
+        }
+        out
+    }
+
     /// The distinct chunks that hold `pair` now, ascending.
     pub fn chunks_holding(&self, pair: Pair) -> Vec<u32> {
         let Some(stat) = self.table.get(pair) else {

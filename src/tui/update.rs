@@ -799,27 +799,22 @@ fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
     app.corpus_moved = true;
 }
 
-/// What the corpus highlights, in words, and the chunks that hold it:
-/// the selected merge if the merge list has one, else the current round.
-fn highlighted(app: &App) -> Option<(String, Vec<u32>)> {
+/// What the corpus highlights, in words, and its places as (chunk, offset
+/// in the chunk): the selected merge if the merge list has one, else the
+/// current round.
+fn highlighted(app: &App) -> Option<(String, Vec<(u32, u32)>)> {
     let trainer = app.trainer();
     if let Some(rank) = app.selected_merge() {
-        return Some((
-            format!("merge {rank}"),
-            trainer.chunks_changed_by(rank).to_vec(),
-        ));
+        return Some((format!("merge {rank}"), trainer.places_of_merge(rank)));
     }
     match trainer.phase() {
         Phase::Chosen(choice) => Some((
             "the chosen pair".into(),
-            trainer.chunks_holding(choice.pair),
+            trainer.places_of_pair(choice.pair),
         )),
         Phase::Merged => {
             let rank = trainer.merges().len() - 1;
-            Some((
-                format!("merge {rank}"),
-                trainer.chunks_changed_by(rank).to_vec(),
-            ))
+            Some((format!("merge {rank}"), trainer.places_of_merge(rank)))
         }
         Phase::Counted => None,
     }
@@ -857,13 +852,12 @@ fn follow_round(app: &mut App) {
 /// where the highlighted pair or merge is, wrapping to the start, and say
 /// which place of how many it is.
 fn find_next(app: &mut App) {
-    let Some((what, chunks)) = highlighted(app) else {
+    let Some((what, places)) = highlighted(app) else {
         app.notice =
             Some("nothing highlighted: press . to choose a pair, or select a merge".into());
         return;
     };
     app.corpus_moved = true;
-    let trainer = app.trainer();
     let lines = app.lines();
     let top = app.corpus_scroll.line;
     // On from the place found last while it is on the top line, else from
@@ -873,29 +867,37 @@ fn find_next(app: &mut App) {
         _ if top + 1 < lines.count() => lines.range(top + 1).start,
         _ => 0,
     };
-    let occurrences = trainer.corpus().occurrences();
-    let holds = |o: &&crate::bpe::corpus::Occurrence| chunks.binary_search(&o.chunk).is_ok();
-    let total = occurrences.iter().filter(holds).count();
-    let split = occurrences.partition_point(|o| (o.start as usize) < from);
-    let (hit, wrapped) = match occurrences[split..].iter().find(holds) {
-        Some(o) => (Some(o), false),
-        None => (occurrences[..split].iter().find(holds), true),
+    // Every place in the text, in order: each occurrence of a chunk, at
+    // each of the chunk's places.
+    let occurrences = app.trainer().corpus().occurrences();
+    let in_chunk = |c: u32| {
+        let lo = places.partition_point(|p| p.0 < c);
+        let hi = places.partition_point(|p| p.0 <= c);
+        places[lo..hi].iter().map(|p| p.1 as usize)
+    };
+    let in_text = |from_occurrence: usize| {
+        occurrences[from_occurrence..]
+            .iter()
+            .flat_map(move |o| in_chunk(o.chunk).map(move |off| o.start as usize + off))
+    };
+    let total: usize = occurrences.iter().map(|o| in_chunk(o.chunk).len()).sum();
+    // The occurrence holding `from` may start before it.
+    let split = occurrences
+        .partition_point(|o| (o.start as usize) <= from)
+        .saturating_sub(1);
+    let (hit, wrapped) = match in_text(split).find(|&at| at >= from) {
+        Some(at) => (Some(at), false),
+        None => (in_text(0).next(), true),
     };
     match hit {
-        Some(o) => {
-            let k = occurrences
-                .iter()
-                .take_while(|p| p.start < o.start)
-                .filter(holds)
-                .count()
-                + 1;
-            let line = lines.line_of(o.start as usize);
+        Some(at) => {
+            let k = in_text(0).take_while(|&p| p < at).count() + 1;
             let wrap = if wrapped {
                 " (wrapped to the start)"
             } else {
                 ""
             };
-            let at = o.start as usize;
+            let line = lines.line_of(at);
             app.notice = Some(format!("{what}: {k} of {total}{wrap}"));
             app.found_at = Some(at);
             app.corpus_scroll = CorpusScroll { line, row: 0 };
