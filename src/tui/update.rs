@@ -869,11 +869,23 @@ fn find_next(app: &mut App) {
     };
     // Every place in the text, in order: each occurrence of a chunk, at
     // each of the chunk's places.
-    let occurrences = app.trainer().corpus().occurrences();
+    let corpus = app.trainer().corpus();
+    let occurrences = corpus.occurrences();
+    // Each chunk's places, found by index: there are millions of
+    // occurrences to go through.
+    let mut span = vec![(0u32, 0u32); corpus.chunks().len()];
+    for (i, &(c, _)) in places.iter().enumerate() {
+        let s = &mut span[c as usize];
+        if s.1 == 0 {
+            s.0 = i as u32;
+        }
+        s.1 += 1;
+    }
     let in_chunk = |c: u32| {
-        let lo = places.partition_point(|p| p.0 < c);
-        let hi = places.partition_point(|p| p.0 <= c);
-        places[lo..hi].iter().map(|p| p.1 as usize)
+        let (from, n) = span[c as usize];
+        places[from as usize..(from + n) as usize]
+            .iter()
+            .map(|p| p.1 as usize)
     };
     let in_text = |from_occurrence: usize| {
         occurrences[from_occurrence..]
