@@ -279,3 +279,67 @@ fn find_walks_every_place_in_text_order() {
         }
     }
 }
+
+#[test]
+fn row_of_says_which_row_of_a_long_line_a_byte_is_drawn_on() {
+    // One line of letters with no spaces, no merges yet: one column per
+    // byte, cut at the pane's edge.
+    let line: String = (0..3000).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+    let app = app_on(format!("{line}\n").into_bytes(), Pretok::None);
+    let look = CorpusLook::of(&app);
+    for width in [7, 40, 78] {
+        for at in [0, 1, 6, 7, 100, 2999] {
+            assert_eq!(
+                look.row_of(0, width, at),
+                at / width,
+                "byte {at} at width {width}"
+            );
+        }
+    }
+}
+
+#[test]
+fn in_long_lines_each_round_brings_its_first_place_onto_the_screen() {
+    for seed in 1..3 {
+        // Lines of about 3000 bytes, dozens of rows each; the first has
+        // only `a` and `b` for 2000 bytes, then only `x`, `y` and `z`, so
+        // the pairs of those first stand far below its first screen.
+        let mut state: u64 = seed;
+        let mut pick = |from: &[u8]| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            from[(state >> 33) as usize % from.len()]
+        };
+        let mut corpus: Vec<u8> = (0..2000).map(|_| pick(b"ab")).collect();
+        corpus.extend((0..1500).map(|_| pick(b"xyz")));
+        corpus.push(b'\n');
+        corpus.extend(text(seed, 12, 12));
+        let mut app = app_on(corpus, Pretok::None);
+        let width = inner(for_app(&app).corpus).width as usize;
+        let rows = inner(for_app(&app).corpus).height as usize;
+        let mut below_first_row = 0;
+        for round in 0..90 {
+            update(&mut app, Action::Advance);
+            let Some(place) = first_place(&app) else {
+                continue;
+            };
+            let look = CorpusLook::of(&app);
+            let line = look.lines.line_of(place);
+            let row = look.row_of(line, width, place);
+            below_first_row += usize::from(row > 0);
+            // Rows from the top of the pane to the place, line by line.
+            let top = app.corpus_scroll;
+            let mut down = -(top.row as isize);
+            for l in top.line..line {
+                down += look.line_rows(l, width).len() as isize;
+            }
+            down += row as isize;
+            assert!(
+                (0..rows as isize).contains(&down),
+                "seed {seed}, round {round}: the place is {down} rows below the top of the pane"
+            );
+        }
+        assert!(below_first_row > 20, "some places are deep in a line");
+    }
+}

@@ -114,6 +114,26 @@ impl<'a> CorpusLook<'a> {
     /// The first `most` rows of line `i` (a line can be thousands of
     /// characters long; a pane needs only the rows it shows).
     pub fn first_rows(&self, i: usize, width: usize, most: usize) -> Vec<Line<'static>> {
+        self.lay_out_line(i, width, most, None).0
+    }
+
+    /// The row of line `i` on which the token holding byte `at` of the
+    /// text starts (0 if the line does not hold it).
+    pub fn row_of(&self, i: usize, width: usize, at: usize) -> usize {
+        self.lay_out_line(i, width, usize::MAX, Some(at))
+            .1
+            .unwrap_or(0)
+    }
+
+    /// Line `i` laid out, up to `most` rows, and the row the token holding
+    /// byte `place` starts on.
+    fn lay_out_line(
+        &self,
+        i: usize,
+        width: usize,
+        most: usize,
+        place: Option<usize>,
+    ) -> (Vec<Line<'static>>, Option<usize>) {
         let range = self.lines.range(i);
         let text = self.trainer.corpus().text();
         let segments = self.trainer.segments(range.clone());
@@ -136,6 +156,9 @@ impl<'a> CorpusLook<'a> {
             }
             let mut piece = Piece::token(&text[start..end], self.theme.token_at(nth, mark));
             piece.end_of_word = end_of_word && seg.end <= range.end;
+            if place.is_some_and(|at| (start..end).contains(&at)) {
+                piece.tag = Some(0);
+            }
             pieces.push(piece);
             nth += 1;
             pos = pos.max(end);
@@ -152,9 +175,9 @@ impl<'a> CorpusLook<'a> {
         };
         let mut rows = Rows::new(width).with_row_limit(most);
         lay_out(&mut rows, &pieces, &look);
-        let mut rows = rows.finish();
+        let (mut rows, _, placed) = rows.finish_placed();
         rows.truncate(most);
-        rows
+        (rows, placed.first().map(|p| p.row))
     }
 
     pub fn line_height(&self, i: usize, width: usize) -> usize {

@@ -830,27 +830,32 @@ fn follow_round(app: &mut App) {
     let Some(first) = app.trainer().first_place() else {
         return;
     };
-    let line = app.lines().line_of(first);
-    let top = app.corpus_scroll.line;
-    if line >= top {
-        let width = inner(layout::for_app(app).corpus).width as usize;
-        let mut room = page(app, Focus::Corpus);
-        let look = CorpusLook::of(app);
-        let mut at = top;
-        while at < look.lines.count() && room > 0 {
-            if at == line {
-                return;
-            }
-            room = room.saturating_sub(look.line_height_upto(at, width, room));
-            at += 1;
+    let width = inner(layout::for_app(app).corpus).width as usize;
+    let page = page(app, Focus::Corpus);
+    let look = CorpusLook::of(app);
+    let line = look.lines.line_of(first);
+    let row = look.row_of(line, width, first);
+    let at = app.corpus_scroll;
+    if (line, row) >= (at.line, at.row) {
+        // Rows from the top of the pane down to the place.
+        let (mut down, mut l, mut skip) = (0, at.line, at.row);
+        while l < line && down < page {
+            down += look
+                .line_height_upto(l, width, skip + page - down)
+                .saturating_sub(skip);
+            skip = 0;
+            l += 1;
+        }
+        if l == line && down + (row - skip) < page {
+            return;
         }
     }
-    app.corpus_scroll = CorpusScroll { line, row: 0 };
+    app.corpus_scroll = CorpusScroll { line, row };
 }
 
-/// Scroll the corpus to the next line (after the top one) holding a chunk
-/// where the highlighted pair or merge is, wrapping to the start, and say
-/// which place of how many it is.
+/// Scroll the corpus to the next place (after the top line) of the
+/// highlighted pair or merge, wrapping to the start, and say which place
+/// of how many it is.
 fn find_next(app: &mut App) {
     let Some((what, places)) = highlighted(app) else {
         app.notice =
@@ -910,9 +915,11 @@ fn find_next(app: &mut App) {
                 ""
             };
             let line = lines.line_of(at);
+            let width = inner(layout::for_app(app).corpus).width as usize;
+            let row = CorpusLook::of(app).row_of(line, width, at);
             app.notice = Some(format!("{what}: {k} of {total}{wrap}"));
             app.found_at = Some(at);
-            app.corpus_scroll = CorpusScroll { line, row: 0 };
+            app.corpus_scroll = CorpusScroll { line, row };
         }
         None => app.notice = Some(format!("{what}: not found in the corpus")),
     }
