@@ -230,7 +230,7 @@ impl Backend for RemoteScreen {
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
-        self.inner.draw(content)
+        crate::tui::cell_writer::draw(&mut self.inner, content)
     }
 
     fn hide_cursor(&mut self) -> io::Result<()> {

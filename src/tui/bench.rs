@@ -6,11 +6,11 @@ use crate::corpora;
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::cell_writer::CompactBackend;
 use crate::tui::runner::draw;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
 use crate::tui::wide_cells::WideCellBackend;
-use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use std::io::{self, Write};
@@ -44,7 +44,7 @@ pub fn counting_terminal(
     width: u16,
     height: u16,
 ) -> Result<(
-    Terminal<WideCellBackend<CrosstermBackend<ByteCounter>>>,
+    Terminal<WideCellBackend<CompactBackend<ByteCounter>>>,
     ByteCounter,
 )> {
     let counter = ByteCounter::default();

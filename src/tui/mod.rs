@@ -12,6 +12,7 @@
 pub mod action;
 pub mod app;
 pub mod bench;
+pub mod cell_writer;
 pub mod changed;
 pub mod chunk_table;
 pub mod classroom;

@@ -16,8 +16,9 @@
 //! written again whole, each of its uncertain clusters placed by an
 //! explicit cursor move. Rows of plain text are patched as usual.
 
+use crate::tui::cell_writer::CompactBackend;
 use crate::tui::screen::Screen;
-use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
+use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::{Buffer, Cell, CellWidth};
 use ratatui::layout::{Position, Rect, Size};
 use std::io::Write;
@@ -32,10 +33,10 @@ pub struct WideCellBackend<B: Backend> {
     cursor: Position,
 }
 
-impl<W: Write> WideCellBackend<CrosstermBackend<W>> {
+impl<W: Write> WideCellBackend<CompactBackend<W>> {
     /// The local terminal, written through `writer`.
     pub fn new(writer: W) -> Self {
-        WideCellBackend::over(CrosstermBackend::new(writer))
+        WideCellBackend::over(CompactBackend::new(writer))
     }
 }
 
