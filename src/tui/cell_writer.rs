@@ -87,17 +87,16 @@ fn change(out: &mut Vec<u8>, from: Pen, to: Pen) {
     let removed = from.modifier - to.modifier;
     let added = to.modifier - from.modifier;
     // 22 ends both bold and dim, 25 both blinks: put back what stays.
-    let intensity = Modifier::BOLD | Modifier::DIM;
-    let blink = Modifier::SLOW_BLINK | Modifier::RAPID_BLINK;
-    let again = |group: Modifier, off: &str, code: &mut dyn FnMut(&str)| -> Modifier {
+    let mut on = added;
+    for (group, off) in [
+        (Modifier::BOLD | Modifier::DIM, "22"),
+        (Modifier::SLOW_BLINK | Modifier::RAPID_BLINK, "25"),
+    ] {
         if removed.intersects(group) {
             code(off);
-            to.modifier & group
-        } else {
-            added & group
+            on |= to.modifier & group;
         }
-    };
-    let on = again(intensity, "22", &mut code) | again(blink, "25", &mut code) | added;
+    }
     for (m, off) in [
         (Modifier::ITALIC, "23"),
         (Modifier::UNDERLINED, "24"),
