@@ -4,8 +4,14 @@
 use std::ops::Range;
 
 /// Lines longer than this are cut into pieces of about this many bytes, so a
-/// text with no line breaks still costs little to draw.
-pub const MAX_LINE_BYTES: usize = 4096;
+/// text with no line breaks still costs little to draw: a row deep in a
+/// line is found by laying the line out from its start.
+pub const MAX_LINE_BYTES: usize = 1024;
+
+/// A long line is cut after the last space in its last quarter, where the
+/// cut looks like any other wrap at a space; only text without spaces
+/// there is cut between two characters.
+const LOOK_BACK_FROM: usize = MAX_LINE_BYTES * 3 / 4;
 
 #[derive(Debug, Clone)]
 pub struct LineIndex {
@@ -26,11 +32,15 @@ impl LineIndex {
                     starts.push(start);
                 }
             } else if i + 1 - start >= MAX_LINE_BYTES && i + 1 < text.len() {
-                // Cut only between characters, never inside one.
-                if !is_continuation(text[i + 1]) {
-                    start = i + 1;
-                    starts.push(start);
-                }
+                let from = start + LOOK_BACK_FROM;
+                let cut = match text[from..=i].iter().rposition(|&b| b == b' ') {
+                    Some(p) => from + p + 1,
+                    // Cut only between characters, never inside one.
+                    None if !is_continuation(text[i + 1]) => i + 1,
+                    None => continue,
+                };
+                start = cut;
+                starts.push(start);
             }
         }
         LineIndex {
@@ -72,6 +82,18 @@ mod tests {
         assert_eq!(idx.range(0), 0..3);
         assert_eq!(idx.range(1), 3..6);
         assert_eq!(idx.line_of(4), 1);
+    }
+
+    #[test]
+    fn long_lines_are_cut_after_a_space_where_there_is_one() {
+        let text = "word ".repeat(MAX_LINE_BYTES);
+        let idx = LineIndex::new(text.as_bytes());
+        assert!(idx.count() > 4);
+        for i in 1..idx.count() {
+            let r = idx.range(i);
+            assert_eq!(text.as_bytes()[r.start - 1], b' ');
+            assert!(idx.range(i - 1).len() <= MAX_LINE_BYTES);
+        }
     }
 
     #[test]
