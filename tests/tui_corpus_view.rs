@@ -49,24 +49,9 @@ fn app_on(text: Vec<u8>, pretok: Pretok) -> App {
     app
 }
 
-/// Where the round's highlight first appears, found the slow way: the
-/// first adjacent pair in one chunk, or the first token the merge made.
+/// Where the round's highlight first appears, found the slow way.
 fn first_place(app: &App) -> Option<usize> {
-    let trainer = app.trainer();
-    let all = trainer.segments(0..trainer.corpus().text().len());
-    match trainer.phase() {
-        Phase::Chosen(choice) => {
-            let (a, b) = choice.pair;
-            all.windows(2)
-                .find(|w| w[0].id == a && w[1].id == b && !w[1].chunk_start)
-                .map(|w| w[0].start)
-        }
-        Phase::Merged => {
-            let id = trainer.merges().last()?.id;
-            all.iter().find(|s| s.id == id).map(|s| s.start)
-        }
-        Phase::Counted => None,
-    }
+    all_places(app).first().copied()
 }
 
 #[test]
@@ -219,7 +204,8 @@ fn with_the_whole_text_one_chunk_each_round_still_shows_its_first_place() {
     }
 }
 
-/// Every place of the round's highlight in the text, found the slow way.
+/// Every place of the round's highlight in the text, found the slow way:
+/// each adjacent pair in one chunk, or each token the merge made.
 fn all_places(app: &App) -> Vec<usize> {
     let trainer = app.trainer();
     let all = trainer.segments(0..trainer.corpus().text().len());

@@ -240,21 +240,7 @@ impl App {
         };
         // Something to show behind the opening screen until the corpus is in.
         let stand_in = crate::bpe::Trainer::new(Vec::new(), config)?;
-        let mut sources: Vec<Source> = corpora::BUNDLED
-            .iter()
-            .map(|c| Source {
-                name: c.name.to_string(),
-                loaded: None,
-            })
-            .collect();
-        sources.insert(
-            0,
-            Source {
-                name: path.to_string(),
-                loaded: Some(Loaded::new(stand_in)),
-            },
-        );
-        let mut app = App::with_sources(sources, 0, options.clone(), theme);
+        let mut app = App::from_built(options, path.to_string(), stand_in, theme);
         let (job, work) = crate::tui::job::Job::open(options, path, size);
         app.job = Some(job);
         app.work.push(work);
