@@ -80,57 +80,52 @@ pub fn draw<'a>(
     out.write_all(&bytes)
 }
 
+/// Each modifier's SGR code on, and off.
+const MODIFIER_CODES: [(Modifier, u8, u8); 9] = [
+    (Modifier::BOLD, 1, 22),
+    (Modifier::DIM, 2, 22),
+    (Modifier::ITALIC, 3, 23),
+    (Modifier::UNDERLINED, 4, 24),
+    (Modifier::SLOW_BLINK, 5, 25),
+    (Modifier::RAPID_BLINK, 6, 25),
+    (Modifier::REVERSED, 7, 27),
+    (Modifier::HIDDEN, 8, 28),
+    (Modifier::CROSSED_OUT, 9, 29),
+];
+
 /// One `CSI … m` that turns `from` into `to`.
 fn change(out: &mut Vec<u8>, from: Pen, to: Pen) {
     let mut codes: Vec<String> = Vec::new();
-    let mut code = |c: &str| codes.push(c.to_string());
     let removed = from.modifier - to.modifier;
     let added = to.modifier - from.modifier;
-    // 22 ends both bold and dim, 25 both blinks: put back what stays.
+    let mut offs: Vec<u8> = Vec::new();
+    for (m, _, off) in MODIFIER_CODES {
+        if removed.contains(m) && !offs.contains(&off) {
+            offs.push(off);
+        }
+    }
+    // An off code ends every modifier that shares it (22: bold and dim,
+    // 25: both blinks): those still wanted go on again.
     let mut on = added;
-    for (group, off) in [
-        (Modifier::BOLD | Modifier::DIM, "22"),
-        (Modifier::SLOW_BLINK | Modifier::RAPID_BLINK, "25"),
-    ] {
-        if removed.intersects(group) {
-            code(off);
-            on |= to.modifier & group;
+    for (m, _, off) in MODIFIER_CODES {
+        if offs.contains(&off) {
+            on |= to.modifier & m;
         }
     }
-    for (m, off) in [
-        (Modifier::ITALIC, "23"),
-        (Modifier::UNDERLINED, "24"),
-        (Modifier::REVERSED, "27"),
-        (Modifier::HIDDEN, "28"),
-        (Modifier::CROSSED_OUT, "29"),
-    ] {
-        if removed.contains(m) {
-            code(off);
-        }
-    }
-    for (m, set) in [
-        (Modifier::BOLD, "1"),
-        (Modifier::DIM, "2"),
-        (Modifier::ITALIC, "3"),
-        (Modifier::UNDERLINED, "4"),
-        (Modifier::SLOW_BLINK, "5"),
-        (Modifier::RAPID_BLINK, "6"),
-        (Modifier::REVERSED, "7"),
-        (Modifier::HIDDEN, "8"),
-        (Modifier::CROSSED_OUT, "9"),
-    ] {
+    codes.extend(offs.iter().map(u8::to_string));
+    for (m, set, _) in MODIFIER_CODES {
         if on.contains(m) {
-            code(set);
+            codes.push(set.to_string());
         }
     }
     if from.fg != to.fg {
-        code(&colour(to.fg, Layer::Fore));
+        codes.push(colour(to.fg, Layer::Fore));
     }
     if from.bg != to.bg {
-        code(&colour(to.bg, Layer::Back));
+        codes.push(colour(to.bg, Layer::Back));
     }
     if from.underline != to.underline {
-        code(&colour(to.underline, Layer::Underline));
+        codes.push(colour(to.underline, Layer::Underline));
     }
     if !codes.is_empty() {
         out.extend_from_slice(b"\x1b[");
