@@ -188,6 +188,9 @@ pub struct Segment {
 #[derive(Debug, Clone, Default)]
 struct LastMerge {
     changes: FxHashMap<Pair, CountChange>,
+    /// After an undo, the id and bytes of the token it took away: the pairs
+    /// that vanished with it still name it.
+    undone: Option<(TokenId, Vec<u8>)>,
 }
 
 #[derive(Debug, Clone)]
@@ -496,6 +499,19 @@ impl Trainer {
         self.last.changes.get(&pair).copied()
     }
 
+    /// The bytes of token `id`, also for the token the last undo took away
+    /// (the pairs that vanished with it name it); empty for any other id
+    /// outside the vocabulary.
+    pub fn token_bytes(&self, id: TokenId) -> &[u8] {
+        if self.vocab.contains(id) {
+            return self.vocab.token_bytes(id);
+        }
+        match &self.last.undone {
+            Some((undone, bytes)) if *undone == id => bytes,
+            _ => &[],
+        }
+    }
+
     /// Every pair whose count the last merge changed, the vanished included.
     pub fn last_changes(&self) -> impl Iterator<Item = (Pair, CountChange)> + '_ {
         self.last.changes.iter().map(|(p, c)| (*p, *c))
@@ -668,6 +684,7 @@ impl Trainer {
         });
         table.gain(merge.pair, merge.replacements, replaced.positions);
         self.settle();
+        self.last.undone = Some((id, self.vocab.token_bytes(id).to_vec()));
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
         self.phase = Phase::Counted;
@@ -726,6 +743,7 @@ impl Trainer {
     }
 
     fn settle(&mut self) {
+        self.last.undone = None;
         self.table
             .settle(&mut self.last.changes, &self.chain, &self.vocab);
     }

@@ -106,6 +106,9 @@ pub struct TrainArgs {
     /// Keep only the top K candidate pairs of each round in the trace
     #[arg(long, value_name = "K", requires = "trace", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub trace_top: Option<usize>,
+    /// The most the trace may hold, as written (e.g. 500MB, 2GB): past it training stops with an error and the trace is removed
+    #[arg(long, value_name = "SIZE", requires = "trace", default_value = "1GB", value_parser = size_in_bytes)]
+    pub trace_max: u64,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// No progress bar on stderr (it is shown only when stderr is a terminal)
@@ -317,6 +320,29 @@ pub struct FertilityArgs {
 
 /// A whole number 0 or above, with a message that says so (negative
 /// numbers reach this parser instead of being taken for options).
+/// A size as a user writes it: `1500`, `64kB`, `500MB`, `2GB` (powers of
+/// 1000, as the messages print them; `KiB`, `MiB` and `GiB` too).
+pub fn size_in_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" => 1_000,
+        "m" | "mb" => 1_000_000,
+        "g" | "gb" => 1_000_000_000,
+        "kib" => 1 << 10,
+        "mib" => 1 << 20,
+        "gib" => 1 << 30,
+        _ => return Err(format!("{s:?} is not a size (write e.g. 500MB or 2GB)")),
+    };
+    number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("{s:?} is not a size (write e.g. 500MB or 2GB)"))
+}
+
 fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         s.parse().map_err(|_| "too large".to_string())

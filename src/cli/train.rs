@@ -2,7 +2,7 @@
 
 use crate::bpe::display::{token_text, token_visible};
 use crate::bpe::io::atomic::{Identity, Output, commit_all, identity};
-use crate::bpe::io::trace_file::{TraceWriter, pair_json};
+use crate::bpe::io::trace_file::{Bounded, TraceWriter, pair_json};
 use crate::bpe::io::{hf_export, tiktoken_export, tokenizer_file};
 use crate::bpe::trainer::{Merge, StopReason};
 use crate::bpe::{Mode, Trainer};
@@ -14,9 +14,8 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::path::Path;
 
-/// Above this estimate a full trace needs `--trace-top`.
-pub const TRACE_LIMIT: u64 = 1_000_000_000;
-/// Above this estimate the size of the trace is said before training.
+/// Above this size (estimated before training, or reached while writing)
+/// the size of the trace is said.
 const TRACE_WARN: u64 = 100_000_000;
 
 pub fn run(args: &TrainArgs) -> Result<()> {
@@ -34,10 +33,16 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let tokens_before = trainer.corpus_tokens();
     let stop = match &mut trace_out {
         Some(out) => {
-            check_trace_size(&trainer, args.trace_top)?;
+            check_trace_size(&trainer, args.trace_top, args.trace_max)?;
             let w = out.writer()?;
-            write_trace(w, &mut trainer, args.trace_top, &progress)
-                .map_err(|e| out.write_error(&e))?
+            let mut bounded = Bounded::new(w, args.trace_max);
+            write_trace(&mut bounded, &mut trainer, args.trace_top, &progress).map_err(|e| {
+                if Bounded::is_bound(&e) {
+                    trace_too_big(&trainer, args)
+                } else {
+                    out.write_error(&e)
+                }
+            })?
         }
         None => progress.run(&mut trainer),
     };
@@ -177,15 +182,16 @@ pub fn trace_estimate(trainer: &Trainer, top: Option<usize>) -> (u64, u64, u64) 
     (rounds, pairs, rounds * (pairs * per_pair + 200))
 }
 
-fn check_trace_size(trainer: &Trainer, top: Option<usize>) -> Result<()> {
+fn check_trace_size(trainer: &Trainer, top: Option<usize>, max: u64) -> Result<()> {
     let (rounds, pairs, bytes) = trace_estimate(trainer, top);
     let about = format!(
         "a trace of up to {rounds} rounds with up to {pairs} candidate pairs each is about {}",
         human_bytes(bytes)
     );
-    if bytes > TRACE_LIMIT && top.is_none() {
+    if bytes > max && top.is_none() {
         return Err(Error::input(format!(
-            "--trace: {about}; keep the top pairs of each round with --trace-top K (e.g. --trace-top 100), or train fewer merges"
+            "--trace: {about}, above --trace-max {}; keep the top pairs of each round with --trace-top K (e.g. --trace-top 100), train fewer merges, or raise --trace-max",
+            human_bytes(max)
         )));
     }
     if bytes > TRACE_WARN {
@@ -202,15 +208,40 @@ fn human_bytes(b: u64) -> String {
     }
 }
 
-/// Train to the end, writing each round to the trace as it happens.
+/// Training stopped because the trace reached `--trace-max` as it was
+/// written; the temporary file is removed when its output is dropped.
+fn trace_too_big(trainer: &Trainer, args: &TrainArgs) -> Error {
+    let rounds = trainer.merges().len();
+    let hint = if args.trace_top.is_some() {
+        "keep fewer pairs with a smaller --trace-top, train fewer merges, or raise --trace-max"
+    } else {
+        "keep the top pairs of each round with --trace-top K (e.g. --trace-top 100), train fewer merges, or raise --trace-max"
+    };
+    Error::input(format!(
+        "--trace: the trace reached --trace-max {} after {rounds} rounds; training stopped and no trace was written; {hint}",
+        human_bytes(args.trace_max)
+    ))
+}
+
+/// Train to the end, writing each round to the trace as it happens, and
+/// say once when the trace passes [`TRACE_WARN`].
 fn write_trace(
-    w: &mut dyn Write,
+    w: &mut Bounded,
     trainer: &mut Trainer,
     top: Option<usize>,
     progress: &TrainProgress,
 ) -> std::io::Result<StopReason> {
+    let mut warned = false;
     let mut trace = TraceWriter::start(w, trainer, top)?;
     let stop = loop {
+        if !warned && trace.written() > TRACE_WARN {
+            warned = true;
+            progress.note(&format!(
+                "--trace: the trace has passed {} at round {}",
+                human_bytes(TRACE_WARN),
+                trainer.merges().len()
+            ));
+        }
         let candidates = trace.candidates(trainer);
         let pairs_total = trainer.pairs().len();
         let choice = match trainer.peek_choice() {

@@ -59,6 +59,11 @@ impl TrainProgress {
         self.bar.set_position(trainer.merges().len() as u64);
     }
 
+    /// A line on stderr for the user, above the bar (not torn through it).
+    pub fn note(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("bpeek: {line}"));
+    }
+
     /// One more merge was made.
     pub fn merged(&self, merge: &Merge) {
         self.bar.set_position(merge.rank as u64 + 1);

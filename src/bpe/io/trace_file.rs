@@ -25,6 +25,63 @@ use std::io::{self, Write};
 pub const FORMAT: &str = "bpeek-trace";
 pub const VERSION: u64 = 1;
 
+/// A writer that counts what passes through it and refuses to go past
+/// `max` bytes, so a trace's bound holds as it is written: an estimate
+/// from round 0 cannot foresee how the pairs grow.
+pub struct Bounded<'w> {
+    inner: &'w mut dyn Write,
+    written: u64,
+    max: u64,
+}
+
+/// The error a [`Bounded`] writer gives once its bound is reached.
+#[derive(Debug)]
+pub struct BoundReached {
+    pub max: u64,
+}
+
+impl std::fmt::Display for BoundReached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the trace reached its bound of {} bytes", self.max)
+    }
+}
+
+impl std::error::Error for BoundReached {}
+
+impl<'w> Bounded<'w> {
+    pub fn new(inner: &'w mut dyn Write, max: u64) -> Self {
+        Bounded {
+            inner,
+            written: 0,
+            max,
+        }
+    }
+
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Whether `e` is this writer's refusal rather than a failed write.
+    pub fn is_bound(e: &io::Error) -> bool {
+        e.get_ref().is_some_and(|inner| inner.is::<BoundReached>())
+    }
+}
+
+impl Write for Bounded<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.written.saturating_add(buf.len() as u64) > self.max {
+            return Err(io::Error::other(BoundReached { max: self.max }));
+        }
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// A pair as JSON: ids in byte mode, symbol strings in char mode.
 pub fn pair_json(vocab: &Vocab, (a, b): Pair) -> Value {
     match vocab.mode() {
@@ -37,15 +94,15 @@ pub fn pair_json(vocab: &Vocab, (a, b): Pair) -> Value {
 }
 
 /// Writes rounds as they happen.
-pub struct TraceWriter<'w> {
-    out: &'w mut dyn Write,
+pub struct TraceWriter<'w, 'o> {
+    out: &'w mut Bounded<'o>,
     top: Option<usize>,
     rounds: usize,
 }
 
-impl<'w> TraceWriter<'w> {
+impl<'w, 'o> TraceWriter<'w, 'o> {
     pub fn start(
-        out: &'w mut dyn Write,
+        out: &'w mut Bounded<'o>,
         trainer: &Trainer,
         top: Option<usize>,
     ) -> io::Result<Self> {
@@ -63,6 +120,11 @@ impl<'w> TraceWriter<'w> {
             top,
             rounds: 0,
         })
+    }
+
+    /// The bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.out.written()
     }
 
     /// Record the candidates as they stand now (before `choice` is applied).

@@ -101,5 +101,5 @@ pub fn pane_block<'a>(app: &App, pane: Focus, title: String, right: String) -> B
 
 /// A token as the tables show it (see [`crate::tui::rows::label`]).
 pub fn token_label(app: &App, id: crate::bpe::TokenId) -> String {
-    crate::tui::rows::label(app.trainer().vocab().token_bytes(id), &app.theme)
+    crate::tui::rows::label(app.trainer().token_bytes(id), &app.theme)
 }

@@ -1,0 +1,194 @@
+//! The explorer under random keys: every key of the key table, pastes in
+//! many scripts, resizes down to a tiny screen and autoplay ticks, in random
+//! order, over every bundled corpus, both modes and several pre-tokenizers,
+//! through the real event loop into a test terminal. Nothing may panic.
+//!
+//! `cargo test --release --test tui_fuzz` runs a bounded number of keys
+//! (the seed is fixed, so a failure repeats). `BPEEK_TUI_FUZZ_KEYS=N` runs
+//! N keys per configuration instead, and `BPEEK_TUI_FUZZ_SEED=S` others.
+
+use bpeek::cli::args::TrainingOptions;
+use bpeek::corpora;
+use bpeek::tui::keymap::{BINDINGS, Key};
+use bpeek::tui::theme::Theme;
+use bpeek::tui::tokenizers::LoadDone;
+use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+const DEFAULT_KEYS: usize = 1_500;
+const BATCH: usize = 50;
+
+/// splitmix64: small, fast and the same everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Every key the table binds, but the ones that quit.
+fn table_keys() -> Vec<KeyEvent> {
+    let mut keys = Vec::new();
+    for b in BINDINGS {
+        if b.action == Action::Quit || b.action == Action::CancelJob {
+            continue;
+        }
+        for key in b.keys {
+            let event = match *key {
+                Key::Code(code) => KeyEvent::new(code, KeyModifiers::NONE),
+                Key::Ctrl(c) => KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL),
+                Key::CtrlCode(code) => KeyEvent::new(code, KeyModifiers::CONTROL),
+                Key::AnyChar => continue,
+            };
+            if !keys.contains(&event) {
+                keys.push(event);
+            }
+        }
+    }
+    keys
+}
+
+const PASTES: &[&str] = &[
+    "hello world",
+    "हमारे शहर का पुस्तकालय",
+    "東京は日本の首都です",
+    "مرحبا بالعالم 2024",
+    "a\u{301}e\u{308} 👩‍👩‍👧 ＡＢＣ",
+    "12345678901234567890 3.14159",
+    "line one\nline two\r\n\tend",
+    "",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+];
+
+const SIZES: &[(u16, u16)] = &[(80, 24), (120, 40), (40, 12), (20, 6), (200, 60), (1, 1)];
+
+/// Real tokenizers load once for the whole run, on this thread.
+fn loaded(spec: &str) -> LoadDone {
+    static CACHE: OnceLock<Mutex<HashMap<String, LoadDone>>> = OnceLock::new();
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
+    cache
+        .entry(spec.to_string())
+        .or_insert_with(|| LoadDone {
+            took: Duration::ZERO,
+            ..LoadDone::now(spec)
+        })
+        .clone()
+}
+
+fn random_events(rng: &mut Rng, keys: &[KeyEvent], n: usize) -> ScriptedEvents {
+    let mut events = ScriptedEvents::new([]);
+    for _ in 0..n {
+        events = match rng.below(40) {
+            0 => events.then(Event::Paste(rng.pick(PASTES).to_string())),
+            1 => {
+                let (w, h) = *rng.pick(SIZES);
+                events.then(Event::Resize(w, h))
+            }
+            2 => events.then_tick(),
+            // Text for the encode box and digits for the go-to prompt.
+            3..=6 => events.then(Event::char(*rng.pick(&['a', 'é', '7', '0', ' ', 'क']))),
+            _ => events.then(Event::Key(*rng.pick(keys))),
+        };
+    }
+    events
+}
+
+fn configurations() -> Vec<TrainingOptions> {
+    let mut out = Vec::new();
+    for corpus in corpora::BUNDLED {
+        for (mode, pretok) in [
+            ("byte", Some("gpt2")),
+            ("byte", Some("none")),
+            ("char", None),
+            ("byte", Some("lines")),
+        ] {
+            out.push(TrainingOptions {
+                corpus_name: Some(corpus.name.to_string()),
+                mode: mode.into(),
+                pretok: pretok.map(str::to_string),
+                ..TrainingOptions::default()
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn random_keys_over_every_view_mode_and_corpus_never_panic() {
+    let per_configuration = env_number("BPEEK_TUI_FUZZ_KEYS", DEFAULT_KEYS as u64) as usize;
+    let mut rng = Rng(env_number("BPEEK_TUI_FUZZ_SEED", 23));
+    let keys = table_keys();
+    assert!(keys.len() > 40, "the key table has {} keys", keys.len());
+    for options in configurations() {
+        let mut app = App::from_options(&options, Theme::plain()).unwrap();
+        let (w, h) = *rng.pick(SIZES);
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        // In batches, so a key that quits (Esc on a cancelled opening, say)
+        // does not end the run early: the explorer is simply kept going.
+        for _ in 0..per_configuration.div_ceil(BATCH) {
+            let mut events = random_events(&mut rng, &keys, BATCH).loading_with(loaded);
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_loop(&mut terminal, &mut app, &mut events)
+            }));
+            match run {
+                Ok(result) => result.unwrap(),
+                Err(_) => panic!(
+                    "the explorer panicked on {:?} / {} / {:?} (seed {})",
+                    options.corpus_name,
+                    options.mode,
+                    options.pretok,
+                    env_number("BPEEK_TUI_FUZZ_SEED", 23)
+                ),
+            }
+            app.quit = false;
+        }
+    }
+}
+
+/// The sequence the hostile probe found: the changed-pairs view after an
+/// undo names the pairs that vanished with the undone token.
+#[test]
+fn the_changed_pairs_after_an_undo_name_the_undone_token() {
+    let options = TrainingOptions {
+        corpus_name: Some("play".into()),
+        ..TrainingOptions::default()
+    };
+    let mut app = App::from_options(&options, Theme::plain()).unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    let mut events = ScriptedEvents::typed("dnp");
+    run_loop(&mut terminal, &mut app, &mut events).unwrap();
+    let screen: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(screen.contains("Pairs changed"), "{screen}");
+    assert!(screen.contains("gone"), "{screen}");
+}
