@@ -2,7 +2,12 @@
 //! same tokens as a `.tiktoken` rank file. The JSON load must not grow
 //! faster than the file (every merge is checked against the earlier ones).
 //!
-//! `cargo bench --bench load` prints both times and their ratio; nothing is
+//! Then a Hugging Face file with 20,000 and 200,000 added tokens: the
+//! time to load it, and to encode 120 KB of text that holds some of them
+//! (each added token used to cost a scan of the list at load and at each
+//! position of the text).
+//!
+//! `cargo bench --bench load` prints the times and ratios; nothing is
 //! asserted.
 
 use base64::Engine;
@@ -80,7 +85,51 @@ fn main() {
         "JSON / tiktoken: {ratio:.2}x ({} the 1.5x target)",
         if ratio < 1.5 { "under" } else { "over" }
     );
+    added_tokens(&dir);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Load and encode with many added tokens.
+fn added_tokens(dir: &std::path::Path) {
+    let corpus = bpeek::corpora::default_corpus().text.as_bytes().to_vec();
+    let config = bpeek::bpe::TrainerConfig {
+        max_merges: Some(50),
+        ..Default::default()
+    };
+    let mut trainer = bpeek::bpe::Trainer::new(corpus, config).unwrap();
+    while trainer.step().is_ok() {}
+    let base = bpeek::bpe::io::hf_export::to_json(&trainer.tokenizer()).unwrap();
+    let first_id = base["model"]["vocab"].as_object().unwrap().len();
+    let text: String = "the bakery sells bread <tok17> and <tok19999> cakes "
+        .repeat(3000)
+        .chars()
+        .take(120_000)
+        .collect();
+    println!("added tokens (HF file), load / encode 120 KB:");
+    for n in [20_000, 200_000] {
+        let mut doc = base.clone();
+        doc["added_tokens"] = (0..n)
+            .map(|i| {
+                json!({"id": first_id + i, "content": format!("<tok{i}>"), "single_word": false,
+                       "lstrip": false, "rstrip": false, "normalized": i % 2 == 0, "special": i % 3 == 0})
+            })
+            .collect();
+        let path = dir.join(format!("added-{n}.json"));
+        std::fs::write(&path, doc.to_string()).unwrap();
+        let spec = path.to_string_lossy().into_owned();
+        let tok = load::load(&spec).unwrap();
+        let load_time = median(|| {
+            load::load(&spec).unwrap();
+        });
+        let encode_time = median(|| {
+            tok.encode(&text, true);
+        });
+        println!(
+            "  {n:>7} added: load {:.0} ms, encode {:.1} ms",
+            load_time.as_secs_f64() * 1e3,
+            encode_time.as_secs_f64() * 1e3
+        );
+    }
 }
 
 fn median(mut f: impl FnMut()) -> Duration {

@@ -11,13 +11,52 @@ pub enum Error {
     Failure(String),
 }
 
+/// The most characters of a value a message quotes.
+const QUOTED_CHARS: usize = 100;
+/// The most characters a whole message keeps: its head and its tail.
+const MESSAGE_HEAD: usize = 1000;
+const MESSAGE_TAIL: usize = 200;
+
+/// A value from a file or the command line as a message quotes it: in
+/// single quotes, control characters escaped (a file cannot retitle the
+/// terminal or forge a line), and at most about 100 characters, cut with `…`.
+pub fn quoted(value: &str) -> String {
+    let mut cut = value.char_indices().nth(QUOTED_CHARS).map(|(i, _)| i);
+    // A cut that leaves only a few characters out hides nothing worth it.
+    if value.chars().count() <= QUOTED_CHARS + 3 {
+        cut = None;
+    }
+    let shown = crate::bpe::display::escape_controls(&value[..cut.unwrap_or(value.len())]);
+    match cut {
+        Some(_) => format!("'{shown}…' ({} characters)", value.chars().count()),
+        None => format!("'{shown}'"),
+    }
+}
+
+/// A message as it may reach a terminal: one line with no control
+/// characters, whatever a value in it held, and of bounded length.
+fn one_line(msg: String) -> String {
+    let escaped = if msg.chars().any(char::is_control) {
+        crate::bpe::display::escape_controls(&msg)
+    } else {
+        msg
+    };
+    let n = escaped.chars().count();
+    if n <= MESSAGE_HEAD + MESSAGE_TAIL + 3 {
+        return escaped;
+    }
+    let head: String = escaped.chars().take(MESSAGE_HEAD).collect();
+    let tail: String = escaped.chars().skip(n - MESSAGE_TAIL).collect();
+    format!("{head} … {tail}")
+}
+
 impl Error {
     pub fn input(msg: impl Into<String>) -> Self {
-        Error::Input(msg.into())
+        Error::Input(one_line(msg.into()))
     }
 
     pub fn failure(msg: impl Into<String>) -> Self {
-        Error::Failure(msg.into())
+        Error::Failure(one_line(msg.into()))
     }
 
     pub fn exit_code(&self) -> i32 {
@@ -30,8 +69,8 @@ impl Error {
     /// Prefix the message with where the problem is, e.g. a file name.
     pub fn context(self, place: impl fmt::Display) -> Self {
         match self {
-            Error::Input(m) => Error::Input(format!("{place}: {m}")),
-            Error::Failure(m) => Error::Failure(format!("{place}: {m}")),
+            Error::Input(m) => Error::input(format!("{place}: {m}")),
+            Error::Failure(m) => Error::failure(format!("{place}: {m}")),
         }
     }
 }

@@ -2,6 +2,21 @@ use bpeek::cli::{self, Cli};
 use clap::Parser;
 use clap::error::ErrorKind;
 
+/// Looks at standard input before the Rust runtime replaces a closed one
+/// with `/dev/null` (ELF start-up hooks run before `main`'s runtime set-up).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_STDIN: extern "C" fn() = note_closed_stdin;
+
+#[cfg(target_os = "linux")]
+extern "C" fn note_closed_stdin() {
+    // SAFETY: F_GETFD only asks whether descriptor 0 is open.
+    if unsafe { libc::fcntl(0, libc::F_GETFD) } == -1 {
+        bpeek::cli::input::STDIN_CLOSED_AT_START.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 fn main() {
     let args = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
     let command = args

@@ -109,5 +109,143 @@ fn a_trace_estimated_past_its_bound_is_refused_before_training() {
         stderr(&out)
     );
     assert_eq!(names_in(&dir), ["corpus.txt"]);
-    let _ = bpeek_with_stdin;
+}
+
+/// A bpeek tokenizer file whose `pretok` is `value`.
+fn tokenizer_with_pretok(dir: &Path, value: &str) -> String {
+    let path = dir.join("tokenizer.json");
+    let doc = serde_json::json!({"format": "bpeek-tokenizer", "version": 1, "mode": "byte",
+        "pretok": value, "tie": "first", "merges": []});
+    std::fs::write(&path, doc.to_string()).unwrap();
+    s(&path).to_string()
+}
+
+#[test]
+fn a_value_from_a_file_cannot_put_escape_codes_on_the_terminal() {
+    let dir = scratch("hardening", "escapes");
+    let evil = "\u{1b}]0;PWNED\u{7}\u{1b}[31mRED\u{1b}[0m\r\nfake line";
+    let file = tokenizer_with_pretok(&dir, evil);
+    let out = bpeek(&["encode", "--tokenizer", &file, "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(
+        err.contains(
+            "unknown pre-tokenizer '\\u{1b}]0;PWNED\\u{7}\\u{1b}[31mRED\\u{1b}[0m\\r\\nfake line'"
+        ),
+        "{err}"
+    );
+    // The same for a field name, a mode and a tie rule.
+    for (field, value) in [("mode", "\u{1b}[2J"), ("tie", "\u{7}\u{7}")] {
+        let path = dir.join(format!("{field}.json"));
+        let mut doc = serde_json::json!({"format": "bpeek-tokenizer", "version": 1, "mode": "byte",
+            "pretok": "gpt2", "tie": "first", "merges": []});
+        doc[field] = value.into();
+        doc["\u{1b}[1mbold"] = 1.into();
+        std::fs::write(&path, doc.to_string()).unwrap();
+        let out = bpeek(&["encode", "--tokenizer", s(&path), "hi"]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
+    }
+}
+
+#[test]
+fn a_huge_value_is_quoted_in_part() {
+    let dir = scratch("hardening", "huge-value");
+    let file = tokenizer_with_pretok(&dir, &"x".repeat(1 << 20));
+    let out = bpeek(&["encode", "--tokenizer", &file, "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.len() < 600,
+        "{} bytes: {}",
+        err.len(),
+        &err[..600.min(err.len())]
+    );
+    assert!(
+        err.contains(&format!("'{}…' (1048576 characters)", "x".repeat(100))),
+        "{err}"
+    );
+    assert!(err.contains("(valid: none, lines"), "{err}");
+}
+
+#[test]
+fn a_file_that_nests_too_deep_says_so_and_the_bound() {
+    let dir = scratch("hardening", "deep");
+    let path = dir.join("deep.json");
+    std::fs::write(&path, format!("{}{}", "[".repeat(200), "]".repeat(200))).unwrap();
+    let out = bpeek(&["encode", "--tokenizer", s(&path), "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the JSON nests deeper than 128 levels"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Training never makes a token its own files refuse: it stops first and
+/// says why, and every file it writes loads back.
+#[test]
+fn training_stops_before_a_token_its_files_would_refuse() {
+    let dir = scratch("hardening", "long-token");
+    let corpus = dir.join("a.txt");
+    std::fs::write(&corpus, format!("{}\n", "a".repeat(200_000))).unwrap();
+    for (format, spec_suffix, bound) in [
+        ("bpeek", "", 65_536),
+        ("hf", "", 4_096),
+        ("tiktoken", ":gpt2", 4_096),
+    ] {
+        let out_file = dir.join(format!("t.{format}"));
+        let out = bpeek(&[
+            "train",
+            s(&corpus),
+            "--out",
+            s(&out_file),
+            "--out-format",
+            format,
+            "--format",
+            "json",
+            "-q",
+        ]);
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["stop"], "token_too_long", "{format}");
+        let longest = report["merges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["bytes"].as_array().unwrap().len() as u64)
+            .max()
+            .unwrap();
+        assert!(
+            longest <= bound && longest * 2 > bound,
+            "{format}: {longest}"
+        );
+        let spec = format!("{}{spec_suffix}", s(&out_file));
+        let out = bpeek(&["encode", "--tokenizer", &spec, "aaaa"]);
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_closed_standard_input_is_an_error_not_an_empty_corpus() {
+    for args in ["train -", "encode --tokenizer gpt2 -", "fertility -"] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" {args} <&-"))
+            .arg(env!("CARGO_BIN_EXE_bpeek"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("standard input is closed"),
+            "{args}: {}",
+            stderr(&out)
+        );
+    }
+    // An empty one is still a corpus, of nothing.
+    let out = bpeek_with_stdin(&["train", "-"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
 }

@@ -198,3 +198,61 @@ fn special_tokens_stay_literal_text_unless_allowed_and_added_ones_always_match()
     );
     assert_eq!(tok.decode(&hello).unwrap(), "hello world");
 }
+
+/// Thousands of added tokens that share prefixes and overlap (`ab`, `abc`,
+/// `bcd`, ...), with random flags, matched at once by bpeek's automaton:
+/// the ids equal HF's on random text made of the same letters.
+#[test]
+fn thousands_of_overlapping_added_tokens_encode_as_in_hugging_face() {
+    let Some(python) = hf::python() else { return };
+    let dir = hf::TempDir::new("hf-import-many-added");
+    let corpus = dir.file(
+        "corpus.txt",
+        bpeek::corpora::default_corpus().text.as_bytes(),
+    );
+    let mut x = 99u64;
+    let mut next = move |n: u64| {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (x >> 33) % n
+    };
+    // Letters the corpus hardly has, so no added token is a trained one.
+    let letters = ['X', 'Q', 'Z', 'J', ' ', 'É'];
+    let mut seen = std::collections::HashSet::new();
+    let mut tokens = Vec::new();
+    while tokens.len() < 3_000 {
+        let len = 2 + next(4) as usize;
+        let text: String = (0..len).map(|_| letters[next(6) as usize]).collect();
+        if text.trim().is_empty() || !seen.insert(text.clone()) {
+            continue;
+        }
+        let flags: Vec<&str> = ["single_word", "lstrip", "rstrip", "normalized"]
+            .into_iter()
+            .filter(|_| next(4) == 0)
+            .collect();
+        tokens.push(added(&text, next(3) == 0, &flags));
+    }
+    let out = dir.0.join("many.json");
+    let job = json!([{
+        "out": out, "corpus": corpus, "vocab_size": 400, "pattern": null, "normalizer": null,
+        "added": tokens,
+    }]);
+    hf::run(&python, "make_files.py", &job);
+    let texts: Vec<String> = (0..200)
+        .map(|_| {
+            let len = next(60) as usize;
+            (0..len).map(|_| letters[next(6) as usize]).collect()
+        })
+        .collect();
+    let answers = hf::run(
+        &python,
+        "encode.py",
+        &json!([{"tokenizer": out, "texts": texts}]),
+    );
+    let theirs: Vec<Vec<u32>> = serde_json::from_value(answers[0]["ids"].clone()).unwrap();
+    let tok = load(out.to_str().unwrap()).unwrap();
+    for (text, hf_ids) in texts.iter().zip(&theirs) {
+        assert_eq!(&tok.encode(text, true), hf_ids, "{text:?}");
+    }
+}

@@ -46,7 +46,16 @@ fn an_ending_signal_restores_the_terminal_and_exits_with_128_plus_its_number() {
     let term = tmux.open("t", 100, 30);
     let dir = TempDir::new("signals");
     let before = save_tty(&term, &dir, "before");
-    for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1), ("QUIT", 3)] {
+    for (signal, number) in [
+        ("INT", 2),
+        ("TERM", 15),
+        ("HUP", 1),
+        ("QUIT", 3),
+        ("USR1", 10),
+        ("ALRM", 14),
+        ("USR2", 12),
+        ("PROF", 27),
+    ] {
         term.clear();
         term.command(&format!("{}; echo exit-$?", explorer()));
         term.wait_for("the explorer", |s| s.contains("Merges 0"));

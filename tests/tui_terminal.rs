@@ -235,3 +235,59 @@ fn a_lesson_plays_zooms_and_is_recorded_in_a_real_terminal() {
     );
     let _ = std::fs::remove_file(&record);
 }
+
+#[test]
+fn a_paste_that_never_ends_gives_the_keyboard_back() {
+    let Some(tmux) = Tmux::start("unended-paste") else {
+        return;
+    };
+    let term = tmux.open("t", 100, 30);
+    term.command(&format!(
+        "{} tui --corpus-name play; echo exit-$?",
+        env!("CARGO_BIN_EXE_bpeek")
+    ));
+    term.wait_for("the explorer", |s| s.contains("Merges 0"));
+    term.keys(&["e"]);
+    term.wait_for("the encode box", |s| s.contains("Encode: editing"));
+    // The start of a bracketed paste, and never its end.
+    term.text("\u{1b}[200~abc");
+    sleep(Duration::from_millis(1500));
+    term.text(" typed");
+    term.wait_for("the paste and the keys after it", |s| {
+        s.contains("abc typed")
+    });
+    term.keys(&["Escape"]);
+    term.keys(&["q"]);
+    term.wait_for_line("exit-0");
+}
+
+#[test]
+fn a_corpus_that_is_not_a_file_opens_behind_the_opening_screen() {
+    let Some(tmux) = Tmux::start("not-a-file") else {
+        return;
+    };
+    let term = tmux.open("t", 100, 30);
+    let dir = tmux::TempDir::new("not-a-file");
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let bpeek = env!("CARGO_BIN_EXE_bpeek");
+    // A FIFO no one writes to: the screen opens, waits, and q quits.
+    term.command(&format!("{bpeek} tui {}; echo exit-$?", fifo.display()));
+    term.wait_for("the opening screen", |s| s.contains("waiting for input"));
+    term.keys(&["q"]);
+    term.wait_for_line("exit-0");
+    // A device that never ends: read up to the bound, then said.
+    term.clear();
+    term.command(&format!("{bpeek} tui /dev/zero; echo exit-$?"));
+    let screen = term.wait_for_line("exit-2");
+    assert!(
+        screen.contains("/dev/zero: the explorer reads at most 1 GiB of corpus"),
+        "{screen}"
+    );
+}

@@ -213,10 +213,10 @@ fn nfc_is_applied_and_other_decoders_and_splits_are_refused_by_name() {
         {"type": "Split", "pattern": {"Regex": "\\s+"}, "behavior": "Removed", "invert": false},
         {"type": "ByteLevel", "add_prefix_space": false, "use_regex": false}]});
     let err = hf_error(&doc);
-    assert!(err.contains("\"Removed\""), "{err}");
+    assert!(err.contains("'Removed'"), "{err}");
     doc["pre_tokenizer"]["pretokenizers"][0]["behavior"] = json!("Isolated");
     let err = hf_error(&doc);
-    assert!(err.contains("\"\\\\s+\""), "{err}");
+    assert!(err.contains("'\\s+'"), "{err}");
 }
 
 #[test]

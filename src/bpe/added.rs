@@ -11,6 +11,7 @@
 //! `lstrip` and `rstrip` take the whitespace beside it into the token.
 
 use crate::bpe::TokenId;
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
 use regex_automata::meta::Regex;
 use std::borrow::Cow;
 use std::ops::Range;
@@ -60,17 +61,78 @@ pub enum AddedPiece<'t> {
 pub struct AddedVocab {
     tokens: Vec<AddedToken>,
     normalizer: Normalizer,
+    /// One automaton per pass and per choice of special tokens, built the
+    /// first time it is needed: a file may add hundreds of thousands of
+    /// tokens, and a scan per token per position would cost text length
+    /// times tokens.
+    passes: [OnceLock<Pass>; 4],
 }
 
-/// A token as one pass looks for it.
-struct Wanted<'a> {
-    pattern: Cow<'a, str>,
-    token: &'a AddedToken,
+/// The tokens one pass looks for, matched leftmost-longest at once.
+#[derive(Debug, Clone)]
+struct Pass {
+    /// `None` when the pass has nothing to look for.
+    automaton: Option<AhoCorasick>,
+    /// For each pattern of the automaton, the index of its token.
+    token_of: Vec<usize>,
+}
+
+impl Pass {
+    /// Patterns in list order; of tokens whose pattern is the same (two
+    /// texts the normalizer makes equal), the first listed is the one
+    /// matched, and an empty pattern matches nothing.
+    fn new<'a>(patterns: impl Iterator<Item = (usize, Cow<'a, str>)>) -> Pass {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut kept = Vec::new();
+        let mut token_of = Vec::new();
+        for (index, pattern) in patterns {
+            if !pattern.is_empty() && seen.insert(pattern.clone()) {
+                kept.push(pattern);
+                token_of.push(index);
+            }
+        }
+        let automaton = (!kept.is_empty()).then(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(kept.iter().map(|p| p.as_bytes()))
+                .expect("literal patterns of bounded size always build")
+        });
+        Pass {
+            automaton,
+            token_of,
+        }
+    }
 }
 
 impl AddedVocab {
     pub fn new(tokens: Vec<AddedToken>, normalizer: Normalizer) -> Self {
-        AddedVocab { tokens, normalizer }
+        AddedVocab {
+            tokens,
+            normalizer,
+            passes: Default::default(),
+        }
+    }
+
+    /// The raw pass (tokens matched before normalizing) or the normalized
+    /// one, with or without the special tokens.
+    fn pass(&self, allow_special: bool, normalized: bool) -> &Pass {
+        let slot = usize::from(allow_special) * 2 + usize::from(normalized);
+        self.passes[slot].get_or_init(|| {
+            Pass::new(
+                self.tokens
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| (allow_special || !t.special) && t.normalized == normalized)
+                    .map(|(i, t)| {
+                        let pattern = if normalized {
+                            self.normalizer.apply(&t.text)
+                        } else {
+                            Cow::Borrowed(t.text.as_str())
+                        };
+                        (i, pattern)
+                    }),
+            )
+        })
     }
 
     pub fn tokens(&self) -> &[AddedToken] {
@@ -89,35 +151,16 @@ impl AddedVocab {
         allow_special: bool,
         f: &mut impl FnMut(AddedPiece<'t>),
     ) {
-        let usable = |t: &&AddedToken| allow_special || !t.special;
-        let raw: Vec<Wanted> = self
-            .tokens
-            .iter()
-            .filter(usable)
-            .filter(|t| !t.normalized)
-            .map(|t| Wanted {
-                pattern: Cow::Borrowed(t.text.as_str()),
-                token: t,
-            })
-            .collect();
-        let normalized: Vec<Wanted> = self
-            .tokens
-            .iter()
-            .filter(usable)
-            .filter(|t| t.normalized)
-            .map(|t| Wanted {
-                pattern: self.normalizer.apply(&t.text),
-                token: t,
-            })
-            .collect();
-        for (id, range) in find_matches(text, &raw) {
+        let raw = self.pass(allow_special, false);
+        let normalized = self.pass(allow_special, true);
+        for (id, range) in self.find_matches(text, raw) {
             if let Some(id) = id {
                 f(AddedPiece::Token(id));
                 continue;
             }
             match self.normalizer.apply(&text[range]) {
                 Cow::Borrowed(piece) => {
-                    for (id, r) in find_matches(piece, &normalized) {
+                    for (id, r) in self.find_matches(piece, normalized) {
                         f(match id {
                             Some(id) => AddedPiece::Token(id),
                             None => AddedPiece::Text(Cow::Borrowed(&piece[r])),
@@ -125,7 +168,7 @@ impl AddedVocab {
                     }
                 }
                 Cow::Owned(piece) => {
-                    for (id, r) in find_matches(&piece, &normalized) {
+                    for (id, r) in self.find_matches(&piece, normalized) {
                         f(match id {
                             Some(id) => AddedPiece::Token(id),
                             None => AddedPiece::Text(Cow::Owned(piece[r].to_string())),
@@ -137,31 +180,6 @@ impl AddedVocab {
     }
 }
 
-/// The leftmost match at or after `from`, the longest of those starting
-/// there: its range and which token.
-fn leftmost_longest(s: &str, from: usize, wanted: &[Wanted]) -> Option<(Range<usize>, usize)> {
-    let bytes = s.as_bytes();
-    // Only positions holding some token's first byte are tried.
-    let mut first = [false; 256];
-    for w in wanted {
-        if let Some(&b) = w.pattern.as_bytes().first() {
-            first[b as usize] = true;
-        }
-    }
-    (from..s.len())
-        .filter(|&i| first[bytes[i] as usize])
-        .find_map(|i| {
-            wanted
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| {
-                    !w.pattern.is_empty() && bytes[i..].starts_with(w.pattern.as_bytes())
-                })
-                .max_by_key(|(k, w)| (w.pattern.len(), std::cmp::Reverse(*k)))
-                .map(|(k, w)| (i..i + w.pattern.len(), k))
-        })
-}
-
 fn word_char(c: char) -> bool {
     static WORD: OnceLock<Regex> = OnceLock::new();
     let re = WORD.get_or_init(|| Regex::new(r"\w").expect("\\w compiles"));
@@ -169,48 +187,53 @@ fn word_char(c: char) -> bool {
     re.is_match(c.encode_utf8(&mut buf) as &str)
 }
 
-/// The pieces of `s`: `(Some(id), range)` for a matched token (its range
-/// may take in whitespace), `(None, range)` for the text between.
-fn find_matches(s: &str, wanted: &[Wanted]) -> Vec<(Option<TokenId>, Range<usize>)> {
-    if wanted.is_empty() {
-        return if s.is_empty() {
-            Vec::new()
-        } else {
-            vec![(None, 0..s.len())]
+impl AddedVocab {
+    /// The pieces of `s`: `(Some(id), range)` for a matched token (its
+    /// range may take in whitespace), `(None, range)` for the text between.
+    fn find_matches(&self, s: &str, pass: &Pass) -> Vec<(Option<TokenId>, Range<usize>)> {
+        let Some(automaton) = &pass.automaton else {
+            return if s.is_empty() {
+                Vec::new()
+            } else {
+                vec![(None, 0..s.len())]
+            };
         };
-    }
-    let mut pieces = Vec::new();
-    let mut start_offset = 0;
-    let mut from = 0;
-    while let Some((m, k)) = leftmost_longest(s, from, wanted) {
-        from = m.end;
-        let token = wanted[k].token;
-        let (mut start, mut stop) = (m.start, m.end);
-        if token.single_word {
-            let word_before = s[..start].chars().next_back().is_some_and(word_char);
-            let word_after = s[stop..].chars().next().is_some_and(word_char);
-            if word_before || word_after {
-                continue;
+        let mut pieces = Vec::new();
+        let mut start_offset = 0;
+        let mut from = 0;
+        while from < s.len()
+            && let Some(m) = automaton.find(Input::new(s).span(from..s.len()))
+        {
+            // A skipped match is searched past, not into, as HF does.
+            from = m.end();
+            let token = &self.tokens[pass.token_of[m.pattern().as_usize()]];
+            let (mut start, mut stop) = (m.start(), m.end());
+            if token.single_word {
+                let word_before = s[..start].chars().next_back().is_some_and(word_char);
+                let word_after = s[stop..].chars().next().is_some_and(word_char);
+                if word_before || word_after {
+                    continue;
+                }
             }
+            if token.lstrip {
+                let trimmed = s[..start].trim_end_matches(char::is_whitespace).len();
+                start = trimmed.max(start_offset);
+            }
+            if token.rstrip {
+                let rest = &s[stop..];
+                stop += rest.len() - rest.trim_start_matches(char::is_whitespace).len();
+            }
+            if start_offset < start {
+                pieces.push((None, start_offset..start));
+            }
+            pieces.push((Some(token.id), start..stop));
+            start_offset = stop;
         }
-        if token.lstrip {
-            let trimmed = s[..start].trim_end_matches(char::is_whitespace).len();
-            start = trimmed.max(start_offset);
+        if start_offset < s.len() {
+            pieces.push((None, start_offset..s.len()));
         }
-        if token.rstrip {
-            let rest = &s[stop..];
-            stop += rest.len() - rest.trim_start_matches(char::is_whitespace).len();
-        }
-        if start_offset < start {
-            pieces.push((None, start_offset..start));
-        }
-        pieces.push((Some(token.id), start..stop));
-        start_offset = stop;
+        pieces
     }
-    if start_offset < s.len() {
-        pieces.push((None, start_offset..s.len()));
-    }
-    pieces
 }
 
 #[cfg(test)]

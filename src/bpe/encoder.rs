@@ -18,12 +18,8 @@ use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
-/// A special token such as `<|endoftext|>`, with its own id.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpecialToken {
-    pub text: String,
-    pub id: TokenId,
-}
+pub use crate::bpe::specials::SpecialToken;
+use crate::bpe::specials::Specials;
 
 /// Where a tokenizer's merges come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,7 +43,7 @@ pub struct Tokenizer {
     ranks: FxHashMap<Pair, (u32, TokenId)>,
     /// Tokens by their bytes, for taking a chunk whole (rank files only).
     whole: Option<FxHashMap<Vec<u8>, TokenId>>,
-    specials: Vec<SpecialToken>,
+    specials: Specials,
     /// Added tokens matched as Hugging Face matches them, and the text
     /// normalizer (files from HF only).
     added: Option<Box<AddedVocab>>,
@@ -91,7 +87,7 @@ impl Tokenizer {
             merges,
             ranks,
             whole: None,
-            specials: Vec::new(),
+            specials: Specials::default(),
             added: None,
         }
     }
@@ -157,7 +153,7 @@ impl Tokenizer {
             merges: list,
             ranks,
             whole: whole_words.then_some(by_bytes),
-            specials,
+            specials: Specials::new(specials),
             added: None,
         })
     }
@@ -228,7 +224,7 @@ impl Tokenizer {
             merges: Vec::new(),
             ranks,
             whole: Some(by_bytes),
-            specials,
+            specials: Specials::new(specials),
             added: None,
         }
     }
@@ -259,7 +255,7 @@ impl Tokenizer {
     /// Add special tokens, numbered after the last ordinary token.
     pub fn with_specials(mut self, texts: &[String]) -> Self {
         for t in texts {
-            if !self.specials.iter().any(|s| &s.text == t) {
+            if !self.specials.has_text(t) {
                 let id = (self.vocab.len() + self.specials.len()) as TokenId;
                 self.specials.push(SpecialToken {
                     text: t.clone(),
@@ -287,7 +283,7 @@ impl Tokenizer {
     }
 
     pub(crate) fn set_specials(&mut self, specials: Vec<SpecialToken>) {
-        self.specials = specials;
+        self.specials = Specials::new(specials);
     }
 
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
@@ -335,7 +331,7 @@ impl Tokenizer {
     }
 
     pub fn specials(&self) -> &[SpecialToken] {
-        &self.specials
+        self.specials.as_slice()
     }
 
     /// Every id this tokenizer can produce: ordinary and special.
@@ -345,13 +341,7 @@ impl Tokenizer {
 
     /// The largest id plus one.
     pub fn id_limit(&self) -> usize {
-        let special_max = self
-            .specials
-            .iter()
-            .map(|s| s.id as usize + 1)
-            .max()
-            .unwrap_or(0);
-        self.vocab.len().max(special_max)
+        self.vocab.len().max(self.specials.id_limit())
     }
 
     /// Encode text. Text that looks like a special token is ordinary text
@@ -418,7 +408,7 @@ impl Tokenizer {
     }
 
     fn special(&self, id: TokenId) -> Option<&SpecialToken> {
-        self.specials.iter().find(|s| s.id == id)
+        self.specials.get(id)
     }
 
     /// The merge that made token `id`, if it was made by one. For rank
@@ -527,23 +517,12 @@ impl Tokenizer {
             return;
         }
         let mut start = 0;
-        let mut i = 0;
-        while i < text.len() {
-            let hit = self
-                .specials
-                .iter()
-                .filter(|s| !s.text.is_empty() && text[i..].starts_with(s.text.as_bytes()))
-                .max_by_key(|s| s.text.len());
-            if let Some(s) = hit {
-                if start < i {
-                    f(Piece::Text(&text[start..i]));
-                }
-                f(Piece::Special(s.id));
-                i += s.text.len();
-                start = i;
-            } else {
-                i += 1;
+        while let Some((found, id)) = self.specials.find(text, start) {
+            if start < found.start {
+                f(Piece::Text(&text[start..found.start]));
             }
+            f(Piece::Special(id));
+            start = found.end;
         }
         if start < text.len() {
             f(Piece::Text(&text[start..]));

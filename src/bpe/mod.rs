@@ -18,6 +18,7 @@ pub mod pairs;
 pub mod pretok;
 pub mod rank_pairs;
 pub mod script;
+pub mod specials;
 pub mod splitter;
 
 pub mod trainer;

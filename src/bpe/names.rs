@@ -87,7 +87,8 @@ impl fmt::Display for TieRule {
 /// The error for a name that is not one of `valid`, listing the valid ones.
 pub fn unknown(what: &str, got: &str, valid: &[&str]) -> Error {
     Error::input(format!(
-        "unknown {what} '{got}' (valid: {})",
+        "unknown {what} {} (valid: {})",
+        crate::error::quoted(got),
         valid.join(", ")
     ))
 }

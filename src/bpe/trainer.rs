@@ -45,6 +45,10 @@ pub struct TrainerConfig {
     pub min_count: u64,
     /// Stop after this many merges.
     pub max_merges: Option<usize>,
+    /// The longest token training may make: what the files it is written
+    /// to accept back (bpeek's own, or the smaller bound of HF and rank
+    /// files).
+    pub max_token_bytes: usize,
     /// Keep where each chunk occurrence sits in the text, for showing the
     /// corpus ([`Trainer::segments`]). Headless training goes without: on
     /// prose that list is about twice the size of the text.
@@ -73,6 +77,7 @@ impl Default for TrainerConfig {
             tie: TieRule::First,
             min_count: 1,
             max_merges: None,
+            max_token_bytes: crate::bpe::io::limits::MAX_TOKEN_BYTES,
             text_positions: true,
             by_line: false,
             keep_history: true,
@@ -91,6 +96,9 @@ pub enum StopReason {
     MinCount { best: u64, min: u64 },
     /// Every chunk is a single token.
     NoPairs,
+    /// The best pair would make a token longer than the files that hold
+    /// tokens accept.
+    TokenTooLong { bytes: usize, max: usize },
 }
 
 impl StopReason {
@@ -100,6 +108,7 @@ impl StopReason {
             StopReason::Budget => "merge budget reached",
             StopReason::MinCount { .. } => "best count below minimum",
             StopReason::NoPairs => "no pairs left",
+            StopReason::TokenTooLong { .. } => "next token too long",
         }
     }
 
@@ -108,6 +117,7 @@ impl StopReason {
             StopReason::Budget => "budget",
             StopReason::MinCount { .. } => "min_count",
             StopReason::NoPairs => "no_pairs",
+            StopReason::TokenTooLong { .. } => "token_too_long",
         }
     }
 }
@@ -120,6 +130,10 @@ impl fmt::Display for StopReason {
                 write!(f, "best pair count {best} is below the minimum count {min}")
             }
             StopReason::NoPairs => f.write_str("no pairs left: every chunk is one token"),
+            StopReason::TokenTooLong { bytes, max } => write!(
+                f,
+                "the best pair would make a token of {bytes} bytes, more than the {max} bytes a tokenizer file holds"
+            ),
         }
     }
 }
@@ -355,6 +369,10 @@ impl Trainer {
 
     /// Change the merge budget (e.g. once a target vocabulary size can be
     /// turned into a number of merges).
+    pub fn set_max_token_bytes(&mut self, max: usize) {
+        self.config.max_token_bytes = max;
+    }
+
     pub fn set_max_merges(&mut self, max: Option<usize>) {
         self.config.max_merges = max;
         self.stop = None;
@@ -545,6 +563,13 @@ impl Trainer {
             return Err(StopReason::MinCount {
                 best: count,
                 min: self.config.min_count,
+            });
+        }
+        let bytes = self.vocab.token_bytes(pair.0).len() + self.vocab.token_bytes(pair.1).len();
+        if bytes > self.config.max_token_bytes {
+            return Err(StopReason::TokenTooLong {
+                bytes,
+                max: self.config.max_token_bytes,
             });
         }
         let mut rivals = Vec::new();

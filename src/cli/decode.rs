@@ -58,7 +58,8 @@ fn parse_ids<'a>(
         let place = format!("decode: {where_} {}", i + 1);
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(Error::input(format!(
-                "{place} '{s}' is not a token id (a whole number 0 or above)"
+                "{place} {} is not a token id (a whole number 0 or above)",
+                crate::error::quoted(s)
             )));
         }
         let id = s.parse::<u64>().ok().filter(|&id| id <= last as u64);

@@ -15,11 +15,29 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
 }
 
 pub fn read_stdin() -> Result<Vec<u8>> {
+    check_stdin_open()?;
     let mut buf = Vec::new();
     std::io::stdin()
         .read_to_end(&mut buf)
         .map_err(|e| Error::input(format!("stdin: cannot read: {e}")))?;
     Ok(buf)
+}
+
+/// Whether standard input was closed when the process started (`<&-`).
+/// The Rust runtime opens `/dev/null` in its place before `main`, so only
+/// a look taken earlier (the binary's own start-up hook) can tell.
+pub static STDIN_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// A closed standard input would read as empty and pass for an empty
+/// corpus or text: it is refused as what it is.
+pub fn check_stdin_open() -> Result<()> {
+    if STDIN_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(Error::input(
+            "standard input is closed: give the text on it, or a file",
+        ));
+    }
+    Ok(())
 }
 
 /// The corpus named by the options: a path, `-`, a bundled name, or the default.
@@ -69,6 +87,7 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         tie,
         min_count: opts.min_count,
         max_merges: opts.merges,
+        max_token_bytes: crate::bpe::io::limits::MAX_TOKEN_BYTES,
         text_positions: true,
         keep_history: true,
         by_line: opts.by_line,
@@ -100,6 +119,7 @@ pub fn build_trainer_with(
         // corpus is read, so memory holds each distinct chunk once.
         phase("reading and counting the corpus");
         let corpus = if path == "-" {
+            check_stdin_open()?;
             let stdin = std::io::stdin();
             Corpus::count_stream(
                 stdin.lock(),

@@ -29,6 +29,10 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 
     let progress = TrainProgress::start(args.quiet);
     let (name, mut trainer) = build_trainer_with(&args.training, false, |p| progress.phase(p))?;
+    // HF and rank files write tokens out whole, and bound them tighter.
+    if matches!(args.out_format, OutFormat::Hf | OutFormat::Tiktoken) {
+        trainer.set_max_token_bytes(crate::bpe::io::limits::MAX_IMPORTED_TOKEN_BYTES);
+    }
     progress.merging(&trainer);
     let tokens_before = trainer.corpus_tokens();
     let stop = match &mut trace_out {

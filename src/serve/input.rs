@@ -29,6 +29,8 @@ pub struct InputParser {
     paste: Option<Vec<u8>>,
     /// Bytes of the paste dropped beyond the cap.
     dropped: usize,
+    /// The cap on a paste, if not [`PASTE_CAP`].
+    cap: Option<usize>,
 }
 
 /// What the parser made of some input.
@@ -117,12 +119,13 @@ impl InputParser {
     }
 
     fn paste_byte(&mut self, b: u8, out: &mut Parsed) {
+        let cap = self.cap.unwrap_or(PASTE_CAP);
         let paste = self.paste.as_mut().expect("inside a paste");
-        if paste.len() < PASTE_CAP + PASTE_END.len() {
+        if paste.len() < cap + PASTE_END.len() {
             paste.push(b);
         } else {
             // Keep only a window big enough to see the end marker.
-            paste.drain(PASTE_CAP..PASTE_CAP + 1);
+            paste.drain(cap..cap + 1);
             paste.push(b);
             self.dropped += 1;
         }
@@ -150,5 +153,40 @@ fn convert(event: terminput::Event) -> Option<Event> {
         Ct::Key(k) if k.kind != KeyEventKind::Release => Some(Event::Key(k)),
         Ct::Paste(s) => Some(Event::Paste(s)),
         _ => None,
+    }
+}
+
+/// How long a bracketed paste may go without a byte before it is taken as
+/// ended: a terminal that sent the start marker and never the end (or a
+/// user who typed the marker) must not swallow every key after it.
+pub const PASTE_SILENCE: Duration = Duration::from_secs(1);
+
+impl InputParser {
+    /// A parser whose pastes may hold up to `cap` bytes (a local terminal
+    /// takes bigger pastes than a shared server).
+    pub fn with_paste_cap(cap: usize) -> Self {
+        InputParser {
+            cap: Some(cap),
+            ..InputParser::default()
+        }
+    }
+
+    /// Whether a bracketed paste has started and not ended yet.
+    pub fn in_paste(&self) -> bool {
+        self.paste.is_some()
+    }
+
+    /// End a paste whose end marker never came: what it holds so far is
+    /// the paste, and the bytes after it are keys again.
+    pub fn end_paste(&mut self) -> Parsed {
+        let mut out = Parsed::default();
+        if let Some(bytes) = self.paste.take() {
+            out.events
+                .push(Event::Paste(String::from_utf8_lossy(&bytes).into_owned()));
+            if self.dropped > 0 {
+                out.paste_cut = Some(std::mem::take(&mut self.dropped));
+            }
+        }
+        out
     }
 }

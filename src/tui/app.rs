@@ -5,7 +5,7 @@ use crate::bpe::Trainer;
 use crate::cli::args::TrainingOptions;
 use crate::cli::input::build_trainer;
 use crate::corpora;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::tui::encode_box::EncodeBox;
 use crate::tui::fertility::FertilityView;
 use crate::tui::lines::LineIndex;
@@ -58,6 +58,19 @@ pub enum Boundaries {
 /// Corpus files at least this large are opened on another thread, with
 /// progress on screen; smaller ones are read before the screen opens.
 pub const OPEN_AWAY_FROM: u64 = 4 << 20;
+
+/// The largest corpus the explorer reads: it keeps the text, every chunk's
+/// places and the pair table in memory (`bpeek train` counts a corpus of
+/// any size as it reads it).
+pub const MAX_CORPUS_BYTES: u64 = 1 << 30;
+
+/// The error for a corpus past [`MAX_CORPUS_BYTES`].
+pub fn too_big(path: &str) -> Error {
+    Error::input(format!(
+        "{path}: the explorer reads at most {} GiB of corpus; train on more with `bpeek train`",
+        MAX_CORPUS_BYTES >> 30
+    ))
+}
 
 /// Autoplay rates, in merges per second.
 pub const SPEEDS: [f64; 8] = [0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
@@ -228,14 +241,35 @@ impl App {
     /// reported before the screen opens.
     pub fn opening(options: &TrainingOptions, theme: Theme) -> Result<Self> {
         let path = match options.corpus.as_deref() {
-            Some(p) if p != "-" && options.corpus_name.is_none() => p,
+            Some(p) if options.corpus_name.is_none() => p,
             _ => return App::from_options(options, theme),
         };
+        if path == "-" {
+            crate::cli::input::check_stdin_open()?;
+        }
         let config = crate::cli::input::trainer_config(options)?;
-        // Opening at once tells a missing or unreadable file the usual way.
-        let file = std::fs::File::open(path).and_then(|f| f.metadata());
-        let size = match file {
-            Ok(m) if m.is_file() && m.len() >= OPEN_AWAY_FROM => m.len(),
+        // A missing file is told the usual way. Anything but a regular file
+        // (a device, a FIFO, a pipe) has no size and may never end, or
+        // block until a writer comes: it is read behind the opening screen,
+        // where Esc and q still answer.
+        let meta = if path == "-" {
+            std::fs::metadata("/dev/stdin")
+        } else {
+            std::fs::metadata(path)
+        };
+        let size = match meta {
+            Ok(m) if m.is_file() && m.len() > MAX_CORPUS_BYTES => {
+                return Err(too_big(path));
+            }
+            // Opening at once tells an unreadable file the usual way.
+            Ok(m)
+                if m.is_file()
+                    && m.len() >= OPEN_AWAY_FROM
+                    && (path == "-" || std::fs::File::open(path).is_ok()) =>
+            {
+                m.len()
+            }
+            Ok(m) if !m.is_file() && !m.is_dir() => 0,
             _ => return App::from_options(options, theme),
         };
         // Something to show behind the opening screen until the corpus is in.

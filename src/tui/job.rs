@@ -342,8 +342,12 @@ pub fn waits(action: &Action, goto_is_rank: bool) -> bool {
 fn read_with_progress(path: &str, total: u64, progress: &Progress) -> Result<Vec<u8>> {
     use std::io::Read;
     let cannot = |e: std::io::Error| Error::input(format!("{path}: cannot read: {e}"));
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
-    let mut text = Vec::with_capacity(total as usize);
+    let mut file: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(cannot)?)
+    };
+    let mut text = Vec::with_capacity(total.min(crate::tui::app::MAX_CORPUS_BYTES) as usize);
     let mut block = vec![0u8; READ_BLOCK];
     loop {
         if progress.cancelled() {
@@ -356,6 +360,9 @@ fn read_with_progress(path: &str, total: u64, progress: &Progress) -> Result<Vec
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(cannot(e)),
         };
+        if (text.len() + n) as u64 > crate::tui::app::MAX_CORPUS_BYTES {
+            return Err(crate::tui::app::too_big(path));
+        }
         text.extend_from_slice(&block[..n]);
     }
 }

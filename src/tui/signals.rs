@@ -1,18 +1,26 @@
 //! Signals to the local explorer. A signal that ends a program (INT, TERM,
-//! HUP, QUIT) must not end it in raw mode on the alternate screen: the loop
+//! HUP, QUIT, USR1, ALRM and every other one whose default is to end the
+//! process and that can be caught) must not end it in raw mode on the alternate screen: the loop
 //! is asked to stop, the terminal is restored on the way out, and the
 //! process exits with 128 + the signal number as a shell expects. SIGTSTP
 //! (`kill -TSTP`) suspends like Ctrl-Z does.
 
 use crate::tui::event::Event;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+use signal_hook::consts::{
+    SIGALRM, SIGHUP, SIGINT, SIGIO, SIGPROF, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2,
+    SIGVTALRM, SIGXCPU, SIGXFSZ,
+};
 use signal_hook::iterator::Signals;
 use std::io;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
-/// The signals that end the explorer.
-pub const ENDING: [i32; 4] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT];
+/// The signals that end the explorer: every one whose default action ends
+/// the process and that a process may catch.
+pub const ENDING: [i32; 12] = [
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+    SIGXFSZ, SIGIO,
+];
 
 /// How long the loop has to stop by itself before the terminal is restored
 /// and the process ended from the signal thread (a loop busy with a long

@@ -1,16 +1,15 @@
-//! Events from the local terminal: keys, pastes and resizes read by
-//! crossterm, signals, loads and long work, all into one channel the loop
-//! waits on.
+//! Events from the local terminal: keys and pastes decoded from the bytes
+//! the terminal sends (by the same parser a served session uses), resizes,
+//! signals, loads and long work, all into one channel the loop waits on.
 
 use crate::tui::event::{Event, EventSource};
 use crate::tui::job::Work;
 use crate::tui::tokenizers::LoadDone;
-use crossterm::event::KeyEventKind;
 use std::io;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
-/// The local terminal, through crossterm. A thread reads the terminal and
+/// The local terminal. A thread reads the terminal and
 /// each load runs on a thread of its own; all of them send into one channel,
 /// which the loop waits on, so nothing polls.
 pub struct TerminalEvents {
@@ -26,6 +25,10 @@ impl TerminalEvents {
         let (tx, rx) = mpsc::channel();
         let input = tx.clone();
         std::thread::spawn(move || read_terminal(&input));
+        let resized = tx.clone();
+        if let Err(e) = watch_resizes(resized) {
+            let _ = tx.send(Err(e));
+        }
         let signalled = tx.clone();
         if let Err(e) = crate::tui::signals::watch(move |event| {
             let _ = signalled.send(Ok(event));
@@ -54,23 +57,113 @@ impl TerminalEvents {
     }
 }
 
-/// Forward terminal input until the terminal fails or nobody listens.
-fn read_terminal(tx: &Sender<io::Result<Event>>) {
-    use crossterm::event as ct;
+/// A resize of the terminal (SIGWINCH) as an event with the new size.
+fn watch_resizes(tx: Sender<io::Result<Event>>) -> io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new([signal_hook::consts::SIGWINCH])?;
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            if let Ok((w, h)) = crossterm::terminal::size()
+                && tx.send(Ok(Event::Resize(w, h))).is_err()
+            {
+                return;
+            }
+        }
+    });
+    Ok(())
+}
+
+/// The terminal's input: standard input when it is the terminal, else the
+/// controlling terminal (the corpus may come in on standard input).
+fn terminal_input() -> io::Result<std::fs::File> {
+    use std::os::fd::AsFd;
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        let fd = std::io::stdin().as_fd().try_clone_to_owned()?;
+        return Ok(std::fs::File::from(fd));
+    }
+    std::fs::File::open("/dev/tty")
+}
+
+/// Wait up to `timeout` (forever with `None`) for `file` to be readable.
+fn readable(file: &std::fs::File, timeout: Option<Duration>) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    let mut fds = libc::pollfd {
+        fd: file.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = timeout.map_or(-1, |t| t.as_millis().min(i32::MAX as u128) as i32);
     loop {
-        let event = match ct::read() {
-            // Windows reports releases too; only presses are keys here.
-            Ok(ct::Event::Key(k)) if k.kind != KeyEventKind::Release => Event::Key(k),
-            Ok(ct::Event::Paste(s)) => Event::Paste(s),
-            Ok(ct::Event::Resize(w, h)) => Event::Resize(w, h),
-            Ok(_) => continue,
+        // SAFETY: one valid pollfd, for the length given.
+        let n = unsafe { libc::poll(&mut fds, 1, ms) };
+        if n >= 0 {
+            return Ok(n > 0);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// The largest paste the local explorer keeps (a server keeps less).
+pub const LOCAL_PASTE_CAP: usize = 64 << 20;
+
+/// Forward terminal input until the terminal fails or nobody listens. A
+/// paste whose end never comes ends after a second without input.
+fn read_terminal(tx: &Sender<io::Result<Event>>) {
+    use crate::serve::input::{InputParser, PASTE_SILENCE};
+    use std::io::Read;
+    let mut input = match terminal_input() {
+        Ok(f) => f,
+        Err(e) => {
+            let _ = tx.send(Err(e));
+            return;
+        }
+    };
+    let mut parser = InputParser::with_paste_cap(LOCAL_PASTE_CAP);
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        // A local terminal writes a key's whole sequence at once: an Esc
+        // with nothing after it in the same read is the Esc key (a wait
+        // would make Esc then q into Alt+q), as crossterm takes it.
+        let wait = if parser.waiting() {
+            Some(Duration::ZERO)
+        } else if parser.in_paste() {
+            Some(PASTE_SILENCE)
+        } else {
+            None
+        };
+        let parsed = match readable(&input, wait) {
+            Ok(true) => match input.read(&mut buf) {
+                Ok(0) => {
+                    let _ = tx.send(Ok(Event::Closed));
+                    return;
+                }
+                Ok(n) => parser.feed(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            },
+            Ok(false) if parser.in_paste() => parser.end_paste(),
+            Ok(false) => parser.flush(),
             Err(e) => {
                 let _ = tx.send(Err(e));
                 return;
             }
         };
-        if tx.send(Ok(event)).is_err() {
-            return;
+        let mut events = parsed.events;
+        if let Some(dropped) = parsed.paste_cut {
+            events.push(Event::Notice(format!(
+                "paste cut to its first {} KB ({dropped} bytes dropped)",
+                LOCAL_PASTE_CAP >> 10
+            )));
+        }
+        for event in events {
+            if tx.send(Ok(event)).is_err() {
+                return;
+            }
         }
     }
 }

@@ -9,9 +9,9 @@ use crate::bpe::io::byte_unicode;
 use crate::bpe::io::hf_export;
 use crate::bpe::io::limits::{self, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::bpe::pretok::{CL100K_PATTERN, Digits, Pretok};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use base64::Engine;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
 
 /// A `.tiktoken` file: one `BASE64 RANK` per line. Rank files carry no
@@ -39,7 +39,8 @@ pub fn tiktoken(name: &str, text: &str, pretok: Pretok) -> Result<Tokenizer> {
             Err(_) if !rank.is_empty() && rank.bytes().all(|b| b.is_ascii_digit()) => u64::MAX,
             Err(_) => {
                 return Err(Error::input(format!(
-                    "line {line_no}: rank '{rank}' is not a whole number"
+                    "line {line_no}: rank {} is not a whole number",
+                    quoted(rank)
                 )));
             }
         };
@@ -105,7 +106,8 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     let kind = model.get("type").and_then(Value::as_str).unwrap_or("BPE");
     if kind != "BPE" {
         return Err(Error::input(format!(
-            "model.type '{kind}' is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer)"
+            "model.type {} is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer)",
+            quoted(kind)
         )));
     }
     let normalizer = refuse_id_changing_parts(doc, model)?;
@@ -223,7 +225,11 @@ fn added_tokens(doc: &Value) -> Result<Vec<(String, AddedToken)>> {
     let Some(list) = list.as_array() else {
         return Err(Error::input("added_tokens: expected a list"));
     };
-    let mut out: Vec<(String, AddedToken)> = Vec::new();
+    let mut out: Vec<(String, AddedToken)> = Vec::with_capacity(list.len());
+    // Where each id and each text was first listed: a file may add
+    // hundreds of thousands of tokens, so no scan of the list per token.
+    let mut by_id: FxHashMap<TokenId, usize> = FxHashMap::default();
+    let mut texts: FxHashSet<&str> = FxHashSet::default();
     for (i, t) in list.iter().enumerate() {
         let place = format!("added_tokens[{i}]");
         let special = t.get("special").and_then(Value::as_bool).unwrap_or(false);
@@ -244,15 +250,16 @@ fn added_tokens(doc: &Value) -> Result<Vec<(String, AddedToken)>> {
                 text.len()
             )));
         }
-        if let Some((_, other)) = out.iter().find(|(_, o)| o.id == id) {
+        if let Some(&first) = by_id.get(&id) {
             return Err(Error::input(format!(
                 "{place}: added tokens {:?} and {text:?} both have id {id}",
-                other.text
+                out[first].1.text
             )));
         }
-        if out.iter().any(|(_, other)| other.text == text) {
+        if !texts.insert(text) {
             return Err(Error::input(format!("{place}: {text:?} is listed twice")));
         }
+        by_id.insert(id, out.len());
         let flag = |name: &str, default: bool| -> Result<bool> {
             match t.get(name) {
                 None => Ok(default),
@@ -286,7 +293,8 @@ fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<Normalizer> {
             let name = d.get("type").and_then(Value::as_str).unwrap_or("unnamed");
             if name != "ByteLevel" {
                 return Err(Error::input(format!(
-                    "decoder '{name}' is not supported: bpeek decodes byte-level tokens by joining their bytes (decoder ByteLevel or none)"
+                    "decoder {} is not supported: bpeek decodes byte-level tokens by joining their bytes (decoder ByteLevel or none)",
+                    quoted(name)
                 )));
             }
         }
@@ -296,7 +304,8 @@ fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<Normalizer> {
             && !v.is_empty()
         {
             return Err(Error::input(format!(
-                "model.{field} {v:?} is not supported: it changes the tokens, and bpeek does not apply it"
+                "model.{field} {} is not supported: it changes the tokens, and bpeek does not apply it",
+                quoted(v)
             )));
         }
     }
@@ -335,9 +344,9 @@ fn hf_normalizer(n: &Value) -> Result<Normalizer> {
         _ => {}
     }
     let named = if steps.is_empty() {
-        format!("'{name}'")
+        quoted(name)
     } else {
-        format!("'{name}' ({})", steps.join(", "))
+        format!("{} ({})", quoted(name), steps.join(", "))
     };
     Err(Error::input(format!(
         "normalizer {named} is not supported: it changes the text before it is tokenized, and bpeek does not apply it (files load without a normalizer or with NFC)"
@@ -393,7 +402,8 @@ fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
         }
         other => {
             return Err(Error::input(format!(
-                "pre_tokenizer '{other}' is not supported: bpeek reads byte-level BPE (ByteLevel)"
+                "pre_tokenizer {} is not supported: bpeek reads byte-level BPE (ByteLevel)",
+                quoted(other)
             )));
         }
     };
@@ -414,7 +424,8 @@ fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
                     || step.get("invert").and_then(Value::as_bool) == Some(true)
                 {
                     return Err(Error::input(format!(
-                        "{place}: Split with behavior {behavior:?}{} is not supported (only \"Isolated\", which keeps every piece)",
+                        "{place}: Split with behavior {}{} is not supported (only \"Isolated\", which keeps every piece)",
+                        quoted(behavior),
                         if step.get("invert").and_then(Value::as_bool) == Some(true) {
                             " and invert"
                         } else {
@@ -441,7 +452,8 @@ fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
                     digits = d;
                 } else {
                     return Err(Error::input(format!(
-                        "{place}: the split pattern {pattern:?} is not one bpeek knows (the spellings of gpt2, cl100k (tiktoken's, read with HF's digit runs, or with {{1,3}}), llama3, o200k, whitespace, spaces, lines; then [0-9] or [0-9]{{1,3}} for digits)"
+                        "{place}: the split pattern {} is not one bpeek knows (the spellings of gpt2, cl100k (tiktoken's, read with HF's digit runs, or with {{1,3}}), llama3, o200k, whitespace, spaces, lines; then [0-9] or [0-9]{{1,3}} for digits)",
+                        quoted(pattern)
                     )));
                 }
             }
@@ -464,7 +476,10 @@ fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
                 byte_level = true;
             }
             Some(other) => {
-                return Err(Error::input(format!("{place}: '{other}' is not supported")));
+                return Err(Error::input(format!(
+                    "{place}: {} is not supported",
+                    quoted(other)
+                )));
             }
             None => {}
         }

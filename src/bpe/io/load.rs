@@ -69,8 +69,7 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
             Pretok::NAMES.join(", ")
         )));
     }
-    let doc: Value = serde_json::from_str(text)
-        .map_err(|e| Error::input(format!("{spec}: malformed JSON: {e}")))?;
+    let doc: Value = serde_json::from_str(text).map_err(|e| json_error(&e).context(spec))?;
     if tokenizer_file::is_bpeek_tokenizer(&doc) {
         return tokenizer_file::from_json(doc)
             .map(|t| t.with_name(file_name(spec)))
@@ -85,12 +84,38 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
         return gpt2_pair(spec, path, &bpe);
     }
     if doc.get("model").is_some_and(Value::is_object) {
-        return import::hugging_face(&file_name(spec), &doc).map_err(|e| e.context(spec));
+        let tok = import::hugging_face(&file_name(spec), &doc).map_err(|e| e.context(spec));
+        // A file of hundreds of thousands of added tokens is millions of
+        // small allocations: they are freed off the caller's path.
+        if text.len() > BIG_DOCUMENT {
+            std::thread::spawn(move || drop(doc));
+        }
+        return tok;
     }
 
     Err(Error::input(format!(
         "{spec}: not a tokenizer bpeek reads; it reads {SUPPORTED}"
     )))
+}
+
+/// Above this many bytes of JSON, the parsed document is freed on a thread
+/// of its own.
+const BIG_DOCUMENT: usize = 8 << 20;
+
+/// The deepest a JSON file may nest (serde_json's own bound).
+pub const JSON_DEPTH_LIMIT: usize = 128;
+
+/// A JSON parse error in words: a file nested too deep says so, with the
+/// bound, rather than as the parser's "recursion limit exceeded".
+pub fn json_error(e: &serde_json::Error) -> Error {
+    if e.to_string().starts_with("recursion limit exceeded") {
+        return Error::input(format!(
+            "the JSON nests deeper than {JSON_DEPTH_LIMIT} levels (line {}, column {}); no tokenizer file nests so deep",
+            e.line(),
+            e.column()
+        ));
+    }
+    Error::input(format!("malformed JSON: {e}"))
 }
 
 /// Check that `spec` names a tokenizer bpeek can load, without building a

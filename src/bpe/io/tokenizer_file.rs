@@ -77,7 +77,7 @@ pub fn is_bpeek_tokenizer(v: &Value) -> bool {
 pub fn from_json_str(text: &str) -> Result<Tokenizer> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: Value =
-        serde_json::from_str(text).map_err(|e| Error::input(format!("malformed JSON: {e}")))?;
+        serde_json::from_str(text).map_err(|e| crate::bpe::io::load::json_error(&e))?;
     from_json(value)
 }
 
@@ -110,7 +110,8 @@ fn object<'v>(
     };
     if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str())) {
         return Err(Error::input(format!(
-            "{place}: unknown field '{k}' (known: {})",
+            "{place}: unknown field {} (known: {})",
+            crate::error::quoted(k),
             known.join(", ")
         )));
     }
@@ -159,7 +160,8 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
         Some(FORMAT) => {}
         Some(other) => {
             return Err(Error::input(format!(
-                "field 'format': expected '{FORMAT}', found '{other}'"
+                "field 'format': expected '{FORMAT}', found {}",
+                crate::error::quoted(other)
             )));
         }
         None => {
@@ -215,7 +217,8 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
                     (Some(c), None) if seen.insert(c) => chars.push(c),
                     _ => {
                         return Err(Error::input(format!(
-                            "alphabet[{i}]: expected one character not listed before, found {s:?}"
+                            "alphabet[{i}]: expected one character not listed before, found {}",
+                            crate::error::quoted(s)
                         )));
                     }
                 }

@@ -30,6 +30,9 @@ fn away_text(job: &Job, away: &Away) -> String {
     let (done, total) = away.progress.counts();
     let seconds = away.started.elapsed().as_secs();
     match away.progress.stage() {
+        // A device, a pipe or a FIFO has no size to read towards.
+        Stage::Reading if total == 0 && done == 0 => format!("waiting for input ({seconds} s)"),
+        Stage::Reading if total == 0 => format!("read {:.1} MB", done as f64 / 1e6),
         Stage::Reading => format!(
             "read {:.1} of {:.1} MB",
             done as f64 / 1e6,

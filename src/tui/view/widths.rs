@@ -67,6 +67,41 @@ pub fn fit_right(s: &str, cols: usize, ellipsis: &str) -> String {
     format!("{}{out}", " ".repeat(pad))
 }
 
+/// A number right-aligned in `cols` columns with at least one blank before
+/// it, so columns never run together. One too wide is shortened, never cut:
+/// fewer decimals first, then a suffix (`20972k` or `21.0M` for 20971535). Text that is
+/// not a number (`-`, `…`) is right-aligned as it is.
+pub fn fit_number(s: &str, cols: usize) -> String {
+    let room = cols.saturating_sub(1);
+    let shown = match s.parse::<f64>() {
+        Ok(v) if width(s) > room && v.is_finite() => shorter_number(v, room),
+        _ => s.to_string(),
+    };
+    fit_right(&shown, cols, "")
+}
+
+/// `v` in at most `room` columns if any of the shorter forms fits, else
+/// the shortest of them.
+fn shorter_number(v: f64, room: usize) -> String {
+    let mut forms = vec![format!("{v:.1}"), format!("{v:.0}")];
+    for (scale, suffix) in [(1e3, "k"), (1e6, "M"), (1e9, "G"), (1e12, "T")] {
+        if v.abs() >= scale {
+            forms.push(format!("{:.1}{suffix}", v / scale));
+            forms.push(format!("{:.0}{suffix}", v / scale));
+        }
+    }
+    forms
+        .iter()
+        .find(|f| width(f) <= room)
+        .cloned()
+        .unwrap_or_else(|| {
+            forms
+                .into_iter()
+                .min_by_key(|f| width(f))
+                .unwrap_or_default()
+        })
+}
+
 /// Join items with `sep`, dropping the least important (highest rank)
 /// first until the line fits in `max` columns. Order is kept.
 pub fn fit_items(items: &[(usize, String)], sep: &str, max: usize) -> String {
@@ -124,5 +159,18 @@ mod tests {
         ];
         assert_eq!(fit_items(&items, " ", 20), "aaaa bbbb cc");
         assert_eq!(fit_items(&items, " ", 8), "aaaa cc");
+    }
+
+    #[test]
+    fn numbers_are_shortened_never_cut_and_never_touch() {
+        assert_eq!(fit_number("20971535", 7), " 20972k");
+        assert_eq!(fit_number("20971535", 6), " 21.0M");
+        assert_eq!(fit_number("5454.72", 7), " 5454.7");
+        assert_eq!(fit_number("233.19", 7), " 233.19");
+        assert_eq!(fit_number("123456.78", 7), " 123457");
+        assert_eq!(fit_number("-", 7), "      -");
+        // Joined, the cells of one row stay apart.
+        let row = format!("{}{}", fit_number("5.45", 5), fit_number("47233.19", 7));
+        assert_eq!(row, " 5.45  47233");
     }
 }

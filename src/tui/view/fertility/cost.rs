@@ -8,7 +8,7 @@ use crate::corpora::SAMPLES;
 use crate::tui::app::App;
 use crate::tui::fertility::{Metric, format_ratio};
 use crate::tui::fertility_layout::Plan;
-use crate::tui::view::widths::fit_right;
+use crate::tui::view::widths::{fit_number, fit_right};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -73,7 +73,7 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
                 Some(rows) => metric.format(&rows[k]),
                 None => not_ready(app, &app.toks.slots[i]),
             };
-            spans.push(Span::raw(fit_right(&cell, COL, "")));
+            spans.push(Span::raw(fit_number(&cell, COL)));
         }
         let value = sample_rows(app, sel).and_then(|r| metric.value(&r[k]));
         spans.push(Span::styled(
@@ -176,11 +176,11 @@ fn table<'a>(
             Some(r) => Line::from(vec![
                 Span::raw(format!(
                     "{name}{}{}{}{}{}",
-                    fit_right(&Metric::Tokens.format(r), 7, ""),
-                    fit_right(&format_ratio(r.bytes_per_token()), 7, ""),
-                    fit_right(&format_ratio(r.chars_per_token()), 7, ""),
-                    fit_right(&format_ratio(r.tokens_per_word()), 9, ""),
-                    fit_right(&format_ratio(r.premium), 8, ""),
+                    fit_number(&Metric::Tokens.format(r), 7),
+                    fit_number(&format_ratio(r.bytes_per_token()), 7),
+                    fit_number(&format_ratio(r.chars_per_token()), 7),
+                    fit_number(&format_ratio(r.tokens_per_word()), 9),
+                    fit_number(&format_ratio(r.premium), 8),
                 )),
                 Span::styled(
                     format!("  {}", bar(app, r.bytes_per_token(), scale, bar_w)),

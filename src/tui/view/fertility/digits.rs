@@ -11,7 +11,7 @@ use crate::tui::app::App;
 use crate::tui::fertility::{number_labels, numbers};
 use crate::tui::fertility_layout::Plan;
 use crate::tui::theme::Mark;
-use crate::tui::view::widths::{fit_left, fit_right, truncate, width};
+use crate::tui::view::widths::{fit_left, fit_number, fit_right, truncate, width};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -106,7 +106,7 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
                 Some(c) => c[row].len().to_string(),
                 None => super::not_ready(app, &app.toks.slots[i]),
             };
-            spans.push(Span::raw(fit_right(&cell, COL, "")));
+            spans.push(Span::raw(fit_number(&cell, COL)));
         }
         for &(i, col) in &shown {
             spans.push(Span::raw(" ".repeat(GAP)));

@@ -8,7 +8,7 @@ use crate::corpora::SAMPLES;
 use crate::tui::app::App;
 use crate::tui::fertility::{TextSource, format_ratio};
 use crate::tui::fertility_layout::Plan;
-use crate::tui::view::widths::fit_right;
+use crate::tui::view::widths::{fit_number, fit_right};
 use ratatui::text::{Line, Span};
 
 const COL: usize = 8;
@@ -93,7 +93,7 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
             "{}{}{}",
             marker(app, false),
             left(app, script.name(), NAME),
-            fit_right(&bytes.to_string(), BYTES, "")
+            fit_number(&bytes.to_string(), BYTES)
         ))];
         for &i in &cols {
             let cell = match shares(app, i) {
@@ -101,7 +101,7 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
                 Some(s) => format_ratio(per_token(s, script)),
                 None => not_ready(app, &app.toks.slots[i]),
             };
-            spans.push(Span::raw(fit_right(&cell, COL, "")));
+            spans.push(Span::raw(fit_number(&cell, COL)));
         }
         let value = shares(app, sel).and_then(|s| per_token(s, script));
         spans.push(Span::styled(
