@@ -11,7 +11,7 @@ use crate::tui::app::App;
 use crate::tui::fertility::{number_labels, numbers};
 use crate::tui::fertility_layout::Plan;
 use crate::tui::theme::Mark;
-use crate::tui::view::widths::{fit_left, fit_number, fit_right, truncate, width};
+use crate::tui::view::widths::{fit_left, fit_number, truncate, width};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
