@@ -157,6 +157,9 @@ pub struct FertilityView {
     /// text (`--english`); the bundled English sample if none.
     pub english: Option<(String, String)>,
     strip_for: Option<(usize, u64, StripText)>,
+    /// The token line holds the tokens of only the first
+    /// [`STRIP_BYTES`] of a long text.
+    pub strip_cut: bool,
     /// Some tokenizers' numbers for a big pasted text are still to be
     /// measured (one or more at a time, between frames).
     pub behind: bool,
@@ -178,9 +181,36 @@ impl Default for FertilityView {
             strip: Vec::new(),
             english: None,
             strip_for: None,
+            strip_cut: false,
             behind: false,
         }
     }
+}
+
+/// The token line is made of the tokens of at most this much of the text:
+/// a 20 MB paste would be 20 million tokens, each with its bytes, made on
+/// every change of tokenizer, for a line that shows a few dozen.
+pub const STRIP_BYTES: usize = 64 * 1024;
+
+/// Where the token line's text ends: all of a short text; of a long one,
+/// after a line break before a character that is not a space, within the
+/// first [`STRIP_BYTES`] (where every pre-tokenizer cuts, so the tokens are
+/// those of the whole text), else at a character boundary.
+pub fn strip_end(text: &str) -> usize {
+    if text.len() <= STRIP_BYTES {
+        return text.len();
+    }
+    let mut end = STRIP_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    let at_line = head
+        .match_indices('\n')
+        .rev()
+        .map(|(i, _)| i + 1)
+        .find(|&i| text[i..].chars().next().is_some_and(|c| !c.is_whitespace()));
+    at_line.filter(|&i| i > end / 2).unwrap_or(end)
 }
 
 /// Pasted text longer than this is measured a tokenizer at a time between
@@ -375,8 +405,10 @@ impl FertilityView {
                 self.token = 0;
             }
             self.strip_for = Some(key);
+            let end = strip_end(text);
+            self.strip_cut = end < text.len();
             self.strip = tok
-                .encode_detailed(text.as_bytes(), false)
+                .encode_detailed(&text.as_bytes()[..end], false)
                 .unwrap_or_default();
         }
         self.token = self.token.min(self.strip.len().saturating_sub(1));

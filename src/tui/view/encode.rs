@@ -411,10 +411,11 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
 }
 
 /// The tokens in alternating styles, a line break starting a new row, and
-/// while editing the cursor in reverse video; with the cursor's row. The
-/// fertility view shows the same rows while the text is edited there.
-pub fn token_rows(app: &App, width: usize) -> (Vec<Line<'static>>, Option<usize>) {
-    let (rows, cursor, _) = token_rows_placed(app, width, 0..app.encode.text.len());
+/// while editing the cursor in reverse video; with the cursor's row. Only
+/// the lines around the cursor that `height` rows can show are laid out.
+/// The fertility view shows the same rows while the text is edited there.
+pub fn token_rows(app: &App, width: usize, height: usize) -> (Vec<Line<'static>>, Option<usize>) {
+    let (rows, cursor, _) = token_rows_placed(app, width, window(app, height));
     (rows, cursor)
 }
 

@@ -200,12 +200,20 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
     let title = if strip.is_empty() {
         format!("{} on {}", slot.label, strip_label(app))
     } else {
+        let of = if app.fert.strip_cut {
+            format!(
+                "{} in its first {} KB",
+                strip.len(),
+                crate::tui::fertility::STRIP_BYTES >> 10
+            )
+        } else {
+            strip.len().to_string()
+        };
         format!(
-            "{} on {}: token {}/{}  ([ ] select)",
+            "{} on {}: token {}/{of}  ([ ] select)",
             slot.label,
             strip_label(app),
             app.fert.token + 1,
-            strip.len()
         )
     };
     lines.push(rule(app, &title, w));
@@ -222,8 +230,8 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
     let target = lines.len() + plan.tokens;
     if app.input == crate::tui::app::InputMode::Editing {
         // Typing here edits the pasted text: show it with its cursor.
-        let (rows, cursor) = crate::tui::view::encode::token_rows(app, w.saturating_sub(1));
         let room = plan.tokens.max(1);
+        let (rows, cursor) = crate::tui::view::encode::token_rows(app, w.saturating_sub(1), room);
         let first = cursor.map_or(0, |c| (c + 1).saturating_sub(room));
         lines.extend(rows.into_iter().skip(first).take(room).map(|mut l| {
             l.spans.insert(0, Span::raw(" "));
