@@ -36,8 +36,9 @@ pub struct Conn {
     server: Arc<Server>,
     peer: SocketAddr,
     seat: Option<Seat>,
-    /// Refused when accepted: the client is told why in the login banner,
-    /// and every login fails.
+    /// Refused when accepted: any login is let in, only to be told why on
+    /// its terminal (or in the disconnect message, for a client that opens
+    /// none), so that every client shows the reason, whatever it logs.
     refusal: Option<Refusal>,
     role: Option<Role>,
     /// Set once an explorer runs; until then the login timeout applies.
@@ -84,14 +85,6 @@ impl Conn {
         self.user = escaped(user);
         self.method = method.to_string();
         Auth::Accept
-    }
-
-    /// No method is left: OpenSSH says `Permission denied` and stops.
-    fn reject_all() -> Auth {
-        Auth::Reject {
-            proceed_with_methods: Some(MethodSet::empty()),
-            partial_success: false,
-        }
     }
 
     fn teacher_methods(&self) -> Auth {
@@ -147,6 +140,9 @@ impl Conn {
     }
 
     fn start_explorer(&mut self, channel: ChannelId, handle: Handle) -> Result<(), String> {
+        if let Some(refusal) = &self.refusal {
+            return Err(format!("bpeek: {refusal}"));
+        }
         let Some(seat) = self.seat.take() else {
             return Err("bpeek: one explorer per connection".into());
         };
@@ -243,13 +239,9 @@ pub fn same_secret(a: &str, b: &str) -> bool {
 impl russh::server::Handler for Conn {
     type Error = russh::Error;
 
-    async fn authentication_banner(&mut self) -> Result<Option<String>, Self::Error> {
-        Ok(self.refusal.as_ref().map(|r| format!("bpeek: {r}\r\n")))
-    }
-
     async fn auth_none(&mut self, user: &str) -> Result<Auth, Self::Error> {
         if self.refusal.is_some() {
-            return Ok(Conn::reject_all());
+            return Ok(Auth::Accept);
         }
         if user == TEACHER {
             return Ok(self.teacher_methods());
@@ -259,7 +251,7 @@ impl russh::server::Handler for Conn {
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
         if self.refusal.is_some() {
-            return Ok(Conn::reject_all());
+            return Ok(Auth::Accept);
         }
         if user != TEACHER {
             return Ok(self.accept(Role::Student, user, "password"));
@@ -303,7 +295,7 @@ impl russh::server::Handler for Conn {
         offer: russh::server::PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
         if self.refusal.is_some() {
-            return Ok(Conn::reject_all());
+            return Ok(Auth::Accept);
         }
         let known = self.is_teacher_key(offer.public_key);
         if user == TEACHER && known {
@@ -321,7 +313,7 @@ impl russh::server::Handler for Conn {
         key: russh::server::VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
         if self.refusal.is_some() {
-            return Ok(Conn::reject_all());
+            return Ok(Auth::Accept);
         }
         let known = self.is_teacher_key(key.public_key);
         let fingerprint = key
@@ -399,16 +391,19 @@ impl russh::server::Handler for Conn {
         }
         session.channel_success(channel)?;
         if let Err(line) = self.start_explorer(channel, session.handle()) {
-            self.server.log.repeat(
-                "refusals",
-                self.peer.ip(),
-                &format!(
-                    "refused {} user {} ({})",
-                    self.peer,
-                    self.user,
-                    line.trim_start_matches("bpeek: ")
-                ),
-            );
+            let logged = self.refusal.is_some();
+            if !logged {
+                self.server.log.repeat(
+                    "refusals",
+                    self.peer.ip(),
+                    &format!(
+                        "refused {} user {} ({})",
+                        self.peer,
+                        self.user,
+                        line.trim_start_matches("bpeek: ")
+                    ),
+                );
+            }
             self.refuse(session, channel, line);
         }
         Ok(())

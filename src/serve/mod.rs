@@ -40,12 +40,12 @@ use std::time::Duration;
 pub const AUTH_ATTEMPTS: usize = 12;
 
 /// Refused connections that may be in their SSH handshake at once, to be
-/// told why in the login banner; any more get the reason as one line before
+/// told why on their terminal; any more get the reason as one line before
 /// the SSH version and are closed.
-const REFUSING: usize = 16;
+const REFUSING: usize = 64;
 
-/// How long a refused connection may take to read its banner.
-const REFUSAL_TIME: Duration = Duration::from_secs(10);
+/// How long a refused connection may take to open a terminal and read why.
+const REFUSAL_TIME: Duration = Duration::from_secs(5);
 
 /// What every connection shares.
 pub struct Server {
@@ -361,21 +361,21 @@ async fn accept_loop(
                 continue;
             }
         }
-        let refused = seat.is_err();
+        let refused = seat.as_ref().err().map(|r| format!("bpeek: {r}"));
         let conn = handler::Conn::new(server.clone(), peer, seat);
         let started = conn.started.clone();
         let config = config.clone();
         let refusing = refusing.clone();
         let log = server.log.clone();
         let login_by = tokio::time::Instant::now()
-            + if refused {
+            + if refused.is_some() {
                 REFUSAL_TIME.min(login_timeout)
             } else {
                 login_timeout
             };
         tokio::spawn(async move {
             let timed_out = |log: &Log| {
-                if !refused {
+                if refused.is_none() {
                     log.repeat(
                         "closed without an explorer",
                         peer.ip(),
@@ -401,12 +401,11 @@ async fn accept_loop(
                             let _ = running.await;
                         } else {
                             timed_out(&log);
+                            let why = refused
+                                .clone()
+                                .unwrap_or_else(|| "bpeek: no explorer was opened in time".into());
                             let _ = handle
-                                .disconnect(
-                                    russh::Disconnect::ByApplication,
-                                    "bpeek: no explorer was opened in time".into(),
-                                    String::new(),
-                                )
+                                .disconnect(russh::Disconnect::ByApplication, why, String::new())
                                 .await;
                             // A client that does not read the goodbye is
                             // not waited for.
@@ -416,7 +415,7 @@ async fn accept_loop(
                     }
                 }
             }
-            if refused {
+            if refused.is_some() {
                 refusing.fetch_sub(1, Ordering::SeqCst);
             }
         });
