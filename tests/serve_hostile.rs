@@ -364,3 +364,44 @@ fn a_session_ends_at_the_max_session_time() {
     });
     class.wait_for_log("time limit");
 }
+
+#[test]
+fn a_paramiko_guesser_is_answered_on_every_try_and_stopped_per_address() {
+    let have = std::process::Command::new("python3")
+        .args(["-c", "import paramiko"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        eprintln!("skipped: python3 with paramiko is not installed");
+        return;
+    }
+    let class = Class::start("paramiko", &[]);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ssh/guess.py");
+    // Twelve connections of one try each: every try is answered; after the
+    // address's ten failures the rest are refused unchecked.
+    let out = std::process::Command::new("python3")
+        .args([script, &class.port().to_string(), "127.0.0.30", "12", "1"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        said.lines().filter(|l| *l == "answer").count(),
+        12,
+        "{said}"
+    );
+    let log = class.log.text();
+    assert!(
+        log.contains("failed login 127.0.0.30:")
+            && log.contains("user \"teacher\" method password (1 from this address)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("method password (refused: too many failures from this address)"),
+        "{log}"
+    );
+}

@@ -220,15 +220,9 @@ impl Class {
         if m.stopping {
             return Err(Refusal::Stopping);
         }
-        let seated = |r: Role| {
-            m.members
-                .values()
-                .filter(|x| x.wake.is_some() && x.role == Some(r))
-                .count()
-        };
-        if seated(Role::Student) >= self.limits.max_sessions && seated(Role::Teacher) > 0 {
-            return Err(Refusal::Full(self.limits.max_sessions));
-        }
+        // A full class is not refused here: the one logging in may be a
+        // teacher taking over from a dead link. The pending limits bound
+        // how many wait to be told at their shell.
         let from_peer = m.members.values().filter(|x| x.peer == peer).count();
         if from_peer >= self.limits.per_address {
             return Err(Refusal::AddressFull(self.limits.per_address));
