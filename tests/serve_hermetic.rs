@@ -457,6 +457,11 @@ fn bad_options_are_refused_before_the_port_opens() {
     assert!(refused(&["--max-sessions", "0"]).contains("at least 1"));
     assert!(refused(&["--login-timeout", "soon"]).contains("--login-timeout soon"));
     assert!(refused(&["--stall-timeout", "1w"]).contains("unknown unit"));
+    assert!(refused(&["--max-session-time", "1w"]).contains("--max-session-time 1w"));
+    assert!(refused(&["--keepalive", "often"]).contains("--keepalive often"));
+    assert!(refused(&["--max-startups", "10:30"]).contains("START:RATE:FULL"));
+    assert!(refused(&["--max-startups", "50:30:10"]).contains("at most FULL"));
+    assert!(refused(&["--max-startups-per-address", "0"]).contains("at least 1"));
     assert!(refused(&["--teacher-keys", "/no/such/file"]).contains("/no/such/file"));
     assert!(refused(&["--corpus-name", "nope"]).contains("nope"));
 }
