@@ -193,3 +193,41 @@ fn a_paste_beyond_the_cap_is_cut_and_says_so() {
     assert_eq!(end.paste_cut, Some(sent - PASTE_CAP));
     assert_eq!(parser.feed(b"n").events, vec![Event::char('n')]);
 }
+
+#[test]
+fn an_escape_sequence_that_never_ends_is_discarded_and_holds_no_memory() {
+    use bpeek::serve::input::SEQUENCE_CAP;
+    let mut parser = InputParser::new();
+    let mut events = parser.feed(b"\x1b[1").events;
+    let digits = vec![b'1'; 64 * 1024];
+    // 64 MB of digits, as a hostile client would send them.
+    for _ in 0..1024 {
+        events.extend(parser.feed(&digits).events);
+        assert!(
+            parser.held() <= 2 * SEQUENCE_CAP,
+            "the parser holds {} bytes",
+            parser.held()
+        );
+    }
+    assert!(events.is_empty(), "the digits are not typed: {events:?}");
+    // The sequence's final byte ends it; what follows is typed again.
+    events.extend(parser.feed(b"~n").events);
+    assert_eq!(events, vec![Event::char('n')]);
+    // An overlong sequence cut short by a new one: the new one counts.
+    let mut parser = InputParser::new();
+    parser.feed(b"\x1b[");
+    parser.feed(&vec![b';'; 3 * SEQUENCE_CAP]);
+    let events = parser.feed(b"\x1b[Cx").events;
+    assert_eq!(events, vec![plain(KeyCode::Right), Event::char('x')]);
+}
+
+#[test]
+fn a_paste_whose_end_never_comes_is_ended_and_the_keys_after_it_work() {
+    let mut parser = InputParser::new();
+    assert!(parser.feed(b"\x1b[200~abc").events.is_empty());
+    assert!(parser.in_paste());
+    // The caller ends it after a second without input.
+    assert_eq!(parser.end_paste().events, [Event::Paste("abc".into())]);
+    assert!(!parser.in_paste());
+    assert_eq!(parser.feed(b"q").events, [Event::char('q')]);
+}

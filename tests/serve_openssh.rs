@@ -79,7 +79,8 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     }
     let dir = TempDir::new("serve-class");
     let server = tmux.open("server", 120, 20);
-    let served = serve(&server, &dir, "--max-sessions 3");
+    // Two students' seats, and the teacher's kept besides.
+    let served = serve(&server, &dir, "--max-sessions 2");
     let port = served.port;
 
     // The fingerprint printed is the one ssh-keygen prints.
@@ -142,11 +143,11 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
         status_line(s).contains("merge 3/") && status_line(s).contains("following the teacher")
     });
 
-    // A fourth connection finds the class full.
+    // A third student finds the class full.
     let late = tmux.open("late", 80, 24);
     late.command(&format!("{}; echo exit-$?", ssh(port, "127.0.0.1")));
     late.wait_for("the refusal", |s| {
-        s.contains("bpeek: the class is full (3 sessions); try again later")
+        s.contains("bpeek: the class is full (2 sessions); try again later")
     });
     late.wait_for_line("exit-1");
 
@@ -278,7 +279,10 @@ fn a_hundred_clients_killed_mid_session_leave_the_server_as_it_was() {
     let port = serve(
         &server,
         &dir,
-        &format!("--rate-per-address 1000 --log {}", log.display()),
+        &format!(
+            "--rate-per-address 1000 --max-startups-per-address 10 --log {}",
+            log.display()
+        ),
     )
     .port;
     let pid = server.child_pid();
@@ -403,14 +407,15 @@ fn the_teacher_leads_from_the_serving_terminal_and_teacher_keys_log_in() {
     lead.keys(&["n"]);
     student.wait_for("merge 3", |s| status_line(s).contains("merge 3/"));
 
-    // A teacher key is accepted, and one class has one teacher.
+    // A teacher key is accepted, and one class has one teacher: the one at
+    // the server's terminal, which no login takes over.
     let other = tmux.open("other", 100, 24);
     other.command(&format!(
         "{} teacher@127.0.0.1; echo other-exit-$?",
         ssh(port, &format!("-i {}", key.display()))
     ));
     other.wait_for("the answer", |s| {
-        s.contains("bpeek: a teacher is already leading this class")
+        s.contains("bpeek: the teacher leads from the server's own terminal")
     });
     other.wait_for_line("other-exit-1");
     other.clear();

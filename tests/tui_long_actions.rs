@@ -353,12 +353,13 @@ fn the_loop_opens_a_big_corpus_and_reports_a_failure_after_the_count() {
 
 #[test]
 fn a_served_explorer_is_woken_when_work_on_another_thread_returns() {
-    use bpeek::serve::class::{Class, Limits};
+    use bpeek::serve::class::{Class, Limits, Startups};
+    use bpeek::serve::incoming::Inbox;
     use bpeek::serve::session::ChannelEvents;
     use bpeek::serve::shared::SharedTokenizers;
     use bpeek::tui::EventSource;
     use bpeek::tui::job::Work;
-    let (tx, rx) = std::sync::mpsc::sync_channel(16);
+    let (inbox, rx) = Inbox::new();
     let class = Class::new(Limits {
         max_sessions: 4,
         per_address: 4,
@@ -366,9 +367,11 @@ fn a_served_explorer_is_woken_when_work_on_another_thread_returns() {
         idle_timeout: Duration::from_secs(600),
         login_timeout: Duration::from_secs(20),
         stall_timeout: Duration::from_secs(60),
+        max_session_time: None,
+        startups: Startups::parse("10:30:100", 8).unwrap(),
     });
     let shared = std::sync::Arc::new(SharedTokenizers::new(&[]));
-    let mut events = ChannelEvents::new(rx, tx, class, shared);
+    let mut events = ChannelEvents::new(rx, inbox, class, shared);
     let (done_tx, done_rx) = std::sync::mpsc::channel();
     events.spawn(Work::new(move || done_tx.send(42).unwrap()));
     // Waiting without a timeout: only the work's return ends the wait.

@@ -14,6 +14,8 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+// Parsed once per run: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Train a tokenizer and print its merges
@@ -237,11 +239,13 @@ pub struct ServeArgs {
     /// a one-time password is printed at start
     #[arg(long, value_name = "FILE")]
     pub teacher_keys: Option<PathBuf>,
-    /// Most sessions at once; the next connection is told the class is full
+    /// Most students at once (the teacher's seat is kept besides); the next
+    /// one is told the class is full
     #[arg(long, default_value_t = 64, value_name = "N")]
     pub max_sessions: usize,
-    /// Most sessions from one address [default: --max-sessions, for a class
-    /// behind one NAT address]
+    /// Most connections from one address, logging in or in a session
+    /// [default: --max-sessions and the teacher, for a class behind one NAT
+    /// address]
     #[arg(long, value_name = "N")]
     pub max_per_address: Option<usize>,
     /// New connections per minute from one address (a burst of N, then one
@@ -259,6 +263,21 @@ pub struct ServeArgs {
     /// stalled or suspended ssh)
     #[arg(long, default_value = "60s", value_name = "DURATION")]
     pub stall_timeout: String,
+    /// Close every session after this long, whatever it does (0: never)
+    #[arg(long, default_value = "0", value_name = "DURATION")]
+    pub max_session_time: String,
+    /// How often a quiet client is asked whether it is still there; three
+    /// unanswered asks close the connection (0: never ask)
+    #[arg(long, default_value = "30s", value_name = "DURATION")]
+    pub keepalive: String,
+    /// Connections still logging in, as OpenSSH's MaxStartups: from START on
+    /// a new one is refused with a chance rising from RATE % to 100 % at FULL
+    #[arg(long, default_value = "10:30:100", value_name = "START:RATE:FULL")]
+    pub max_startups: String,
+    /// Connections still logging in from one address at most (keep it below
+    /// START, so one address cannot make others' logins a gamble)
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub max_startups_per_address: usize,
     /// For tests of the server itself: a session panics on this key, to show
     /// that a panic ends that session only
     #[arg(long, hide = true, value_name = "CHAR")]

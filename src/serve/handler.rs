@@ -4,7 +4,8 @@
 
 use crate::serve::Server;
 use crate::serve::class::{Refusal, Seat};
-use crate::serve::incoming::Incoming;
+use crate::serve::incoming::{Inbox, Incoming};
+use crate::serve::log::escaped;
 use crate::serve::screen;
 use crate::serve::session::{self, ChannelEvents};
 use crate::tui::classroom::Role;
@@ -13,15 +14,14 @@ use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::mpsc::TrySendError;
 use std::time::Instant;
-
-/// Input messages queued for one explorer at most; a client that types
-/// faster than its explorer reads waits (TCP pushes back).
-const INPUT_QUEUE: usize = 64;
 
 /// The user name that asks to lead.
 pub const TEACHER: &str = "teacher";
+
+/// Failed teacher logins one connection may make.
+pub const TRIES: u32 = 3;
 
 /// Terminal sizes a session accepts; anything outside is clamped.
 pub const COLUMNS: (u16, u16) = (10, 500);
@@ -35,39 +35,63 @@ pub fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
 pub struct Conn {
     server: Arc<Server>,
     peer: SocketAddr,
-    seat: Option<Result<Seat, Refusal>>,
+    seat: Option<Seat>,
+    /// Refused when accepted: any login is let in, only to be told why on
+    /// its terminal (or in the disconnect message, for a client that opens
+    /// none), so that every client shows the reason, whatever it logs.
+    refusal: Option<Refusal>,
     role: Option<Role>,
-    pub authed: Arc<AtomicBool>,
+    /// Set once an explorer runs; until then the login timeout applies.
+    pub started: Arc<AtomicBool>,
     pty: Option<(String, u16, u16)>,
     channel: Option<ChannelId>,
     writer: Option<russh::ChannelWriteHalf<Msg>>,
-    wake: Option<SyncSender<Incoming>>,
+    inbox: Option<Inbox>,
+    /// Failed teacher logins on this connection.
+    failures: u32,
+    /// How the login went, for the connect line: the user name, and for a
+    /// teacher the method.
+    user: String,
+    method: String,
+    client: String,
 }
 
 impl Conn {
     pub fn new(server: Arc<Server>, peer: SocketAddr, seat: Result<Seat, Refusal>) -> Self {
+        let (seat, refusal) = match seat {
+            Ok(seat) => (Some(seat), None),
+            Err(r) => (None, Some(r)),
+        };
         Conn {
             server,
             peer,
-            seat: Some(seat),
+            seat,
+            refusal,
             role: None,
-            authed: Arc::new(AtomicBool::new(false)),
+            started: Arc::new(AtomicBool::new(false)),
             pty: None,
             channel: None,
             writer: None,
-            wake: None,
+            inbox: None,
+            failures: 0,
+            user: String::new(),
+            method: String::new(),
+            client: String::new(),
         }
     }
 
-    fn accept(&mut self, role: Role) -> Auth {
+    fn accept(&mut self, role: Role, user: &str, method: &str) -> Auth {
         self.role = Some(role);
-        self.authed.store(true, Ordering::SeqCst);
+        self.user = escaped(user);
+        self.method = method.to_string();
         Auth::Accept
     }
 
     fn teacher_methods(&self) -> Auth {
         let mut methods = vec![MethodKind::PublicKey];
-        if self.server.token.is_some() {
+        // After its last try a connection is offered no password any more
+        // (OpenSSH stops asking), but a try is still answered.
+        if self.server.token.is_some() && self.failures < TRIES {
             methods.push(MethodKind::Password);
         }
         Auth::Reject {
@@ -76,7 +100,23 @@ impl Conn {
         }
     }
 
-    /// Say `line` on the channel, then end it with exit status 1.
+    /// A failed teacher login, counted and logged.
+    fn failed(&mut self, user: &str, method: &str) -> Auth {
+        self.failures += 1;
+        let ip = self.peer.ip();
+        self.server.log.repeat(
+            "failed logins",
+            ip,
+            &format!(
+                "failed login {} user {} method {method} ({} from this address)",
+                self.peer,
+                escaped(user),
+                self.server.setup.class.failures(ip)
+            ),
+        );
+        self.teacher_methods()
+    }
+
     /// Whether `key` is one of `--teacher-keys`.
     fn is_teacher_key(&self, key: &russh::keys::PublicKey) -> bool {
         let data = key.key_data();
@@ -86,6 +126,7 @@ impl Conn {
             .any(|k| k.key_data() == data)
     }
 
+    /// Say `line` on the channel, then end it with exit status 1.
     fn refuse(&self, session: &mut Session, channel: ChannelId, line: String) {
         let handle = session.handle();
         tokio::spawn(async move {
@@ -98,25 +139,15 @@ impl Conn {
         });
     }
 
-    fn send(&self, message: Incoming) {
-        if let Some(wake) = &self.wake {
-            match wake.try_send(message) {
-                Err(TrySendError::Full(m)) => {
-                    let wake = wake.clone();
-                    std::thread::spawn(move || wake.send(m));
-                }
-                Ok(()) | Err(TrySendError::Disconnected(_)) => {}
-            }
-        }
-    }
-
     fn start_explorer(&mut self, channel: ChannelId, handle: Handle) -> Result<(), String> {
-        let seat = match self.seat.take() {
-            Some(Ok(seat)) => seat,
-            Some(Err(refusal)) => return Err(format!("bpeek: {refusal}")),
-            None => return Err("bpeek: one explorer per connection".into()),
+        if let Some(refusal) = &self.refusal {
+            return Err(format!("bpeek: {refusal}"));
+        }
+        let Some(seat) = self.seat.take() else {
+            return Err("bpeek: one explorer per connection".into());
         };
         let Some((term, cols, rows)) = self.pty.clone() else {
+            self.seat = Some(seat);
             return Err(format!(
                 "bpeek serve shows the explorer in a terminal: connect with `ssh -p {} HOST` (without -T)",
                 self.server.port
@@ -126,26 +157,34 @@ impl Conn {
             return Err("bpeek: no channel to draw on".into());
         };
         let role = self.role.unwrap_or(Role::Student);
-        let (tx, rx) = std::sync::mpsc::sync_channel(INPUT_QUEUE);
+        let (inbox, rx) = Inbox::new();
         let class = self.server.setup.class.clone();
-        if !class.start_session(seat.id, role, tx.clone()) {
-            return Err("bpeek: a teacher is already leading this class".into());
+        if let Err(refusal) = class.start_session(seat.id, role, inbox.clone()) {
+            return Err(format!("bpeek: {refusal}"));
         }
-        self.wake = Some(tx.clone());
+        self.started.store(true, Ordering::SeqCst);
+        self.inbox = Some(inbox.clone());
         let stall_timeout = class.limits.stall_timeout;
         let outbox = screen::start_writer(
             writer.make_writer(),
             handle,
             channel,
-            tx.clone(),
+            inbox.clone(),
             stall_timeout,
         );
-        let events = ChannelEvents::new(rx, tx, class, self.server.setup.shared.clone())
+        let events = ChannelEvents::new(rx, inbox, class, self.server.setup.shared.clone())
             .panicking_on(self.server.setup.panic_key);
         let server = self.server.clone();
         let peer = self.peer;
         let who = format!("{peer} {} {cols}x{rows} {term}", role_name(role));
-        server.log.line(&format!("connect {who}"));
+        let how = match role {
+            Role::Teacher => format!(" by {}", self.method),
+            Role::Student => String::new(),
+        };
+        server.log.line(&format!(
+            "connect {who} user {}{how} client {}",
+            self.user, self.client
+        ));
         let spawned = std::thread::Builder::new()
             .name(format!("bpeek-session-{}", seat.id))
             .spawn(move || {
@@ -180,7 +219,9 @@ fn role_name(role: Role) -> &'static str {
 
 impl Drop for Conn {
     fn drop(&mut self) {
-        self.send(Incoming::Gone);
+        if let Some(inbox) = &self.inbox {
+            inbox.gone();
+        }
     }
 }
 
@@ -199,20 +240,53 @@ impl russh::server::Handler for Conn {
     type Error = russh::Error;
 
     async fn auth_none(&mut self, user: &str) -> Result<Auth, Self::Error> {
+        if self.refusal.is_some() {
+            return Ok(Auth::Accept);
+        }
         if user == TEACHER {
             return Ok(self.teacher_methods());
         }
-        Ok(self.accept(Role::Student))
+        Ok(self.accept(Role::Student, user, "none"))
     }
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
-        match &self.server.token {
-            Some(token) if user == TEACHER && same_secret(password, token) => {
-                Ok(self.accept(Role::Teacher))
-            }
-            _ if user == TEACHER => Ok(self.teacher_methods()),
-            _ => Ok(self.accept(Role::Student)),
+        if self.refusal.is_some() {
+            return Ok(Auth::Accept);
         }
+        if user != TEACHER {
+            return Ok(self.accept(Role::Student, user, "password"));
+        }
+        let Some(token) = self.server.token.clone() else {
+            return Ok(self.failed(user, "password (none is offered)"));
+        };
+        if self.failures >= TRIES {
+            return Ok(self.teacher_methods());
+        }
+        let class = self.server.setup.class.clone();
+        let ip = self.peer.ip();
+        let Some(wait) = class.password_try(ip) else {
+            // The address has guessed enough: no more guesses, right or
+            // wrong, until it has been quiet for a while.
+            self.failures = TRIES;
+            let answer = self.teacher_methods();
+            self.server.log.repeat(
+                "refused guesses",
+                ip,
+                &format!(
+                    "failed login {} user {} method password (refused: too many failures from this address)",
+                    self.peer,
+                    escaped(user)
+                ),
+            );
+            return Ok(answer);
+        };
+        // Every failure from the address makes the next answer slower.
+        tokio::time::sleep(wait).await;
+        if same_secret(password, &token) {
+            class.login_succeeded(ip);
+            return Ok(self.accept(Role::Teacher, user, "password"));
+        }
+        Ok(self.failed(user, "password"))
     }
 
     async fn auth_publickey_offered(
@@ -220,6 +294,9 @@ impl russh::server::Handler for Conn {
         user: &str,
         offer: russh::server::PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
+        if self.refusal.is_some() {
+            return Ok(Auth::Accept);
+        }
         let known = self.is_teacher_key(offer.public_key);
         if user == TEACHER && known {
             Ok(Auth::Accept)
@@ -235,14 +312,26 @@ impl russh::server::Handler for Conn {
         user: &str,
         key: russh::server::VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        let known = self.is_teacher_key(key.public_key);
-        if user == TEACHER && known {
-            Ok(self.accept(Role::Teacher))
-        } else if user == TEACHER {
-            Ok(self.teacher_methods())
-        } else {
-            Ok(self.accept(Role::Student))
+        if self.refusal.is_some() {
+            return Ok(Auth::Accept);
         }
+        let known = self.is_teacher_key(key.public_key);
+        let fingerprint = key
+            .public_key
+            .fingerprint(russh::keys::HashAlg::Sha256)
+            .to_string();
+        if user == TEACHER && known {
+            Ok(self.accept(Role::Teacher, user, &format!("publickey {fingerprint}")))
+        } else if user == TEACHER {
+            Ok(self.failed(user, &format!("publickey {fingerprint}")))
+        } else {
+            Ok(self.accept(Role::Student, user, "publickey"))
+        }
+    }
+
+    async fn auth_succeeded(&mut self, session: &mut Session) -> Result<(), Self::Error> {
+        self.client = escaped(&String::from_utf8_lossy(session.remote_sshid()));
+        Ok(())
     }
 
     async fn channel_open_session(
@@ -276,7 +365,7 @@ impl russh::server::Handler for Conn {
         _modes: &[(Pty, u32)],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if Some(channel) != self.channel || self.wake.is_some() {
+        if Some(channel) != self.channel || self.inbox.is_some() {
             session.channel_failure(channel)?;
             return Ok(());
         }
@@ -302,11 +391,19 @@ impl russh::server::Handler for Conn {
         }
         session.channel_success(channel)?;
         if let Err(line) = self.start_explorer(channel, session.handle()) {
-            self.server.log.line(&format!(
-                "refused {} ({})",
-                self.peer,
-                line.trim_start_matches("bpeek: ")
-            ));
+            let logged = self.refusal.is_some();
+            if !logged {
+                self.server.log.repeat(
+                    "refusals",
+                    self.peer.ip(),
+                    &format!(
+                        "refused {} user {} ({})",
+                        self.peer,
+                        self.user,
+                        line.trim_start_matches("bpeek: ")
+                    ),
+                );
+            }
             self.refuse(session, channel, line);
         }
         Ok(())
@@ -387,7 +484,9 @@ impl russh::server::Handler for Conn {
                 pty.1 = cols;
                 pty.2 = rows;
             }
-            self.send(Incoming::Resize(cols, rows));
+            if let Some(inbox) = &self.inbox {
+                inbox.resize(cols, rows);
+            }
         }
         Ok(())
     }
@@ -398,7 +497,12 @@ impl russh::server::Handler for Conn {
         data: &[u8],
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let Some(wake) = self.wake.clone().filter(|_| Some(channel) == self.channel) else {
+        let Some(wake) = self
+            .inbox
+            .as_ref()
+            .map(|i| i.tx.clone())
+            .filter(|_| Some(channel) == self.channel)
+        else {
             return Ok(());
         };
         let mut message = Incoming::Bytes(data.to_vec());
@@ -420,8 +524,12 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if Some(channel) == self.channel {
-            self.send(Incoming::Gone);
+        if let Some(inbox) = self
+            .inbox
+            .as_ref()
+            .filter(|_| Some(channel) == self.channel)
+        {
+            inbox.gone();
         }
         Ok(())
     }
@@ -431,8 +539,12 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if Some(channel) == self.channel {
-            self.send(Incoming::Gone);
+        if let Some(inbox) = self
+            .inbox
+            .as_ref()
+            .filter(|_| Some(channel) == self.channel)
+        {
+            inbox.gone();
         }
         Ok(())
     }

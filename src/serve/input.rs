@@ -17,6 +17,11 @@ pub const ESC_WAIT: Duration = Duration::from_millis(50);
 /// The largest paste kept; the rest is dropped and the user told.
 pub const PASTE_CAP: usize = 1 << 20;
 
+/// The longest unfinished escape sequence kept. Real ones are a few dozen
+/// bytes; a longer one is discarded, up to its final byte, so a client
+/// sending `ESC [ 1` and then endless digits costs nothing.
+pub const SEQUENCE_CAP: usize = 4096;
+
 const PASTE_START: &[u8] = b"\x1b[200~";
 const PASTE_END: &[u8] = b"\x1b[201~";
 
@@ -31,6 +36,8 @@ pub struct InputParser {
     dropped: usize,
     /// The cap on a paste, if not [`PASTE_CAP`].
     cap: Option<usize>,
+    /// Discarding an overlong sequence until its final byte.
+    skipping: bool,
 }
 
 /// What the parser made of some input.
@@ -54,6 +61,14 @@ impl InputParser {
                 self.paste_byte(b, &mut out);
                 continue;
             }
+            if self.skipping {
+                // A final byte ends the sequence; an Esc starts the next.
+                if b != 0x1b {
+                    self.skipping = !(0x40..=0x7e).contains(&b) && b != 0x07;
+                    continue;
+                }
+                self.skipping = false;
+            }
             if b == 0x1b && !self.pending.is_empty() {
                 // A new sequence starts: what was pending was a lone Esc
                 // (Esc pressed twice) or an unfinished sequence (dropped).
@@ -76,8 +91,17 @@ impl InputParser {
                 continue;
             }
             self.decode(&mut out);
+            if self.pending.len() >= SEQUENCE_CAP {
+                self.pending = Vec::new();
+                self.skipping = true;
+            }
         }
         out
+    }
+
+    /// Bytes held between calls (an unfinished sequence or paste).
+    pub fn held(&self) -> usize {
+        self.pending.capacity() + self.paste.as_ref().map_or(0, Vec::capacity)
     }
 
     /// Whether an Esc is waiting that could be the Esc key (alone, or with

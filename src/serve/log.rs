@@ -1,13 +1,29 @@
 //! The connection log: one line per connect and disconnect, on stderr or in
 //! the `--log` file, each starting with the time in UTC.
+//!
+//! What a hostile client can repeat (refusals, failed logins, connections
+//! that never open a shell) goes through [`Log::repeat`]: the first line of
+//! a kind from one address is written, the rest of that [`REPEAT_WINDOW`]
+//! only counted, and one line says how many there were.
 
+use std::collections::HashMap;
 use std::io::Write;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// How long repeats of one kind from one address are only counted.
+pub const REPEAT_WINDOW: Duration = Duration::from_secs(10);
 
 #[derive(Clone)]
 pub struct Log {
     out: Arc<Mutex<Box<dyn Write + Send>>>,
+    repeats: Arc<Mutex<HashMap<(&'static str, IpAddr), Repeats>>>,
+}
+
+struct Repeats {
+    since: Instant,
+    more: u64,
 }
 
 impl Log {
@@ -18,6 +34,64 @@ impl Log {
     pub fn to(out: Box<dyn Write + Send>) -> Log {
         Log {
             out: Arc::new(Mutex::new(out)),
+            repeats: Arc::default(),
+        }
+    }
+
+    /// Write `text` unless a line of this `kind` from `from` was written in
+    /// the last [`REPEAT_WINDOW`]; then it is only counted.
+    pub fn repeat(&self, kind: &'static str, from: IpAddr, text: &str) {
+        let now = Instant::now();
+        let mut summary = None;
+        {
+            let mut repeats = self.repeats.lock().unwrap_or_else(|e| e.into_inner());
+            match repeats.get_mut(&(kind, from)) {
+                Some(r) if now.duration_since(r.since) < REPEAT_WINDOW => {
+                    r.more += 1;
+                    return;
+                }
+                Some(r) => {
+                    summary = summary_line(kind, from, r.more);
+                    *r = Repeats {
+                        since: now,
+                        more: 0,
+                    };
+                }
+                None => {
+                    repeats.insert(
+                        (kind, from),
+                        Repeats {
+                            since: now,
+                            more: 0,
+                        },
+                    );
+                }
+            }
+        }
+        if let Some(s) = summary {
+            self.line(&s);
+        }
+        self.line(text);
+    }
+
+    /// Write the counts of windows that are over (called every second or
+    /// so, and when the server stops).
+    pub fn flush_repeats(&self, all: bool) {
+        let now = Instant::now();
+        let mut lines = Vec::new();
+        {
+            let mut repeats = self.repeats.lock().unwrap_or_else(|e| e.into_inner());
+            repeats.retain(|(kind, from), r| {
+                if all || now.duration_since(r.since) >= REPEAT_WINDOW {
+                    lines.extend(summary_line(kind, *from, r.more));
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+        for l in lines {
+            self.line(&l);
         }
     }
 
@@ -28,6 +102,24 @@ impl Log {
             let _ = out.flush();
         }
     }
+}
+
+fn summary_line(kind: &str, from: IpAddr, more: u64) -> Option<String> {
+    (more > 0).then(|| {
+        format!(
+            "… and {more} more {kind} from {from} in the last {} s",
+            REPEAT_WINDOW.as_secs()
+        )
+    })
+}
+
+/// A name a client chose, safe to put in the log: escaped, and cut.
+pub fn escaped(text: &str) -> String {
+    let mut out: String = text.chars().take(64).flat_map(char::escape_debug).collect();
+    if text.chars().count() > 64 {
+        out.push('…');
+    }
+    format!("\"{out}\"")
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` for now.

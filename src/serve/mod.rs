@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::tui::app::App;
 use crate::tui::classroom::{Classroom, Role};
 use crate::tui::theme::Theme;
-use class::{Class, Limits};
+use class::{Class, Limits, Refusal};
 use log::Log;
 use russh::keys::PublicKey;
 use session::Setup;
@@ -33,14 +33,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// Authentication attempts per connection: three failures, plus the `none`
-/// probe every OpenSSH client starts with.
-pub const AUTH_ATTEMPTS: usize = 4;
+/// Authentication requests per connection russh answers at most. The
+/// handler counts the teacher's failures itself ([`handler::TRIES`]) and
+/// answers every request up to this, so a client that asks again after a
+/// failure gets a reply rather than silence.
+pub const AUTH_ATTEMPTS: usize = 12;
 
-/// Connections beyond `--max-sessions` that may still be in their SSH
-/// handshake, to be told politely that the class is full; any more are
-/// closed at once.
-const HANDSHAKE_SLACK: usize = 16;
+/// Refused connections that may be in their SSH handshake at once, to be
+/// told why on their terminal; any more get the reason as one line before
+/// the SSH version and are closed.
+const REFUSING: usize = 64;
+
+/// How long a refused connection may take to open a terminal and read why.
+const REFUSAL_TIME: Duration = Duration::from_secs(5);
 
 /// What every connection shares.
 pub struct Server {
@@ -117,6 +122,12 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         .map_err(|e| Error::input(format!("--login-timeout {}: {e}", args.login_timeout)))?;
     let stall_timeout = parse_duration(&args.stall_timeout)
         .map_err(|e| Error::input(format!("--stall-timeout {}: {e}", args.stall_timeout)))?;
+    let max_session_time = optional_duration(&args.max_session_time)
+        .map_err(|e| Error::input(format!("--max-session-time {}: {e}", args.max_session_time)))?;
+    let keepalive = optional_duration(&args.keepalive)
+        .map_err(|e| Error::input(format!("--keepalive {}: {e}", args.keepalive)))?;
+    let startups = class::Startups::parse(&args.max_startups, args.max_startups_per_address)
+        .map_err(|e| Error::input(format!("--max-startups {}: {e}", args.max_startups)))?;
     if args.max_sessions == 0 {
         return Err(Error::input("--max-sessions must be at least 1"));
     }
@@ -152,11 +163,14 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
 
     let class = Class::new(Limits {
         max_sessions: args.max_sessions,
-        per_address: args.max_per_address.unwrap_or(args.max_sessions),
+        // The teacher's seat is one more, and may be behind the same address.
+        per_address: args.max_per_address.unwrap_or(args.max_sessions + 1),
         rate_per_address: args.rate_per_address,
         idle_timeout,
         login_timeout,
         stall_timeout,
+        max_session_time,
+        startups,
     });
     let server = Arc::new(Server {
         setup: Setup {
@@ -175,7 +189,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         port: addr.port(),
     });
     let fingerprint = host_key::fingerprint(&key);
-    let config = Arc::new(ssh_config(key));
+    let config = Arc::new(ssh_config(key, keepalive));
     let stop = Arc::new(tokio::sync::Notify::new());
     runtime.spawn(accept_loop(listener, config, server.clone(), stop.clone()));
     Ok(Running {
@@ -276,7 +290,7 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
     result
 }
 
-fn ssh_config(key: russh::keys::PrivateKey) -> russh::server::Config {
+fn ssh_config(key: russh::keys::PrivateKey, keepalive: Option<Duration>) -> russh::server::Config {
     russh::server::Config {
         server_id: russh::SshId::Standard(
             format!("SSH-2.0-bpeek_{}", env!("CARGO_PKG_VERSION")).into(),
@@ -295,7 +309,7 @@ fn ssh_config(key: russh::keys::PrivateKey) -> russh::server::Config {
         // Idleness is measured on keystrokes by each explorer; this only
         // drops connections that are dead.
         inactivity_timeout: None,
-        keepalive_interval: Some(Duration::from_secs(30)),
+        keepalive_interval: keepalive,
         keepalive_max: 3,
         nodelay: true,
         ..Default::default()
@@ -308,12 +322,20 @@ async fn accept_loop(
     server: Arc<Server>,
     stop: Arc<tokio::sync::Notify>,
 ) {
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    let cap = server.setup.class.limits.max_sessions + HANDSHAKE_SLACK;
-    let login_timeout = server.setup.class.limits.login_timeout;
+    let refusing = Arc::new(AtomicUsize::new(0));
+    let limits = server.setup.class.limits.clone();
+    let login_timeout = limits.login_timeout;
+    let mut ticks = tokio::time::interval(Duration::from_secs(1));
     loop {
         let accepted = tokio::select! {
-            () = stop.notified() => return,
+            () = stop.notified() => {
+                server.log.flush_repeats(true);
+                return;
+            }
+            _ = ticks.tick() => {
+                server.log.flush_repeats(false);
+                continue;
+            }
             a = listener.accept() => a,
         };
         let Ok((stream, peer)) = accepted else {
@@ -321,56 +343,94 @@ async fn accept_loop(
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        if in_flight.load(Ordering::SeqCst) >= cap {
-            server
-                .log
-                .line(&format!("refused {peer} (too many connections)"));
-            continue;
-        }
         let _ = stream.set_nodelay(true);
         let seat = server.setup.class.join(peer.ip());
+        if let Err(refusal) = &seat {
+            server.log.repeat(
+                "refusals",
+                peer.ip(),
+                &format!("refused {peer} ({}: {refusal})", refusal.kind()),
+            );
+            let handshake = !matches!(refusal, Refusal::Pending)
+                && refusing.fetch_add(1, Ordering::SeqCst) < REFUSING;
+            if !handshake {
+                if !matches!(refusal, Refusal::Pending) {
+                    refusing.fetch_sub(1, Ordering::SeqCst);
+                }
+                tokio::spawn(say_and_close(stream, format!("bpeek: {refusal}")));
+                continue;
+            }
+        }
+        let refused = seat.as_ref().err().map(|r| format!("bpeek: {r}"));
         let conn = handler::Conn::new(server.clone(), peer, seat);
-        let authed = conn.authed.clone();
+        let started = conn.started.clone();
         let config = config.clone();
-        let in_flight = in_flight.clone();
-        in_flight.fetch_add(1, Ordering::SeqCst);
+        let refusing = refusing.clone();
         let log = server.log.clone();
+        let login_by = tokio::time::Instant::now()
+            + if refused.is_some() {
+                REFUSAL_TIME.min(login_timeout)
+            } else {
+                login_timeout
+            };
         tokio::spawn(async move {
-            let login_by = tokio::time::Instant::now() + login_timeout;
-            let started =
+            let timed_out = |log: &Log| {
+                if refused.is_none() {
+                    log.repeat(
+                        "closed without an explorer",
+                        peer.ip(),
+                        &format!(
+                            "closed {peer} (no explorer within {}: no login, or no pty and shell)",
+                            describe_duration(login_timeout)
+                        ),
+                    );
+                }
+            };
+            let begun =
                 tokio::time::timeout_at(login_by, russh::server::run_stream(config, stream, conn))
                     .await;
-            match started {
-                Err(_) => log.line(&format!(
-                    "refused {peer} (no login within {})",
-                    describe_duration(login_timeout)
-                )),
+            match begun {
+                Err(_) => timed_out(&log),
                 Ok(Err(_)) => {}
                 Ok(Ok(running)) => {
                     let handle = running.handle();
-                    let deadline = tokio::spawn(async move {
-                        tokio::time::sleep_until(login_by).await;
-                        if !authed.load(Ordering::SeqCst) {
-                            log.line(&format!(
-                                "refused {peer} (no login within {})",
-                                describe_duration(login_timeout)
-                            ));
+                    let mut running = std::pin::pin!(running);
+                    let ended = tokio::time::timeout_at(login_by, &mut running).await;
+                    if ended.is_err() {
+                        if started.load(Ordering::SeqCst) {
+                            let _ = running.await;
+                        } else {
+                            timed_out(&log);
+                            let why = refused
+                                .clone()
+                                .unwrap_or_else(|| "bpeek: no explorer was opened in time".into());
                             let _ = handle
-                                .disconnect(
-                                    russh::Disconnect::ByApplication,
-                                    "login took too long".into(),
-                                    String::new(),
-                                )
+                                .disconnect(russh::Disconnect::ByApplication, why, String::new())
                                 .await;
+                            // A client that does not read the goodbye is
+                            // not waited for.
+                            let _ =
+                                tokio::time::timeout(Duration::from_secs(2), &mut running).await;
                         }
-                    });
-                    let _ = running.await;
-                    deadline.abort();
+                    }
                 }
             }
-            in_flight.fetch_sub(1, Ordering::SeqCst);
+            if refused.is_some() {
+                refusing.fetch_sub(1, Ordering::SeqCst);
+            }
         });
     }
+}
+
+/// Tell a client why it is refused without the cost of a handshake: one
+/// line before the SSH version (which SSH allows), then close.
+async fn say_and_close(mut stream: tokio::net::TcpStream, line: String) {
+    use tokio::io::AsyncWriteExt;
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = stream.write_all(format!("{line}\r\n").as_bytes()).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
 }
 
 /// Block until SIGINT or SIGTERM.
@@ -445,6 +505,14 @@ pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
     } else {
         Duration::from_secs(secs)
     })
+}
+
+/// A duration, or `None` for `0` (never).
+fn optional_duration(text: &str) -> std::result::Result<Option<Duration>, String> {
+    if text.trim().trim_end_matches(['s', 'm', 'h']) == "0" {
+        return Ok(None);
+    }
+    parse_duration(text).map(Some)
 }
 
 /// A duration the way a user would say it.

@@ -10,7 +10,8 @@
 //! the queue has drained, so a slow student costs no memory and never holds
 //! up anyone else.
 
-use crate::serve::incoming::Incoming;
+use crate::serve::incoming::{Inbox, Incoming};
+use crate::serve::session::Ending;
 use crate::tui::screen::Screen;
 use crossterm::{cursor, event, style, terminal};
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
@@ -19,7 +20,6 @@ use ratatui::layout::{Position, Size};
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::SyncSender;
 use std::time::Duration;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
@@ -137,7 +137,7 @@ pub fn start_writer<W>(
     mut writer: W,
     handle: russh::server::Handle,
     channel: russh::ChannelId,
-    wake: SyncSender<Incoming>,
+    wake: Inbox,
     stall_timeout: Duration,
 ) -> Outbox
 where
@@ -158,13 +158,13 @@ where
                         Ok(Ok(())) => {}
                         Ok(Err(_)) => break,
                         Err(_) => {
-                            let _ = wake.try_send(Incoming::Stalled);
+                            wake.close("", Ending::Stalled);
                             let _ = handle.close(channel).await;
                             break;
                         }
                     }
                     if rx.is_empty() && dropped.swap(false, Ordering::SeqCst) {
-                        let _ = wake.try_send(Incoming::Redraw);
+                        wake.nudge(Incoming::Redraw);
                     }
                 }
                 Out::End(status) => {

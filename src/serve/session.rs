@@ -5,7 +5,7 @@
 use crate::bpe::Trainer;
 use crate::cli::args::{ColorChoice, TrainingOptions};
 use crate::serve::class::Class;
-use crate::serve::incoming::Incoming;
+use crate::serve::incoming::{Inbox, Incoming};
 use crate::serve::input::{ESC_WAIT, InputParser, PASTE_CAP};
 use crate::serve::screen::{self, Out, Outbox, RemoteScreen};
 use crate::serve::shared::SharedTokenizers;
@@ -20,7 +20,7 @@ use ratatui::Terminal;
 use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Everything a session needs from the server.
@@ -47,6 +47,9 @@ pub enum Ending {
     Stalled,
     Gone,
     ServerStopping,
+    TimeLimit,
+    /// The teacher logged in again, and this older session gave way.
+    Replaced,
     Failed(String),
     Panicked(String),
 }
@@ -59,6 +62,8 @@ impl std::fmt::Display for Ending {
             Ending::Stalled => f.write_str("stalled output"),
             Ending::Gone => f.write_str("client gone"),
             Ending::ServerStopping => f.write_str("server stopping"),
+            Ending::TimeLimit => f.write_str("time limit"),
+            Ending::Replaced => f.write_str("replaced by a new teacher login"),
             Ending::Failed(e) => write!(f, "error: {e}"),
             Ending::Panicked(e) => write!(f, "panic: {e}"),
         }
@@ -70,10 +75,12 @@ impl std::fmt::Display for Ending {
 /// runs on keystrokes (and on the teacher's moves, which a follower watches).
 pub struct ChannelEvents {
     rx: Receiver<Incoming>,
-    tx: SyncSender<Incoming>,
+    inbox: Inbox,
     parser: InputParser,
     queue: VecDeque<Event>,
     idle_timeout: Duration,
+    /// When the session ends whatever it does (`--max-session-time`).
+    ends_at: Option<Instant>,
     last_activity: Instant,
     last_byte: Instant,
     class: Arc<Class>,
@@ -87,17 +94,18 @@ pub struct ChannelEvents {
 impl ChannelEvents {
     pub fn new(
         rx: Receiver<Incoming>,
-        tx: SyncSender<Incoming>,
+        inbox: Inbox,
         class: Arc<Class>,
         shared: Arc<SharedTokenizers>,
     ) -> Self {
         let now = Instant::now();
         ChannelEvents {
             rx,
-            tx,
+            inbox,
             parser: InputParser::new(),
             queue: VecDeque::new(),
             idle_timeout: class.limits.idle_timeout,
+            ends_at: class.limits.max_session_time.map(|t| now + t),
             last_activity: now,
             last_byte: now,
             seen_generation: class.generation(),
@@ -125,6 +133,19 @@ impl EventSource for ChannelEvents {
     fn next(&mut self, timeout: Option<Duration>) -> io::Result<Option<Event>> {
         let tick_at = timeout.map(|t| Instant::now() + t);
         loop {
+            let flags = self.inbox.flags.clone();
+            if let Some((goodbye, why)) = flags.take_close() {
+                self.goodbye = Some(goodbye);
+                return self.end(why);
+            }
+            if flags.is_gone() {
+                return self.end(Ending::Gone);
+            }
+            if let Some((w, h)) = flags.take_size() {
+                // Only the latest size counts: older ones still queued go.
+                self.queue.retain(|e| !matches!(e, Event::Resize(..)));
+                self.queue.push_back(Event::Resize(w, h));
+            }
             let generation = self.class.generation();
             if generation != self.seen_generation {
                 self.seen_generation = generation;
@@ -143,7 +164,22 @@ impl EventSource for ChannelEvents {
             let now = Instant::now();
             let idle_at = self.last_activity + self.idle_timeout;
             let esc_at = self.parser.waiting().then(|| self.last_byte + ESC_WAIT);
-            let wake_at = [Some(idle_at), esc_at, tick_at]
+            // A paste whose end marker never comes must not swallow the
+            // student's keys for good.
+            let paste_at = self
+                .parser
+                .in_paste()
+                .then(|| self.last_byte + crate::serve::input::PASTE_SILENCE);
+            if self.ends_at.is_some_and(|t| now >= t) {
+                self.goodbye = Some(format!(
+                    "bpeek: the session reached the server's time limit of {}; goodbye",
+                    crate::serve::describe_duration(
+                        self.class.limits.max_session_time.unwrap_or_default()
+                    )
+                ));
+                return self.end(Ending::TimeLimit);
+            }
+            let wake_at = [Some(idle_at), esc_at, paste_at, tick_at, self.ends_at]
                 .into_iter()
                 .flatten()
                 .min()
@@ -163,23 +199,17 @@ impl EventSource for ChannelEvents {
                         )));
                     }
                 }
-                Ok(Incoming::Resize(w, h)) => self.queue.push_back(Event::Resize(w, h)),
-                Ok(Incoming::Class) => {}
+                Ok(Incoming::Flags | Incoming::Class) => {}
                 Ok(Incoming::Redraw) => self.queue.push_back(Event::Redraw),
                 Ok(Incoming::Loaded(done)) => self.queue.push_back(Event::Loaded(done)),
                 Ok(Incoming::JobDone) => self.queue.push_back(Event::JobDone),
-                Ok(Incoming::Stalled) => return self.end(Ending::Stalled),
-                Ok(Incoming::Gone) | Err(RecvTimeoutError::Disconnected) => {
-                    return self.end(Ending::Gone);
-                }
-                Ok(Incoming::Close(goodbye)) => {
-                    self.goodbye = Some(goodbye);
-                    return self.end(Ending::ServerStopping);
-                }
+                Err(RecvTimeoutError::Disconnected) => return self.end(Ending::Gone),
                 Err(RecvTimeoutError::Timeout) => {
                     let now = Instant::now();
                     if esc_at.is_some_and(|t| now >= t) {
                         self.queue.extend(self.parser.flush().events);
+                    } else if paste_at.is_some_and(|t| now >= t) {
+                        self.queue.extend(self.parser.end_paste().events);
                     } else if now >= idle_at {
                         self.goodbye = Some(format!(
                             "bpeek: no key pressed for {}; session closed",
@@ -195,7 +225,7 @@ impl EventSource for ChannelEvents {
     }
 
     fn load(&mut self, spec: &str) {
-        let tx = self.tx.clone();
+        let tx = self.inbox.tx.clone();
         let shared = self.shared.clone();
         let spec = spec.to_string();
         std::thread::spawn(move || {
@@ -204,7 +234,7 @@ impl EventSource for ChannelEvents {
     }
 
     fn spawn(&mut self, work: crate::tui::job::Work) {
-        let tx = self.tx.clone();
+        let tx = self.inbox.tx.clone();
         std::thread::spawn(move || {
             work.run();
             let _ = tx.send(Incoming::JobDone);
@@ -236,7 +266,9 @@ pub fn run(
     };
     let message = match &ending {
         Ending::Quit | Ending::Gone | Ending::Stalled => None,
-        Ending::Idle | Ending::ServerStopping => events.goodbye.clone(),
+        Ending::Idle | Ending::ServerStopping | Ending::TimeLimit | Ending::Replaced => {
+            events.goodbye.clone()
+        }
         Ending::Failed(e) => Some(format!("bpeek: the session ended: {e}")),
         Ending::Panicked(_) => Some("bpeek: the session ended on an internal error".into()),
     };
@@ -274,9 +306,10 @@ fn explore(
         app.add_tokenizer(spec);
     }
     app.classroom = Some(Classroom::new(role, setup.class.link(seat_id)));
-    // A late joiner starts where the teacher is; a teacher tells the class
-    // where it starts.
+    // A late joiner starts where the teacher is; a teacher starts where the
+    // class is (a reconnect goes on, not back to merge 0) and tells it so.
     follow::on_class_change(&mut app);
+    follow::resume(&mut app);
     follow::after_event(&mut app);
     let fail = |e: io::Error| crate::error::Error::failure(format!("client terminal: {e}"));
     outbox

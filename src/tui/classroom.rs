@@ -45,6 +45,11 @@ pub trait ClassLink: Send {
     /// This student now follows (or not).
     fn set_following(&self, following: bool);
     fn counts(&self) -> ClassCounts;
+    /// Where the class stood when its last teacher left: a teacher who
+    /// logs in again starts there, not at merge 0.
+    fn resume(&self) -> Option<TrainingState> {
+        None
+    }
 }
 
 pub struct Classroom {

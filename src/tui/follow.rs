@@ -116,6 +116,19 @@ pub fn after_event(app: &mut App) {
     }
 }
 
+/// A teacher's explorer just opened: go where the class already is.
+pub fn resume(app: &mut App) {
+    let Some(class) = &app.classroom else {
+        return;
+    };
+    if class.role != Role::Teacher {
+        return;
+    }
+    if let Some(target) = class.link.resume() {
+        seek(app, target);
+    }
+}
+
 /// Seek to the teacher's state (at this explorer's own size and view).
 fn follow(app: &mut App) {
     if app.opening_job() {
@@ -124,6 +137,10 @@ fn follow(app: &mut App) {
     let Some(target) = app.classroom.as_ref().and_then(|c| c.link.teacher()) else {
         return;
     };
+    seek(app, target);
+}
+
+fn seek(app: &mut App, target: TrainingState) {
     if app.autoplay.on {
         // The teacher's steps drive a follower; its own clock would race them.
         app.autoplay.on = false;

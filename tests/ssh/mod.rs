@@ -261,3 +261,65 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .build()
         .unwrap()
 }
+
+/// Threads of this process (the server runs in it).
+pub fn threads() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// A client that keeps the login banner it is shown.
+#[derive(Clone, Default)]
+pub struct Banner(pub Arc<Mutex<String>>);
+
+impl client::Handler for Banner {
+    type Error = russh::Error;
+
+    async fn check_server_key(&mut self, _: &PublicKeyOrCertificate) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+
+    async fn auth_banner(
+        &mut self,
+        banner: &str,
+        _: &mut client::Session,
+    ) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().push_str(banner);
+        Ok(())
+    }
+}
+
+/// A TCP connection to the server from the loopback address `source`
+/// (127.0.0.1, 127.0.0.2, ...: every one is a different address to it).
+pub async fn tcp_from(source: [u8; 4], port: u16) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind((std::net::Ipv4Addr::from(source), 0).into())
+        .unwrap();
+    socket.connect(([127, 0, 0, 1], port).into()).await.unwrap()
+}
+
+/// Log in from `source` as `user` with `none`; the handle, whether the
+/// login was accepted, and the banner shown.
+pub async fn login_from(
+    source: [u8; 4],
+    port: u16,
+    user: &str,
+) -> (Option<client::Handle<Banner>>, bool, String) {
+    let banner = Banner::default();
+    let stream = tcp_from(source, port).await;
+    let config = Arc::new(client::Config::default());
+    let Ok(mut handle) = client::connect_stream(config, stream, banner.clone()).await else {
+        return (None, false, banner.0.lock().unwrap().clone());
+    };
+    let ok = handle
+        .authenticate_none(user)
+        .await
+        .is_ok_and(|r| r.success());
+    let shown = banner.0.lock().unwrap().clone();
+    (Some(handle), ok, shown)
+}

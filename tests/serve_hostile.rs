@@ -1,0 +1,407 @@
+//! A hostile student, scripted: a resize storm, an escape sequence that
+//! never ends, logins that never open a shell, silent sockets, a full
+//! class, a teacher's dead link, password guessing. Server and clients run
+//! in one test process over loopback; every loop is bounded.
+
+mod ssh;
+
+use russh::client;
+use ssh::{Banner, Class, Conn, Term, login_from, runtime, tcp_from, threads};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn shows(text: &'static str) -> impl Fn(&Term) -> bool {
+    move |t: &Term| t.screen().contains(text)
+}
+
+async fn explorer(handle: &client::Handle<Banner>, cols: u16, rows: u16) -> Term {
+    let channel = handle.channel_open_session().await.unwrap();
+    channel
+        .request_pty(true, "xterm", cols.into(), rows.into(), 0, 0, &[])
+        .await
+        .unwrap();
+    channel.request_shell(true).await.unwrap();
+    Term::new(channel, cols, rows)
+}
+
+/// A teacher's password login from `source`: the handle if accepted.
+async fn teacher_from(
+    source: [u8; 4],
+    port: u16,
+    passwords: &[&str],
+) -> Option<client::Handle<Banner>> {
+    let stream = tcp_from(source, port).await;
+    let config = Arc::new(client::Config::default());
+    let mut handle = client::connect_stream(config, stream, Banner::default())
+        .await
+        .ok()?;
+    for p in passwords {
+        match handle.authenticate_password("teacher", *p).await {
+            Ok(r) if r.success() => return Some(handle),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+async fn wait_closed<H: client::Handler>(handle: &client::Handle<H>, what: &str) {
+    let deadline = tokio::time::Instant::now() + ssh::PATIENCE;
+    while !handle.is_closed() {
+        assert!(tokio::time::Instant::now() < deadline, "{what} stays open");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[test]
+fn a_resize_storm_starts_no_threads_and_the_latest_size_wins() {
+    let class = Class::start("resize-storm", &[]);
+    runtime().block_on(async {
+        let conn = Conn::login(class.port(), "storm", None).await.unwrap();
+        let mut term = conn.terminal(120, 40).await;
+        term.wait_for("the explorer", shows("merge 0/")).await;
+        let before = threads();
+        let mut most = before;
+        for i in 0..20_000u32 {
+            let cols = if i % 2 == 0 { 500 } else { 499 };
+            term.channel.window_change(cols, 200, 0, 0).await.unwrap();
+            if i % 250 == 0 {
+                most = most.max(threads());
+            }
+        }
+        most = most.max(threads());
+        assert!(
+            most <= before + 8,
+            "threads went from {before} to {most} in a resize storm"
+        );
+        term.resize(90, 30).await;
+        term.send(b"n").await;
+        term.wait_for("merge 1 at 90x30", |t| {
+            t.status_line().contains("merge 1/") && t.screen().lines().any(|l| l.contains("Pairs"))
+        })
+        .await;
+        // The server goes on for everyone.
+        let other = Conn::login(class.port(), "calm", None).await.unwrap();
+        let mut calm = other.terminal(80, 24).await;
+        calm.wait_for("another explorer", shows("merge 0/")).await;
+    });
+}
+
+#[test]
+fn an_escape_sequence_that_never_ends_is_dropped_and_keys_work_after_it() {
+    let class = Class::start("escape-flood", &[]);
+    runtime().block_on(async {
+        let conn = Conn::login(class.port(), "flood", None).await.unwrap();
+        let mut term = conn.terminal(80, 24).await;
+        term.wait_for("the explorer", shows("merge 0/")).await;
+        term.send(b"\x1b[1").await;
+        let digits = vec![b'1'; 32 * 1024];
+        // 16 MB of a sequence that never ends.
+        for _ in 0..512 {
+            term.send(&digits).await;
+        }
+        term.send(b"~n").await;
+        term.wait_for("merge 1", |t| t.status_line().contains("merge 1/"))
+            .await;
+    });
+}
+
+#[test]
+fn logins_that_open_no_shell_are_refused_per_address_at_once_and_closed_in_time() {
+    let class = Class::start(
+        "no-shell",
+        &[
+            "--max-sessions",
+            "4",
+            "--max-per-address",
+            "1",
+            "--login-timeout",
+            "2s",
+        ],
+    );
+    let token = class.token();
+    runtime().block_on(async {
+        // Like 20 `ssh -N` from one address.
+        let mut held = Vec::new();
+        for i in 0..20 {
+            let (handle, ok, _) = login_from([127, 0, 0, 5], class.port(), "holder").await;
+            assert!(ok, "holder {i} logs in");
+            held.push(handle.unwrap());
+        }
+        // The second was refused when accepted, and is told why.
+        let mut second = explorer(&held[1], 80, 24).await;
+        second.wait_closed().await;
+        assert!(
+            second
+                .raw
+                .contains("bpeek: too many connections from your address (1)"),
+            "{}",
+            second.raw
+        );
+        assert_eq!(second.exit_status, Some(1));
+
+        // Another address, and the teacher, get in.
+        let (student, ok, _) = login_from([127, 0, 0, 6], class.port(), "ann").await;
+        assert!(ok);
+        let mut ann = explorer(&student.unwrap(), 80, 24).await;
+        ann.wait_for("ann's explorer", shows("merge 0/")).await;
+        let teacher = teacher_from([127, 0, 0, 7], class.port(), &[&token])
+            .await
+            .expect("the teacher logs in");
+        let mut t = explorer(&teacher, 100, 30).await;
+        t.wait_for("the teacher's explorer", |t| {
+            t.status_line().contains("teacher, 1 student")
+        })
+        .await;
+
+        // Every holder is closed: the refused ones soon, the first once the
+        // login timeout is over.
+        for h in &held {
+            wait_closed(h, "a login without a shell").await;
+        }
+    });
+    let log = class.wait_for_log("no explorer within 2 s");
+    assert!(log.contains("closed 127.0.0.5:"), "{log}");
+    assert!(log.contains("refused 127.0.0.5:"), "{log}");
+    assert!(
+        log.contains("user \"ann\"") && log.contains("client \"SSH-2.0-"),
+        "{log}"
+    );
+    assert!(log.contains("by password"), "{log}");
+}
+
+#[test]
+fn silent_sockets_from_one_address_take_only_its_share_of_pending_logins() {
+    let class = Class::start("silent", &[]);
+    runtime().block_on(async {
+        let mut silent = Vec::new();
+        for _ in 0..80 {
+            silent.push(tcp_from([127, 0, 0, 9], class.port()).await);
+        }
+        // Everyone else still gets in, at once.
+        let (student, ok, _) = login_from([127, 0, 0, 10], class.port(), "ben").await;
+        assert!(ok, "a student from another address logs in");
+        let mut ben = explorer(&student.unwrap(), 80, 24).await;
+        ben.wait_for("ben's explorer", shows("merge 0/")).await;
+        let token = class.token();
+        let teacher = teacher_from([127, 0, 0, 11], class.port(), &[&token])
+            .await
+            .expect("the teacher logs in");
+        let mut t = explorer(&teacher, 100, 30).await;
+        t.wait_for("the teacher", |t| {
+            t.status_line().contains("teacher, 1 student")
+        })
+        .await;
+
+        // The last silent socket was told why, in one line, and closed.
+        use tokio::io::AsyncReadExt;
+        let mut last = silent.pop().unwrap();
+        let mut got = Vec::new();
+        let _ = tokio::time::timeout(ssh::PATIENCE, last.read_to_end(&mut got)).await;
+        let got = String::from_utf8_lossy(&got);
+        assert_eq!(
+            got, "bpeek: too many logins under way; try again in a few seconds\r\n",
+            "{got:?}"
+        );
+    });
+    // 72 refusals make one line, then a count.
+    let log = class.wait_for_log("more refusals from 127.0.0.9 in the last 10 s");
+    assert_eq!(log.matches("refused 127.0.0.9:").count(), 1, "{log}");
+    assert!(
+        log.contains("… and 71 more refusals from 127.0.0.9"),
+        "{log}"
+    );
+}
+
+#[test]
+fn the_teachers_seat_is_kept_in_a_full_class() {
+    let class = Class::start("teacher-seat", &["--max-sessions", "3"]);
+    let token = class.token();
+    runtime().block_on(async {
+        let mut students = Vec::new();
+        for name in ["a", "b", "c"] {
+            let conn = Conn::login(class.port(), name, None).await.unwrap();
+            let mut term = conn.terminal(80, 24).await;
+            term.wait_for("a student's explorer", shows("merge 0/"))
+                .await;
+            students.push((conn, term));
+        }
+        let teacher = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut t = teacher.terminal(100, 30).await;
+        t.wait_for("the teacher in a full class", |t| {
+            t.status_line().contains("teacher, 3 students")
+        })
+        .await;
+        // A fourth student is told the class is full.
+        let (late, _, _) = login_from([127, 0, 0, 12], class.port(), "d").await;
+        let mut d = explorer(&late.unwrap(), 80, 24).await;
+        d.wait_closed().await;
+        assert!(
+            d.raw.contains("the class is full (3 sessions)"),
+            "{}",
+            d.raw
+        );
+    });
+}
+
+#[test]
+fn a_new_teacher_login_takes_over_from_a_dead_teacher_link_where_the_class_is() {
+    let class = Class::start("stale-teacher", &[]);
+    let token = class.token();
+    runtime().block_on(async {
+        let s = Conn::login(class.port(), "sam", None).await.unwrap();
+        let mut sam = s.terminal(80, 24).await;
+        sam.wait_for("sam's explorer", shows("merge 0/")).await;
+
+        let first = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut t1 = first.terminal(100, 30).await;
+        t1.wait_for("the teacher", shows("merge 0/")).await;
+        t1.send(b"nnn").await;
+        sam.wait_for("sam at merge 3", |t| t.status_line().contains("merge 3/"))
+            .await;
+        // The first teacher's link dies: it reads nothing more, like an
+        // ssh stopped with SIGSTOP. A new teacher login takes over at once.
+        let second = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut t2 = second.terminal(100, 30).await;
+        t2.wait_for("the new teacher at merge 3", |t| {
+            t.status_line().contains("merge 3/") && t.status_line().contains("teacher, 1 student")
+        })
+        .await;
+        t2.send(b"n").await;
+        sam.wait_for("sam follows the new teacher", |t| {
+            t.status_line().contains("merge 4/")
+        })
+        .await;
+
+        // A teacher who leaves and comes back goes on from the class's merge.
+        t2.send(b"q").await;
+        t2.wait_closed().await;
+        sam.wait_for("no teacher", |t| t.status_line().contains("no teacher yet"))
+            .await;
+        let third = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut t3 = third.terminal(100, 30).await;
+        t3.wait_for("the teacher back at merge 4", |t| {
+            t.status_line().contains("merge 4/")
+        })
+        .await;
+        assert!(t3.screen().contains("Merges 4"), "{}", t3.screen());
+        sam.wait_for("sam with the teacher", |t| {
+            t.status_line().contains("following the teacher")
+                && t.status_line().contains("merge 4/")
+        })
+        .await;
+        drop(first);
+    });
+    let log = class.wait_for_log("replaced by a new teacher login");
+    assert!(!log.contains("already leading"), "{log}");
+}
+
+#[test]
+fn failed_teacher_logins_are_counted_per_address_across_connections_and_logged() {
+    let class = Class::start("guessing", &[]);
+    let token = class.token();
+    runtime().block_on(async {
+        let guesses = ["aaaa", "bbbb", "cccc"];
+        // Four connections of three guesses each: only ten guesses are
+        // answered for the address, then it may guess no more.
+        for _ in 0..4 {
+            let got = teacher_from([127, 0, 0, 20], class.port(), &guesses).await;
+            assert!(got.is_none());
+        }
+        let right = teacher_from([127, 0, 0, 20], class.port(), &[&token]).await;
+        assert!(
+            right.is_none(),
+            "after ten failures even the right password is refused"
+        );
+        // Another address is not held back.
+        let other = teacher_from([127, 0, 0, 21], class.port(), &[&token]).await;
+        assert!(other.is_some(), "the teacher elsewhere logs in");
+
+        // A fourth try on one connection still gets an answer.
+        let stream = tcp_from([127, 0, 0, 22], class.port()).await;
+        let config = Arc::new(client::Config::default());
+        let mut handle = client::connect_stream(config, stream, Banner::default())
+            .await
+            .unwrap();
+        for p in ["x", "y", "z", "w"] {
+            let r = handle.authenticate_password("teacher", p).await;
+            assert!(
+                matches!(&r, Ok(r) if !r.success()),
+                "the try {p:?} is answered: {r:?}"
+            );
+        }
+    });
+    let log = class.log.text();
+    assert!(
+        log.contains("failed login 127.0.0.20:")
+            && log.contains("user \"teacher\" method password"),
+        "{log}"
+    );
+    assert!(log.contains("too many failures from this address"), "{log}");
+}
+
+#[test]
+fn a_session_ends_at_the_max_session_time() {
+    let class = Class::start(
+        "time-limit",
+        &["--max-session-time", "1s", "--keepalive", "5s"],
+    );
+    runtime().block_on(async {
+        let conn = Conn::login(class.port(), "long", None).await.unwrap();
+        let mut term = conn.terminal(80, 24).await;
+        term.wait_for("the explorer", shows("merge 0/")).await;
+        term.wait_closed().await;
+        assert!(term.raw.contains("time limit of 1 s"), "{}", term.raw);
+        assert!(!term.vt.screen().alternate_screen());
+    });
+    class.wait_for_log("time limit");
+}
+
+#[test]
+fn a_paramiko_guesser_is_answered_on_every_try_and_stopped_per_address() {
+    let have = std::process::Command::new("python3")
+        .args(["-c", "import paramiko"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        eprintln!("skipped: python3 with paramiko is not installed");
+        return;
+    }
+    let class = Class::start("paramiko", &[]);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ssh/guess.py");
+    // Twelve connections of one try each: every try is answered; after the
+    // address's ten failures the rest are refused unchecked.
+    let out = std::process::Command::new("python3")
+        .args([script, &class.port().to_string(), "127.0.0.30", "12", "1"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        said.lines().filter(|l| *l == "answer").count(),
+        12,
+        "{said}"
+    );
+    let log = class.log.text();
+    assert!(
+        log.contains("failed login 127.0.0.30:")
+            && log.contains("user \"teacher\" method password (1 from this address)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("method password (refused: too many failures from this address)"),
+        "{log}"
+    );
+}
