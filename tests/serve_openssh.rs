@@ -80,7 +80,7 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     let dir = TempDir::new("serve-class");
     let server = tmux.open("server", 120, 20);
     // Two students' seats, and the teacher's kept besides.
-    let served = serve(&server, &dir, "--max-sessions 2");
+    let served = serve(&server, &dir, "--max-sessions 2 --max-per-address 10");
     let port = served.port;
 
     // The fingerprint printed is the one ssh-keygen prints.
