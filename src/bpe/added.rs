@@ -11,7 +11,7 @@
 //! `lstrip` and `rstrip` take the whitespace beside it into the token.
 
 use crate::bpe::TokenId;
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
+use aho_corasick::{AhoCorasick, Input};
 use regex_automata::meta::Regex;
 use std::borrow::Cow;
 use std::ops::Range;
@@ -82,24 +82,16 @@ impl Pass {
     /// texts the normalizer makes equal), the first listed is the one
     /// matched, and an empty pattern matches nothing.
     fn new<'a>(patterns: impl Iterator<Item = (usize, Cow<'a, str>)>) -> Pass {
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut kept = Vec::new();
-        let mut token_of = Vec::new();
-        for (index, pattern) in patterns {
-            if !pattern.is_empty() && seen.insert(pattern.clone()) {
-                kept.push(pattern);
-                token_of.push(index);
-            }
-        }
-        let automaton = (!kept.is_empty()).then(|| {
-            AhoCorasickBuilder::new()
-                .match_kind(MatchKind::LeftmostLongest)
-                .build(kept.iter().map(|p| p.as_bytes()))
-                .expect("literal patterns of bounded size always build")
-        });
-        Pass {
-            automaton,
-            token_of,
+        let (tokens, patterns): (Vec<usize>, Vec<Cow<str>>) = patterns.unzip();
+        match crate::bpe::specials::literal_automaton(patterns.iter().map(|p| p.as_bytes())) {
+            Some((automaton, index_of)) => Pass {
+                automaton: Some(automaton),
+                token_of: index_of.into_iter().map(|i| tokens[i]).collect(),
+            },
+            None => Pass {
+                automaton: None,
+                token_of: Vec::new(),
+            },
         }
     }
 }

@@ -80,20 +80,31 @@ impl Specials {
     }
 
     fn build(&self) -> Option<(AhoCorasick, Vec<usize>)> {
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut token_of = Vec::new();
-        for (i, s) in self.list.iter().enumerate() {
-            if !s.text.is_empty() && seen.insert(s.text.as_str()) {
-                token_of.push(i);
-            }
-        }
-        if token_of.is_empty() {
-            return None;
-        }
-        let automaton = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::LeftmostLongest)
-            .build(token_of.iter().map(|&i| self.list[i].text.as_bytes()))
-            .expect("literal patterns of bounded size always build");
-        Some((automaton, token_of))
+        literal_automaton(self.list.iter().map(|s| s.text.as_bytes()))
     }
+}
+
+/// One leftmost-longest automaton over `patterns`, with the index in
+/// `patterns` of each of its own: of equal patterns the first is kept, and
+/// empty ones match nothing. `None` when no pattern is left.
+pub fn literal_automaton<'a>(
+    patterns: impl Iterator<Item = &'a [u8]>,
+) -> Option<(AhoCorasick, Vec<usize>)> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut kept = Vec::new();
+    let mut index_of = Vec::new();
+    for (i, p) in patterns.enumerate() {
+        if !p.is_empty() && seen.insert(p) {
+            kept.push(p);
+            index_of.push(i);
+        }
+    }
+    if kept.is_empty() {
+        return None;
+    }
+    let automaton = AhoCorasickBuilder::new()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(kept)
+        .expect("literal patterns of bounded size always build");
+    Some((automaton, index_of))
 }
