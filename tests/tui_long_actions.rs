@@ -420,7 +420,12 @@ fn a_big_pasted_text_is_measured_a_tokenizer_at_a_time() {
 struct Teacher(std::sync::Arc<std::sync::Mutex<Option<bpeek::tui::classroom::TrainingState>>>);
 
 impl bpeek::tui::classroom::ClassLink for Teacher {
-    fn publish(&self, _: bpeek::tui::classroom::TrainingState) {}
+    fn publish(
+        &self,
+        _: bpeek::tui::classroom::TrainingState,
+        _: Option<bpeek::tui::classroom::SharedTrainer>,
+    ) {
+    }
     fn teacher(&self) -> Option<bpeek::tui::classroom::TrainingState> {
         *self.0.lock().unwrap()
     }

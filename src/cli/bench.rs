@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 pub fn run(args: &BenchArgs) -> Result<()> {
     if let Some(students) = args.serve {
-        return crate::serve::bench::run(students, args.corpus.as_deref());
+        return crate::serve::bench::run(students, args.corpus.as_deref(), args.merges);
     }
     crate::cli::bench_limits::check(args)?;
     let pretok = Pretok::parse(&args.pretok).map_err(|e| e.context("--pretok"))?;

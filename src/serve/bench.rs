@@ -34,10 +34,16 @@ impl client::Handler for TrustAll {
 /// Every chunk of screen bytes a client received, with when.
 type Arrivals = Arc<Mutex<Vec<(Instant, usize)>>>;
 
+/// The last screen bytes a client received (enough to find a number the
+/// last frames drew).
+type Tail = Arc<Mutex<Vec<u8>>>;
+const TAIL_BYTES: usize = 256 * 1024;
+
 struct Client {
     _handle: client::Handle<TrustAll>,
     channel: russh::ChannelWriteHalf<Msg>,
     arrivals: Arrivals,
+    tail: Tail,
     connect_to_frame: Option<Duration>,
 }
 
@@ -78,8 +84,10 @@ async fn connect(
         .map_err(fail("a shell"))?;
     let (mut read, write) = channel.split();
     let arrivals: Arrivals = Arc::default();
+    let tail: Tail = Arc::default();
     let (first_tx, first_rx) = tokio::sync::oneshot::channel();
     let log = arrivals.clone();
+    let kept = tail.clone();
     tokio::spawn(async move {
         let mut first = Some(first_tx);
         while let Some(msg) = read.wait().await {
@@ -91,6 +99,12 @@ async fn connect(
                 log.lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push((now, data.len()));
+                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                kept.extend_from_slice(&data);
+                if kept.len() > 2 * TAIL_BYTES {
+                    let cut = kept.len() - TAIL_BYTES;
+                    kept.drain(..cut);
+                }
             }
         }
     });
@@ -100,15 +114,31 @@ async fn connect(
         _handle: handle,
         channel: write,
         arrivals,
+        tail,
         connect_to_frame,
     })
 }
 
 impl Client {
-    async fn press(&self, bytes: &'static [u8]) -> Result<Instant> {
+    async fn press(&self, bytes: &[u8]) -> Result<Instant> {
         let at = Instant::now();
         self.channel.data(bytes).await.map_err(fail("typing"))?;
         Ok(at)
+    }
+
+    /// The last arrival at or after `from`.
+    fn last_since(&self, from: Instant) -> Option<Duration> {
+        let arrivals = self.arrivals.lock().unwrap_or_else(|e| e.into_inner());
+        arrivals
+            .last()
+            .filter(|(t, _)| *t >= from)
+            .map(|(t, _)| *t - from)
+    }
+
+    /// Whether the last screen bytes hold `text`.
+    fn drew(&self, text: &str) -> bool {
+        let tail = self.tail.lock().unwrap_or_else(|e| e.into_inner());
+        tail.windows(text.len()).any(|w| w == text.as_bytes())
     }
 
     /// The first arrival at or after `from` and before `to`, and the bytes
@@ -154,6 +184,11 @@ fn start_server(sessions: usize, corpus: Option<&std::path::Path>) -> Result<Ser
             "--rate-per-address",
             "100000",
         ])
+        // Every client comes from 127.0.0.1, all at once.
+        .arg("--max-startups")
+        .arg(format!("{0}:100:{0}", sessions + 8))
+        .arg("--max-startups-per-address")
+        .arg((sessions + 8).to_string())
         .arg("--max-sessions")
         .arg((sessions + 8).to_string())
         .arg("--host-key")
@@ -244,9 +279,46 @@ fn against(value: f64, target: f64, unit: &str) -> String {
     }
 }
 
+/// The teacher goes to merge `merges` in one go-to; every follower gets
+/// there by taking the teacher's trained state. Times each until its
+/// screen is quiet again.
+async fn big_goto(teacher: &Client, class: &[Client], merges: usize) -> Result<()> {
+    teacher.press(b"g").await?;
+    let digits = format!("{merges}\r");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let at = teacher.press(digits.as_bytes()).await?;
+    // Done when nobody has drawn anything for a while (bounded).
+    let quiet = Duration::from_millis(1500);
+    let give_up = at + Duration::from_secs(300);
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let last = std::iter::once(teacher)
+            .chain(class)
+            .filter_map(|c| c.last_since(at))
+            .max()
+            .unwrap_or_default();
+        if Instant::now() > give_up || (at.elapsed() > last + quiet && last > Duration::ZERO) {
+            break;
+        }
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let own = teacher.last_since(at).map_or(0.0, ms);
+    let followers: Vec<f64> = class.iter().filter_map(|c| c.last_since(at)).map(ms).collect();
+    let slowest = followers.iter().copied().fold(0.0, f64::max);
+    let reached = class.iter().filter(|c| c.drew(&merges.to_string())).count();
+    crate::outln!(
+        "go-to {merges}: the teacher's screen settles after {own:.0} ms; followers' after {}, \
+         the slowest {:.2}x the teacher's (target 2x); {reached} of {} drew {merges}",
+        percentiles(followers.clone()),
+        slowest / own.max(1e-6),
+        class.len()
+    );
+    Ok(())
+}
+
 /// Serve `corpus` (the bundled one without it) to `students` and a
-/// teacher, and print what it cost.
-pub fn run(students: usize, corpus: Option<&std::path::Path>) -> Result<()> {
+/// teacher, go to merge `goto` at the end, and print what it cost.
+pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Result<()> {
     if students == 0 {
         return Err(Error::input("--serve: at least 1 student"));
     }
@@ -350,6 +422,9 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>) -> Result<()> {
                 against(rss_class, 300.0, "MB")
             );
         }
+        big_goto(&teacher, &class, goto).await?;
+        let (rss_goto, _) = usage(pid);
+        crate::outln!("server: RSS {rss_goto:.0} MB after the go-to");
         drop(teacher);
         drop(small);
         Ok::<(), Error>(())

@@ -8,7 +8,7 @@
 
 use crate::serve::incoming::{Inbox, Incoming};
 use crate::serve::session::Ending;
-use crate::tui::classroom::{ClassCounts, ClassLink, Role, TrainingState};
+use crate::tui::classroom::{ClassCounts, ClassLink, Role, SharedTrainer, TrainingState};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -138,6 +138,8 @@ pub struct Class {
     /// Where the class stands, kept when the teacher leaves: a teacher who
     /// logs in again starts here.
     last: Mutex<Option<TrainingState>>,
+    /// The teacher's trainer at `last`, for followers to show.
+    shared: Mutex<Option<SharedTrainer>>,
     /// Bumped on every change a session should see.
     generation: AtomicU64,
 }
@@ -203,6 +205,7 @@ impl Class {
             members: Mutex::new(Members::default()),
             teacher: watch::channel(None).0,
             last: Mutex::new(None),
+            shared: Mutex::new(None),
             generation: AtomicU64::new(0),
         })
     }
@@ -457,7 +460,9 @@ struct Link {
 }
 
 impl ClassLink for Link {
-    fn publish(&self, state: TrainingState) {
+    fn publish(&self, state: TrainingState, shared: Option<SharedTrainer>) {
+        // The trainer first: a follower woken by the new state finds it.
+        *self.class.shared.lock().unwrap_or_else(|e| e.into_inner()) = shared;
         *self.class.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(state);
         self.class.teacher.send_replace(Some(state));
         self.class.changed();
@@ -480,6 +485,14 @@ impl ClassLink for Link {
 
     fn resume(&self) -> Option<TrainingState> {
         self.class.last_state()
+    }
+
+    fn shared(&self) -> Option<SharedTrainer> {
+        self.class
+            .shared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }
 

@@ -139,7 +139,8 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     // The corpus and options are checked, and the first corpus counted,
     // once here: a mistake is reported before anyone connects, and every
     // session starts from a copy.
-    let first = Arc::new(crate::cli::input::build_trainer(&args.training)?);
+    let (name, trainer) = crate::cli::input::build_trainer(&args.training)?;
+    let first = (name, Arc::new(trainer));
     let teacher_keys = match &args.teacher_keys {
         Some(path) => host_key::read_authorized(path)?,
         None => Vec::new(),
@@ -274,7 +275,9 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
     let seat = class
         .join(std::net::Ipv4Addr::LOCALHOST.into())
         .map_err(|e| Error::failure(e.to_string()))?;
-    let mut app = App::from_options(&args.training, theme)?;
+    // The corpus counted when the server started, not counted again.
+    let (name, trainer) = &server.setup.first;
+    let mut app = App::from_built(&args.training, name.clone(), Arc::clone(trainer), theme);
     for spec in &args.tokenizers {
         app.add_tokenizer(spec);
     }

@@ -27,9 +27,9 @@ use std::time::{Duration, Instant};
 pub struct Setup {
     pub training: TrainingOptions,
     /// The first corpus, named and counted once when the server starts:
-    /// each session steps a copy of it (sharing its text), so joining
-    /// costs a copy, not a count.
-    pub first: Arc<(String, Trainer)>,
+    /// every session starts on this one trainer and copies it only when
+    /// it trains on its own, so joining costs neither a count nor a copy.
+    pub first: (String, Arc<Trainer>),
     pub tokenizer_specs: Vec<String>,
     pub colour: ColorChoice,
     pub ascii: bool,
@@ -295,11 +295,11 @@ fn explore(
         ColorChoice::Never => false,
         ColorChoice::Auto => term != "dumb",
     };
-    let (name, trainer) = setup.first.as_ref();
+    let (name, trainer) = &setup.first;
     let mut app = App::from_built(
         &setup.training,
         name.clone(),
-        trainer.clone(),
+        Arc::clone(trainer),
         Theme::new(colour, setup.ascii),
     );
     for spec in &setup.tokenizer_specs {

@@ -11,6 +11,7 @@ use crate::tui::fertility::FertilityView;
 use crate::tui::lines::LineIndex;
 use crate::tui::theme::Theme;
 use crate::tui::tokenizers::TokenizerSet;
+use std::sync::Arc;
 
 /// The panes that can hold the keyboard focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,14 +111,22 @@ pub struct Source {
 }
 
 /// A corpus with its trainer and the line index of its text.
+///
+/// The trainer is shared: in a class every follower shows the teacher's
+/// own trainer (one copy, however many students), and an explorer copies
+/// it only when it moves on its own (see [`App::trainer_mut`]).
 #[derive(Debug)]
 pub struct Loaded {
-    pub trainer: Trainer,
+    pub trainer: Arc<Trainer>,
     pub lines: LineIndex,
 }
 
 impl Loaded {
     pub fn new(trainer: Trainer) -> Self {
+        Loaded::shared(Arc::new(trainer))
+    }
+
+    pub fn shared(trainer: Arc<Trainer>) -> Self {
         let lines = LineIndex::new(trainer.corpus().text());
         Loaded { trainer, lines }
     }
@@ -202,11 +211,11 @@ impl App {
 
     /// [`App::from_options`] with the first corpus already counted into
     /// `trainer` (named `name`), as [`build_trainer`] makes it: a server
-    /// counts once and gives every session a copy.
+    /// counts once and every session starts on that one trainer.
     pub fn from_built(
         options: &TrainingOptions,
         name: String,
-        trainer: Trainer,
+        trainer: impl Into<Arc<Trainer>>,
         theme: Theme,
     ) -> Self {
         let mut sources: Vec<Source> = corpora::BUNDLED
@@ -230,7 +239,7 @@ impl App {
                 0
             }
         };
-        sources[current].loaded = Some(Loaded::new(trainer));
+        sources[current].loaded = Some(Loaded::shared(trainer.into()));
         App::with_sources(sources, current, options.clone(), theme)
     }
 
@@ -371,8 +380,9 @@ impl App {
         &self.loaded().trainer
     }
 
+    /// The trainer to move: copied first if another explorer shares it.
     pub fn trainer_mut(&mut self) -> &mut Trainer {
-        &mut self.loaded_mut().trainer
+        Arc::make_mut(&mut self.loaded_mut().trainer)
     }
 
     pub fn lines(&self) -> &LineIndex {

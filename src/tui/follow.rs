@@ -4,10 +4,12 @@
 
 use crate::tui::action::Action;
 use crate::tui::app::{App, InputMode};
-use crate::tui::classroom::{Role, TrainingState};
+use crate::bpe::Trainer;
+use crate::tui::classroom::{Role, SharedTrainer, TrainingState};
 use crate::tui::mark::PhaseName;
 use crate::tui::update::update;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::sync::Arc;
 
 /// The training state the app shows.
 pub fn state_of(app: &App) -> TrainingState {
@@ -107,12 +109,21 @@ pub fn after_event(app: &mut App) {
         return;
     }
     let state = state_of(app);
-    let Some(class) = &mut app.classroom else {
+    let publishes = app
+        .classroom
+        .as_ref()
+        .is_some_and(|c| c.role == Role::Teacher && c.published != Some(state));
+    if !publishes {
         return;
+    }
+    let shared = SharedTrainer {
+        state,
+        corpus: app.sources[app.current].name.clone(),
+        trainer: Arc::downgrade(&app.loaded().trainer),
     };
-    if class.role == Role::Teacher && class.published != Some(state) {
+    if let Some(class) = &mut app.classroom {
         class.published = Some(state);
-        class.link.publish(state);
+        class.link.publish(state, Some(shared));
     }
 }
 
@@ -153,6 +164,11 @@ fn seek(app: &mut App, target: TrainingState) {
         return;
     }
     let notice = app.notice.take();
+    if let Some(trainer) = shared_at(app, target) {
+        crate::tui::update::adopt(app, target.corpus, trainer);
+        app.notice = notice;
+        return;
+    }
     if target.corpus != app.current && target.corpus < app.sources.len() {
         if let Err(e) = app.switch_to(target.corpus) {
             app.notice = Some(format!("cannot follow the teacher: {e}"));
@@ -173,4 +189,20 @@ fn seek(app: &mut App, target: TrainingState) {
         update(app, Action::Follow(mark));
     }
     app.notice = notice;
+}
+
+/// The teacher's own trainer, if it stands at `target` and fits this
+/// explorer's source (same corpus, same options).
+fn shared_at(app: &App, target: TrainingState) -> Option<Arc<Trainer>> {
+    let shared = app.classroom.as_ref()?.link.shared()?;
+    let source = app.sources.get(target.corpus)?;
+    if source.name != shared.corpus {
+        return None;
+    }
+    let trainer = shared.at(target)?;
+    let fits = source
+        .loaded
+        .as_ref()
+        .is_none_or(|l| l.trainer.config() == trainer.config());
+    fits.then_some(trainer)
 }

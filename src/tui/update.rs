@@ -13,6 +13,7 @@ use crate::tui::layout::{self, inner};
 use crate::tui::lesson;
 use crate::tui::mark::Mark;
 use crate::tui::merge_tree;
+use std::sync::Arc;
 use std::time::Instant;
 
 pub fn update(app: &mut App, action: Action) {
@@ -460,6 +461,34 @@ fn follow_to(app: &mut App, target: Mark) {
     job_more(app);
 }
 
+/// A follower takes the teacher's own trainer, already where the teacher
+/// is: no training of its own however far the teacher went, and no copy.
+pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
+    app.autoplay.on = false;
+    app.job = None;
+    if corpus != app.current {
+        app.corpus_scroll = Default::default();
+        app.merge_cursor = None;
+    }
+    let source = &mut app.sources[corpus];
+    let old = match &mut source.loaded {
+        Some(loaded) if std::ptr::eq(loaded.trainer.corpus(), trainer.corpus()) => {
+            Some(std::mem::replace(&mut loaded.trainer, trainer))
+        }
+        slot => slot
+            .replace(crate::tui::app::Loaded::shared(trainer))
+            .map(|l| l.trainer),
+    };
+    // Freeing a big trainer of its own takes a while: not here.
+    if let Some(old) = old {
+        app.work.push(Work::new(move || drop(old)));
+    }
+    app.current = corpus;
+    app.pairs_scroll = 0;
+    app.changed_by_undo = false;
+    follow_round(app);
+}
+
 /// What a training key pressed during a job is told.
 fn busy_notice(app: &App) -> String {
     let what = app.job.as_ref().map_or("", |j| j.what.as_str());
@@ -490,7 +519,7 @@ fn job_more(app: &mut App) {
             None => false,
             Some(Ok((trainer, lines))) => {
                 let loaded = app.loaded_mut();
-                let old = std::mem::replace(&mut loaded.trainer, trainer);
+                let old = std::mem::replace(&mut loaded.trainer, Arc::new(trainer));
                 if let Some(lines) = lines {
                     loaded.lines = lines;
                 }
