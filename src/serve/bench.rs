@@ -303,7 +303,11 @@ async fn big_goto(teacher: &Client, class: &[Client], merges: usize) -> Result<(
     }
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let own = teacher.last_since(at).map_or(0.0, ms);
-    let followers: Vec<f64> = class.iter().filter_map(|c| c.last_since(at)).map(ms).collect();
+    let followers: Vec<f64> = class
+        .iter()
+        .filter_map(|c| c.last_since(at))
+        .map(ms)
+        .collect();
     let slowest = followers.iter().copied().fold(0.0, f64::max);
     let reached = class.iter().filter(|c| c.drew(&merges.to_string())).count();
     crate::outln!(

@@ -2,9 +2,9 @@
 //! training state, asking before a follower trains on its own, and telling
 //! the class where the teacher is.
 
+use crate::bpe::Trainer;
 use crate::tui::action::Action;
 use crate::tui::app::{App, InputMode};
-use crate::bpe::Trainer;
 use crate::tui::classroom::{Role, SharedTrainer, TrainingState};
 use crate::tui::mark::PhaseName;
 use crate::tui::update::update;

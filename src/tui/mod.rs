@@ -16,6 +16,7 @@ pub mod cell_writer;
 pub mod changed;
 pub mod chunk_table;
 pub mod classroom;
+pub mod clusters;
 pub mod corpus_text;
 pub mod curve;
 pub mod encode_box;

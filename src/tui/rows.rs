@@ -10,10 +10,12 @@
 //! rows.
 
 use crate::bpe::pretok::for_each_utf8_run;
+use crate::tui::clusters::{ascii_str, clusters};
 use crate::tui::theme::Theme;
 use ratatui::buffer::CellWidth;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
+use std::borrow::Cow;
 use std::fmt::Write;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -31,12 +33,26 @@ pub const DOTTED_CIRCLE: char = '\u{25CC}';
 /// The width ratatui gives `s` when it draws it: the sum of its grapheme
 /// clusters' cell widths, zero-width clusters dropped.
 pub fn cell_width(s: &str) -> usize {
-    s.graphemes(true).map(|g| usize::from(g.cell_width())).sum()
+    if let [b] = s.as_bytes()
+        && b.is_ascii_graphic()
+    {
+        return 1;
+    }
+    clusters(s).map(|(_, g)| usize::from(g.cell_width())).sum()
+}
+
+/// `s` to keep: an ASCII character (most of what is drawn) without
+/// allocating.
+fn kept(s: &str) -> Cow<'static, str> {
+    match s.as_bytes() {
+        [b] => ascii_str(*b).map_or_else(|| Cow::Owned(s.to_string()), Cow::Borrowed),
+        _ => Cow::Owned(s.to_string()),
+    }
 }
 
 /// One unit on a row: a grapheme cluster, a glyph or an escape.
 struct Unit {
-    symbol: String,
+    symbol: Cow<'static, str>,
     style: Style,
     width: usize,
     /// A token separator, which never starts a row.
@@ -158,7 +174,7 @@ impl Rows {
         }
         if let Some((glyph, sep_style)) = self.separator.take() {
             self.push_unit(Unit {
-                symbol: glyph.to_string(),
+                symbol: Cow::Borrowed(glyph),
                 style: sep_style,
                 width: cell_width(glyph),
                 separator: true,
@@ -173,7 +189,7 @@ impl Rows {
             self.pad_after_last_tag();
         }
         self.push_unit(Unit {
-            symbol: s.to_string(),
+            symbol: kept(s),
             style,
             width,
             separator: false,
@@ -205,7 +221,7 @@ impl Rows {
         // A blank a row may break at, like a space, but not a separator.
         let separator = self.separator.take();
         self.push_unit(Unit {
-            symbol: " ".repeat(pad),
+            symbol: Cow::Owned(" ".repeat(pad)),
             style: Style::new(),
             width: pad,
             separator: false,
@@ -403,7 +419,7 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
     };
     for_each_utf8_run(&all, |start, run| match run {
         Ok(s) => {
-            for (i, cluster) in s.grapheme_indices(true) {
+            for (i, cluster) in clusters(s) {
                 if rows.is_full() {
                     return;
                 }
@@ -504,20 +520,24 @@ impl Stretch<'_, '_> {
         let on_chars = inner.iter().all(|&b| self.all[b] & 0xC0 != 0x80);
         if inner.is_empty() || (look.separators && on_chars) {
             // Each token's part of the cluster on its own.
-            let mut cuts = vec![start];
-            cuts.extend(&inner);
-            cuts.push(end);
-            for w in cuts.windows(2) {
+            let cuts = std::iter::once(start).chain(inner.iter().copied());
+            let ends = inner.iter().copied().chain(std::iter::once(end));
+            for (from, to) in cuts.zip(ends) {
+                let piece = self.piece_at(from);
+                // Inside a piece (most clusters), no piece starts here:
+                // no tag, no separator, no cursor.
+                let starts_here = self.starts[piece] == from;
                 let mut part = Part {
-                    bytes: &self.all[w[0]..w[1]],
-                    style: self.pieces[self.piece_at(w[0])].style,
-                    tag: self.tag_at(w[0]),
-                    boundary: self.separates(w[0]),
-                    cursor: (w[0]..w[1]).any(|b| self.is_cursor(b)),
+                    bytes: &self.all[from..to],
+                    style: self.pieces[piece].style,
+                    tag: starts_here.then_some(self.pieces[piece].tag).flatten(),
+                    boundary: starts_here && self.separates(from),
+                    cursor: (starts_here && self.is_cursor(from))
+                        || (from + 1..to).any(|b| self.is_cursor(b)),
                     cursor_marked: false,
                 };
                 part.draw(rows, look);
-                self.end_of_word_after(rows, w[1], look);
+                self.end_of_word_after(rows, to, look);
             }
             return;
         }
@@ -557,7 +577,7 @@ impl Part<'_> {
         let bytes = self.bytes;
         for_each_utf8_run(bytes, |start, run| match run {
             Ok(s) => {
-                for cluster in s.graphemes(true) {
+                for (_, cluster) in clusters(s) {
                     self.unit(rows, look, cluster);
                 }
             }
