@@ -22,6 +22,7 @@ fn class() -> Arc<Class> {
         stall_timeout: Duration::from_secs(60),
         max_session_time: None,
         startups: Startups::parse("10:30:100", 16).unwrap(),
+        max_memory: None,
     })
 }
 

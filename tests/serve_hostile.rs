@@ -405,3 +405,62 @@ fn a_paramiko_guesser_is_answered_on_every_try_and_stopped_per_address() {
         "{log}"
     );
 }
+
+#[test]
+fn a_sessions_encode_box_holds_at_most_its_budget_however_often_it_pastes() {
+    let class = Class::start("paste-budget", &[]);
+    runtime().block_on(async {
+        let conn = Conn::login(class.port(), "paster", None).await.unwrap();
+        let mut term = conn.terminal(100, 30).await;
+        term.wait_for("the explorer", shows("merge 0/")).await;
+        let chunk = "bread and butter ".repeat(60 * 1024 / 17);
+        for _ in 0..3 {
+            let mut paste = b"\x1b[200~".to_vec();
+            for _ in 0..8 {
+                paste.extend_from_slice(chunk.as_bytes());
+            }
+            paste.extend_from_slice(b"\x1b[201~");
+            term.send(&paste).await;
+        }
+        term.wait_for("the budget said", |t| {
+            t.screen().contains("holds at most 1024 KB here")
+        })
+        .await;
+        // The box stops at the budget, 1 MB, however much more came.
+        term.wait_for("the box at its budget", shows("1048576 bytes"))
+            .await;
+    });
+}
+
+#[test]
+fn past_the_memory_budget_students_are_told_and_the_teacher_still_gets_in() {
+    // A budget the server is past from the start.
+    let class = Class::start("memory-budget", &["--max-memory", "1MB"]);
+    let token = class.token();
+    runtime().block_on(async {
+        let (student, _, _) = login_from([127, 0, 0, 21], class.port(), "s").await;
+        let mut s = explorer(&student.unwrap(), 80, 24).await;
+        s.wait_closed().await;
+        assert!(
+            s.raw
+                .contains("the server is short of memory; try again later"),
+            "{}",
+            s.raw
+        );
+        let teacher = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut t = teacher.terminal(100, 30).await;
+        t.wait_for("the teacher's explorer", |t| {
+            t.status_line().contains("teacher, 0 students")
+        })
+        .await;
+        // A paste past the budget is left out, and said so.
+        t.send(b"\x1b[200~some text\x1b[201~").await;
+        t.wait_for(
+            "the paste refused",
+            shows("short of memory: the paste is left out"),
+        )
+        .await;
+    });
+}

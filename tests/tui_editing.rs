@@ -352,7 +352,7 @@ fn the_cursor_covers_a_wide_character_inside_a_token() {
     assert_eq!(app.encode.cursor(), 2);
     assert!(
         app.encode
-            .encoded
+            .encoded()
             .iter()
             .any(|t| t.bytes == "日本".as_bytes()),
         "日本 is one token, cut by the cursor"
@@ -409,7 +409,7 @@ fn editing_encodes_only_what_changed_and_agrees_with_a_fresh_encoding() {
             }
             let tok = app.toks.get(app.toks.selected).unwrap().clone();
             let fresh = tok.encode(&app.encode.text, false);
-            let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+            let ids: Vec<u32> = app.encode.encoded().iter().map(|t| t.id).collect();
             assert_eq!(ids, fresh, "{label}, edit {round}: {:?}", app.encode.text);
             let mut at = 0;
             for r in &app.encode.spans {
@@ -459,10 +459,10 @@ fn training_steps_update_the_encode_box_as_a_fresh_encoding_would() {
             update(&mut app, action);
             let tok = app.toks.get(app.toks.selected).unwrap().clone();
             let fresh = tok.encode(&app.encode.text, false);
-            let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+            let ids: Vec<u32> = app.encode.encoded().iter().map(|t| t.id).collect();
             assert_eq!(ids, fresh, "{pretok:?}, round {round}");
             let mut at = 0;
-            for (r, t) in app.encode.spans.iter().zip(&app.encode.encoded) {
+            for (r, t) in app.encode.spans.iter().zip(&app.encode.encoded()) {
                 assert_eq!(r.start, at);
                 assert_eq!(&app.encode.text.as_bytes()[r.clone()], &t.bytes[..]);
                 at = r.end;
@@ -514,7 +514,7 @@ fn a_long_paste_is_encoded_in_parts_and_keys_are_answered_meanwhile() {
     assert!(parts > 2, "encoded in several parts");
     let tok = app.toks.get(app.toks.selected).unwrap().clone();
     let fresh = tok.encode(&app.encode.text, false);
-    let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+    let ids: Vec<u32> = app.encode.encoded().iter().map(|t| t.id).collect();
     assert_eq!(ids.len(), fresh.len());
     assert!(ids == fresh, "the tokens equal a fresh encoding");
 }
@@ -541,7 +541,7 @@ fn lines_that_end_in_spaces_are_never_encoded_on_their_own() {
     let check = |app: &App, what: &str| {
         let tok = app.toks.get(app.toks.selected).unwrap().clone();
         let fresh = tok.encode(&app.encode.text, false);
-        let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+        let ids: Vec<u32> = app.encode.encoded().iter().map(|t| t.id).collect();
         assert_eq!(ids, fresh, "{what}: {:?}", app.encode.text);
     };
     check(&app, "the paste");

@@ -263,11 +263,11 @@ fn the_encode_box_switches_tokenizer_and_waits_for_its_load() {
     assert!(has(&rows, "│gpt2 is loading…"), "{}", rows.join("\n"));
 
     update(&mut app, Action::Loaded(loaded("gpt2")));
-    let ids: Vec<u32> = app.encode.encoded.iter().map(|t| t.id).collect();
+    let ids: Vec<u32> = app.encode.encoded().iter().map(|t| t.id).collect();
     assert_eq!(ids, [31373, 995], "GPT-2's ids for hello world");
     press(&mut app, "TT");
     assert!(app.toks.is_trained(app.toks.selected));
-    assert_eq!(app.encode.encoded.len(), 11, "merge 0: one token per byte");
+    assert_eq!(app.encode.tokens(), 11, "merge 0: one token per byte");
 }
 
 #[test]

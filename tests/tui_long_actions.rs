@@ -369,6 +369,7 @@ fn a_served_explorer_is_woken_when_work_on_another_thread_returns() {
         stall_timeout: Duration::from_secs(60),
         max_session_time: None,
         startups: Startups::parse("10:30:100", 8).unwrap(),
+        max_memory: None,
     });
     let shared = std::sync::Arc::new(SharedTokenizers::new(&[]));
     let mut events = ChannelEvents::new(rx, inbox, class, shared);

@@ -302,7 +302,7 @@ fn char_mode_shows_unseen_characters_as_unk() {
     run(&mut app, [Action::Paste("lowz".into())]);
     let shown: Vec<String> = app
         .encode
-        .encoded
+        .encoded()
         .iter()
         .map(|t| String::from_utf8_lossy(&t.bytes).into_owned())
         .collect();

@@ -413,7 +413,7 @@ fn ids_sit_under_their_tokens_in_their_colours() {
         let buf = frame(&mut app, w, h);
         let pane = layout::for_app(&app).encode.unwrap();
         let (text_y, ids_y) = (pane.y + 1, pane.y + 2);
-        let encoded = app.encode.encoded.clone();
+        let encoded = app.encode.encoded();
         // Walk the ids row: each id starts where its token starts above it,
         // in the same colour.
         let mut x = pane.x + 1;

@@ -389,17 +389,24 @@ impl Tokenizer {
     /// What token `id` stands for. Panics on an unknown id: check with
     /// [`Tokenizer::contains`] first.
     pub fn describe(&self, id: TokenId) -> EncodedToken {
-        if let Some(s) = self.special(id) {
-            return EncodedToken {
-                id,
-                bytes: s.text.as_bytes().to_vec(),
-                special: true,
-            };
-        }
         EncodedToken {
             id,
-            bytes: self.vocab.token_bytes(id).to_vec(),
-            special: false,
+            bytes: self.bytes_of(id).to_vec(),
+            special: self.special(id).is_some(),
+        }
+    }
+
+    /// Whether `id` is one of the special (added) tokens.
+    pub fn describe_is_special(&self, id: TokenId) -> bool {
+        self.special(id).is_some()
+    }
+
+    /// The bytes token `id` stands for (char mode: its symbol string),
+    /// as [`Tokenizer::describe`] gives them, without a copy.
+    pub fn bytes_of(&self, id: TokenId) -> &[u8] {
+        match self.special(id) {
+            Some(s) => s.text.as_bytes(),
+            None => self.vocab.token_bytes(id),
         }
     }
 

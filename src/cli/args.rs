@@ -278,6 +278,11 @@ pub struct ServeArgs {
     /// START, so one address cannot make others' logins a gamble)
     #[arg(long, default_value_t = 8, value_name = "N")]
     pub max_startups_per_address: usize,
+    /// The server's memory budget: past it (resident memory), new students
+    /// are told the server is short of memory and new pastes are left out
+    /// (0: no budget)
+    #[arg(long, default_value = "2GB", value_name = "SIZE")]
+    pub max_memory: String,
     /// For tests of the server itself: a session panics on this key, to show
     /// that a panic ends that session only
     #[arg(long, hide = true, value_name = "CHAR")]

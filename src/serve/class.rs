@@ -32,6 +32,8 @@ pub struct Limits {
     pub stall_timeout: Duration,
     pub max_session_time: Option<Duration>,
     pub startups: Startups,
+    /// Resident memory past which new students and pastes are refused.
+    pub max_memory: Option<u64>,
 }
 
 /// Connections still logging in (no explorer yet), limited the way
@@ -154,6 +156,7 @@ pub enum Refusal {
     Pending,
     TeacherLeads,
     Stopping,
+    ShortOfMemory,
 }
 
 impl std::fmt::Display for Refusal {
@@ -171,6 +174,9 @@ impl std::fmt::Display for Refusal {
             Refusal::Pending => write!(f, "too many logins under way; try again in a few seconds"),
             Refusal::TeacherLeads => write!(f, "the teacher leads from the server's own terminal"),
             Refusal::Stopping => write!(f, "the server is stopping"),
+            Refusal::ShortOfMemory => {
+                write!(f, "the server is short of memory; try again later")
+            }
         }
     }
 }
@@ -185,6 +191,7 @@ impl Refusal {
             Refusal::Pending => "logins pending",
             Refusal::TeacherLeads => "teacher leads",
             Refusal::Stopping => "stopping",
+            Refusal::ShortOfMemory => "memory",
         }
     }
 }
@@ -341,6 +348,10 @@ impl Class {
             Role::Student => {
                 if seated.count() >= self.limits.max_sessions {
                     return Err(Refusal::Full(self.limits.max_sessions));
+                }
+                // The teacher still gets in: a class without one is stuck.
+                if crate::serve::memory::over(self.limits.max_memory) {
+                    return Err(Refusal::ShortOfMemory);
                 }
             }
             Role::Teacher => {

@@ -14,6 +14,7 @@ pub mod host_key;
 pub mod incoming;
 pub mod input;
 pub mod log;
+pub mod memory;
 pub mod screen;
 pub mod session;
 pub mod shared;
@@ -128,6 +129,9 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         .map_err(|e| Error::input(format!("--keepalive {}: {e}", args.keepalive)))?;
     let startups = class::Startups::parse(&args.max_startups, args.max_startups_per_address)
         .map_err(|e| Error::input(format!("--max-startups {}: {e}", args.max_startups)))?;
+    let max_memory = crate::cli::args::size_in_bytes(&args.max_memory)
+        .map_err(|e| Error::input(format!("--max-memory {}: {e}", args.max_memory)))?;
+    let max_memory = (max_memory > 0).then_some(max_memory);
     if args.max_sessions == 0 {
         return Err(Error::input("--max-sessions must be at least 1"));
     }
@@ -172,6 +176,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         stall_timeout,
         max_session_time,
         startups,
+        max_memory,
     });
     let server = Arc::new(Server {
         setup: Setup {

@@ -191,7 +191,16 @@ impl EventSource for ChannelEvents {
                     self.last_activity = now;
                     self.last_byte = now;
                     let parsed = self.parser.feed(&bytes);
-                    self.queue.extend(parsed.events);
+                    let short = parsed.events.iter().any(|e| matches!(e, Event::Paste(_)))
+                        && crate::serve::memory::over(self.class.limits.max_memory);
+                    for e in parsed.events {
+                        match e {
+                            Event::Paste(_) if short => self.queue.push_back(Event::Notice(
+                                "the server is short of memory: the paste is left out".into(),
+                            )),
+                            e => self.queue.push_back(e),
+                        }
+                    }
                     if let Some(dropped) = parsed.paste_cut {
                         self.queue.push_back(Event::Notice(format!(
                             "paste cut to its first {} KB ({dropped} bytes dropped)",
@@ -306,6 +315,7 @@ fn explore(
         app.add_tokenizer(spec);
     }
     app.classroom = Some(Classroom::new(role, setup.class.link(seat_id)));
+    app.encode.limit = Some(crate::serve::memory::SESSION_TEXT);
     // A late joiner starts where the teacher is; a teacher starts where the
     // class is (a reconnect goes on, not back to merge 0) and tells it so.
     follow::on_class_change(&mut app);

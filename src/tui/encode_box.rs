@@ -7,7 +7,7 @@
 //! emoji with its skin tone, or a flag moves and deletes as one.
 
 use crate::bpe::encoder::{EncodedToken, Tokenizer};
-use crate::bpe::{Mode, Pretok};
+use crate::bpe::{Mode, Pretok, TokenId};
 use crate::tui::lines::LineIndex;
 use crate::tui::rows::{self, TAB_WIDTH};
 use crate::tui::tokenizers::TokenizerSet;
@@ -39,8 +39,11 @@ pub const SCROLLED_TO_TOP: usize = usize::MAX / 4;
 #[derive(Debug, Clone, Default)]
 pub struct EncodeBox {
     pub text: String,
-    /// The encoding of `text`, if it has been computed for `encoded_for`.
-    pub encoded: Vec<EncodedToken>,
+    /// The encoding of `text` (its ids; what each stands for is asked of
+    /// the tokenizer, see [`EncodeBox::token`]), if it has been computed
+    /// for `encoded_for`. Ids only: a pasted megabyte costs a few
+    /// megabytes, not a copy of every token's bytes.
+    pub ids: Vec<TokenId>,
     /// The bytes of `text` each token of `encoded` stands for, when known
     /// (empty otherwise). A char-mode `</w>` stands for none.
     pub spans: Vec<Range<usize>>,
@@ -49,6 +52,9 @@ pub struct EncodeBox {
     generation: u64,
     /// Rows scrolled up from the bottom of the box.
     pub scroll: usize,
+    /// The most bytes the text may hold (a served session's budget), if
+    /// any: what would go past it is not inserted.
+    pub limit: Option<usize>,
     /// The cursor as a byte offset into `text`, always where a character
     /// (as seen) starts, or at the end.
     at: usize,
@@ -107,18 +113,32 @@ impl EncodeBox {
         self.goal = None;
     }
 
-    /// Insert at the cursor and move it past what was inserted.
-    pub fn insert(&mut self, s: &str) {
+    /// Insert at the cursor and move it past what was inserted; returns
+    /// how many bytes did not fit under the limit (0 if all did).
+    pub fn insert(&mut self, s: &str) -> usize {
         // Pasted text from Windows editors brings \r\n; one break is enough.
-        let s = s.replace("\r\n", "\n").replace('\r', "\n");
+        let mut s = s.replace("\r\n", "\n").replace('\r', "\n");
+        let room = self
+            .limit
+            .map_or(usize::MAX, |l| l.saturating_sub(self.text.len()));
+        let mut dropped = 0;
+        if s.len() > room {
+            let mut cut = room;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            dropped = s.len() - cut;
+            s.truncate(cut);
+        }
         if s.is_empty() {
-            return;
+            return dropped;
         }
         self.mark_dirty(self.at, self.at, s.len());
         self.text.insert_str(self.at, &s);
         self.at += s.len();
         self.snap();
         self.touch();
+        dropped
     }
 
     /// Delete the character (as seen) before the cursor.
@@ -338,25 +358,26 @@ impl EncodeBox {
             .find(|&i| text[i] == b'\n' && line_starts_word(&self.text, i + 1, len))
             .map_or(len, |i| i + 1);
         let next = self.text[to..].chars().next().map_or(0, char::len_utf8);
-        let Ok(tokens) = tok.encode_detailed(&text[from..to + next], false) else {
+        let Ok(tokens) = tok.encode_bytes(&text[from..to + next], false) else {
             return false;
         };
         let mut at = from;
         let mut spans = Vec::new();
         let mut kept = Vec::new();
-        for t in tokens {
+        for id in tokens {
             if at >= to {
                 break;
             }
-            spans.push(at..at + t.bytes.len());
-            at += t.bytes.len();
-            kept.push(t);
+            let len = tok.bytes_of(id).len();
+            spans.push(at..at + len);
+            at += len;
+            kept.push(id);
         }
         if at != to {
             return false;
         }
         let flags = chunk_flags(tok, &text[..to + next], from, &spans);
-        self.encoded.extend(kept);
+        self.ids.extend(kept);
         self.spans.extend(spans);
         self.chunk_starts.extend(flags);
         self.progress = (to < len).then_some(to);
@@ -422,7 +443,7 @@ impl EncodeBox {
             && cuts_at_lines(tok)
         {
             // A long text: the first part now, the rest between frames.
-            self.encoded.clear();
+            self.ids.clear();
             self.spans.clear();
             self.chunk_starts.clear();
             self.encoded_with = Some(tok.clone());
@@ -432,19 +453,19 @@ impl EncodeBox {
             }
             self.progress = None;
         }
-        self.encoded = match toks.get(slot) {
+        self.ids = match toks.get(slot) {
             Some(tok) if !self.text.is_empty() => tok
-                .encode_detailed(self.text.as_bytes(), false)
+                .encode_bytes(self.text.as_bytes(), false)
                 .unwrap_or_default(),
             _ => Vec::new(),
         };
         self.spans = match toks.get(slot) {
-            Some(tok) => spans_of(tok, &self.text, &self.encoded),
+            Some(tok) => spans_of(tok, &self.text, &self.ids),
             None => Vec::new(),
         };
         self.encoded_with = toks.get(slot).cloned();
         self.chunk_starts = match toks.get(slot) {
-            Some(tok) if follows_merges(tok) && self.spans.len() == self.encoded.len() => {
+            Some(tok) if follows_merges(tok) && self.spans.len() == self.ids.len() => {
                 chunk_flags(tok, self.text.as_bytes(), 0, &self.spans)
             }
             _ => Vec::new(),
@@ -459,8 +480,8 @@ impl EncodeBox {
     /// lines stay as they were. False (nothing changed) where that cannot
     /// be relied on; the caller then encodes the whole text.
     fn reencode_part(&mut self, tok: &Tokenizer, d: Dirty) -> bool {
-        let lined_up = self.spans.len() == self.encoded.len()
-            && (self.encoded.is_empty() || !self.spans.is_empty());
+        let lined_up =
+            self.spans.len() == self.ids.len() && (self.ids.is_empty() || !self.spans.is_empty());
         if !cuts_at_lines(tok) || !lined_up {
             return false;
         }
@@ -509,24 +530,25 @@ impl EncodeBox {
         // The middle, with the first character after it so that nothing
         // in it is taken for the end of the text; its tokens are dropped.
         let next = self.text[b..].chars().next().map_or(0, char::len_utf8);
-        let Ok(middle) = tok.encode_detailed(&text[a..b + next], false) else {
+        let Ok(middle) = tok.encode_bytes(&text[a..b + next], false) else {
             return false;
         };
         let mut at = a;
         let mut tokens = Vec::with_capacity(middle.len());
         let mut spans = Vec::with_capacity(middle.len());
-        for t in middle {
+        for id in middle {
             if at >= b {
                 break;
             }
-            spans.push(at..at + t.bytes.len());
-            at += t.bytes.len();
-            tokens.push(t);
+            let len = tok.bytes_of(id).len();
+            spans.push(at..at + len);
+            at += len;
+            tokens.push(id);
         }
         if at != b {
             return false;
         }
-        let after_tokens = self.encoded.split_off(keep_after);
+        let after_tokens = self.ids.split_off(keep_after);
         let after_spans: Vec<Range<usize>> = self
             .spans
             .split_off(keep_after)
@@ -545,10 +567,10 @@ impl EncodeBox {
         } else {
             None
         };
-        self.encoded.truncate(keep_before);
+        self.ids.truncate(keep_before);
         self.spans.truncate(keep_before);
-        self.encoded.extend(tokens);
-        self.encoded.extend(after_tokens);
+        self.ids.extend(tokens);
+        self.ids.extend(after_tokens);
         self.spans.extend(spans);
         self.spans.extend(after_spans);
         match flags {
@@ -569,8 +591,8 @@ impl EncodeBox {
     fn follow_training(&mut self, old: &Tokenizer, new: &Tokenizer) -> bool {
         if !follows_merges(new)
             || old.chunker() != new.chunker()
-            || self.chunk_starts.len() != self.encoded.len()
-            || self.spans.len() != self.encoded.len()
+            || self.chunk_starts.len() != self.ids.len()
+            || self.spans.len() != self.ids.len()
         {
             return false;
         }
@@ -591,29 +613,22 @@ impl EncodeBox {
 
     /// Join `pair` into `id` wherever it stands within one chunk.
     fn join(&mut self, pair: crate::bpe::Pair, id: crate::bpe::TokenId) {
-        let n = self.encoded.len();
+        let n = self.ids.len();
         let mut w = 0;
         let mut i = 0;
         while i < n {
             let joins = i + 1 < n
-                && self.encoded[i].id == pair.0
-                && self.encoded[i + 1].id == pair.1
+                && self.ids[i] == pair.0
+                && self.ids[i + 1] == pair.1
                 && !self.chunk_starts[i + 1];
             if joins {
-                let right = std::mem::take(&mut self.encoded[i + 1].bytes);
-                let mut bytes = std::mem::take(&mut self.encoded[i].bytes);
-                bytes.extend_from_slice(&right);
-                self.encoded[w] = EncodedToken {
-                    id,
-                    bytes,
-                    special: false,
-                };
+                self.ids[w] = id;
                 self.spans[w] = self.spans[i].start..self.spans[i + 1].end;
                 self.chunk_starts[w] = self.chunk_starts[i];
                 i += 2;
             } else {
                 if w != i {
-                    self.encoded.swap(w, i);
+                    self.ids[w] = self.ids[i];
                     self.spans[w] = self.spans[i].clone();
                     self.chunk_starts[w] = self.chunk_starts[i];
                 }
@@ -621,48 +636,39 @@ impl EncodeBox {
             }
             w += 1;
         }
-        self.encoded.truncate(w);
+        self.ids.truncate(w);
         self.spans.truncate(w);
         self.chunk_starts.truncate(w);
     }
 
     /// Split every token `id` back into `pair`, its left part `left` bytes.
     fn split(&mut self, id: crate::bpe::TokenId, pair: crate::bpe::Pair, left: usize) {
-        let count = self.encoded.iter().filter(|t| t.id == id).count();
+        let count = self.ids.iter().filter(|&&t| t == id).count();
         if count == 0 {
             return;
         }
-        let mut encoded = Vec::with_capacity(self.encoded.len() + count);
-        let mut spans = Vec::with_capacity(encoded.capacity());
-        let mut starts = Vec::with_capacity(encoded.capacity());
-        for ((t, r), start) in std::mem::take(&mut self.encoded)
+        let mut ids = Vec::with_capacity(self.ids.len() + count);
+        let mut spans = Vec::with_capacity(ids.capacity());
+        let mut starts = Vec::with_capacity(ids.capacity());
+        for ((t, r), start) in std::mem::take(&mut self.ids)
             .into_iter()
             .zip(std::mem::take(&mut self.spans))
             .zip(std::mem::take(&mut self.chunk_starts))
         {
-            if t.id == id {
-                let (l, rt) = t.bytes.split_at(left);
-                encoded.push(EncodedToken {
-                    id: pair.0,
-                    bytes: l.to_vec(),
-                    special: false,
-                });
-                encoded.push(EncodedToken {
-                    id: pair.1,
-                    bytes: rt.to_vec(),
-                    special: false,
-                });
+            if t == id {
+                ids.push(pair.0);
+                ids.push(pair.1);
                 spans.push(r.start..r.start + left);
                 spans.push(r.start + left..r.end);
                 starts.push(start);
                 starts.push(false);
             } else {
-                encoded.push(t);
+                ids.push(t);
                 spans.push(r);
                 starts.push(start);
             }
         }
-        self.encoded = encoded;
+        self.ids = ids;
         self.spans = spans;
         self.chunk_starts = starts;
     }
@@ -676,7 +682,29 @@ impl EncodeBox {
     }
 
     pub fn tokens(&self) -> usize {
-        self.encoded.len()
+        self.ids.len()
+    }
+
+    /// What token `i` stands for (char mode: its symbol string), and
+    /// whether it is a special token.
+    pub fn token_bytes(&self, i: usize) -> Option<(&[u8], bool)> {
+        let id = *self.ids.get(i)?;
+        let tok = self.encoded_with.as_ref()?;
+        tok.contains(id)
+            .then(|| (tok.bytes_of(id), tok.describe_is_special(id)))
+    }
+
+    /// Every token of the encoding with what it stands for (a copy of each
+    /// token's bytes: for a look at the whole, not for drawing).
+    pub fn encoded(&self) -> Vec<EncodedToken> {
+        (0..self.ids.len()).filter_map(|i| self.token(i)).collect()
+    }
+
+    /// Token `i` of the encoding: its id and what it stands for.
+    pub fn token(&self, i: usize) -> Option<EncodedToken> {
+        let id = *self.ids.get(i)?;
+        let tok = self.encoded_with.as_ref()?;
+        tok.contains(id).then(|| tok.describe(id))
     }
 }
 
@@ -722,14 +750,13 @@ fn line_starts_word(text: &str, at: usize, limit: usize) -> bool {
 
 /// The bytes of `text` each token stands for, or nothing if the tokens
 /// cannot be lined up with the text.
-fn spans_of(tok: &Tokenizer, text: &str, encoded: &[EncodedToken]) -> Vec<Range<usize>> {
-    if encoded.is_empty() {
+fn spans_of(tok: &Tokenizer, text: &str, ids: &[TokenId]) -> Vec<Range<usize>> {
+    if ids.is_empty() {
         return Vec::new();
     }
     if tok.mode() == Mode::Char {
         let spans = crate::bpe::fertility::token_spans(tok, text);
-        let same = spans.len() == encoded.len()
-            && spans.iter().zip(encoded).all(|((id, _), e)| *id == e.id);
+        let same = spans.len() == ids.len() && spans.iter().zip(ids).all(|((id, _), e)| id == e);
         return if same {
             spans.into_iter().map(|(_, r)| r).collect()
         } else {
@@ -738,10 +765,11 @@ fn spans_of(tok: &Tokenizer, text: &str, encoded: &[EncodedToken]) -> Vec<Range<
     }
     // Byte-level tokens tile the text.
     let mut at = 0;
-    let mut spans = Vec::with_capacity(encoded.len());
-    for e in encoded {
-        let end = at + e.bytes.len();
-        if text.as_bytes().get(at..end) != Some(&e.bytes[..]) {
+    let mut spans = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let bytes = tok.bytes_of(id);
+        let end = at + bytes.len();
+        if text.as_bytes().get(at..end) != Some(bytes) {
             return Vec::new();
         }
         spans.push(at..end);

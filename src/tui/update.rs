@@ -177,7 +177,8 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::StopEditing => app.input = InputMode::Normal,
         Action::Type(c) => {
-            app.encode.insert(c.encode_utf8(&mut [0; 4]));
+            let dropped = app.encode.insert(c.encode_utf8(&mut [0; 4]));
+            note_full(app, dropped);
             app.fert.source = TextSource::Pasted;
         }
         Action::Paste(text) => paste(app, &text),
@@ -316,10 +317,7 @@ fn after_change(app: &mut App) {
         app.toks.sync_trained(current, &loaded.trainer);
     }
     app.encode.refresh(&app.toks);
-    if app
-        .encode_token
-        .is_some_and(|i| i >= app.encode.encoded.len())
-    {
+    if app.encode_token.is_some_and(|i| i >= app.encode.ids.len()) {
         app.encode_token = None;
     }
     if app.input == InputMode::Editing {
@@ -645,9 +643,22 @@ fn paste(app: &mut App, text: &str) {
             // Pasted text can only be meant for the encode box.
             app.input = InputMode::Editing;
             app.focus = Focus::Encode;
-            app.encode.insert(text);
+            let dropped = app.encode.insert(text);
+            note_full(app, dropped);
             app.fert.source = TextSource::Pasted;
         }
+    }
+}
+
+/// Say so when the encode box had no room for all of an insertion.
+fn note_full(app: &mut App, dropped: usize) {
+    if dropped > 0
+        && let Some(limit) = app.encode.limit
+    {
+        app.notice = Some(format!(
+            "the encode box holds at most {} KB here: {dropped} bytes left out",
+            limit / 1024
+        ));
     }
 }
 
@@ -957,7 +968,7 @@ fn find_next(app: &mut App) {
 /// Move the encode box's token selection by `by`, from none to the first
 /// (or last) token.
 fn select_encode_token(app: &mut App, by: isize) {
-    let n = app.encode.encoded.len();
+    let n = app.encode.ids.len();
     if n == 0 {
         app.notice = Some("no tokens yet: press e and type some text".into());
         return;
@@ -976,10 +987,13 @@ fn open_tree(app: &mut App) {
     let label = |bytes: &[u8]| crate::tui::rows::label(bytes, &app.theme);
     let tree = if app.fert.open || app.focus == Focus::Encode {
         let (token, tok) = if app.fert.open {
-            (app.fert.selected_token(), app.toks.get(app.toks.selected))
+            (
+                app.fert.selected_token().cloned(),
+                app.toks.get(app.toks.selected),
+            )
         } else {
             (
-                app.encode_token.and_then(|i| app.encode.encoded.get(i)),
+                app.encode_token.and_then(|i| app.encode.token(i)),
                 app.toks.get(app.toks.selected),
             )
         };

@@ -96,13 +96,13 @@ fn body(app: &App, width: usize, window: Range<usize>) -> Body {
         }
     };
     // Ids that cannot be put under their tokens are listed on one line.
-    let ids_line = (!paired && !enc.encoded.is_empty()).then(|| {
+    let ids_line = (!paired && !enc.ids.is_empty()).then(|| {
         let mut spans = vec![Span::styled("ids", t.heading())];
         let mut used = 3;
         let first = enc.spans.partition_point(|r| r.end <= window.start);
         let first = if enc.spans.is_empty() { 0 } else { first };
-        for (i, e) in enc.encoded.iter().enumerate().skip(first) {
-            let id = e.id.to_string();
+        for (i, e) in enc.ids.iter().enumerate().skip(first) {
+            let id = e.to_string();
             if used + 1 + id.len() > width {
                 spans.push(Span::raw(t.glyphs.ellipsis));
                 break;
@@ -144,13 +144,13 @@ fn interleave_ids(
     let mut id_rows: Vec<Vec<Span<'static>>> = vec![Vec::new(); text.len()];
     let mut used = vec![0usize; text.len()];
     let mut last_row = 0;
-    for (i, token) in enc.encoded.iter().enumerate().take(hi).skip(lo) {
+    for (i, token) in enc.ids.iter().enumerate().take(hi).skip(lo) {
         // A token that starts inside a character another token began (no
         // place of its own) follows the id before it.
         let (row, column) = where_of[i - lo].unwrap_or((last_row, used[last_row]));
         let row = row.min(text.len().saturating_sub(1));
         last_row = row;
-        let id = token.id.to_string();
+        let id = token.to_string();
         let gap = usize::from(used[row] > 0);
         let at = column.max(used[row] + gap);
         if at + id.len() > width {
@@ -341,7 +341,7 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         end_of_word: false,
     };
     let mut out = Vec::new();
-    let lined_up = enc.spans.len() == enc.encoded.len()
+    let lined_up = enc.spans.len() == enc.ids.len()
         && enc.spans.last().is_none_or(|r| r.end <= enc.text.len());
     if !lined_up || enc.spans.is_empty() {
         if window.start < text.len() {
@@ -358,7 +358,7 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         .spans
         .partition_point(|r| r.end <= window.start && r.start < window.start);
     let mut at = window.start;
-    for (i, (token, span)) in enc.encoded.iter().zip(&enc.spans).enumerate().skip(first) {
+    for (i, span) in enc.spans.iter().enumerate().skip(first) {
         if span.start >= window.end && !(span.is_empty() && span.start == window.end) {
             break;
         }
@@ -387,11 +387,12 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
             continue;
         }
         let own = &text[span.clone()];
-        let end_of_word = char_mode && !token.special && token.bytes.ends_with(b"</w>");
+        let (bytes, special) = enc.token_bytes(i).unwrap_or((own, false));
+        let end_of_word = char_mode && !special && bytes.ends_with(b"</w>");
         let word = if end_of_word {
-            &token.bytes[..token.bytes.len() - 4]
+            &bytes[..bytes.len() - 4]
         } else {
-            &token.bytes[..]
+            bytes
         };
         out.push(Stretch {
             shown: if word == own { own } else { word },
@@ -490,9 +491,9 @@ fn token_rows_placed(
         if lo < hi {
             rows.reserve(
                 lo,
-                app.encode.encoded[lo..hi]
+                app.encode.ids[lo..hi]
                     .iter()
-                    .map(|e| e.id.to_string().len() + 1)
+                    .map(|e| e.to_string().len() + 1)
                     .collect(),
             );
         }
