@@ -129,3 +129,151 @@ fn a_teacher_alone_never_copies_its_trainer_to_step() {
     update(&mut teacher, Action::Step);
     assert_eq!(teacher.trainer().merges().len(), 6);
 }
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    bpeek::tui::runner::draw(&mut terminal, app).unwrap();
+    common::rows_of(terminal.backend()).join("\n")
+}
+
+fn key(app: &mut App, code: crossterm::event::KeyCode) {
+    let event = bpeek::tui::Event::Key(crossterm::event::KeyEvent::new(
+        code,
+        crossterm::event::KeyModifiers::NONE,
+    ));
+    common::press(app, [event]);
+    follow::after_event(app);
+}
+
+#[test]
+fn a_class_votes_on_which_pair_wins_and_each_student_learns_if_they_were_right() {
+    use crossterm::event::KeyCode::{Char, Down, Enter};
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    let mut students: Vec<App> = (0..7)
+        .map(|_| seated(&class, Role::Student, &mut seats))
+        .collect();
+    goto(&mut teacher, 2);
+    // Merge 2 is made; one phase on, the pairs are counted again.
+    key(&mut teacher, Char('.'));
+    let winner = teacher.trainer().peek_choice().unwrap().pair;
+    let everyone = |students: &mut Vec<App>| {
+        for s in students.iter_mut() {
+            follow::on_class_change(s);
+        }
+    };
+    everyone(&mut students);
+
+    key(&mut teacher, Char('Q'));
+    everyone(&mut students);
+    follow::on_class_change(&mut teacher);
+    // Every follower's pair table is a ballot that does not give the
+    // winner away; so is the teacher's, which may be on the projector.
+    for app in [&mut students[0], &mut teacher] {
+        let s = screen(app, 100, 30);
+        assert!(s.contains("Which pair wins?"), "{s}");
+        assert!(!s.contains('►'), "no winner marked:\n{s}");
+    }
+    assert!(
+        students[0]
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("which pair wins?")
+    );
+
+    // Each student picks a row of the ballot; one changes its mind.
+    let ballot = bpeek::tui::question::ballot(students[0].trainer());
+    let right_row = ballot.iter().position(|(p, _)| *p == winner).unwrap();
+    let wrong_row = (right_row + 1) % ballot.len();
+    for (i, s) in students.iter_mut().enumerate() {
+        let row = if i < 3 { right_row } else { wrong_row };
+        for _ in 0..row {
+            key(s, Down);
+        }
+        key(s, Enter);
+    }
+    for _ in 0..wrong_row.abs_diff(right_row) {
+        let k = if right_row > wrong_row {
+            Down
+        } else {
+            crossterm::event::KeyCode::Up
+        };
+        key(&mut students[6], k);
+    }
+    key(&mut students[6], Enter);
+    follow::on_class_change(&mut teacher);
+    let status = screen(&mut teacher, 100, 30);
+    assert!(status.contains("question: 7 voted"), "{status}");
+
+    // The teacher's tally: votes per pair beside the real winner.
+    key(&mut teacher, Char('Q'));
+    let q = teacher
+        .classroom
+        .as_ref()
+        .unwrap()
+        .question
+        .clone()
+        .unwrap();
+    assert!(q.tally_shown);
+    assert_eq!(q.tally.iter().map(|t| t.1).sum::<usize>(), 7);
+    assert_eq!(q.tally.iter().find(|t| t.0 == winner).map(|t| t.1), Some(4));
+    let s = screen(&mut teacher, 100, 30);
+    assert!(s.contains("votes") && s.contains('►'), "{s}");
+
+    // The next `.` reveals on every screen.
+    key(&mut teacher, Char('.'));
+    assert!(
+        teacher
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("7 voted, 4 right"),
+        "{:?}",
+        teacher.notice
+    );
+    everyone(&mut students);
+    for (i, s) in students.iter().enumerate() {
+        let notice = s.notice.as_deref().unwrap();
+        if i < 3 || i == 6 {
+            assert!(notice.ends_with("you were right"), "{i}: {notice}");
+        } else {
+            assert!(notice.starts_with("you voted"), "{i}: {notice}");
+        }
+    }
+    // The pair tables are tables again, the chosen pair explained.
+    let s = screen(&mut students[4], 100, 30);
+    assert!(s.contains("wins: count"), "{s}");
+    assert!(!s.contains("Which pair wins?"));
+}
+
+#[test]
+fn a_question_needs_the_counted_phase_and_goes_with_the_teacher() {
+    use crossterm::event::KeyCode::Char;
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    let mut student = seated(&class, Role::Student, &mut seats);
+    key(&mut teacher, Char('.'));
+    key(&mut teacher, Char('Q'));
+    assert!(
+        teacher
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("when the pairs are counted")
+    );
+    key(&mut teacher, Char('.'));
+    key(&mut teacher, Char('.'));
+    key(&mut teacher, Char('Q'));
+    follow::on_class_change(&mut student);
+    assert!(bpeek::tui::question::open_ballot(&student).is_some());
+    drop(teacher);
+    seats.remove(0);
+    follow::on_class_change(&mut student);
+    assert!(
+        bpeek::tui::question::open_ballot(&student).is_none(),
+        "a class without a teacher has no question"
+    );
+}

@@ -439,3 +439,83 @@ fn the_teacher_leads_from_the_serving_terminal_and_teacher_keys_log_in() {
     assert!(log.contains(" connect 127.0.0.1:"), "{log}");
     assert!(log.contains("server stopping"), "{log}");
 }
+
+#[test]
+fn the_teacher_asks_which_pair_wins_and_two_students_vote_over_ssh() {
+    let Some(tmux) = Tmux::start("serve-vote") else {
+        return;
+    };
+    if !have_openssh() {
+        return;
+    }
+    let dir = TempDir::new("serve-vote");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let lead = tmux.open("lead", 100, 30);
+    lead.command(&format!(
+        "{} serve --lead --corpus-name play --pretok whitespace --listen 127.0.0.1:{port} \
+         --host-key {d}/host_key --log {d}/log",
+        env!("CARGO_BIN_EXE_bpeek"),
+        d = dir.path().display()
+    ));
+    lead.wait_for("the teacher's explorer", |s| {
+        status_line(s).contains("teacher, 0 students")
+    });
+    let (a, b) = (tmux.open("a", 80, 24), tmux.open("b", 80, 24));
+    a.command(&ssh(port, "ann@127.0.0.1"));
+    b.command(&ssh(port, "bob@127.0.0.1"));
+    lead.wait_for("two followers", |s| {
+        status_line(s).contains("2 students, 2 follow")
+    });
+
+    lead.keys(&["Q"]);
+    for s in [&a, &b] {
+        s.wait_for("the ballot", |s| {
+            s.contains("Which pair wins?") && !s.contains('►')
+        });
+    }
+    // On the play corpus, p + l wins its three-way tie by the "first" rule;
+    // the ballot lists pairs by their text, so p + l is further down.
+    a.wait_for("the ballot rows", |s| s.contains("│  p   "));
+    let rows = a.screen();
+    let ballot: Vec<&str> = rows
+        .lines()
+        .filter_map(|l| l.split('│').nth(3))
+        .skip_while(|l| !l.contains("left"))
+        .skip(1)
+        .collect();
+    let p_l = ballot
+        .iter()
+        .position(|r| r.split_whitespace().take(2).eq(["p", "l"]))
+        .unwrap_or_else(|| panic!("p l on the ballot:\n{rows}"));
+    for _ in 0..p_l {
+        a.keys(&["Down"]);
+    }
+    a.keys(&["Enter"]);
+    b.keys(&["Enter"]);
+    lead.wait_for("two votes", |s| {
+        status_line(s).contains("question: 2 voted")
+    });
+    lead.keys(&["Q"]);
+    lead.wait_for("the tally", |s| s.contains("votes") && s.contains('►'));
+
+    lead.keys(&["."]);
+    lead.wait_for("the result", |s| {
+        s.contains("the class: 2 voted, 1 right; p + l wins")
+    });
+    a.wait_for("ann was right", |s| {
+        s.contains("p + l wins: you were right")
+    });
+    b.wait_for("bob was not", |s| {
+        s.contains("you voted") && s.contains("p + l wins")
+    });
+    lead.keys(&["q"]);
+    let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+    assert!(
+        log.contains("question at merge 0: 2 voted, 1 right (winner p + l)"),
+        "{log}"
+    );
+}

@@ -6,9 +6,14 @@
 //! replaying a queue). Sessions are woken with a message when the class
 //! changes, and read what changed from here.
 
+use crate::bpe::Pair;
 use crate::serve::incoming::{Inbox, Incoming};
+use crate::serve::log::Log;
+use crate::serve::question::Question;
 use crate::serve::session::Ending;
-use crate::tui::classroom::{ClassCounts, ClassLink, Role, SharedTrainer, TrainingState};
+use crate::tui::classroom::{
+    ClassCounts, ClassLink, QuestionView, Role, SharedTrainer, TrainingState,
+};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -142,6 +147,11 @@ pub struct Class {
     last: Mutex<Option<TrainingState>>,
     /// The teacher's trainer at `last`, for followers to show.
     shared: Mutex<Option<SharedTrainer>>,
+    /// The teacher's question to the class, while one is open.
+    question: Mutex<Option<Question>>,
+    questions_asked: AtomicU64,
+    /// Where the class's own events (a question's tally) are logged.
+    log: Mutex<Option<Log>>,
     /// Bumped on every change a session should see.
     generation: AtomicU64,
 }
@@ -213,6 +223,9 @@ impl Class {
             teacher: watch::channel(None).0,
             last: Mutex::new(None),
             shared: Mutex::new(None),
+            question: Mutex::new(None),
+            questions_asked: AtomicU64::new(0),
+            log: Mutex::new(None),
             generation: AtomicU64::new(0),
         })
     }
@@ -389,10 +402,40 @@ impl Class {
             let gone = m.members.remove(&id);
             gone.is_some_and(|x| x.role == Some(Role::Teacher) && x.wake.is_some())
         };
+        {
+            let mut question = self.question();
+            if was_teacher {
+                // A class without a teacher has no question.
+                *question = None;
+            } else if let Some(q) = question.as_mut() {
+                q.forget(id);
+            }
+        }
         if was_teacher {
             self.teacher.send_replace(None);
         }
         self.changed();
+    }
+
+    fn question(&self) -> std::sync::MutexGuard<'_, Option<Question>> {
+        self.question.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Log the class's own events (a question's tally) to `log`.
+    pub fn set_log(&self, log: Log) {
+        *self.log.lock().unwrap_or_else(|e| e.into_inner()) = Some(log);
+    }
+
+    /// Wake the teacher's session only (a vote changes only its screen).
+    fn wake_teacher(&self) {
+        let m = self.members();
+        for member in m.members.values() {
+            if member.role == Some(Role::Teacher)
+                && let Some(wake) = &member.wake
+            {
+                wake();
+            }
+        }
     }
 
     /// Tell every session the class changed.
@@ -504,6 +547,63 @@ impl ClassLink for Link {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    fn ask(&self, at: TrainingState, winner: Pair) -> bool {
+        let id = self.class.questions_asked.fetch_add(1, Ordering::SeqCst) + 1;
+        *self.class.question() = Some(Question::new(id, at, winner));
+        self.class.changed();
+        true
+    }
+
+    fn show_tally(&self, on: bool) {
+        if let Some(q) = self.class.question().as_mut() {
+            q.tally_shown = on;
+        }
+        self.class.wake_teacher();
+    }
+
+    fn close_question(&self, reveal: bool, label: &dyn Fn(Pair) -> String) {
+        let line = {
+            let mut question = self.class.question();
+            match question.as_mut() {
+                Some(q) if reveal && !q.revealed => {
+                    q.revealed = true;
+                    Some(q.summary(label))
+                }
+                Some(_) if !reveal => {
+                    *question = None;
+                    None
+                }
+                _ => return,
+            }
+        };
+        if let (Some(line), Some(log)) = (
+            line,
+            self.class
+                .log
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref(),
+        ) {
+            log.line(&line);
+        }
+        self.class.changed();
+    }
+
+    fn vote(&self, pair: Pair) {
+        let voted = self
+            .class
+            .question()
+            .as_mut()
+            .is_some_and(|q| q.vote(self.id, pair));
+        if voted {
+            self.class.wake_teacher();
+        }
+    }
+
+    fn question(&self) -> Option<QuestionView> {
+        self.class.question().as_ref().map(|q| q.view_for(self.id))
     }
 }
 

@@ -15,6 +15,7 @@ pub mod incoming;
 pub mod input;
 pub mod log;
 pub mod memory;
+pub mod question;
 pub mod screen;
 pub mod session;
 pub mod shared;
@@ -178,6 +179,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         startups,
         max_memory,
     });
+    class.set_log(log.clone());
     let server = Arc::new(Server {
         setup: Setup {
             training: args.training.clone(),

@@ -32,6 +32,13 @@ pub enum Action {
     /// Go to the teacher's point of training (merges and phase) as a job
     /// between frames, in place of any job under way.
     Follow(crate::tui::mark::Mark),
+    /// The teacher asks the class which pair wins (with a question open:
+    /// shows or hides the tally).
+    AskClass,
+    /// A student moves the ballot's cursor (down if true).
+    BallotMove(bool),
+    /// A student votes for the pair under the ballot's cursor.
+    Vote,
     /// Open the "go to merge" prompt.
     OpenGoto,
     /// Type into the prompt (digits only are kept).

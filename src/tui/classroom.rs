@@ -60,6 +60,24 @@ impl SharedTrainer {
     }
 }
 
+/// A question for the class as one explorer sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionView {
+    pub id: u64,
+    /// Where it was asked.
+    pub at: TrainingState,
+    pub votes: usize,
+    /// Votes for the winner (shown to the teacher only).
+    pub right: usize,
+    /// This session's vote.
+    pub mine: Option<crate::bpe::Pair>,
+    /// Votes per pair, most first (shown to the teacher, on a key).
+    pub tally: Vec<(crate::bpe::Pair, usize)>,
+    pub tally_shown: bool,
+    /// The winner, once the teacher has revealed it.
+    pub winner: Option<crate::bpe::Pair>,
+}
+
 /// Who is connected, for the status line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClassCounts {
@@ -88,6 +106,22 @@ pub trait ClassLink: Send {
     fn shared(&self) -> Option<SharedTrainer> {
         None
     }
+    /// The teacher asks "which pair wins?" at `at`, whose answer is
+    /// `winner`; false where there is no class to ask.
+    fn ask(&self, _at: TrainingState, _winner: crate::bpe::Pair) -> bool {
+        false
+    }
+    /// The teacher shows (or hides) the tally on its own screen.
+    fn show_tally(&self, _on: bool) {}
+    /// The teacher moved on: reveal the answer (`true`) or withdraw the
+    /// question.
+    fn close_question(&self, _reveal: bool, _label: &dyn Fn(crate::bpe::Pair) -> String) {}
+    /// This session votes.
+    fn vote(&self, _pair: crate::bpe::Pair) {}
+    /// The question open (or just revealed), as this session sees it.
+    fn question(&self) -> Option<QuestionView> {
+        None
+    }
 }
 
 pub struct Classroom {
@@ -100,6 +134,13 @@ pub struct Classroom {
     pub link: Box<dyn ClassLink>,
     /// What a teacher last told the class (published again only on change).
     pub published: Option<TrainingState>,
+    /// The question open in the class, as this session last read it.
+    pub question: Option<QuestionView>,
+    /// A student's ballot cursor.
+    pub ballot_at: usize,
+    /// The last question this student was told of, and told the answer to.
+    pub asked: Option<u64>,
+    pub answered: Option<u64>,
 }
 
 impl std::fmt::Debug for Classroom {
@@ -120,6 +161,10 @@ impl Classroom {
             asking: None,
             link,
             published: None,
+            question: None,
+            ballot_at: 0,
+            asked: None,
+            answered: None,
         }
     }
 
@@ -130,11 +175,22 @@ impl Classroom {
             1 => "1 student".to_string(),
             n => format!("{n} students"),
         };
-        match self.role {
+        let question = match &self.question {
+            Some(q) if q.winner.is_none() && self.role == Role::Teacher => {
+                format!(", question: {} voted", q.votes)
+            }
+            Some(q) if q.winner.is_none() && self.following => match q.mine {
+                Some(_) => ", you voted".to_string(),
+                None => ", question: vote".to_string(),
+            },
+            _ => String::new(),
+        };
+        let status = match self.role {
             Role::Teacher => format!("teacher, {students}, {} follow", counts.following),
             Role::Student if !self.following => format!("on your own (F follows), {students}"),
             Role::Student if !counts.teacher => format!("no teacher yet, {students}"),
             Role::Student => format!("following the teacher, {students}"),
-        }
+        };
+        status + &question
     }
 }

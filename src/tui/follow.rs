@@ -98,6 +98,7 @@ pub fn on_class_change(app: &mut App) {
     if class.role == Role::Student && class.following {
         follow(app);
     }
+    crate::tui::question::on_class_change(app);
     app.dirty = true;
 }
 
@@ -108,6 +109,7 @@ pub fn after_event(app: &mut App) {
     if app.job.is_some() {
         return;
     }
+    crate::tui::question::after_teacher_move(app);
     let state = state_of(app);
     let publishes = app
         .classroom

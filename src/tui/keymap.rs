@@ -43,6 +43,10 @@ pub enum When {
     EncodeToken,
     /// Normal, in the fertility view.
     Fertility,
+    /// Normal, on the main screen, a student with a ballot to fill in.
+    Ballot,
+    /// Normal, on the main screen, the teacher of a class.
+    Teaching,
     /// Normal, in this panel of the fertility view.
     InPanel(Panel),
     Editing,
@@ -116,8 +120,8 @@ macro_rules! bind {
 }
 
 use When::{
-    Always, Busy, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Lesson, Main,
-    Normal, Opening, Tree,
+    Always, Ballot, Busy, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Lesson,
+    Main, Normal, Opening, Teaching, Tree,
 };
 
 /// Every key of the explorer, most useful first within each context.
@@ -162,6 +166,12 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
     bind!(Fertility, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
     bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to rank N"),
+    // A question for the class: before training and moving, as the ballot
+    // takes the arrows and Enter.
+    bind!(Ballot, [k(KeyCode::Up), c('k')], Action::BallotMove(false), None, Training, "class question: pick a pair"),
+    bind!(Ballot, [k(KeyCode::Down), c('j')], Action::BallotMove(true), None, Training, "class question: pick a pair"),
+    bind!(Ballot, [k(KeyCode::Enter)], Action::Vote, Some("vote"), Training, "class question: vote (until the reveal)"),
+    bind!(Teaching, [c('Q')], Action::AskClass, Some("ask"), Training, "class: ask which pair wins; again: tally"),
     // A lesson: before training, as it takes Space and the arrows.
     bind!(Lesson, [c(' '), k(KeyCode::Right)], Action::LessonNext, Some("lesson"), Training, "lesson: next step"),
     bind!(Lesson, [k(KeyCode::Left)], Action::LessonBack, None, Training, "lesson: step back"),
@@ -246,6 +256,16 @@ impl When {
                 !fert && app.focus == Focus::Encode && app.encode_token.is_some()
             }
             (Fertility, InputMode::Normal) => fert,
+            (Ballot, InputMode::Normal) => {
+                !fert && crate::tui::question::open_ballot(app).is_some()
+            }
+            (Teaching, InputMode::Normal) => {
+                !fert
+                    && app
+                        .classroom
+                        .as_ref()
+                        .is_some_and(|c| c.role == crate::tui::classroom::Role::Teacher)
+            }
             (InPanel(p), InputMode::Normal) => fert && app.fert.panel == p,
             (Editing, InputMode::Editing) => true,
             (Goto, InputMode::Goto(_)) => true,

@@ -31,6 +31,7 @@ pub mod lesson;
 pub mod lines;
 pub mod mark;
 pub mod merge_tree;
+pub mod question;
 pub mod record;
 pub mod rows;
 pub mod runner;

@@ -52,6 +52,8 @@ pub struct Glyphs {
     pub end_of_word: &'static str,
     /// A token boundary inside a character that tokens share.
     pub fragment: &'static str,
+    /// A student's own vote on a ballot.
+    pub vote: &'static str,
 }
 
 const UNICODE_GLYPHS: Glyphs = Glyphs {
@@ -72,6 +74,7 @@ const UNICODE_GLYPHS: Glyphs = Glyphs {
     cursor: "█",
     end_of_word: "⌟",
     fragment: "┊",
+    vote: "✓",
 };
 
 const ASCII_GLYPHS: Glyphs = Glyphs {
@@ -92,6 +95,7 @@ const ASCII_GLYPHS: Glyphs = Glyphs {
     cursor: "#",
     end_of_word: "]",
     fragment: ":",
+    vote: "*",
 };
 
 /// The colours a terminal can show.

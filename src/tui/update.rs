@@ -103,6 +103,9 @@ pub fn update(app: &mut App, action: Action) {
         Action::MeasureMore => {}
         Action::JobMore => job_more(app),
         Action::Follow(target) => follow_to(app, target),
+        Action::AskClass => crate::tui::question::ask(app),
+        Action::BallotMove(down) => crate::tui::question::move_cursor(app, down),
+        Action::Vote => crate::tui::question::vote(app),
         Action::CancelJob => cancel_job(app),
         Action::Goto(n) => goto(app, n),
         Action::OpenGoto => app.input = InputMode::Goto(String::new()),

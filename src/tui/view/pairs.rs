@@ -26,6 +26,12 @@ struct Shown {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    // The teacher's screen, often on the projector, gives nothing away
+    // either until the teacher shows the tally.
+    if crate::tui::question::open_ballot(app).is_some() || crate::tui::question::asking(app) {
+        return draw_ballot(frame, area, app);
+    }
+    let tally = crate::tui::question::shown_tally(app).map(|q| q.tally.clone());
     let trainer = app.trainer();
     let t = &app.theme;
     let g = &t.glyphs;
@@ -83,7 +89,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let tok_w = ((body.width as usize).saturating_sub(fixed) / 2).clamp(3, 14);
 
     let mut lines = Vec::with_capacity(visible + 1);
-    let change_head = if app.changed_by_undo {
+    let change_head = if tally.is_some() {
+        "votes"
+    } else if app.changed_by_undo {
         "undo"
     } else {
         "change"
@@ -109,7 +117,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         } else {
             " "
         };
-        let (change, change_style) = change_text(app, row.change);
+        let (change, change_style) = match &tally {
+            Some(tally) => (
+                tally
+                    .iter()
+                    .find(|(p, _)| *p == row.pair)
+                    .map_or_else(String::new, |(_, n)| n.to_string()),
+                t.heading(),
+            ),
+            None => change_text(app, row.change),
+        };
         let index = row
             .rank
             .map_or_else(|| "-".to_string(), |i| (i + 1).to_string());
@@ -165,4 +182,72 @@ fn change_text(app: &App, change: Option<CountChange>) -> (String, Style) {
         Some(c) if c.after < c.before => (format!("{}{}", g.down, c.before - c.after), t.fall()),
         _ => (String::new(), Style::new()),
     }
+}
+
+/// A student's ballot: the top pairs in the order of their text (so the
+/// table does not give the winner away), the cursor's row in reverse and
+/// the student's own vote marked.
+fn draw_ballot(frame: &mut Frame, area: Rect, app: &App) {
+    let trainer = app.trainer();
+    let t = &app.theme;
+    let g = &t.glyphs;
+    let body = inner(area);
+    let rows = crate::tui::question::ballot(trainer);
+    let pairs: Vec<crate::bpe::Pair> = rows.iter().map(|r| r.0).collect();
+    let class = app.classroom.as_ref();
+    let at = class.map_or(0, |c| c.ballot_at.min(pairs.len().saturating_sub(1)));
+    let mine = class.and_then(|c| c.question.as_ref()).and_then(|q| q.mine);
+    let counts: Vec<u64> = rows.iter().map(|r| r.1).collect();
+    let count_w = counts
+        .iter()
+        .map(|c| c.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let tok_w = ((body.width as usize).saturating_sub(2 + count_w + 3) / 2).clamp(3, 14);
+    let mut lines = vec![Line::styled(
+        format!(
+            "  {} {} {}",
+            fit_left("left", tok_w, ""),
+            fit_left("right", tok_w, ""),
+            fit_right("count", count_w, "")
+        ),
+        t.heading(),
+    )];
+    let visible = (body.height as usize).saturating_sub(1);
+    let skip = at.saturating_sub(visible.saturating_sub(1));
+    for (i, (pair, count)) in pairs
+        .iter()
+        .zip(&counts)
+        .enumerate()
+        .skip(skip)
+        .take(visible)
+    {
+        let marker = if Some(*pair) == mine { g.vote } else { " " };
+        let text = format!(
+            "{marker} {} {} {} ",
+            fit_left(&token_label(app, pair.0), tok_w, g.ellipsis),
+            fit_left(&token_label(app, pair.1), tok_w, g.ellipsis),
+            fit_right(&count.to_string(), count_w, ""),
+        );
+        let student = class.is_some_and(|c| c.role == crate::tui::classroom::Role::Student);
+        let style = if i == at && student {
+            t.cursor_row()
+        } else {
+            Style::new()
+        };
+        lines.push(Line::styled(text, style));
+    }
+    let right = match class.and_then(|c| c.question.as_ref()) {
+        Some(q) if class.is_some_and(|c| c.role == crate::tui::classroom::Role::Teacher) => {
+            format!("{} voted", q.votes)
+        }
+        _ if mine.is_some() => "voted; Enter changes".to_string(),
+        _ => "Enter votes".to_string(),
+    };
+    frame.render_widget(
+        pane_block(app, Focus::Pairs, "Which pair wins?".to_string(), right),
+        area,
+    );
+    frame.render_widget(Paragraph::new(lines), body);
 }
