@@ -359,6 +359,7 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
         crate::outln!("connect to first frame: {}", percentiles(connects));
         tokio::time::sleep(Duration::from_secs(1)).await;
         let (rss_class, cpu_before) = usage(pid);
+        let (_, clients_before) = usage(std::process::id());
 
         // The teacher steps twice a second; every follower redraws.
         let started = Instant::now();
@@ -394,6 +395,7 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
         }
         let elapsed = started.elapsed().as_secs_f64();
         let (rss_end, cpu_after) = usage(pid);
+        let (_, clients_after) = usage(std::process::id());
 
         crate::outln!(
             "teacher steps ({STEPS} at 2/s), keystroke to a follower's first frame byte: {}; {}",
@@ -414,10 +416,11 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
         );
         crate::outln!(
             "server: RSS {rss_idle:.0} MB idle, {rss_class:.0} MB with {} sessions, {rss_end:.0} MB after; \
-             CPU {:.2} s in {elapsed:.1} s ({:.0}% of one core)",
+             CPU {:.2} s in {elapsed:.1} s ({:.0}% of one core); the clients here took {:.2} s more",
             students + 2,
             cpu_after - cpu_before,
-            100.0 * (cpu_after - cpu_before) / elapsed
+            100.0 * (cpu_after - cpu_before) / elapsed,
+            clients_after - clients_before
         );
         if students + 2 >= 100 {
             crate::outln!(
