@@ -411,8 +411,12 @@ fn a_big_pasted_text_is_measured_a_tokenizer_at_a_time() {
             .to_string()
     };
     assert!(bytes_row(&screen).contains("measuring…"), "{screen}");
-    update(&mut app, Action::MeasureMore);
-    assert!(!app.fert.behind);
+    let mut looks = 0;
+    while app.fert.behind {
+        update(&mut app, Action::MeasureMore);
+        looks += 1;
+        assert!(looks < 1000);
+    }
     let screen = draw_as_is(&mut app);
     assert!(bytes_row(&screen).contains(&bytes.to_string()), "{screen}");
 }
@@ -514,4 +518,82 @@ fn a_lesson_step_that_goes_far_is_a_job_esc_takes_back_with_the_lesson() {
     let mut direct = trainer();
     direct.seek(5);
     assert_eq!(state(app.trainer()), state(&direct));
+}
+
+#[test]
+fn a_long_paste_measured_a_part_at_a_time_counts_what_measuring_it_whole_does() {
+    use bpeek::bpe::fertility;
+    use bpeek::tui::fertility::Panel;
+    let mut app = app();
+    update(&mut app, Action::Resize(100, 30));
+    for spec in ["gpt2", "cl100k", "o200k"] {
+        update(
+            &mut app,
+            Action::Loaded(bpeek::tui::tokenizers::LoadDone::now(spec)),
+        );
+    }
+    assert!(app.toks.slots.len() >= 5);
+    // Scripts, digits, runs of spaces and lines that start with a space, a
+    // digit or a letter: every kind of place a part could be cut.
+    let lines = [
+        "The baker's 12 loaves  \n",
+        "  indented, with trailing spaces   \n",
+        "Сегодня свежий хлеб.\n",
+        "मेरा नाम राम है\n",
+        "3.14159 and 2026-12-02\n",
+        "\n",
+        "日本語のテキスト 🍞🥐\n",
+        "\tend\r\n",
+    ];
+    let mut text = String::new();
+    let mut i = 0usize;
+    while text.len() < 700_000 {
+        text.push_str(lines[(i * 7 + i / 3) % lines.len()]);
+        i += 1;
+    }
+    update(&mut app, Action::Paste(text));
+    update(&mut app, Action::StopEditing);
+    while app.encode.encoding() {
+        update(&mut app, Action::EncodeMore);
+    }
+    // The box keeps one kind of line break.
+    let text = app.encode.text.clone();
+    // No time at all between frames: one part per look.
+    app.slice = Duration::ZERO;
+    for panel in [Panel::Cost, Panel::Scripts] {
+        app.fert.panel = panel;
+        update(&mut app, Action::ToggleFertility);
+        let mut looks = 0;
+        while app.fert.behind || looks == 0 {
+            update(&mut app, Action::MeasureMore);
+            looks += 1;
+            assert!(looks < 10_000);
+        }
+        assert!(looks > 5, "measured in parts ({looks} looks)");
+        for (i, col) in app.fert.columns.iter().enumerate() {
+            let tok = app.toks.get(i).unwrap();
+            match panel {
+                Panel::Cost => {
+                    let row = &col.pasted.as_ref().unwrap().2;
+                    let whole = fertility::measure(tok, "pasted", &text);
+                    assert_eq!(
+                        (row.tokens, row.bytes, row.chars, row.words),
+                        (whole.tokens, whole.bytes, whole.chars, whole.words),
+                        "{}",
+                        tok.name()
+                    );
+                }
+                _ => {
+                    let shares = &col.scripts.as_ref().unwrap().2;
+                    assert_eq!(
+                        shares,
+                        &fertility::script_shares(tok, &text),
+                        "{}",
+                        tok.name()
+                    );
+                }
+            }
+        }
+        update(&mut app, Action::ToggleFertility);
+    }
 }

@@ -140,6 +140,44 @@ impl ScriptShare {
 /// whitespace counts as whitespace. Scripts are listed in order of
 /// appearance.
 pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
+    shares_of(text, token_spans(tok, text))
+}
+
+/// [`script_shares`] of the part `from..to` of `text` as its tokens are
+/// in the whole text (`from` and `to` cuts of
+/// [`crate::bpe::line_cuts`]); `None` where the tokens do not tile it.
+pub fn script_shares_between(
+    tok: &Tokenizer,
+    text: &str,
+    from: usize,
+    to: usize,
+) -> Option<Vec<ScriptShare>> {
+    let ids = crate::bpe::line_cuts::tokens_between(tok, text, from, to)?;
+    let mut at = 0;
+    let spans = ids.into_iter().map(|id| {
+        let len = tok.bytes_of(id).len();
+        at += len;
+        (id, at - len..at)
+    });
+    Some(shares_of(&text[from..to], spans.collect()))
+}
+
+/// Add `more` (a later part's shares) to `shares`, keeping the order in
+/// which scripts first appear.
+pub fn add_shares(shares: &mut Vec<ScriptShare>, more: Vec<ScriptShare>) {
+    for m in more {
+        match shares.iter_mut().find(|x| x.script == m.script) {
+            Some(x) => {
+                x.bytes += m.bytes;
+                x.tokens += m.tokens;
+                x.token_bytes += m.token_bytes;
+            }
+            None => shares.push(m),
+        }
+    }
+}
+
+fn shares_of(text: &str, spans: Vec<(TokenId, Range<usize>)>) -> Vec<ScriptShare> {
     let runs = script::runs(text);
 
     let mut shares: Vec<ScriptShare> = Vec::new();
@@ -162,7 +200,7 @@ pub fn script_shares(tok: &Tokenizer, text: &str) -> Vec<ScriptShare> {
         shares[i].bytes += r.len();
     }
     let mut k = 0;
-    for (_, span) in token_spans(tok, text) {
+    for (_, span) in spans {
         while k < runs.len() && runs[k].1.end <= span.start {
             k += 1;
         }

@@ -12,6 +12,7 @@ pub mod fertility;
 pub mod hf_ids;
 
 pub mod io;
+pub mod line_cuts;
 pub mod merge;
 pub mod names;
 pub mod pairs;

@@ -7,7 +7,8 @@
 //! emoji with its skin tone, or a flag moves and deletes as one.
 
 use crate::bpe::encoder::{EncodedToken, Tokenizer};
-use crate::bpe::{Mode, Pretok, TokenId};
+use crate::bpe::line_cuts::{cuts_at_lines, line_starts_word, tokens_between};
+use crate::bpe::{Mode, TokenId};
 use crate::tui::lines::LineIndex;
 use crate::tui::rows::{self, TAB_WIDTH};
 use crate::tui::tokenizers::TokenizerSet;
@@ -358,24 +359,18 @@ impl EncodeBox {
             .find(|&i| text[i] == b'\n' && line_starts_word(&self.text, i + 1, len))
             .map_or(len, |i| i + 1);
         let next = self.text[to..].chars().next().map_or(0, char::len_utf8);
-        let Ok(tokens) = tok.encode_bytes(&text[from..to + next], false) else {
+        let Some(kept) = tokens_between(tok, &self.text, from, to) else {
             return false;
         };
         let mut at = from;
-        let mut spans = Vec::new();
-        let mut kept = Vec::new();
-        for id in tokens {
-            if at >= to {
-                break;
-            }
-            let len = tok.bytes_of(id).len();
-            spans.push(at..at + len);
-            at += len;
-            kept.push(id);
-        }
-        if at != to {
-            return false;
-        }
+        let spans: Vec<Range<usize>> = kept
+            .iter()
+            .map(|&id| {
+                let len = tok.bytes_of(id).len();
+                at += len;
+                at - len..at
+            })
+            .collect();
         let flags = chunk_flags(tok, &text[..to + next], from, &spans);
         self.ids.extend(kept);
         self.spans.extend(spans);
@@ -530,24 +525,18 @@ impl EncodeBox {
         // The middle, with the first character after it so that nothing
         // in it is taken for the end of the text; its tokens are dropped.
         let next = self.text[b..].chars().next().map_or(0, char::len_utf8);
-        let Ok(middle) = tok.encode_bytes(&text[a..b + next], false) else {
+        let Some(tokens) = tokens_between(tok, &self.text, a, b) else {
             return false;
         };
         let mut at = a;
-        let mut tokens = Vec::with_capacity(middle.len());
-        let mut spans = Vec::with_capacity(middle.len());
-        for id in middle {
-            if at >= b {
-                break;
-            }
-            let len = tok.bytes_of(id).len();
-            spans.push(at..at + len);
-            at += len;
-            tokens.push(id);
-        }
-        if at != b {
-            return false;
-        }
+        let spans: Vec<Range<usize>> = tokens
+            .iter()
+            .map(|&id| {
+                let len = tok.bytes_of(id).len();
+                at += len;
+                at - len..at
+            })
+            .collect();
         let after_tokens = self.ids.split_off(keep_after);
         let after_spans: Vec<Range<usize>> = self
             .spans
@@ -708,18 +697,6 @@ impl EncodeBox {
     }
 }
 
-/// A tokenizer in byte mode whose pre-tokenizer never joins a line that
-/// starts with a letter or digit to the one before, and that matches
-/// nothing outside its merges: its encoding can be cut at such lines.
-fn cuts_at_lines(tok: &Tokenizer) -> bool {
-    tok.mode() == Mode::Byte
-        && tok.added().is_none()
-        && matches!(
-            tok.pretok(),
-            Pretok::Gpt2 | Pretok::Cl100k | Pretok::O200k | Pretok::Whitespace | Pretok::Lines
-        )
-}
-
 /// A tokenizer whose encoding can follow training merge by merge: a merge
 /// list in byte mode, with nothing matched outside the merges.
 fn follows_merges(tok: &Tokenizer) -> bool {
@@ -738,14 +715,6 @@ fn chunk_flags(tok: &Tokenizer, text: &[u8], offset: usize, spans: &[Range<usize
         .iter()
         .map(|r| starts.binary_search(&r.start).is_ok())
         .collect()
-}
-
-/// A line starts at `at` with a letter or digit that lies wholly before
-/// `limit`.
-fn line_starts_word(text: &str, at: usize, limit: usize) -> bool {
-    text.get(at..)
-        .and_then(|rest| rest.chars().next())
-        .is_some_and(|c| c.is_alphanumeric() && at + c.len_utf8() <= limit)
 }
 
 /// The bytes of `text` each token stands for, or nothing if the tokens

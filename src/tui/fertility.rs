@@ -131,6 +131,93 @@ pub struct Column {
     pub scripts: Option<(u64, Option<u64>, Vec<ScriptShare>)>,
     /// How each number example is cut.
     pub digits: Option<(u64, Vec<Vec<Vec<u8>>>)>,
+    /// A long pasted text measured so far: (stamp, text generation, bytes
+    /// measured, their row).
+    pub pasted_part: Option<(u64, u64, usize, Row)>,
+    /// Its script shares so far: (stamp, text generation, bytes, shares).
+    pub scripts_part: Option<(u64, u64, usize, Vec<ScriptShare>)>,
+}
+
+/// [`measure_in_parts`] for the script shares of a long pasted text.
+fn shares_in_parts(
+    tok: &Tokenizer,
+    text: &str,
+    part: &mut Option<(usize, Vec<ScriptShare>)>,
+    deadline: std::time::Instant,
+) -> Option<Vec<ScriptShare>> {
+    use crate::bpe::line_cuts::{cuts_at_lines, next_cut};
+    if !cuts_at_lines(tok) {
+        return Some(fertility::script_shares(tok, text));
+    }
+    let (mut at, mut shares) = part.take().unwrap_or_default();
+    loop {
+        let to = next_cut(text, at + MEASURE_PART);
+        let Some(more) = fertility::script_shares_between(tok, text, at, to) else {
+            return Some(fertility::script_shares(tok, text));
+        };
+        fertility::add_shares(&mut shares, more);
+        at = to;
+        if at >= text.len() {
+            return Some(shares);
+        }
+        if std::time::Instant::now() >= deadline {
+            *part = Some((at, shares));
+            return None;
+        }
+    }
+}
+
+/// About how much of a long pasted text is measured between two looks at
+/// the keyboard.
+const MEASURE_PART: usize = 1 << 17;
+
+/// Measure more of `text` with `tok`, from where `part` stopped, a part
+/// at a time until `deadline` (one part at least). The row when all is
+/// measured; `None` with `part` kept when time is up. A tokenizer whose
+/// tokens cannot be counted a part at a time is measured in one go.
+fn measure_in_parts(
+    tok: &Tokenizer,
+    text: &str,
+    part: &mut Option<(usize, Row)>,
+    deadline: std::time::Instant,
+) -> Option<Row> {
+    use crate::bpe::line_cuts::{cuts_at_lines, next_cut, tokens_between};
+    if !cuts_at_lines(tok) {
+        return Some(fertility::measure(tok, "pasted", text));
+    }
+    let (mut at, mut row) = part.take().unwrap_or_else(|| {
+        (
+            0,
+            Row {
+                tokenizer: tok.name().to_string(),
+                text: "pasted".into(),
+                bytes: 0,
+                chars: 0,
+                words: 0,
+                tokens: 0,
+                premium: None,
+            },
+        )
+    });
+    loop {
+        let to = next_cut(text, at + MEASURE_PART);
+        let Some(ids) = tokens_between(tok, text, at, to) else {
+            return Some(fertility::measure(tok, "pasted", text));
+        };
+        let piece = &text[at..to];
+        row.tokens += ids.len();
+        row.bytes += piece.len();
+        row.chars += piece.chars().count();
+        row.words += crate::bpe::script::count_words(piece);
+        at = to;
+        if at >= text.len() {
+            return Some(row);
+        }
+        if std::time::Instant::now() >= deadline {
+            *part = Some((at, row));
+            return None;
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -348,7 +435,23 @@ impl FertilityView {
                         .as_ref()
                         .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation))
                     {
-                        let mut row = fertility::measure(tok, "pasted", pasted);
+                        let row = if in_parts {
+                            let mut part = col
+                                .pasted_part
+                                .take()
+                                .filter(|(s, g, _, _)| (*s, *g) == (stamp, generation))
+                                .map(|(_, _, at, row)| (at, row));
+                            let done = measure_in_parts(tok, pasted, &mut part, deadline);
+                            if done.is_none() {
+                                col.pasted_part =
+                                    part.map(|(at, row)| (stamp, generation, at, row));
+                                self.behind = true;
+                            }
+                            done
+                        } else {
+                            Some(fertility::measure(tok, "pasted", pasted))
+                        };
+                        let Some(mut row) = row else { continue };
                         let english = self.english.as_ref().map_or(SAMPLES[0].text, |(_, t)| t);
                         let reference = fertility::measure(tok, "english", english);
                         row.premium = (reference.tokens > 0)
@@ -362,12 +465,28 @@ impl FertilityView {
                         .as_ref()
                         .is_none_or(|(s, k, _)| (*s, *k) != (stamp, script_key))
                     {
-                        let text = match source {
-                            TextSource::Pasted => pasted,
-                            TextSource::Samples => joined_samples(),
+                        let shares = match source {
+                            TextSource::Pasted if in_parts => {
+                                let mut part = col
+                                    .scripts_part
+                                    .take()
+                                    .filter(|(s, g, _, _)| (*s, *g) == (stamp, generation))
+                                    .map(|(_, _, at, shares)| (at, shares));
+                                let done = shares_in_parts(tok, pasted, &mut part, deadline);
+                                if done.is_none() {
+                                    col.scripts_part =
+                                        part.map(|(at, sh)| (stamp, generation, at, sh));
+                                    self.behind = true;
+                                }
+                                done
+                            }
+                            TextSource::Pasted => Some(fertility::script_shares(tok, pasted)),
+                            TextSource::Samples => {
+                                Some(fertility::script_shares(tok, joined_samples()))
+                            }
                         };
-                        col.scripts =
-                            Some((stamp, script_key, fertility::script_shares(tok, text)));
+                        let Some(shares) = shares else { continue };
+                        col.scripts = Some((stamp, script_key, shares));
                     }
                 }
                 Panel::Digits => {
