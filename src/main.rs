@@ -1,6 +1,7 @@
 use bpeek::cli::{self, Cli};
 use clap::Parser;
 use clap::error::ErrorKind;
+use std::alloc::{GlobalAlloc, Layout, System};
 
 /// Looks at standard input before the Rust runtime replaces a closed one
 /// with `/dev/null` (ELF start-up hooks run before `main`'s runtime set-up).
@@ -15,6 +16,80 @@ extern "C" fn note_closed_stdin() {
     if unsafe { libc::fcntl(0, libc::F_GETFD) } == -1 {
         bpeek::cli::input::STDIN_CLOSED_AT_START.store(true, std::sync::atomic::Ordering::Relaxed);
     }
+}
+
+/// The system's allocator, except that a request it cannot meet ends the
+/// program with a clear error (and the terminal and files as they were)
+/// instead of Rust's abort: a corpus or text too big for the memory there
+/// is, is bad input like any other.
+struct ReportingAllocator;
+
+/// Requests at least this big fail while small ones still succeed, so
+/// the terminal can be put back and temporary files removed the usual way.
+const BIG_REQUEST: usize = 1 << 16;
+
+// SAFETY: every call goes to the system allocator unchanged; only a null
+// answer is turned into the end of the process.
+unsafe impl GlobalAlloc for ReportingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            out_of_memory(new_size);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: ReportingAllocator = ReportingAllocator;
+
+#[cold]
+fn out_of_memory(size: usize) -> ! {
+    if size >= BIG_REQUEST {
+        bpeek::tui::terminal_mode::restore_if_entered();
+        bpeek::bpe::io::atomic::remove_temporaries();
+    }
+    // Written without allocating: the message must get out even when
+    // nothing more can be had.
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut mb = size.div_ceil(1 << 20).max(1);
+    while mb > 0 || at == digits.len() {
+        at -= 1;
+        digits[at] = b'0' + (mb % 10) as u8;
+        mb /= 10;
+    }
+    let parts: [&[u8]; 3] = [
+        b"bpeek: out of memory: ",
+        &digits[at..],
+        b" MB more could not be had; try a smaller input, or a machine with more memory\n",
+    ];
+    for part in parts {
+        // SAFETY: writes a valid buffer to stderr.
+        unsafe { libc::write(2, part.as_ptr().cast(), part.len()) };
+    }
+    // SAFETY: ends the process at once; nothing else is to run.
+    unsafe { libc::_exit(1) }
 }
 
 fn main() {

@@ -249,3 +249,49 @@ fn a_closed_standard_input_is_an_error_not_an_empty_corpus() {
     let out = bpeek_with_stdin(&["train", "-"], b"");
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// `bpeek ARGS` with its address space limited to `kb` kilobytes (the
+/// shell's `ulimit -v`), as a small machine or a container has.
+fn bpeek_in(kb: u64, args: &[&str]) -> std::process::Output {
+    let mut line = format!("ulimit -v {kb} && exec '{}'", env!("CARGO_BIN_EXE_bpeek"));
+    for a in args {
+        line.push_str(&format!(" '{a}'"));
+    }
+    std::process::Command::new("sh")
+        .args(["-c", &line])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_corpus_too_big_for_memory_is_an_error_that_leaves_no_file() {
+    let dir = scratch("hardening", "out-of-memory");
+    let corpus = dir.join("one-line.txt");
+    // One chunk of 100 MB with --pretok none: far past 250 MB of memory.
+    std::fs::write(&corpus, vec![b'a'; 100_000_000]).unwrap();
+    let out_file = dir.join("t.json");
+    let train = [
+        "train",
+        s(&corpus),
+        "--pretok",
+        "none",
+        "--merges",
+        "5",
+        "--out",
+        s(&out_file),
+    ];
+    let encode = ["encode", "--tokenizer", "gpt2", "--file", s(&corpus)];
+    for args in [&train[..], &encode[..]] {
+        let out = bpeek_in(250_000, args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.starts_with("bpeek: out of memory: ") && err.contains("MB more could not be had"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("memory allocation of"), "no abort: {err}");
+    }
+    assert_eq!(names_in(&dir), ["one-line.txt"], "no file left behind");
+    let _ = std::fs::remove_dir_all(&dir);
+}

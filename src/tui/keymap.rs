@@ -63,16 +63,19 @@ pub enum Section {
     Encoding,
     Fertility,
     Prompt,
+    /// Listed only in a class.
+    Class,
 }
 
 impl Section {
-    pub const ORDER: [Section; 6] = [
+    pub const ORDER: [Section; 7] = [
         Section::Training,
         Section::Moving,
         Section::Showing,
         Section::Encoding,
         Section::Fertility,
         Section::Prompt,
+        Section::Class,
     ];
 
     pub fn title(self) -> &'static str {
@@ -83,6 +86,7 @@ impl Section {
             Section::Encoding => "Encode box",
             Section::Fertility => "Fertility view",
             Section::Prompt => "Go-to prompt",
+            Section::Class => "Class",
         }
     }
 }
@@ -168,10 +172,10 @@ pub static BINDINGS: &[Binding] = &[
     bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to rank N"),
     // A question for the class: before training and moving, as the ballot
     // takes the arrows and Enter.
-    bind!(Ballot, [k(KeyCode::Up), c('k')], Action::BallotMove(false), None, Training, "class question: pick a pair"),
-    bind!(Ballot, [k(KeyCode::Down), c('j')], Action::BallotMove(true), None, Training, "class question: pick a pair"),
-    bind!(Ballot, [k(KeyCode::Enter)], Action::Vote, Some("vote"), Training, "class question: vote (until the reveal)"),
-    bind!(Teaching, [c('Q')], Action::AskClass, Some("ask"), Training, "class: ask which pair wins; again: tally"),
+    bind!(Ballot, [k(KeyCode::Up), c('k')], Action::BallotMove(false), None, Class, "question: pick a pair"),
+    bind!(Ballot, [k(KeyCode::Down), c('j')], Action::BallotMove(true), None, Class, "question: pick a pair"),
+    bind!(Ballot, [k(KeyCode::Enter)], Action::Vote, Some("vote"), Class, "question: vote (until the reveal)"),
+    bind!(Teaching, [c('Q')], Action::AskClass, Some("ask"), Class, "teacher: ask which pair wins; again: tally"),
     // A lesson: before training, as it takes Space and the arrows.
     bind!(Lesson, [c(' '), k(KeyCode::Right)], Action::LessonNext, Some("lesson"), Training, "lesson: next step"),
     bind!(Lesson, [k(KeyCode::Left)], Action::LessonBack, None, Training, "lesson: step back"),
@@ -375,7 +379,12 @@ pub fn section_order(app: &App) -> Vec<Section> {
         &[]
     };
     let mut order = first.to_vec();
-    order.extend(Section::ORDER.iter().filter(|s| !first.contains(s)));
+    let in_class = app.classroom.is_some();
+    order.extend(
+        Section::ORDER
+            .iter()
+            .filter(|s| !first.contains(s) && (in_class || **s != Section::Class)),
+    );
     order
 }
 

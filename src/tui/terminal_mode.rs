@@ -4,8 +4,20 @@
 use crossterm::{cursor, event, execute, terminal};
 use std::io::{self, Write};
 
+/// Whether the explorer holds the terminal (raw mode, alternate screen).
+static ENTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// [`restore`], only if the explorer holds the terminal: for a process
+/// about to end for a reason of its own (out of memory).
+pub fn restore_if_entered() {
+    if ENTERED.load(std::sync::atomic::Ordering::SeqCst) {
+        restore();
+    }
+}
+
 /// Put the terminal back as the shell expects it. Safe to call twice.
 pub fn restore() {
+    ENTERED.store(false, std::sync::atomic::Ordering::SeqCst);
     let mut out = io::stdout();
     let _ = execute!(
         out,
@@ -20,6 +32,7 @@ pub fn restore() {
 /// Take the terminal over: raw mode, the alternate screen, bracketed paste
 /// and no cursor.
 pub fn enter() -> io::Result<()> {
+    ENTERED.store(true, std::sync::atomic::Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(
         io::stdout(),
