@@ -146,11 +146,6 @@ impl Chain {
         self.cells[pos as usize].sym
     }
 
-    pub fn starts_token(&self, pos: u32) -> bool {
-        let s = self.cells[pos as usize].sym;
-        s != INSIDE && s != END
-    }
-
     /// Where the token before the one at `pos` starts, or [`NONE`].
     pub fn left(&self, pos: u32) -> u32 {
         self.cells[pos as usize].left

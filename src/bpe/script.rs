@@ -65,11 +65,6 @@ impl Script {
             Script::Other => "punctuation and other",
         }
     }
-
-    /// Scripts written without spaces between words.
-    pub fn unspaced(self) -> bool {
-        matches!(self, Script::Han | Script::Kana | Script::Thai)
-    }
 }
 
 impl fmt::Display for Script {

@@ -188,6 +188,25 @@ pub enum ColorChoice {
     Never,
 }
 
+impl ColorChoice {
+    /// Whether a terminal of type `term` gets colour, `no_color` saying
+    /// whether its user set NO_COLOR.
+    pub fn resolve(self, term: &str, no_color: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !no_color && term != "dumb",
+        }
+    }
+
+    /// [`ColorChoice::resolve`] for this process's own terminal.
+    pub fn for_this_terminal(self) -> bool {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let term = std::env::var("TERM").unwrap_or_default();
+        self.resolve(&term, no_color)
+    }
+}
+
 #[derive(Args, Debug, Clone, Default)]
 pub struct TuiArgs {
     #[command(flatten)]

@@ -20,7 +20,7 @@ pub mod screen;
 pub mod session;
 pub mod shared;
 
-use crate::cli::args::{ColorChoice, ServeArgs};
+use crate::cli::args::ServeArgs;
 use crate::error::{Error, Result};
 use crate::tui::app::App;
 use crate::tui::classroom::{Classroom, Role};
@@ -76,7 +76,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     }
     install_panic_log(running.log.clone());
     if args.lead {
-        let theme = Theme::new(args.color != ColorChoice::Never, args.ascii);
+        let theme = Theme::new(args.color.for_this_terminal(), args.ascii);
         let led = lead(&running.server, args, theme);
         running.stop();
         led

@@ -298,12 +298,9 @@ fn explore(
     events: &mut ChannelEvents,
     outbox: &Outbox,
 ) -> crate::error::Result<()> {
-    // The client's TERM, not the server's, says whether colour works.
-    let colour = match setup.colour {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => term != "dumb",
-    };
+    // The client's TERM, not the server's, says whether colour works (and
+    // its NO_COLOR never arrives: the server takes no environment).
+    let colour = setup.colour.resolve(term, false);
     let (name, trainer) = &setup.first;
     let mut app = App::from_built(
         &setup.training,

@@ -16,6 +16,22 @@ pub enum Scroll {
     Bottom,
 }
 
+impl Scroll {
+    /// Where a list scrolled to `at` goes, `page` rows to a page and
+    /// `last` the furthest it may go.
+    pub fn apply(self, at: usize, page: usize, last: usize) -> usize {
+        match self {
+            Scroll::Up => at.saturating_sub(1),
+            Scroll::Down => at + 1,
+            Scroll::PageUp => at.saturating_sub(page),
+            Scroll::PageDown => at + page,
+            Scroll::Top => 0,
+            Scroll::Bottom => last,
+        }
+        .min(last)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     /// Finish the current round: one more merge.
@@ -125,4 +141,111 @@ pub enum Action {
     /// The screen now has this many columns and rows.
     Resize(u16, u16),
     Quit,
+}
+
+/// What kind of action this is, said once here for every place that
+/// treats kinds alike: the loop, the job guard, the class and the tree.
+impl Action {
+    /// Comes from the loop or the system, not from the user: it leaves the
+    /// footer's notice and an open merge tree as they are.
+    pub fn is_background(&self) -> bool {
+        matches!(
+            self,
+            Action::Tick
+                | Action::Resize(..)
+                | Action::Loaded(_)
+                | Action::Redraw
+                | Action::EncodeMore
+                | Action::MeasureMore
+                | Action::JobMore
+        )
+    }
+
+    /// Moves training by a merge or a phase (or a lesson step): the pair
+    /// table goes back to its top row, where the round's winner is.
+    pub fn trains(&self) -> bool {
+        matches!(
+            self,
+            Action::Step
+                | Action::Tick
+                | Action::Advance
+                | Action::Undo
+                | Action::Goto(_)
+                | Action::LessonNext
+                | Action::LessonBack
+        )
+    }
+
+    /// Changes training, and so waits while a job is under way (`g` and
+    /// Enter in the fertility view's merge list go to a rank of that list,
+    /// which does not wait).
+    pub fn waits_for_job(&self, goto_is_rank: bool) -> bool {
+        match self {
+            Action::OpenGoto | Action::PromptSubmit => !goto_is_rank,
+            Action::ToggleAutoplay | Action::Reset | Action::NextCorpus | Action::PrevCorpus => {
+                true
+            }
+            other => other.trains(),
+        }
+    }
+
+    /// A follower's key that would leave the teacher's state (the class
+    /// asks before it lets one through). The loop's own ticks and a
+    /// lesson's steps are no student's.
+    pub fn moves_class(&self, goto_is_rank: bool) -> bool {
+        !matches!(
+            self,
+            Action::Tick | Action::LessonNext | Action::LessonBack | Action::PromptSubmit
+        ) && self.waits_for_job(goto_is_rank)
+    }
+
+    /// What the changed-pairs column shows after this action: `Some(true)`
+    /// the undo's changes, `Some(false)` a merge's, `None` as before.
+    pub fn changes_shown(&self) -> Option<bool> {
+        match self {
+            Action::Undo => Some(true),
+            Action::Step | Action::Tick | Action::Advance | Action::Reset => Some(false),
+            Action::Goto(_)
+            | Action::Follow(_)
+            | Action::PromptSubmit
+            | Action::NextCorpus
+            | Action::PrevCorpus => Some(false),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Action;
+
+    #[test]
+    fn kinds_of_action_agree_with_each_other() {
+        // Every action that trains waits for a job; a follower's training
+        // keys are a part of those; background actions do neither.
+        let all = [
+            Action::Step,
+            Action::Tick,
+            Action::Undo,
+            Action::Advance,
+            Action::Reset,
+            Action::Goto(3),
+            Action::OpenGoto,
+            Action::PromptSubmit,
+            Action::ToggleAutoplay,
+            Action::NextCorpus,
+            Action::LessonNext,
+            Action::Redraw,
+            Action::JobMore,
+            Action::Quit,
+        ];
+        for a in &all {
+            assert!(!a.trains() || a.waits_for_job(false), "{a:?}");
+            assert!(!a.moves_class(false) || a.waits_for_job(false), "{a:?}");
+            assert!(!(a.is_background() && a.waits_for_job(false)) || *a == Action::Tick);
+        }
+        assert!(Action::OpenGoto.moves_class(false) && !Action::OpenGoto.moves_class(true));
+        assert!(!Action::Tick.moves_class(false) && Action::Step.moves_class(false));
+        assert!(!Action::Quit.waits_for_job(false));
+    }
 }

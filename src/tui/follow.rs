@@ -63,18 +63,7 @@ pub fn guard(app: &mut App, action: Action) -> Option<Action> {
     let Some(class) = &mut app.classroom else {
         return Some(action);
     };
-    let moves_training = match action {
-        Action::Step
-        | Action::Undo
-        | Action::Advance
-        | Action::Reset
-        | Action::Goto(_)
-        | Action::ToggleAutoplay
-        | Action::NextCorpus
-        | Action::PrevCorpus => true,
-        Action::OpenGoto => !rank_prompt,
-        _ => false,
-    };
+    let moves_training = action.moves_class(rank_prompt);
     if class.role == Role::Student
         && class.following
         && moves_training

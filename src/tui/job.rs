@@ -14,7 +14,6 @@ use crate::bpe::Trainer;
 use crate::bpe::trainer::SeekPlan;
 use crate::cli::args::TrainingOptions;
 use crate::error::{Error, Result};
-use crate::tui::action::Action;
 use crate::tui::lines::LineIndex;
 use crate::tui::mark::{Mark, PhaseName};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
@@ -313,27 +312,6 @@ impl Job {
             Run::Replay(a) | Run::Open(a) => Some(a),
             Run::Here { .. } => None,
         }
-    }
-}
-
-/// Whether `action` changes training, and so waits while a job is under
-/// way (`g` and Enter in the fertility view's merge list go to a rank of
-/// that list, which does not wait).
-pub fn waits(action: &Action, goto_is_rank: bool) -> bool {
-    match action {
-        Action::Step
-        | Action::Tick
-        | Action::Undo
-        | Action::Advance
-        | Action::Reset
-        | Action::Goto(_)
-        | Action::ToggleAutoplay
-        | Action::NextCorpus
-        | Action::PrevCorpus
-        | Action::LessonNext
-        | Action::LessonBack => true,
-        Action::OpenGoto | Action::PromptSubmit => !goto_is_rank,
-        _ => false,
     }
 }
 

@@ -19,23 +19,8 @@ use crate::error::{Error, Result};
 use clap::Parser;
 use std::path::Path;
 
-/// A phase of a round, as a lesson names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PhaseName {
-    Counted,
-    Chosen,
-    Merged,
-}
-
-impl PhaseName {
-    pub fn name(self) -> &'static str {
-        match self {
-            PhaseName::Counted => "counted",
-            PhaseName::Chosen => "chosen",
-            PhaseName::Merged => "merged",
-        }
-    }
-}
+/// A phase of a round, as a lesson names it: the one every part shares.
+pub use crate::tui::mark::PhaseName;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {

@@ -37,6 +37,15 @@ pub enum PhaseName {
 }
 
 impl PhaseName {
+    /// The name lessons and traces write.
+    pub fn name(self) -> &'static str {
+        match self {
+            PhaseName::Counted => "counted",
+            PhaseName::Chosen => "chosen",
+            PhaseName::Merged => "merged",
+        }
+    }
+
     pub fn of(phase: &Phase) -> Self {
         match phase {
             Phase::Counted => PhaseName::Counted,

@@ -54,7 +54,7 @@ pub use runner::run_loop;
 pub use screen::Screen;
 pub use update::update;
 
-use crate::cli::args::{ColorChoice, TrainingOptions, TuiArgs};
+use crate::cli::args::{TrainingOptions, TuiArgs};
 use crate::error::{Error, Result};
 use std::io::IsTerminal;
 use theme::Theme;
@@ -62,8 +62,8 @@ use theme::Theme;
 /// `bpeek tui`: open the explorer on the terminal this process runs in.
 pub fn run(args: &TuiArgs) -> Result<()> {
     // Options are checked first, so a wrong one is reported as such anywhere.
-    let theme =
-        Theme::new(wants_colour(args.color), args.ascii).with_palette(theme::Palette::from_env());
+    let theme = Theme::new(args.color.for_this_terminal(), args.ascii)
+        .with_palette(theme::Palette::from_env());
     let lesson = args.lesson.as_deref().map(load_lesson).transpose()?;
     let training = match &lesson {
         Some((lesson, dir)) => {
@@ -146,18 +146,5 @@ fn load_lesson(spec: &str) -> Result<(lesson::Lesson, Option<std::path::PathBuf>
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),
-    }
-}
-
-/// Colour is on unless the user, NO_COLOR or a dumb terminal says otherwise.
-fn wants_colour(choice: ColorChoice) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
-            !no_color && !dumb
-        }
     }
 }

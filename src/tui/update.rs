@@ -23,34 +23,17 @@ pub fn update(app: &mut App, action: Action) {
     if app.opening_job() {
         return while_opening(app, action);
     }
-    if !matches!(
-        action,
-        Action::Tick
-            | Action::Resize(..)
-            | Action::Loaded(_)
-            | Action::Redraw
-            | Action::EncodeMore
-            | Action::MeasureMore
-            | Action::JobMore
-    ) {
+    if !action.is_background() {
         app.notice = None;
     }
     app.dirty = true;
-    if app.job.is_some() && crate::tui::job::waits(&action, app.goto_is_rank()) {
+    if app.job.is_some() && action.waits_for_job(app.goto_is_rank()) {
         app.notice = Some(busy_notice(app));
         return;
     }
     if app.tree.is_some()
-        && !matches!(
-            action,
-            Action::Tick
-                | Action::Resize(..)
-                | Action::Loaded(_)
-                | Action::Redraw
-                | Action::JobMore
-                | Action::MeasureMore
-                | Action::Scroll(Scroll::Up | Scroll::Down)
-        )
+        && !action.is_background()
+        && !matches!(action, Action::Scroll(Scroll::Up | Scroll::Down))
     {
         // Anything else the user asks for is about the screen below.
         app.tree = None;
@@ -58,29 +41,10 @@ pub fn update(app: &mut App, action: Action) {
             return;
         }
     }
-    match action {
-        Action::Undo | Action::Step | Action::Tick | Action::Advance | Action::Reset => {
-            app.changed_by_undo = matches!(action, Action::Undo);
-        }
-        Action::Goto(_)
-        | Action::Follow(_)
-        | Action::PromptSubmit
-        | Action::NextCorpus
-        | Action::PrevCorpus => {
-            app.changed_by_undo = false;
-        }
-        _ => {}
+    if let Some(undone) = action.changes_shown() {
+        app.changed_by_undo = undone;
     }
-    let trains = matches!(
-        action,
-        Action::Step
-            | Action::Tick
-            | Action::Advance
-            | Action::Undo
-            | Action::Goto(_)
-            | Action::LessonNext
-            | Action::LessonBack
-    );
+    let trains = action.trains();
     if trains {
         // The winner of a round is the top row of the pair table.
         app.pairs_scroll = 0;
@@ -244,11 +208,7 @@ pub fn update(app: &mut App, action: Action) {
             };
         }
         Action::NextMetric => {
-            let i = Metric::ORDER
-                .iter()
-                .position(|m| *m == app.fert.metric)
-                .unwrap_or(0);
-            app.fert.metric = Metric::ORDER[(i + 1) % Metric::ORDER.len()];
+            app.fert.metric = cycle(&Metric::ORDER, app.fert.metric, 1);
         }
         Action::Loaded(done) => {
             let waited_for = app.toks.selected_slot().label.clone();
@@ -336,11 +296,13 @@ fn after_change(app: &mut App) {
 }
 
 fn cycle_panel(app: &mut App, by: usize) {
-    let i = Panel::ORDER
-        .iter()
-        .position(|p| *p == app.fert.panel)
-        .unwrap_or(0);
-    app.fert.panel = Panel::ORDER[(i + by) % Panel::ORDER.len()];
+    app.fert.panel = cycle(&Panel::ORDER, app.fert.panel, by);
+}
+
+/// The item `by` places after `now` in `order`, round the end.
+fn cycle<T: Copy + PartialEq>(order: &[T], now: T, by: usize) -> T {
+    let i = order.iter().position(|x| *x == now).unwrap_or(0);
+    order[(i + by) % order.len()]
 }
 
 fn select_tokenizer(app: &mut App, by: isize) {
@@ -356,17 +318,7 @@ fn select_tokenizer(app: &mut App, by: isize) {
 /// Move the cursor of the fertility panel shown.
 fn scroll_fertility(app: &mut App, by: Scroll) {
     let page = plan(app, app.size.0, app.size.1).list.max(1);
-    let step = |at: usize, last: usize| -> usize {
-        match by {
-            Scroll::Up => at.saturating_sub(1),
-            Scroll::Down => at + 1,
-            Scroll::PageUp => at.saturating_sub(page),
-            Scroll::PageDown => at + page,
-            Scroll::Top => 0,
-            Scroll::Bottom => last,
-        }
-        .min(last)
-    };
+    let step = |at: usize, last: usize| by.apply(at, page, last);
     let pasted = app.fert.effective_source(&app.encode.text) == TextSource::Pasted;
     match app.fert.panel {
         Panel::Cost if pasted => {
@@ -444,6 +396,12 @@ fn start_seek(app: &mut App, n: usize, what: String) {
     let trainer = app.trainer();
     let origin = Mark::of(trainer);
     let (job, work) = Job::seek(trainer, Mark::seek(n), what, Some(origin));
+    start_job(app, job, work);
+}
+
+/// Make `job` the one under way, hand its work (if any) to another
+/// thread, and run its first slice now.
+fn start_job(app: &mut App, job: Job, work: Option<Work>) {
     app.job = Some(job);
     app.work.extend(work);
     job_more(app);
@@ -456,10 +414,8 @@ fn follow_to(app: &mut App, target: Mark) {
     app.job = None;
     let what = format!("following the teacher to merge {}", target.merges);
     let (job, work) = Job::seek(app.trainer(), target, what, None);
-    app.job = Some(job);
-    app.work.extend(work);
     app.pairs_scroll = 0;
-    job_more(app);
+    start_job(app, job, work);
 }
 
 /// A follower takes the teacher's own trainer, already where the teacher
@@ -597,9 +553,7 @@ fn cancel_job(app: &mut App) {
     let what = format!("going back to merge {}", origin.merges);
     let (mut back, work) = Job::seek(app.trainer(), origin, what, None);
     back.returning = true;
-    app.job = Some(back);
-    app.work.extend(work);
-    job_more(app);
+    start_job(app, back, work);
 }
 
 /// While the corpus opens, only quitting, the screen size and the loads
@@ -631,11 +585,7 @@ fn speed_notice(app: &App) -> String {
 }
 
 fn cycle_focus(app: &mut App, by: usize) {
-    let i = Focus::ORDER
-        .iter()
-        .position(|f| *f == app.focus)
-        .unwrap_or(0);
-    app.focus = Focus::ORDER[(i + by) % Focus::ORDER.len()];
+    app.focus = cycle(&Focus::ORDER, app.focus, by);
 }
 
 fn paste(app: &mut App, text: &str) {
@@ -712,15 +662,7 @@ fn scroll(app: &mut App, by: Scroll) {
         let g = layout::help_geometry(app, area);
         let page = g.rect.height.saturating_sub(3).max(1) as usize;
         let at = app.help_scroll.min(g.max_scroll as usize);
-        app.help_scroll = match by {
-            Scroll::Up => at.saturating_sub(1),
-            Scroll::Down => at + 1,
-            Scroll::PageUp => at.saturating_sub(page),
-            Scroll::PageDown => at + page,
-            Scroll::Top => 0,
-            Scroll::Bottom => g.max_scroll as usize,
-        }
-        .min(g.max_scroll as usize);
+        app.help_scroll = by.apply(at, page, g.max_scroll as usize);
         return;
     }
     if app.fert.open {
@@ -731,15 +673,7 @@ fn scroll(app: &mut App, by: Scroll) {
     match app.focus {
         Focus::Corpus if app.chunk_table => {
             let last = app.trainer().corpus().chunks().len().saturating_sub(page);
-            app.chunk_scroll = match by {
-                Scroll::Up => app.chunk_scroll.saturating_sub(1),
-                Scroll::Down => app.chunk_scroll + 1,
-                Scroll::PageUp => app.chunk_scroll.saturating_sub(page),
-                Scroll::PageDown => app.chunk_scroll + page,
-                Scroll::Top => 0,
-                Scroll::Bottom => last,
-            }
-            .min(last);
+            app.chunk_scroll = by.apply(app.chunk_scroll, page, last);
         }
         Focus::Corpus => scroll_corpus(app, by, page),
         Focus::Pairs => {
@@ -749,15 +683,7 @@ fn scroll(app: &mut App, by: Scroll) {
                 app.trainer().pairs().len()
             };
             let last = rows.saturating_sub(page);
-            app.pairs_scroll = match by {
-                Scroll::Up => app.pairs_scroll.saturating_sub(1),
-                Scroll::Down => app.pairs_scroll + 1,
-                Scroll::PageUp => app.pairs_scroll.saturating_sub(page),
-                Scroll::PageDown => app.pairs_scroll + page,
-                Scroll::Top => 0,
-                Scroll::Bottom => last,
-            }
-            .min(last);
+            app.pairs_scroll = by.apply(app.pairs_scroll, page, last);
         }
         Focus::Merges => {
             let n = app.trainer().merges().len();
@@ -1124,9 +1050,7 @@ fn run_lesson_script(
         let (mut job, work) = Job::seek(app.trainer(), Mark::seek(n), what, origin);
         job.then = rest.collect();
         job.lesson_at = lesson_at;
-        app.job = Some(job);
-        app.work.extend(work);
-        job_more(app);
+        start_job(app, job, work);
         return;
     }
 }
@@ -1137,7 +1061,7 @@ fn run_lesson_command(app: &mut App, command: &lesson::Command) {
         lesson::Command::Phase(want) => {
             // At most two phases on: counted -> chosen -> merged.
             for _ in 0..2 {
-                if app.trainer().phase().name() == want.name() {
+                if crate::tui::mark::PhaseName::of(app.trainer().phase()) == *want {
                     break;
                 }
                 if *want == lesson::PhaseName::Counted

@@ -50,10 +50,6 @@ impl<B: Backend> WideCellBackend<B> {
         }
     }
 
-    pub fn inner_mut(&mut self) -> &mut B {
-        &mut self.inner
-    }
-
     /// Forget what the screen holds (after a clear or a resize).
     fn reset_copy(&mut self) {
         let size = self.inner.size().unwrap_or_default();

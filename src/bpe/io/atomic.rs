@@ -305,19 +305,6 @@ pub fn commit_all(mut outputs: Vec<&mut Output>) -> Result<()> {
     Ok(())
 }
 
-/// Write `given` in one go through `fill` (complete or not there).
-pub fn write_atomically(
-    given: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<()> {
-    let mut out = Output::create(given)?;
-    let w = out.writer()?;
-    if let Err(e) = fill(w) {
-        return Err(out.write_error(&e));
-    }
-    commit_all(vec![&mut out])
-}
-
 /// Create the temporary file and list it, with the mode (and, where
 /// allowed, the owner) of the file it will replace.
 fn create_temp(tmp: &Path, target: &Path) -> io::Result<File> {

@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 b.action,
                 Action::Step | Action::Advance | Action::ToggleAutoplay
             );
-            let waits = busy && crate::tui::job::waits(&b.action, rank);
+            let waits = busy && b.action.waits_for_job(rank);
             !(waits || (done && trains))
         })
         .collect();
