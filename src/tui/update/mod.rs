@@ -1,0 +1,198 @@
+//! All behaviour: `update` takes the model and one action and leaves the
+//! model as the screen should show it next. Nothing here draws or waits.
+
+use crate::bpe::Phase;
+use crate::tui::action::{Action, Scroll};
+use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
+use crate::tui::corpus_text::CorpusLook;
+use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
+use crate::tui::fertility_layout::plan;
+use crate::tui::job::{Job, Run, Work, move_until};
+use crate::tui::keymap;
+use crate::tui::layout::{self, inner};
+use crate::tui::lesson;
+use crate::tui::mark::Mark;
+use crate::tui::merge_tree;
+use std::sync::Arc;
+use std::time::Instant;
+
+mod editing;
+mod fertility;
+mod lessons;
+mod navigation;
+mod prompt;
+mod showing;
+mod training;
+mod trees;
+
+use editing::*;
+use fertility::*;
+use lessons::*;
+use navigation::*;
+use prompt::*;
+use showing::*;
+pub use training::adopt;
+use training::*;
+use trees::*;
+
+pub fn update(app: &mut App, action: Action) {
+    if matches!(action, Action::Tick) && !app.autoplay.on {
+        return;
+    }
+    if app.opening_job() {
+        return while_opening(app, action);
+    }
+    if !action.is_background() {
+        app.notice = None;
+    }
+    app.dirty = true;
+    if app.job.is_some() && action.waits_for_job(app.goto_is_rank()) {
+        app.notice = Some(busy_notice(app));
+        return;
+    }
+    if app.tree.is_some()
+        && !action.is_background()
+        && !matches!(action, Action::Scroll(Scroll::Up | Scroll::Down))
+    {
+        // Anything else the user asks for is about the screen below.
+        app.tree = None;
+        if action == Action::CloseTree {
+            return;
+        }
+    }
+    if let Some(undone) = action.changes_shown() {
+        app.changed_by_undo = undone;
+    }
+    let trains = action.trains();
+    if trains {
+        // The winner of a round is the top row of the pair table.
+        app.pairs_scroll = 0;
+    }
+    match action {
+        Action::Step | Action::Tick => step(app),
+        Action::Undo => undo(app),
+        Action::Advance => advance(app),
+        Action::Reset => start_seek(app, 0, "back to merge 0".into()),
+        Action::EncodeMore => app.encode.encode_more(&app.toks),
+        // The view's refresh below measures the next tokenizers.
+        Action::MeasureMore => {}
+        Action::JobMore => job_more(app),
+        Action::Follow(target) => follow_to(app, target),
+        Action::AskClass => crate::tui::question::ask(app),
+        Action::BallotMove(down) => crate::tui::question::move_cursor(app, down),
+        Action::Vote => crate::tui::question::vote(app),
+        Action::CancelJob => cancel_job(app),
+        Action::Goto(n) => goto(app, n),
+        Action::OpenGoto => app.input = InputMode::Goto(String::new()),
+        Action::PromptType(c) => prompt_type(app, c),
+        Action::PromptDelete => prompt_delete(app),
+        Action::PromptSubmit => prompt_submit(app),
+        Action::PromptCancel => app.input = InputMode::Normal,
+        Action::ToggleAutoplay => toggle_autoplay(app),
+        Action::Faster => faster(app),
+        Action::Slower => slower(app),
+        Action::FocusNext => cycle_focus(app, 1),
+        Action::FocusPrev => cycle_focus(app, Focus::ORDER.len() - 1),
+        Action::Scroll(by) => scroll(app, by),
+        Action::FindNext => find_next(app),
+        Action::StartEditing => start_editing(app),
+        Action::StopEditing => app.input = InputMode::Normal,
+        Action::Type(c) => type_char(app, c),
+        Action::Paste(text) => paste(app, &text),
+        Action::MoveCursor(to) => app.encode.move_cursor(to),
+        Action::DeleteBack => app.encode.delete_back(),
+        Action::DeleteForward => app.encode.delete_forward(),
+        Action::ClearEncode => app.encode.clear(),
+        Action::ToggleWhitespace => app.show_whitespace = !app.show_whitespace,
+        Action::ToggleHex => app.show_hex = !app.show_hex,
+        Action::Redraw => app.redraw = true,
+        Action::ToggleBoundaries => toggle_boundaries(app),
+        Action::NextCorpus => switch_corpus(app, 1),
+        Action::PrevCorpus => switch_corpus(app, app.sources.len() - 1),
+        Action::ToggleHelp => toggle_help(app),
+        Action::ToggleFertility => toggle_fertility(app),
+        Action::NextPanel => cycle_panel(app, 1),
+        Action::PrevPanel => cycle_panel(app, Panel::ORDER.len() - 1),
+        Action::NextTokenizer => select_tokenizer(app, 1),
+        Action::PrevTokenizer => select_tokenizer(app, -1),
+        Action::NextToken if !app.fert.open => select_encode_token(app, 1),
+        Action::PrevToken if !app.fert.open => select_encode_token(app, -1),
+        Action::NextToken => app.fert.token += 1,
+        Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
+        Action::OpenTree => open_tree(app),
+        Action::LessonNext => lesson_next(app),
+        Action::LessonBack => lesson_back(app),
+        Action::CloseTree => app.tree = None,
+        Action::ToggleTextSource => toggle_text_source(app),
+        Action::NextMetric => {
+            app.fert.metric = cycle(&Metric::ORDER, app.fert.metric, 1);
+        }
+        Action::Loaded(done) => loaded(app, done),
+        Action::ToggleZoom => toggle_zoom(app),
+        Action::ToggleChunkTable => toggle_chunk_table(app),
+        Action::ToggleChangedOnly => toggle_changed_only(app),
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Quit => app.quit = true,
+    }
+    if trains {
+        follow_round(app);
+    }
+    record(app);
+    after_change(app);
+}
+
+/// Keep the views consistent with the trainer after any action.
+fn after_change(app: &mut App) {
+    let merges = app.trainer().merges().len();
+    if app.merge_cursor.is_some_and(|i| i + 1 >= merges) {
+        // At (or past) the newest merge the list follows training again.
+        app.merge_cursor = None;
+    }
+    let pairs = app.trainer().pairs().len();
+    app.pairs_scroll = app.pairs_scroll.min(pairs.saturating_sub(1));
+    let lines = app.lines().count();
+    if app.corpus_scroll.line >= lines {
+        app.corpus_scroll = CorpusScroll::default();
+    }
+    let current = app.current;
+    let loaded = app.sources[current]
+        .loaded
+        .as_ref()
+        .expect("the current corpus is always loaded");
+    // The trained tokenizer is rebuilt only when something shows it.
+    let encoding_trained = app.toks.is_trained(app.toks.selected) && !app.encode.text.is_empty();
+    if app.fert.open || encoding_trained {
+        app.toks.sync_trained(current, &loaded.trainer);
+    }
+    app.encode.refresh(&app.toks);
+    if app.encode_token.is_some_and(|i| i >= app.encode.ids.len()) {
+        app.encode_token = None;
+    }
+    if app.input == InputMode::Editing {
+        // Editing shows the cursor; leaving shows the end again.
+        app.encode.scroll = 0;
+    }
+    if app.fert.open {
+        let generation = app.encode.generation();
+        let deadline = Instant::now() + app.slice;
+        app.fert
+            .refresh(&app.toks, &app.encode.text, generation, deadline);
+    }
+}
+
+/// Write down where training stands, if the session is being recorded.
+fn record(app: &mut App) {
+    if app.job.is_some() {
+        // The merges a job passes on its way are not lesson steps.
+        return;
+    }
+    let current = app.current;
+    let Some(rec) = app.recording.as_mut() else {
+        return;
+    };
+    if rec.source == current
+        && let Some(loaded) = app.sources[current].loaded.as_ref()
+    {
+        rec.note(&loaded.trainer);
+    }
+}

@@ -1,0 +1,293 @@
+//! Training moves: a step, a go-to or reset as a job, following the
+//! teacher, and what the footer says about them.
+
+use super::*;
+
+pub(super) fn step(app: &mut App) {
+    match app.trainer_mut().step() {
+        Err(reason) => {
+            app.autoplay.on = false;
+            app.notice = Some(format!("training stopped: {reason}"));
+        }
+        Ok(_) => say_if_done(app),
+    }
+}
+
+/// Say so as soon as the merge just made was the last one training will
+/// make, rather than on the next key.
+pub(super) fn say_if_done(app: &mut App) {
+    if let Some(reason) = app.training_end() {
+        let n = app.trainer().merges().len();
+        app.autoplay.on = false;
+        app.notice = Some(format!(
+            "merge {n} was the last: {reason} (p undoes, g goes back)"
+        ));
+    }
+}
+
+pub(super) fn goto(app: &mut App, n: usize) {
+    let reached = app.trainer_mut().seek(n);
+    if reached < n {
+        let why = app
+            .trainer()
+            .stop_reason()
+            .map_or_else(String::new, |r| format!(": {r}"));
+        app.notice = Some(format!("training stops at merge {reached}{why}"));
+    }
+}
+
+/// Go to merge `n` as a job: its first slice now, the rest between frames
+/// (or on another thread), Esc going back to where training stands now.
+pub(super) fn start_seek(app: &mut App, n: usize, what: String) {
+    app.autoplay.on = false;
+    let trainer = app.trainer();
+    let origin = Mark::of(trainer);
+    let (job, work) = Job::seek(trainer, Mark::seek(n), what, Some(origin));
+    start_job(app, job, work);
+}
+
+/// Make `job` the one under way, hand its work (if any) to another
+/// thread, and run its first slice now.
+pub(super) fn start_job(app: &mut App, job: Job, work: Option<Work>) {
+    app.job = Some(job);
+    app.work.extend(work);
+    job_more(app);
+}
+
+/// Take training to the teacher's `target` as a job Esc cannot cancel; it
+/// takes the place of any job under way (an earlier move of the teacher's).
+pub(super) fn follow_to(app: &mut App, target: Mark) {
+    app.autoplay.on = false;
+    app.job = None;
+    let what = format!("following the teacher to merge {}", target.merges);
+    let (job, work) = Job::seek(app.trainer(), target, what, None);
+    app.pairs_scroll = 0;
+    start_job(app, job, work);
+}
+
+/// A follower takes the teacher's own trainer, already where the teacher
+/// is: no training of its own however far the teacher went, and no copy.
+pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
+    app.autoplay.on = false;
+    app.job = None;
+    if corpus != app.current {
+        app.corpus_scroll = Default::default();
+        app.merge_cursor = None;
+    }
+    let source = &mut app.sources[corpus];
+    let old = match &mut source.loaded {
+        Some(loaded) if std::ptr::eq(loaded.trainer.corpus(), trainer.corpus()) => {
+            Some(std::mem::replace(&mut loaded.trainer, trainer))
+        }
+        slot => slot
+            .replace(crate::tui::app::Loaded::shared(trainer))
+            .map(|l| l.trainer),
+    };
+    // Freeing a big trainer of its own takes a while: not here.
+    if let Some(old) = old {
+        app.work.push(Work::new(move || drop(old)));
+    }
+    app.current = corpus;
+    app.pairs_scroll = 0;
+    app.changed_by_undo = false;
+    follow_round(app);
+}
+
+/// What a training key pressed during a job is told.
+pub(super) fn busy_notice(app: &App) -> String {
+    let what = app.job.as_ref().map_or("", |j| j.what.as_str());
+    match app.job.as_ref().and_then(|j| j.origin) {
+        Some(_) => format!(
+            "{what} is under way: wait, or {} cancels it",
+            keymap::keys_of(&Action::CancelJob)
+        ),
+        None => format!("{what} is under way: wait"),
+    }
+}
+
+/// The next slice of the job under way, or its thread's result if it has
+/// one.
+pub(super) fn job_more(app: &mut App) {
+    let Some(job) = app.job.as_ref() else {
+        return;
+    };
+    let finished = match &job.run {
+        Run::Here { target } => {
+            let target = *target;
+            let deadline = Instant::now() + app.slice;
+            // Each slice moves the table: its winner is the top row.
+            app.pairs_scroll = 0;
+            move_until(app.trainer_mut(), target, deadline)
+        }
+        Run::Replay(away) | Run::Open(away) => match away.take() {
+            None => false,
+            Some(Ok((trainer, lines))) => {
+                let loaded = app.loaded_mut();
+                let old = std::mem::replace(&mut loaded.trainer, Arc::new(trainer));
+                if let Some(lines) = lines {
+                    loaded.lines = lines;
+                }
+                // Freeing a big trainer takes a while of its own: not here.
+                app.work.push(Work::new(move || drop(old)));
+                app.pairs_scroll = 0;
+                true
+            }
+            Some(Err(e)) => {
+                let job = app.job.take().expect("a job is under way");
+                if job.is_opening() {
+                    app.failed = Some(e);
+                    app.quit = true;
+                } else {
+                    app.notice = Some(format!("{} failed: {e}", job.what));
+                }
+                return;
+            }
+        },
+    };
+    if finished {
+        finish_job(app);
+    }
+}
+
+/// The job is done: say so if it did not reach what it was asked for, or
+/// if it was itself the way back from a cancelled one.
+pub(super) fn finish_job(app: &mut App) {
+    let Some(job) = app.job.take() else {
+        return;
+    };
+    // A "wait" said while it ran is out of date now.
+    app.notice = None;
+    let reached = app.trainer().merges().len();
+    if job.returning {
+        app.notice = Some(format!("cancelled: back at merge {reached}"));
+    } else if let Some(n) = job.target.map(|t| t.merges)
+        && reached < n
+    {
+        let why = app
+            .trainer()
+            .stop_reason()
+            .map_or_else(String::new, |r| format!(": {r}"));
+        app.notice = Some(format!("training stops at merge {reached}{why}"));
+    }
+    app.changed_by_undo = false;
+    if !job.then.is_empty() {
+        return run_lesson_script(app, job.then, job.what, job.origin, job.lesson_at);
+    }
+    follow_round(app);
+}
+
+/// Esc during a job: stop it and go back to where training stood. A job
+/// on another thread never touched the trainer on screen, so that is
+/// at once; steps and undos made here are taken back as a job of its own.
+pub(super) fn cancel_job(app: &mut App) {
+    let Some(job) = app.job.take() else {
+        return;
+    };
+    let Some(origin) = job.origin else {
+        // Already on the way back: that cannot be cancelled.
+        app.notice = Some(format!("{} is under way: wait", job.what));
+        app.job = Some(job);
+        return;
+    };
+    if let (Some(at), Some(lesson)) = (job.lesson_at, app.lesson.as_mut()) {
+        lesson.at = at;
+    }
+    drop(job);
+    if Mark::of(app.trainer()) == origin {
+        app.notice = Some(format!("cancelled: still at merge {}", origin.merges));
+        return;
+    }
+    let what = format!("going back to merge {}", origin.merges);
+    let (mut back, work) = Job::seek(app.trainer(), origin, what, None);
+    back.returning = true;
+    start_job(app, back, work);
+}
+
+/// While the corpus opens, only quitting, the screen size and the loads
+/// of other tokenizers count; the rest waits for the corpus.
+pub(super) fn while_opening(app: &mut App, action: Action) {
+    app.dirty = true;
+    match action {
+        Action::Quit | Action::CancelJob => app.quit = true,
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Redraw => app.redraw = true,
+        Action::Loaded(done) => {
+            app.toks.finish(done);
+        }
+        Action::JobMore => {
+            job_more(app);
+            if !app.opening_job() && !app.quit {
+                after_change(app);
+            }
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn speed_notice(app: &App) -> String {
+    let state = if app.autoplay.on { "on" } else { "off" };
+    let rate = app.autoplay.per_second();
+    let merges = if rate == 1.0 { "merge" } else { "merges" };
+    format!("autoplay {state}, {rate} {merges}/s (+/- to change)")
+}
+
+pub(super) fn switch_corpus(app: &mut App, by: usize) {
+    let next = (app.current + by) % app.sources.len();
+    match app.switch_to(next) {
+        Ok(()) => {
+            app.corpus_scroll = CorpusScroll::default();
+            app.pairs_scroll = 0;
+            app.merge_cursor = None;
+            app.autoplay.on = false;
+            app.notice = Some(format!(
+                "corpus {}: {} bytes",
+                app.corpus_name(),
+                app.trainer().corpus().text().len()
+            ));
+        }
+        Err(e) => app.notice = Some(format!("cannot open {}: {e}", app.sources[next].name)),
+    }
+}
+
+/// Take back the last merge (or the round's choice).
+pub(super) fn undo(app: &mut App) {
+    if !app.trainer_mut().undo() {
+        app.notice = Some("at merge 0: nothing to undo".into());
+    }
+}
+
+/// One phase of the round on.
+pub(super) fn advance(app: &mut App) {
+    match app.trainer_mut().advance() {
+        Err(reason) => app.notice = Some(format!("training stopped: {reason}")),
+        Ok(()) if matches!(app.trainer().phase(), Phase::Merged) => say_if_done(app),
+        Ok(()) => {}
+    }
+}
+
+/// Autoplay on or off (nothing to play once training has stopped).
+pub(super) fn toggle_autoplay(app: &mut App) {
+    match app.training_end() {
+        Some(reason) if !app.autoplay.on => {
+            app.notice = Some(format!("nothing to play: training has stopped ({reason})"));
+        }
+        _ => {
+            app.autoplay.on = !app.autoplay.on;
+            if app.autoplay.on {
+                app.notice = Some(speed_notice(app));
+            }
+        }
+    }
+}
+
+/// Autoplay one speed up.
+pub(super) fn faster(app: &mut App) {
+    app.autoplay.speed = (app.autoplay.speed + 1).min(SPEEDS.len() - 1);
+    app.notice = Some(speed_notice(app));
+}
+
+/// Autoplay one speed down.
+pub(super) fn slower(app: &mut App) {
+    app.autoplay.speed = app.autoplay.speed.saturating_sub(1);
+    app.notice = Some(speed_notice(app));
+}

@@ -1,0 +1,63 @@
+//! The merge tree of the selected token.
+
+use super::*;
+
+/// Open the merge tree of the token selected where the eye is: the
+/// fertility view's token line, the encode box or the merge list.
+pub(super) fn open_tree(app: &mut App) {
+    let label = |bytes: &[u8]| crate::tui::rows::label(bytes, &app.theme);
+    let tree = if app.fert.open || app.focus == Focus::Encode {
+        let (token, tok) = if app.fert.open {
+            (
+                app.fert.selected_token().cloned(),
+                app.toks.get(app.toks.selected),
+            )
+        } else {
+            (
+                app.encode_token.and_then(|i| app.encode.token(i)),
+                app.toks.get(app.toks.selected),
+            )
+        };
+        match (token, tok) {
+            (Some(token), Some(tok)) => {
+                let source = app.toks.selected_slot().label.clone();
+                Some(merge_tree::build(
+                    token.id,
+                    &|id| tok.made_by(id),
+                    &|id| label(&tok.describe(id).bytes),
+                    &source,
+                ))
+            }
+            _ => None,
+        }
+    } else {
+        app.selected_merge().map(|rank| {
+            let trainer = app.trainer();
+            let merges = trainer.merges();
+            let base = trainer.vocab().base_size() as u32;
+            let made_by = |id: u32| {
+                let m = merges.get(id.checked_sub(base)? as usize)?;
+                (m.id == id).then_some(crate::bpe::encoder::MadeBy {
+                    rank: m.rank as u32,
+                    left: m.pair.0,
+                    right: m.pair.1,
+                })
+            };
+            merge_tree::build(
+                merges[rank].id,
+                &made_by,
+                &|id| label(trainer.vocab().token_bytes(id)),
+                "the merges so far",
+            )
+        })
+    };
+    match tree {
+        Some(tree) => app.tree = Some(tree),
+        None => {
+            app.notice = Some(
+                "select a token first: a merge in the merge list, [ ] in the encode box or the fertility view"
+                    .into(),
+            )
+        }
+    }
+}
