@@ -302,7 +302,7 @@ fn explorer(o: &Options) {
             }
         };
         let open = t.elapsed();
-        let times = match bpeek::tui::bench::explorer_times(trainer, o.merges, 200) {
+        let times = match bpeek::bench::explorer::explorer_times(trainer, o.merges, 200) {
             Ok(t) => t,
             Err(e) => {
                 println!("| {pretok} | {e} |");

@@ -38,7 +38,7 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
             // The exact bytes: decoding is only correct on the whole sequence.
             let mut bytes = bytes;
             bytes.push(b'\n');
-            crate::cli::output::emit_bytes(&bytes)?;
+            crate::output::emit_bytes(&bytes)?;
         }
     }
     Ok(())

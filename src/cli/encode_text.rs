@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 /// Write the report for `ids`, encoded from `bytes` bytes of text, to stdout.
 pub fn emit(tokenizer: &Tokenizer, ids: &[TokenId], bytes: usize) -> Result<()> {
-    crate::cli::output::emit_with(false, |mut out| write(&mut out, tokenizer, ids, bytes))
+    crate::output::emit_with(false, |mut out| write(&mut out, tokenizer, ids, bytes))
 }
 
 pub fn write(

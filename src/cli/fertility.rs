@@ -60,12 +60,12 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
             crate::outln!("{out}");
         }
         Format::Text => {
-            crate::cli::output::emit(&table(&rows, &texts))?;
+            crate::output::emit(&table(&rows, &texts))?;
             if args.scripts {
-                crate::cli::output::emit(&scripts_text(&tokenizers, &mixed))?;
+                crate::output::emit(&scripts_text(&tokenizers, &mixed))?;
             }
             if args.numbers {
-                crate::cli::output::emit(&numbers_text(&tokenizers))?;
+                crate::output::emit(&numbers_text(&tokenizers))?;
             }
         }
     }

@@ -1,9 +1,6 @@
 //! The headless command line: every number the screen shows, as text or JSON.
 
 pub mod args;
-pub mod bench;
-pub mod bench_encode;
-pub mod bench_limits;
 
 pub mod decode;
 pub mod encode;
@@ -11,9 +8,11 @@ pub mod encode_json;
 pub mod encode_text;
 pub mod fertility;
 
-pub mod input;
+/// How a corpus and its trainer are made from the options (shared with the
+/// explorer and the server, see [`crate::options`]).
+pub use crate::options::input;
 pub mod interrupt;
-pub mod output;
+pub use crate::output;
 pub mod train;
 pub mod train_progress;
 
@@ -27,7 +26,7 @@ pub fn run(command: Command) -> Result<()> {
         Command::Train(a) => train::run(&a),
         Command::Encode(a) => encode::run(&a),
         Command::Decode(a) => decode::run(&a),
-        Command::Bench(a) => bench::run(&a),
+        Command::Bench(a) => crate::bench::run(&a),
         Command::Tui(a) => crate::tui::run(&a),
         Command::Serve(a) => crate::serve::run(&a),
         Command::Fertility(a) => fertility::run(&a),

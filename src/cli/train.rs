@@ -96,7 +96,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     };
     // Standard output may hold a file: the report then goes beside it, on
     // stderr, not into it. It is written as it goes, a merge per line.
-    crate::cli::output::emit_with(!report_to_stdout, |out| match args.format {
+    crate::output::emit_with(!report_to_stdout, |out| match args.format {
         Format::Json => writeln!(out, "{}", report.json()),
         Format::Text => report.write_text(out),
     })

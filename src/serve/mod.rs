@@ -7,12 +7,12 @@
 //! delays another. The teacher's training state is shared through the
 //! [`class::Class`], never frames: every screen keeps its own size.
 
-pub mod bench;
 pub mod class;
 pub mod handler;
 pub mod host_key;
 pub mod incoming;
-pub mod input;
+/// Terminal input bytes to events, shared with the local explorer.
+pub use crate::tui::input_bytes as input;
 pub mod log;
 pub mod memory;
 pub mod question;
@@ -20,8 +20,8 @@ pub mod screen;
 pub mod session;
 pub mod shared;
 
-use crate::cli::args::ServeArgs;
 use crate::error::{Error, Result};
+use crate::options::args::ServeArgs;
 use crate::tui::app::App;
 use crate::tui::classroom::{Classroom, Role};
 use crate::tui::theme::Theme;
@@ -130,7 +130,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         .map_err(|e| Error::input(format!("--keepalive {}: {e}", args.keepalive)))?;
     let startups = class::Startups::parse(&args.max_startups, args.max_startups_per_address)
         .map_err(|e| Error::input(format!("--max-startups {}: {e}", args.max_startups)))?;
-    let max_memory = crate::cli::args::size_in_bytes(&args.max_memory)
+    let max_memory = crate::options::args::size_in_bytes(&args.max_memory)
         .map_err(|e| Error::input(format!("--max-memory {}: {e}", args.max_memory)))?;
     let max_memory = (max_memory > 0).then_some(max_memory);
     if args.max_sessions == 0 {
@@ -144,7 +144,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     // The corpus and options are checked, and the first corpus counted,
     // once here: a mistake is reported before anyone connects, and every
     // session starts from a copy.
-    let (name, trainer) = crate::cli::input::build_trainer(&args.training)?;
+    let (name, trainer) = crate::options::input::build_trainer(&args.training)?;
     let first = (name, Arc::new(trainer));
     let teacher_keys = match &args.teacher_keys {
         Some(path) => host_key::read_authorized(path)?,

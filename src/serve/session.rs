@@ -3,7 +3,7 @@
 //! its event source and its screen.
 
 use crate::bpe::Trainer;
-use crate::cli::args::{ColorChoice, TrainingOptions};
+use crate::options::args::{ColorChoice, TrainingOptions};
 use crate::serve::class::Class;
 use crate::serve::incoming::{Inbox, Incoming};
 use crate::serve::input::{ESC_WAIT, InputParser, PASTE_CAP};

@@ -2,10 +2,10 @@
 //! how to draw it.
 
 use crate::bpe::Trainer;
-use crate::cli::args::TrainingOptions;
-use crate::cli::input::build_trainer;
 use crate::corpora;
 use crate::error::{Error, Result};
+use crate::options::args::TrainingOptions;
+use crate::options::input::build_trainer;
 use crate::tui::encode_box::EncodeBox;
 use crate::tui::fertility::FertilityView;
 use crate::tui::lines::LineIndex;
@@ -254,9 +254,9 @@ impl App {
             _ => return App::from_options(options, theme),
         };
         if path == "-" {
-            crate::cli::input::check_stdin_open()?;
+            crate::options::input::check_stdin_open()?;
         }
-        let config = crate::cli::input::trainer_config(options)?;
+        let config = crate::options::input::trainer_config(options)?;
         // A missing file is told the usual way. Anything but a regular file
         // (a device, a FIFO, a pipe) has no size and may never end, or
         // block until a writer comes: it is read behind the opening screen,

@@ -12,8 +12,8 @@
 
 use crate::bpe::Trainer;
 use crate::bpe::trainer::SeekPlan;
-use crate::cli::args::TrainingOptions;
 use crate::error::{Error, Result};
+use crate::options::args::TrainingOptions;
 use crate::tui::lines::LineIndex;
 use crate::tui::mark::{Mark, PhaseName};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
@@ -276,10 +276,10 @@ impl Job {
         let path = path.to_string();
         let name = path.clone();
         let (away, work) = Away::start(move |progress| {
-            let config = crate::cli::input::trainer_config(&options)?;
+            let config = crate::options::input::trainer_config(&options)?;
             let text = read_with_progress(&path, total, progress)?;
             progress.set(Stage::Counting, 0, 0);
-            let trainer = crate::cli::input::trainer_for_text(&options, &path, text, config)?;
+            let trainer = crate::options::input::trainer_for_text(&options, &path, text, config)?;
             let lines = LineIndex::new(trainer.corpus().text());
             Ok((trainer, Some(lines)))
         });

@@ -14,8 +14,8 @@
 //! round, `say` only shows its caption; a quoted caption may end any line
 //! and `#` starts a comment line.
 
-use crate::cli::args::TrainingOptions;
 use crate::error::{Error, Result};
+use crate::options::args::TrainingOptions;
 use clap::Parser;
 use std::path::Path;
 

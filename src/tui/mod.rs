@@ -11,7 +11,6 @@
 
 pub mod action;
 pub mod app;
-pub mod bench;
 pub mod cell_writer;
 pub mod changed;
 pub mod chunk_table;
@@ -24,6 +23,7 @@ pub mod event;
 pub mod fertility;
 pub mod fertility_layout;
 pub mod follow;
+pub mod input_bytes;
 pub mod job;
 pub mod keymap;
 pub mod layout;
@@ -54,8 +54,8 @@ pub use runner::run_loop;
 pub use screen::Screen;
 pub use update::update;
 
-use crate::cli::args::{TrainingOptions, TuiArgs};
 use crate::error::{Error, Result};
+use crate::options::args::{TrainingOptions, TuiArgs};
 use std::io::IsTerminal;
 use theme::Theme;
 
@@ -67,7 +67,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
     let lesson = args.lesson.as_deref().map(load_lesson).transpose()?;
     let training = match &lesson {
         Some((lesson, dir)) => {
-            if format!("{:?}", args.training) != format!("{:?}", TrainingOptions::default()) {
+            if args.training != TrainingOptions::default() {
                 return Err(Error::input(format!(
                     "{}: a lesson names its corpus and options; give them in the lesson, not on the command line",
                     lesson.name

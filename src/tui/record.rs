@@ -3,7 +3,7 @@
 //! lines a teacher can then caption and replay.
 
 use crate::bpe::Trainer;
-use crate::cli::args::TrainingOptions;
+use crate::options::args::TrainingOptions;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recording {

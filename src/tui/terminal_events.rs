@@ -111,7 +111,7 @@ pub const LOCAL_PASTE_CAP: usize = 64 << 20;
 /// Forward terminal input until the terminal fails or nobody listens. A
 /// paste whose end never comes ends after a second without input.
 fn read_terminal(tx: &Sender<io::Result<Event>>) {
-    use crate::serve::input::{InputParser, PASTE_SILENCE};
+    use crate::tui::input_bytes::{InputParser, PASTE_SILENCE};
     use std::io::Read;
     let mut input = match terminal_input() {
         Ok(f) => f,

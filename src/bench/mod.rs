@@ -1,17 +1,23 @@
 //! `bpeek bench`: time training steps, stepping back and seeking on a large
-//! corpus. Figures are printed, never asserted: machines are noisy.
+//! corpus, and (in the modules below) encoding, the explorer and a served
+//! class. Figures are printed, never asserted: machines are noisy.
+
+pub mod class;
+pub mod encode;
+pub mod explorer;
+pub mod limits;
 
 use crate::bpe::io::files::read_prefix;
 use crate::bpe::{Pretok, TieRule, Trainer, TrainerConfig};
-use crate::cli::args::BenchArgs;
 use crate::error::Result;
+use crate::options::args::BenchArgs;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &BenchArgs) -> Result<()> {
     if let Some(students) = args.serve {
-        return crate::serve::bench::run(students, args.corpus.as_deref(), args.merges);
+        return class::run(students, args.corpus.as_deref(), args.merges);
     }
-    crate::cli::bench_limits::check(args)?;
+    limits::check(args)?;
     let pretok = Pretok::parse(&args.pretok).map_err(|e| e.context("--pretok"))?;
     let tie = TieRule::parse(&args.tie).map_err(|e| e.context("--tie"))?;
     let limit = args.megabytes * 1_000_000;
@@ -22,7 +28,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     text.truncate(limit);
     if args.encode {
         crate::outln!("corpus: {source}");
-        return crate::cli::bench_encode::run(&String::from_utf8_lossy(&text), 3);
+        return encode::run(&String::from_utf8_lossy(&text), 3);
     }
     if args.tui {
         let config = TrainerConfig {
@@ -30,7 +36,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             tie,
             ..Default::default()
         };
-        return crate::tui::bench::run(&source, text, config, args.merges);
+        return explorer::run(&source, text, config, args.merges);
     }
     let bytes = text.len();
     crate::outln!(

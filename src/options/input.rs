@@ -3,9 +3,9 @@
 
 use crate::bpe::pretok::Digits;
 use crate::bpe::{Corpus, Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
-use crate::cli::args::TrainingOptions;
 use crate::corpora;
 use crate::error::{Error, Result};
+use crate::options::args::TrainingOptions;
 use std::io::Read;
 use std::path::Path;
 

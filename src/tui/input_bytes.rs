@@ -1,4 +1,5 @@
-//! Turning the bytes a student's terminal sends into the explorer's events.
+//! Turning the bytes a terminal sends (a student's over SSH, or the local one
+//! read directly) into the explorer's events.
 //!
 //! SSH packets cut input anywhere: one packet can carry several keys, an
 //! escape sequence or a UTF-8 character can end in the next one, and a

@@ -44,6 +44,6 @@ fn finish(written: std::io::Result<()>, what: &str) -> Result<()> {
 #[macro_export]
 macro_rules! outln {
     ($($arg:tt)*) => {
-        $crate::cli::output::emit(&format!("{}\n", format_args!($($arg)*)))?
+        $crate::output::emit(&format!("{}\n", format_args!($($arg)*)))?
     };
 }
