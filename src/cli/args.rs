@@ -41,6 +41,17 @@ pub enum Command {
     Serve(ServeArgs),
     /// List the bundled corpora
     Corpora,
+    /// Print a completion script for a shell (e.g. `bpeek completions bash
+    /// > /etc/bash_completion.d/bpeek`)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff), e.g. `bpeek man train | man -l -`
+    Man {
+        /// The command whose page to print [default: bpeek's own]
+        command: Option<String>,
+    },
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -19,6 +19,46 @@ pub mod train_progress;
 pub use args::{Cli, Command};
 
 use crate::error::Result;
+use clap::CommandFactory;
+
+/// The manual pages there are: `bpeek`'s own, and one per command
+/// (`bpeek-train`, ...), as `man` names them.
+pub fn man_pages() -> Vec<String> {
+    let cli = Cli::command();
+    std::iter::once("bpeek".to_string())
+        .chain(
+            cli.get_subcommands()
+                .map(|c| format!("bpeek-{}", c.get_name())),
+        )
+        .collect()
+}
+
+/// The manual page of `command` (`None`: bpeek's own), made from the
+/// command line's own definitions.
+pub fn man_page(command: Option<&str>) -> Result<Vec<u8>> {
+    let cli = Cli::command();
+    let page = match command {
+        None => cli,
+        Some(name) => {
+            let Some(sub) = cli.find_subcommand(name) else {
+                return Err(crate::error::Error::input(format!(
+                    "man: no command {}; the pages are {}",
+                    crate::error::quoted(name),
+                    man_pages().join(", ")
+                )));
+            };
+            sub.clone()
+                .name(format!("bpeek-{name}"))
+                .bin_name(format!("bpeek {name}"))
+                .version(env!("CARGO_PKG_VERSION"))
+        }
+    };
+    let mut out = Vec::new();
+    clap_mangen::Man::new(page)
+        .render(&mut out)
+        .map_err(|e| crate::error::Error::failure(format!("the manual page: {e}")))?;
+    Ok(out)
+}
 
 /// Run one subcommand, writing its report to stdout.
 pub fn run(command: Command) -> Result<()> {
@@ -30,6 +70,12 @@ pub fn run(command: Command) -> Result<()> {
         Command::Tui(a) => crate::tui::run(&a),
         Command::Serve(a) => crate::serve::run(&a),
         Command::Fertility(a) => fertility::run(&a),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "bpeek", &mut out);
+            crate::output::emit_bytes(&out)
+        }
+        Command::Man { command } => crate::output::emit_bytes(&man_page(command.as_deref())?),
         Command::Corpora => {
             for c in crate::corpora::BUNDLED {
                 crate::outln!("{:<8} {:>6} bytes  {}", c.name, c.text.len(), c.about);
