@@ -185,8 +185,18 @@ impl Rows {
         }
         let cursor = std::mem::take(&mut self.cursor_next);
         let tag = self.tag_next.take();
-        if tag.is_some() {
+        if let Some(tag) = tag {
             self.pad_after_last_tag();
+            // A token whose ids need more room than the row has left starts
+            // the next row, so that they are written under it whole.
+            let want = tag
+                .checked_sub(self.reserved_from)
+                .and_then(|i| self.reserved.get(i))
+                .copied()
+                .unwrap_or(0);
+            if self.used > 0 && self.used + width.max(want) > self.width && want <= self.width {
+                self.wrap();
+            }
         }
         self.push_unit(Unit {
             symbol: kept(s),

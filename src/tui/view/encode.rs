@@ -134,7 +134,21 @@ fn interleave_ids(
     let enc = &app.encode;
     // Only the tokens drawn here, from the first placed to the last.
     let lo = placed.iter().map(|p| p.tag).min().unwrap_or(0);
-    let hi = placed.iter().map(|p| p.tag + 1).max().unwrap_or(0);
+    let mut hi = placed.iter().map(|p| p.tag + 1).max().unwrap_or(0);
+    // The tokens that share the last placed one's character, and line
+    // breaks (which end a row, drawing nothing), have no place of their
+    // own, but their ids go after the last one's too.
+    while hi < enc.ids.len() && enc.spans.len() == enc.ids.len() && {
+        let span = enc.spans[hi].clone();
+        let breaks = enc
+            .text
+            .as_bytes()
+            .get(span.clone())
+            .is_some_and(|b| !b.is_empty() && b.iter().all(|&c| c == b'\n'));
+        inside_cluster(&enc.text, span.start) || breaks
+    } {
+        hi += 1;
+    }
     let mut where_of: Vec<Option<(usize, usize)>> = vec![None; hi.saturating_sub(lo)];
     for p in placed {
         if let Some(w) = where_of.get_mut(p.tag - lo) {
@@ -489,13 +503,7 @@ fn token_rows_placed(
         let tags = pieces.iter().filter_map(|p| p.tag);
         let (lo, hi) = tags.fold((usize::MAX, 0), |(lo, hi), t| (lo.min(t), hi.max(t + 1)));
         if lo < hi {
-            rows.reserve(
-                lo,
-                app.encode.ids[lo..hi]
-                    .iter()
-                    .map(|e| e.to_string().len() + 1)
-                    .collect(),
-            );
+            rows.reserve(lo, id_widths(app, lo, hi));
         }
     }
     lay_out(&mut rows, &pieces, &look);
@@ -505,4 +513,50 @@ fn token_rows_placed(
         rows.push(" ", Style::new().add_modifier(Modifier::REVERSED));
     }
     rows.finish_placed()
+}
+
+/// Whether a token starting at byte `start` of `text` starts inside a
+/// character as seen (a byte of a UTF-8 sequence, or a mark that joins the
+/// letter before): such tokens are drawn together with the one before.
+fn inside_cluster(text: &str, start: usize) -> bool {
+    if start == 0 || start >= text.len() {
+        return false;
+    }
+    if !text.is_char_boundary(start) {
+        return true;
+    }
+    let mut cursor = unicode_segmentation::GraphemeCursor::new(start, text.len(), true);
+    !cursor.is_boundary(text, 0).unwrap_or(true)
+}
+
+/// The columns each token of `lo..hi` keeps for the ids under it: its id
+/// and a space, except that tokens sharing one character (the bytes of a
+/// Devanagari letter at merge 0, say) are drawn as that character once, so
+/// the first of them keeps room for all their ids and the others none; so
+/// does a token before a line break, which draws nothing but has an id.
+fn id_widths(app: &App, lo: usize, hi: usize) -> Vec<usize> {
+    let enc = &app.encode;
+    let mut widths: Vec<usize> = enc.ids[lo..hi]
+        .iter()
+        .map(|id| id.to_string().len() + 1)
+        .collect();
+    if enc.spans.len() != enc.ids.len() {
+        return widths;
+    }
+    let mut first = 0;
+    for k in 1..widths.len() {
+        let span = enc.spans[lo + k].clone();
+        let line_break = enc
+            .text
+            .as_bytes()
+            .get(span.clone())
+            .is_some_and(|b| !b.is_empty() && b.iter().all(|&c| c == b'\n'));
+        if line_break || inside_cluster(&enc.text, span.start) {
+            widths[first] += widths[k];
+            widths[k] = 0;
+        } else {
+            first = k;
+        }
+    }
+    widths
 }

@@ -1,0 +1,68 @@
+//! Every id of the encode box is on screen, in order, under its token: in
+//! every script of the bundled samples, at every width, for the tokenizer
+//! being trained and for a real one, byte-level fragments of a character
+//! included (a Devanagari letter at merge 0 is three tokens).
+
+mod common;
+
+use bpeek::tui::app::Focus;
+use bpeek::tui::tokenizers::LoadDone;
+use bpeek::tui::{Action, App, update};
+use common::{default_app, rows_of};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// The ids the encode box shows, read back from the screen: the box
+/// alternates a row of text and a row of the ids under it.
+fn ids_on_screen(app: &mut App, width: u16, height: u16) -> Vec<u32> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    bpeek::tui::runner::draw(&mut terminal, app).unwrap();
+    let rows = rows_of(terminal.backend());
+    let top = rows.iter().position(|r| r.starts_with("┌ Encode")).unwrap();
+    let inside: Vec<&String> = rows[top + 1..]
+        .iter()
+        .take_while(|r| !r.starts_with('└'))
+        .collect();
+    let mut ids = Vec::new();
+    for row in inside.iter().skip(1).step_by(2) {
+        let row = row.trim_matches('│');
+        assert!(!row.contains('…'), "no id is cut off: {row}");
+        ids.extend(row.split_whitespace().map(|n| n.parse::<u32>().unwrap()));
+    }
+    ids
+}
+
+fn check(app: &mut App, what: &str) {
+    for sample in bpeek::corpora::SAMPLES {
+        update(app, Action::ClearEncode);
+        update(app, Action::Paste(sample.text.to_string()));
+        update(app, Action::StopEditing);
+        let tok = app.toks.get(app.toks.selected).unwrap().clone();
+        let want = tok.encode(&app.encode.text, false);
+        for width in [80, 120, 200] {
+            // Zoomed and tall enough for every row of the box.
+            let got = ids_on_screen(app, width, 400);
+            assert_eq!(got, want, "{what}, {} at {width} columns", sample.code);
+        }
+    }
+}
+
+#[test]
+fn every_id_is_shown_under_its_token_in_every_script_and_width() {
+    let mut app = default_app();
+    update(&mut app, Action::Resize(80, 24));
+    app.focus = Focus::Encode;
+    update(&mut app, Action::ToggleZoom);
+    check(&mut app, "merge 0");
+    update(&mut app, Action::Goto(300));
+    check(&mut app, "merge 300");
+    update(&mut app, Action::Loaded(LoadDone::now("o200k")));
+    let o200k = app
+        .toks
+        .slots
+        .iter()
+        .position(|s| s.spec == "o200k")
+        .unwrap();
+    app.toks.selected = o200k;
+    check(&mut app, "o200k");
+}
