@@ -94,9 +94,7 @@ fn out_of_memory(size: usize) -> ! {
 
 fn main() {
     let args = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
-    let command = args
-        .command
-        .unwrap_or_else(|| cli::Command::Tui(Default::default()));
+    let command = args.command.unwrap_or(cli::Command::Tui(args.explorer));
     if let Err(e) = cli::run(command) {
         eprintln!("bpeek: {e}");
         std::process::exit(e.exit_code());

@@ -295,3 +295,18 @@ fn invisible_tokens_are_named_in_merge_lists() {
     assert!(text.contains("\"<U+FEFF>\""), "{text}");
     assert!(!text.contains('\u{feff}'), "{text}");
 }
+
+#[test]
+fn the_bare_command_takes_the_explorers_options() {
+    // `bpeek` alone is the explorer, so it reads the explorer's options:
+    // a mistake in one is told as the explorer tells it, not as an
+    // unknown argument.
+    let err = refused(&bpeek(&["--corpus-name", "nosuch", "--mode", "char"]));
+    assert!(err.contains("unknown corpus name 'nosuch'"), "{err}");
+    assert!(!err.contains("unexpected argument"), "{err}");
+    let err = refused(&bpeek(&["--mode", "wide"]));
+    assert!(err.contains("--mode"), "{err}");
+    // Options of the explorer before a command are still a mistake.
+    let err = refused(&bpeek(&["--mode", "char", "train"]));
+    assert!(!err.is_empty());
+}

@@ -264,3 +264,23 @@ fn a_tab_takes_the_same_columns_wherever_it_falls() {
     assert!(rows[3].starts_with("│a    x"), "{}", rows[3]);
     assert!(rows[4].starts_with("│ab    x"), "{}", rows[4]);
 }
+
+#[test]
+fn the_curve_pane_says_whole_sentences_and_counts_one_merge_as_one() {
+    let mut app = common::default_app();
+    let rows = screen(&mut app, 120, 40);
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("no merges yet: the curve starts with the first merge")),
+        "{}",
+        rows.join("\n")
+    );
+    update(&mut app, Action::Step);
+    let rows = screen(&mut app, 120, 40);
+    assert!(
+        rows.iter().any(|r| r.contains("1 merge: ")),
+        "{}",
+        rows.join("\n")
+    );
+    assert!(!rows.iter().any(|r| r.contains("1 merges")));
+}

@@ -14,11 +14,15 @@ pub use crate::options::args::{
 #[command(
     name = "bpeek",
     version,
-    about = "See how byte-pair-encoding tokenizers are made and what they cost"
+    about = "See how byte-pair-encoding tokenizers are made and what they cost",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Without a command, the explorer, with the options of `bpeek tui`
+    #[command(flatten)]
+    pub explorer: TuiArgs,
 }
 
 // Parsed once per run: the size of the largest variant costs nothing.

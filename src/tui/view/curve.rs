@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     if n == 0 {
         frame.render_widget(
-            Paragraph::new("no merges yet: the curve starts with the first"),
+            Paragraph::new("no merges yet: the curve starts with the first merge"),
             body,
         );
         return;
@@ -87,6 +87,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let up = t.glyphs.up;
     let label = match selected {
         Some(rank) => format!("after rank {rank}: {} tokens", points[marked]),
+        None if n == 1 => format!("1 merge: {} tokens", points[marked]),
         None => format!("{n} merges: {} tokens", points[marked]),
     };
     let lw = width(&label);
