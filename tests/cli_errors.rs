@@ -310,3 +310,35 @@ fn the_bare_command_takes_the_explorers_options() {
     let err = refused(&bpeek(&["--mode", "char", "train"]));
     assert!(!err.is_empty());
 }
+
+#[test]
+fn a_lesson_past_its_budget_or_on_a_corpus_that_is_not_there_is_refused_with_its_line() {
+    let dir = scratch("lessons");
+    let past = dir.join("past.lesson");
+    std::fs::write(
+        &past,
+        "corpus play\noptions --mode char --merges 3\nstep 1 \"one\"\nstep 5 \"five\"\n",
+    )
+    .unwrap();
+    let err = refused(&bpeek(&["tui", "--lesson", s(&past)]));
+    assert!(
+        err.contains("line 4: step 5 is past the 3 merges the options allow (--merges 3)"),
+        "{err}"
+    );
+    let bytes = dir.join("bytes.lesson");
+    std::fs::write(&bytes, "options --vocab-size 260\nstep 5\n").unwrap();
+    let err = refused(&bpeek(&["tui", "--lesson", s(&bytes)]));
+    assert!(err.contains("line 2: step 5 is past the 4 merges"), "{err}");
+    let missing = dir.join("missing.lesson");
+    std::fs::write(
+        &missing,
+        "# a corpus that is not there\ncorpus plya\nstep 2\n",
+    )
+    .unwrap();
+    let err = refused(&bpeek(&["tui", "--lesson", s(&missing)]));
+    assert!(
+        err.contains("line 2: corpus 'plya': no bundled corpus has that name (bakery, play, tokens, low, echo)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

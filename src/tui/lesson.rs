@@ -46,6 +46,8 @@ pub struct Lesson {
     /// The file or bundled name it came from.
     pub name: String,
     pub corpus: Option<String>,
+    /// The line the corpus is named on.
+    pub corpus_line: usize,
     /// The words of the `options` line.
     pub options: Vec<String>,
     /// A caption on the corpus or options line: shown before the first step.
@@ -70,12 +72,15 @@ impl Lesson {
         let mut lesson = Lesson {
             name: name.to_string(),
             corpus: None,
+            corpus_line: 0,
             options: Vec::new(),
             intro: None,
             steps: Vec::new(),
             at: None,
         };
         let mut saw_options = false;
+        // The most merges the options allow, where they say.
+        let mut budget: Option<(usize, String)> = None;
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let bad = |msg: String| Error::input(format!("{name}: line {line}: {msg}"));
@@ -106,6 +111,7 @@ impl Lesson {
                         ));
                     };
                     lesson.corpus = Some(corpus.to_string());
+                    lesson.corpus_line = line;
                     lesson.intro = caption.or(lesson.intro.take());
                 }
                 "options" => {
@@ -126,6 +132,18 @@ impl Lesson {
                     // Names are checked here, so the error has a line.
                     crate::bpe::Mode::parse(&t.mode).map_err(|e| bad(e.to_string()))?;
                     crate::bpe::TieRule::parse(&t.tie).map_err(|e| bad(e.to_string()))?;
+                    budget = match (t.merges, t.vocab_size) {
+                        (Some(m), _) => Some((m, format!("--merges {m}"))),
+                        // In byte mode the base vocabulary is known: 256
+                        // bytes and the special tokens.
+                        (None, Some(v)) if t.mode == "byte" => Some((
+                            v.saturating_sub(
+                                256 + crate::options::input::distinct_specials(&t.specials),
+                            ),
+                            format!("--vocab-size {v}"),
+                        )),
+                        _ => None,
+                    };
                     lesson.options = rest.iter().map(|s| s.to_string()).collect();
                     lesson.intro = caption.or(lesson.intro.take());
                 }
@@ -135,6 +153,13 @@ impl Lesson {
                         _ => None,
                     }
                     .ok_or_else(|| bad("step takes a merge number, e.g. step 3".into()))?;
+                    if let Some((most, option)) = &budget
+                        && n > *most
+                    {
+                        return Err(bad(format!(
+                            "step {n} is past the {most} merges the options allow ({option})"
+                        )));
+                    }
                     lesson.push(Command::Step(n), caption, line);
                 }
                 "phase" => {
@@ -193,6 +218,16 @@ impl Lesson {
                     Some(d) if path.is_relative() => d.join(path),
                     _ => path.to_path_buf(),
                 };
+                if !path.exists() {
+                    let names: Vec<&str> = crate::corpora::BUNDLED.iter().map(|b| b.name).collect();
+                    return Err(Error::input(format!(
+                        "{}: line {}: corpus {}: no bundled corpus has that name ({}) and there is no such file",
+                        self.name,
+                        self.corpus_line,
+                        crate::error::quoted(c),
+                        names.join(", ")
+                    )));
+                }
                 options.corpus = Some(path.to_string_lossy().into_owned());
             }
             None => {}
