@@ -260,10 +260,10 @@ pub(super) fn find_next(app: &mut App) {
     let lines = app.lines();
     let top = app.corpus_scroll.line;
     // On from the place found last while it is on the top line, else from
-    // the line after the top one.
+    // the top line's start, so that the first place of all is found first.
     let from = match app.found_at {
         Some(at) if lines.line_of(at) == top => at + 1,
-        _ if top + 1 < lines.count() => lines.range(top + 1).start,
+        _ if top < lines.count() => lines.range(top).start,
         _ => 0,
     };
     // Every place in the text, in order: each occurrence of a chunk, at
