@@ -473,3 +473,29 @@ fn a_closed_pipe_is_not_a_crash() {
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+#[test]
+fn corpora_lists_as_json_what_it_lists_as_text() {
+    let text = bpeek(&["corpora"]);
+    let json = bpeek(&["corpora", "--format", "json"]);
+    assert!(text.status.success() && json.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let listed = String::from_utf8_lossy(&text.stdout);
+    let names: Vec<&str> = ["corpora", "lessons"]
+        .iter()
+        .flat_map(|k| doc[*k].as_array().unwrap())
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"bakery") && names.contains(&"classic"),
+        "{names:?}"
+    );
+    for (line, name) in listed.lines().zip(&names) {
+        assert!(line.starts_with(name), "{line} / {name}");
+    }
+    assert_eq!(listed.lines().count(), names.len());
+    assert_eq!(
+        doc["corpora"][0]["bytes"],
+        bpeek::corpora::BUNDLED[0].text.len()
+    );
+}

@@ -220,3 +220,25 @@ fn a_trained_tokenizer_can_split_digits() {
     ]));
     assert_eq!(keep["merges"].as_array().unwrap().len(), 200);
 }
+
+#[test]
+fn a_file_is_named_whole_in_the_table() {
+    let dir = std::env::temp_dir().join(format!("bpeek-fertility-names-{}", std::process::id()));
+    let deep = dir
+        .join("a folder with a long name")
+        .join("and another one");
+    std::fs::create_dir_all(&deep).unwrap();
+    let file = deep.join("english.txt");
+    std::fs::write(&file, "The baker bakes bread every morning.").unwrap();
+    let out = bpeek(&[
+        "fertility",
+        "--tokenizer",
+        "gpt2",
+        "--file",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(file.to_str().unwrap()), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -107,10 +107,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         ms(zero)
     );
     if let Some(kb) = peak_rss_kb() {
+        let times = kb as f64 * 1000.0 / bytes.max(1) as f64;
+        let verdict = if times < 10.0 {
+            "under the target of 10x"
+        } else {
+            "missed: the target is under 10x"
+        };
         crate::outln!(
-            "peak memory: {:.1} MB ({:.1}x the corpus; target under 10x)",
+            "peak memory: {:.1} MB ({times:.1}x the corpus; {verdict})",
             kb as f64 / 1000.0,
-            kb as f64 * 1000.0 / bytes.max(1) as f64
         );
     }
     Ok(())

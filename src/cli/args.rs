@@ -43,8 +43,11 @@ pub enum Command {
     Fertility(FertilityArgs),
     /// Serve the explorer to a class over SSH, students following the teacher
     Serve(ServeArgs),
-    /// List the bundled corpora
-    Corpora,
+    /// List the bundled corpora and lessons
+    Corpora {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Print a completion script for a shell (e.g. `bpeek completions bash
     /// > /etc/bash_completion.d/bpeek`)
     Completions {

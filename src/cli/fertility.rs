@@ -156,8 +156,16 @@ fn table(rows: &[Row], texts: &[Labelled]) -> String {
         .max()
         .unwrap_or(9)
         .max(9);
+    // A text's name is a sample's code or a file's path: shown whole, as
+    // wide as the widest, so that two files are never told apart by a cut.
+    let text_w = texts
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     let mut out = format!(
-        "{:<name_w$} {:<8} {:>6} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>7}  bytes per token\n",
+        "{:<name_w$} {:<text_w$} {:>6} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>7}  bytes per token\n",
         "tokenizer",
         "text",
         "bytes",
@@ -175,9 +183,9 @@ fn table(rows: &[Row], texts: &[Labelled]) -> String {
                 ((b / widest.max(1e-9)) * BAR as f64).round() as usize
             });
             out += &format!(
-                "{:<name_w$} {:<8} {:>6} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>7}  {}\n",
+                "{:<name_w$} {:<text_w$} {:>6} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>7}  {}\n",
                 r.tokenizer,
-                truncate(&r.text, 8),
+                r.text,
                 r.bytes,
                 r.chars,
                 r.words,

@@ -76,7 +76,27 @@ pub fn run(command: Command) -> Result<()> {
             crate::output::emit_bytes(&out)
         }
         Command::Man { command } => crate::output::emit_bytes(&man_page(command.as_deref())?),
-        Command::Corpora => {
+        Command::Corpora {
+            format: args::Format::Json,
+        } => {
+            let list = |items: Vec<(&str, usize, &str)>| -> Vec<serde_json::Value> {
+                items
+                    .into_iter()
+                    .map(|(name, bytes, about)| {
+                        serde_json::json!({"name": name, "bytes": bytes, "about": about})
+                    })
+                    .collect()
+            };
+            let corpora = crate::corpora::BUNDLED.iter();
+            let lessons = crate::corpora::LESSONS.iter();
+            let doc = serde_json::json!({
+                "corpora": list(corpora.map(|c| (c.name, c.text.len(), c.about)).collect()),
+                "lessons": list(lessons.map(|l| (l.name, l.text.len(), l.about)).collect()),
+            });
+            crate::outln!("{doc:#}");
+            Ok(())
+        }
+        Command::Corpora { .. } => {
             for c in crate::corpora::BUNDLED {
                 crate::outln!("{:<8} {:>6} bytes  {}", c.name, c.text.len(), c.about);
             }
