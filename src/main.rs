@@ -94,11 +94,57 @@ fn out_of_memory(size: usize) -> ! {
 
 fn main() {
     let args = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
+    if args.command.is_none()
+        && let Some(corpus) = args.explorer.training.corpus.as_deref()
+    {
+        refuse_misspelled_command(corpus);
+    }
     let command = args.command.unwrap_or(cli::Command::Tui(args.explorer));
     if let Err(e) = cli::run(command) {
         eprintln!("bpeek: {e}");
         std::process::exit(e.exit_code());
     }
+}
+
+/// `bpeek trian` reads as the explorer on a corpus file `trian`: where no
+/// such file exists and the word is a command's name misspelled, say so as
+/// the usage error it is.
+fn refuse_misspelled_command(corpus: &str) {
+    use clap::CommandFactory;
+    if corpus == "-" || std::path::Path::new(corpus).exists() || corpus.contains(['/', '.']) {
+        return;
+    }
+    let cli = Cli::command();
+    let near = cli
+        .get_subcommands()
+        .map(|c| c.get_name())
+        .filter(|name| edit_distance(name, corpus) <= 2)
+        .min_by_key(|name| edit_distance(name, corpus));
+    if let Some(name) = near {
+        eprintln!(
+            "bpeek: unrecognized command '{corpus}' (and no file of that name); a similar command exists: '{name}'"
+        );
+        eprintln!("For more information, try '--help'.");
+        std::process::exit(2);
+    }
+}
+
+/// Levenshtein distance, for names a few letters long.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// Help and version go out as clap writes them; a usage error is told like
