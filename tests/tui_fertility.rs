@@ -110,7 +110,16 @@ fn finding_the_highlight_moved_to_slash() {
     let mut app = default_app();
     press(&mut app, "./");
     assert!(!app.fert.open);
-    assert_eq!(app.corpus_scroll.line, 2, "the chosen pair h + e was found");
+    // The chosen pair h + e, found first in the top line's "The".
+    assert_eq!(app.corpus_scroll.line, 0);
+    assert!(
+        app.notice
+            .as_deref()
+            .unwrap_or_default()
+            .contains(": 1 of "),
+        "{:?}",
+        app.notice
+    );
 }
 
 #[test]
