@@ -153,13 +153,11 @@ pub fn script_shares_between(
     to: usize,
 ) -> Option<Vec<ScriptShare>> {
     let ids = crate::bpe::line_cuts::tokens_between(tok, text, from, to)?;
-    let mut at = 0;
-    let spans = ids.into_iter().map(|id| {
-        let len = tok.bytes_of(id).len();
-        at += len;
-        (id, at - len..at)
-    });
-    Some(shares_of(&text[from..to], spans.collect()))
+    let spans = crate::bpe::line_cuts::spans_from(tok, 0, &ids);
+    Some(shares_of(
+        &text[from..to],
+        ids.into_iter().zip(spans).collect(),
+    ))
 }
 
 /// Add `more` (a later part's shares) to `shares`, keeping the order in

@@ -56,6 +56,19 @@ pub fn tokens_between(tok: &Tokenizer, text: &str, from: usize, to: usize) -> Op
     (at == to).then_some(kept)
 }
 
+/// Where each of `ids` lies when their bytes are laid end to end from
+/// byte `from` (byte-level tokens tile the text they came from).
+pub fn spans_from(tok: &Tokenizer, from: usize, ids: &[TokenId]) -> Vec<std::ops::Range<usize>> {
+    let mut at = from;
+    ids.iter()
+        .map(|&id| {
+            let len = tok.bytes_of(id).len();
+            at += len;
+            at - len..at
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

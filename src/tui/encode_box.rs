@@ -7,7 +7,7 @@
 //! emoji with its skin tone, or a flag moves and deletes as one.
 
 use crate::bpe::encoder::{EncodedToken, Tokenizer};
-use crate::bpe::line_cuts::{cuts_at_lines, line_starts_word, tokens_between};
+use crate::bpe::line_cuts::{cuts_at_lines, line_starts_word, spans_from, tokens_between};
 use crate::bpe::{Mode, TokenId};
 use crate::tui::lines::LineIndex;
 use crate::tui::rows::{self, TAB_WIDTH};
@@ -362,15 +362,7 @@ impl EncodeBox {
         let Some(kept) = tokens_between(tok, &self.text, from, to) else {
             return false;
         };
-        let mut at = from;
-        let spans: Vec<Range<usize>> = kept
-            .iter()
-            .map(|&id| {
-                let len = tok.bytes_of(id).len();
-                at += len;
-                at - len..at
-            })
-            .collect();
+        let spans = spans_from(tok, from, &kept);
         let flags = chunk_flags(tok, &text[..to + next], from, &spans);
         self.ids.extend(kept);
         self.spans.extend(spans);
@@ -528,15 +520,7 @@ impl EncodeBox {
         let Some(tokens) = tokens_between(tok, &self.text, a, b) else {
             return false;
         };
-        let mut at = a;
-        let spans: Vec<Range<usize>> = tokens
-            .iter()
-            .map(|&id| {
-                let len = tok.bytes_of(id).len();
-                at += len;
-                at - len..at
-            })
-            .collect();
+        let spans = spans_from(tok, a, &tokens);
         let after_tokens = self.ids.split_off(keep_after);
         let after_spans: Vec<Range<usize>> = self
             .spans
