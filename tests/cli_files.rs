@@ -2,6 +2,9 @@
 //! devices, links stay links, inputs are never overwritten, modes are kept,
 //! bad paths are found before the work, and a stopped run leaves nothing.
 
+mod run;
+
+use run::{names_in, stderr};
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -23,20 +26,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The names in `dir`, sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// A character device like `/dev/null` (minor 3) or `/dev/full` (minor 7):

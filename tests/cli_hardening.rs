@@ -4,21 +4,8 @@
 //! files that nest too deep.
 
 mod run;
-use run::{bpeek, bpeek_with_stdin, s, scratch};
+use run::{bpeek, bpeek_with_stdin, names_in, s, scratch, stderr};
 use std::path::Path;
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
 
 /// Words with `\r`, `\n` and `\r\n` between them, as a file made on several
 /// systems has: with `--pretok none` the pairs grow with every round, so

@@ -13,9 +13,12 @@
 //! seed is fixed, so a failure repeats). `BPEEK_FUZZ_ITERATIONS=N` runs N
 //! cases per loader instead, and `BPEEK_FUZZ_SEED=S` other cases.
 
+mod common;
+
 use base64::Engine;
 use bpeek::bpe::io::{builtin, byte_unicode, import, tokenizer_file};
 use bpeek::bpe::{Mode, Tokenizer, Trainer, TrainerConfig};
+use common::Rng;
 use serde_json::{Value, json};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -56,27 +59,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// splitmix64: small, fast and the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
 
 fn iterations() -> usize {
     std::env::var("BPEEK_FUZZ_ITERATIONS")

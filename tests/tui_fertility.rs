@@ -13,27 +13,10 @@ use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
 use unicode_width::UnicodeWidthStr;
 
 mod common;
-use common::{default_app, rows_of};
-
-/// A finished load of `spec`, each tokenizer built once per test run.
-fn loaded(spec: &str) -> LoadDone {
-    static CACHE: OnceLock<Mutex<HashMap<String, LoadDone>>> = OnceLock::new();
-    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
-    cache
-        .entry(spec.to_string())
-        .or_insert_with(|| LoadDone {
-            // A fixed time keeps the screen the same from run to run.
-            took: Duration::ZERO,
-            ..LoadDone::now(spec)
-        })
-        .clone()
-}
+use common::{default_app, loaded, rows_of};
 
 /// Press keys the way a user would, through the key table.
 fn press(app: &mut App, keys: &str) {

@@ -7,42 +7,20 @@
 //! (the seed is fixed, so a failure repeats). `BPEEK_TUI_FUZZ_KEYS=N` runs
 //! N keys per configuration instead, and `BPEEK_TUI_FUZZ_SEED=S` others.
 
+mod common;
+
 use bpeek::cli::args::TrainingOptions;
 use bpeek::corpora;
 use bpeek::tui::keymap::{BINDINGS, Key};
 use bpeek::tui::theme::Theme;
-use bpeek::tui::tokenizers::LoadDone;
 use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop};
+use common::{Rng, loaded};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
 
 const DEFAULT_KEYS: usize = 1_500;
 const BATCH: usize = 50;
-
-/// splitmix64: small, fast and the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -86,19 +64,6 @@ const PASTES: &[&str] = &[
 ];
 
 const SIZES: &[(u16, u16)] = &[(80, 24), (120, 40), (40, 12), (20, 6), (200, 60), (1, 1)];
-
-/// Real tokenizers load once for the whole run, on this thread.
-fn loaded(spec: &str) -> LoadDone {
-    static CACHE: OnceLock<Mutex<HashMap<String, LoadDone>>> = OnceLock::new();
-    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
-    cache
-        .entry(spec.to_string())
-        .or_insert_with(|| LoadDone {
-            took: Duration::ZERO,
-            ..LoadDone::now(spec)
-        })
-        .clone()
-}
 
 fn random_events(rng: &mut Rng, keys: &[KeyEvent], n: usize) -> ScriptedEvents {
     let mut events = ScriptedEvents::new([]);

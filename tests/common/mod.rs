@@ -71,3 +71,42 @@ pub fn rows_of(backend: &TestBackend) -> Vec<String> {
         })
         .collect()
 }
+
+/// splitmix64: small, fast and the same everywhere, for the fuzzers.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// A finished load of `spec`, each tokenizer built once per test run.
+pub fn loaded(spec: &str) -> bpeek::tui::tokenizers::LoadDone {
+    use bpeek::tui::tokenizers::LoadDone;
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<String, LoadDone>>> = OnceLock::new();
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
+    cache
+        .entry(spec.to_string())
+        .or_insert_with(|| LoadDone {
+            // A fixed time keeps the screen the same from run to run.
+            took: std::time::Duration::ZERO,
+            ..LoadDone::now(spec)
+        })
+        .clone()
+}

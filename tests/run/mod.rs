@@ -33,3 +33,18 @@ pub fn scratch(kind: &str, name: &str) -> PathBuf {
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// What the binary said on stderr.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The names in `dir`, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
