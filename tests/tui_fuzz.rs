@@ -9,6 +9,7 @@
 
 mod common;
 
+use bpeek::bpe::{Mode, Pretok};
 use bpeek::cli::args::TrainingOptions;
 use bpeek::corpora;
 use bpeek::tui::keymap::{BINDINGS, Key};
@@ -87,15 +88,15 @@ fn configurations() -> Vec<TrainingOptions> {
     let mut out = Vec::new();
     for corpus in corpora::BUNDLED {
         for (mode, pretok) in [
-            ("byte", Some("gpt2")),
-            ("byte", Some("none")),
-            ("char", None),
-            ("byte", Some("lines")),
+            (Mode::Byte, Some(Pretok::Gpt2)),
+            (Mode::Byte, Some(Pretok::None)),
+            (Mode::Char, None),
+            (Mode::Byte, Some(Pretok::Lines)),
         ] {
             out.push(TrainingOptions {
                 corpus_name: Some(corpus.name.to_string()),
-                mode: mode.into(),
-                pretok: pretok.map(str::to_string),
+                mode,
+                pretok,
                 ..TrainingOptions::default()
             });
         }

@@ -1,6 +1,7 @@
 //! The explorer's model, driven by actions: what the screen will show after
 //! a teacher presses a few keys.
 
+use bpeek::bpe::Mode;
 use bpeek::bpe::Phase;
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::app::{Focus, InputMode};
@@ -302,7 +303,7 @@ fn find_scrolls_the_corpus_to_the_chosen_pair() {
 fn char_mode_shows_unseen_characters_as_unk() {
     let options = TrainingOptions {
         corpus_name: Some("low".into()),
-        mode: "char".into(),
+        mode: Mode::Char,
         ..TrainingOptions::default()
     };
     let mut app = App::from_options(&options, Theme::plain()).unwrap();

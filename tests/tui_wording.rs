@@ -4,6 +4,7 @@
 
 mod common;
 
+use bpeek::bpe::{Digits, Mode};
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::app::{Focus, InputMode};
 use bpeek::tui::theme::Theme;
@@ -20,7 +21,7 @@ fn app_with(options: TrainingOptions) -> App {
 fn play_with_budget(merges: usize) -> App {
     app_with(TrainingOptions {
         corpus_name: Some("play".into()),
-        mode: "char".into(),
+        mode: Mode::Char,
         merges: Some(merges),
         ..TrainingOptions::default()
     })
@@ -98,7 +99,7 @@ fn rates_have_the_right_plural() {
 #[test]
 fn the_status_line_shows_every_option_that_is_not_the_default() {
     let mut app = app_with(TrainingOptions {
-        digits: "single".into(),
+        digits: Digits::Single,
         min_count: 2,
         specials: vec!["<|eot|>".into(), "<|eot|>".into(), "<|pad|>".into()],
         ..TrainingOptions::default()

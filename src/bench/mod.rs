@@ -2,13 +2,13 @@
 //! corpus, and (in the modules below) encoding, the explorer and a served
 //! class. Figures are printed, never asserted: machines are noisy.
 
-pub mod class;
-pub mod encode;
+pub(crate) mod class;
+pub(crate) mod encode;
 pub mod explorer;
-pub mod limits;
+pub(crate) mod limits;
 
 use crate::bpe::io::files::read_prefix;
-use crate::bpe::{Pretok, TieRule, Trainer, TrainerConfig};
+use crate::bpe::{Trainer, TrainerConfig};
 use crate::error::Result;
 use crate::options::args::BenchArgs;
 use std::time::{Duration, Instant};
@@ -18,8 +18,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         return class::run(students, args.corpus.as_deref(), args.merges);
     }
     limits::check(args)?;
-    let pretok = Pretok::parse(&args.pretok).map_err(|e| e.context("--pretok"))?;
-    let tie = TieRule::parse(&args.tie).map_err(|e| e.context("--tie"))?;
+    let (pretok, tie) = (args.pretok, args.tie);
     let limit = args.megabytes * 1_000_000;
     let (source, mut text) = match &args.corpus {
         Some(p) => (p.display().to_string(), read_prefix(p, limit)?),

@@ -44,14 +44,14 @@ pub fn hf_id(id: TokenId) -> TokenId {
     }
 }
 
-/// bpeek's byte for HF's place `order` in the starting alphabet.
-pub fn byte_of_hf_id(order: TokenId) -> Option<u8> {
-    (0..=255u8).find(|&b| BYTE_ORDER[b as usize] as TokenId == order)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// bpeek's byte for HF's place `order` in the starting alphabet.
+    fn byte_of_hf_id(order: TokenId) -> Option<u8> {
+        (0..=255u8).find(|&b| BYTE_ORDER[b as usize] as TokenId == order)
+    }
 
     #[test]
     fn printable_bytes_come_first_then_the_others_in_byte_order() {

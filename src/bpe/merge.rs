@@ -18,46 +18,6 @@ pub struct Merge {
     pub replacements: u64,
 }
 
-/// Every adjacent pair, overlapping windows included (`a a a` has two).
-pub fn pairs_of(symbols: &[TokenId]) -> impl Iterator<Item = Pair> + '_ {
-    symbols.windows(2).map(|w| (w[0], w[1]))
-}
-
-/// Replace each occurrence of `pair` by `new`, left to right, without
-/// overlap. Returns how many were replaced.
-pub fn merge_pair(symbols: &[TokenId], pair: Pair, new: TokenId, out: &mut Vec<TokenId>) -> usize {
-    out.clear();
-    let mut replaced = 0;
-    let mut i = 0;
-    while i < symbols.len() {
-        if i + 1 < symbols.len() && symbols[i] == pair.0 && symbols[i + 1] == pair.1 {
-            out.push(new);
-            replaced += 1;
-            i += 2;
-        } else {
-            out.push(symbols[i]);
-            i += 1;
-        }
-    }
-    replaced
-}
-
-/// Undo [`merge_pair`]: expand every `new` back into `pair`.
-pub fn split_token(symbols: &[TokenId], pair: Pair, new: TokenId, out: &mut Vec<TokenId>) -> usize {
-    out.clear();
-    let mut split = 0;
-    for &s in symbols {
-        if s == new {
-            out.push(pair.0);
-            out.push(pair.1);
-            split += 1;
-        } else {
-            out.push(s);
-        }
-    }
-    split
-}
-
 /// Apply merges by rank: repeatedly merge the adjacent pair with the lowest
 /// rank, leftmost first, until no pair has a rank. `rank_of` gives a pair's
 /// rank and the id it merges into.
@@ -477,6 +437,46 @@ impl RankQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every adjacent pair, overlapping windows included (`a a a` has two).
+    fn pairs_of(symbols: &[TokenId]) -> impl Iterator<Item = Pair> + '_ {
+        symbols.windows(2).map(|w| (w[0], w[1]))
+    }
+
+    /// Replace each occurrence of `pair` by `new`, left to right, without
+    /// overlap. Returns how many were replaced.
+    fn merge_pair(symbols: &[TokenId], pair: Pair, new: TokenId, out: &mut Vec<TokenId>) -> usize {
+        out.clear();
+        let mut replaced = 0;
+        let mut i = 0;
+        while i < symbols.len() {
+            if i + 1 < symbols.len() && symbols[i] == pair.0 && symbols[i + 1] == pair.1 {
+                out.push(new);
+                replaced += 1;
+                i += 2;
+            } else {
+                out.push(symbols[i]);
+                i += 1;
+            }
+        }
+        replaced
+    }
+
+    /// Undo [`merge_pair`]: expand every `new` back into `pair`.
+    fn split_token(symbols: &[TokenId], pair: Pair, new: TokenId, out: &mut Vec<TokenId>) -> usize {
+        out.clear();
+        let mut split = 0;
+        for &s in symbols {
+            if s == new {
+                out.push(pair.0);
+                out.push(pair.1);
+                split += 1;
+            } else {
+                out.push(s);
+            }
+        }
+        split
+    }
 
     #[test]
     fn overlapping_pairs_count_every_window_but_merge_left_to_right() {

@@ -1,34 +1,34 @@
 //! The BPE engine: pre-tokenizers, the step-wise trainer, the encoder and the
 //! file formats. Nothing in here draws on a terminal.
 
-pub mod added;
-pub mod ascii_cuts;
-pub mod chain;
-pub mod chunk_cache;
+pub(crate) mod added;
+pub(crate) mod ascii_cuts;
+pub(crate) mod chain;
+pub(crate) mod chunk_cache;
 pub mod corpus;
 pub mod display;
-pub mod encoder;
+pub(crate) mod encoder;
 pub mod fertility;
-pub mod hf_ids;
+pub(crate) mod hf_ids;
 
 pub mod io;
-pub mod line_cuts;
-pub mod merge;
-pub mod names;
-pub mod pairs;
+pub(crate) mod line_cuts;
+pub(crate) mod merge;
+pub(crate) mod names;
+pub(crate) mod pairs;
 pub mod pretok;
-pub mod rank_pairs;
-pub mod script;
-pub mod specials;
-pub mod splitter;
+pub(crate) mod rank_pairs;
+pub(crate) mod script;
+pub(crate) mod specials;
+pub(crate) mod splitter;
 
 pub mod trainer;
-pub mod vocab;
+pub(crate) mod vocab;
 
 pub use corpus::Corpus;
 pub use encoder::Tokenizer;
 pub use names::{Mode, TieRule};
-pub use pretok::Pretok;
+pub use pretok::{Digits, Pretok};
 pub use trainer::{Phase, Segment, StopReason, Trainer, TrainerConfig};
 pub use vocab::Vocab;
 

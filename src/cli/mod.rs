@@ -2,19 +2,19 @@
 
 pub mod args;
 
-pub mod decode;
-pub mod encode;
-pub mod encode_json;
-pub mod encode_text;
-pub mod fertility;
+pub(crate) mod decode;
+pub(crate) mod encode;
+pub(crate) mod encode_json;
+pub(crate) mod encode_text;
+pub(crate) mod fertility;
 
 /// How a corpus and its trainer are made from the options (shared with the
 /// explorer and the server, see [`crate::options`]).
 pub use crate::options::input;
-pub mod interrupt;
+pub(crate) mod interrupt;
 pub use crate::output;
-pub mod train;
-pub mod train_progress;
+pub(crate) mod train;
+pub(crate) mod train_progress;
 
 pub use args::{Cli, Command};
 

@@ -2,6 +2,7 @@
 //! the server), as clap definitions: where the corpus comes from and how
 //! training runs, and how the explorer and the classroom look and behave.
 
+use crate::bpe::{Digits, Mode, Pretok, TieRule};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -14,14 +15,14 @@ pub struct TrainingOptions {
     #[arg(long, conflicts_with = "corpus")]
     pub corpus_name: Option<String>,
     /// byte (ids 0-255 are bytes) or char (words + </w>, unseen chars are [UNK])
-    #[arg(long, default_value = "byte")]
-    pub mode: String,
+    #[arg(long, default_value = "byte", value_parser = named(Mode::parse))]
+    pub mode: Mode,
     /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k, cl100k-hf, llama3 [default: gpt2]
-    #[arg(long)]
-    pub pretok: Option<String>,
+    #[arg(long, value_parser = named(Pretok::parse))]
+    pub pretok: Option<Pretok>,
     /// After the pre-tokenizer, cut digit runs: keep, single (each digit alone) or groups3 (1-3 digits)
-    #[arg(long, default_value = "keep")]
-    pub digits: String,
+    #[arg(long, default_value = "keep", value_parser = named(Digits::parse))]
+    pub digits: Digits,
     /// Stop after N merges
     #[arg(long, conflicts_with = "vocab_size", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub merges: Option<usize>,
@@ -32,8 +33,8 @@ pub struct TrainingOptions {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub min_count: u64,
     /// Tie rule among equal counts: first (first met, as minbpe), lex (smallest byte values) or hf (Hugging Face's BpeTrainer)
-    #[arg(long, default_value = "first")]
-    pub tie: String,
+    #[arg(long, default_value = "first", value_parser = named(TieRule::parse))]
+    pub tie: TieRule,
     /// Cut each line on its own, so no chunk spans a line break (as Hugging Face's train([file]))
     #[arg(long)]
     pub by_line: bool,
@@ -47,13 +48,13 @@ impl Default for TrainingOptions {
         TrainingOptions {
             corpus: None,
             corpus_name: None,
-            mode: "byte".into(),
+            mode: Mode::Byte,
             pretok: None,
-            digits: "keep".into(),
+            digits: Digits::Keep,
             merges: None,
             vocab_size: None,
             min_count: 1,
-            tie: "first".into(),
+            tie: TieRule::First,
             by_line: false,
             specials: Vec::new(),
         }
@@ -252,10 +253,10 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub merges: usize,
     /// Pre-tokenizer
-    #[arg(long, default_value = "gpt2")]
-    pub pretok: String,
-    #[arg(long, default_value = "first")]
-    pub tie: String,
+    #[arg(long, default_value = "gpt2", value_parser = named(Pretok::parse))]
+    pub pretok: Pretok,
+    #[arg(long, default_value = "first", value_parser = named(TieRule::parse))]
+    pub tie: TieRule,
     /// Time the full-screen view instead (step latency, frame time, bytes sent)
     #[arg(long, conflicts_with = "encode")]
     pub tui: bool,
@@ -265,4 +266,12 @@ pub struct BenchArgs {
     /// Time `bpeek serve` with N SSH students following a teacher instead
     #[arg(long, value_name = "N", conflicts_with_all = ["tui", "encode"])]
     pub serve: Option<usize>,
+}
+
+/// A clap value parser from one of the engine's `parse` functions, so a
+/// name is checked once, where it is read, with the engine's own message.
+fn named<T: Clone + Send + Sync + 'static>(
+    parse: fn(&str) -> crate::error::Result<T>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s| parse(s).map_err(|e| e.to_string())
 }

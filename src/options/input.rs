@@ -60,15 +60,14 @@ pub fn corpus_text(opts: &TrainingOptions) -> Result<(String, Vec<u8>)> {
 /// The trainer configuration the options describe (the budget from
 /// `--vocab-size` is settled once the base vocabulary is known).
 pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
-    let mode = Mode::parse(&opts.mode).map_err(|e| e.context("--mode"))?;
-    let tie = TieRule::parse(&opts.tie).map_err(|e| e.context("--tie"))?;
-    let pretok = match (&opts.pretok, mode) {
+    let (mode, tie, digits) = (opts.mode, opts.tie, opts.digits);
+    let pretok = match (opts.pretok, mode) {
         (Some(_), Mode::Char) => {
             return Err(Error::input(
                 "--pretok applies to byte mode only; char mode always splits words on whitespace",
             ));
         }
-        (Some(name), Mode::Byte) => Pretok::parse(name).map_err(|e| e.context("--pretok"))?,
+        (Some(pretok), Mode::Byte) => pretok,
         (None, _) => Pretok::default(),
     };
     if mode == Mode::Char && tie == TieRule::Hf {
@@ -76,7 +75,6 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
             "--tie hf applies to byte mode only: Hugging Face's char-level trainer joins the end-of-word suffix to the last character of each word (one symbol `e</w>`), while char mode keeps `</w>` a symbol of its own, so the two make different pairs from the first round",
         ));
     }
-    let digits = Digits::parse(&opts.digits).map_err(|e| e.context("--digits"))?;
     if mode == Mode::Char && digits != Digits::Keep {
         return Err(Error::input("--digits applies to byte mode only"));
     }

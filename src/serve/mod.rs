@@ -8,14 +8,14 @@
 //! [`class::Class`], never frames: every screen keeps its own size.
 
 pub mod class;
-pub mod handler;
+pub(crate) mod handler;
 pub mod host_key;
 pub mod incoming;
 /// Terminal input bytes to events, shared with the local explorer.
 pub use crate::tui::input_bytes as input;
 pub mod log;
-pub mod memory;
-pub mod question;
+pub(crate) mod memory;
+pub(crate) mod question;
 pub mod screen;
 pub mod session;
 pub mod shared;

@@ -121,6 +121,11 @@ impl Lesson {
                     }
                     saw_options = true;
                     let options = OptionsLine::try_parse_from(&rest).map_err(|e| {
+                        // A value the engine refused says so in its own
+                        // words ("unknown mode 'word' (valid: …)").
+                        if let Some(source) = std::error::Error::source(&e) {
+                            return bad(source.to_string());
+                        }
                         let text = e.render().to_string();
                         let first = text.lines().next().unwrap_or("bad options").trim();
                         bad(first.trim_start_matches("error: ").to_string())
@@ -129,14 +134,11 @@ impl Lesson {
                     if t.corpus.is_some() || t.corpus_name.is_some() {
                         return Err(bad("name the corpus on its own line: corpus NAME".into()));
                     }
-                    // Names are checked here, so the error has a line.
-                    crate::bpe::Mode::parse(&t.mode).map_err(|e| bad(e.to_string()))?;
-                    crate::bpe::TieRule::parse(&t.tie).map_err(|e| bad(e.to_string()))?;
                     budget = match (t.merges, t.vocab_size) {
                         (Some(m), _) => Some((m, format!("--merges {m}"))),
                         // In byte mode the base vocabulary is known: 256
                         // bytes and the special tokens.
-                        (None, Some(v)) if t.mode == "byte" => Some((
+                        (None, Some(v)) if t.mode == crate::bpe::Mode::Byte => Some((
                             v.saturating_sub(
                                 256 + crate::options::input::distinct_specials(&t.specials),
                             ),

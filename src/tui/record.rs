@@ -70,13 +70,13 @@ fn option_words(o: &TrainingOptions) -> Vec<String> {
         w.push(value);
     };
     if o.mode != d.mode {
-        add("mode", o.mode.clone());
+        add("mode", o.mode.name().to_string());
     }
     if let Some(p) = &o.pretok {
-        add("pretok", p.clone());
+        add("pretok", p.name().to_string());
     }
     if o.digits != d.digits {
-        add("digits", o.digits.clone());
+        add("digits", o.digits.name().to_string());
     }
     if let Some(m) = o.merges {
         add("merges", m.to_string());
@@ -88,7 +88,7 @@ fn option_words(o: &TrainingOptions) -> Vec<String> {
         add("min-count", o.min_count.to_string());
     }
     if o.tie != d.tie {
-        add("tie", o.tie.clone());
+        add("tie", o.tie.name().to_string());
     }
     for s in &o.specials {
         add("special", s.clone());

@@ -2,6 +2,7 @@
 //! through the key table, and reading a test terminal back as text.
 #![allow(dead_code)] // each test file uses its own part of this
 
+use bpeek::bpe::Pretok;
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::keymap::action_for;
 use bpeek::tui::theme::Theme;
@@ -18,7 +19,7 @@ pub fn default_app() -> App {
 pub fn play() -> App {
     let options = TrainingOptions {
         corpus_name: Some("play".into()),
-        pretok: Some("whitespace".into()),
+        pretok: Some(Pretok::Whitespace),
         ..TrainingOptions::default()
     };
     App::from_options(&options, Theme::plain()).expect("the bundled corpus trains")

@@ -3,11 +3,11 @@
 pub mod atomic;
 pub mod builtin;
 pub mod byte_unicode;
-pub mod files;
+pub(crate) mod files;
 pub mod hf_export;
 pub mod import;
-pub mod limits;
+pub(crate) mod limits;
 pub mod load;
-pub mod tiktoken_export;
+pub(crate) mod tiktoken_export;
 pub mod tokenizer_file;
-pub mod trace_file;
+pub(crate) mod trace_file;

@@ -1,23 +1,23 @@
 //! Drawing: one file per pane, each a function of `&App` that draws into a
 //! rectangle it is given. Nothing here changes the model.
 
-pub mod caption;
-pub mod chunks;
-pub mod corpus;
-pub mod curve;
-pub mod encode;
+pub(crate) mod caption;
+pub(crate) mod chunks;
+pub(crate) mod corpus;
+pub(crate) mod curve;
+pub(crate) mod encode;
 pub mod fertility;
-pub mod footer;
-pub mod help;
-pub mod merges;
-pub mod opening;
-pub mod pairs;
-pub mod progress;
-pub mod status;
-pub mod too_small;
-pub mod tree;
-pub mod why;
-pub mod widths;
+pub(crate) mod footer;
+pub(crate) mod help;
+pub(crate) mod merges;
+pub(crate) mod opening;
+pub(crate) mod pairs;
+pub(crate) mod progress;
+pub(crate) mod status;
+pub(crate) mod too_small;
+pub(crate) mod tree;
+pub(crate) mod why;
+pub(crate) mod widths;
 
 use crate::tui::app::{App, Focus, InputMode};
 use crate::tui::layout;

@@ -39,7 +39,7 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
     // Every option that is not the default, so the screen says how the
     // tokenizer was trained.
     let options = &app.options;
-    if options.digits != "keep" {
+    if options.digits != crate::bpe::Digits::Keep {
         setup.push_str(&format!(" digits {}", options.digits));
     }
     if config.min_count > 1 {
