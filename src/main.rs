@@ -158,6 +158,29 @@ fn usage_error(e: clap::Error) -> ! {
     ) {
         e.exit()
     }
+    // A name the engine refused: its own message, on one line, as the
+    // errors found after parsing are.
+    if e.kind() == ErrorKind::ValueValidation
+        && let Some(source) = std::error::Error::source(&e)
+    {
+        let option = match e.get(clap::error::ContextKind::InvalidArg) {
+            Some(clap::error::ContextValue::String(arg)) => {
+                arg.split(' ').next().unwrap_or("").to_string()
+            }
+            _ => String::new(),
+        };
+        let source = source.to_string();
+        let value = match e.get(clap::error::ContextKind::InvalidValue) {
+            Some(clap::error::ContextValue::String(v)) => bpeek::error::quoted(v),
+            _ => String::new(),
+        };
+        if value.is_empty() || source.contains(&value) {
+            eprintln!("bpeek: {option}: {source}");
+        } else {
+            eprintln!("bpeek: {option} {value}: {source}");
+        }
+        std::process::exit(2)
+    }
     eprint!("{}", usage_message(&e.render().to_string()));
     std::process::exit(2)
 }

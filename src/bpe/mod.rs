@@ -29,7 +29,7 @@ pub use corpus::Corpus;
 pub use encoder::Tokenizer;
 pub use names::{Mode, TieRule};
 pub use pretok::{Digits, Pretok};
-pub use trainer::{Phase, Segment, StopReason, Trainer, TrainerConfig};
+pub use trainer::{Phase, Round, Segment, StopReason, Trainer, TrainerConfig};
 pub use vocab::Vocab;
 
 /// A token id. In byte mode ids 0-255 are the bytes and merge `r` makes `256 + r`.

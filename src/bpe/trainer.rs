@@ -216,12 +216,9 @@ pub struct Trainer {
     vocab: Vocab,
     chain: Chain,
     table: PairTable,
-    merges: Vec<Merge>,
-    /// For each merge, where it replaced and which chunks it changed.
-    history: Vec<Replaced>,
-    /// For each merge, the choice that made it (rivals cut to
-    /// [`RIVALS_KEPT`]), so a merge made long ago can still say why it won.
-    choices: Vec<Choice>,
+    /// Every round made, in rank order: the one stack a step pushes and a
+    /// step back pops (the vocabulary's merged tokens follow it).
+    rounds: Vec<Round>,
     phase: Phase,
     last: LastMerge,
     stop: Option<StopReason>,
@@ -231,9 +228,28 @@ pub struct Trainer {
     batch: Box<[WindowBatch; 2]>,
 }
 
+/// One round of training as it was made: the merge, the choice that made
+/// it (rivals cut to [`RIVALS_KEPT`], so a merge made long ago can still say
+/// why it won), and where it replaced (with a history kept). A round reads
+/// as its [`Merge`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    pub merge: Merge,
+    pub choice: Choice,
+    replaced: Replaced,
+}
+
+impl std::ops::Deref for Round {
+    type Target = Merge;
+
+    fn deref(&self) -> &Merge {
+        &self.merge
+    }
+}
+
 /// Where one merge replaced its pair (ascending positions of the left
-/// halves) and the chunks it changed (ascending).
-#[derive(Debug, Clone, Default)]
+/// halves) and the chunks it changed (ascending); empty without a history.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Replaced {
     positions: Vec<u32>,
     chunks: Vec<u32>,
@@ -328,9 +344,7 @@ impl Trainer {
             corpus: Arc::new(corpus),
             vocab,
             chain,
-            merges: Vec::new(),
-            history: Vec::new(),
-            choices: Vec::new(),
+            rounds: Vec::new(),
             phase: Phase::Counted,
             last: LastMerge::default(),
             stop: None,
@@ -345,9 +359,7 @@ impl Trainer {
     fn recount(&mut self) {
         self.chain.reset();
         self.vocab.truncate_merges(0);
-        self.merges.clear();
-        self.history.clear();
-        self.choices.clear();
+        self.rounds.clear();
         self.phase = Phase::Counted;
         self.last = LastMerge::default();
         self.stop = None;
@@ -394,8 +406,10 @@ impl Trainer {
         &self.table
     }
 
-    pub fn merges(&self) -> &[Merge] {
-        &self.merges
+    /// The merges made, in rank order, each a [`Round`] that also keeps
+    /// the choice that made it.
+    pub fn merges(&self) -> &[Round] {
+        &self.rounds
     }
 
     pub fn phase(&self) -> &Phase {
@@ -426,7 +440,7 @@ impl Trainer {
     pub fn first_place(&self) -> Option<usize> {
         let pos = match &self.phase {
             Phase::Chosen(choice) => self.table.get(choice.pair)?.first as u32,
-            Phase::Merged => *self.history.last()?.positions.iter().min()?,
+            Phase::Merged => *self.rounds.last()?.replaced.positions.iter().min()?,
             Phase::Counted => return None,
         };
         let c = self.chain.chunk_of(pos);
@@ -456,9 +470,9 @@ impl Trainer {
     /// Every place merge `rank` replaced, as [`Trainer::places_of_pair`]
     /// gives them (none without a history).
     pub fn places_of_merge(&self, rank: usize) -> Vec<(u32, u32)> {
-        self.history
+        self.rounds
             .get(rank)
-            .map_or_else(Vec::new, |r| self.in_chunks(r.positions.clone()))
+            .map_or_else(Vec::new, |r| self.in_chunks(r.replaced.positions.clone()))
     }
 
     fn in_chunks(&self, mut positions: Vec<u32>) -> Vec<(u32, u32)> {
@@ -502,14 +516,16 @@ impl Trainer {
 
     /// The chunks that merge `rank` changed.
     pub fn chunks_changed_by(&self, rank: usize) -> &[u32] {
-        self.history.get(rank).map_or(&[], |r| r.chunks.as_slice())
+        self.rounds
+            .get(rank)
+            .map_or(&[], |r| r.replaced.chunks.as_slice())
     }
 
     /// The choice that made merge `rank`: its count, the next best count,
     /// its tied rivals (at most [`RIVALS_KEPT`] listed) and where it was met
     /// first.
     pub fn choice_of(&self, rank: usize) -> Option<&Choice> {
-        self.choices.get(rank)
+        self.rounds.get(rank).map(|r| &r.choice)
     }
 
     /// How `pair`'s count moved in the last merge, if it did.
@@ -552,7 +568,7 @@ impl Trainer {
     /// training has to stop.
     pub fn peek_choice(&self) -> std::result::Result<Choice, StopReason> {
         if let Some(max) = self.config.max_merges
-            && self.merges.len() >= max
+            && self.rounds.len() >= max
         {
             return Err(StopReason::Budget);
         }
@@ -633,7 +649,7 @@ impl Trainer {
             },
         };
         self.apply(choice);
-        Ok(self.merges.last().expect("a merge was just applied"))
+        Ok(self.rounds.last().expect("a merge was just applied"))
     }
 
     /// Run until a stop condition; returns it.
@@ -655,22 +671,23 @@ impl Trainer {
         }
         if !self.config.keep_history {
             // Nothing kept to step back with: count afresh and replay.
-            let Some(n) = self.merges.len().checked_sub(1) else {
+            let Some(n) = self.rounds.len().checked_sub(1) else {
                 self.phase = Phase::Counted;
                 return false;
             };
             self.recount();
-            while self.merges.len() < n && self.step().is_ok() {}
+            while self.rounds.len() < n && self.step().is_ok() {}
             self.stop = None;
             self.phase = Phase::Counted;
             return true;
         }
-        let Some(merge) = self.merges.pop() else {
+        let Some(Round {
+            merge, replaced, ..
+        }) = self.rounds.pop()
+        else {
             self.phase = Phase::Counted;
             return false;
         };
-        let replaced = self.history.pop().unwrap_or_default();
-        self.choices.pop();
         let (a, b) = merge.pair;
         let id = merge.id;
         let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
@@ -723,29 +740,29 @@ impl Trainer {
     /// whichever touches fewer places: the replacements to undo, against a
     /// fresh count of every position plus the replacements to redo.
     pub fn seek(&mut self, n: usize) -> usize {
-        if n < self.merges.len() && self.replay_is_cheaper(n) {
+        if n < self.rounds.len() && self.replay_is_cheaper(n) {
             self.recount();
         }
-        while self.merges.len() > n {
+        while self.rounds.len() > n {
             self.undo();
         }
         self.stop = None;
         if matches!(self.phase, Phase::Chosen(_)) {
             self.phase = Phase::Counted;
         }
-        while self.merges.len() < n {
+        while self.rounds.len() < n {
             if self.step().is_err() {
                 break;
             }
         }
-        self.merges.len()
+        self.rounds.len()
     }
 
     /// How [`Trainer::seek`] would go to merge `n` from here, so a caller
     /// can do the same work a part at a time (a replay starts from a fresh
     /// count at merge 0, then steps).
     pub fn seek_plan(&self, n: usize) -> SeekPlan {
-        let here = self.merges.len();
+        let here = self.rounds.len();
         if n > here {
             SeekPlan::Forward
         } else if n == here {
@@ -761,9 +778,14 @@ impl Trainer {
         if !self.config.keep_history {
             return true;
         }
-        let replacements = |h: &[Replaced]| h.iter().map(|r| r.positions.len() as u64).sum::<u64>();
-        let undo = replacements(&self.history[n..]) * REPLACEMENT_COST;
-        let replay = self.chain.len() as u64 + replacements(&self.history[..n]) * REPLACEMENT_COST;
+        let replacements = |rounds: &[Round]| {
+            rounds
+                .iter()
+                .map(|r| r.replaced.positions.len() as u64)
+                .sum::<u64>()
+        };
+        let undo = replacements(&self.rounds[n..]) * REPLACEMENT_COST;
+        let replay = self.chain.len() as u64 + replacements(&self.rounds[..n]) * REPLACEMENT_COST;
         replay < undo
     }
 
@@ -781,7 +803,6 @@ impl Trainer {
         choice.rivals.truncate(RIVALS_KEPT);
         // Kept for every merge: without its spare room.
         choice.rivals.shrink_to_fit();
-        self.choices.push(choice);
         // Every place goes: the ones skipped as overlaps (`a a a`) are the
         // right halves of replacements.
         let places = self.table.take(pair);
@@ -844,16 +865,18 @@ impl Trainer {
         });
         self.settle();
         self.tokens -= replacements;
-        self.merges.push(Merge {
-            rank: self.merges.len(),
+        let merge = Merge {
+            rank: self.rounds.len(),
             pair,
             id,
             count,
             replacements,
+        };
+        self.rounds.push(Round {
+            merge,
+            choice,
+            replaced,
         });
-        if keep {
-            self.history.push(replaced);
-        }
         self.phase = Phase::Merged;
     }
 
@@ -905,7 +928,7 @@ impl Trainer {
             self.vocab.clone(),
             self.config.chunker(),
             self.config.tie,
-            self.merges.clone(),
+            self.rounds.iter().map(|r| r.merge.clone()).collect(),
         )
     }
 }
