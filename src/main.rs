@@ -66,7 +66,7 @@ static ALLOCATOR: ReportingAllocator = ReportingAllocator;
 #[cold]
 fn out_of_memory(size: usize) -> ! {
     if size >= BIG_REQUEST {
-        bpeek::tui::terminal_mode::restore_if_entered();
+        bpeek::tui::terminal::mode::restore_if_entered();
         bpeek::bpe::io::atomic::remove_temporaries();
     }
     // Written without allocating: the message must get out even when

@@ -2,7 +2,7 @@
 //! terminal (vt100) fed its bytes must show exactly what it shows when fed
 //! ratatui's crossterm backend, on random screens changing in random ways.
 
-use bpeek::tui::cell_writer;
+use bpeek::tui::terminal::cell_writer;
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -5,8 +5,9 @@ mod common;
 
 use bpeek::serve::class::{Class, Limits, Startups};
 use bpeek::serve::incoming::Inbox;
-use bpeek::tui::classroom::{Classroom, Role};
-use bpeek::tui::{Action, App, follow, update};
+use bpeek::tui::class::follow;
+use bpeek::tui::class::{Classroom, Role};
+use bpeek::tui::{Action, App, update};
 use common::{default_app, finish_job};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
@@ -60,7 +61,7 @@ fn followers_show_the_teachers_trainer_instead_of_training_again() {
             Arc::ptr_eq(&s.loaded().trainer, &teacher.loaded().trainer),
             "a follower holds the teacher's trainer, not a copy"
         );
-        assert!(s.job.is_none(), "nothing left to train");
+        assert!(s.jobs.current.is_none(), "nothing left to train");
     }
 
     // The teacher moves on: it copies the trainer once and steps the copy;
@@ -184,7 +185,7 @@ fn a_class_votes_on_which_pair_wins_and_each_student_learns_if_they_were_right()
     );
 
     // Each student picks a row of the ballot; one changes its mind.
-    let ballot = bpeek::tui::question::ballot(students[0].trainer());
+    let ballot = bpeek::tui::class::question::ballot(students[0].trainer());
     let right_row = ballot.iter().position(|(p, _)| *p == winner).unwrap();
     let wrong_row = (right_row + 1) % ballot.len();
     for (i, s) in students.iter_mut().enumerate() {
@@ -268,12 +269,12 @@ fn a_question_needs_the_counted_phase_and_goes_with_the_teacher() {
     key(&mut teacher, Char('.'));
     key(&mut teacher, Char('Q'));
     follow::on_class_change(&mut student);
-    assert!(bpeek::tui::question::open_ballot(&student).is_some());
+    assert!(bpeek::tui::class::question::open_ballot(&student).is_some());
     drop(teacher);
     seats.remove(0);
     follow::on_class_change(&mut student);
     assert!(
-        bpeek::tui::question::open_ballot(&student).is_none(),
+        bpeek::tui::class::question::open_ballot(&student).is_none(),
         "a class without a teacher has no question"
     );
 }

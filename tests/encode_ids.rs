@@ -5,8 +5,9 @@
 
 mod common;
 
+use bpeek::tui::action::Toggle;
 use bpeek::tui::app::Focus;
-use bpeek::tui::tokenizers::LoadDone;
+use bpeek::tui::fertility::tokenizers::LoadDone;
 use bpeek::tui::{Action, App, update};
 use common::{default_app, rows_of};
 use ratatui::Terminal;
@@ -52,7 +53,7 @@ fn every_id_is_shown_under_its_token_in_every_script_and_width() {
     let mut app = default_app();
     update(&mut app, Action::Resize(80, 24));
     app.focus = Focus::Encode;
-    update(&mut app, Action::ToggleZoom);
+    update(&mut app, Action::Toggle(Toggle::Zoom));
     check(&mut app, "merge 0");
     update(&mut app, Action::Goto(300));
     check(&mut app, "merge 300");

@@ -6,7 +6,7 @@ mod common;
 
 use bpeek::serve::screen::{Out, Outbox, RemoteScreen, enter_sequence, leave_sequence};
 use bpeek::tui::runner::draw;
-use bpeek::tui::screen::Screen;
+use bpeek::tui::terminal::screen::Screen;
 use bpeek::tui::{Action, update};
 use ratatui::Terminal;
 use tokio::sync::mpsc::Receiver;

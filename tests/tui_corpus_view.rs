@@ -4,8 +4,8 @@
 
 use bpeek::bpe::{Phase, Pretok, Trainer, TrainerConfig};
 use bpeek::tui::action::Scroll;
-use bpeek::tui::corpus_text::CorpusLook;
 use bpeek::tui::layout::{for_app, inner};
+use bpeek::tui::panes::corpus_text::CorpusLook;
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, update};
 
@@ -66,7 +66,7 @@ fn every_round_brings_its_first_place_into_view() {
                 continue;
             };
             let line = app.lines().line_of(place);
-            let top = app.corpus_scroll.line;
+            let top = app.scroll.corpus.line;
             assert!(
                 top <= line && line < top + rows,
                 "seed {seed}, round {round}: the first place is on line {line}, the view shows {top}..{}",
@@ -119,14 +119,14 @@ fn scrolling_down_visits_every_row_of_every_line_in_turn() {
     assert_eq!(expected.next(), Some((0, 0)));
     for want in expected {
         update(&mut app, Action::Scroll(Scroll::Down));
-        let at = app.corpus_scroll;
+        let at = app.scroll.corpus;
         assert_eq!((at.line, at.row), want);
     }
     // Up from the bottom walks the same rows back.
     let mut back: Vec<(usize, usize)> = Vec::new();
-    while app.corpus_scroll.line + app.corpus_scroll.row > 0 {
+    while app.scroll.corpus.line + app.scroll.corpus.row > 0 {
         update(&mut app, Action::Scroll(Scroll::Up));
-        back.push((app.corpus_scroll.line, app.corpus_scroll.row));
+        back.push((app.scroll.corpus.line, app.scroll.corpus.row));
     }
     let rows: usize = heights.iter().sum();
     assert_eq!(back.len(), rows - 1);
@@ -134,7 +134,7 @@ fn scrolling_down_visits_every_row_of_every_line_in_turn() {
 
 #[test]
 fn a_token_too_long_for_any_pane_is_labelled_by_its_start_and_length() {
-    use bpeek::tui::rows::{LABEL_HEAD_BYTES, LABEL_MOST_BYTES, label};
+    use bpeek::tui::panes::rows::{LABEL_HEAD_BYTES, LABEL_MOST_BYTES, label};
     let theme = Theme::plain();
     let whole = "x".repeat(LABEL_MOST_BYTES);
     assert_eq!(label(whole.as_bytes(), &theme), whole);
@@ -189,7 +189,7 @@ fn with_the_whole_text_one_chunk_each_round_still_shows_its_first_place() {
             };
             assert_eq!(app.trainer().first_place(), Some(place), "round {round}");
             let line = app.lines().line_of(place);
-            let top = app.corpus_scroll.line;
+            let top = app.scroll.corpus.line;
             moved += usize::from(top > 0);
             assert!(
                 top <= line && line < top + rows,
@@ -240,7 +240,7 @@ fn find_walks_every_place_in_text_order() {
             }
             let places = all_places(&app);
             assert!(places.len() > 3, "{pretok}: the highlight has places");
-            let from = app.lines().range(app.corpus_scroll.line).start;
+            let from = app.lines().range(app.scroll.corpus.line).start;
             let mut want = places
                 .iter()
                 .copied()
@@ -251,7 +251,7 @@ fn find_walks_every_place_in_text_order() {
                 let at = want.next().unwrap();
                 let k = places.iter().position(|&p| p == at).unwrap() + 1;
                 assert_eq!(
-                    app.found_at,
+                    app.scroll.found_at,
                     Some(at),
                     "{pretok}, phase {phase}, press {press}"
                 );
@@ -260,7 +260,7 @@ fn find_walks_every_place_in_text_order() {
                     notice.contains(&format!(": {k} of {}", places.len())),
                     "{pretok}: {notice}"
                 );
-                assert_eq!(app.corpus_scroll.line, app.lines().line_of(at));
+                assert_eq!(app.scroll.corpus.line, app.lines().line_of(at));
             }
         }
     }
@@ -316,7 +316,7 @@ fn in_long_lines_each_round_brings_its_first_place_onto_the_screen() {
             let row = look.row_of(line, width, place);
             below_first_row += usize::from(row > 0);
             // Rows from the top of the pane to the place, line by line.
-            let top = app.corpus_scroll;
+            let top = app.scroll.corpus;
             let mut down = -(top.row as isize);
             for l in top.line..line {
                 down += look.line_rows(l, width).len() as isize;

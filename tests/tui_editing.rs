@@ -1,6 +1,7 @@
 //! The encode box as an editor: keys pressed through the key table, and the
 //! text and cursor (in characters) they leave; then what the screen shows.
 
+use bpeek::tui::action::Toggle;
 use bpeek::tui::app::InputMode;
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
@@ -293,7 +294,7 @@ fn the_cursor_is_a_reverse_video_cell_kept_in_view() {
 
     // With `x` the bytes of a split character are hex, token by token, and
     // the cursor covers all three.
-    update(&mut app, Action::ToggleHex);
+    update(&mut app, Action::Toggle(Toggle::Hex));
     let terminal = draw(&mut app, vec![]);
     let row = box_row(&terminal, 19);
     assert!(
@@ -304,7 +305,7 @@ fn the_cursor_is_a_reverse_video_cell_kept_in_view() {
     let under: String = reversed(&row).iter().map(|(_, s)| *s).collect();
     assert_eq!(under, "<E6><97><A5>");
     assert_eq!(reversed(&row)[0].0, 5);
-    update(&mut app, Action::ToggleHex);
+    update(&mut app, Action::Toggle(Toggle::Hex));
 
     // At the end of the text the cursor is a blank cell after it.
     let terminal = draw(&mut app, vec![key(KeyCode::End)]);
@@ -363,8 +364,8 @@ fn the_cursor_covers_a_wide_character_inside_a_token() {
 /// edit the tokens must equal a fresh encoding of the whole text.
 #[test]
 fn editing_encodes_only_what_changed_and_agrees_with_a_fresh_encoding() {
-    use bpeek::tui::encode_box::Move;
-    use bpeek::tui::tokenizers::LoadDone;
+    use bpeek::tui::fertility::tokenizers::LoadDone;
+    use bpeek::tui::panes::encode_box::Move;
     let mut app = play();
     update(&mut app, Action::Goto(30));
     let pieces = [
@@ -501,7 +502,7 @@ fn a_long_paste_is_encoded_in_parts_and_keys_are_answered_meanwhile() {
                 update(&mut app, Action::StartEditing);
                 update(
                     &mut app,
-                    Action::MoveCursor(bpeek::tui::encode_box::Move::Up),
+                    Action::MoveCursor(bpeek::tui::panes::encode_box::Move::Up),
                 );
                 update(&mut app, Action::Type('x'));
                 update(&mut app, Action::StopEditing);
@@ -527,7 +528,7 @@ fn a_long_paste_is_encoded_in_parts_and_keys_are_answered_meanwhile() {
 #[test]
 fn lines_that_end_in_spaces_are_never_encoded_on_their_own() {
     use bpeek::bpe::{Trainer, TrainerConfig};
-    use bpeek::tui::encode_box::Move;
+    use bpeek::tui::panes::encode_box::Move;
     let corpus = "ab \n\ncd \n\nef  \n\n".repeat(40).into_bytes();
     let config = TrainerConfig {
         pretok: bpeek::bpe::Pretok::Gpt2,

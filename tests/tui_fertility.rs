@@ -5,10 +5,10 @@
 
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::app::InputMode;
+use bpeek::tui::fertility::tokenizers::LoadDone;
 use bpeek::tui::fertility::{Panel, TextSource};
 use bpeek::tui::keymap::action_for;
 use bpeek::tui::theme::Theme;
-use bpeek::tui::tokenizers::LoadDone;
 use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
@@ -94,7 +94,7 @@ fn finding_the_highlight_moved_to_slash() {
     press(&mut app, "./");
     assert!(!app.fert.open);
     // The chosen pair h + e, found first in the top line's "The".
-    assert_eq!(app.corpus_scroll.line, 0);
+    assert_eq!(app.scroll.corpus.line, 0);
     assert!(
         app.notice
             .as_deref()

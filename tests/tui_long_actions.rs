@@ -3,7 +3,7 @@
 //! shows how far it has got, and Esc takes training back to exactly where
 //! it stood.
 //!
-//! Slices here are one step each (`app.slice` is zero), so a job of a few
+//! Slices here are one step each (`app.jobs.slice` is zero), so a job of a few
 //! hundred merges takes a few hundred slices on any machine.
 
 use bpeek::bpe::trainer::{PairRow, SeekPlan};
@@ -48,7 +48,7 @@ fn trainer() -> Trainer {
 /// The explorer on the generated corpus, one step per slice.
 fn app() -> App {
     let mut app = App::from_trainer("generated", trainer(), Theme::plain());
-    app.slice = Duration::ZERO;
+    app.jobs.slice = Duration::ZERO;
     app
 }
 
@@ -116,7 +116,7 @@ fn a_go_to_goes_a_slice_at_a_time_saying_how_far_it_has_got() {
     let mut app = app();
     go_to(&mut app, 300);
     // The first slice runs at once: one merge.
-    assert!(app.job.is_some());
+    assert!(app.jobs.current.is_some());
     assert_eq!(app.trainer().merges().len(), 1);
     let line = footer(&mut app);
     assert!(
@@ -155,12 +155,12 @@ fn esc_takes_a_go_to_back_to_the_merge_and_phase_before() {
     assert!(app.trainer().merges().len() > 40);
     press(&mut app, [key(KeyCode::Esc)]);
     // Going back is a job of its own; Esc cannot cancel that.
-    if app.job.is_some() {
+    if app.jobs.current.is_some() {
         let line = footer(&mut app);
         assert!(line.contains("going back to merge 40"), "{line}");
         assert!(!line.contains("Esc cancel"), "{line}");
         press(&mut app, [key(KeyCode::Esc)]);
-        assert!(app.job.is_some());
+        assert!(app.jobs.current.is_some());
     }
     finish_job(&mut app);
     assert_eq!(counts(app.trainer()), before);
@@ -204,8 +204,8 @@ fn a_reset_that_replays_runs_away_from_the_screen_and_cancels_at_once() {
 
     press(&mut app, [Event::char('r')]);
     // The count from merge 0 is another thread's: the screen keeps merge 300.
-    assert!(app.job.as_ref().is_some_and(|j| j.is_away()));
-    assert_eq!(app.work.len(), 1);
+    assert!(app.jobs.current.as_ref().is_some_and(|j| j.is_away()));
+    assert_eq!(app.jobs.work.len(), 1);
     assert_eq!(state(app.trainer()), before);
     let line = footer(&mut app);
     assert!(
@@ -213,7 +213,7 @@ fn a_reset_that_replays_runs_away_from_the_screen_and_cancels_at_once() {
         "{line}"
     );
     press(&mut app, [key(KeyCode::Esc)]);
-    assert!(app.job.is_none());
+    assert!(app.jobs.current.is_none());
     assert_eq!(state(app.trainer()), before);
     assert_eq!(app.notice.as_deref(), Some("cancelled: still at merge 300"));
 
@@ -222,7 +222,7 @@ fn a_reset_that_replays_runs_away_from_the_screen_and_cancels_at_once() {
         work.run();
     }
     update(&mut app, Action::JobMore);
-    assert!(app.job.is_none());
+    assert!(app.jobs.current.is_none());
     assert_eq!(state(app.trainer()), state(&trainer()));
 }
 
@@ -273,7 +273,7 @@ fn the_loop_answers_esc_between_slices() {
     }
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
     run_loop(&mut terminal, &mut app, &mut events).unwrap();
-    assert!(app.job.is_none());
+    assert!(app.jobs.current.is_none());
     assert_eq!(app.trainer().merges().len(), 0);
     assert_eq!(app.notice.as_deref(), Some("cancelled: back at merge 0"));
     let rows = rows_of(terminal.backend());
@@ -422,28 +422,28 @@ fn a_big_pasted_text_is_measured_a_tokenizer_at_a_time() {
 }
 
 /// A class with a teacher whose state the test sets.
-struct Teacher(std::sync::Arc<std::sync::Mutex<Option<bpeek::tui::classroom::TrainingState>>>);
+struct Teacher(std::sync::Arc<std::sync::Mutex<Option<bpeek::tui::class::TrainingState>>>);
 
-impl bpeek::tui::classroom::ClassLink for Teacher {
+impl bpeek::tui::class::ClassLink for Teacher {
     fn publish(
         &self,
-        _: bpeek::tui::classroom::TrainingState,
-        _: Option<bpeek::tui::classroom::SharedTrainer>,
+        _: bpeek::tui::class::TrainingState,
+        _: Option<bpeek::tui::class::SharedTrainer>,
     ) {
     }
-    fn teacher(&self) -> Option<bpeek::tui::classroom::TrainingState> {
+    fn teacher(&self) -> Option<bpeek::tui::class::TrainingState> {
         *self.0.lock().unwrap()
     }
     fn set_following(&self, _: bool) {}
-    fn counts(&self) -> bpeek::tui::classroom::ClassCounts {
-        bpeek::tui::classroom::ClassCounts::default()
+    fn counts(&self) -> bpeek::tui::class::ClassCounts {
+        bpeek::tui::class::ClassCounts::default()
     }
 }
 
 #[test]
 fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
-    use bpeek::tui::classroom::{Classroom, Role, TrainingState};
-    use bpeek::tui::follow;
+    use bpeek::tui::class::follow;
+    use bpeek::tui::class::{Classroom, Role, TrainingState};
     use bpeek::tui::mark::PhaseName;
     let teacher = std::sync::Arc::new(std::sync::Mutex::new(None));
     let mut app = app();
@@ -470,7 +470,7 @@ fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
     );
     // Following is not the follower's own move: Esc does not undo it.
     press(&mut app, [key(KeyCode::Esc)]);
-    assert!(app.job.is_some());
+    assert!(app.jobs.current.is_some());
     finish_job(&mut app);
     let mut direct = trainer();
     direct.seek(300);
@@ -501,7 +501,7 @@ fn a_lesson_step_that_goes_far_is_a_job_esc_takes_back_with_the_lesson() {
     let before = counts(app.trainer());
 
     press(&mut app, [space()]);
-    assert!(app.job.is_some());
+    assert!(app.jobs.current.is_some());
     assert!(footer(&mut app).contains("lesson step 3: 1 of 195 merges made"));
     for _ in 0..30 {
         update(&mut app, Action::JobMore);
@@ -529,7 +529,7 @@ fn a_long_paste_measured_a_part_at_a_time_counts_what_measuring_it_whole_does() 
     for spec in ["gpt2", "cl100k", "o200k"] {
         update(
             &mut app,
-            Action::Loaded(bpeek::tui::tokenizers::LoadDone::now(spec)),
+            Action::Loaded(bpeek::tui::fertility::tokenizers::LoadDone::now(spec)),
         );
     }
     assert!(app.toks.slots.len() >= 5);
@@ -559,7 +559,7 @@ fn a_long_paste_measured_a_part_at_a_time_counts_what_measuring_it_whole_does() 
     // The box keeps one kind of line break.
     let text = app.encode.text.clone();
     // No time at all between frames: one part per look.
-    app.slice = Duration::ZERO;
+    app.jobs.slice = Duration::ZERO;
     for panel in [Panel::Cost, Panel::Scripts] {
         app.fert.panel = panel;
         update(&mut app, Action::ToggleFertility);

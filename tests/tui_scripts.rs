@@ -7,6 +7,7 @@
 mod common;
 
 use bpeek::bpe::{Mode, Trainer, TrainerConfig};
+use bpeek::tui::action::Toggle;
 use bpeek::tui::layout::{self, inner};
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, ScriptedEvents, run_loop, update};
@@ -49,7 +50,7 @@ fn app_on(text: &str, mode: Mode) -> App {
     };
     let trainer = Trainer::new(text.as_bytes().to_vec(), config).unwrap();
     let mut app = App::from_trainer("sample", trainer, Theme::plain());
-    app.show_whitespace = true;
+    app.shown.set(Toggle::Whitespace, true);
     app
 }
 
@@ -111,7 +112,7 @@ fn every_sample_reads_back_from_the_corpus_pane_at_every_stage() {
             update(&mut app, Action::Goto(merges));
             for separators in [false, true] {
                 if separators {
-                    update(&mut app, Action::ToggleBoundaries);
+                    update(&mut app, Action::Toggle(Toggle::Separators));
                 }
                 assert_eq!(
                     corpus_text(&mut app),
@@ -119,7 +120,7 @@ fn every_sample_reads_back_from_the_corpus_pane_at_every_stage() {
                     "{name} at merge {merges}, separators {separators}"
                 );
                 if separators {
-                    update(&mut app, Action::ToggleBoundaries);
+                    update(&mut app, Action::Toggle(Toggle::Separators));
                 }
             }
         }
@@ -149,13 +150,13 @@ fn every_sample_and_pasted_text_reads_back_from_the_encode_box() {
             // (out of editing each token is padded to its id's width).
             update(&mut app, Action::Paste(text.clone()));
             assert_eq!(encode_text(&mut app), *text, "at merge {merges}");
-            update(&mut app, Action::ToggleBoundaries);
+            update(&mut app, Action::Toggle(Toggle::Separators));
             assert_eq!(
                 encode_text(&mut app),
                 *text,
                 "at merge {merges}, separators"
             );
-            update(&mut app, Action::ToggleBoundaries);
+            update(&mut app, Action::Toggle(Toggle::Separators));
         }
     }
 }
@@ -178,7 +179,7 @@ fn a_token_that_is_only_a_combining_mark_is_drawn() {
     // of its own, apart from the e.
     let mut app = app_on("cafe\u{301} re\u{301}sume\u{301} o\u{301}\n", Mode::Byte);
     update(&mut app, Action::Goto(1));
-    update(&mut app, Action::ToggleBoundaries);
+    update(&mut app, Action::Toggle(Toggle::Separators));
     let terminal = draw(&mut app);
     let area = inner(layout::for_app(&app).corpus);
     let rows = read(terminal.backend().buffer(), area);
@@ -188,7 +189,7 @@ fn a_token_that_is_only_a_combining_mark_is_drawn() {
         rows[0]
     );
     // Without separators it sits on its base letter.
-    update(&mut app, Action::ToggleBoundaries);
+    update(&mut app, Action::Toggle(Toggle::Separators));
     let terminal = draw(&mut app);
     let rows = read(terminal.backend().buffer(), area);
     assert!(rows[0].starts_with("cafe\u{301}"), "{}", rows[0]);
@@ -207,7 +208,7 @@ fn a_character_split_across_tokens_is_drawn_once_and_hex_is_a_toggle() {
         buf[(area.x, area.y)].modifier.contains(Modifier::ITALIC),
         "a split character has the fragment style"
     );
-    update(&mut app, Action::ToggleHex);
+    update(&mut app, Action::Toggle(Toggle::Hex));
     let terminal = draw(&mut app);
     let rows = read(terminal.backend().buffer(), area);
     assert!(
@@ -221,7 +222,7 @@ fn a_character_split_across_tokens_is_drawn_once_and_hex_is_a_toggle() {
 fn a_hex_escape_is_never_cut_across_rows() {
     let text = "日".repeat(200);
     let mut app = app_on(&text, Mode::Byte);
-    update(&mut app, Action::ToggleHex);
+    update(&mut app, Action::Toggle(Toggle::Hex));
     let terminal = draw(&mut app);
     let area = inner(layout::for_app(&app).corpus);
     for row in read(terminal.backend().buffer(), area) {

@@ -265,14 +265,14 @@ fn find_scrolls_the_corpus_to_the_chosen_pair() {
     // Round 0 chooses h + e. The search starts at the top line, so the
     // first place of all comes first: the "he" of "The Harbour Bakery".
     run(&mut app, [Action::Advance, Action::FindNext]);
-    assert_eq!(app.corpus_scroll.line, 0);
+    assert_eq!(app.scroll.corpus.line, 0);
     let first = app.notice.clone().unwrap_or_default();
     assert!(first.contains(": 1 of "), "{first}");
     // On to the next line that has one.
-    while app.corpus_scroll.line == 0 {
+    while app.scroll.corpus.line == 0 {
         run(&mut app, [Action::FindNext]);
     }
-    assert_eq!(app.corpus_scroll.line, 2);
+    assert_eq!(app.scroll.corpus.line, 2);
     let first = app.notice.clone().unwrap_or_default();
     // Each press goes on to the next place, counting them, and on to the
     // next line once this one's places are passed.
@@ -290,13 +290,13 @@ fn find_scrolls_the_corpus_to_the_chosen_pair() {
     };
     let (k, n) = count(&first);
     let mut presses = 0;
-    while app.corpus_scroll.line == 2 {
+    while app.scroll.corpus.line == 2 {
         run(&mut app, [Action::FindNext]);
         presses += 1;
         let (k2, n2) = count(app.notice.as_deref().unwrap());
         assert_eq!((k2, n2), (k + presses, n));
     }
-    assert!(app.corpus_scroll.line > 2);
+    assert!(app.scroll.corpus.line > 2);
 }
 
 #[test]

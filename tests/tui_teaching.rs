@@ -6,11 +6,13 @@
 mod common;
 
 use bpeek::bpe::{Mode, TieRule, Trainer, TrainerConfig};
+use bpeek::tui::action::Toggle;
 use bpeek::tui::app::Focus;
-use bpeek::tui::changed;
 use bpeek::tui::layout;
+use bpeek::tui::panes::changed;
+use bpeek::tui::panes::why;
 use bpeek::tui::theme::Theme;
-use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update, why};
+use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
 use common::{press, rows_of};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -146,7 +148,7 @@ fn a_selected_merge_says_why_it_won_long_after() {
     // Undone and made again, the record is the same.
     update(&mut app, Action::Goto(0));
     update(&mut app, Action::Goto(5));
-    app.merge_cursor = Some(0);
+    app.scroll.merge_cursor = Some(0);
     assert_eq!(why::line(&app).unwrap(), line);
 }
 
@@ -164,7 +166,7 @@ fn the_merged_phase_says_what_the_merge_did_in_the_trainers_numbers() {
     let expected = format!(
         "merge 3 made {}: the corpus lost {} tokens ({before} → {after}), vocabulary now {}, \
          bytes per token {old:.3} → {new:.3} ({:+.3})",
-        bpeek::tui::rows::label(t.vocab().token_bytes(t.merges()[3].id), &app.theme),
+        bpeek::tui::panes::rows::label(t.vocab().token_bytes(t.merges()[3].id), &app.theme),
         before - after,
         vocab_before + 1,
         new - old
@@ -232,7 +234,7 @@ fn changed_only_rows_are_the_pairs_a_fresh_count_sees_change() {
 
     // On screen, at both sizes: the title keeps the note, gone rows say so.
     press(&mut app, [Event::char('d')]);
-    assert!(app.changed_only);
+    assert!(app.shows(Toggle::ChangedOnly));
     for (w, h) in [(80, 24), (120, 40)] {
         let screen = screen(&mut app, w, h);
         let pane = layout::for_app(&app).pairs.unwrap();
@@ -260,7 +262,7 @@ fn changed_only_rows_are_the_pairs_a_fresh_count_sees_change() {
         assert_eq!(gone_rows, expected_gone, "{}", body.join("\n"));
     }
     press(&mut app, [Event::char('d')]);
-    assert!(!app.changed_only);
+    assert!(!app.shows(Toggle::ChangedOnly));
 }
 
 #[test]
@@ -269,7 +271,7 @@ fn zoom_gives_the_focused_pane_the_screen_and_gives_it_back() {
     update(&mut app, Action::Goto(3));
     app.focus = Focus::Pairs;
     press(&mut app, [Event::char('z')]);
-    assert!(app.zoomed);
+    assert!(app.shows(Toggle::Zoom));
     let rows = screen(&mut app, 80, 24);
     let panes = layout::for_app(&app);
     assert!(panes.merges.is_none() && panes.encode.is_none());
@@ -302,7 +304,7 @@ fn zoom_gives_the_focused_pane_the_screen_and_gives_it_back() {
             .any(|r| r.contains("Corpus") || r.contains("Merges"))
     );
     press(&mut app, [Event::char('z')]);
-    assert!(!app.zoomed);
+    assert!(!app.shows(Toggle::Zoom));
     let rows = screen(&mut app, 80, 24);
     assert!(rows.iter().any(|r| r.contains("Corpus: bakery")));
 }
@@ -319,20 +321,20 @@ fn the_corpus_follows_the_round_unless_the_user_scrolled() {
     update(&mut app, Action::Resize(80, 24));
     // Merges: x y first (count 116), then a b, ... find the round of a b.
     update(&mut app, Action::Step);
-    assert_eq!(app.corpus_scroll.line, 0, "x y is on the first line");
+    assert_eq!(app.scroll.corpus.line, 0, "x y is on the first line");
     // Undo to merge 0, scroll by hand, then step: the view stays.
     update(&mut app, Action::Undo);
     app.focus = Focus::Corpus;
     update(&mut app, Action::Scroll(bpeek::tui::action::Scroll::Down));
-    let moved = app.corpus_scroll;
+    let moved = app.scroll.corpus;
     update(&mut app, Action::Step);
-    assert_eq!(app.corpus_scroll, moved);
+    assert_eq!(app.scroll.corpus, moved);
     // The next steps follow again: find the one that makes a b.
     while app.trainer().merges().last().map(|m| m.pair) != Some((u32::from(b'a'), u32::from(b'b')))
     {
         update(&mut app, Action::Step);
     }
-    assert_eq!(app.corpus_scroll.line, 29);
+    assert_eq!(app.scroll.corpus.line, 29);
 }
 
 #[test]
@@ -497,7 +499,7 @@ fn the_chunk_table_lists_each_word_by_a_fresh_count_with_its_tokens() {
     let text = "low low low lower lowest newer newest\n";
     let mut app = app_on(text, Mode::Char, TieRule::First);
     press(&mut app, [Event::char('v')]);
-    assert!(app.chunk_table);
+    assert!(app.shows(Toggle::ChunkTable));
     // A fresh count of the words.
     let mut words: BTreeMap<&str, u64> = BTreeMap::new();
     for w in text.split_whitespace() {
@@ -553,7 +555,7 @@ fn the_chunk_table_lists_each_word_by_a_fresh_count_with_its_tokens() {
     // The chosen pair is marked in every row that holds it.
     update(&mut app, Action::Advance);
     update(&mut app, Action::Advance);
-    let chunks = bpeek::tui::chunk_table::rows(app.trainer(), 0, 10);
+    let chunks = bpeek::tui::panes::chunk_table::rows(app.trainer(), 0, 10);
     let (a, b) = match app.trainer().phase() {
         bpeek::bpe::Phase::Chosen(c) => c.pair,
         _ => panic!("chosen"),
@@ -563,7 +565,7 @@ fn the_chunk_table_lists_each_word_by_a_fresh_count_with_its_tokens() {
         assert_eq!(r.holds_chosen, holds);
     }
     press(&mut app, [Event::char('v')]);
-    assert!(!app.chunk_table);
+    assert!(!app.shows(Toggle::ChunkTable));
 }
 
 #[test]
@@ -575,14 +577,16 @@ fn the_merge_tree_of_a_token_built_by_three_merges() {
         .trainer()
         .merges()
         .iter()
-        .map(|m| bpeek::tui::rows::label(app.trainer().vocab().token_bytes(m.id), &app.theme))
+        .map(|m| {
+            bpeek::tui::panes::rows::label(app.trainer().vocab().token_bytes(m.id), &app.theme)
+        })
         .collect();
     let abcd = names
         .iter()
         .position(|n| n == "abcd")
         .expect("abcd is made");
     app.focus = Focus::Merges;
-    app.merge_cursor = Some(abcd);
+    app.scroll.merge_cursor = Some(abcd);
     press(&mut app, [Event::key(crossterm::event::KeyCode::Enter)]);
     let tree = app.tree.clone().expect("Enter opens the tree");
     let rank = |n: &str| names.iter().position(|x| x == n).unwrap();
@@ -630,7 +634,7 @@ fn the_merge_tree_of_a_token_built_by_three_merges() {
 fn the_curve_follows_the_trainers_token_counts() {
     let mut app = common::default_app();
     update(&mut app, Action::Goto(30));
-    let points = bpeek::tui::curve::tokens_by_merge(app.trainer());
+    let points = bpeek::tui::panes::curve::tokens_by_merge(app.trainer());
     assert_eq!(points.len(), 31);
     // Against the trainer itself, merge by merge.
     let mut fresh = common::default_app();
@@ -659,7 +663,10 @@ fn the_curve_follows_the_trainers_token_counts() {
     assert!(layout::for_app(&app).curve.is_some());
     // It shrinks on undo.
     update(&mut app, Action::Undo);
-    assert_eq!(bpeek::tui::curve::tokens_by_merge(app.trainer()).len(), 30);
+    assert_eq!(
+        bpeek::tui::panes::curve::tokens_by_merge(app.trainer()).len(),
+        30
+    );
 }
 
 use bpeek::tui::lesson::{Command, Lesson};
@@ -824,7 +831,7 @@ fn the_bundled_lessons_say_what_the_trainer_does() {
 
 #[test]
 fn a_recorded_session_replays_as_a_lesson() {
-    use bpeek::tui::record::Recording;
+    use bpeek::tui::lesson::record::Recording;
     let mut app = play(TieRule::First);
     app.recording = Some(Recording::new(app.current));
     let mut keys: Vec<Event> = "nn..p.".chars().map(Event::char).collect();

@@ -6,6 +6,7 @@ mod common;
 
 use bpeek::bpe::{Digits, Mode};
 use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::action::Toggle;
 use bpeek::tui::app::{Focus, InputMode};
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
@@ -180,14 +181,14 @@ fn help_scrolls_by_page_and_lists_the_current_view_first() {
     let rows = screen(&mut app, 80, 14);
     assert!(rows.iter().any(|r| r.contains("PgDn: more")), "{rows:?}");
     press(&mut app, [key(KeyCode::End)]);
-    let end = app.help_scroll;
+    let end = app.scroll.help;
     assert!(end > 0);
     press(&mut app, [key(KeyCode::PageDown)]);
-    assert_eq!(app.help_scroll, end, "End is the end");
+    assert_eq!(app.scroll.help, end, "End is the end");
     press(&mut app, [key(KeyCode::PageUp)]);
-    assert!(app.help_scroll < end);
+    assert!(app.scroll.help < end);
     press(&mut app, [key(KeyCode::Home)]);
-    assert_eq!(app.help_scroll, 0);
+    assert_eq!(app.scroll.help, 0);
     press(&mut app, [Event::char('?')]);
 
     // In the fertility view its own keys come first.
@@ -247,7 +248,7 @@ fn small_screens_and_long_paths_fit() {
 #[test]
 fn ascii_says_inf_and_draws_spaces_as_dots() {
     let mut app = App::from_options(&TrainingOptions::default(), Theme::new(false, true)).unwrap();
-    app.show_whitespace = true;
+    app.shown.set(Toggle::Whitespace, true);
     let rows = screen(&mut app, 100, 30);
     assert!(rows[0].contains("merge 0/inf"), "{}", rows[0]);
     let corpus = &rows[2];

@@ -6,11 +6,11 @@ use crate::corpora;
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::cell_writer::CompactBackend;
 use crate::tui::runner::draw;
+use crate::tui::terminal::cell_writer::CompactBackend;
+use crate::tui::terminal::wide_cells::WideCellBackend;
 use crate::tui::theme::Theme;
 use crate::tui::update::update;
-use crate::tui::wide_cells::WideCellBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use std::io::{self, Write};
@@ -153,7 +153,7 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
 /// Go to a merge and back as the loop runs them: a slice of the job, then
 /// a frame, until it is done. The longest of these is the longest the
 /// screen goes without answering a key.
-fn long_actions<B: crate::tui::screen::Screen>(
+fn long_actions<B: crate::tui::terminal::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
 ) -> Result<()> {
@@ -200,17 +200,17 @@ fn long_actions<B: crate::tui::screen::Screen>(
 /// Run the job under way to its end as the loop would, timing each slice
 /// and frame (work for another thread runs on one; the loop looks at it
 /// every so often).
-fn run_job<B: crate::tui::screen::Screen>(
+fn run_job<B: crate::tui::terminal::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
     gaps: &mut Vec<Duration>,
 ) -> Result<()> {
     let mut threads = Vec::new();
-    while app.job.is_some() {
+    while app.jobs.current.is_some() {
         for work in app.take_work() {
             threads.push(std::thread::spawn(move || work.run()));
         }
-        if app.job.as_ref().is_some_and(|j| j.is_away()) {
+        if app.jobs.current.as_ref().is_some_and(|j| j.is_away()) {
             std::thread::sleep(Duration::from_millis(5));
         }
         let t = Instant::now();
@@ -226,7 +226,7 @@ fn run_job<B: crate::tui::screen::Screen>(
 
 /// A large paste in the encode box: the paste itself, then keystrokes and
 /// steps with it there, each an update and a frame.
-fn big_paste<B: crate::tui::screen::Screen>(
+fn big_paste<B: crate::tui::terminal::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
 ) -> Result<()> {
@@ -272,7 +272,10 @@ fn big_paste<B: crate::tui::screen::Screen>(
         at_end.push(t.elapsed());
     }
     for _ in 0..200 {
-        update(app, Action::MoveCursor(crate::tui::encode_box::Move::Up));
+        update(
+            app,
+            Action::MoveCursor(crate::tui::panes::encode_box::Move::Up),
+        );
     }
     for i in 0..20 {
         let t = Instant::now();

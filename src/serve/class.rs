@@ -11,9 +11,7 @@ use crate::serve::incoming::{Inbox, Incoming};
 use crate::serve::log::Log;
 use crate::serve::question::Question;
 use crate::serve::session::Ending;
-use crate::tui::classroom::{
-    ClassCounts, ClassLink, QuestionView, Role, SharedTrainer, TrainingState,
-};
+use crate::tui::class::{ClassCounts, ClassLink, QuestionView, Role, SharedTrainer, TrainingState};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -8,7 +8,7 @@ use crate::serve::incoming::{Inbox, Incoming};
 use crate::serve::log::escaped;
 use crate::serve::screen;
 use crate::serve::session::{self, ChannelEvents};
-use crate::tui::classroom::Role;
+use crate::tui::class::Role;
 use russh::server::{Auth, Handle, Msg, Session};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use std::net::SocketAddr;

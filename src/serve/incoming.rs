@@ -9,7 +9,7 @@
 //! thread or a lost resize, however many requests a client sends.
 
 use crate::serve::session::Ending;
-use crate::tui::tokenizers::LoadDone;
+use crate::tui::fertility::tokenizers::LoadDone;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};

@@ -12,7 +12,7 @@ pub(crate) mod handler;
 pub mod host_key;
 pub mod incoming;
 /// Terminal input bytes to events, shared with the local explorer.
-pub use crate::tui::input_bytes as input;
+pub use crate::tui::terminal::input_bytes as input;
 pub mod log;
 pub(crate) mod memory;
 pub(crate) mod question;
@@ -23,7 +23,7 @@ pub mod shared;
 use crate::error::{Error, Result};
 use crate::options::args::ServeArgs;
 use crate::tui::app::App;
-use crate::tui::classroom::{Classroom, Role};
+use crate::tui::class::{Classroom, Role};
 use crate::tui::theme::Theme;
 use class::{Class, Limits, Refusal};
 use log::Log;
@@ -289,8 +289,8 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
         app.add_tokenizer(spec);
     }
     app.classroom = Some(Classroom::new(Role::Teacher, class.link(seat.id)));
-    crate::tui::follow::after_event(&mut app);
-    let result = crate::tui::term::run_with(&mut app, |events| {
+    crate::tui::class::follow::after_event(&mut app);
+    let result = crate::tui::terminal::run_with(&mut app, |events| {
         // Stopping this process would freeze every student's screen.
         events.refuse_suspend("Ctrl-Z would stop the server for the whole class; q stops it");
         let wake = events.waker();

@@ -4,7 +4,7 @@
 //! only the tally leaves this file.
 
 use crate::bpe::Pair;
-use crate::tui::classroom::{QuestionView, TrainingState};
+use crate::tui::class::{QuestionView, TrainingState};
 use std::collections::HashMap;
 
 pub struct Question {

@@ -12,7 +12,7 @@
 
 use crate::serve::incoming::{Inbox, Incoming};
 use crate::serve::session::Ending;
-use crate::tui::screen::Screen;
+use crate::tui::terminal::screen::Screen;
 use crossterm::{cursor, event, style, terminal};
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
 use ratatui::buffer::Cell;
@@ -230,7 +230,7 @@ impl Backend for RemoteScreen {
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
-        crate::tui::cell_writer::draw(&mut self.inner, content)
+        crate::tui::terminal::cell_writer::draw(&mut self.inner, content)
     }
 
     fn hide_cursor(&mut self) -> io::Result<()> {

@@ -3,7 +3,7 @@
 //! session asks, and every later ask gets the same copy. Only the built-in
 //! names and the files on the server's command line can be loaded.
 
-use crate::tui::tokenizers::{BUILT_IN, LoadDone};
+use crate::tui::fertility::tokenizers::{BUILT_IN, LoadDone};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 

@@ -2,8 +2,8 @@
 //! the autoplay clock all arrive as one of these, and so do finished
 //! tokenizer loads.
 
-use crate::tui::encode_box::Move;
-use crate::tui::tokenizers::LoadDone;
+use crate::tui::fertility::tokenizers::LoadDone;
+use crate::tui::panes::encode_box::Move;
 
 /// How far to move in the focused pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,9 +85,8 @@ pub enum Action {
     /// Delete the character after the cursor.
     DeleteForward,
     ClearEncode,
-    ToggleWhitespace,
-    /// Partial characters as hex bytes, token by token, or drawn whole.
-    ToggleHex,
+    /// Show or hide a part of the main screen (see [`Toggle`]).
+    Toggle(Toggle),
     /// Draw every cell of the screen again.
     Redraw,
     /// Measure the fertility view's next tokenizers on a big pasted text
@@ -102,7 +101,6 @@ pub enum Action {
     /// Encode the next part of a long text in the encode box (between
     /// frames, so keys are answered while it works).
     EncodeMore,
-    ToggleBoundaries,
     NextCorpus,
     PrevCorpus,
     ToggleHelp,
@@ -122,12 +120,6 @@ pub enum Action {
     ToggleTextSource,
     /// The next number the fertility table and bars show.
     NextMetric,
-    /// The focused pane fills the screen, or gives the room back.
-    ToggleZoom,
-    /// The pair table lists only what the last merge changed, or all pairs.
-    ToggleChangedOnly,
-    /// The corpus pane shows the chunk table, or the text again.
-    ToggleChunkTable,
     /// Show how the selected token (of the merge list, the encode box or
     /// the fertility view's token line) was built.
     OpenTree,
@@ -213,6 +205,26 @@ impl Action {
             _ => None,
         }
     }
+}
+
+/// A part of the main screen that a key shows or hides. A new one needs a
+/// variant here, its row in the key table, and `app.shows(Toggle::…)` in
+/// the view that draws it ([`crate::tui::app::Shown`] keeps them all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Toggle {
+    /// Whitespace drawn as glyphs (`·`, `↵`, `→`).
+    Whitespace,
+    /// Partial characters as hex bytes, token by token, or drawn whole.
+    Hex,
+    /// A separator glyph between neighbouring tokens, besides their
+    /// alternating styles.
+    Separators,
+    /// The focused pane fills the screen, or gives the room back.
+    Zoom,
+    /// The pair table lists only what the last merge changed, or all pairs.
+    ChangedOnly,
+    /// The corpus pane shows the chunk table, or the text again.
+    ChunkTable,
 }
 
 #[cfg(test)]

@@ -6,11 +6,12 @@ use crate::corpora;
 use crate::error::{Error, Result};
 use crate::options::args::TrainingOptions;
 use crate::options::input::build_trainer;
-use crate::tui::encode_box::EncodeBox;
+use crate::tui::action::Toggle;
 use crate::tui::fertility::FertilityView;
-use crate::tui::lines::LineIndex;
+use crate::tui::fertility::tokenizers::TokenizerSet;
+use crate::tui::panes::encode_box::EncodeBox;
+use crate::tui::panes::lines::LineIndex;
 use crate::tui::theme::Theme;
-use crate::tui::tokenizers::TokenizerSet;
 use std::sync::Arc;
 
 /// The panes that can hold the keyboard focus, in Tab order.
@@ -47,13 +48,77 @@ pub enum InputMode {
     Help,
 }
 
-/// How token boundaries are shown in the corpus and the encode box.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Boundaries {
-    /// Neighbouring tokens alternate styles.
-    Styles,
-    /// A separator glyph between neighbouring tokens as well.
-    Separators,
+/// Which parts of the main screen are shown (each [`Toggle`] on or off;
+/// all off at the start).
+/// Where each pane stands: its first row shown, or its selected row.
+#[derive(Debug, Clone, Default)]
+pub struct Scrolls {
+    pub corpus: CorpusScroll,
+    pub pairs: usize,
+    /// The selected row of the merge list; `None` follows the newest merge.
+    pub merge_cursor: Option<usize>,
+    pub help: usize,
+    /// The first row of the chunk table shown.
+    pub chunks: usize,
+    /// The user moved the corpus view since the last training step, so the
+    /// next step leaves it where it is.
+    pub corpus_moved: bool,
+    /// Where in the text `/` last found the highlight, so the next press
+    /// goes on from there.
+    pub found_at: Option<usize>,
+}
+
+/// Long actions and the work they hand to other threads.
+#[derive(Debug)]
+pub struct Jobs {
+    /// The long action under way, if one is (see [`crate::tui::job`]).
+    pub current: Option<crate::tui::job::Job>,
+    /// How long one slice of a long action may run between frames (zero
+    /// makes each slice a single step: tests watch a job go merge by merge).
+    pub slice: std::time::Duration,
+    /// Work for another thread, not yet handed to the event source.
+    pub work: Vec<crate::tui::job::Work>,
+    /// Why the explorer could not go on (the corpus opened in the
+    /// background failed): the loop ends with it.
+    pub failed: Option<crate::error::Error>,
+}
+
+impl Default for Jobs {
+    fn default() -> Self {
+        Jobs {
+            current: None,
+            slice: crate::tui::job::SLICE,
+            work: Vec::new(),
+            failed: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Shown(u32);
+
+impl Shown {
+    pub fn has(self, toggle: Toggle) -> bool {
+        self.0 & Self::bit(toggle) != 0
+    }
+
+    pub fn set(&mut self, toggle: Toggle, on: bool) {
+        if on {
+            self.0 |= Self::bit(toggle);
+        } else {
+            self.0 &= !Self::bit(toggle);
+        }
+    }
+
+    /// Turn `toggle` over; returns whether it is on now.
+    pub fn flip(&mut self, toggle: Toggle) -> bool {
+        self.0 ^= Self::bit(toggle);
+        self.has(toggle)
+    }
+
+    fn bit(toggle: Toggle) -> u32 {
+        1 << toggle as u32
+    }
 }
 
 /// Corpus files at least this large are opened on another thread, with
@@ -141,16 +206,13 @@ pub struct App {
     pub theme: Theme,
     pub focus: Focus,
     pub input: InputMode,
-    pub show_whitespace: bool,
-    /// Bytes that are not whole characters as `<E0>`, token by token.
-    pub show_hex: bool,
-    pub boundaries: Boundaries,
+    /// The parts of the main screen a key shows or hides.
+    pub shown: Shown,
     pub autoplay: Autoplay,
-    pub corpus_scroll: CorpusScroll,
-    pub pairs_scroll: usize,
-    /// The selected row of the merge list; `None` follows the newest merge.
-    pub merge_cursor: Option<usize>,
-    pub help_scroll: usize,
+    /// Where each pane stands.
+    pub scroll: Scrolls,
+    /// Long actions and the work they hand to other threads.
+    pub jobs: Jobs,
     /// The pair counts last changed by taking a merge back, not by making one.
     pub changed_by_undo: bool,
     pub encode: EncodeBox,
@@ -165,44 +227,25 @@ pub struct App {
     pub dirty: bool,
     /// The whole screen must be drawn again, not only what changed.
     pub redraw: bool,
-    /// The long action under way, if one is (see [`crate::tui::job`]).
-    pub job: Option<crate::tui::job::Job>,
-    /// How long one slice of a long action may run between frames (zero
-    /// makes each slice a single step: tests watch a job go merge by merge).
-    pub slice: std::time::Duration,
-    /// Work for another thread, not yet handed to the event source.
-    pub work: Vec<crate::tui::job::Work>,
-    /// Why the explorer could not go on (the corpus opened in the
-    /// background failed): the loop ends with it.
-    pub failed: Option<crate::error::Error>,
     pub quit: bool,
     /// In a served classroom: role, following and the line to the class.
-    pub classroom: Option<crate::tui::classroom::Classroom>,
-    /// The focused pane fills the screen.
-    pub zoomed: bool,
-    /// The pair table lists only the pairs the last merge changed.
-    pub changed_only: bool,
-    /// The user moved the corpus view since the last training step, so the
-    /// next step leaves it where it is.
-    pub corpus_moved: bool,
-    /// Where in the text `/` last found the highlight, so the next press
-    /// goes on from there.
-    pub found_at: Option<usize>,
-    /// The corpus pane shows the chunk table instead of the text.
-    pub chunk_table: bool,
-    /// The first row of the chunk table shown.
-    pub chunk_scroll: usize,
+    pub classroom: Option<crate::tui::class::Classroom>,
     /// The merge tree shown over the panes, if one is open.
-    pub tree: Option<crate::tui::merge_tree::MergeTree>,
+    pub tree: Option<crate::tui::panes::merge_tree::MergeTree>,
     /// The token selected in the encode box (`[`/`]`).
     pub encode_token: Option<usize>,
     /// The lesson being replayed, if one was given.
     pub lesson: Option<crate::tui::lesson::Lesson>,
     /// The session written down as a lesson, if asked for.
-    pub recording: Option<crate::tui::record::Recording>,
+    pub recording: Option<crate::tui::lesson::record::Recording>,
 }
 
 impl App {
+    /// Whether `toggle` is on.
+    pub fn shows(&self, toggle: Toggle) -> bool {
+        self.shown.has(toggle)
+    }
+
     /// An app on the corpus the options name, the bundled corpora a key away.
     pub fn from_options(options: &TrainingOptions, theme: Theme) -> Result<Self> {
         let (name, trainer) = build_trainer(options)?;
@@ -285,21 +328,21 @@ impl App {
         let stand_in = crate::bpe::Trainer::new(Vec::new(), config)?;
         let mut app = App::from_built(options, path.to_string(), stand_in, theme);
         let (job, work) = crate::tui::job::Job::open(options, path, size);
-        app.job = Some(job);
-        app.work.push(work);
+        app.jobs.current = Some(job);
+        app.jobs.work.push(work);
         Ok(app)
     }
 
     /// Whether the corpus is still being opened (the screen then shows
     /// only that).
     pub fn opening_job(&self) -> bool {
-        self.job.as_ref().is_some_and(|j| j.is_opening())
+        self.jobs.current.as_ref().is_some_and(|j| j.is_opening())
     }
 
     /// Work queued for another thread, for the loop to hand to its event
     /// source.
     pub fn take_work(&mut self) -> Vec<crate::tui::job::Work> {
-        std::mem::take(&mut self.work)
+        std::mem::take(&mut self.jobs.work)
     }
 
     /// An app on a trainer built elsewhere (tests, benchmarks).
@@ -324,17 +367,13 @@ impl App {
             theme,
             focus: Focus::Corpus,
             input: InputMode::Normal,
-            show_whitespace: false,
-            show_hex: false,
-            boundaries: Boundaries::Styles,
+            shown: Shown::default(),
             autoplay: Autoplay {
                 on: false,
                 speed: DEFAULT_SPEED,
             },
-            corpus_scroll: CorpusScroll::default(),
-            pairs_scroll: 0,
-            merge_cursor: None,
-            help_scroll: 0,
+            scroll: Scrolls::default(),
+            jobs: Jobs::default(),
             changed_by_undo: false,
             encode: EncodeBox::default(),
             toks: TokenizerSet::default(),
@@ -343,18 +382,8 @@ impl App {
             size: (80, 24),
             dirty: true,
             redraw: false,
-            job: None,
-            slice: crate::tui::job::SLICE,
-            work: Vec::new(),
-            failed: None,
             quit: false,
             classroom: None,
-            zoomed: false,
-            changed_only: false,
-            corpus_moved: false,
-            found_at: None,
-            chunk_table: false,
-            chunk_scroll: 0,
             tree: None,
             encode_token: None,
             lesson: None,
@@ -399,7 +428,7 @@ impl App {
             return None;
         }
         let n = self.trainer().merges().len();
-        match self.merge_cursor {
+        match self.scroll.merge_cursor {
             Some(i) if i < n => Some(i),
             _ => n.checked_sub(1),
         }

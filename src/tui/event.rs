@@ -7,8 +7,8 @@
 //! and the loop never has to poll for it. Long work (see [`crate::tui::job`])
 //! is handed over the same way and wakes the loop with [`Event::JobDone`].
 
+use crate::tui::fertility::tokenizers::LoadDone;
 use crate::tui::job::Work;
-use crate::tui::tokenizers::LoadDone;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::VecDeque;
 use std::io;

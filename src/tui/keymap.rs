@@ -2,10 +2,11 @@
 //! and the footer and the help overlay are drawn from the same rows, so what
 //! the screen says a key does is what it does.
 
+use crate::tui::action::Toggle;
 use crate::tui::action::{Action, Scroll};
 use crate::tui::app::{App, Focus, InputMode};
-use crate::tui::encode_box::Move;
 use crate::tui::fertility::Panel;
+use crate::tui::panes::encode_box::Move;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// A key as the table names it.
@@ -207,12 +208,12 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Main, [c('/')], Action::FindNext, None, Moving, "find the highlight"),
     bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Showing, "merges: merge tree"),
     // Showing.
-    bind!(Main, [c('z')], Action::ToggleZoom, Some("zoom"), Showing, "zoom the focused pane"),
-    bind!(Main, [c('v')], Action::ToggleChunkTable, None, Showing, "chunk table/corpus text"),
-    bind!(Main, [c('d')], Action::ToggleChangedOnly, None, Showing, "pairs: changed only/all"),
-    bind!(Normal, [c('w')], Action::ToggleWhitespace, None, Showing, "whitespace glyphs"),
-    bind!(Normal, [c('b')], Action::ToggleBoundaries, None, Showing, "token separators"),
-    bind!(Normal, [c('x')], Action::ToggleHex, None, Showing, "split characters as hex"),
+    bind!(Main, [c('z')], Action::Toggle(Toggle::Zoom), Some("zoom"), Showing, "zoom the focused pane"),
+    bind!(Main, [c('v')], Action::Toggle(Toggle::ChunkTable), None, Showing, "chunk table/corpus text"),
+    bind!(Main, [c('d')], Action::Toggle(Toggle::ChangedOnly), None, Showing, "pairs: changed only/all"),
+    bind!(Normal, [c('w')], Action::Toggle(Toggle::Whitespace), None, Showing, "whitespace glyphs"),
+    bind!(Normal, [c('b')], Action::Toggle(Toggle::Separators), None, Showing, "token separators"),
+    bind!(Normal, [c('x')], Action::Toggle(Toggle::Hex), None, Showing, "split characters as hex"),
     bind!(Always, [Key::Ctrl('l')], Action::Redraw, None, Showing, "redraw the screen"),
     bind!(Normal, [c('?')], Action::ToggleHelp, Some("help"), Showing, "this help"),
     // Encode box.
@@ -249,7 +250,11 @@ impl When {
             (Opening, _) => false,
             // Only a job with a place to go back to can be cancelled.
             (Busy, InputMode::Normal) => {
-                app.job.as_ref().is_some_and(|j| j.origin.is_some()) && app.tree.is_none()
+                app.jobs
+                    .current
+                    .as_ref()
+                    .is_some_and(|j| j.origin.is_some())
+                    && app.tree.is_none()
             }
             (Normal, InputMode::Normal) => true,
             (Main, InputMode::Normal) => !fert,
@@ -261,14 +266,14 @@ impl When {
             }
             (Fertility, InputMode::Normal) => fert,
             (Ballot, InputMode::Normal) => {
-                !fert && crate::tui::question::open_ballot(app).is_some()
+                !fert && crate::tui::class::question::open_ballot(app).is_some()
             }
             (Teaching, InputMode::Normal) => {
                 !fert
                     && app
                         .classroom
                         .as_ref()
-                        .is_some_and(|c| c.role == crate::tui::classroom::Role::Teacher)
+                        .is_some_and(|c| c.role == crate::tui::class::Role::Teacher)
             }
             (InPanel(p), InputMode::Normal) => fert && app.fert.panel == p,
             (Editing, InputMode::Editing) => true,

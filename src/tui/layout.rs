@@ -12,6 +12,7 @@
 //! +- footer ----------------------+     +------------------+
 //! ```
 
+use crate::tui::action::Toggle;
 use crate::tui::app::{App, Focus};
 use ratatui::layout::{Constraint, Layout, Rect};
 
@@ -70,7 +71,7 @@ pub fn panes(area: Rect, app: &App) -> Panes {
         });
         panes.footer.y += caption_rows;
     }
-    if app.zoomed {
+    if app.shows(Toggle::Zoom) {
         zoom(&mut panes, app.focus);
     }
     add_curve(&mut panes, area, app);
@@ -103,9 +104,9 @@ const CURVE_MIN_HEIGHT: u16 = 40;
 
 /// Take the bottom of the merge list for the compression curve.
 fn add_curve(panes: &mut Panes, area: Rect, app: &App) {
-    let zoomed = app.zoomed && app.focus == Focus::Merges;
+    let zoomed = app.shows(Toggle::Zoom) && app.focus == Focus::Merges;
     let roomy = area.width >= CURVE_MIN_WIDTH && area.height >= CURVE_MIN_HEIGHT;
-    if app.fert.open || !(zoomed || roomy && !app.zoomed) {
+    if app.fert.open || !(zoomed || roomy && !app.shows(Toggle::Zoom)) {
         return;
     }
     let Some(merges) = panes.merges.as_mut() else {
@@ -137,7 +138,7 @@ fn add_why(panes: &mut Panes, app: &App) {
     if app.fert.open || app.input == crate::tui::app::InputMode::Help {
         return;
     }
-    let Some(text) = crate::tui::why::line(app) else {
+    let Some(text) = crate::tui::panes::why::line(app) else {
         return;
     };
     let pane = match app.focus {
@@ -149,7 +150,8 @@ fn add_why(panes: &mut Panes, app: &App) {
     let Some(pane) = pane else {
         return;
     };
-    let rows = crate::tui::why::wrap(&text, pane.width.saturating_sub(2) as usize).len() as u16;
+    let rows =
+        crate::tui::panes::why::wrap(&text, pane.width.saturating_sub(2) as usize).len() as u16;
     // The text and the pane's bottom border below it; in a small pane the
     // text is cut to the rows it can have.
     let room = pane.height.saturating_sub(PANE_MIN_ROWS + 1);

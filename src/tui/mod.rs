@@ -11,47 +11,26 @@
 
 pub mod action;
 pub mod app;
-pub mod cell_writer;
-pub mod changed;
-pub mod chunk_table;
-pub mod classroom;
-pub(crate) mod clusters;
-pub mod corpus_text;
-pub mod curve;
-pub mod encode_box;
+pub mod class;
 pub(crate) mod event;
 pub mod fertility;
-pub(crate) mod fertility_layout;
-pub mod follow;
-pub mod input_bytes;
 pub mod job;
 pub mod keymap;
 pub mod layout;
 pub mod lesson;
-pub(crate) mod lines;
 pub mod mark;
-pub(crate) mod merge_tree;
-pub mod question;
-pub mod record;
-pub mod rows;
+pub mod panes;
 pub mod runner;
-pub mod screen;
-pub(crate) mod signals;
-pub(crate) mod term;
-pub(crate) mod terminal_events;
-pub mod terminal_mode;
+pub mod terminal;
 pub mod theme;
-pub mod tokenizers;
 pub mod update;
 pub mod view;
-pub mod why;
-pub(crate) mod wide_cells;
 
 pub use action::Action;
 pub use app::App;
 pub use event::{Event, EventSource, ScriptedEvents};
 pub use runner::run_loop;
-pub use screen::Screen;
+pub use terminal::screen::Screen;
 pub use update::update;
 
 use crate::error::{Error, Result};
@@ -86,7 +65,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
     let mut app = App::opening(&training, theme)?;
     app.lesson = lesson.map(|(l, _)| l);
     if record.is_some() {
-        app.recording = Some(record::Recording::new(app.current));
+        app.recording = Some(lesson::record::Recording::new(app.current));
     }
     // A wrong --tokenizer is a usage error here as in `encode`, not a
     // message inside the screen.
@@ -105,7 +84,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
             "the explorer needs a terminal, but stdout is not one (for text output use `bpeek train`)",
         ));
     }
-    let result = term::run_app(&mut app);
+    let result = terminal::run_app(&mut app);
     if let (Some(out), Some(rec)) = (record.as_mut(), &app.recording) {
         let corpus = app
             .options
@@ -121,7 +100,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
     }
     // The terminal is restored by now; a signal ends the process the way
     // the shell expects of one it killed.
-    if let Some(signal) = signals::received() {
+    if let Some(signal) = terminal::signals::received() {
         std::process::exit(128 + signal);
     }
     result

@@ -7,11 +7,11 @@
 use crate::error::{Error, Result};
 use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::class::follow;
 use crate::tui::event::{Event, EventSource};
-use crate::tui::follow;
 use crate::tui::job::PROGRESS_EVERY;
 use crate::tui::keymap::action_for;
-use crate::tui::screen::Screen;
+use crate::tui::terminal::screen::Screen;
 use crate::tui::update::update;
 use crate::tui::view;
 use ratatui::Terminal;
@@ -64,8 +64,8 @@ pub fn run_loop<B: Screen>(
         // Work left on a long text or a long action goes on between
         // frames, after any key that is already waiting; work on another
         // thread is looked at now and then, to show how far it has got.
-        let here = app.job.as_ref().is_some_and(|j| !j.is_away());
-        let away = app.job.as_ref().is_some_and(|j| j.is_away());
+        let here = app.jobs.current.as_ref().is_some_and(|j| !j.is_away());
+        let away = app.jobs.current.as_ref().is_some_and(|j| j.is_away());
         let measuring = app.fert.open && app.fert.behind;
         let busy = app.encode.encoding() || here || measuring;
         let timeout = if busy {
@@ -136,7 +136,7 @@ pub fn run_loop<B: Screen>(
         }
         follow::after_event(app);
     }
-    match app.failed.take() {
+    match app.jobs.failed.take() {
         Some(e) => Err(e),
         None => Ok(()),
     }

@@ -40,7 +40,7 @@ pub fn press(app: &mut App, events: impl IntoIterator<Item = Event>) {
 /// as the loop runs it between frames (work meant for another thread is
 /// run here).
 pub fn finish_job(app: &mut App) {
-    while app.job.is_some() {
+    while app.jobs.current.is_some() {
         for work in app.take_work() {
             work.run();
         }
@@ -96,8 +96,8 @@ impl Rng {
 }
 
 /// A finished load of `spec`, each tokenizer built once per test run.
-pub fn loaded(spec: &str) -> bpeek::tui::tokenizers::LoadDone {
-    use bpeek::tui::tokenizers::LoadDone;
+pub fn loaded(spec: &str) -> bpeek::tui::fertility::tokenizers::LoadDone {
+    use bpeek::tui::fertility::tokenizers::LoadDone;
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static CACHE: OnceLock<Mutex<HashMap<String, LoadDone>>> = OnceLock::new();

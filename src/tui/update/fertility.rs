@@ -31,7 +31,7 @@ pub(super) fn toggle_text_source(app: &mut App) {
 
 /// A tokenizer load finished: say so if it failed, or if the encode box
 /// was waiting for it.
-pub(super) fn loaded(app: &mut App, done: crate::tui::tokenizers::LoadDone) {
+pub(super) fn loaded(app: &mut App, done: crate::tui::fertility::tokenizers::LoadDone) {
     let waited_for = app.toks.selected_slot().label.clone();
     for (label, error) in app.toks.finish(done) {
         match error {

@@ -2,17 +2,17 @@
 //! model as the screen should show it next. Nothing here draws or waits.
 
 use crate::bpe::Phase;
-use crate::tui::action::{Action, Scroll};
-use crate::tui::app::{App, Boundaries, CorpusScroll, Focus, InputMode, SPEEDS};
-use crate::tui::corpus_text::CorpusLook;
+use crate::tui::action::{Action, Scroll, Toggle};
+use crate::tui::app::{App, CorpusScroll, Focus, InputMode, SPEEDS};
+use crate::tui::fertility::layout::plan;
 use crate::tui::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
-use crate::tui::fertility_layout::plan;
 use crate::tui::job::{Job, Run, Work, move_until};
 use crate::tui::keymap;
 use crate::tui::layout::{self, inner};
 use crate::tui::lesson;
 use crate::tui::mark::Mark;
-use crate::tui::merge_tree;
+use crate::tui::panes::corpus_text::CorpusLook;
+use crate::tui::panes::merge_tree;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -46,7 +46,7 @@ pub fn update(app: &mut App, action: Action) {
         app.notice = None;
     }
     app.dirty = true;
-    if app.job.is_some() && action.waits_for_job(app.goto_is_rank()) {
+    if app.jobs.current.is_some() && action.waits_for_job(app.goto_is_rank()) {
         app.notice = Some(busy_notice(app));
         return;
     }
@@ -66,7 +66,7 @@ pub fn update(app: &mut App, action: Action) {
     let trains = action.trains();
     if trains {
         // The winner of a round is the top row of the pair table.
-        app.pairs_scroll = 0;
+        app.scroll.pairs = 0;
     }
     match action {
         Action::Step | Action::Tick => step(app),
@@ -78,9 +78,9 @@ pub fn update(app: &mut App, action: Action) {
         Action::MeasureMore => {}
         Action::JobMore => job_more(app),
         Action::Follow(target) => follow_to(app, target),
-        Action::AskClass => crate::tui::question::ask(app),
-        Action::BallotMove(down) => crate::tui::question::move_cursor(app, down),
-        Action::Vote => crate::tui::question::vote(app),
+        Action::AskClass => crate::tui::class::question::ask(app),
+        Action::BallotMove(down) => crate::tui::class::question::move_cursor(app, down),
+        Action::Vote => crate::tui::class::question::vote(app),
         Action::CancelJob => cancel_job(app),
         Action::Goto(n) => goto(app, n),
         Action::OpenGoto => app.input = InputMode::Goto(String::new()),
@@ -103,10 +103,8 @@ pub fn update(app: &mut App, action: Action) {
         Action::DeleteBack => app.encode.delete_back(),
         Action::DeleteForward => app.encode.delete_forward(),
         Action::ClearEncode => app.encode.clear(),
-        Action::ToggleWhitespace => app.show_whitespace = !app.show_whitespace,
-        Action::ToggleHex => app.show_hex = !app.show_hex,
+        Action::Toggle(t) => toggle(app, t),
         Action::Redraw => app.redraw = true,
-        Action::ToggleBoundaries => toggle_boundaries(app),
         Action::NextCorpus => switch_corpus(app, 1),
         Action::PrevCorpus => switch_corpus(app, app.sources.len() - 1),
         Action::ToggleHelp => toggle_help(app),
@@ -128,9 +126,6 @@ pub fn update(app: &mut App, action: Action) {
             app.fert.metric = cycle(&Metric::ORDER, app.fert.metric, 1);
         }
         Action::Loaded(done) => loaded(app, done),
-        Action::ToggleZoom => toggle_zoom(app),
-        Action::ToggleChunkTable => toggle_chunk_table(app),
-        Action::ToggleChangedOnly => toggle_changed_only(app),
         Action::Resize(w, h) => app.size = (w, h),
         Action::Quit => app.quit = true,
     }
@@ -144,15 +139,15 @@ pub fn update(app: &mut App, action: Action) {
 /// Keep the views consistent with the trainer after any action.
 fn after_change(app: &mut App) {
     let merges = app.trainer().merges().len();
-    if app.merge_cursor.is_some_and(|i| i + 1 >= merges) {
+    if app.scroll.merge_cursor.is_some_and(|i| i + 1 >= merges) {
         // At (or past) the newest merge the list follows training again.
-        app.merge_cursor = None;
+        app.scroll.merge_cursor = None;
     }
     let pairs = app.trainer().pairs().len();
-    app.pairs_scroll = app.pairs_scroll.min(pairs.saturating_sub(1));
+    app.scroll.pairs = app.scroll.pairs.min(pairs.saturating_sub(1));
     let lines = app.lines().count();
-    if app.corpus_scroll.line >= lines {
-        app.corpus_scroll = CorpusScroll::default();
+    if app.scroll.corpus.line >= lines {
+        app.scroll.corpus = CorpusScroll::default();
     }
     let current = app.current;
     let loaded = app.sources[current]
@@ -174,7 +169,7 @@ fn after_change(app: &mut App) {
     }
     if app.fert.open {
         let generation = app.encode.generation();
-        let deadline = Instant::now() + app.slice;
+        let deadline = Instant::now() + app.jobs.slice;
         app.fert
             .refresh(&app.toks, &app.encode.text, generation, deadline);
     }
@@ -182,7 +177,7 @@ fn after_change(app: &mut App) {
 
 /// Write down where training stands, if the session is being recorded.
 fn record(app: &mut App) {
-    if app.job.is_some() {
+    if app.jobs.current.is_some() {
         // The merges a job passes on its way are not lesson steps.
         return;
     }

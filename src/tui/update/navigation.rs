@@ -2,6 +2,7 @@
 //! corpus pane following the round, and finding the highlight.
 
 use super::*;
+use crate::tui::action::Toggle;
 
 pub(super) fn cycle_panel(app: &mut App, by: usize) {
     app.fert.panel = cycle(&Panel::ORDER, app.fert.panel, by);
@@ -86,8 +87,8 @@ pub(super) fn scroll(app: &mut App, by: Scroll) {
         let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
         let g = layout::help_geometry(app, area);
         let page = g.rect.height.saturating_sub(3).max(1) as usize;
-        let at = app.help_scroll.min(g.max_scroll as usize);
-        app.help_scroll = by.apply(at, page, g.max_scroll as usize);
+        let at = app.scroll.help.min(g.max_scroll as usize);
+        app.scroll.help = by.apply(at, page, g.max_scroll as usize);
         return;
     }
     if app.fert.open {
@@ -96,23 +97,23 @@ pub(super) fn scroll(app: &mut App, by: Scroll) {
     }
     let page = page(app, app.focus);
     match app.focus {
-        Focus::Corpus if app.chunk_table => {
+        Focus::Corpus if app.shows(Toggle::ChunkTable) => {
             let last = app.trainer().corpus().chunks().len().saturating_sub(page);
-            app.chunk_scroll = by.apply(app.chunk_scroll, page, last);
+            app.scroll.chunks = by.apply(app.scroll.chunks, page, last);
         }
         Focus::Corpus => scroll_corpus(app, by, page),
         Focus::Pairs => {
-            let rows = if app.changed_only {
-                crate::tui::changed::rows(app.trainer()).len()
+            let rows = if app.shows(Toggle::ChangedOnly) {
+                crate::tui::panes::changed::rows(app.trainer()).len()
             } else {
                 app.trainer().pairs().len()
             };
             let last = rows.saturating_sub(page);
-            app.pairs_scroll = by.apply(app.pairs_scroll, page, last);
+            app.scroll.pairs = by.apply(app.scroll.pairs, page, last);
         }
         Focus::Merges => {
             let n = app.trainer().merges().len();
-            let at = app.merge_cursor.unwrap_or(n.saturating_sub(1));
+            let at = app.scroll.merge_cursor.unwrap_or(n.saturating_sub(1));
             let to = match by {
                 Scroll::Up => at.saturating_sub(1),
                 Scroll::Down => at + 1,
@@ -121,7 +122,7 @@ pub(super) fn scroll(app: &mut App, by: Scroll) {
                 Scroll::Top => 0,
                 Scroll::Bottom => n,
             };
-            app.merge_cursor = Some(to);
+            app.scroll.merge_cursor = Some(to);
         }
         Focus::Encode => {
             app.encode.scroll = match by {
@@ -129,7 +130,7 @@ pub(super) fn scroll(app: &mut App, by: Scroll) {
                 Scroll::Down => app.encode.scroll.saturating_sub(1),
                 Scroll::PageUp => app.encode.scroll + page,
                 Scroll::PageDown => app.encode.scroll.saturating_sub(page),
-                Scroll::Top => crate::tui::encode_box::SCROLLED_TO_TOP,
+                Scroll::Top => crate::tui::panes::encode_box::SCROLLED_TO_TOP,
                 Scroll::Bottom => 0,
             };
         }
@@ -140,7 +141,7 @@ pub(super) fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
     let width = inner(layout::for_app(app).corpus).width as usize;
     let look = CorpusLook::of(app);
     let lines = app.lines().count();
-    let mut at = app.corpus_scroll;
+    let mut at = app.scroll.corpus;
     let down = |at: &mut CorpusScroll| {
         if at.row + 1 < look.line_height_upto(at.line, width, at.row + 2) {
             at.row += 1;
@@ -189,8 +190,8 @@ pub(super) fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
             }
         }
     }
-    app.corpus_scroll = at;
-    app.corpus_moved = true;
+    app.scroll.corpus = at;
+    app.scroll.corpus_moved = true;
 }
 
 /// What the corpus highlights, in words, and its places as (chunk, offset
@@ -218,7 +219,7 @@ pub(super) fn highlighted(app: &App) -> Option<(String, Vec<(u32, u32)>)> {
 /// new token into the corpus view, unless the user moved the view since
 /// the step before, or it is in view already.
 pub(super) fn follow_round(app: &mut App) {
-    if std::mem::take(&mut app.corpus_moved) {
+    if std::mem::take(&mut app.scroll.corpus_moved) {
         return;
     }
     let Some(first) = app.trainer().first_place() else {
@@ -229,7 +230,7 @@ pub(super) fn follow_round(app: &mut App) {
     let look = CorpusLook::of(app);
     let line = look.lines.line_of(first);
     let row = look.row_of(line, width, first);
-    let at = app.corpus_scroll;
+    let at = app.scroll.corpus;
     if (line, row) >= (at.line, at.row) {
         // Rows from the top of the pane down to the place.
         let (mut down, mut l, mut skip) = (0, at.line, at.row);
@@ -244,7 +245,7 @@ pub(super) fn follow_round(app: &mut App) {
             return;
         }
     }
-    app.corpus_scroll = CorpusScroll { line, row };
+    app.scroll.corpus = CorpusScroll { line, row };
 }
 
 /// Scroll the corpus to the next place (after the top line) of the
@@ -256,12 +257,12 @@ pub(super) fn find_next(app: &mut App) {
             Some("nothing highlighted: press . to choose a pair, or select a merge".into());
         return;
     };
-    app.corpus_moved = true;
+    app.scroll.corpus_moved = true;
     let lines = app.lines();
-    let top = app.corpus_scroll.line;
+    let top = app.scroll.corpus.line;
     // On from the place found last while it is on the top line, else from
     // the top line's start, so that the first place of all is found first.
-    let from = match app.found_at {
+    let from = match app.scroll.found_at {
         Some(at) if lines.line_of(at) == top => at + 1,
         _ if top < lines.count() => lines.range(top).start,
         _ => 0,
@@ -312,8 +313,8 @@ pub(super) fn find_next(app: &mut App) {
             let width = inner(layout::for_app(app).corpus).width as usize;
             let row = CorpusLook::of(app).row_of(line, width, at);
             app.notice = Some(format!("{what}: {k} of {total}{wrap}"));
-            app.found_at = Some(at);
-            app.corpus_scroll = CorpusScroll { line, row };
+            app.scroll.found_at = Some(at);
+            app.scroll.corpus = CorpusScroll { line, row };
         }
         None => app.notice = Some(format!("{what}: not found in the corpus")),
     }

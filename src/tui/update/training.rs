@@ -49,8 +49,8 @@ pub(super) fn start_seek(app: &mut App, n: usize, what: String) {
 /// Make `job` the one under way, hand its work (if any) to another
 /// thread, and run its first slice now.
 pub(super) fn start_job(app: &mut App, job: Job, work: Option<Work>) {
-    app.job = Some(job);
-    app.work.extend(work);
+    app.jobs.current = Some(job);
+    app.jobs.work.extend(work);
     job_more(app);
 }
 
@@ -58,10 +58,10 @@ pub(super) fn start_job(app: &mut App, job: Job, work: Option<Work>) {
 /// takes the place of any job under way (an earlier move of the teacher's).
 pub(super) fn follow_to(app: &mut App, target: Mark) {
     app.autoplay.on = false;
-    app.job = None;
+    app.jobs.current = None;
     let what = format!("following the teacher to merge {}", target.merges);
     let (job, work) = Job::seek(app.trainer(), target, what, None);
-    app.pairs_scroll = 0;
+    app.scroll.pairs = 0;
     start_job(app, job, work);
 }
 
@@ -69,10 +69,10 @@ pub(super) fn follow_to(app: &mut App, target: Mark) {
 /// is: no training of its own however far the teacher went, and no copy.
 pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
     app.autoplay.on = false;
-    app.job = None;
+    app.jobs.current = None;
     if corpus != app.current {
-        app.corpus_scroll = Default::default();
-        app.merge_cursor = None;
+        app.scroll.corpus = Default::default();
+        app.scroll.merge_cursor = None;
     }
     let source = &mut app.sources[corpus];
     let old = match &mut source.loaded {
@@ -85,18 +85,18 @@ pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
     };
     // Freeing a big trainer of its own takes a while: not here.
     if let Some(old) = old {
-        app.work.push(Work::new(move || drop(old)));
+        app.jobs.work.push(Work::new(move || drop(old)));
     }
     app.current = corpus;
-    app.pairs_scroll = 0;
+    app.scroll.pairs = 0;
     app.changed_by_undo = false;
     follow_round(app);
 }
 
 /// What a training key pressed during a job is told.
 pub(super) fn busy_notice(app: &App) -> String {
-    let what = app.job.as_ref().map_or("", |j| j.what.as_str());
-    match app.job.as_ref().and_then(|j| j.origin) {
+    let what = app.jobs.current.as_ref().map_or("", |j| j.what.as_str());
+    match app.jobs.current.as_ref().and_then(|j| j.origin) {
         Some(_) => format!(
             "{what} is under way: wait, or {} cancels it",
             keymap::keys_of(&Action::CancelJob)
@@ -108,15 +108,15 @@ pub(super) fn busy_notice(app: &App) -> String {
 /// The next slice of the job under way, or its thread's result if it has
 /// one.
 pub(super) fn job_more(app: &mut App) {
-    let Some(job) = app.job.as_ref() else {
+    let Some(job) = app.jobs.current.as_ref() else {
         return;
     };
     let finished = match &job.run {
         Run::Here { target } => {
             let target = *target;
-            let deadline = Instant::now() + app.slice;
+            let deadline = Instant::now() + app.jobs.slice;
             // Each slice moves the table: its winner is the top row.
-            app.pairs_scroll = 0;
+            app.scroll.pairs = 0;
             move_until(app.trainer_mut(), target, deadline)
         }
         Run::Replay(away) | Run::Open(away) => match away.take() {
@@ -128,14 +128,14 @@ pub(super) fn job_more(app: &mut App) {
                     loaded.lines = lines;
                 }
                 // Freeing a big trainer takes a while of its own: not here.
-                app.work.push(Work::new(move || drop(old)));
-                app.pairs_scroll = 0;
+                app.jobs.work.push(Work::new(move || drop(old)));
+                app.scroll.pairs = 0;
                 true
             }
             Some(Err(e)) => {
-                let job = app.job.take().expect("a job is under way");
+                let job = app.jobs.current.take().expect("a job is under way");
                 if job.is_opening() {
-                    app.failed = Some(e);
+                    app.jobs.failed = Some(e);
                     app.quit = true;
                 } else {
                     app.notice = Some(format!("{} failed: {e}", job.what));
@@ -152,7 +152,7 @@ pub(super) fn job_more(app: &mut App) {
 /// The job is done: say so if it did not reach what it was asked for, or
 /// if it was itself the way back from a cancelled one.
 pub(super) fn finish_job(app: &mut App) {
-    let Some(job) = app.job.take() else {
+    let Some(job) = app.jobs.current.take() else {
         return;
     };
     // A "wait" said while it ran is out of date now.
@@ -180,13 +180,13 @@ pub(super) fn finish_job(app: &mut App) {
 /// on another thread never touched the trainer on screen, so that is
 /// at once; steps and undos made here are taken back as a job of its own.
 pub(super) fn cancel_job(app: &mut App) {
-    let Some(job) = app.job.take() else {
+    let Some(job) = app.jobs.current.take() else {
         return;
     };
     let Some(origin) = job.origin else {
         // Already on the way back: that cannot be cancelled.
         app.notice = Some(format!("{} is under way: wait", job.what));
-        app.job = Some(job);
+        app.jobs.current = Some(job);
         return;
     };
     if let (Some(at), Some(lesson)) = (job.lesson_at, app.lesson.as_mut()) {
@@ -235,9 +235,9 @@ pub(super) fn switch_corpus(app: &mut App, by: usize) {
     let next = (app.current + by) % app.sources.len();
     match app.switch_to(next) {
         Ok(()) => {
-            app.corpus_scroll = CorpusScroll::default();
-            app.pairs_scroll = 0;
-            app.merge_cursor = None;
+            app.scroll.corpus = CorpusScroll::default();
+            app.scroll.pairs = 0;
+            app.scroll.merge_cursor = None;
             app.autoplay.on = false;
             app.notice = Some(format!(
                 "corpus {}: {} bytes",

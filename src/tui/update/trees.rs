@@ -5,7 +5,7 @@ use super::*;
 /// Open the merge tree of the token selected where the eye is: the
 /// fertility view's token line, the encode box or the merge list.
 pub(super) fn open_tree(app: &mut App) {
-    let label = |bytes: &[u8]| crate::tui::rows::label(bytes, &app.theme);
+    let label = |bytes: &[u8]| crate::tui::panes::rows::label(bytes, &app.theme);
     let tree = if app.fert.open || app.focus == Focus::Encode {
         let (token, tok) = if app.fert.open {
             (

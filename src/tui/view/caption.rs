@@ -1,7 +1,7 @@
 //! The lesson's caption bar, above the footer.
 
 use crate::tui::app::App;
-use crate::tui::why::wrap;
+use crate::tui::panes::why::wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};

@@ -4,8 +4,8 @@
 
 use crate::bpe::Phase;
 use crate::tui::app::{App, Focus};
-use crate::tui::chunk_table::{self, ChunkRow};
 use crate::tui::layout::inner;
+use crate::tui::panes::chunk_table::{self, ChunkRow};
 use crate::tui::theme::Mark;
 use crate::tui::view::widths::{fit_right, width};
 use crate::tui::view::{pane_block, token_label};
@@ -20,7 +20,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let body = inner(area);
     let height = body.height as usize;
     let total = trainer.corpus().chunks().len();
-    let from = app.chunk_scroll.min(total.saturating_sub(1));
+    let from = app.scroll.chunks.min(total.saturating_sub(1));
     let rows = chunk_table::rows(trainer, from, height);
     let count_w = rows
         .iter()

@@ -2,8 +2,8 @@
 //! position down, drawing only the lines that show.
 
 use crate::tui::app::{App, Focus};
-use crate::tui::corpus_text::{CorpusLook, Round, Target};
 use crate::tui::layout::inner;
+use crate::tui::panes::corpus_text::{CorpusLook, Round, Target};
 use crate::tui::theme::Mark;
 use crate::tui::view::widths::{self, truncate_left};
 use crate::tui::view::{pane_block, token_label};
@@ -18,15 +18,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let width = body.width as usize;
     let height = body.height as usize;
     let mut rows: Vec<Line> = Vec::with_capacity(height);
-    let mut line = app.corpus_scroll.line;
-    let mut skip = app.corpus_scroll.row;
+    let mut line = app.scroll.corpus.line;
+    let mut skip = app.scroll.corpus.row;
     while rows.len() < height && line < look.lines.count() {
         let wrapped = look.first_rows(line, width, skip + height - rows.len());
         rows.extend(wrapped.into_iter().skip(skip));
         skip = 0;
         line += 1;
     }
-    let right = format!("line {}/{}", app.corpus_scroll.line + 1, look.lines.count());
+    let right = format!("line {}/{}", app.scroll.corpus.line + 1, look.lines.count());
     // Borders, the spaces around both titles and a gap between them.
     let room =
         (area.width as usize).saturating_sub(widths::width(&right) + 8 + widths::width("Corpus: "));

@@ -2,8 +2,8 @@
 //! merges so far, the selected (or newest) merge marked under the axis.
 
 use crate::tui::app::App;
-use crate::tui::curve::tokens_by_merge;
 use crate::tui::layout::inner;
+use crate::tui::panes::curve::tokens_by_merge;
 use crate::tui::view::widths::{fit_left, width};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -51,7 +51,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let columns = w.min(n + 1);
     let k_at = |c: usize| if columns == n + 1 { c } else { k_of(c) };
     // A selected merge is marked by the count after it; else the newest.
-    let selected = app.selected_merge().filter(|_| app.merge_cursor.is_some());
+    let selected = app
+        .selected_merge()
+        .filter(|_| app.scroll.merge_cursor.is_some());
     let marked = selected.map_or(n, |rank| rank + 1);
     let mark_col = (0..columns)
         .find(|&c| k_at(c) >= marked)

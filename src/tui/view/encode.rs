@@ -1,10 +1,11 @@
 //! The encode box: the text typed or pasted, cut into tokens by the merges
 //! made so far, with its ids and what it costs.
 
+use crate::tui::action::Toggle;
 use crate::tui::app::{App, Focus, InputMode};
-use crate::tui::encode_box::SCROLLED_TO_TOP;
 use crate::tui::layout::inner;
-use crate::tui::rows::{Piece, Placed, Rows, TextLook, lay_out};
+use crate::tui::panes::encode_box::SCROLLED_TO_TOP;
+use crate::tui::panes::rows::{Piece, Placed, Rows, TextLook, lay_out};
 use crate::tui::theme::Mark;
 use crate::tui::view::pane_block;
 use crate::tui::view::widths::truncate;
@@ -490,9 +491,9 @@ fn token_rows_placed(
     }
     let look = TextLook {
         theme: &app.theme,
-        whitespace: app.show_whitespace,
-        hex: app.show_hex,
-        separators: app.boundaries == crate::tui::app::Boundaries::Separators,
+        whitespace: app.shows(Toggle::Whitespace),
+        hex: app.shows(Toggle::Hex),
+        separators: app.shows(Toggle::Separators),
         line_breaks: true,
     };
     let mut rows = Rows::new(width);

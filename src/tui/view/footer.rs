@@ -41,7 +41,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // Once training can go no further, the keys that train are not offered.
     // While a job runs, the keys that wait for it are not offered either.
     let done = app.training_end().is_some();
-    let busy = app.job.is_some();
+    let busy = app.jobs.current.is_some();
     let rank = app.goto_is_rank();
     let rows: Vec<_> = footer_rows(app)
         .filter(|b| {

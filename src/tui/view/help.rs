@@ -38,7 +38,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
 }
 
 fn width_of(s: &str) -> usize {
-    crate::tui::rows::cell_width(s)
+    crate::tui::panes::rows::cell_width(s)
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -47,7 +47,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let right = left.split_off(g.split.min(left.len()));
     let rect = g.rect;
     let max_scroll = g.max_scroll;
-    let scroll = app.help_scroll.min(max_scroll as usize) as u16;
+    let scroll = app.scroll.help.min(max_scroll as usize) as u16;
     let two_columns = g.two_columns;
     let col_width = g.col_width;
     // A small terminal cannot show every row at once: say so, or the last

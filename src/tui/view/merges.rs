@@ -26,7 +26,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let total = merges.len() + usize::from(pending.is_some());
     let selected = app.selected_merge();
     // Keep the selected row in view; otherwise show the newest rows.
-    let first = match (selected, app.merge_cursor) {
+    let first = match (selected, app.scroll.merge_cursor) {
         (Some(s), Some(_)) => s
             .saturating_sub(visible / 2)
             .min(total.saturating_sub(visible)),
@@ -100,7 +100,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let vocab = trainer.vocab();
             let mut joined = vocab.token_bytes(a).to_vec();
             joined.extend_from_slice(vocab.token_bytes(b));
-            let made = crate::tui::rows::label(&joined, &app.theme);
+            let made = crate::tui::panes::rows::label(&joined, &app.theme);
             let text = format!(
                 "{} {}  {} {} {}",
                 fit_right(&rank.to_string(), rank_w, ""),

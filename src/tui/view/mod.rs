@@ -19,6 +19,7 @@ pub(crate) mod tree;
 pub(crate) mod why;
 pub(crate) mod widths;
 
+use crate::tui::action::Toggle;
 use crate::tui::app::{App, Focus, InputMode};
 use crate::tui::layout;
 use ratatui::Frame;
@@ -52,9 +53,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
         }
         return;
     }
-    if (!app.zoomed || app.focus == Focus::Corpus) && app.chunk_table {
+    if (!app.shows(Toggle::Zoom) || app.focus == Focus::Corpus) && app.shows(Toggle::ChunkTable) {
         chunks::draw(frame, panes.corpus, app);
-    } else if !app.zoomed || app.focus == Focus::Corpus {
+    } else if !app.shows(Toggle::Zoom) || app.focus == Focus::Corpus {
         corpus::draw(frame, panes.corpus, app);
     }
     if let Some(r) = panes.pairs {
@@ -99,7 +100,7 @@ pub fn pane_block<'a>(app: &App, pane: Focus, title: String, right: String) -> B
     block
 }
 
-/// A token as the tables show it (see [`crate::tui::rows::label`]).
+/// A token as the tables show it (see [`crate::tui::panes::rows::label`]).
 pub fn token_label(app: &App, id: crate::bpe::TokenId) -> String {
-    crate::tui::rows::label(app.trainer().token_bytes(id), &app.theme)
+    crate::tui::panes::rows::label(app.trainer().token_bytes(id), &app.theme)
 }

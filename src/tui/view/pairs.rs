@@ -3,9 +3,10 @@
 
 use crate::bpe::Phase;
 use crate::bpe::trainer::{CountChange, PairRow};
+use crate::tui::action::Toggle;
 use crate::tui::app::{App, Focus};
-use crate::tui::changed;
 use crate::tui::layout::inner;
+use crate::tui::panes::changed;
 use crate::tui::view::widths::{fit_left, fit_right};
 use crate::tui::view::{pane_block, token_label};
 use ratatui::Frame;
@@ -28,21 +29,23 @@ struct Shown {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // The teacher's screen, often on the projector, gives nothing away
     // either until the teacher shows the tally.
-    if crate::tui::question::open_ballot(app).is_some() || crate::tui::question::asking(app) {
+    if crate::tui::class::question::open_ballot(app).is_some()
+        || crate::tui::class::question::asking(app)
+    {
         return draw_ballot(frame, area, app);
     }
-    let tally = crate::tui::question::shown_tally(app).map(|q| q.tally.clone());
+    let tally = crate::tui::class::question::shown_tally(app).map(|q| q.tally.clone());
     let trainer = app.trainer();
     let t = &app.theme;
     let g = &t.glyphs;
     let body = inner(area);
     let visible = (body.height as usize).saturating_sub(1);
-    let (shown, total): (Vec<Shown>, usize) = if app.changed_only {
+    let (shown, total): (Vec<Shown>, usize) = if app.shows(Toggle::ChangedOnly) {
         let all = changed::rows(trainer);
         let total = all.len();
         let shown = all
             .into_iter()
-            .skip(app.pairs_scroll)
+            .skip(app.scroll.pairs)
             .take(visible)
             .map(|r| Shown {
                 rank: r.rank,
@@ -53,11 +56,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             .collect();
         (shown, total)
     } else {
-        let rows = trainer.top_pairs(app.pairs_scroll + visible);
+        let rows = trainer.top_pairs(app.scroll.pairs + visible);
         let shown = rows
             .into_iter()
             .enumerate()
-            .skip(app.pairs_scroll)
+            .skip(app.scroll.pairs)
             .map(|(i, r): (usize, PairRow)| Shown {
                 rank: Some(i),
                 pair: r.pair,
@@ -151,7 +154,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled(change, change_style),
         ]));
     }
-    if app.changed_only && shown.is_empty() {
+    if app.shows(Toggle::ChangedOnly) && shown.is_empty() {
         lines.push(Line::raw("  no merge yet: nothing changed (d: all pairs)"));
     }
     let (fresh, gone) = changed::new_and_gone(trainer);
@@ -161,7 +164,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .map(|(n, what)| format!("{n} {what}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let title = if app.changed_only {
+    let title = if app.shows(Toggle::ChangedOnly) {
         format!("Pairs changed {total} of {}", trainer.pairs().len())
     } else {
         format!("Pairs {total}")
@@ -192,7 +195,7 @@ fn draw_ballot(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let g = &t.glyphs;
     let body = inner(area);
-    let rows = crate::tui::question::ballot(trainer);
+    let rows = crate::tui::class::question::ballot(trainer);
     let pairs: Vec<crate::bpe::Pair> = rows.iter().map(|r| r.0).collect();
     let class = app.classroom.as_ref();
     let at = class.map_or(0, |c| c.ballot_at.min(pairs.len().saturating_sub(1)));
@@ -230,7 +233,7 @@ fn draw_ballot(frame: &mut Frame, area: Rect, app: &App) {
             fit_left(&token_label(app, pair.1), tok_w, g.ellipsis),
             fit_right(&count.to_string(), count_w, ""),
         );
-        let student = class.is_some_and(|c| c.role == crate::tui::classroom::Role::Student);
+        let student = class.is_some_and(|c| c.role == crate::tui::class::Role::Student);
         let style = if i == at && student {
             t.cursor_row()
         } else {
@@ -239,7 +242,7 @@ fn draw_ballot(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(Line::styled(text, style));
     }
     let right = match class.and_then(|c| c.question.as_ref()) {
-        Some(q) if class.is_some_and(|c| c.role == crate::tui::classroom::Role::Teacher) => {
+        Some(q) if class.is_some_and(|c| c.role == crate::tui::class::Role::Teacher) => {
             format!("{} voted", q.votes)
         }
         _ if mine.is_some() => "voted; Enter changes".to_string(),

@@ -7,7 +7,7 @@ use crate::tui::job::{Away, Job, Run, Stage};
 /// The line the footer (or the opening screen) shows for the job under
 /// way, if there is one.
 pub fn text(app: &App) -> Option<String> {
-    let job = app.job.as_ref()?;
+    let job = app.jobs.current.as_ref()?;
     let dots = app.theme.glyphs.ellipsis;
     let how = match &job.run {
         Run::Here { target } => {

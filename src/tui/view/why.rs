@@ -1,7 +1,7 @@
 //! The round in words, drawn under the focused pane inside its border.
 
 use crate::tui::app::App;
-use crate::tui::why;
+use crate::tui::panes::why;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;

@@ -1,7 +1,7 @@
 //! Fitting text into a number of columns, measured by display width the
 //! way ratatui measures it, and cut only between grapheme clusters.
 
-use crate::tui::rows::cell_width;
+use crate::tui::panes::rows::cell_width;
 use unicode_segmentation::UnicodeSegmentation;
 
 pub fn width(s: &str) -> usize {

@@ -6,8 +6,8 @@ use super::{bar, header_cell, left, marker, not_ready, pad_to, rule, visible_col
 use crate::bpe::fertility::Row;
 use crate::corpora::SAMPLES;
 use crate::tui::app::App;
+use crate::tui::fertility::layout::Plan;
 use crate::tui::fertility::{Metric, format_ratio};
-use crate::tui::fertility_layout::Plan;
 use crate::tui::view::widths::{fit_number, fit_right};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

@@ -8,8 +8,8 @@
 use super::{header_cell, marker, pad_to, rule, visible_columns};
 use crate::bpe::display::token_visible;
 use crate::tui::app::App;
+use crate::tui::fertility::layout::Plan;
 use crate::tui::fertility::{number_labels, numbers};
-use crate::tui::fertility_layout::Plan;
 use crate::tui::theme::Mark;
 use crate::tui::view::widths::{fit_left, fit_number, truncate, width};
 use ratatui::style::Style;

@@ -5,9 +5,9 @@
 use super::{hex, marker, pad_to, rule, token_label};
 use crate::bpe::encoder::MergeSource;
 use crate::tui::app::App;
+use crate::tui::fertility::layout::Plan;
+use crate::tui::fertility::tokenizers::SlotState;
 use crate::tui::fertility::{merge_row, merge_rows};
-use crate::tui::fertility_layout::Plan;
-use crate::tui::tokenizers::SlotState;
 use crate::tui::view::widths::{fit_right, truncate};
 use ratatui::style::Style;
 use ratatui::text::Line;

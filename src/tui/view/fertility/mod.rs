@@ -20,11 +20,12 @@ mod scripts;
 use crate::bpe::Tokenizer;
 use crate::bpe::encoder::EncodedToken;
 use crate::corpora::SAMPLES;
-use crate::tui::app::{App, Boundaries};
+use crate::tui::action::Toggle;
+use crate::tui::app::App;
+use crate::tui::fertility::layout::{Plan, pasted, plan};
+use crate::tui::fertility::tokenizers::{Slot, SlotState};
 use crate::tui::fertility::{Panel, StripText, TextSource};
-use crate::tui::fertility_layout::{Plan, pasted, plan};
-use crate::tui::rows::{Piece, Rows, TextLook, lay_out};
-use crate::tui::tokenizers::{Slot, SlotState};
+use crate::tui::panes::rows::{Piece, Rows, TextLook, lay_out};
 use crate::tui::view::widths::{fit_items, fit_left, truncate, width};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -313,9 +314,9 @@ fn token_rows(
     }
     let look = TextLook {
         theme: t,
-        whitespace: one_row || app.show_whitespace,
-        hex: app.show_hex,
-        separators: one_row || app.boundaries == Boundaries::Separators,
+        whitespace: one_row || app.shows(Toggle::Whitespace),
+        hex: app.shows(Toggle::Hex),
+        separators: one_row || app.shows(Toggle::Separators),
         line_breaks: !one_row,
     };
     let mut rows = Rows::new(cols);
@@ -333,9 +334,9 @@ pub fn token_label(app: &App, tok: &Tokenizer, id: crate::bpe::TokenId) -> Strin
     shown(app, &tok.describe(id).bytes)
 }
 
-/// Token bytes on one line (see [`crate::tui::rows::label`]).
+/// Token bytes on one line (see [`crate::tui::panes::rows::label`]).
 pub fn shown(app: &App, bytes: &[u8]) -> String {
-    crate::tui::rows::label(bytes, &app.theme)
+    crate::tui::panes::rows::label(bytes, &app.theme)
 }
 
 /// Bytes as hex, the first few of them.

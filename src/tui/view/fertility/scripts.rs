@@ -6,8 +6,8 @@ use crate::bpe::fertility::ScriptShare;
 use crate::bpe::script::Script;
 use crate::corpora::SAMPLES;
 use crate::tui::app::App;
+use crate::tui::fertility::layout::Plan;
 use crate::tui::fertility::{TextSource, format_ratio};
-use crate::tui::fertility_layout::Plan;
 use crate::tui::view::widths::{fit_number, fit_right};
 use ratatui::text::{Line, Span};
 

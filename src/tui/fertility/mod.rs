@@ -2,11 +2,14 @@
 //! where its cursors are, and the numbers it shows, computed by the engine
 //! (`bpe::fertility`) and kept until the tokenizer or the text changes.
 
+pub(crate) mod layout;
+pub mod tokenizers;
+
 use crate::bpe::encoder::{EncodedToken, MergeSource};
 use crate::bpe::fertility::{self, Row, ScriptShare};
 use crate::bpe::{TokenId, Tokenizer};
 use crate::corpora::{self, SAMPLES};
-use crate::tui::tokenizers::TokenizerSet;
+use crate::tui::fertility::tokenizers::TokenizerSet;
 use std::sync::OnceLock;
 
 /// What the view shows, one at a time; Tab moves between them.

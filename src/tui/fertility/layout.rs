@@ -4,8 +4,8 @@
 
 use crate::corpora::SAMPLES;
 use crate::tui::app::App;
+use crate::tui::fertility::tokenizers::Slot;
 use crate::tui::fertility::{Panel, TextSource};
-use crate::tui::tokenizers::Slot;
 
 /// How to say how words are counted, for the scripts panel.
 pub const WORDS_NOTE: &str = "A token counts for the script of most of its bytes other than \
@@ -62,7 +62,7 @@ pub fn plan(app: &App, width: u16, height: u16) -> Plan {
             plan.tokens = 1 + room(fixed).saturating_sub(plan.list);
         }
         Panel::Scripts => {
-            plan.note = crate::tui::why::wrap(WORDS_NOTE, w.saturating_sub(2));
+            plan.note = crate::tui::panes::why::wrap(WORDS_NOTE, w.saturating_sub(2));
             let keep = room(2 + token_frame + 1 + 3).min(plan.note.len());
             plan.note.truncate(keep);
             plan.list = room(2 + plan.note.len() + token_frame + 1).max(1);

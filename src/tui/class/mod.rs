@@ -7,6 +7,9 @@
 //! screen keeps its own size. How the state gets from one explorer to the
 //! others is the [`ClassLink`]'s business (the SSH server's).
 
+pub mod follow;
+pub mod question;
+
 use crate::bpe::Trainer;
 use crate::tui::action::Action;
 use crate::tui::mark::PhaseName;

@@ -5,7 +5,7 @@
 use crate::bpe::Trainer;
 use crate::tui::action::Action;
 use crate::tui::app::{App, InputMode};
-use crate::tui::classroom::{Role, SharedTrainer, TrainingState};
+use crate::tui::class::{Role, SharedTrainer, TrainingState};
 use crate::tui::mark::PhaseName;
 use crate::tui::update::update;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -87,7 +87,7 @@ pub fn on_class_change(app: &mut App) {
     if class.role == Role::Student && class.following {
         follow(app);
     }
-    crate::tui::question::on_class_change(app);
+    crate::tui::class::question::on_class_change(app);
     app.dirty = true;
 }
 
@@ -95,10 +95,10 @@ pub fn on_class_change(app: &mut App) {
 pub fn after_event(app: &mut App) {
     // A long action's steps on the way are not the teacher's: the class
     // moves once it is done (or cancelled).
-    if app.job.is_some() {
+    if app.jobs.current.is_some() {
         return;
     }
-    crate::tui::question::after_teacher_move(app);
+    crate::tui::class::question::after_teacher_move(app);
     let state = state_of(app);
     let publishes = app
         .classroom
@@ -165,9 +165,9 @@ fn seek(app: &mut App, target: TrainingState) {
             app.notice = Some(format!("cannot follow the teacher: {e}"));
             return;
         }
-        app.corpus_scroll = Default::default();
-        app.pairs_scroll = 0;
-        app.merge_cursor = None;
+        app.scroll.corpus = Default::default();
+        app.scroll.pairs = 0;
+        app.scroll.merge_cursor = None;
     }
     // Between frames, like the teacher's own go-to; a newer move of the
     // teacher's takes the place of one still under way.
@@ -175,7 +175,11 @@ fn seek(app: &mut App, target: TrainingState) {
         merges: target.merges,
         phase: Some(target.phase),
     };
-    let heading_there = app.job.as_ref().is_some_and(|j| j.target == Some(mark));
+    let heading_there = app
+        .jobs
+        .current
+        .as_ref()
+        .is_some_and(|j| j.target == Some(mark));
     if !heading_there {
         update(app, Action::Follow(mark));
     }

@@ -77,6 +77,6 @@ pub fn watch(tell: impl Fn(Event) + Send + 'static) -> io::Result<()> {
 }
 
 fn end_now(signal: i32) -> ! {
-    crate::tui::terminal_mode::restore();
+    crate::tui::terminal::mode::restore();
     std::process::exit(128 + signal);
 }

@@ -3,8 +3,8 @@
 //! signals, loads and long work, all into one channel the loop waits on.
 
 use crate::tui::event::{Event, EventSource};
+use crate::tui::fertility::tokenizers::LoadDone;
 use crate::tui::job::Work;
-use crate::tui::tokenizers::LoadDone;
 use std::io;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
@@ -30,7 +30,7 @@ impl TerminalEvents {
             let _ = tx.send(Err(e));
         }
         let signalled = tx.clone();
-        if let Err(e) = crate::tui::signals::watch(move |event| {
+        if let Err(e) = crate::tui::terminal::signals::watch(move |event| {
             let _ = signalled.send(Ok(event));
         }) {
             let _ = tx.send(Err(e));
@@ -111,7 +111,7 @@ pub const LOCAL_PASTE_CAP: usize = 64 << 20;
 /// Forward terminal input until the terminal fails or nobody listens. A
 /// paste whose end never comes ends after a second without input.
 fn read_terminal(tx: &Sender<io::Result<Event>>) {
-    use crate::tui::input_bytes::{InputParser, PASTE_SILENCE};
+    use crate::tui::terminal::input_bytes::{InputParser, PASTE_SILENCE};
     use std::io::Read;
     let mut input = match terminal_input() {
         Ok(f) => f,
@@ -183,11 +183,11 @@ impl EventSource for TerminalEvents {
         match got {
             // Suspending here, between frames, means no frame is half drawn
             // when the shell gets the terminal back.
-            Ok(e) if crate::tui::signals::is_suspend(&e) => {
+            Ok(e) if crate::tui::terminal::signals::is_suspend(&e) => {
                 if let Some(why) = self.no_suspend.borrow().clone() {
                     return Ok(Some(Event::Notice(why)));
                 }
-                crate::tui::terminal_mode::suspend()?;
+                crate::tui::terminal::mode::suspend()?;
                 Ok(Some(Event::Redraw))
             }
             other => other.map(Some),

@@ -9,9 +9,9 @@
 use crate::bpe::encoder::{EncodedToken, Tokenizer};
 use crate::bpe::line_cuts::{cuts_at_lines, line_starts_word, spans_from, tokens_between};
 use crate::bpe::{Mode, TokenId};
-use crate::tui::lines::LineIndex;
-use crate::tui::rows::{self, TAB_WIDTH};
-use crate::tui::tokenizers::TokenizerSet;
+use crate::tui::fertility::tokenizers::TokenizerSet;
+use crate::tui::panes::lines::LineIndex;
+use crate::tui::panes::rows::{self, TAB_WIDTH};
 use std::ops::Range;
 use std::sync::Arc;
 use unicode_segmentation::UnicodeSegmentation;

@@ -16,8 +16,8 @@
 //! written again whole, each of its uncertain clusters placed by an
 //! explicit cursor move. Rows of plain text are patched as usual.
 
-use crate::tui::cell_writer::CompactBackend;
-use crate::tui::screen::Screen;
+use crate::tui::terminal::cell_writer::CompactBackend;
+use crate::tui::terminal::screen::Screen;
 use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::{Buffer, Cell, CellWidth};
 use ratatui::layout::{Position, Rect, Size};

@@ -6,8 +6,8 @@
 use crate::bpe::{Pair, Phase, Trainer};
 use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::classroom::{QuestionView, Role, TrainingState};
-use crate::tui::follow::state_of;
+use crate::tui::class::follow::state_of;
+use crate::tui::class::{QuestionView, Role, TrainingState};
 use crate::tui::keymap;
 use crate::tui::mark::PhaseName;
 

@@ -209,7 +209,7 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
 
 /// A token as the tables write it.
 fn label(app: &App, id: crate::bpe::TokenId) -> String {
-    crate::tui::rows::label(app.trainer().token_bytes(id), &app.theme)
+    crate::tui::panes::rows::label(app.trainer().token_bytes(id), &app.theme)
 }
 
 /// `1 token`, `2 tokens`.

@@ -12,7 +12,7 @@
 //! Like crossterm, each call starts from the plain style and `NO_COLOR`
 //! drops colours.
 
-use crate::tui::screen::Screen;
+use crate::tui::terminal::screen::Screen;
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
 use ratatui::buffer::Cell;
 use ratatui::layout::{Position, Size};

@@ -4,9 +4,10 @@
 
 use crate::bpe::trainer::Segment;
 use crate::bpe::{Mode, Pair, Phase, TokenId, Trainer};
-use crate::tui::app::{App, Boundaries, InputMode};
-use crate::tui::lines::LineIndex;
-use crate::tui::rows::{Piece, Rows, TextLook, lay_out};
+use crate::tui::action::Toggle;
+use crate::tui::app::{App, InputMode};
+use crate::tui::panes::lines::LineIndex;
+use crate::tui::panes::rows::{Piece, Rows, TextLook, lay_out};
 use crate::tui::theme::{Mark, Theme};
 use ratatui::text::Line;
 
@@ -95,9 +96,9 @@ impl<'a> CorpusLook<'a> {
             trainer: app.trainer(),
             lines: app.lines(),
             theme: &app.theme,
-            whitespace: app.show_whitespace,
-            separators: app.boundaries == Boundaries::Separators,
-            hex: app.show_hex,
+            whitespace: app.shows(Toggle::Whitespace),
+            separators: app.shows(Toggle::Separators),
+            hex: app.shows(Toggle::Hex),
             target: if matches!(app.input, InputMode::Help) {
                 Target::NONE
             } else {

@@ -10,7 +10,7 @@
 //! rows.
 
 use crate::bpe::pretok::for_each_utf8_run;
-use crate::tui::clusters::{ascii_str, clusters};
+use crate::tui::panes::clusters::{ascii_str, clusters};
 use crate::tui::theme::Theme;
 use ratatui::buffer::CellWidth;
 use ratatui::style::Style;

@@ -14,6 +14,8 @@
 //! round, `say` only shows its caption; a quoted caption may end any line
 //! and `#` starts a comment line.
 
+pub mod record;
+
 use crate::error::{Error, Result};
 use crate::options::args::TrainingOptions;
 use clap::Parser;

@@ -3,12 +3,20 @@
 //! `q`, Ctrl-C, an error, a panic or a signal; undone and redone around a
 //! suspend (Ctrl-Z).
 
+pub mod cell_writer;
+pub(crate) mod events;
+pub mod input_bytes;
+pub mod mode;
+pub mod screen;
+pub(crate) mod signals;
+pub(crate) mod wide_cells;
+
 use crate::error::{Error, Result};
 use crate::tui::app::App;
 use crate::tui::runner::run_loop;
-use crate::tui::terminal_events::TerminalEvents;
-use crate::tui::terminal_mode::{enter, restore};
-use crate::tui::wide_cells::WideCellBackend;
+use crate::tui::terminal::events::TerminalEvents;
+use crate::tui::terminal::mode::{enter, restore};
+use crate::tui::terminal::wide_cells::WideCellBackend;
 use ratatui::Terminal;
 use std::io::{self, BufWriter};
 

@@ -1,0 +1,14 @@
+//! The models of the panes: what each pane shows, worked out from the
+//! trainer and the view state, with nothing drawn (the drawing is in
+//! [`crate::tui::view`]).
+
+pub mod changed;
+pub mod chunk_table;
+pub(crate) mod clusters;
+pub mod corpus_text;
+pub mod curve;
+pub mod encode_box;
+pub(crate) mod lines;
+pub(crate) mod merge_tree;
+pub mod rows;
+pub mod why;
