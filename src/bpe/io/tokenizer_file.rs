@@ -156,6 +156,38 @@ fn required<'v>(map: &'v serde_json::Map<String, Value>, field: &str) -> Result<
 }
 
 pub fn from_json(value: Value) -> Result<Tokenizer> {
+    check_format(&value)?;
+    let file = object(&value, "the file", FIELDS)?;
+    let mode = Mode::parse(string(required(file, "mode")?, "field 'mode'")?)
+        .map_err(|e| e.context("field 'mode'"))?;
+    let pretok = Pretok::parse(string(required(file, "pretok")?, "field 'pretok'")?)
+        .map_err(|e| e.context("field 'pretok'"))?;
+    let tie = TieRule::parse(string(required(file, "tie")?, "field 'tie'")?)
+        .map_err(|e| e.context("field 'tie'"))?;
+    let digits = match file.get("digits") {
+        Some(d) => {
+            Digits::parse(string(d, "field 'digits'")?).map_err(|e| e.context("field 'digits'"))?
+        }
+        None => Digits::Keep,
+    };
+    let mut vocab = base_vocab(file, mode)?;
+    let mut budget = VocabBudget::default();
+    for id in 0..vocab.len() as TokenId {
+        budget.add(vocab.token_bytes(id).len(), MAX_TOKEN_BYTES, || {
+            "the base symbols".into()
+        })?;
+    }
+    let merges = read_merges(file, &mut vocab, &mut budget)?;
+    let specials = read_specials(file, &vocab, &mut budget)?;
+    let mut tok = Tokenizer::from_training(vocab, Chunker::new(pretok, digits), tie, merges);
+    tok.set_specials(specials);
+    Ok(tok)
+}
+
+type Fields = serde_json::Map<String, Value>;
+
+/// The file says it is bpeek's, in a version this bpeek reads.
+fn check_format(value: &Value) -> Result<()> {
     match value.get("format").and_then(Value::as_str) {
         Some(FORMAT) => {}
         Some(other) => {
@@ -179,27 +211,19 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
         }
         None => return Err(Error::input("field 'version' is missing or not a number")),
     }
-    let file = object(&value, "the file", FIELDS)?;
-    let mode = Mode::parse(string(required(file, "mode")?, "field 'mode'")?)
-        .map_err(|e| e.context("field 'mode'"))?;
-    let pretok = Pretok::parse(string(required(file, "pretok")?, "field 'pretok'")?)
-        .map_err(|e| e.context("field 'pretok'"))?;
-    let tie = TieRule::parse(string(required(file, "tie")?, "field 'tie'")?)
-        .map_err(|e| e.context("field 'tie'"))?;
-    let digits = match file.get("digits") {
-        Some(d) => {
-            Digits::parse(string(d, "field 'digits'")?).map_err(|e| e.context("field 'digits'"))?
-        }
-        None => Digits::Keep,
-    };
-    let mut vocab = match mode {
+    Ok(())
+}
+
+/// The base symbols: the 256 bytes, or a char-mode file's alphabet.
+fn base_vocab(file: &Fields, mode: Mode) -> Result<Vocab> {
+    match mode {
         Mode::Byte => {
             if file.contains_key("alphabet") {
                 return Err(Error::input(
                     "field 'alphabet': only char-mode tokenizers have one",
                 ));
             }
-            Vocab::bytes()
+            Ok(Vocab::bytes())
         }
         Mode::Char => {
             let Some(alphabet) = file.get("alphabet") else {
@@ -229,18 +253,16 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
                     "field 'alphabet': characters must be in code point order",
                 ));
             }
-            vocab
+            Ok(vocab)
         }
-    };
+    }
+}
+
+/// The merges in rank order, each pushed onto `vocab` as it is read.
+fn read_merges(file: &Fields, vocab: &mut Vocab, budget: &mut VocabBudget) -> Result<Vec<Merge>> {
     let raw_merges = list(required(file, "merges")?, "field 'merges'")?;
     let mut merges = Vec::with_capacity(raw_merges.len());
     let mut merged: FxHashSet<(TokenId, TokenId)> = FxHashSet::default();
-    let mut budget = VocabBudget::default();
-    for id in 0..vocab.len() as TokenId {
-        budget.add(vocab.token_bytes(id).len(), MAX_TOKEN_BYTES, || {
-            "the base symbols".into()
-        })?;
-    }
     for (rank, m) in raw_merges.iter().enumerate() {
         let place = format!("merges[{rank}]");
         let fields = object(m, &place, MERGE_FIELDS)?;
@@ -297,6 +319,15 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
             replacements,
         });
     }
+    Ok(merges)
+}
+
+/// The special tokens, each with an id above the ordinary ones.
+fn read_specials(
+    file: &Fields,
+    vocab: &Vocab,
+    budget: &mut VocabBudget,
+) -> Result<Vec<SpecialToken>> {
     let raw_specials = match file.get("special_tokens") {
         Some(v) => list(v, "field 'special_tokens'")?,
         None => &[],
@@ -343,7 +374,5 @@ pub fn from_json(value: Value) -> Result<Tokenizer> {
             id,
         });
     }
-    let mut tok = Tokenizer::from_training(vocab, Chunker::new(pretok, digits), tie, merges);
-    tok.set_specials(specials);
-    Ok(tok)
+    Ok(specials)
 }
