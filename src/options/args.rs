@@ -90,11 +90,12 @@ impl ColorChoice {
     }
 }
 
+/// How the explorer looks and what it compares with, the same on a local
+/// terminal and on every screen of a served class.
 #[derive(Args, Debug, Clone, Default)]
-pub struct TuiArgs {
-    #[command(flatten)]
-    pub training: TrainingOptions,
-    /// Colour on screen; every distinction is also drawn without it
+pub struct ScreenOptions {
+    /// Colour on screen (auto: unless NO_COLOR is set or TERM is dumb; in a
+    /// class, the client's TERM); every distinction is also drawn without it
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Draw borders and marks with ASCII only
@@ -105,6 +106,14 @@ pub struct TuiArgs {
     /// GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
     #[arg(long = "tokenizer", value_name = "NAME|FILE")]
     pub tokenizers: Vec<String>,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct TuiArgs {
+    #[command(flatten)]
+    pub training: TrainingOptions,
+    #[command(flatten)]
+    pub screen: ScreenOptions,
     /// Measure the premium of pasted text against this text (the English
     /// version of what will be pasted) [default: the bundled English sample]
     #[arg(long, value_name = "FILE")]
@@ -122,15 +131,8 @@ pub struct TuiArgs {
 pub struct ServeArgs {
     #[command(flatten)]
     pub training: TrainingOptions,
-    /// Colour on the clients' screens (auto: unless the client's TERM is dumb)
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-    /// Draw borders and marks with ASCII only
-    #[arg(long)]
-    pub ascii: bool,
-    /// Also compare and encode with this tokenizer (repeatable), as for `tui`
-    #[arg(long = "tokenizer", value_name = "NAME|FILE")]
-    pub tokenizers: Vec<String>,
+    #[command(flatten)]
+    pub screen: ScreenOptions,
     /// Address and port to listen on; 0.0.0.0:2222 opens it to the network
     #[arg(long, default_value = "127.0.0.1:2222", value_name = "ADDR:PORT")]
     pub listen: String,

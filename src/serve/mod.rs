@@ -76,7 +76,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     }
     install_panic_log(running.log.clone());
     if args.lead {
-        let theme = Theme::new(args.color.for_this_terminal(), args.ascii);
+        let theme = Theme::new(args.screen.color.for_this_terminal(), args.screen.ascii);
         let led = lead(&running.server, args, theme);
         running.stop();
         led
@@ -184,10 +184,10 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         setup: Setup {
             training: args.training.clone(),
             first,
-            tokenizer_specs: args.tokenizers.clone(),
-            colour: args.color,
-            ascii: args.ascii,
-            shared: Arc::new(SharedTokenizers::new(&args.tokenizers)),
+            tokenizer_specs: args.screen.tokenizers.clone(),
+            colour: args.screen.color,
+            ascii: args.screen.ascii,
+            shared: Arc::new(SharedTokenizers::new(&args.screen.tokenizers)),
             class,
             panic_key: args.panic_key,
         },
@@ -285,7 +285,7 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
     // The corpus counted when the server started, not counted again.
     let (name, trainer) = &server.setup.first;
     let mut app = App::from_built(&args.training, name.clone(), Arc::clone(trainer), theme);
-    for spec in &args.tokenizers {
+    for spec in &args.screen.tokenizers {
         app.add_tokenizer(spec);
     }
     app.classroom = Some(Classroom::new(Role::Teacher, class.link(seat.id)));

@@ -41,7 +41,7 @@ use theme::Theme;
 /// `bpeek tui`: open the explorer on the terminal this process runs in.
 pub fn run(args: &TuiArgs) -> Result<()> {
     // Options are checked first, so a wrong one is reported as such anywhere.
-    let theme = Theme::new(args.color.for_this_terminal(), args.ascii)
+    let theme = Theme::new(args.screen.color.for_this_terminal(), args.screen.ascii)
         .with_palette(theme::Palette::from_env());
     let lesson = args.lesson.as_deref().map(load_lesson).transpose()?;
     let training = match &lesson {
@@ -69,10 +69,10 @@ pub fn run(args: &TuiArgs) -> Result<()> {
     }
     // A wrong --tokenizer is a usage error here as in `encode`, not a
     // message inside the screen.
-    for spec in &args.tokenizers {
+    for spec in &args.screen.tokenizers {
         crate::bpe::io::load::check(spec)?;
     }
-    for spec in &args.tokenizers {
+    for spec in &args.screen.tokenizers {
         app.add_tokenizer(spec);
     }
     if let Some(path) = &args.english {
