@@ -3,7 +3,7 @@
 
 use crate::bpe::Trainer;
 use crate::corpora;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::options::args::TrainingOptions;
 use crate::options::input::build_trainer;
 use crate::tui::action::Toggle;
@@ -124,19 +124,6 @@ impl Shown {
 /// Corpus files at least this large are opened on another thread, with
 /// progress on screen; smaller ones are read before the screen opens.
 pub const OPEN_AWAY_FROM: u64 = 4 << 20;
-
-/// The largest corpus the explorer reads: it keeps the text, every chunk's
-/// places and the pair table in memory (`bpeek train` counts a corpus of
-/// any size as it reads it).
-pub const MAX_CORPUS_BYTES: u64 = 1 << 30;
-
-/// The error for a corpus past [`MAX_CORPUS_BYTES`].
-pub fn too_big(path: &str) -> Error {
-    Error::input(format!(
-        "{path}: the explorer reads at most {} GiB of corpus; train on more with `bpeek train`",
-        MAX_CORPUS_BYTES >> 30
-    ))
-}
 
 /// Autoplay rates, in merges per second.
 pub const SPEEDS: [f64; 8] = [0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
@@ -310,8 +297,8 @@ impl App {
             std::fs::metadata(path)
         };
         let size = match meta {
-            Ok(m) if m.is_file() && m.len() > MAX_CORPUS_BYTES => {
-                return Err(too_big(path));
+            Ok(m) if m.is_file() && m.len() > crate::tui::job::MAX_CORPUS_BYTES => {
+                return Err(crate::tui::job::too_big(path));
             }
             // Opening at once tells an unreadable file the usual way.
             Ok(m)

@@ -20,6 +20,19 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The largest corpus the explorer reads: it keeps the text, every chunk's
+/// places and the pair table in memory (`bpeek train` counts a corpus of
+/// any size as it reads it).
+pub const MAX_CORPUS_BYTES: u64 = 1 << 30;
+
+/// The error for a corpus past [`MAX_CORPUS_BYTES`].
+pub fn too_big(path: &str) -> Error {
+    Error::input(format!(
+        "{path}: the explorer reads at most {} GiB of corpus; train on more with `bpeek train`",
+        MAX_CORPUS_BYTES >> 30
+    ))
+}
+
 /// How long one slice of a job may run before the loop draws the screen
 /// and reads keys again.
 pub const SLICE: Duration = Duration::from_millis(25);
@@ -325,7 +338,7 @@ fn read_with_progress(path: &str, total: u64, progress: &Progress) -> Result<Vec
     } else {
         Box::new(std::fs::File::open(path).map_err(cannot)?)
     };
-    let mut text = Vec::with_capacity(total.min(crate::tui::app::MAX_CORPUS_BYTES) as usize);
+    let mut text = Vec::with_capacity(total.min(MAX_CORPUS_BYTES) as usize);
     let mut block = vec![0u8; READ_BLOCK];
     loop {
         if progress.cancelled() {
@@ -338,8 +351,8 @@ fn read_with_progress(path: &str, total: u64, progress: &Progress) -> Result<Vec
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(cannot(e)),
         };
-        if (text.len() + n) as u64 > crate::tui::app::MAX_CORPUS_BYTES {
-            return Err(crate::tui::app::too_big(path));
+        if (text.len() + n) as u64 > MAX_CORPUS_BYTES {
+            return Err(too_big(path));
         }
         text.extend_from_slice(&block[..n]);
     }

@@ -61,3 +61,19 @@ pub fn id(value: u64, what: impl FnOnce() -> String) -> Result<u32> {
     }
     Ok(value as u32)
 }
+
+/// The deepest a JSON file may nest (serde_json's own bound).
+pub const JSON_DEPTH_LIMIT: usize = 128;
+
+/// A JSON parse error in words: a file nested too deep says so, with the
+/// bound, rather than as the parser's "recursion limit exceeded".
+pub fn json_error(e: &serde_json::Error) -> Error {
+    if e.to_string().starts_with("recursion limit exceeded") {
+        return Error::input(format!(
+            "the JSON nests deeper than {JSON_DEPTH_LIMIT} levels (line {}, column {}); no tokenizer file nests so deep",
+            e.line(),
+            e.column()
+        ));
+    }
+    Error::input(format!("malformed JSON: {e}"))
+}

@@ -3,6 +3,7 @@
 
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::io::files::read_text;
+use crate::bpe::io::limits::json_error;
 use crate::bpe::io::{builtin, import, tokenizer_file};
 use crate::bpe::pretok::Pretok;
 use crate::error::{Error, Result};
@@ -101,22 +102,6 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
 /// Above this many bytes of JSON, the parsed document is freed on a thread
 /// of its own.
 const BIG_DOCUMENT: usize = 8 << 20;
-
-/// The deepest a JSON file may nest (serde_json's own bound).
-pub const JSON_DEPTH_LIMIT: usize = 128;
-
-/// A JSON parse error in words: a file nested too deep says so, with the
-/// bound, rather than as the parser's "recursion limit exceeded".
-pub fn json_error(e: &serde_json::Error) -> Error {
-    if e.to_string().starts_with("recursion limit exceeded") {
-        return Error::input(format!(
-            "the JSON nests deeper than {JSON_DEPTH_LIMIT} levels (line {}, column {}); no tokenizer file nests so deep",
-            e.line(),
-            e.column()
-        ));
-    }
-    Error::input(format!("malformed JSON: {e}"))
-}
 
 /// Check that `spec` names a tokenizer bpeek can load, without building a
 /// built-in one (those take a moment and are loaded where they are used).

@@ -77,7 +77,7 @@ pub fn is_bpeek_tokenizer(v: &Value) -> bool {
 pub fn from_json_str(text: &str) -> Result<Tokenizer> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let value: Value =
-        serde_json::from_str(text).map_err(|e| crate::bpe::io::load::json_error(&e))?;
+        serde_json::from_str(text).map_err(|e| crate::bpe::io::limits::json_error(&e))?;
     from_json(value)
 }
 
