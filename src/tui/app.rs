@@ -219,8 +219,6 @@ pub struct App {
     pub classroom: Option<crate::tui::class::Classroom>,
     /// The merge tree shown over the panes, if one is open.
     pub tree: Option<crate::tui::panes::merge_tree::MergeTree>,
-    /// The token selected in the encode box (`[`/`]`).
-    pub encode_token: Option<usize>,
     /// The lesson being replayed, if one was given.
     pub lesson: Option<crate::tui::lesson::Lesson>,
     /// The session written down as a lesson, if asked for.
@@ -372,7 +370,6 @@ impl App {
             quit: false,
             classroom: None,
             tree: None,
-            encode_token: None,
             lesson: None,
             recording: None,
         }

@@ -262,7 +262,7 @@ impl When {
             (Tree, InputMode::Normal) => app.tree.is_some(),
             (Lesson, InputMode::Normal) => !fert && app.lesson.is_some(),
             (EncodeToken, InputMode::Normal) => {
-                !fert && app.focus == Focus::Encode && app.encode_token.is_some()
+                !fert && app.focus == Focus::Encode && app.encode.selected.is_some()
             }
             (Fertility, InputMode::Normal) => fert,
             (Ballot, InputMode::Normal) => {

@@ -53,6 +53,8 @@ pub struct EncodeBox {
     generation: u64,
     /// Rows scrolled up from the bottom of the box.
     pub scroll: usize,
+    /// The token selected (`[`/`]`), whose merge tree Enter opens.
+    pub selected: Option<usize>,
     /// The most bytes the text may hold (a served session's budget), if
     /// any: what would go past it is not inserted.
     pub limit: Option<usize>,

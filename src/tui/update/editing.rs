@@ -48,7 +48,7 @@ pub(super) fn select_encode_token(app: &mut App, by: isize) {
         app.notice = Some("no tokens yet: press e and type some text".into());
         return;
     }
-    app.encode_token = Some(match (app.encode_token, by > 0) {
+    app.encode.selected = Some(match (app.encode.selected, by > 0) {
         (None, true) => 0,
         (None, false) => n - 1,
         (Some(i), true) => (i + 1).min(n - 1),

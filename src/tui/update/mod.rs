@@ -160,8 +160,12 @@ fn after_change(app: &mut App) {
         app.toks.sync_trained(current, &loaded.trainer);
     }
     app.encode.refresh(&app.toks);
-    if app.encode_token.is_some_and(|i| i >= app.encode.ids.len()) {
-        app.encode_token = None;
+    if app
+        .encode
+        .selected
+        .is_some_and(|i| i >= app.encode.ids.len())
+    {
+        app.encode.selected = None;
     }
     if app.input == InputMode::Editing {
         // Editing shows the cursor; leaving shows the end again.

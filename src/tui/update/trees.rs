@@ -14,7 +14,7 @@ pub(super) fn open_tree(app: &mut App) {
             )
         } else {
             (
-                app.encode_token.and_then(|i| app.encode.token(i)),
+                app.encode.selected.and_then(|i| app.encode.token(i)),
                 app.toks.get(app.toks.selected),
             )
         };

@@ -380,7 +380,7 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         if span.start > at {
             out.push(plain(at..span.start));
         }
-        let mark = if app.encode_token == Some(i) {
+        let mark = if app.encode.selected == Some(i) {
             Mark::Selected
         } else {
             Mark::None
