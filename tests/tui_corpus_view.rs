@@ -2,7 +2,7 @@
 //! first place of what it highlights into view, and a long line is drawn
 //! from only the rows the pane shows, exactly as the whole line would be.
 
-use bpeek::bpe::{Phase, Pretok, Trainer, TrainerConfig};
+use bpeek::bpe::{Mode, Phase, Pretok, Trainer, TrainerConfig};
 use bpeek::tui::action::Scroll;
 use bpeek::tui::layout::{for_app, inner};
 use bpeek::tui::panes::corpus_text::CorpusLook;
@@ -328,5 +328,39 @@ fn in_long_lines_each_round_brings_its_first_place_onto_the_screen() {
             );
         }
         assert!(below_first_row > 5, "some places are deep in a line");
+    }
+}
+
+#[test]
+fn in_char_mode_every_word_is_drawn_with_its_end_mark_the_text_s_last_too() {
+    for (text, words) in [
+        ("ab ab ab", 3),
+        ("ab ab ab\n", 3),
+        ("the player\nplayed the replay", 5),
+        ("played the replay", 3),
+    ] {
+        let config = TrainerConfig {
+            mode: Mode::Char,
+            ..Default::default()
+        };
+        let mut app = App::from_trainer(
+            "test",
+            Trainer::new(text.into(), config).unwrap(),
+            Theme::plain(),
+        );
+        update(&mut app, Action::Resize(80, 24));
+        for merges in 0..4 {
+            let look = CorpusLook::of(&app);
+            let drawn: String = (0..text.lines().count())
+                .flat_map(|i| look.line_rows(i, 60))
+                .flat_map(|row| row.spans.into_iter().map(|s| s.content.into_owned()))
+                .collect();
+            assert_eq!(
+                drawn.matches('⌟').count(),
+                words,
+                "{text:?} after {merges} merges: {drawn:?}"
+            );
+            update(&mut app, Action::Step);
+        }
     }
 }

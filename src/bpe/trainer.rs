@@ -903,12 +903,15 @@ impl Trainer {
                 Mode::Char => (first, occ.start as usize),
             };
             for (at, id) in self.chain.tokens_from(from, &self.vocab) {
-                if pos >= range.end {
+                let end = pos + self.vocab.corpus_len(id) as usize;
+                // A token that covers no text (char mode's `</w>`) belongs
+                // where it stands, the very end of the range included.
+                let empty = end == pos;
+                if pos > range.end || (pos == range.end && !empty) {
                     break;
                 }
-                let end = pos + self.vocab.corpus_len(id) as usize;
-                let overlaps = end > range.start || (end == pos && pos >= range.start);
-                if overlaps && pos < range.end {
+                let overlaps = end > range.start || (empty && pos >= range.start);
+                if overlaps {
                     out.push(Segment {
                         start: pos,
                         end,
