@@ -754,6 +754,7 @@ fn typed_for(app: &App, command: &Command) -> Vec<Event> {
                 _ => vec![Event::char('.')],
             }
         }
+        Command::StepTo(..) => panic!("the bundled lessons give a step's phase a line of its own"),
         Command::Say => vec![],
     }
 }
@@ -865,14 +866,63 @@ fn a_recorded_session_replays_as_a_lesson() {
             "phase counted",
             "phase chosen",
             "step 5",
-            "step 4",
-            "phase counted",
-            "step 3",
-            "phase counted",
+            "step 4 counted",
+            "step 3 counted",
             "phase chosen",
             "step 4",
         ]
     );
+}
+
+/// What a lesson step shows of training: where it stands and the pair
+/// table's head with its changes.
+fn shown(app: &App) -> (usize, &'static str, Vec<bpeek::bpe::trainer::PairRow>) {
+    let t = app.trainer();
+    (t.merges().len(), t.phase().name(), t.top_pairs(12))
+}
+
+#[test]
+fn every_recorded_line_replays_to_the_state_the_session_showed_then() {
+    use bpeek::tui::lesson::record::Recording;
+    for keys in ["..nnpp.n", "nnnn.pppp..", "n.p.p.nn"] {
+        let mut app = play(TieRule::First);
+        app.recording = Some(Recording::new(app.current));
+        let mut seen = Vec::new();
+        let mut events: Vec<Vec<Event>> = keys.chars().map(|c| vec![Event::char(c)]).collect();
+        events.push(
+            "g7".chars()
+                .map(Event::char)
+                .chain([Event::key(crossterm::event::KeyCode::Enter)])
+                .collect(),
+        );
+        events.push(vec![Event::char('p')]);
+        events.push(vec![Event::char('.')]);
+        for event in events {
+            let lines = app.recording.as_ref().unwrap().lines.len();
+            press(&mut app, event);
+            if app.recording.as_ref().unwrap().lines.len() > lines {
+                seen.push(shown(&app));
+            }
+        }
+        let text = app.recording.as_ref().unwrap().text("play", &app.options);
+        let lesson = Lesson::parse("recorded", &text).unwrap();
+        assert_eq!(lesson.steps.len(), seen.len(), "{text}");
+        let mut replay = play(TieRule::First);
+        replay.lesson = Some(lesson);
+        let mut before = shown(&replay);
+        for (i, want) in seen.iter().enumerate() {
+            press(&mut replay, [Event::char(' ')]);
+            let now = shown(&replay);
+            assert_ne!(
+                now,
+                before,
+                "{keys}: lesson step {} changes nothing\n{text}",
+                i + 1
+            );
+            assert_eq!(&now, want, "{keys}: lesson step {}\n{text}", i + 1);
+            before = now;
+        }
+    }
 }
 
 #[test]
@@ -922,4 +972,52 @@ fn corpora_lists_the_lessons_and_a_bad_lesson_stops_before_the_screen() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bundled: classic, bytes"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The explorer taken to `merges` and `phase` by steps forward only, as a
+/// class first sees that state.
+fn forward_to(tie: TieRule, merges: usize, phase: &str) -> App {
+    let mut app = play(tie);
+    press(&mut app, vec![Event::char('n'); merges]);
+    let dots = match (merges, phase) {
+        (_, "merged") | (0, "counted") => 0,
+        (0, _) | (_, "counted") => 1,
+        _ => 2,
+    };
+    press(&mut app, vec![Event::char('.'); dots]);
+    app
+}
+
+#[test]
+fn after_a_step_back_or_a_go_to_the_screen_is_the_one_the_steps_forward_showed() {
+    let mut rng = common::Rng(5);
+    for walk in 0..6 {
+        let mut app = play(TieRule::First);
+        for _ in 0..25 {
+            let keys: Vec<Event> = match rng.below(6) {
+                0 | 1 => vec![Event::char('p')],
+                2 => vec![Event::char('n')],
+                3 => vec![Event::char('.')],
+                _ => {
+                    let to = rng.below(12).to_string();
+                    std::iter::once('g')
+                        .chain(to.chars())
+                        .map(Event::char)
+                        .chain([Event::key(crossterm::event::KeyCode::Enter)])
+                        .collect()
+                }
+            };
+            press(&mut app, keys);
+            let (merges, phase) = (app.trainer().merges().len(), app.trainer().phase().name());
+            let mut fresh = forward_to(TieRule::First, merges, phase);
+            // The footer says what the last key did; the rest is the state.
+            let (a, b) = (screen(&mut app, 100, 30), screen(&mut fresh, 100, 30));
+            assert_eq!(
+                a[..29],
+                b[..29],
+                "walk {walk}: at merge {merges}, {phase}, after {:?}",
+                app.trainer().merges().len()
+            );
+        }
+    }
 }

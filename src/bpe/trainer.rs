@@ -733,6 +733,37 @@ impl Trainer {
         true
     }
 
+    /// [`Trainer::undo`], leaving the pair changes that the steps forward
+    /// showed at the state it reaches: those of the merge now last (none
+    /// at merge 0), not the undo's own, so a screen drawn after a step back
+    /// is the one drawn there on the way forward. Taking back a choice
+    /// changes no counts.
+    pub fn step_back(&mut self) -> bool {
+        let chosen = matches!(self.phase, Phase::Chosen(_));
+        if !self.undo() {
+            return false;
+        }
+        if !chosen {
+            self.show_last_merge_again();
+        }
+        true
+    }
+
+    /// Make the last merge again, so its changes are the ones shown.
+    fn show_last_merge_again(&mut self) {
+        if !self.config.keep_history {
+            // The undo replayed from merge 0: its last step left them.
+            return;
+        }
+        let Some(choice) = self.rounds.last().map(|r| r.choice.clone()) else {
+            self.last = LastMerge::default();
+            return;
+        };
+        self.undo();
+        self.apply(choice);
+        self.phase = Phase::Counted;
+    }
+
     /// Go to the state after exactly `n` merges (or as far as training can
     /// go), in the `merged` phase if `n > 0`. Returns the merge count reached.
     ///

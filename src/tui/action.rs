@@ -190,21 +190,6 @@ impl Action {
             Action::Tick | Action::LessonNext | Action::LessonBack | Action::PromptSubmit
         ) && self.waits_for_job(goto_is_rank)
     }
-
-    /// What the changed-pairs column shows after this action: `Some(true)`
-    /// the undo's changes, `Some(false)` a merge's, `None` as before.
-    pub fn changes_shown(&self) -> Option<bool> {
-        match self {
-            Action::Undo => Some(true),
-            Action::Step | Action::Tick | Action::Advance | Action::Reset => Some(false),
-            Action::Goto(_)
-            | Action::Follow(_)
-            | Action::PromptSubmit
-            | Action::NextCorpus
-            | Action::PrevCorpus => Some(false),
-            _ => None,
-        }
-    }
 }
 
 /// A part of the main screen that a key shows or hides. A new one needs a

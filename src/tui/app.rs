@@ -200,8 +200,6 @@ pub struct App {
     pub scroll: Scrolls,
     /// Long actions and the work they hand to other threads.
     pub jobs: Jobs,
-    /// The pair counts last changed by taking a merge back, not by making one.
-    pub changed_by_undo: bool,
     pub encode: EncodeBox,
     /// The tokenizers to compare and encode with.
     pub toks: TokenizerSet,
@@ -359,7 +357,6 @@ impl App {
             },
             scroll: Scrolls::default(),
             jobs: Jobs::default(),
-            changed_by_undo: false,
             encode: EncodeBox::default(),
             toks: TokenizerSet::default(),
             fert: FertilityView::default(),

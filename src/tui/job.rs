@@ -51,8 +51,19 @@ pub fn move_toward(trainer: &mut Trainer, target: Mark) -> bool {
     let m = target.merges;
     // Merged at m is the step from m - 1 just made: from above, undo past it.
     let wants_merged = target.phase == Some(PhaseName::Merged) && m > 0;
-    if here > m || (here == m && wants_merged && phase != PhaseName::Merged) {
+    if here > m + 1 || (here == m && wants_merged && phase != PhaseName::Merged) {
+        // On the way: no screen shows the changes of these undos.
         trainer.undo();
+        return true;
+    }
+    if here == m + 1 {
+        // The last undo: the changes left are those the steps forward
+        // showed here.
+        if wants_merged {
+            trainer.undo();
+        } else {
+            trainer.step_back();
+        }
         return true;
     }
     if here < m {

@@ -19,11 +19,17 @@ impl Mark {
         }
     }
 
-    /// The state [`Trainer::seek`] to `merges` ends in.
+    /// Where a go-to `merges` lands: merged after that many merges
+    /// (counted at merge 0), whether it went forward or back, so the screen
+    /// is the one the steps forward showed there.
     pub fn seek(merges: usize) -> Self {
         Mark {
             merges,
-            phase: None,
+            phase: Some(if merges == 0 {
+                PhaseName::Counted
+            } else {
+                PhaseName::Merged
+            }),
         }
     }
 }

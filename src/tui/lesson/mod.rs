@@ -21,17 +21,36 @@ use crate::options::args::TrainingOptions;
 use clap::Parser;
 use std::path::Path;
 
+use crate::tui::mark::Mark;
 /// A phase of a round, as a lesson names it: the one every part shares.
 pub use crate::tui::mark::PhaseName;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
-    /// Go to the state after this many merges.
+    /// Go to the state after this many merges: merged (counted at merge
+    /// 0), whichever way it is reached, so a step shows the same screen
+    /// going forward, back or from the start.
     Step(usize),
+    /// Go to this many merges, in this phase (`step 4 counted`).
+    StepTo(usize, PhaseName),
     /// Move to this phase of the current round.
     Phase(PhaseName),
     /// Only show the caption.
     Say,
+}
+
+impl Command {
+    /// Where a step goes; `None` for the commands that are no step.
+    pub fn target(&self) -> Option<Mark> {
+        match *self {
+            Command::Step(n) => Some(Mark::seek(n)),
+            Command::StepTo(merges, phase) => Some(Mark {
+                merges,
+                phase: Some(phase),
+            }),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,11 +171,16 @@ impl Lesson {
                     lesson.intro = caption.or(lesson.intro.take());
                 }
                 "step" => {
-                    let n = match rest[..] {
-                        [n] => n.parse::<usize>().ok(),
-                        _ => None,
-                    }
-                    .ok_or_else(|| bad("step takes a merge number, e.g. step 3".into()))?;
+                    let (n, phase) = match rest[..] {
+                        [n] => (n.parse::<usize>().ok(), None),
+                        [n, phase] => (n.parse::<usize>().ok(), phase_named(phase)),
+                        _ => (None, None),
+                    };
+                    let n = n
+                        .filter(|_| rest.len() == 1 || phase.is_some())
+                        .ok_or_else(|| {
+                            bad("step takes a merge number and perhaps a phase, e.g. step 3 or step 3 counted".into())
+                        })?;
                     if let Some((most, option)) = &budget
                         && n > *most
                     {
@@ -164,19 +188,20 @@ impl Lesson {
                             "step {n} is past the {most} merges the options allow ({option})"
                         )));
                     }
-                    lesson.push(Command::Step(n), caption, line);
+                    let command = match phase {
+                        Some(phase) => Command::StepTo(n, phase),
+                        None => Command::Step(n),
+                    };
+                    lesson.push(command, caption, line);
                 }
                 "phase" => {
                     let phase = match rest[..] {
-                        ["counted"] => PhaseName::Counted,
-                        ["chosen"] => PhaseName::Chosen,
-                        ["merged"] => PhaseName::Merged,
-                        _ => {
-                            return Err(bad(
-                                "phase takes counted, chosen or merged, e.g. phase chosen".into(),
-                            ));
-                        }
-                    };
+                        [name] => phase_named(name),
+                        _ => None,
+                    }
+                    .ok_or_else(|| {
+                        bad("phase takes counted, chosen or merged, e.g. phase chosen".into())
+                    })?;
                     lesson.push(Command::Phase(phase), caption, line);
                 }
                 "say" => {
@@ -308,4 +333,14 @@ fn split_caption(line: &str) -> std::result::Result<(&str, Option<String>), Stri
 /// A caption as a lesson file writes it.
 pub fn quote(caption: &str) -> String {
     format!("\"{}\"", caption.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The phase a lesson names.
+fn phase_named(word: &str) -> Option<PhaseName> {
+    match word {
+        "counted" => Some(PhaseName::Counted),
+        "chosen" => Some(PhaseName::Chosen),
+        "merged" => Some(PhaseName::Merged),
+        _ => None,
+    }
 }

@@ -23,9 +23,10 @@ impl Recording {
         }
     }
 
-    /// Write down where training stands if it moved: `step N` when the
-    /// merge count changed, then `phase NAME` if the phase is not the one
-    /// `step N` leaves (merged after a merge, counted at merge 0).
+    /// Write down where training stands if it moved, as one line that
+    /// replays it: `step N` when the merge count changed (`step N PHASE`
+    /// if the phase is not the one `step N` lands in: merged after a
+    /// merge, counted at merge 0), `phase NAME` when only the phase did.
     pub fn note(&mut self, trainer: &Trainer) {
         let now = (trainer.merges().len(), trainer.phase().name());
         if now == self.last {
@@ -34,9 +35,10 @@ impl Recording {
         let (merges, phase) = now;
         let after_step = if merges > 0 { "merged" } else { "counted" };
         if merges != self.last.0 {
-            self.lines.push(format!("step {merges}"));
-            if phase != after_step {
-                self.lines.push(format!("phase {phase}"));
+            if phase == after_step {
+                self.lines.push(format!("step {merges}"));
+            } else {
+                self.lines.push(format!("step {merges} {phase}"));
             }
         } else {
             self.lines.push(format!("phase {phase}"));

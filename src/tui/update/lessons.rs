@@ -58,11 +58,11 @@ pub(super) fn run_lesson_script(
 ) {
     let mut rest = commands.into_iter();
     while let Some(command) = rest.next() {
-        let lesson::Command::Step(n) = command else {
+        let Some(target) = command.target() else {
             run_lesson_command(app, &command);
             continue;
         };
-        let (mut job, work) = Job::seek(app.trainer(), Mark::seek(n), what, origin);
+        let (mut job, work) = Job::seek(app.trainer(), target, what, origin);
         job.then = rest.collect();
         job.lesson_at = lesson_at;
         start_job(app, job, work);
@@ -72,7 +72,7 @@ pub(super) fn run_lesson_script(
 
 pub(super) fn run_lesson_command(app: &mut App, command: &lesson::Command) {
     match command {
-        lesson::Command::Step(n) => goto(app, *n),
+        lesson::Command::Step(n) | lesson::Command::StepTo(n, _) => goto(app, *n),
         lesson::Command::Phase(want) => {
             // At most two phases on: counted -> chosen -> merged.
             for _ in 0..2 {

@@ -60,9 +60,6 @@ pub fn update(app: &mut App, action: Action) {
             return;
         }
     }
-    if let Some(undone) = action.changes_shown() {
-        app.changed_by_undo = undone;
-    }
     let trains = action.trains();
     if trains {
         // The winner of a round is the top row of the pair table.

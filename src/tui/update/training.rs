@@ -89,7 +89,6 @@ pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
     }
     app.current = corpus;
     app.scroll.pairs = 0;
-    app.changed_by_undo = false;
     follow_round(app);
 }
 
@@ -169,7 +168,6 @@ pub(super) fn finish_job(app: &mut App) {
             .map_or_else(String::new, |r| format!(": {r}"));
         app.notice = Some(format!("training stops at merge {reached}{why}"));
     }
-    app.changed_by_undo = false;
     if !job.then.is_empty() {
         return run_lesson_script(app, job.then, job.what, job.origin, job.lesson_at);
     }
@@ -251,7 +249,7 @@ pub(super) fn switch_corpus(app: &mut App, by: usize) {
 
 /// Take back the last merge (or the round's choice).
 pub(super) fn undo(app: &mut App) {
-    if !app.trainer_mut().undo() {
+    if !app.trainer_mut().step_back() {
         app.notice = Some("at merge 0: nothing to undo".into());
     }
 }

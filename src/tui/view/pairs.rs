@@ -92,13 +92,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let tok_w = ((body.width as usize).saturating_sub(fixed) / 2).clamp(3, 14);
 
     let mut lines = Vec::with_capacity(visible + 1);
-    let change_head = if tally.is_some() {
-        "votes"
-    } else if app.changed_by_undo {
-        "undo"
-    } else {
-        "change"
-    };
+    let change_head = if tally.is_some() { "votes" } else { "change" };
     lines.push(Line::styled(
         format!(
             "  {} {} {} {} {}",
