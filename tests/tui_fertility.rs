@@ -289,6 +289,23 @@ fn the_merges_panel_lists_a_rank_file_by_rank_and_goes_to_a_rank() {
     press_key(&mut app, KeyCode::Enter);
     assert_eq!(app.fert.merge_row, Some(300));
     assert!(app.trainer().merges().is_empty(), "training did not move");
+    // Enter opens the tree of the merge selected there, not the token
+    // line's token.
+    press_key(&mut app, KeyCode::Enter);
+    let tok = app.toks.get(app.toks.selected).unwrap();
+    let merge = bpeek::tui::fertility::merge_row(tok, 300).unwrap();
+    let (left, right) = merge.pair.unwrap();
+    let tree = app.tree.as_ref().expect("a merge tree is open");
+    let name = |id| bpeek::tui::panes::rows::label(&tok.describe(id).bytes, &app.theme);
+    assert!(tree.title.starts_with(&name(merge.id)), "{}", tree.title);
+    assert!(
+        tree.lines[0]
+            .1
+            .starts_with(&format!("{} = {}", name(merge.id), name(left)))
+            && tree.lines[0].1.contains(&format!("+ {}", name(right))),
+        "{:?}",
+        tree.lines
+    );
 }
 
 const EXPECT_COST_80: &[&str] = &[

@@ -136,8 +136,10 @@ fn random_keys_over_every_view_mode_and_corpus_never_panic() {
     }
 }
 
-/// The sequence the hostile probe found: the changed-pairs view after an
-/// undo names the pairs that vanished with the undone token.
+/// The sequence the hostile probe found (`d n p`) drew the changed pairs
+/// of an undo, naming the token it took away; after a step back the view
+/// shows what the steps forward showed there: at merge 0 nothing changed,
+/// at merge 1 what the first merge changed, the pairs it ended included.
 #[test]
 fn the_changed_pairs_after_an_undo_name_the_undone_token() {
     let options = TrainingOptions {
@@ -146,15 +148,21 @@ fn the_changed_pairs_after_an_undo_name_the_undone_token() {
     };
     let mut app = App::from_options(&options, Theme::plain()).unwrap();
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
-    let mut events = ScriptedEvents::typed("dnp");
-    run_loop(&mut terminal, &mut app, &mut events).unwrap();
-    let screen: String = terminal
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
-    assert!(screen.contains("Pairs changed"), "{screen}");
-    assert!(screen.contains("gone"), "{screen}");
+    let mut screen = |keys: &str| -> String {
+        let mut events = ScriptedEvents::typed(keys);
+        run_loop(&mut terminal, &mut app, &mut events).unwrap();
+        app.quit = false;
+        terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect()
+    };
+    let at_0 = screen("dnp");
+    assert!(at_0.contains("Pairs changed 0"), "{at_0}");
+    let at_1 = screen("nnp");
+    assert!(at_1.contains("Pairs changed"), "{at_1}");
+    assert!(at_1.contains("gone"), "{at_1}");
 }

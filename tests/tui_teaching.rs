@@ -1021,3 +1021,41 @@ fn after_a_step_back_or_a_go_to_the_screen_is_the_one_the_steps_forward_showed()
         }
     }
 }
+
+#[test]
+fn keys_pressed_while_a_lesson_step_runs_wait_their_turn() {
+    let lesson = bundled("classic");
+    let keys = |s: &str| -> Vec<Event> {
+        s.chars()
+            .map(|c| match c {
+                '<' => Event::key(crossterm::event::KeyCode::Left),
+                '>' => Event::key(crossterm::event::KeyCode::Right),
+                c => Event::char(c),
+            })
+            .collect()
+    };
+    for (before, quick) in [
+        ("    <<<", "< "),
+        ("    ", "<p"),
+        ("   ", "<<  "),
+        ("  ", " < n"),
+    ] {
+        // Each key of `quick` pressed while the step before it still runs.
+        let mut hurried = lesson_app(&lesson);
+        hurried.jobs.slice = std::time::Duration::ZERO;
+        press(&mut hurried, keys(before));
+        for event in keys(quick) {
+            let Event::Key(key) = event else { continue };
+            if let Some(action) = bpeek::tui::keymap::action_for(&hurried, &key) {
+                update(&mut hurried, action);
+            }
+        }
+        common::finish_job(&mut hurried);
+        // The same keys, each after the one before has finished.
+        let mut patient = lesson_app(&lesson);
+        press(&mut patient, keys(before));
+        press(&mut patient, keys(quick));
+        let at = |a: &App| (a.lesson.as_ref().unwrap().at, shown(a));
+        assert_eq!(at(&hurried), at(&patient), "{before:?} then {quick:?}");
+    }
+}

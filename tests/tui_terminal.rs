@@ -230,8 +230,7 @@ fn a_lesson_plays_zooms_and_is_recorded_in_a_real_terminal() {
             "options --mode char --merges 10",
             "phase chosen",
             "step 1",
-            "step 0",
-            "phase chosen"
+            "step 0 chosen"
         ]
     );
     let _ = std::fs::remove_file(&record);

@@ -81,6 +81,8 @@ pub struct Jobs {
     /// Why the explorer could not go on (the corpus opened in the
     /// background failed): the loop ends with it.
     pub failed: Option<crate::error::Error>,
+    /// Training keys pressed during a lesson's step, run once it is done.
+    pub queued: Vec<crate::tui::action::Action>,
 }
 
 impl Default for Jobs {
@@ -90,6 +92,7 @@ impl Default for Jobs {
             slice: crate::tui::job::SLICE,
             work: Vec::new(),
             failed: None,
+            queued: Vec::new(),
         }
     }
 }

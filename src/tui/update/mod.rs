@@ -47,7 +47,7 @@ pub fn update(app: &mut App, action: Action) {
     }
     app.dirty = true;
     if app.jobs.current.is_some() && action.waits_for_job(app.goto_is_rank()) {
-        app.notice = Some(busy_notice(app));
+        wait_for_job(app, action);
         return;
     }
     if app.tree.is_some()

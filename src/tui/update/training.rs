@@ -92,6 +92,34 @@ pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
     follow_round(app);
 }
 
+/// A training key pressed during a job. During a lesson's step it waits
+/// its turn (a class presses Space and Left quicker than a step back
+/// replays), a few at most; otherwise it is told to wait.
+pub(super) fn wait_for_job(app: &mut App, action: Action) {
+    let lesson_step = app
+        .jobs
+        .current
+        .as_ref()
+        .is_some_and(|j| j.lesson_at.is_some());
+    if lesson_step && app.jobs.queued.len() < QUEUED_KEYS {
+        app.jobs.queued.push(action);
+    } else {
+        app.notice = Some(busy_notice(app));
+    }
+}
+
+/// At most this many keys wait for a lesson's step.
+const QUEUED_KEYS: usize = 8;
+
+/// The keys that waited for the job just done, in the order pressed
+/// (until one of them starts a job of its own: the rest wait for that).
+fn run_queued(app: &mut App) {
+    while app.jobs.current.is_none() && !app.jobs.queued.is_empty() {
+        let action = app.jobs.queued.remove(0);
+        super::update(app, action);
+    }
+}
+
 /// What a training key pressed during a job is told.
 pub(super) fn busy_notice(app: &App) -> String {
     let what = app.jobs.current.as_ref().map_or("", |j| j.what.as_str());
@@ -172,6 +200,7 @@ pub(super) fn finish_job(app: &mut App) {
         return run_lesson_script(app, job.then, job.what, job.origin, job.lesson_at);
     }
     follow_round(app);
+    run_queued(app);
 }
 
 /// Esc during a job: stop it and go back to where training stood. A job
@@ -181,6 +210,7 @@ pub(super) fn cancel_job(app: &mut App) {
     let Some(job) = app.jobs.current.take() else {
         return;
     };
+    app.jobs.queued.clear();
     let Some(origin) = job.origin else {
         // Already on the way back: that cannot be cancelled.
         app.notice = Some(format!("{} is under way: wait", job.what));

@@ -7,22 +7,35 @@ use super::*;
 pub(super) fn open_tree(app: &mut App) {
     let label = |bytes: &[u8]| crate::tui::panes::rows::label(bytes, &app.theme);
     let tree = if app.fert.open || app.focus == Focus::Encode {
-        let (token, tok) = if app.fert.open {
-            (
-                app.fert.selected_token().cloned(),
-                app.toks.get(app.toks.selected),
-            )
+        let tok = app.toks.get(app.toks.selected);
+        let (token, tok) = if app.fert.open && app.fert.panel == Panel::Merges {
+            // The merge selected in the panel's list, not the token line's.
+            let id = tok.and_then(|tok| {
+                let (rows, first) = merge_rows(tok);
+                let at = app
+                    .fert
+                    .merge_row
+                    .unwrap_or(first)
+                    .min(rows.checked_sub(1)?);
+                crate::tui::fertility::merge_row(tok, at).map(|m| m.id)
+            });
+            (id, tok)
+        } else if app.fert.open {
+            (app.fert.selected_token().map(|t| t.id), tok)
         } else {
             (
-                app.encode.selected.and_then(|i| app.encode.token(i)),
-                app.toks.get(app.toks.selected),
+                app.encode
+                    .selected
+                    .and_then(|i| app.encode.token(i))
+                    .map(|t| t.id),
+                tok,
             )
         };
         match (token, tok) {
-            (Some(token), Some(tok)) => {
+            (Some(id), Some(tok)) => {
                 let source = app.toks.selected_slot().label.clone();
                 Some(merge_tree::build(
-                    token.id,
+                    id,
                     &|id| tok.made_by(id),
                     &|id| label(&tok.describe(id).bytes),
                     &source,
