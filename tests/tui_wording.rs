@@ -286,3 +286,60 @@ fn the_curve_pane_says_whole_sentences_and_counts_one_merge_as_one() {
     );
     assert!(!rows.iter().any(|r| r.contains("1 merges")));
 }
+
+/// The titles on the top border of `pane`: the left one and the right one.
+fn titles_of(rows: &[String], pane: ratatui::layout::Rect) -> (String, String) {
+    let top: String = rows[pane.y as usize]
+        .chars()
+        .skip(pane.x as usize + 1)
+        .take(pane.width.saturating_sub(2) as usize)
+        .collect();
+    let mut parts = top.split('─').map(str::trim).filter(|s| !s.is_empty());
+    let left = parts.next().unwrap_or("").to_string();
+    let right = parts.last().unwrap_or("").to_string();
+    (left, right)
+}
+
+#[test]
+fn at_80_columns_titles_drop_whole_items_and_merges_keep_their_new_token() {
+    for corpus in ["play", "bakery", "low"] {
+        let mut app = app_with(TrainingOptions {
+            corpus_name: Some(corpus.into()),
+            ..TrainingOptions::default()
+        });
+        press(&mut app, "nnnnnnnd".chars().map(Event::char));
+        for (w, h) in [(80, 24), (100, 30), (60, 20)] {
+            let rows = screen(&mut app, w, h);
+            let panes = bpeek::tui::layout::for_app(&app);
+            let trainer = app.trainer();
+            let changed = trainer.last_changes().count();
+            let pairs = trainer.pairs().len();
+            if let Some(pane) = panes.pairs {
+                let (left, right) = titles_of(&rows, pane);
+                // Either the whole title or the count alone, never "11 o".
+                let whole = format!("Pairs changed {changed} of {pairs}");
+                let short = format!("Pairs changed {changed}");
+                assert!(left == whole || left == short, "{corpus} {w}x{h}: {left:?}");
+                assert!(
+                    right.is_empty() || right.ends_with(" new") || right.ends_with(" gone"),
+                    "{corpus} {w}x{h}: {right:?}"
+                );
+            }
+            if let Some(pane) = panes.merges {
+                // Each merge row shows the token it made, whole.
+                let body = &rows[pane.y as usize + 2..(pane.y + pane.height) as usize - 1];
+                for m in trainer.merges() {
+                    let made =
+                        bpeek::tui::panes::rows::label(trainer.token_bytes(m.id), &app.theme);
+                    let row = body.iter().find(|r| r.contains(&format!(" {} ", m.id)));
+                    if let Some(row) = row {
+                        assert!(
+                            row.contains(&format!("→ {made}")),
+                            "{corpus} {w}x{h}: {row:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -197,7 +197,11 @@ pub(super) fn finish_job(app: &mut App) {
         app.notice = Some(format!("training stops at merge {reached}{why}"));
     }
     if !job.then.is_empty() {
-        return run_lesson_script(app, job.then, job.what, job.origin, job.lesson_at);
+        run_lesson_script(app, job.then, job.what, job.origin, job.lesson_at);
+        if app.jobs.current.is_some() {
+            // A step further on: the keys wait for that.
+            return;
+        }
     }
     follow_round(app);
     run_queued(app);

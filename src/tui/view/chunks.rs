@@ -32,8 +32,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .map(|r| row_line(app, r, body.width as usize, count_w))
         .collect();
     let right = format!("{}-{} of {total}", from + 1, from + rows.len());
-    let block = pane_block(app, Focus::Corpus, "Chunks by count".to_string(), right)
-        .title_bottom(legend(app));
+    let block = pane_block(
+        app,
+        Focus::Corpus,
+        "Chunks by count".to_string(),
+        right,
+        area.width,
+    )
+    .title_bottom(legend(app));
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines), body);
 }

@@ -31,40 +31,55 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let room =
         (area.width as usize).saturating_sub(widths::width(&right) + 8 + widths::width("Corpus: "));
     let name = truncate_left(app.corpus_name(), room, app.theme.glyphs.ellipsis);
-    let block = pane_block(app, Focus::Corpus, format!("Corpus: {name}"), right)
-        .title_bottom(legend(app, &look.target));
+    let block = pane_block(
+        app,
+        Focus::Corpus,
+        format!("Corpus: {name}"),
+        right,
+        area.width,
+    )
+    .title_bottom(legend(app, &look.target, area.width));
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(rows), body);
 }
 
-/// A sample of each mark on screen, with what it means.
-fn legend(app: &App, target: &Target) -> Line<'static> {
+/// A sample of each mark on screen, with what it means, as many whole
+/// items as fit in `cols` columns (the round's mark first).
+fn legend(app: &App, target: &Target, cols: u16) -> Line<'static> {
     let t = &app.theme;
     let tok = |id| token_label(app, id);
-    let mut spans = vec![Span::raw(" ")];
+    let mut items: Vec<Vec<Span<'static>>> = Vec::new();
     match target.round {
         Round::None => {}
-        Round::Pair((a, b)) => {
-            spans.push(Span::styled(tok(a), t.token(false, Mark::Chosen)));
-            spans.push(Span::styled(tok(b), t.token(true, Mark::Chosen)));
-            spans.push(Span::raw(" chosen pair "));
-        }
-        Round::Applied(id) => {
-            spans.push(Span::styled(tok(id), t.token(false, Mark::Applied)));
-            spans.push(Span::raw(" just made "));
-        }
+        Round::Pair((a, b)) => items.push(vec![
+            Span::styled(tok(a), t.token(false, Mark::Chosen)),
+            Span::styled(tok(b), t.token(true, Mark::Chosen)),
+            Span::raw(" chosen pair "),
+        ]),
+        Round::Applied(id) => items.push(vec![
+            Span::styled(tok(id), t.token(false, Mark::Applied)),
+            Span::raw(" just made "),
+        ]),
     }
     if let Some(selected) = &target.selected {
-        spans.push(Span::styled(
-            tok(selected.id),
-            t.token(false, Mark::Selected),
-        ));
-        spans.push(Span::raw(" selected "));
-        spans.push(Span::styled("later", t.token(false, Mark::Inside)));
-        spans.push(Span::raw(" built on it "));
+        items.push(vec![
+            Span::styled(tok(selected.id), t.token(false, Mark::Selected)),
+            Span::raw(" selected "),
+        ]);
+        items.push(vec![
+            Span::styled("later", t.token(false, Mark::Inside)),
+            Span::raw(" built on it "),
+        ]);
     }
-    if spans.len() == 1 {
+    let room = (cols as usize).saturating_sub(3);
+    let width = |item: &Vec<Span>| item.iter().map(|s| s.width()).sum::<usize>();
+    while items.iter().map(width).sum::<usize>() > room && !items.is_empty() {
+        items.pop();
+    }
+    if items.is_empty() {
         return Line::default();
     }
+    let mut spans = vec![Span::raw(" ")];
+    spans.extend(items.into_iter().flatten());
     Line::from(spans)
 }

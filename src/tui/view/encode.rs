@@ -278,7 +278,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     } else {
         format!("Encode{with}")
     };
-    let mut block = pane_block(app, Focus::Encode, title, right);
+    let mut block = pane_block(app, Focus::Encode, title, right, area.width);
     if let Some(note) = hidden {
         block = block.title_bottom(Line::styled(format!(" {note} "), t.heading()).right_aligned());
     }

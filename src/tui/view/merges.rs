@@ -4,7 +4,7 @@
 use crate::bpe::Phase;
 use crate::tui::app::{App, Focus};
 use crate::tui::layout::inner;
-use crate::tui::view::widths::{fit_left, fit_right};
+use crate::tui::view::widths::{fit_left, fit_right, width};
 use crate::tui::view::{pane_block, token_label};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -65,13 +65,20 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ),
         t.heading(),
     ));
+    // What a merge made is what the row is about: its halves give way
+    // first, then their spaces, and the new token is cut last.
     let describe = |a, b, made: String| {
-        format!(
-            "{} + {} {} {made}",
-            token_label(app, a),
-            token_label(app, b),
-            g.arrow
-        )
+        let (a, b) = (token_label(app, a), token_label(app, b));
+        let arrow = g.arrow;
+        let forms = [
+            format!("{a} + {b} {arrow} {made}"),
+            format!("{a}+{b} {arrow} {made}"),
+            format!("{} {arrow} {made}", g.ellipsis),
+        ];
+        forms
+            .into_iter()
+            .find(|form| width(form) <= merge_w)
+            .unwrap_or(made)
     };
     for rank in first..(first + visible).min(total) {
         let line = if let Some(m) = merges.get(rank) {
@@ -126,6 +133,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Focus::Merges,
             format!("Merges {}", merges.len()),
             right,
+            area.width,
         ),
         area,
     );

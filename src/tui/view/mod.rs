@@ -84,9 +84,37 @@ pub fn draw(frame: &mut Frame, app: &App) {
 }
 
 /// The bordered frame of a pane, its title marked when it has the focus.
-pub fn pane_block<'a>(app: &App, pane: Focus, title: String, right: String) -> Block<'a> {
+/// Titles that do not fit the pane's `width` are shortened by whole items
+/// (see [`widths::fit_titles`]), never cut into misleading text.
+pub fn pane_block<'a>(
+    app: &App,
+    pane: Focus,
+    title: String,
+    right: String,
+    width: u16,
+) -> Block<'a> {
+    pane_block_parts(app, pane, &[&title], right, width)
+}
+
+/// [`pane_block`] with a title in parts, the first kept longest (see
+/// [`widths::fit_titles`]).
+pub fn pane_block_parts<'a>(
+    app: &App,
+    pane: Focus,
+    title: &[&str],
+    right: String,
+    width: u16,
+) -> Block<'a> {
     let focused = app.focus == pane && !matches!(app.input, InputMode::Help);
     let t = &app.theme;
+    let dot = format!(" {} ", t.glyphs.dot);
+    let (title, right) = widths::fit_titles(
+        title,
+        &right,
+        &[", ", &dot],
+        width as usize,
+        t.glyphs.ellipsis,
+    );
     let mut block = Block::bordered()
         .border_set(t.border())
         .border_style(t.border_style(focused))

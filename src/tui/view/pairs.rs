@@ -8,7 +8,7 @@ use crate::tui::app::{App, Focus};
 use crate::tui::layout::inner;
 use crate::tui::panes::changed;
 use crate::tui::view::widths::{fit_left, fit_right};
-use crate::tui::view::{pane_block, token_label};
+use crate::tui::view::{pane_block, pane_block_parts, token_label};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -158,12 +158,22 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .map(|(n, what)| format!("{n} {what}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let title = if app.shows(Toggle::ChangedOnly) {
-        format!("Pairs changed {total} of {}", trainer.pairs().len())
+    let (title, of) = if app.shows(Toggle::ChangedOnly) {
+        (
+            format!("Pairs changed {total}"),
+            format!("of {}", trainer.pairs().len()),
+        )
     } else {
-        format!("Pairs {total}")
+        (format!("Pairs {total}"), String::new())
     };
-    frame.render_widget(pane_block(app, Focus::Pairs, title, right), area);
+    let title: Vec<&str> = [title.as_str(), of.as_str()]
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect();
+    frame.render_widget(
+        pane_block_parts(app, Focus::Pairs, &title, right, area.width),
+        area,
+    );
     frame.render_widget(Paragraph::new(lines), body);
 }
 
@@ -243,7 +253,13 @@ fn draw_ballot(frame: &mut Frame, area: Rect, app: &App) {
         _ => "Enter votes".to_string(),
     };
     frame.render_widget(
-        pane_block(app, Focus::Pairs, "Which pair wins?".to_string(), right),
+        pane_block(
+            app,
+            Focus::Pairs,
+            "Which pair wins?".to_string(),
+            right,
+            area.width,
+        ),
         area,
     );
     frame.render_widget(Paragraph::new(lines), body);

@@ -75,7 +75,14 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let sep = if app.theme.ascii { " | " } else { " │ " };
     let width = area.width as usize;
-    let text = fit_items(&items(app), sep, width.saturating_sub(1));
+    let mut items = items(app);
+    let mut text = fit_items(&items, sep, width.saturating_sub(1));
+    if !text.contains(&items[0].1) {
+        // Too narrow for the whole setup: the mode stays, as long as any
+        // item but the merge and the phase (byte and char ids differ).
+        items[0] = (1, app.trainer().config().mode.to_string());
+        text = fit_items(&items, sep, width.saturating_sub(1));
+    }
     let line = fit_left(&format!(" {text}"), width, "");
     frame.render_widget(Line::styled(line, app.theme.status()), area);
 }

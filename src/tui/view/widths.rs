@@ -130,9 +130,100 @@ pub fn fit_items(items: &[(usize, String)], sep: &str, max: usize) -> String {
     }
 }
 
+/// A pane's two top titles fitted to a border `cols` columns wide (each
+/// drawn with a space either side, one border cell kept between them).
+/// The left title is `left[0]` followed by the less important `left[1..]`;
+/// what gives way first is the left title's tail, last part first, then
+/// the right title's `, `-separated items from its end, then the left
+/// title's words from its end, marked by `ellipsis`. The right title's
+/// items end at any of `seps`. A word is cut in two
+/// only when it alone is too wide.
+pub fn fit_titles(
+    left: &[&str],
+    right: &str,
+    seps: &[&str],
+    cols: usize,
+    ellipsis: &str,
+) -> (String, String) {
+    let room = cols.saturating_sub(2);
+    let mut parts: Vec<&str> = left.to_vec();
+    // Where each of the right title's items ends: it is shown up to one.
+    let mut ends: Vec<usize> = seps
+        .iter()
+        .flat_map(|sep| right.match_indices(sep).map(|(i, _)| i))
+        .collect();
+    ends.sort_unstable();
+    if !right.is_empty() {
+        ends.push(right.len());
+    }
+    let mut items = ends.len();
+    let all_words = left.first().map_or(0, |l| l.split(' ').count());
+    let mut words = all_words;
+    loop {
+        let head: Vec<&str> = parts
+            .first()
+            .map_or(Vec::new(), |l| l.split(' ').take(words).collect());
+        let mut l = head.join(" ");
+        if words < all_words {
+            l.push_str(ellipsis);
+        }
+        for tail in parts.iter().skip(1) {
+            l.push(' ');
+            l.push_str(tail);
+        }
+        let r = match items {
+            0 => "",
+            n => &right[..ends[n - 1]],
+        };
+        let need = width(&l) + 2 + if r.is_empty() { 0 } else { width(&r) + 3 };
+        if need <= room {
+            return (l, r.to_string());
+        }
+        if parts.len() > 1 {
+            parts.pop();
+        } else if items > 0 {
+            items -= 1;
+        } else if words > 1 {
+            words -= 1;
+        } else {
+            return (
+                truncate(&l, room.saturating_sub(2), ellipsis),
+                String::new(),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titles_lose_whole_items_then_whole_words() {
+        let fit = |w| {
+            fit_titles(
+                &["Pairs changed 11", "of 31"],
+                "5 new, 6 gone",
+                &[", "],
+                w,
+                "…",
+            )
+        };
+        assert_eq!(
+            fit(60),
+            ("Pairs changed 11 of 31".into(), "5 new, 6 gone".into())
+        );
+        assert_eq!(fit(36), ("Pairs changed 11".into(), "5 new, 6 gone".into()));
+        assert_eq!(fit(30), ("Pairs changed 11".into(), "5 new".into()));
+        assert_eq!(fit(20), ("Pairs changed 11".into(), String::new()));
+        assert_eq!(fit(18), ("Pairs changed…".into(), String::new()));
+        assert_eq!(fit(8), ("Pai…".into(), String::new()));
+        for w in 0..60 {
+            let (l, r) = fit(w);
+            let need = width(&l) + 2 + if r.is_empty() { 0 } else { width(&r) + 3 };
+            assert!(need <= w.saturating_sub(2) || w < 8, "{w}: {l:?} {r:?}");
+        }
+    }
 
     #[test]
     fn wide_characters_count_twice() {
