@@ -175,7 +175,7 @@ pub fn fit_titles(
             0 => "",
             n => &right[..ends[n - 1]],
         };
-        let need = width(&l) + 2 + if r.is_empty() { 0 } else { width(&r) + 3 };
+        let need = width(&l) + 2 + if r.is_empty() { 0 } else { width(r) + 3 };
         if need <= room {
             return (l, r.to_string());
         }
