@@ -296,7 +296,7 @@ fn titles_of(rows: &[String], pane: ratatui::layout::Rect) -> (String, String) {
         .collect();
     let mut parts = top.split('─').map(str::trim).filter(|s| !s.is_empty());
     let left = parts.next().unwrap_or("").to_string();
-    let right = parts.last().unwrap_or("").to_string();
+    let right = parts.next_back().unwrap_or("").to_string();
     (left, right)
 }
 
