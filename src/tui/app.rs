@@ -162,6 +162,8 @@ pub struct CorpusScroll {
 #[derive(Debug)]
 pub struct Source {
     pub name: String,
+    /// Trained already, for a corpus shown before; `None` for the current
+    /// one, whose trainer is [`App::loaded`], and for those not opened.
     pub loaded: Option<Loaded>,
 }
 
@@ -191,6 +193,9 @@ impl Loaded {
 pub struct App {
     pub sources: Vec<Source>,
     pub current: usize,
+    /// The current corpus and its trainer: there always is one (a stand-in
+    /// while a big corpus opens).
+    corpus: Loaded,
     /// The options the corpora are trained with.
     pub options: TrainingOptions,
     pub theme: Theme,
@@ -268,8 +273,8 @@ impl App {
                 0
             }
         };
-        sources[current].loaded = Some(Loaded::shared(trainer.into()));
-        App::with_sources(sources, current, options.clone(), theme)
+        let loaded = Loaded::shared(trainer.into());
+        App::with_sources(sources, current, loaded, options.clone(), theme)
     }
 
     /// [`App::from_options`], except that a corpus file of more than a
@@ -335,20 +340,23 @@ impl App {
     pub fn from_trainer(name: &str, trainer: Trainer, theme: Theme) -> Self {
         let sources = vec![Source {
             name: name.to_string(),
-            loaded: Some(Loaded::new(trainer)),
+            loaded: None,
         }];
-        App::with_sources(sources, 0, TrainingOptions::default(), theme)
+        let loaded = Loaded::new(trainer);
+        App::with_sources(sources, 0, loaded, TrainingOptions::default(), theme)
     }
 
     fn with_sources(
         sources: Vec<Source>,
         current: usize,
+        corpus: Loaded,
         options: TrainingOptions,
         theme: Theme,
     ) -> Self {
         App {
             sources,
             current,
+            corpus,
             options,
             theme,
             focus: Focus::Corpus,
@@ -376,17 +384,40 @@ impl App {
     }
 
     pub fn loaded(&self) -> &Loaded {
-        self.sources[self.current]
-            .loaded
-            .as_ref()
-            .expect("the current corpus is always loaded")
+        &self.corpus
     }
 
     pub fn loaded_mut(&mut self) -> &mut Loaded {
-        self.sources[self.current]
-            .loaded
-            .as_mut()
-            .expect("the current corpus is always loaded")
+        &mut self.corpus
+    }
+
+    /// Source `i`'s trainer, if it has one.
+    pub fn loaded_at(&self, i: usize) -> Option<&Loaded> {
+        if i == self.current {
+            Some(&self.corpus)
+        } else {
+            self.sources.get(i)?.loaded.as_ref()
+        }
+    }
+
+    /// Make source `i` current with `loaded`, keeping the one it replaces
+    /// for when it is shown again.
+    pub fn make_current(&mut self, i: usize, loaded: Loaded) {
+        let old = std::mem::replace(&mut self.corpus, loaded);
+        if i != self.current {
+            self.sources[self.current].loaded = Some(old);
+            self.current = i;
+        }
+    }
+
+    /// Source `i`'s trainer taken out, to be made current; the current
+    /// one's is not taken.
+    pub fn take_loaded(&mut self, i: usize) -> Option<Loaded> {
+        if i == self.current {
+            None
+        } else {
+            self.sources.get_mut(i)?.loaded.take()
+        }
     }
 
     pub fn trainer(&self) -> &Trainer {
@@ -457,16 +488,21 @@ impl App {
 
     /// Load source `i` if needed and make it current.
     pub fn switch_to(&mut self, i: usize) -> Result<()> {
-        if self.sources[i].loaded.is_none() {
-            let options = TrainingOptions {
-                corpus: None,
-                corpus_name: Some(self.sources[i].name.clone()),
-                ..self.options.clone()
-            };
-            let (_, trainer) = build_trainer(&options)?;
-            self.sources[i].loaded = Some(Loaded::new(trainer));
+        if i == self.current {
+            return Ok(());
         }
-        self.current = i;
+        let loaded = match self.sources[i].loaded.take() {
+            Some(loaded) => loaded,
+            None => {
+                let options = TrainingOptions {
+                    corpus: None,
+                    corpus_name: Some(self.sources[i].name.clone()),
+                    ..self.options.clone()
+                };
+                Loaded::new(build_trainer(&options)?.1)
+            }
+        };
+        self.make_current(i, loaded);
         Ok(())
     }
 }

@@ -195,9 +195,8 @@ fn shared_at(app: &App, target: TrainingState) -> Option<Arc<Trainer>> {
         return None;
     }
     let trainer = shared.at(target)?;
-    let fits = source
-        .loaded
-        .as_ref()
+    let fits = app
+        .loaded_at(target.corpus)
         .is_none_or(|l| l.trainer.config() == trainer.config());
     fits.then_some(trainer)
 }

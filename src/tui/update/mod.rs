@@ -147,14 +147,11 @@ fn after_change(app: &mut App) {
         app.scroll.corpus = CorpusScroll::default();
     }
     let current = app.current;
-    let loaded = app.sources[current]
-        .loaded
-        .as_ref()
-        .expect("the current corpus is always loaded");
     // The trained tokenizer is rebuilt only when something shows it.
     let encoding_trained = app.toks.is_trained(app.toks.selected) && !app.encode.text.is_empty();
     if app.fert.open || encoding_trained {
-        app.toks.sync_trained(current, &loaded.trainer);
+        let trainer = Arc::clone(&app.loaded().trainer);
+        app.toks.sync_trained(current, &trainer);
     }
     app.encode.refresh(&app.toks);
     if app
@@ -182,13 +179,11 @@ fn record(app: &mut App) {
         // The merges a job passes on its way are not lesson steps.
         return;
     }
+    let trainer = Arc::clone(&app.loaded().trainer);
     let current = app.current;
-    let Some(rec) = app.recording.as_mut() else {
-        return;
-    };
-    if rec.source == current
-        && let Some(loaded) = app.sources[current].loaded.as_ref()
+    if let Some(rec) = app.recording.as_mut()
+        && rec.source == current
     {
-        rec.note(&loaded.trainer);
+        rec.note(&trainer);
     }
 }

@@ -2,6 +2,7 @@
 //! teacher, and what the footer says about them.
 
 use super::*;
+use crate::tui::app::Loaded;
 
 pub(super) fn step(app: &mut App) {
     match app.trainer_mut().step() {
@@ -74,20 +75,30 @@ pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
         app.scroll.corpus = Default::default();
         app.scroll.merge_cursor = None;
     }
-    let source = &mut app.sources[corpus];
-    let old = match &mut source.loaded {
-        Some(loaded) if std::ptr::eq(loaded.trainer.corpus(), trainer.corpus()) => {
-            Some(std::mem::replace(&mut loaded.trainer, trainer))
+    // The same corpus counted keeps its line index; another gets its own.
+    let same = |l: &Loaded| std::ptr::eq(l.trainer.corpus(), trainer.corpus());
+    let old = if corpus == app.current {
+        let here = app.loaded_mut();
+        if same(here) {
+            Some(std::mem::replace(&mut here.trainer, trainer))
+        } else {
+            Some(std::mem::replace(here, Loaded::shared(trainer)).trainer)
         }
-        slot => slot
-            .replace(crate::tui::app::Loaded::shared(trainer))
-            .map(|l| l.trainer),
+    } else {
+        let (loaded, old) = match app.take_loaded(corpus) {
+            Some(mut loaded) if same(&loaded) => {
+                let old = std::mem::replace(&mut loaded.trainer, trainer);
+                (loaded, Some(old))
+            }
+            other => (Loaded::shared(trainer), other.map(|l| l.trainer)),
+        };
+        app.make_current(corpus, loaded);
+        old
     };
     // Freeing a big trainer of its own takes a while: not here.
     if let Some(old) = old {
         app.jobs.work.push(Work::new(move || drop(old)));
     }
-    app.current = corpus;
     app.scroll.pairs = 0;
     follow_round(app);
 }
