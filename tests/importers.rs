@@ -208,6 +208,7 @@ fn malformed_files_of_every_format_are_rejected_clearly() {
         ),
         (write("encoder.json", r#"{"a": 0, "b": 1}"#), "vocab.bpe"),
         (write("unknown.json", r#"{"hello": "world"}"#), "not a tokenizer bpeek reads"),
+        (write("counts.json", r#"{"a": 1, "b": 2}"#), "not a tokenizer bpeek reads"),
         (write("binary.bin", "\u{0}\u{1}"), "malformed JSON"),
     ];
     for (spec, expect) in cases {

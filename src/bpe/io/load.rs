@@ -76,11 +76,13 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
             .map(|t| t.with_name(file_name(spec)))
             .map_err(|e| e.context(spec));
     }
-    // GPT-2's encoder.json maps token strings (one of which is "model") to ids.
-    if doc
-        .as_object()
-        .is_some_and(|o| !o.is_empty() && o.values().all(Value::is_u64))
-    {
+    // GPT-2's encoder.json maps token strings (one of which is "model") to
+    // ids, the 256 bytes at least: any smaller map of numbers is taken for
+    // one only under that name, so `{"a": 1}` is told it is no tokenizer.
+    let named_encoder = path.file_name().is_some_and(|n| n == "encoder.json");
+    if doc.as_object().is_some_and(|o| {
+        !o.is_empty() && (named_encoder || o.len() >= 256) && o.values().all(Value::is_u64)
+    }) {
         let bpe = sibling(path, "vocab.bpe");
         return gpt2_pair(spec, path, &bpe);
     }
