@@ -3,7 +3,7 @@
 //! from only the rows the pane shows, exactly as the whole line would be.
 
 use bpeek::bpe::{Mode, Phase, Pretok, Trainer, TrainerConfig};
-use bpeek::tui::action::Scroll;
+use bpeek::tui::action::{Scroll, Toggle};
 use bpeek::tui::layout::{for_app, inner};
 use bpeek::tui::panes::corpus_text::CorpusLook;
 use bpeek::tui::theme::Theme;
@@ -363,4 +363,34 @@ fn in_char_mode_every_word_is_drawn_with_its_end_mark_the_text_s_last_too() {
             update(&mut app, Action::Step);
         }
     }
+}
+
+#[test]
+fn in_char_mode_hex_keeps_the_separator_before_a_lone_end_mark() {
+    let config = TrainerConfig {
+        mode: Mode::Char,
+        ..Default::default()
+    };
+    let text = "the player played and the players play again";
+    let mut app = App::from_trainer(
+        "test",
+        Trainer::new(text.into(), config).unwrap(),
+        Theme::plain(),
+    );
+    update(&mut app, Action::Resize(80, 24));
+    update(&mut app, Action::Goto(8));
+    update(&mut app, Action::Toggle(Toggle::Separators));
+    let drawn = |app: &App| -> String {
+        let look = CorpusLook::of(app);
+        look.line_rows(0, 200)
+            .into_iter()
+            .flat_map(|row| row.spans.into_iter().map(|s| s.content.into_owned()))
+            .collect()
+    };
+    let plain = drawn(&app);
+    update(&mut app, Action::Toggle(Toggle::Hex));
+    let hex = drawn(&app);
+    // The text is ASCII: hex changes nothing, separators and marks included.
+    assert_eq!(hex, plain);
+    assert!(plain.contains("│⌟"), "{plain}");
 }

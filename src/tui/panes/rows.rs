@@ -386,6 +386,16 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
             }
             let after_gap = i > 0 && pieces[i - 1].gap;
             let boundary = p.token_start && i > 0 && !p.gap && !after_gap;
+            if p.bytes.is_empty() {
+                // A lone `</w>`: its separator, then its mark, as without hex.
+                if p.end_of_word {
+                    if look.separators && boundary {
+                        rows.separate(look.theme.glyphs.separator, look.theme.glyph());
+                    }
+                    end_of_word(rows, p.style, look);
+                }
+                continue;
+            }
             let mut part = Part {
                 bytes: p.bytes,
                 style: p.style,
