@@ -141,6 +141,28 @@ pub struct Column {
     pub scripts_part: Option<(u64, u64, usize, Vec<ScriptShare>)>,
 }
 
+/// One more part of a measure kept in `slot` for the text `key` (tokenizer
+/// stamp, text generation): `step` goes on from where the last part
+/// stopped, or from the start if the text changed since. What is not done
+/// yet is kept for the next frame, and `behind` says so.
+fn resume<T, R>(
+    slot: &mut Option<(u64, u64, usize, T)>,
+    key: (u64, u64),
+    behind: &mut bool,
+    step: impl FnOnce(&mut Option<(usize, T)>) -> Option<R>,
+) -> Option<R> {
+    let mut part = slot
+        .take()
+        .filter(|(s, g, _, _)| (*s, *g) == key)
+        .map(|(_, _, at, done)| (at, done));
+    let done = step(&mut part);
+    if done.is_none() {
+        *slot = part.map(|(at, done)| (key.0, key.1, at, done));
+        *behind = true;
+    }
+    done
+}
+
 /// [`measure_in_parts`] for the script shares of a long pasted text.
 fn shares_in_parts(
     tok: &Tokenizer,
@@ -439,18 +461,10 @@ impl FertilityView {
                         .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation))
                     {
                         let row = if in_parts {
-                            let mut part = col
-                                .pasted_part
-                                .take()
-                                .filter(|(s, g, _, _)| (*s, *g) == (stamp, generation))
-                                .map(|(_, _, at, row)| (at, row));
-                            let done = measure_in_parts(tok, pasted, &mut part, deadline);
-                            if done.is_none() {
-                                col.pasted_part =
-                                    part.map(|(at, row)| (stamp, generation, at, row));
-                                self.behind = true;
-                            }
-                            done
+                            let key = (stamp, generation);
+                            resume(&mut col.pasted_part, key, &mut self.behind, |part| {
+                                measure_in_parts(tok, pasted, part, deadline)
+                            })
                         } else {
                             Some(fertility::measure(tok, "pasted", pasted))
                         };
@@ -470,18 +484,10 @@ impl FertilityView {
                     {
                         let shares = match source {
                             TextSource::Pasted if in_parts => {
-                                let mut part = col
-                                    .scripts_part
-                                    .take()
-                                    .filter(|(s, g, _, _)| (*s, *g) == (stamp, generation))
-                                    .map(|(_, _, at, shares)| (at, shares));
-                                let done = shares_in_parts(tok, pasted, &mut part, deadline);
-                                if done.is_none() {
-                                    col.scripts_part =
-                                        part.map(|(at, sh)| (stamp, generation, at, sh));
-                                    self.behind = true;
-                                }
-                                done
+                                let key = (stamp, generation);
+                                resume(&mut col.scripts_part, key, &mut self.behind, |part| {
+                                    shares_in_parts(tok, pasted, part, deadline)
+                                })
                             }
                             TextSource::Pasted => Some(fertility::script_shares(tok, pasted)),
                             TextSource::Samples => {
