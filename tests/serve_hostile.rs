@@ -365,30 +365,45 @@ fn a_session_ends_at_the_max_session_time() {
     class.wait_for_log("time limit");
 }
 
-#[test]
-fn a_paramiko_guesser_is_answered_on_every_try_and_stopped_per_address() {
+/// What `tests/ssh/guess.py` printed, guessing the teacher's password from
+/// `source`: `None` where python3 has no paramiko.
+fn paramiko_guesses(class: &Class, source: &str, connections: u32, tries: u32) -> Option<String> {
     let have = std::process::Command::new("python3")
         .args(["-c", "import paramiko"])
         .status()
         .is_ok_and(|s| s.success());
     if !have {
         eprintln!("skipped: python3 with paramiko is not installed");
-        return;
+        return None;
     }
-    let class = Class::start("paramiko", &[]);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ssh/guess.py");
-    // Twelve connections of one try each: every try is answered; after the
-    // address's ten failures the rest are refused unchecked.
     let out = std::process::Command::new("python3")
-        .args([script, &class.port().to_string(), "127.0.0.30", "12", "1"])
+        .args([
+            script,
+            &class.port().to_string(),
+            source,
+            &connections.to_string(),
+            &tries.to_string(),
+        ])
         .output()
         .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{said}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    Some(said)
+}
+
+#[test]
+fn a_paramiko_guesser_is_answered_on_every_try_and_stopped_per_address() {
+    let class = Class::start("paramiko", &[]);
+    // Twelve connections of one try each: every try is answered; after the
+    // address's ten failures the rest are refused unchecked.
+    let Some(said) = paramiko_guesses(&class, "127.0.0.30", 12, 1) else {
+        return;
+    };
     assert_eq!(
         said.lines().filter(|l| *l == "answer").count(),
         12,
@@ -404,6 +419,28 @@ fn a_paramiko_guesser_is_answered_on_every_try_and_stopped_per_address() {
         log.contains("method password (refused: too many failures from this address)"),
         "{log}"
     );
+}
+
+#[test]
+fn a_client_that_asks_again_on_one_connection_is_answered_and_told_to_connect_again() {
+    // The login timeout is far off, so only the server's watch for a
+    // client waiting on an unanswered request can answer the second try.
+    let class = Class::start("paramiko-again", &["--login-timeout", "5m"]);
+    let Some(said) = paramiko_guesses(&class, "127.0.0.33", 2, 3) else {
+        return;
+    };
+    let lines: Vec<&str> = said.lines().collect();
+    let told = "told: bpeek: that login was refused; to try again, connect again";
+    // Per connection: the first try is refused as usual, the second (which
+    // paramiko begins by asking for the login service again) is answered
+    // by the connection's close with its reason, and the third finds the
+    // connection closed.
+    for connection in lines.chunks(4) {
+        assert_eq!(&connection[..3], ["answer", "answer", "closed"], "{said}");
+        assert!(connection[3].starts_with(told), "{said}");
+    }
+    assert_eq!(lines.len(), 8, "{said}");
+    class.wait_for_log("asked again on one connection after a refused login");
 }
 
 #[test]

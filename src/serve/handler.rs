@@ -6,6 +6,7 @@ use crate::serve::Server;
 use crate::serve::class::{Refusal, Seat};
 use crate::serve::incoming::{Inbox, Incoming};
 use crate::serve::log::escaped;
+use crate::serve::login_watch::LoginWatch;
 use crate::serve::screen;
 use crate::serve::session::{self, ChannelEvents};
 use crate::tui::class::Role;
@@ -54,6 +55,9 @@ pub struct Conn {
     user: String,
     method: String,
     client: String,
+    /// What the connection's task reads of the login, to close a client
+    /// that waits on a request the SSH library passes over.
+    pub watch: Arc<LoginWatch>,
 }
 
 impl Conn {
@@ -77,6 +81,7 @@ impl Conn {
             user: String::new(),
             method: String::new(),
             client: String::new(),
+            watch: Arc::default(),
         }
     }
 
@@ -137,6 +142,94 @@ impl Conn {
             let _ = handle.eof(channel).await;
             let _ = handle.close(channel).await;
         });
+    }
+
+    fn answer_none(&mut self, user: &str) -> Auth {
+        if self.refusal.is_some() {
+            return Auth::Accept;
+        }
+        if user == TEACHER {
+            return self.teacher_methods();
+        }
+        self.accept(Role::Student, user, "none")
+    }
+
+    async fn answer_password(&mut self, user: &str, password: &str) -> Auth {
+        if self.refusal.is_some() {
+            return Auth::Accept;
+        }
+        if user != TEACHER {
+            return self.accept(Role::Student, user, "password");
+        }
+        let Some(token) = self.server.token.clone() else {
+            return self.failed(user, "password (none is offered)");
+        };
+        if self.failures >= TRIES {
+            return self.teacher_methods();
+        }
+        let class = self.server.setup.class.clone();
+        let ip = self.peer.ip();
+        let Some(wait) = class.password_try(ip) else {
+            // The address has guessed enough: no more guesses, right or
+            // wrong, until it has been quiet for a while.
+            self.failures = TRIES;
+            let answer = self.teacher_methods();
+            self.server.log.repeat(
+                "refused guesses",
+                ip,
+                &format!(
+                    "failed login {} user {} method password (refused: too many failures from this address)",
+                    self.peer,
+                    escaped(user)
+                ),
+            );
+            return answer;
+        };
+        // Every failure from the address makes the next answer slower.
+        tokio::time::sleep(wait).await;
+        if same_secret(password, &token) {
+            class.login_succeeded(ip);
+            return self.accept(Role::Teacher, user, "password");
+        }
+        self.failed(user, "password")
+    }
+
+    fn answer_key_offer(&mut self, user: &str, key: &russh::keys::PublicKey) -> Auth {
+        if self.refusal.is_some() {
+            return Auth::Accept;
+        }
+        let known = self.is_teacher_key(key);
+        if user == TEACHER && known {
+            Auth::Accept
+        } else if user == TEACHER {
+            self.teacher_methods()
+        } else {
+            Auth::reject()
+        }
+    }
+
+    fn answer_key(&mut self, user: &str, key: &russh::keys::PublicKey) -> Auth {
+        if self.refusal.is_some() {
+            return Auth::Accept;
+        }
+        let known = self.is_teacher_key(key);
+        let fingerprint = key.fingerprint(russh::keys::HashAlg::Sha256).to_string();
+        if user == TEACHER && known {
+            self.accept(Role::Teacher, user, &format!("publickey {fingerprint}"))
+        } else if user == TEACHER {
+            self.failed(user, &format!("publickey {fingerprint}"))
+        } else {
+            self.accept(Role::Student, user, "publickey")
+        }
+    }
+
+    /// Every refusal waits for the client's next request (see
+    /// [`LoginWatch`]).
+    fn answered(&self, answer: Auth) -> Auth {
+        if matches!(answer, Auth::Reject { .. }) {
+            self.watch.refused();
+        }
+        answer
     }
 
     fn start_explorer(&mut self, channel: ChannelId, handle: Handle) -> Result<(), String> {
@@ -240,53 +333,15 @@ impl russh::server::Handler for Conn {
     type Error = russh::Error;
 
     async fn auth_none(&mut self, user: &str) -> Result<Auth, Self::Error> {
-        if self.refusal.is_some() {
-            return Ok(Auth::Accept);
-        }
-        if user == TEACHER {
-            return Ok(self.teacher_methods());
-        }
-        Ok(self.accept(Role::Student, user, "none"))
+        self.watch.request();
+        let answer = self.answer_none(user);
+        Ok(self.answered(answer))
     }
 
     async fn auth_password(&mut self, user: &str, password: &str) -> Result<Auth, Self::Error> {
-        if self.refusal.is_some() {
-            return Ok(Auth::Accept);
-        }
-        if user != TEACHER {
-            return Ok(self.accept(Role::Student, user, "password"));
-        }
-        let Some(token) = self.server.token.clone() else {
-            return Ok(self.failed(user, "password (none is offered)"));
-        };
-        if self.failures >= TRIES {
-            return Ok(self.teacher_methods());
-        }
-        let class = self.server.setup.class.clone();
-        let ip = self.peer.ip();
-        let Some(wait) = class.password_try(ip) else {
-            // The address has guessed enough: no more guesses, right or
-            // wrong, until it has been quiet for a while.
-            self.failures = TRIES;
-            let answer = self.teacher_methods();
-            self.server.log.repeat(
-                "refused guesses",
-                ip,
-                &format!(
-                    "failed login {} user {} method password (refused: too many failures from this address)",
-                    self.peer,
-                    escaped(user)
-                ),
-            );
-            return Ok(answer);
-        };
-        // Every failure from the address makes the next answer slower.
-        tokio::time::sleep(wait).await;
-        if same_secret(password, &token) {
-            class.login_succeeded(ip);
-            return Ok(self.accept(Role::Teacher, user, "password"));
-        }
-        Ok(self.failed(user, "password"))
+        self.watch.request();
+        let answer = self.answer_password(user, password).await;
+        Ok(self.answered(answer))
     }
 
     async fn auth_publickey_offered(
@@ -294,17 +349,9 @@ impl russh::server::Handler for Conn {
         user: &str,
         offer: russh::server::PublicKeyOffer<'_>,
     ) -> Result<Auth, Self::Error> {
-        if self.refusal.is_some() {
-            return Ok(Auth::Accept);
-        }
-        let known = self.is_teacher_key(offer.public_key);
-        if user == TEACHER && known {
-            Ok(Auth::Accept)
-        } else if user == TEACHER {
-            Ok(self.teacher_methods())
-        } else {
-            Ok(Auth::reject())
-        }
+        self.watch.request();
+        let answer = self.answer_key_offer(user, offer.public_key);
+        Ok(self.answered(answer))
     }
 
     async fn auth_publickey(
@@ -312,21 +359,9 @@ impl russh::server::Handler for Conn {
         user: &str,
         key: russh::server::VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        if self.refusal.is_some() {
-            return Ok(Auth::Accept);
-        }
-        let known = self.is_teacher_key(key.public_key);
-        let fingerprint = key
-            .public_key
-            .fingerprint(russh::keys::HashAlg::Sha256)
-            .to_string();
-        if user == TEACHER && known {
-            Ok(self.accept(Role::Teacher, user, &format!("publickey {fingerprint}")))
-        } else if user == TEACHER {
-            Ok(self.failed(user, &format!("publickey {fingerprint}")))
-        } else {
-            Ok(self.accept(Role::Student, user, "publickey"))
-        }
+        self.watch.request();
+        let answer = self.answer_key(user, key.public_key);
+        Ok(self.answered(answer))
     }
 
     async fn auth_succeeded(&mut self, session: &mut Session) -> Result<(), Self::Error> {

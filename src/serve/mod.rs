@@ -14,6 +14,7 @@ pub mod incoming;
 /// Terminal input bytes to events, shared with the local explorer.
 pub use crate::tui::terminal::input_bytes as input;
 pub mod log;
+pub(crate) mod login_watch;
 pub(crate) mod memory;
 pub(crate) mod question;
 pub mod screen;
@@ -374,6 +375,7 @@ async fn accept_loop(
         let refused = seat.as_ref().err().map(|r| format!("bpeek: {r}"));
         let conn = handler::Conn::new(server.clone(), peer, seat);
         let started = conn.started.clone();
+        let watch = conn.watch.clone();
         let config = config.clone();
         let refusing = refusing.clone();
         let log = server.log.clone();
@@ -396,6 +398,7 @@ async fn accept_loop(
                     );
                 }
             };
+            let stream = login_watch::Watched::new(stream, watch.clone());
             let begun =
                 tokio::time::timeout_at(login_by, russh::server::run_stream(config, stream, conn))
                     .await;
@@ -405,15 +408,24 @@ async fn accept_loop(
                 Ok(Ok(running)) => {
                     let handle = running.handle();
                     let mut running = std::pin::pin!(running);
-                    let ended = tokio::time::timeout_at(login_by, &mut running).await;
-                    if ended.is_err() {
+                    let login = until_login(&mut running, login_by, &watch, &started).await;
+                    if login != Login::Ended {
                         if started.load(Ordering::SeqCst) {
                             let _ = running.await;
                         } else {
-                            timed_out(&log);
-                            let why = refused
-                                .clone()
-                                .unwrap_or_else(|| "bpeek: no explorer was opened in time".into());
+                            let why = if login == Login::Stalled {
+                                log.repeat(
+                                    "asked again after a refusal",
+                                    peer.ip(),
+                                    &format!("closed {peer} (asked again on one connection after a refused login: told to connect again)"),
+                                );
+                                ASK_AGAIN.to_string()
+                            } else {
+                                timed_out(&log);
+                                refused.clone().unwrap_or_else(|| {
+                                    "bpeek: no explorer was opened in time".into()
+                                })
+                            };
                             let _ = handle
                                 .disconnect(russh::Disconnect::ByApplication, why, String::new())
                                 .await;
@@ -429,6 +441,46 @@ async fn accept_loop(
                 refusing.fetch_sub(1, Ordering::SeqCst);
             }
         });
+    }
+}
+
+/// The goodbye of a client that waits, after a refused login, on a
+/// request the SSH library passes over (see [`login_watch`]).
+const ASK_AGAIN: &str = "bpeek: that login was refused; to try again, connect again (one connection answers no further try from this client)";
+
+#[derive(Debug, PartialEq, Eq)]
+enum Login {
+    /// The connection ended.
+    Ended,
+    /// An explorer runs, or the login time is up.
+    Over,
+    /// The client waits on an answer it will not get.
+    Stalled,
+}
+
+/// Wait for the connection to end, its explorer to start or its login time
+/// to run out, looking now and then whether the client is stalled.
+async fn until_login<F: std::future::Future + Unpin>(
+    running: &mut F,
+    login_by: tokio::time::Instant,
+    watch: &login_watch::LoginWatch,
+    started: &std::sync::atomic::AtomicBool,
+) -> Login {
+    let mut clock = login_watch::StallClock::default();
+    let mut looks = tokio::time::interval(login_watch::QUIET_AFTER_REFUSAL / 4);
+    loop {
+        tokio::select! {
+            _ = &mut *running => return Login::Ended,
+            () = tokio::time::sleep_until(login_by) => return Login::Over,
+            now = looks.tick() => {
+                if started.load(Ordering::SeqCst) {
+                    return Login::Over;
+                }
+                if clock.stalled(watch, now) {
+                    return Login::Stalled;
+                }
+            }
+        }
     }
 }
 
