@@ -11,6 +11,7 @@ pub mod bpe;
 pub mod cli;
 pub mod corpora;
 pub mod error;
+pub(crate) mod freed_memory;
 pub mod options;
 pub mod output;
 pub mod serve;

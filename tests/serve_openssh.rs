@@ -115,6 +115,13 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     let teacher = tmux.open("teacher", 110, 32);
     teacher.command(&ssh(port, "teacher@127.0.0.1"));
     teacher.wait_for("the password prompt", |s| s.contains("password:"));
+    // A mistyped password is asked again on the same connection, and a
+    // person slow to type the next one is waited for.
+    teacher.answer("not-the-password");
+    teacher.wait_for("the second password prompt", |s| {
+        s.matches("password:").count() == 2
+    });
+    std::thread::sleep(std::time::Duration::from_secs(2));
     teacher.answer(&served.token);
     teacher.wait_for("the teacher's explorer", |s| {
         status_line(s).contains("teacher, 2 students, 2 follow")

@@ -413,7 +413,7 @@ fn editing_encodes_only_what_changed_and_agrees_with_a_fresh_encoding() {
             let ids: Vec<u32> = app.encode.encoded().iter().map(|t| t.id).collect();
             assert_eq!(ids, fresh, "{label}, edit {round}: {:?}", app.encode.text);
             let mut at = 0;
-            for r in &app.encode.spans {
+            for r in app.encode.spans.iter() {
                 assert_eq!(r.start, at, "{label}, edit {round}: spans tile the text");
                 at = r.end;
             }

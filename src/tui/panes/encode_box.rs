@@ -11,6 +11,7 @@ use crate::bpe::line_cuts::{cuts_at_lines, line_starts_word, spans_from, tokens_
 use crate::bpe::{Mode, TokenId};
 use crate::tui::fertility::tokenizers::TokenizerSet;
 use crate::tui::panes::lines::LineIndex;
+use crate::tui::panes::places::Places;
 use crate::tui::panes::rows::{self, TAB_WIDTH};
 use std::ops::Range;
 use std::sync::Arc;
@@ -47,7 +48,7 @@ pub struct EncodeBox {
     pub ids: Vec<TokenId>,
     /// The bytes of `text` each token of `encoded` stands for, when known
     /// (empty otherwise). A char-mode `</w>` stands for none.
-    pub spans: Vec<Range<usize>>,
+    pub spans: Places,
     /// (tokenizer slot, its stamp, text generation) the encoding belongs to.
     encoded_for: Option<(usize, u64, u64)>,
     generation: u64,
@@ -84,6 +85,8 @@ pub struct EncodeBox {
 const ENCODE_IN_PARTS_FROM: usize = 1 << 19;
 /// About how much of the text one part holds.
 const PART: usize = 1 << 17;
+/// Encoding a text this long frees enough to be worth handing back.
+const GIVE_BACK_FROM: usize = 1 << 18;
 
 /// The part of the text edits touched since it was last encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -365,11 +368,14 @@ impl EncodeBox {
             return false;
         };
         let spans = spans_from(tok, from, &kept);
-        let flags = chunk_flags(tok, &text[..to + next], from, &spans);
+        let flags = chunk_flags(tok, &text[..to + next], from, spans.iter().cloned());
         self.ids.extend(kept);
         self.spans.extend(spans);
         self.chunk_starts.extend(flags);
         self.progress = (to < len).then_some(to);
+        if self.progress.is_none() {
+            self.fit_memory();
+        }
         true
     }
 
@@ -450,15 +456,16 @@ impl EncodeBox {
         };
         self.spans = match toks.get(slot) {
             Some(tok) => spans_of(tok, &self.text, &self.ids),
-            None => Vec::new(),
+            None => Places::default(),
         };
         self.encoded_with = toks.get(slot).cloned();
         self.chunk_starts = match toks.get(slot) {
             Some(tok) if follows_merges(tok) && self.spans.len() == self.ids.len() => {
-                chunk_flags(tok, self.text.as_bytes(), 0, &self.spans)
+                chunk_flags(tok, self.text.as_bytes(), 0, self.spans.iter())
             }
             _ => Vec::new(),
         };
+        self.fit_memory();
         // A tokenizer not ready yet is tried again on the next refresh.
         self.encoded_for = toks.get(slot).is_some().then_some(key);
     }
@@ -510,7 +517,10 @@ impl EncodeBox {
         }
         let keep_before = self.spans.partition_point(|r| r.end <= a);
         let keep_after = self.spans.partition_point(|r| r.start < old_b);
-        let ends_at_a = a == 0 || self.spans[..keep_before].last().is_some_and(|r| r.end == a);
+        let ends_at_a = a == 0
+            || keep_before
+                .checked_sub(1)
+                .is_some_and(|i| self.spans.range(i).end == a);
         let starts_at_b =
             old_b == d.old_len || self.spans.get(keep_after).is_some_and(|r| r.start == old_b);
         if !ends_at_a || !starts_at_b {
@@ -524,20 +534,13 @@ impl EncodeBox {
         };
         let spans = spans_from(tok, a, &tokens);
         let after_tokens = self.ids.split_off(keep_after);
-        let after_spans: Vec<Range<usize>> = self
-            .spans
-            .split_off(keep_after)
-            .into_iter()
-            .map(|r| {
-                let s = (r.start as isize + delta) as usize;
-                s..s + r.len()
-            })
-            .collect();
+        let mut after_spans = self.spans.split_off(keep_after);
+        after_spans.shift(delta);
         let flags = if self.chunk_starts.len() == keep_after + after_spans.len() {
             let after_flags = self.chunk_starts.split_off(keep_after);
             self.chunk_starts.truncate(keep_before);
             // With the character after the middle, as it was encoded.
-            let middle = chunk_flags(tok, &text[..b + next], a, &spans);
+            let middle = chunk_flags(tok, &text[..b + next], a, spans.iter().cloned());
             Some((middle, after_flags))
         } else {
             None
@@ -547,7 +550,7 @@ impl EncodeBox {
         self.ids.extend(tokens);
         self.ids.extend(after_tokens);
         self.spans.extend(spans);
-        self.spans.extend(after_spans);
+        self.spans.extend([after_spans]);
         match flags {
             Some((middle, after)) => {
                 self.chunk_starts.extend(middle);
@@ -598,13 +601,15 @@ impl EncodeBox {
                 && !self.chunk_starts[i + 1];
             if joins {
                 self.ids[w] = id;
-                self.spans[w] = self.spans[i].start..self.spans[i + 1].end;
+                let joined = self.spans.range(i).start..self.spans.range(i + 1).end;
+                self.spans.set(w, joined);
                 self.chunk_starts[w] = self.chunk_starts[i];
                 i += 2;
             } else {
                 if w != i {
                     self.ids[w] = self.ids[i];
-                    self.spans[w] = self.spans[i].clone();
+                    let moved = self.spans.range(i);
+                    self.spans.set(w, moved);
                     self.chunk_starts[w] = self.chunk_starts[i];
                 }
                 i += 1;
@@ -623,11 +628,11 @@ impl EncodeBox {
             return;
         }
         let mut ids = Vec::with_capacity(self.ids.len() + count);
-        let mut spans = Vec::with_capacity(ids.capacity());
+        let mut spans = Places::default();
         let mut starts = Vec::with_capacity(ids.capacity());
         for ((t, r), start) in std::mem::take(&mut self.ids)
             .into_iter()
-            .zip(std::mem::take(&mut self.spans))
+            .zip(std::mem::take(&mut self.spans).iter())
             .zip(std::mem::take(&mut self.chunk_starts))
         {
             if t == id {
@@ -646,6 +651,18 @@ impl EncodeBox {
         self.ids = ids;
         self.spans = spans;
         self.chunk_starts = starts;
+    }
+
+    /// Give back what the lists grew beyond the finished encoding (up to
+    /// half of them, as a vector doubles), which a class's many encode
+    /// boxes would otherwise keep.
+    fn fit_memory(&mut self) {
+        self.ids.shrink_to_fit();
+        self.spans.shrink_to_fit();
+        self.chunk_starts.shrink_to_fit();
+        if self.text.len() >= GIVE_BACK_FROM {
+            crate::freed_memory::give_back();
+        }
     }
 
     pub fn bytes(&self) -> usize {
@@ -693,21 +710,26 @@ fn follows_merges(tok: &Tokenizer) -> bool {
 
 /// For each token of `spans` (which start at `offset` of the text), whether
 /// a chunk of `text[offset..]` starts where it does.
-fn chunk_flags(tok: &Tokenizer, text: &[u8], offset: usize, spans: &[Range<usize>]) -> Vec<bool> {
+fn chunk_flags(
+    tok: &Tokenizer,
+    text: &[u8],
+    offset: usize,
+    spans: impl IntoIterator<Item = Range<usize>>,
+) -> Vec<bool> {
     let mut starts = Vec::new();
     tok.chunker()
         .for_each_chunk(&text[offset..], |r| starts.push(offset + r.start));
     spans
-        .iter()
+        .into_iter()
         .map(|r| starts.binary_search(&r.start).is_ok())
         .collect()
 }
 
 /// The bytes of `text` each token stands for, or nothing if the tokens
 /// cannot be lined up with the text.
-fn spans_of(tok: &Tokenizer, text: &str, ids: &[TokenId]) -> Vec<Range<usize>> {
-    if ids.is_empty() {
-        return Vec::new();
+fn spans_of(tok: &Tokenizer, text: &str, ids: &[TokenId]) -> Places {
+    if ids.is_empty() || text.len() > crate::tui::panes::places::MAX_TEXT {
+        return Places::default();
     }
     if tok.mode() == Mode::Char {
         let spans = crate::bpe::fertility::token_spans(tok, text);
@@ -715,22 +737,26 @@ fn spans_of(tok: &Tokenizer, text: &str, ids: &[TokenId]) -> Vec<Range<usize>> {
         return if same {
             spans.into_iter().map(|(_, r)| r).collect()
         } else {
-            Vec::new()
+            Places::default()
         };
     }
     // Byte-level tokens tile the text.
     let mut at = 0;
-    let mut spans = Vec::with_capacity(ids.len());
+    let mut spans = Places::default();
     for &id in ids {
         let bytes = tok.bytes_of(id);
         let end = at + bytes.len();
         if text.as_bytes().get(at..end) != Some(bytes) {
-            return Vec::new();
+            return Places::default();
         }
         spans.push(at..end);
         at = end;
     }
-    if at == text.len() { spans } else { Vec::new() }
+    if at == text.len() {
+        spans
+    } else {
+        Places::default()
+    }
 }
 
 /// The characters of `s` as a reader sees them (extended grapheme

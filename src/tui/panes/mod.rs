@@ -10,5 +10,6 @@ pub mod curve;
 pub mod encode_box;
 pub(crate) mod lines;
 pub(crate) mod merge_tree;
+pub mod places;
 pub mod rows;
 pub mod why;

@@ -152,8 +152,17 @@ impl<B: Backend> Backend for WideCellBackend<B> {
             }
             touched[y as usize] = true;
         }
+        // The patches come row by row (a diff runs through the buffer in
+        // order), so each row's are one run of them; sorting keeps that
+        // true of any caller, at no cost when it already holds.
+        let mut patches = patches;
+        patches.sort_by_key(|&(x, y, _)| (y, x));
+        let mut rest = &patches[..];
         for y in 0..area.height {
             let row = y as usize;
+            let here = rest.partition_point(|&(_, py, _)| py == y);
+            let (in_row, after) = rest.split_at(here);
+            rest = after;
             if !touched[row] {
                 continue;
             }
@@ -161,8 +170,7 @@ impl<B: Backend> Backend for WideCellBackend<B> {
             if now_uncertain || self.uncertain_rows[row] {
                 self.rewrite_row(y)?;
             } else {
-                self.inner
-                    .draw(patches.iter().copied().filter(|(_, py, _)| *py == y))?;
+                self.inner.draw(in_row.iter().copied())?;
             }
             self.uncertain_rows[row] = now_uncertain;
         }

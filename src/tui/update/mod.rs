@@ -42,6 +42,10 @@ pub fn update(app: &mut App, action: Action) {
     if app.opening_job() {
         return while_opening(app, action);
     }
+    if matches!(action, Action::JobMore) && app.jobs.current.is_none() {
+        // Work done away (a big trainer freed) changes nothing on screen.
+        return;
+    }
     if !action.is_background() {
         app.notice = None;
     }

@@ -95,9 +95,16 @@ pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
         app.make_current(corpus, loaded);
         old
     };
-    // Freeing a big trainer of its own takes a while: not here.
+    // Freeing a big trainer of its own takes a while: not here. One that
+    // others hold too (the teacher's, most often) is only let go of: a
+    // thread and a frame more per follower and step would cost a class
+    // twice the work of its steps.
     if let Some(old) = old {
-        app.jobs.work.push(Work::new(move || drop(old)));
+        if Arc::strong_count(&old) > 1 {
+            drop(old);
+        } else {
+            app.jobs.work.push(Work::new(move || drop(old)));
+        }
     }
     app.scroll.pairs = 0;
     follow_round(app);

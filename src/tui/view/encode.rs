@@ -140,7 +140,7 @@ fn interleave_ids(
     // breaks (which end a row, drawing nothing), have no place of their
     // own, but their ids go after the last one's too.
     while hi < enc.ids.len() && enc.spans.len() == enc.ids.len() && {
-        let span = enc.spans[hi].clone();
+        let span = enc.spans.range(hi);
         let breaks = enc
             .text
             .as_bytes()
@@ -546,7 +546,7 @@ fn id_widths(app: &App, lo: usize, hi: usize) -> Vec<usize> {
     }
     let mut first = 0;
     for k in 1..widths.len() {
-        let span = enc.spans[lo + k].clone();
+        let span = enc.spans.range(lo + k);
         let line_break = enc
             .text
             .as_bytes()

@@ -1,0 +1,44 @@
+//! The class measured by an independent client: paramiko and pyte (see
+//! `tests/ssh/latency.py`), nothing of bpeek's own. The figures are
+//! printed, never asserted; what is asserted is that every student saw
+//! every step of the teacher's.
+
+mod ssh;
+
+use ssh::Class;
+
+#[test]
+fn an_independent_client_sees_every_follower_follow_every_step() {
+    let have = std::process::Command::new("python3")
+        .args(["-c", "import paramiko, pyte"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        eprintln!("skipped: python3 with paramiko and pyte is not installed");
+        return;
+    }
+    let class = Class::start("latency", &[]);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ssh/latency.py");
+    let out = std::process::Command::new("python3")
+        .args([
+            script,
+            &class.port().to_string(),
+            &class.token(),
+            "6",
+            "3",
+            "80",
+            "24",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("{said}");
+    assert!(said.contains("connected 6"), "{said}");
+    assert!(said.contains("(18 samples, 0 missed)"), "{said}");
+    assert!(said.contains("at merge 3: 6 of 6"), "{said}");
+}
