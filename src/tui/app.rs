@@ -175,7 +175,7 @@ pub struct Source {
 #[derive(Debug)]
 pub struct Loaded {
     pub trainer: Arc<Trainer>,
-    pub lines: LineIndex,
+    pub lines: Arc<LineIndex>,
 }
 
 impl Loaded {
@@ -184,7 +184,7 @@ impl Loaded {
     }
 
     pub fn shared(trainer: Arc<Trainer>) -> Self {
-        let lines = LineIndex::new(trainer.corpus().text());
+        let lines = LineIndex::of_corpus(&trainer);
         Loaded { trainer, lines }
     }
 }

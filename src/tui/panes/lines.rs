@@ -1,7 +1,9 @@
 //! Where each display line of the corpus starts, found once so that drawing
 //! touches only the visible lines of even a huge text.
 
+use crate::bpe::Trainer;
 use std::ops::Range;
+use std::sync::{Arc, Mutex, Weak};
 
 /// Lines longer than this are cut into pieces of about this many bytes, so a
 /// text with no line breaks still costs little to draw: a row deep in a
@@ -21,7 +23,31 @@ pub struct LineIndex {
     len: usize,
 }
 
+/// The line index of each corpus some trainer still holds, with one of
+/// those trainers: while it lives its corpus does, so a corpus found at the
+/// same address is the same one.
+type Known = Vec<(Weak<Trainer>, Arc<LineIndex>)>;
+
 impl LineIndex {
+    /// The line index of `trainer`'s corpus, made once however many
+    /// explorers show it (every student of a class connects to the same
+    /// corpus, and a big one takes milliseconds to index).
+    pub fn of_corpus(trainer: &Arc<Trainer>) -> Arc<LineIndex> {
+        static KNOWN: Mutex<Known> = Mutex::new(Vec::new());
+        let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+        known.retain(|(t, _)| t.strong_count() > 0);
+        let found = known.iter().find_map(|(t, lines)| {
+            let t = t.upgrade()?;
+            std::ptr::eq(t.corpus(), trainer.corpus()).then(|| lines.clone())
+        });
+        if let Some(lines) = found {
+            return lines;
+        }
+        let lines = Arc::new(LineIndex::new(trainer.corpus().text()));
+        known.push((Arc::downgrade(trainer), lines.clone()));
+        lines
+    }
+
     pub fn new(text: &[u8]) -> Self {
         let mut starts = vec![0];
         let mut start = 0;

@@ -170,7 +170,7 @@ pub(super) fn job_more(app: &mut App) {
                 let loaded = app.loaded_mut();
                 let old = std::mem::replace(&mut loaded.trainer, Arc::new(trainer));
                 if let Some(lines) = lines {
-                    loaded.lines = lines;
+                    loaded.lines = Arc::new(lines);
                 }
                 // Freeing a big trainer takes a while of its own: not here.
                 app.jobs.work.push(Work::new(move || drop(old)));
