@@ -8,6 +8,7 @@ use crate::tui::action::Toggle;
 use crate::tui::app::{App, InputMode};
 use crate::tui::panes::lines::LineIndex;
 use crate::tui::panes::rows::{Piece, Rows, TextLook, lay_out};
+use crate::tui::panes::shared_rows::{self, LookKey};
 use crate::tui::theme::{Mark, Theme};
 use ratatui::text::Line;
 
@@ -88,6 +89,9 @@ pub struct CorpusLook<'a> {
     pub separators: bool,
     pub hex: bool,
     pub target: Target,
+    /// In a class, the trainer shown, to find rows other explorers have
+    /// laid out already (see [`shared_rows`]).
+    shared: Option<std::sync::Weak<Trainer>>,
 }
 
 impl<'a> CorpusLook<'a> {
@@ -104,6 +108,10 @@ impl<'a> CorpusLook<'a> {
             } else {
                 Target::of(app)
             },
+            shared: app
+                .classroom
+                .is_some()
+                .then(|| std::sync::Arc::downgrade(&app.loaded().trainer)),
         }
     }
 
@@ -115,7 +123,19 @@ impl<'a> CorpusLook<'a> {
     /// The first `most` rows of line `i` (a line can be thousands of
     /// characters long; a pane needs only the rows it shows).
     pub fn first_rows(&self, i: usize, width: usize, most: usize) -> Vec<Line<'static>> {
-        self.lay_out_line(i, width, most, None).0
+        let Some(trainer) = &self.shared else {
+            return self.lay_out_line(i, width, most, None).0;
+        };
+        let look = LookKey {
+            theme: *self.theme,
+            whitespace: self.whitespace,
+            separators: self.separators,
+            hex: self.hex,
+            target: self.target.clone(),
+        };
+        shared_rows::rows(trainer, &look, (i, width, most), || {
+            self.lay_out_line(i, width, most, None).0
+        })
     }
 
     /// The row of line `i` on which the token holding byte `at` of the

@@ -12,4 +12,5 @@ pub(crate) mod lines;
 pub(crate) mod merge_tree;
 pub mod places;
 pub mod rows;
+pub(crate) mod shared_rows;
 pub mod why;

@@ -10,7 +10,6 @@ use crate::tui::view::{pane_block, token_label};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let look = CorpusLook::of(app);
@@ -40,7 +39,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     )
     .title_bottom(legend(app, &look.target, area.width));
     frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(rows), body);
+    // Rows already cut to the width are put in place as they are: a
+    // paragraph would measure them all again (a class draws this pane
+    // for every student at every step).
+    let buf = frame.buffer_mut();
+    for (y, row) in (body.y..body.bottom()).zip(&rows) {
+        buf.set_line(body.x, y, row, body.width);
+    }
 }
 
 /// A sample of each mark on screen, with what it means, as many whole
