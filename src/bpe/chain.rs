@@ -7,85 +7,73 @@
 //! orders occurrences by (chunk, offset), the token after a position is found
 //! from the token's length in base symbols, and a merge or its undo rewrites
 //! a handful of cells whatever the chunk's length.
+//!
+//! A position holds one number (see [`Cells`]): at a token's start its id;
+//! inside it, how far back to look. The last position of a token points
+//! straight at its start, which is how the token before any position is
+//! found. The others point at where the token they were merged into
+//! started; merges and undos come and go in stack order, so following
+//! them from any position reaches the token that covers it now.
 
 use crate::bpe::TokenId;
+use crate::bpe::cells::{Cells, INSIDE};
 use crate::bpe::vocab::Vocab;
 use std::ops::Range;
 
+pub use crate::bpe::cells::END;
+
 /// No position (the left link of a chunk's first token).
 pub const NONE: u32 = u32::MAX;
-/// A position covered by the token that starts before it.
-const INSIDE: TokenId = TokenId::MAX;
-/// The mark after each chunk.
-pub const END: TokenId = TokenId::MAX - 1;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Chain {
-    initial: Vec<TokenId>,
-    /// The token and the left link of each position side by side: a merge
-    /// reads both, and the neighbours' too, so one cache line serves them.
-    cells: Vec<Cell>,
+    cells: Cells,
     /// The first position of each chunk, and one past the last end mark.
     starts: Vec<u32>,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Cell {
-    /// The token starting here, [`INSIDE`] or [`END`].
-    sym: TokenId,
-    /// At a token's position: where the token before it starts (`NONE` at
-    /// a chunk's start). Inside a token: where the token it was merged into
-    /// started. Merges and undos come and go in stack order, so following
-    /// these links from any position reaches the token that covers it now.
-    left: u32,
-}
-
 impl Chain {
-    /// Lay out `chunks` (each its base symbols) one after another.
-    pub fn new(chunks: impl IntoIterator<Item = impl IntoIterator<Item = TokenId>>) -> Self {
-        let mut initial = Vec::new();
-        let mut starts = vec![0];
-        for chunk in chunks {
-            initial.extend(chunk);
-            initial.push(END);
-            starts.push(initial.len() as u32);
-        }
-        let mut chain = Chain {
-            cells: Vec::new(),
-            initial,
-            starts,
-        };
-        chain.reset();
+    /// Lay out `chunks` (each its base symbols, `positions` in all with an
+    /// end mark each) one after another.
+    pub fn new(
+        positions: usize,
+        chunks: impl IntoIterator<Item = impl IntoIterator<Item = TokenId>>,
+    ) -> Self {
+        let mut chain = Chain::default();
+        chain.fill(positions, chunks);
         chain
     }
 
-    /// Back to the base symbols.
-    pub fn reset(&mut self) {
-        self.cells.clear();
-        self.cells.reserve(self.initial.len());
-        let mut previous = END;
-        for (i, &sym) in self.initial.iter().enumerate() {
-            let left = if sym == END || previous == END {
-                NONE
-            } else {
-                i as u32 - 1
-            };
-            self.cells.push(Cell { sym, left });
-            previous = sym;
+    /// Lay out `chunks` afresh (back to the base symbols: the chain keeps
+    /// no copy of them, the corpus has them), in the room the cells have.
+    pub fn fill(
+        &mut self,
+        positions: usize,
+        chunks: impl IntoIterator<Item = impl IntoIterator<Item = TokenId>>,
+    ) {
+        self.cells.clear(positions);
+        self.starts.clear();
+        self.starts.push(0);
+        for chunk in chunks {
+            for id in chunk {
+                self.cells.push(id);
+            }
+            self.cells.push(END);
+            self.starts.push(self.cells.len() as u32);
         }
     }
 
     /// Positions in all, end marks included.
     pub fn len(&self) -> usize {
-        self.initial.len()
+        self.cells.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.initial.is_empty()
+        self.cells.len() == 0
     }
 
     pub fn chunk_count(&self) -> usize {
-        self.starts.len() - 1
+        self.starts.len().saturating_sub(1)
     }
 
     /// The positions of chunk `c`, its end mark excluded.
@@ -130,63 +118,70 @@ impl Chain {
     /// places ahead, and on a long chunk each one is a cache miss otherwise.
     #[inline]
     pub fn prefetch(&self, pos: u32) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(cell) = self.cells.get(pos as usize) {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // SAFETY: a prefetch only hints the cache; it reads nothing and
-            // cannot fault, and the pointer is to a live cell anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((cell as *const Cell).cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = pos;
+        self.cells.prefetch(pos);
     }
 
-    /// The token starting at `pos`, or [`END`] after a chunk's last token.
+    /// The token starting at `pos`, [`END`] after a chunk's last token, or
+    /// a number at or above [`INSIDE`] (no token starts there).
+    #[inline]
     pub fn at(&self, pos: u32) -> TokenId {
-        self.cells[pos as usize].sym
+        self.cells.get(pos)
     }
 
     /// Where the token before the one at `pos` starts, or [`NONE`].
+    #[inline]
     pub fn left(&self, pos: u32) -> u32 {
-        self.cells[pos as usize].left
+        let Some(before) = pos.checked_sub(1) else {
+            return NONE;
+        };
+        match self.cells.get(before) {
+            END => NONE,
+            v if v < INSIDE => before,
+            v => before - (v & !INSIDE),
+        }
     }
 
     /// The position of the token that covers `pos`.
     pub fn owner(&self, mut pos: u32) -> u32 {
-        while self.cells[pos as usize].sym == INSIDE {
-            pos = self.cells[pos as usize].left;
+        loop {
+            let v = self.cells.get(pos);
+            if v < INSIDE {
+                return pos;
+            }
+            pos -= v & !INSIDE;
         }
-        pos
     }
 
     /// Join the tokens at `i` and `j` (the next one) into `new`; `n` is the
     /// position after `j`'s token.
+    #[inline]
     pub fn join(&mut self, i: u32, j: u32, n: u32, new: TokenId) {
-        self.cells[i as usize].sym = new;
-        self.cells[j as usize].sym = INSIDE;
-        if self.cells[n as usize].sym != END {
-            self.cells[n as usize].left = i;
+        self.cells.set(i, new);
+        self.cells.set(j, INSIDE | (j - i));
+        if n - 1 != j {
+            self.cells.set(n - 1, INSIDE | (n - 1 - i));
         }
     }
 
-    /// Undo [`Chain::join`]: the token at `i` becomes `a` at `i` and `b` at `j`.
+    /// Undo [`Chain::join`]: the token at `i` becomes `a` at `i` and `b` at
+    /// `j`. The cells `join` left alone are as they were before it.
+    #[inline]
     pub fn split(&mut self, i: u32, j: u32, n: u32, a: TokenId, b: TokenId) {
-        self.cells[i as usize].sym = a;
-        self.cells[j as usize].sym = b;
-        self.cells[j as usize].left = i;
-        if self.cells[n as usize].sym != END {
-            self.cells[n as usize].left = j;
+        self.cells.set(i, a);
+        self.cells.set(j, b);
+        if n - 1 != j {
+            self.cells.set(n - 1, INSIDE | (n - 1 - j));
         }
     }
 
     /// The pair that starts at `pos` now, if a token starts there and
     /// another follows it.
     pub fn pair_at(&self, pos: u32, vocab: &Vocab) -> Option<(TokenId, TokenId)> {
-        let a = self.cells[pos as usize].sym;
-        if a == INSIDE || a == END {
+        let a = self.cells.get(pos);
+        if a >= END {
             return None;
         }
-        let b = self.cells[(pos + vocab.units(a)) as usize].sym;
+        let b = self.cells.get(pos + vocab.units(a));
         (b != END).then_some((a, b))
     }
 
@@ -211,7 +206,7 @@ impl Chain {
     ) -> impl Iterator<Item = (u32, TokenId)> + 'a {
         let mut pos = from;
         std::iter::from_fn(move || {
-            let id = self.cells[pos as usize].sym;
+            let id = self.cells.get(pos);
             if id == END {
                 return None;
             }
@@ -236,7 +231,7 @@ mod tests {
     #[test]
     fn a_position_inside_a_token_finds_its_owner() {
         let mut vocab = Vocab::bytes();
-        let mut chain = Chain::new([vec![97, 97, 97, 97], vec![98]]);
+        let mut chain = Chain::new(7, [vec![97, 97, 97, 97], vec![98]]);
         assert_eq!((chain.chunk_count(), chain.len()), (2, 7));
         let aa = vocab.push_merge((97, 97));
         chain.join(0, 1, 2, aa);
@@ -256,7 +251,8 @@ mod tests {
     #[test]
     fn a_chunk_searched_from_any_other_is_the_one_found_from_scratch() {
         let lens = [3usize, 1, 7, 2, 2, 9, 1, 4, 4, 1, 12, 5];
-        let chain = Chain::new(lens.iter().map(|&n| vec![97u32; n]));
+        let total = lens.iter().map(|n| n + 1).sum();
+        let chain = Chain::new(total, lens.iter().map(|&n| vec![97u32; n]));
         for near in 0..lens.len() as u32 + 2 {
             for pos in 0..chain.len() as u32 {
                 assert_eq!(chain.chunk_of_near(pos, near), chain.chunk_of(pos));
