@@ -264,4 +264,161 @@ mod tests {
             assert_eq!(span.end, chain.chunk_range(c).end + 1);
         }
     }
+
+    /// Joins and splits in stack order, checked against the tokens kept
+    /// as plain lists: with ids past the two-byte range (`dummies` merges
+    /// made before, so the cells widen part way) and tokens longer than a
+    /// two-byte distance reaches (a chunk of 40,000 symbols is first
+    /// joined pairwise, level by level, into tokens of up to 32,768, which
+    /// later joins make longer).
+    fn joins_and_splits_match_plain_lists(dummies: usize, seed: u64) {
+        let mut rng = seed;
+        let mut below = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let mut vocab = Vocab::bytes();
+        for _ in 0..dummies {
+            vocab.push_merge((97, 98));
+        }
+        let chunks: Vec<Vec<TokenId>> = vec![
+            vec![97; 40_000],
+            (0..300).map(|i| 97 + i % 3).collect(),
+            vec![98],
+            vec![],
+        ];
+        let positions = chunks.iter().map(|c| c.len() + 1).sum();
+        let mut chain = Chain::new(positions, chunks.clone());
+        // Each chunk's tokens with their positions.
+        let mut plain: Vec<Vec<(u32, TokenId)>> = (0..chunks.len())
+            .map(|c| {
+                let start = chain.chunk_range(c as u32).start;
+                chain.tokens_from(start, &vocab).collect()
+            })
+            .collect();
+        let mut stack: Vec<(usize, usize, TokenId, TokenId)> = Vec::new();
+        let check = |chain: &Chain, plain: &[Vec<(u32, TokenId)>], vocab: &Vocab| {
+            for (c, tokens) in plain.iter().enumerate() {
+                let start = chain.chunk_range(c as u32).start;
+                let got: Vec<(u32, TokenId)> = chain.tokens_from(start, vocab).collect();
+                assert_eq!(&got, tokens, "chunk {c}");
+                for (k, &(i, id)) in tokens.iter().enumerate() {
+                    let left = if k == 0 { NONE } else { tokens[k - 1].0 };
+                    assert_eq!(chain.left(i), left);
+                    let units = vocab.units(id);
+                    for inside in [i + units - 1, i + units / 2, i + units * 5 / 7] {
+                        assert_eq!(chain.owner(inside), i);
+                    }
+                }
+            }
+        };
+        // The vocabulary only grows: a level of pairwise joins makes one
+        // id, as a merge does.
+        let join = |chain: &mut Chain,
+                    plain: &mut Vec<Vec<(u32, TokenId)>>,
+                    vocab: &mut Vocab,
+                    stack: &mut Vec<_>,
+                    c: usize,
+                    k: usize,
+                    new: Option<TokenId>| {
+            let ((i, a), (j, b)) = (plain[c][k], plain[c][k + 1]);
+            let new = new.unwrap_or_else(|| vocab.push_merge((a, b)));
+            chain.join(i, j, j + vocab.units(b), new);
+            plain[c][k] = (i, new);
+            plain[c].remove(k + 1);
+            stack.push((c, k, a, b));
+        };
+        let split = |chain: &mut Chain,
+                     plain: &mut Vec<Vec<(u32, TokenId)>>,
+                     vocab: &mut Vocab,
+                     stack: &mut Vec<(usize, usize, TokenId, TokenId)>| {
+            let Some((c, k, a, b)) = stack.pop() else {
+                return;
+            };
+            let (i, _) = plain[c][k];
+            let (ua, ub) = (vocab.units(a), vocab.units(b));
+            chain.split(i, i + ua, i + ua + ub, a, b);
+            plain[c][k] = (i, a);
+            plain[c].insert(k + 1, (i + ua, b));
+        };
+        for _level in 0..15 {
+            let same = plain[0][0].1;
+            let level = vocab.push_merge((same, same));
+            let mut k = 0;
+            while k + 1 < plain[0].len() {
+                if plain[0][k].1 == same && plain[0][k + 1].1 == same {
+                    join(
+                        &mut chain,
+                        &mut plain,
+                        &mut vocab,
+                        &mut stack,
+                        0,
+                        k,
+                        Some(level),
+                    );
+                }
+                k += 1;
+            }
+            check(&chain, &plain, &vocab);
+        }
+        assert!(plain[0].iter().any(|&(_, id)| vocab.units(id) == 32_768));
+        let mut far = false;
+        for _ in 0..2000 {
+            if below(3) == 0 {
+                split(&mut chain, &mut plain, &mut vocab, &mut stack);
+            } else {
+                // The long chunk half the time, near its long token.
+                let c = below(2 * chunks.len()).saturating_sub(chunks.len());
+                if plain[c].len() >= 2 {
+                    let k = below(plain[c].len() - 1);
+                    let k = if c == 0 { k.min(below(3)) } else { k };
+                    join(&mut chain, &mut plain, &mut vocab, &mut stack, c, k, None);
+                }
+            }
+            check(&chain, &plain, &vocab);
+            let longest = plain[0].iter().map(|&(_, id)| vocab.units(id)).max();
+            far |= longest.is_some_and(|u| u > 32_768);
+        }
+        assert!(far, "a token past a two-byte distance");
+        assert_eq!(chain.cells.is_wide(), dummies > 0);
+        let mut n = 0;
+        while !stack.is_empty() {
+            split(&mut chain, &mut plain, &mut vocab, &mut stack);
+            n += 1;
+            if n % 4096 == 0 {
+                check(&chain, &plain, &vocab);
+            }
+        }
+        check(&chain, &plain, &vocab);
+        let fresh = Chain::new(positions, chunks.clone());
+        for pos in 0..positions as u32 {
+            assert_eq!(chain.at(pos), fresh.at(pos), "position {pos}");
+        }
+    }
+
+    #[test]
+    fn narrow_cells_follow_joins_and_splits() {
+        joins_and_splits_match_plain_lists(0, 0x5EED);
+    }
+
+    #[test]
+    fn cells_that_widen_part_way_follow_joins_and_splits() {
+        joins_and_splits_match_plain_lists(32_766 - 256 - 15 - 200, 0xC0FFEE);
+    }
+
+    #[test]
+    fn laying_out_again_gives_the_base_symbols_back() {
+        let mut vocab = Vocab::bytes();
+        let chunks = [vec![97, 98, 97, 98], vec![99]];
+        let mut chain = Chain::new(7, chunks.clone());
+        let ab = vocab.push_merge((97, 98));
+        chain.join(0, 1, 2, ab);
+        chain.join(2, 3, 4, ab);
+        chain.fill(7, chunks.clone());
+        assert_eq!(chain.tokens(0, &vocab), chunks[0]);
+        assert_eq!(chain.left(3), 2);
+        assert_eq!(chain.owner(3), 3);
+    }
 }

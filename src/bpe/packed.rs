@@ -212,6 +212,7 @@ impl Packed {
         }
         self.from = at as u32;
         self.len -= n as u32;
+        self.trim();
     }
 
     /// Append `other`, ascending like this list and wholly above it.
@@ -301,6 +302,17 @@ impl Packed {
         self.len = kept;
         if kept == 0 {
             self.clear();
+        }
+        self.trim();
+    }
+
+    /// Give back the room of dropped positions and spare room once they
+    /// are most of what the list holds: a list cleaned of gone places can
+    /// be a small part of what it was.
+    pub fn trim(&mut self) {
+        let used = self.gaps.len() - self.from as usize;
+        if self.gaps.capacity() > 2 * used + 16 {
+            self.shrink_to_fit();
         }
     }
 

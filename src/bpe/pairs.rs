@@ -576,10 +576,11 @@ impl WindowBatch {
     pub fn drain(&mut self, mut f: impl FnMut(TokenId, u64, Packed)) {
         for g in self.groups.drain(..) {
             self.slot[g.token as usize] = u32::MAX;
-            let places = match g.places {
+            let mut places = match g.places {
                 Places::Up(list) => list,
                 Places::Down(list) => list.into_ascending(),
             };
+            places.trim();
             f(g.token, g.weight, places);
         }
     }

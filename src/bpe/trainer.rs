@@ -850,6 +850,9 @@ impl Trainer {
         let mut replacements = 0u64;
         let [left, right] = &mut *self.batch;
         let mut chunk = ChunkCursor::default();
+        // The weight, number and lowest of the places of (b, a) that go
+        // before a replacement that follows straight on.
+        let mut chained = (0u64, 0u32, u32::MAX);
         let mut ahead = places.iter().skip(PREFETCH);
         for i in places.iter() {
             if let Some(ahead) = ahead.next() {
@@ -869,7 +872,14 @@ impl Trainer {
                 left.record(self.chain.at(p), p, freq, false);
             }
             let after = self.chain.at(n);
-            if after != END {
+            if after == a && self.chain.at(n + ua) == b {
+                // The next replacement is at `n`: (b, a) at j goes, and
+                // (ab, a) at i would go with it, so it is not recorded (a
+                // run of the pair would leave its list all gone places).
+                chained.0 += freq;
+                chained.1 += 1;
+                chained.2 = chained.2.min(j);
+            } else if after != END {
                 // (b, y) at j becomes (ab, y) at i.
                 right.record(after, i, freq, false);
             }
@@ -886,12 +896,17 @@ impl Trainer {
         // overlapped a replacement (`a a a`) are not taken out again.
         let table = &mut self.table;
         left.drain(|x, weight, places| {
-            if (x, a) != pair {
+            // A new token on the left is a replacement followed straight
+            // on: its (ab, a) was never counted.
+            if (x, a) != pair && x != id {
                 let lowest = places.first().unwrap_or_default();
                 table.lose((x, a), weight, places.len() as u32, lowest);
             }
             table.gain((x, id), weight, places);
         });
+        if chained.1 > 0 && (b, a) != pair {
+            table.lose((b, a), chained.0, chained.1, chained.2);
+        }
         right.drain(|y, weight, places| {
             if (b, y) != pair {
                 let lowest = places.first().unwrap_or_default() + ua;
