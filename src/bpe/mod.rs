@@ -18,6 +18,7 @@ pub(crate) mod line_cuts;
 pub(crate) mod merge;
 pub(crate) mod names;
 pub(crate) mod packed;
+pub(crate) mod paged;
 pub(crate) mod pairs;
 pub mod pretok;
 pub(crate) mod rank_pairs;

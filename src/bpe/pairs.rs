@@ -19,6 +19,7 @@ use crate::bpe::chain::Chain;
 use crate::bpe::hf_ids::hf_id;
 use crate::bpe::names::TieRule;
 use crate::bpe::packed::{Packed, PackedDown};
+use crate::bpe::paged::Paged;
 use crate::bpe::vocab::Vocab;
 use crate::bpe::{Pair, TokenId};
 use rustc_hash::FxHashMap;
@@ -152,7 +153,7 @@ const MERGE_FROM: usize = 8;
 
 /// A list of places is cleaned once it holds this many times as many
 /// entries as live places: the scan costs about one look per entry gone.
-const CROWDED: usize = 4;
+const CROWDED: usize = 2;
 
 /// The selection order: higher count first, then the tie rule's key.
 type OrderKey = (Reverse<u64>, u64, Pair);
@@ -180,7 +181,7 @@ pub struct PairTable {
     /// Each pair's entry in `slots`: the map stays small, so growing it
     /// moves a few bytes per pair, not a whole stat.
     stats: FxHashMap<Pair, u32>,
-    slots: Vec<PairStat>,
+    slots: Paged<PairStat>,
     /// Slots of pairs that are gone, for reuse.
     free: Vec<u32>,
     order: Order,
@@ -195,7 +196,7 @@ impl PairTable {
         PairTable {
             tie,
             stats: FxHashMap::default(),
-            slots: Vec::new(),
+            slots: Paged::default(),
             free: Vec::new(),
             order: Order::default(),
             pending: Vec::new(),
@@ -220,7 +221,10 @@ impl PairTable {
             table.stats.insert(pair, table.slots.len() as u32);
             table.slots.push(stat);
         }
-        let most = table.slots.iter().map(|s| s.count).max().unwrap_or(0);
+        let most = (0..table.slots.len())
+            .map(|s| table.slots[s].count)
+            .max()
+            .unwrap_or(0);
         // Counts above `low` are kept sorted; a bucket per count below it.
         // The cap keeps the buckets small on a large corpus, where the top
         // count runs into the millions but few pairs come near it.
