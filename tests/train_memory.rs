@@ -120,7 +120,7 @@ fn a_long_line_trains_in_a_few_times_its_size() {
     // The text, two bytes a position, about a byte and a half of places a
     // position and the pair table: about 5.5, and a history for stepping
     // back about a byte a replacement more. Four-byte cells beside a copy
-    // of the base symbols, and lists of four-byte places, came to 13-20.
+    // of the base symbols, and lists of four-byte places, came to 24-29.
     for (what, cost) in report {
         let most = if what.contains("stepping back") {
             7.5

@@ -75,22 +75,76 @@ impl Cells {
     }
 
     /// A token id, [`END`], or [`INSIDE`] with a distance.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, pos: u32) -> u32 {
         match &self.store {
             Store::Narrow(v) => {
-                let x = v[pos as usize];
-                if (x as u32) < NARROW_IDS {
-                    x as u32
-                } else if x == NARROW_END {
-                    END
-                } else if x != NARROW_FAR {
-                    INSIDE | (x & 0x7FFF) as u32
+                let x = v[pos as usize] as u32;
+                if x < NARROW_IDS {
+                    x
                 } else {
-                    INSIDE | self.far[&pos]
+                    self.unusual(pos, x)
                 }
             }
             Store::Wide(v) => v[pos as usize],
+        }
+    }
+
+    /// A two-byte cell that holds no id: kept out of line, so that
+    /// reading an id stays a load and a compare.
+    #[inline(never)]
+    fn unusual(&self, pos: u32, x: u32) -> u32 {
+        if x == NARROW_END as u32 {
+            END
+        } else if x != NARROW_FAR as u32 {
+            INSIDE | (x & 0x7FFF)
+        } else {
+            INSIDE | self.far[&pos]
+        }
+    }
+
+    /// Put token `id` at `pos`.
+    #[inline(always)]
+    pub fn set_id(&mut self, pos: u32, id: TokenId) {
+        match &mut self.store {
+            Store::Narrow(v) if id < NARROW_IDS => v[pos as usize] = id as u16,
+            Store::Wide(v) => v[pos as usize] = id,
+            Store::Narrow(_) => self.set(pos, id),
+        }
+    }
+
+    /// Mark `pos` as inside a token, `back` positions after the one to
+    /// follow.
+    #[inline(always)]
+    pub fn set_inside(&mut self, pos: u32, back: u32) {
+        match &mut self.store {
+            Store::Narrow(v) if back < 0x8000 => v[pos as usize] = NARROW_FAR | back as u16,
+            Store::Wide(v) => v[pos as usize] = INSIDE | back,
+            Store::Narrow(_) => self.set(pos, INSIDE | back),
+        }
+    }
+
+    /// Where the token whose last position is `pos` starts, or `None` if
+    /// `pos` is an end mark.
+    #[inline(always)]
+    pub fn start_of_last(&self, pos: u32) -> Option<u32> {
+        let v = match &self.store {
+            Store::Narrow(v) => {
+                let x = v[pos as usize] as u32;
+                if x < NARROW_IDS {
+                    return Some(pos);
+                }
+                if x > NARROW_FAR as u32 {
+                    return Some(pos - (x & 0x7FFF));
+                }
+                self.unusual(pos, x)
+            }
+            Store::Wide(v) => v[pos as usize],
+        };
+        match v {
+            END => None,
+            v if v < INSIDE => Some(pos),
+            v => Some(pos - (v & !INSIDE)),
         }
     }
 
@@ -113,6 +167,7 @@ impl Cells {
     }
 
     /// Add a cell holding `id` (a base symbol) or [`END`].
+    #[inline(always)]
     pub fn push(&mut self, id: TokenId) {
         match &mut self.store {
             Store::Narrow(v) => match narrow(id) {

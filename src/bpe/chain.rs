@@ -134,11 +134,7 @@ impl Chain {
         let Some(before) = pos.checked_sub(1) else {
             return NONE;
         };
-        match self.cells.get(before) {
-            END => NONE,
-            v if v < INSIDE => before,
-            v => before - (v & !INSIDE),
-        }
+        self.cells.start_of_last(before).unwrap_or(NONE)
     }
 
     /// The position of the token that covers `pos`.
@@ -156,10 +152,10 @@ impl Chain {
     /// position after `j`'s token.
     #[inline]
     pub fn join(&mut self, i: u32, j: u32, n: u32, new: TokenId) {
-        self.cells.set(i, new);
-        self.cells.set(j, INSIDE | (j - i));
+        self.cells.set_id(i, new);
+        self.cells.set_inside(j, j - i);
         if n - 1 != j {
-            self.cells.set(n - 1, INSIDE | (n - 1 - i));
+            self.cells.set_inside(n - 1, n - 1 - i);
         }
     }
 
@@ -167,10 +163,10 @@ impl Chain {
     /// `j`. The cells `join` left alone are as they were before it.
     #[inline]
     pub fn split(&mut self, i: u32, j: u32, n: u32, a: TokenId, b: TokenId) {
-        self.cells.set(i, a);
-        self.cells.set(j, b);
+        self.cells.set_id(i, a);
+        self.cells.set_id(j, b);
         if n - 1 != j {
-            self.cells.set(n - 1, INSIDE | (n - 1 - j));
+            self.cells.set_inside(n - 1, n - 1 - j);
         }
     }
 

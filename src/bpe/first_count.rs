@@ -1,7 +1,7 @@
 //! The full count at merge 0: every pair of adjacent base symbols, with its
 //! weighted count and its places.
 //!
-//! The chain is walked twice. The first walk sizes each pair's list of
+//! A long chain is walked twice. The first walk sizes each pair's list of
 //! places, so that the second writes each list into room of its final
 //! size: on a long chunk the lists are the largest thing training keeps
 //! after the chain, and lists grown by doubling would hold up to twice
@@ -14,12 +14,31 @@ use crate::bpe::pairs::Counted;
 use crate::bpe::{Pair, TokenId};
 use rustc_hash::FxHashMap;
 
+/// Chains shorter than this are counted in one walk: their lists are
+/// small, and what doubling leaves spare is too.
+const SIZED_FROM: usize = 1 << 22;
+
 /// Every pair of `chain` (at merge 0) with its count and ascending places,
 /// and how many tokens the corpus is cut into.
 pub fn count_pairs(chain: &Chain, corpus: &Corpus) -> (Vec<(Pair, Counted)>, u64) {
-    let mut index = PairIndex::new();
-    let mut sizes: Vec<Size> = Vec::new();
     let mut tokens = 0u64;
+    for (c, chunk) in corpus.chunks().iter().enumerate() {
+        tokens += chunk.freq * chain.chunk_range(c as u32).len() as u64;
+    }
+    let mut index = PairIndex::new();
+    if chain.len() < SIZED_FROM {
+        let mut lists: Vec<Counted> = Vec::new();
+        for_each_place(chain, corpus, |pair, pos, freq| {
+            let s = index.slot(pair);
+            if s == lists.len() {
+                lists.push(Counted::default());
+            }
+            lists[s].count += freq;
+            lists[s].places.push(pos);
+        });
+        return (index.pairs.into_iter().zip(lists).collect(), tokens);
+    }
+    let mut sizes: Vec<Size> = Vec::new();
     for_each_place(chain, corpus, |pair, pos, freq| {
         let s = index.slot(pair);
         if s == sizes.len() {
@@ -41,9 +60,6 @@ pub fn count_pairs(chain: &Chain, corpus: &Corpus) -> (Vec<(Pair, Counted)>, u64
     for_each_place(chain, corpus, |pair, pos, _| {
         lists[index.slot(pair)].places.push(pos);
     });
-    for (c, chunk) in corpus.chunks().iter().enumerate() {
-        tokens += chunk.freq * chain.chunk_range(c as u32).len() as u64;
-    }
     (index.pairs.into_iter().zip(lists).collect(), tokens)
 }
 

@@ -365,6 +365,56 @@ impl FromIterator<u32> for Packed {
     }
 }
 
+/// Each item of `iter` with the one `K` places later, decoding each once:
+/// a walk over a pair's places asks for the chain cells it will read a
+/// little ahead.
+pub struct Ahead<I, const K: usize> {
+    iter: I,
+    ring: [u32; K],
+    head: usize,
+    left: usize,
+}
+
+impl<I: Iterator<Item = u32>, const K: usize> Ahead<I, K> {
+    pub fn new(mut iter: I) -> Self {
+        let mut ring = [0; K];
+        let mut left = 0;
+        for slot in ring.iter_mut() {
+            match iter.next() {
+                Some(v) => *slot = v,
+                None => break,
+            }
+            left += 1;
+        }
+        Ahead {
+            iter,
+            ring,
+            head: 0,
+            left,
+        }
+    }
+}
+
+impl<I: Iterator<Item = u32>, const K: usize> Iterator for Ahead<I, K> {
+    /// An item, and the one `K` later if there is one.
+    type Item = (u32, Option<u32>);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, Option<u32>)> {
+        if self.left == 0 {
+            return None;
+        }
+        let here = self.ring[self.head];
+        let later = self.iter.next();
+        match later {
+            Some(v) => self.ring[self.head] = v,
+            None => self.left -= 1,
+        }
+        self.head = (self.head + 1) % K;
+        Some((here, later))
+    }
+}
+
 /// [`Packed::iter`].
 #[derive(Clone)]
 pub struct Iter<'a> {
@@ -527,6 +577,16 @@ mod tests {
             let want: Vec<u32> = a.iter().chain(&above).copied().collect();
             prop_assert_eq!(joined.iter().collect::<Vec<_>>(), want.clone());
             prop_assert_eq!(joined.iter_rev().collect::<Vec<_>>(), reversed(&want));
+        }
+    }
+
+    #[test]
+    fn a_walk_sees_each_place_and_the_one_ahead() {
+        for n in [0u32, 1, 3, 4, 5, 40] {
+            let got: Vec<(u32, Option<u32>)> = Ahead::<_, 4>::new(0..n).collect();
+            let want: Vec<(u32, Option<u32>)> =
+                (0..n).map(|i| (i, (i + 4 < n).then_some(i + 4))).collect();
+            assert_eq!(got, want, "{n}");
         }
     }
 

@@ -18,7 +18,7 @@
 use crate::bpe::chain::Chain;
 use crate::bpe::hf_ids::hf_id;
 use crate::bpe::names::TieRule;
-use crate::bpe::packed::{Packed, PackedDown};
+use crate::bpe::packed::{Ahead, Packed, PackedDown};
 use crate::bpe::paged::Paged;
 use crate::bpe::vocab::Vocab;
 use crate::bpe::{Pair, TokenId};
@@ -469,12 +469,9 @@ impl PairTable {
                     stat.first = candidate;
                 } else {
                     stat.normalize();
-                    let mut ahead = stat.places.iter().skip(16);
-                    let gone = stat
-                        .places
-                        .iter()
-                        .take_while(|&p| {
-                            if let Some(ahead) = ahead.next() {
+                    let gone = Ahead::<_, 16>::new(stat.places.iter())
+                        .take_while(|&(p, ahead)| {
+                            if let Some(ahead) = ahead {
                                 chain.prefetch(ahead);
                             }
                             chain.pair_at(p, vocab) != Some(pair)

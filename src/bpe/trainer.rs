@@ -22,7 +22,7 @@ use crate::bpe::corpus::Corpus;
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::first_count::count_pairs;
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::packed::Packed;
+use crate::bpe::packed::{Ahead, Packed};
 use crate::bpe::pairs::{PairTable, WindowBatch};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::vocab::{END_OF_WORD_ID, Vocab};
@@ -698,9 +698,8 @@ impl Trainer {
         let mut chunk = ChunkCursor::default();
         // Right to left, the mirror of the merge: each replacement's
         // neighbours are as the merge left them.
-        let mut ahead = replaced.positions.iter_rev().skip(PREFETCH);
-        for i in replaced.positions.iter_rev() {
-            if let Some(ahead) = ahead.next() {
+        for (i, ahead) in Ahead::<_, PREFETCH>::new(replaced.positions.iter_rev()) {
+            if let Some(ahead) = ahead {
                 self.chain.prefetch(ahead.saturating_sub(2));
                 self.chain.prefetch(ahead + 3);
             }
@@ -853,9 +852,8 @@ impl Trainer {
         // The weight, number and lowest of the places of (b, a) that go
         // before a replacement that follows straight on.
         let mut chained = (0u64, 0u32, u32::MAX);
-        let mut ahead = places.iter().skip(PREFETCH);
-        for i in places.iter() {
-            if let Some(ahead) = ahead.next() {
+        for (i, ahead) in Ahead::<_, PREFETCH>::new(places.iter()) {
+            if let Some(ahead) = ahead {
                 // The cells before and after are read too (the tokens on
                 // either side).
                 self.chain.prefetch(ahead.saturating_sub(2));
