@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 
 /// Chains shorter than this are counted in one walk: their lists are
 /// small, and what doubling leaves spare is too.
-const SIZED_FROM: usize = 1 << 22;
+const SIZED_FROM: usize = 1 << 20;
 
 /// Every pair of `chain` (at merge 0) with its count and ascending places,
 /// and how many tokens the corpus is cut into.
