@@ -226,3 +226,37 @@ fn the_chunks_holding_a_pair_are_the_ones_a_walk_finds() {
         assert_table_is_a_fresh_count(&t);
     }
 }
+
+/// Stepping back over every merge of a long chunk, with tokens longer than
+/// a two-byte cell can point across, leaves the trainer a fresh one would
+/// be: the same tokens, the same table, the same merges on the way forward.
+#[test]
+fn undoing_every_merge_of_a_long_chunk_gives_a_fresh_trainer() {
+    let mut rng = Rng(0x10_C4A4);
+    let mut text = vec![b'a'; 140_000];
+    text.extend(long_text(&mut rng, 10_000));
+    for tie in [TieRule::First, TieRule::Lex, TieRule::Hf] {
+        let config = TrainerConfig {
+            pretok: Pretok::None,
+            tie,
+            max_merges: Some(300),
+            ..Default::default()
+        };
+        let fresh = Trainer::new(text.clone(), config.clone()).unwrap();
+        let mut t = Trainer::new(text.clone(), config).unwrap();
+        t.run();
+        let all = learned(&t);
+        let longest = (256..t.vocab().len() as u32)
+            .map(|id| t.vocab().units(id))
+            .max();
+        assert!(longest > Some(32_768), "{tie}: {longest:?}");
+        while t.undo() {}
+        assert_eq!(t.chunk_symbols(0), fresh.chunk_symbols(0), "{tie}");
+        let rows =
+            |t: &Trainer| -> Vec<_> { t.top_pairs(50).iter().map(|r| (r.pair, r.count)).collect() };
+        assert_eq!(rows(&t), rows(&fresh), "{tie}");
+        assert_table_is_a_fresh_count(&t);
+        t.run();
+        assert_eq!(learned(&t), all, "{tie}");
+    }
+}

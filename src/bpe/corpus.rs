@@ -106,9 +106,13 @@ impl Corpus {
         }
         let Part {
             chunks,
-            occurrences,
+            mut occurrences,
             ..
         } = first;
+        if occurrences.capacity() > 2 * occurrences.len() {
+            // Long chunks: the room sized for prose is mostly unused.
+            occurrences.shrink_to_fit();
+        }
         Ok(Corpus {
             source_len: text.len(),
             text,

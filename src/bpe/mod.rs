@@ -3,18 +3,22 @@
 
 pub(crate) mod added;
 pub(crate) mod ascii_cuts;
+pub(crate) mod cells;
 pub(crate) mod chain;
 pub(crate) mod chunk_cache;
 pub mod corpus;
 pub mod display;
 pub(crate) mod encoder;
 pub mod fertility;
+pub(crate) mod first_count;
 pub(crate) mod hf_ids;
 
 pub mod io;
 pub(crate) mod line_cuts;
 pub(crate) mod merge;
 pub(crate) mod names;
+pub(crate) mod packed;
+pub(crate) mod paged;
 pub(crate) mod pairs;
 pub mod pretok;
 pub(crate) mod rank_pairs;

@@ -8,15 +8,18 @@
 //!
 //! A pair's list of places is kept loosely: places are appended when the
 //! pair appears there and left in the list when it goes, because the chain
-//! of tokens can always say whether the pair is still there. The list
-//! remembers whether it is still ascending; it is sorted and cleaned when
-//! the pair is merged, when its first place is gone, or when it holds
-//! [`CROWDED`] times as many entries as live places. So an update is an append and a count,
-//! whatever the pair's size.
+//! of tokens can always say whether the pair is still there. The list is
+//! ascending, packed as gaps (see [`Packed`]), with the places an undo gives
+//! back out of order set aside; it is put in order and cleaned when the
+//! pair is merged, when its first place is gone, or when it holds
+//! [`CROWDED`] times as many entries as live places. So an update is an
+//! append and a count, whatever the pair's size.
 
 use crate::bpe::chain::Chain;
 use crate::bpe::hf_ids::hf_id;
 use crate::bpe::names::TieRule;
+use crate::bpe::packed::{Ahead, Packed, PackedDown};
+use crate::bpe::paged::Paged;
 use crate::bpe::vocab::Vocab;
 use crate::bpe::{Pair, TokenId};
 use rustc_hash::FxHashMap;
@@ -31,115 +34,106 @@ pub struct CountChange {
 }
 
 /// What the table knows about one pair.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PairStat {
     /// Overlapping windows, weighted by chunk frequency.
     pub count: u64,
     /// Where the pair first occurs: its first position in the chunk layout,
     /// which orders by chunk, then by offset.
-    pub first: u64,
-    /// Every position where the pair starts, and perhaps some where it no
-    /// longer does, from `head` on.
-    places: Vec<u32>,
-    /// Entries before this are known to be gone.
-    head: usize,
-    /// Whether `places[head..]` is strictly ascending.
-    sorted: bool,
+    pub first: u32,
     /// How many positions the pair starts at now.
     live: u32,
-    /// Count and place changes not yet settled into the order.
-    delta: i64,
-    live_delta: i64,
-    dirty: bool,
-    /// The smallest place added and the smallest lost since the last
-    /// settle.
-    min_added: u32,
-    min_lost: u32,
     /// Where the pair sits in its count's bucket, if its count is low.
     at: u32,
+    /// Its changes not yet settled, in the table's `pending`, or [`CLEAN`].
+    pending: u32,
+    /// Every position where the pair starts, and perhaps some where it no
+    /// longer does, ascending.
+    places: Packed,
+    /// Places that came back below the list's last one (an undo gives
+    /// back a few at a time), kept aside until the list is put in order.
+    /// Most pairs never have any: boxed, none costs a word, not three.
+    #[allow(clippy::box_collection)]
+    strays: Option<Box<Vec<u32>>>,
+}
+
+/// No changes pending.
+const CLEAN: u32 = u32::MAX;
+
+/// The changes to one pair since the last settle.
+#[derive(Debug, Clone)]
+struct Pending {
+    pair: Pair,
+    /// Count and live places gained (or lost, below zero).
+    delta: i64,
+    live_delta: i64,
+    /// The smallest place added and the smallest lost.
+    min_added: u32,
+    min_lost: u32,
 }
 
 impl PairStat {
     fn empty() -> Self {
         PairStat {
-            sorted: true,
-            min_added: u32::MAX,
-            min_lost: u32::MAX,
-            ..Default::default()
+            count: 0,
+            first: 0,
+            live: 0,
+            at: 0,
+            pending: CLEAN,
+            places: Packed::new(),
+            strays: None,
         }
     }
 
-    /// The places, perhaps with some the pair has left.
-    pub fn places(&self) -> &[u32] {
-        &self.places[self.head..]
+    /// The places, perhaps with some the pair has left, in no set order.
+    pub fn places(&self) -> impl Iterator<Item = u32> + '_ {
+        let strays = self.strays.iter().flat_map(|s| s.iter().copied());
+        self.places.iter().chain(strays)
     }
 
-    fn append(&mut self, places: &[u32]) {
-        let Some(&low) = places.first() else {
+    /// Entries kept, gone places included.
+    fn entries(&self) -> usize {
+        self.places.len() + self.strays.as_ref().map_or(0, |s| s.len())
+    }
+
+    /// Add ascending `places`.
+    fn append(&mut self, places: Packed) {
+        if places.is_empty() {
+            return;
+        }
+        if self.entries() == 0 {
+            self.places = places;
+            return;
+        }
+        let Some(strays) = &mut self.strays else {
+            if self.places.last() < places.first() {
+                self.places.extend(&places);
+                return;
+            }
+            if places.len() >= self.places.len() / MERGE_FROM {
+                // Many places back at once (an undo): merging the two
+                // ascending lists now is cheaper than sorting later.
+                self.places = Packed::union(&self.places, &places);
+                return;
+            }
+            self.strays = Some(Box::new(places.iter().collect()));
             return;
         };
-        self.min_added = self.min_added.min(low);
-        if self.places.len() == self.head {
-            self.places.clear();
-            self.head = 0;
-            self.sorted = true;
-        }
-        let mut last = self.places.last().copied();
-        let ascending = places.is_sorted_by(|x, y| x < y);
-        if last.is_none_or(|l| l < low) && ascending {
-            self.places.extend_from_slice(places);
-            return;
-        }
-        let kept = self.places.len() - self.head;
-        if self.sorted && ascending && places.len() >= kept / MERGE_FROM {
-            // Many places back at once (an undo): merging the two ascending
-            // lists now is cheaper than sorting the whole later.
-            self.merge_in(places);
-            return;
-        }
-        for &p in places {
-            match last {
-                Some(l) if p == l => continue,
-                Some(l) if p < l => self.sorted = false,
-                _ => {}
-            }
-            self.places.push(p);
-            last = Some(p);
-        }
+        strays.extend(places.iter());
     }
 
-    /// Merge ascending `places` into the ascending list, once each.
-    fn merge_in(&mut self, places: &[u32]) {
-        let old = &self.places[self.head..];
-        let mut merged = Vec::with_capacity(old.len() + places.len());
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() && j < places.len() {
-            let (x, y) = (old[i], places[j]);
-            merged.push(x.min(y));
-            i += usize::from(x <= y);
-            j += usize::from(y <= x);
-        }
-        merged.extend_from_slice(&old[i..]);
-        merged.extend_from_slice(&places[j..]);
-        self.places = merged;
-        self.head = 0;
-    }
-
-    /// Sort and deduplicate the places from `head` on.
+    /// Put the strays into the list, each place once.
     fn normalize(&mut self) {
-        if !self.sorted {
-            self.places.drain(..self.head);
-            self.head = 0;
-            self.places.sort_unstable();
-            self.places.dedup();
-            self.sorted = true;
+        if let Some(mut strays) = self.strays.take() {
+            strays.sort_unstable();
+            strays.dedup();
+            self.places = Packed::union(&self.places, &strays.into_iter().collect());
         }
     }
 
-    /// Sorted, deduplicated places from `head` on, in a list of their own.
-    fn into_places(mut self) -> Vec<u32> {
+    /// Every place, ascending, once each.
+    fn into_places(mut self) -> Packed {
         self.normalize();
-        self.places.drain(..self.head);
         self.places
     }
 }
@@ -147,26 +141,19 @@ impl PairStat {
 /// A pair as a full count found it, for [`PairTable::from_counts`].
 #[derive(Debug, Default)]
 pub struct Counted {
-    count: u64,
-    places: Vec<u32>,
+    pub count: u64,
+    /// Ascending.
+    pub places: Packed,
 }
 
-impl Counted {
-    /// One more place `pos` (in layout order) in a chunk of frequency `freq`.
-    pub fn add(&mut self, pos: u32, freq: u64) {
-        self.count += freq;
-        self.places.push(pos);
-    }
-}
-
-/// Places coming back to a sorted list are merged in, keeping it sorted,
-/// when they are at least this fraction of it (else appended, to be sorted
-/// when needed).
+/// Places coming back below a list's last one are merged in, keeping it
+/// in order, when they are at least this fraction of it (else set aside,
+/// to be sorted when needed).
 const MERGE_FROM: usize = 8;
 
 /// A list of places is cleaned once it holds this many times as many
 /// entries as live places: the scan costs about one look per entry gone.
-const CROWDED: usize = 4;
+const CROWDED: usize = 2;
 
 /// The selection order: higher count first, then the tie rule's key.
 type OrderKey = (Reverse<u64>, u64, Pair);
@@ -194,11 +181,12 @@ pub struct PairTable {
     /// Each pair's entry in `slots`: the map stays small, so growing it
     /// moves a few bytes per pair, not a whole stat.
     stats: FxHashMap<Pair, u32>,
-    slots: Vec<PairStat>,
+    slots: Paged<PairStat>,
     /// Slots of pairs that are gone, for reuse.
     free: Vec<u32>,
     order: Order,
-    dirty: Vec<Pair>,
+    /// The pairs changed since the last settle, with their changes.
+    pending: Vec<Pending>,
     /// Pairs taken out whole since the last settle, with their counts.
     taken: Vec<(Pair, u64)>,
 }
@@ -208,10 +196,10 @@ impl PairTable {
         PairTable {
             tie,
             stats: FxHashMap::default(),
-            slots: Vec::new(),
+            slots: Paged::default(),
             free: Vec::new(),
             order: Order::default(),
-            dirty: Vec::new(),
+            pending: Vec::new(),
             taken: Vec::new(),
         }
     }
@@ -225,7 +213,7 @@ impl PairTable {
             }
             let stat = PairStat {
                 count: c.count,
-                first: c.places.first().map_or(0, |&p| p as u64),
+                first: c.places.first().unwrap_or_default(),
                 live: c.places.len() as u32,
                 places: c.places,
                 ..PairStat::empty()
@@ -233,7 +221,10 @@ impl PairTable {
             table.stats.insert(pair, table.slots.len() as u32);
             table.slots.push(stat);
         }
-        let most = table.slots.iter().map(|s| s.count).max().unwrap_or(0);
+        let most = (0..table.slots.len())
+            .map(|s| table.slots[s].count)
+            .max()
+            .unwrap_or(0);
         // Counts above `low` are kept sorted; a bucket per count below it.
         // The cap keeps the buckets small on a large corpus, where the top
         // count runs into the millions but few pairs come near it.
@@ -378,53 +369,53 @@ impl PairTable {
 
     /// `pair` now also starts at `places` (ascending), and its count
     /// rises by `weight`.
-    pub fn gain(&mut self, pair: Pair, weight: u64, places: Vec<u32>) {
-        let stat = self.touch(pair);
-        stat.delta += weight as i64;
-        stat.live_delta += places.len() as i64;
-        if stat.places.len() == stat.head && places.is_sorted_by(|x, y| x < y) {
-            // A new pair (every pair with the new token is) takes the list.
-            if let Some(&low) = places.first() {
-                stat.min_added = stat.min_added.min(low);
-                stat.places = places;
-                stat.head = 0;
-                stat.sorted = true;
-            }
-        } else {
-            stat.append(&places);
+    pub fn gain(&mut self, pair: Pair, weight: u64, places: Packed) {
+        let (stat, pending) = self.touch(pair);
+        pending.delta += weight as i64;
+        pending.live_delta += places.len() as i64;
+        if let Some(low) = places.first() {
+            pending.min_added = pending.min_added.min(low);
         }
+        stat.append(places);
     }
 
     /// `pair` no longer starts at `count` of its places, the lowest of them
     /// `lowest`, and its count falls by `weight`. The places themselves
     /// stay in its list: the chain tells they are gone.
     pub fn lose(&mut self, pair: Pair, weight: u64, count: u32, lowest: u32) {
-        let stat = self.touch(pair);
-        stat.min_lost = stat.min_lost.min(lowest);
-        stat.delta -= weight as i64;
-        stat.live_delta -= count as i64;
+        let (_, pending) = self.touch(pair);
+        pending.min_lost = pending.min_lost.min(lowest);
+        pending.delta -= weight as i64;
+        pending.live_delta -= count as i64;
     }
 
-    /// The stat of `pair`, made if need be, marked as changed.
-    fn touch(&mut self, pair: Pair) -> &mut PairStat {
+    /// The stat of `pair`, made if need be, and its pending changes.
+    fn touch(&mut self, pair: Pair) -> (&mut PairStat, &mut Pending) {
         let s = self.slot(pair);
         let stat = &mut self.slots[s];
-        if !stat.dirty {
-            stat.dirty = true;
-            self.dirty.push(pair);
+        if stat.pending == CLEAN {
+            stat.pending = self.pending.len() as u32;
+            self.pending.push(Pending {
+                pair,
+                delta: 0,
+                live_delta: 0,
+                min_added: u32::MAX,
+                min_lost: u32::MAX,
+            });
         }
-        stat
+        let k = stat.pending as usize;
+        (stat, &mut self.pending[k])
     }
 
     /// Take `pair` out of the table whole (a merge replaces every place it
     /// has) and return the places it may have, ascending.
-    pub fn take(&mut self, pair: Pair) -> Vec<u32> {
+    pub fn take(&mut self, pair: Pair) -> Packed {
         let Some(&s) = self.stats.get(&pair) else {
-            return Vec::new();
+            return Packed::new();
         };
         self.leave(pair, s as usize);
         let Some(stat) = self.forget(pair) else {
-            return Vec::new();
+            return Packed::new();
         };
         self.taken.push((pair, stat.count));
         stat.into_places()
@@ -443,54 +434,51 @@ impl PairTable {
         for (pair, before) in self.taken.drain(..) {
             changes.insert(pair, CountChange { before, after: 0 });
         }
-        let dirty = std::mem::take(&mut self.dirty);
-        for &pair in &dirty {
+        let pending = std::mem::take(&mut self.pending);
+        for (k, change) in pending.iter().enumerate() {
+            let pair = change.pair;
             let Some(&s) = self.stats.get(&pair) else {
                 continue;
             };
+            if self.slots[s as usize].pending != k as u32 {
+                // Taken out since, and made afresh: its own entry follows.
+                continue;
+            }
             self.leave(pair, s as usize);
             let stat = &mut self.slots[s as usize];
+            stat.pending = CLEAN;
             let before = stat.count;
-            let after = (before as i64 + stat.delta) as u64;
+            let after = (before as i64 + change.delta) as u64;
             if after == 0 {
                 self.forget(pair);
             } else {
                 stat.count = after;
-                stat.live = (stat.live as i64 + stat.live_delta) as u32;
-                stat.delta = 0;
-                stat.live_delta = 0;
-                stat.dirty = false;
+                stat.live = (stat.live as i64 + change.live_delta) as u32;
                 // The first place is the old one or a new one, if that
                 // place still holds the pair: surely so if nothing at or
                 // before it was lost. Else the list is walked.
-                let kept = if before > 0 { stat.first } else { u64::MAX };
-                let candidate = kept.min(stat.min_added as u64);
-                let min_lost = stat.min_lost as u64;
-                stat.min_added = u32::MAX;
-                stat.min_lost = u32::MAX;
-                let crowded = stat.places.len() - stat.head > CROWDED * stat.live as usize + 64;
+                let kept = if before > 0 { stat.first } else { u32::MAX };
+                let candidate = kept.min(change.min_added);
+                let crowded = stat.entries() > CROWDED * stat.live as usize + 64;
                 if crowded {
                     compact(stat, pair, chain, vocab);
-                    stat.first = stat.places.first().map_or(0, |&p| p as u64);
-                } else if candidate < min_lost
-                    || (candidate <= u32::MAX as u64
-                        && chain.pair_at(candidate as u32, vocab) == Some(pair))
+                    stat.first = stat.places.first().unwrap_or_default();
+                } else if candidate < change.min_lost
+                    || (candidate < u32::MAX && chain.pair_at(candidate, vocab) == Some(pair))
                 {
                     stat.first = candidate;
                 } else {
                     stat.normalize();
-                    let mut at = stat.head;
-                    while let Some(&p) = stat.places.get(at) {
-                        if let Some(&ahead) = stat.places.get(at + 16) {
-                            chain.prefetch(ahead);
-                        }
-                        if chain.pair_at(p, vocab) == Some(pair) {
-                            break;
-                        }
-                        at += 1;
-                    }
-                    stat.head = at;
-                    stat.first = stat.places.get(at).map_or(0, |&p| p as u64);
+                    let gone = Ahead::<_, 16>::new(stat.places.iter())
+                        .take_while(|&(p, ahead)| {
+                            if let Some(ahead) = ahead {
+                                chain.prefetch(ahead);
+                            }
+                            chain.pair_at(p, vocab) != Some(pair)
+                        })
+                        .count();
+                    stat.places.drop_front(gone);
+                    stat.first = stat.places.first().unwrap_or_default();
                 }
                 self.enter(pair, s as usize);
             }
@@ -498,15 +486,15 @@ impl PairTable {
                 changes.insert(pair, CountChange { before, after });
             }
         }
-        self.dirty = dirty;
-        self.dirty.clear();
+        self.pending = pending;
+        self.pending.clear();
         self.keep_two_counts_sorted();
     }
 }
 
 fn order_key(tie: TieRule, pair: Pair, stat: &PairStat) -> OrderKey {
     match tie {
-        TieRule::First => (Reverse(stat.count), stat.first, pair),
+        TieRule::First => (Reverse(stat.count), stat.first as u64, pair),
         TieRule::Lex => (Reverse(stat.count), 0, pair),
         TieRule::Hf => (Reverse(stat.count), hf_pair_key(pair), pair),
     }
@@ -520,20 +508,10 @@ fn hf_pair_key(pair: Pair) -> u64 {
 /// Keep only the places where `pair` still starts, ascending, once each.
 fn compact(stat: &mut PairStat, pair: Pair, chain: &Chain, vocab: &Vocab) {
     stat.normalize();
-    let from = std::mem::take(&mut stat.head);
-    let places = &mut stat.places;
-    let mut kept = 0;
-    for k in from..places.len() {
-        if let Some(&ahead) = places.get(k + 16) {
-            chain.prefetch(ahead);
-        }
-        let p = places[k];
-        if chain.pair_at(p, vocab) == Some(pair) {
-            places[kept] = p;
-            kept += 1;
-        }
-    }
-    places.truncate(kept);
+    stat.places.retain(
+        |p| chain.pair_at(p, vocab) == Some(pair),
+        |p| chain.prefetch(p),
+    );
 }
 
 /// The window changes of one merge or undo, gathered by the token on one
@@ -553,13 +531,21 @@ pub struct WindowBatch {
 struct Group {
     token: TokenId,
     weight: u64,
-    places: Vec<u32>,
+    places: Places,
+}
+
+/// A group's places, in the order they are recorded.
+#[derive(Debug, Clone)]
+enum Places {
+    Up(Packed),
+    Down(PackedDown),
 }
 
 impl WindowBatch {
-    /// Record one place next to `token`, in a chunk of frequency `freq`.
+    /// Record one place next to `token`, in a chunk of frequency `freq`;
+    /// places come left to right, or right to left if `down`.
     #[inline]
-    pub fn record(&mut self, token: TokenId, place: u32, freq: u64) {
+    pub fn record(&mut self, token: TokenId, place: u32, freq: u64, down: bool) {
         let t = token as usize;
         if t >= self.slot.len() {
             self.slot.resize(t + 1, u32::MAX);
@@ -571,24 +557,31 @@ impl WindowBatch {
             self.groups.push(Group {
                 token,
                 weight: 0,
-                places: Vec::new(),
+                places: if down {
+                    Places::Down(PackedDown::default())
+                } else {
+                    Places::Up(Packed::new())
+                },
             });
         }
         let group = &mut self.groups[g];
         group.weight += freq;
-        group.places.push(place);
+        match &mut group.places {
+            Places::Up(list) => list.push(place),
+            Places::Down(list) => list.push(place),
+        }
     }
 
-    /// Hand back each neighbour token with its weight and places (recorded
-    /// in one direction: pass `descending` if that was right to left; they
-    /// come back ascending), and start over.
-    pub fn drain(&mut self, descending: bool, mut f: impl FnMut(TokenId, u64, Vec<u32>)) {
+    /// Hand back each neighbour token with its weight and places
+    /// (ascending, whichever way they were recorded), and start over.
+    pub fn drain(&mut self, mut f: impl FnMut(TokenId, u64, Packed)) {
         for g in self.groups.drain(..) {
             self.slot[g.token as usize] = u32::MAX;
-            let mut places = g.places;
-            if descending {
-                places.reverse();
-            }
+            let mut places = match g.places {
+                Places::Up(list) => list,
+                Places::Down(list) => list.into_ascending(),
+            };
+            places.trim();
             f(g.token, g.weight, places);
         }
     }

@@ -20,8 +20,10 @@
 use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::corpus::Corpus;
 use crate::bpe::encoder::Tokenizer;
+use crate::bpe::first_count::count_pairs;
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pairs::{Counted, PairTable, WindowBatch};
+use crate::bpe::packed::{Ahead, Packed};
+use crate::bpe::pairs::{PairTable, WindowBatch};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
 use crate::bpe::vocab::{END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
@@ -251,7 +253,7 @@ impl std::ops::Deref for Round {
 /// halves) and the chunks it changed (ascending); empty without a history.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Replaced {
-    positions: Vec<u32>,
+    positions: Packed,
     chunks: Vec<u32>,
 }
 
@@ -274,6 +276,31 @@ const REPLACEMENT_COST: u64 = 16;
 
 /// How many places ahead a merge asks for the chain cells it will read.
 const PREFETCH: usize = 48;
+
+/// Lay the base symbols of every chunk of `corpus` out in `chain`, in the
+/// room it has.
+fn lay_out(chain: &mut Chain, corpus: &Corpus, vocab: &Vocab) {
+    let n = corpus.chunks().len();
+    match vocab.mode() {
+        Mode::Byte => {
+            let positions = corpus.chunks().iter().map(|c| c.len as usize + 1).sum();
+            let bytes = |i| corpus.chunk_bytes(i).iter().map(|&b| b as TokenId);
+            chain.fill(positions, (0..n).map(bytes));
+        }
+        Mode::Char => {
+            let word = |i| std::str::from_utf8(corpus.chunk_bytes(i)).unwrap_or_default();
+            // Each character, `</w>` and the end mark.
+            let positions = (0..n).map(|i| word(i).chars().count() + 2).sum();
+            let symbols = |i| {
+                word(i)
+                    .chars()
+                    .map(|c| vocab.char_id(c))
+                    .chain(std::iter::once(END_OF_WORD_ID))
+            };
+            chain.fill(positions, (0..n).map(symbols));
+        }
+    }
+}
 
 /// The chunk of each of a run of positions walked in order, and its
 /// frequency, found from the previous one's.
@@ -313,31 +340,21 @@ impl Trainer {
     /// [`Trainer::new`] on a corpus already counted, made with the mode,
     /// chunker and line rule of `config` (by [`Corpus::count_stream`], say).
     pub fn from_corpus(corpus: Corpus, config: TrainerConfig) -> Result<Self> {
-        let n = corpus.chunks().len();
         let positions: usize = corpus.chunks().iter().map(|c| c.len as usize + 2).sum();
         if positions >= u32::MAX as usize {
             return Err(crate::error::Error::input(
                 "corpus has too many distinct chunk bytes (over 4 GiB)",
             ));
         }
-        let (vocab, chain) = match config.mode {
-            Mode::Byte => {
-                let chain =
-                    Chain::new((0..n).map(|i| corpus.chunk_bytes(i).iter().map(|&b| b as TokenId)));
-                (Vocab::bytes(), chain)
-            }
+        let vocab = match config.mode {
+            Mode::Byte => Vocab::bytes(),
             Mode::Char => {
                 let text = std::str::from_utf8(corpus.text()).unwrap_or_default();
-                let vocab = Vocab::chars(text.chars().filter(|c| !c.is_whitespace()));
-                let chain = Chain::new((0..n).map(|i| {
-                    let word = std::str::from_utf8(corpus.chunk_bytes(i)).unwrap_or_default();
-                    word.chars()
-                        .map(|c| vocab.char_id(c))
-                        .chain(std::iter::once(END_OF_WORD_ID))
-                }));
-                (vocab, chain)
+                Vocab::chars(text.chars().filter(|c| !c.is_whitespace()))
             }
         };
+        let mut chain = Chain::default();
+        lay_out(&mut chain, &corpus, &vocab);
         let mut trainer = Trainer {
             table: PairTable::new(config.tie),
             config,
@@ -357,24 +374,15 @@ impl Trainer {
 
     /// Back to merge 0 with a full count from the base symbols.
     fn recount(&mut self) {
-        self.chain.reset();
-        self.vocab.truncate_merges(0);
+        // What the merges made goes before the count makes its own.
+        self.table = PairTable::new(self.config.tie);
         self.rounds.clear();
+        lay_out(&mut self.chain, &self.corpus, &self.vocab);
+        self.vocab.truncate_merges(0);
         self.phase = Phase::Counted;
         self.last = LastMerge::default();
         self.stop = None;
-        self.table = PairTable::new(self.config.tie);
-        let mut counts: FxHashMap<Pair, Counted> = FxHashMap::default();
-        let mut tokens = 0u64;
-        for (c, chunk) in self.corpus.chunks().iter().enumerate() {
-            let freq = chunk.freq;
-            let range = self.chain.chunk_range(c as u32);
-            tokens += freq * range.len() as u64;
-            for pos in range.start..range.end.saturating_sub(1) {
-                let pair = (self.chain.at(pos), self.chain.at(pos + 1));
-                counts.entry(pair).or_default().add(pos, freq);
-            }
-        }
+        let (counts, tokens) = count_pairs(&self.chain, &self.corpus);
         self.table = PairTable::from_counts(self.config.tie, counts);
         self.tokens = tokens;
     }
@@ -439,8 +447,8 @@ impl Trainer {
     /// numbered in the order they first appear.
     pub fn first_place(&self) -> Option<usize> {
         let pos = match &self.phase {
-            Phase::Chosen(choice) => self.table.get(choice.pair)?.first as u32,
-            Phase::Merged => *self.rounds.last()?.replaced.positions.iter().min()?,
+            Phase::Chosen(choice) => self.table.get(choice.pair)?.first,
+            Phase::Merged => self.rounds.last()?.replaced.positions.first()?,
             Phase::Counted => return None,
         };
         let c = self.chain.chunk_of(pos);
@@ -461,8 +469,6 @@ impl Trainer {
         };
         let standing = stat
             .places()
-            .iter()
-            .copied()
             .filter(|&p| self.chain.pair_at(p, &self.vocab) == Some(pair));
         self.in_chunks(standing.collect())
     }
@@ -470,9 +476,9 @@ impl Trainer {
     /// Every place merge `rank` replaced, as [`Trainer::places_of_pair`]
     /// gives them (none without a history).
     pub fn places_of_merge(&self, rank: usize) -> Vec<(u32, u32)> {
-        self.rounds
-            .get(rank)
-            .map_or_else(Vec::new, |r| self.in_chunks(r.replaced.positions.clone()))
+        self.rounds.get(rank).map_or_else(Vec::new, |r| {
+            self.in_chunks(r.replaced.positions.iter().collect())
+        })
     }
 
     fn in_chunks(&self, mut positions: Vec<u32>) -> Vec<(u32, u32)> {
@@ -497,7 +503,7 @@ impl Trainer {
         let Some(stat) = self.table.get(pair) else {
             return Vec::new();
         };
-        let mut places = stat.places().to_vec();
+        let mut places: Vec<u32> = stat.places().collect();
         if !places.is_sorted() {
             places.sort_unstable();
         }
@@ -607,10 +613,7 @@ impl Trainer {
             rivals,
             rivals_total,
             next_best,
-            first_chunk: self
-                .table
-                .get(pair)
-                .map(|s| self.chain.chunk_of(s.first as u32)),
+            first_chunk: self.table.get(pair).map(|s| self.chain.chunk_of(s.first)),
         })
     }
 
@@ -695,9 +698,8 @@ impl Trainer {
         let mut chunk = ChunkCursor::default();
         // Right to left, the mirror of the merge: each replacement's
         // neighbours are as the merge left them.
-        for (k, &i) in replaced.positions.iter().enumerate().rev() {
-            if let Some(ahead) = k.checked_sub(PREFETCH) {
-                let ahead = replaced.positions[ahead];
+        for (i, ahead) in Ahead::<_, PREFETCH>::new(replaced.positions.iter_rev()) {
+            if let Some(ahead) = ahead {
                 self.chain.prefetch(ahead.saturating_sub(2));
                 self.chain.prefetch(ahead + 3);
             }
@@ -706,22 +708,24 @@ impl Trainer {
             let p = self.chain.left(i);
             if p != NONE {
                 // (x, ab) at p becomes (x, a).
-                left.record(self.chain.at(p), p, freq);
+                left.record(self.chain.at(p), p, freq, true);
             }
             let after = self.chain.at(n);
             if after != END {
                 // (ab, y) at i becomes (b, y) at j.
-                right.record(after, j, freq);
+                right.record(after, j, freq, true);
             }
             self.chain.split(i, j, n, a, b);
         }
         let table = &mut self.table;
-        left.drain(true, |x, weight, places| {
-            table.lose((x, id), weight, places.len() as u32, places[0]);
+        left.drain(|x, weight, places| {
+            let lowest = places.first().unwrap_or_default();
+            table.lose((x, id), weight, places.len() as u32, lowest);
             table.gain((x, a), weight, places);
         });
-        right.drain(true, |y, weight, places| {
-            table.lose((id, y), weight, places.len() as u32, places[0] - ua);
+        right.drain(|y, weight, places| {
+            let lowest = places.first().unwrap_or_default() - ua;
+            table.lose((id, y), weight, places.len() as u32, lowest);
             table.gain((b, y), weight, places);
         });
         table.gain(merge.pair, merge.replacements, replaced.positions);
@@ -843,13 +847,13 @@ impl Trainer {
         let keep = self.config.keep_history;
         let mut replaced = Replaced::default();
         let mut replacements = 0u64;
-        if keep {
-            replaced.positions.reserve(places.len());
-        }
         let [left, right] = &mut *self.batch;
         let mut chunk = ChunkCursor::default();
-        for (k, &i) in places.iter().enumerate() {
-            if let Some(&ahead) = places.get(k + PREFETCH) {
+        // The weight, number and lowest of the places of (b, a) that go
+        // before a replacement that follows straight on.
+        let mut chained = (0u64, 0u32, u32::MAX);
+        for (i, ahead) in Ahead::<_, PREFETCH>::new(places.iter()) {
+            if let Some(ahead) = ahead {
                 // The cells before and after are read too (the tokens on
                 // either side).
                 self.chain.prefetch(ahead.saturating_sub(2));
@@ -863,12 +867,19 @@ impl Trainer {
             let p = self.chain.left(i);
             if p != NONE {
                 // (x, a) at p becomes (x, ab).
-                left.record(self.chain.at(p), p, freq);
+                left.record(self.chain.at(p), p, freq, false);
             }
             let after = self.chain.at(n);
-            if after != END {
+            if after == a && self.chain.at(n + ua) == b {
+                // The next replacement is at `n`: (b, a) at j goes, and
+                // (ab, a) at i would go with it, so it is not recorded (a
+                // run of the pair would leave its list all gone places).
+                chained.0 += freq;
+                chained.1 += 1;
+                chained.2 = chained.2.min(j);
+            } else if after != END {
                 // (b, y) at j becomes (ab, y) at i.
-                right.record(after, i, freq);
+                right.record(after, i, freq, false);
             }
             self.chain.join(i, j, n, id);
             if keep {
@@ -882,15 +893,22 @@ impl Trainer {
         // The pair merged is out of the table already: windows of it that
         // overlapped a replacement (`a a a`) are not taken out again.
         let table = &mut self.table;
-        left.drain(false, |x, weight, places| {
-            if (x, a) != pair {
-                table.lose((x, a), weight, places.len() as u32, places[0]);
+        left.drain(|x, weight, places| {
+            // A new token on the left is a replacement followed straight
+            // on: its (ab, a) was never counted.
+            if (x, a) != pair && x != id {
+                let lowest = places.first().unwrap_or_default();
+                table.lose((x, a), weight, places.len() as u32, lowest);
             }
             table.gain((x, id), weight, places);
         });
-        right.drain(false, |y, weight, places| {
+        if chained.1 > 0 && (b, a) != pair {
+            table.lose((b, a), chained.0, chained.1, chained.2);
+        }
+        right.drain(|y, weight, places| {
             if (b, y) != pair {
-                table.lose((b, y), weight, places.len() as u32, places[0] + ua);
+                let lowest = places.first().unwrap_or_default() + ua;
+                table.lose((b, y), weight, places.len() as u32, lowest);
             }
             table.gain((id, y), weight, places);
         });
