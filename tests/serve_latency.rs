@@ -40,5 +40,5 @@ fn an_independent_client_sees_every_follower_follow_every_step() {
     eprintln!("{said}");
     assert!(said.contains("connected 6"), "{said}");
     assert!(said.contains("(18 samples, 0 missed)"), "{said}");
-    assert!(said.contains("at merge 3: 6 of 6"), "{said}");
+    assert!(said.contains("at the teacher's merge 3: 6 of 6"), "{said}");
 }

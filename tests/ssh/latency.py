@@ -8,11 +8,13 @@ is read by one thread, which notes the first byte after each keystroke.
 Afterwards each student's bytes are played through a pyte terminal, to
 check that its screen shows the teacher's last merge.
 
-Usage: latency.py PORT PASSWORD STUDENTS STEPS [COLS ROWS]
+Usage: latency.py PORT PASSWORD STUDENTS STEPS [COLS ROWS] [-v]
 Prints `connected N`, then one line of figures:
 `keystroke to a follower's first byte: p50 A ms, p95 B ms, p99 C ms
-(K samples, M missed)`, then `at merge S: N of N`.
+(K samples, M missed)`, then `at the teacher's merge S: N of N` (with -v,
+first the status line of each student that is not).
 """
+import re
 import select
 import sys
 import threading
@@ -23,7 +25,8 @@ import pyte
 
 port, password, students, steps = (
     int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
-cols, rows = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (120, 40)
+sizes = [a for a in sys.argv[5:7] if a.isdigit()]
+cols, rows = (int(sizes[0]), int(sizes[1])) if len(sizes) == 2 else (120, 40)
 
 
 def login(user, secret=None):
@@ -61,22 +64,33 @@ reading = True
 def read_all():
     """One thread reads every student, so the client's own cost stays small."""
     by_channel = {s.channel: s for s in class_}
-    while reading:
+    while reading and by_channel:
         ready, _, _ = select.select(list(by_channel), [], [], 0.1)
         now = time.monotonic()
         for channel in ready:
             s = by_channel[channel]
+            got = 0
             while channel.recv_ready():
-                s.bytes += channel.recv(65536)
+                data = channel.recv(65536)
+                got += len(data)
+                s.bytes += data
+            if got == 0:
+                if channel.closed or channel.eof_received:
+                    # A student the server refused or closed: no longer read.
+                    del by_channel[channel]
+                continue
             with lock:
                 if s.seen < step["n"]:
                     s.seen = step["n"]
                     samples.append(now - step["at"])
 
 
+teacher_bytes = bytearray()
+
+
 def drain(channel):
     while channel.recv_ready():
-        channel.recv(65536)
+        teacher_bytes.extend(channel.recv(65536))
 
 
 reader = threading.Thread(target=read_all, daemon=True)
@@ -91,6 +105,7 @@ for _ in range(steps):
     teacher.send(b"n")
     time.sleep(0.5)
 time.sleep(1.0)
+drain(teacher)
 reading = False
 reader.join()
 
@@ -107,14 +122,29 @@ missed = students * steps - len(samples)
 print("keystroke to a follower's first byte: p50 %.1f ms, p95 %.1f ms, p99 %.1f ms (%d samples, %d missed)"
       % (percentile(0.50), percentile(0.95), percentile(0.99), len(samples), missed), flush=True)
 
+
+def status_line(data):
+    """The status line (the last row but the footer's) of a screen."""
+    screen = pyte.Screen(cols, rows)
+    pyte.ByteStream(screen).feed(data)
+    return next((line for line in reversed(screen.display) if STATUS.search(line)), "")
+
+
+def merge_of(line):
+    found = STATUS.search(line)
+    return int(found.group(1)) if found else None
+
+
+STATUS = re.compile(r"merge (\d+)/")
+teacher_at = merge_of(status_line(bytes(teacher_bytes)))
 at_merge = 0
 for s in class_:
-    screen = pyte.Screen(cols, rows)
-    stream = pyte.ByteStream(screen)
-    stream.feed(bytes(s.bytes))
-    if any(("merge %d/" % steps) in line for line in screen.display):
+    line = status_line(bytes(s.bytes))
+    if teacher_at is not None and merge_of(line) == teacher_at:
         at_merge += 1
-print("at merge %d: %d of %d" % (steps, at_merge, students), flush=True)
+    elif "-v" in sys.argv:
+        print("behind (%d bytes): %s" % (len(s.bytes), line.strip()), flush=True)
+print("at the teacher's merge %s: %d of %d" % (teacher_at, at_merge, students), flush=True)
 
 for s in class_:
     s.transport.close()
