@@ -278,3 +278,67 @@ fn a_question_needs_the_counted_phase_and_goes_with_the_teacher() {
         "a class without a teacher has no question"
     );
 }
+
+/// The cells of the corpus pane's first `rows` rows (below the status
+/// line, up to the pane's right corner), styles and all.
+fn corpus_cells(app: &mut App, w: u16, h: u16, rows: u16) -> Vec<ratatui::buffer::Cell> {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    bpeek::tui::runner::draw(&mut terminal, app).unwrap();
+    let buffer = terminal.backend().buffer();
+    let right = (0..w)
+        .find(|&x| ["┐", "+"].contains(&buffer[(x, 1)].symbol()) && x > 0)
+        .expect("the corpus pane's corner");
+    (1..=rows)
+        .flat_map(|y| (0..=right).map(move |x| (x, y)))
+        .map(|(x, y)| buffer[(x, y)].clone())
+        .collect()
+}
+
+#[test]
+fn followers_that_share_laid_out_corpus_rows_each_see_their_own_look() {
+    use bpeek::tui::action::Toggle;
+    use bpeek::tui::theme::Theme;
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    // Students who look at the same corpus differently, and for each one
+    // an explorer outside any class with the same look: the reference.
+    let looks: [&dyn Fn(&mut App); 4] = [
+        &|_| {},
+        &|a| update(a, Action::Toggle(Toggle::Whitespace)),
+        &|a| update(a, Action::Toggle(Toggle::Separators)),
+        &|a| a.theme = Theme::new(false, true),
+    ];
+    let mut students: Vec<App> = looks
+        .iter()
+        .map(|look| {
+            let mut s = seated(&class, Role::Student, &mut seats);
+            look(&mut s);
+            s
+        })
+        .collect();
+    let mut alone: Vec<App> = looks
+        .iter()
+        .map(|look| {
+            let mut a = default_app();
+            look(&mut a);
+            a
+        })
+        .collect();
+    for n in [4, 5, 31, 2, 0, 17] {
+        goto(&mut teacher, n);
+        for (i, (s, a)) in students.iter_mut().zip(&mut alone).enumerate() {
+            follow::on_class_change(s);
+            update(a, Action::Goto(n));
+            finish_job(a);
+            for (w, h) in [(100, 30), (61, 24)] {
+                assert!(
+                    corpus_cells(s, w, h, 8) == corpus_cells(a, w, h, 8),
+                    "look {i} at merge {n}, {w}x{h}:\n{}\n---\n{}",
+                    screen(s, w, h),
+                    screen(a, w, h)
+                );
+            }
+        }
+    }
+}

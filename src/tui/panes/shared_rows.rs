@@ -38,7 +38,7 @@ struct Entry {
 /// another width or mark); the oldest goes first.
 const LOOKS: usize = 4;
 /// Row sets kept per look, beyond which it starts again.
-const ROW_SETS: usize = 4096;
+const ROW_SETS: usize = 512;
 
 static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 
