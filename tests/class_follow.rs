@@ -342,3 +342,67 @@ fn followers_that_share_laid_out_corpus_rows_each_see_their_own_look() {
         }
     }
 }
+
+/// What a served student's terminal shows: the explorer drawn through the
+/// same backends as a session's, read back by a terminal emulator.
+struct Served {
+    terminal: ratatui::Terminal<
+        bpeek::tui::terminal::wide_cells::WideCellBackend<bpeek::serve::screen::RemoteScreen>,
+    >,
+    rx: tokio::sync::mpsc::Receiver<bpeek::serve::screen::Out>,
+    vt: vt100::Parser,
+}
+
+impl Served {
+    fn new(w: u16, h: u16) -> Served {
+        use bpeek::serve::screen::{Outbox, RemoteScreen};
+        let (outbox, rx) = Outbox::new();
+        let backend = bpeek::tui::terminal::wide_cells::WideCellBackend::over(RemoteScreen::new(
+            outbox, w, h,
+        ));
+        Served {
+            terminal: ratatui::Terminal::new(backend).unwrap(),
+            rx,
+            vt: vt100::Parser::new(
+                std::num::NonZeroU16::new(h).unwrap(),
+                std::num::NonZeroU16::new(w).unwrap(),
+                0,
+            ),
+        }
+    }
+
+    fn draw(&mut self, app: &mut App) -> Vec<String> {
+        bpeek::tui::runner::draw(&mut self.terminal, app).unwrap();
+        while let Ok(out) = self.rx.try_recv() {
+            if let bpeek::serve::screen::Out::Bytes(bytes) = out {
+                self.vt.process(&bytes);
+            }
+        }
+        let (_, cols) = self.vt.screen().size();
+        self.vt.screen().rows(0, cols.get()).collect()
+    }
+}
+
+#[test]
+fn a_served_student_who_changes_how_the_corpus_looks_sees_it_at_once() {
+    use bpeek::tui::action::Toggle;
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    let mut student = seated(&class, Role::Student, &mut seats);
+    goto(&mut teacher, 3);
+    follow::on_class_change(&mut student);
+    let mut served = Served::new(80, 24);
+    update(&mut student, Action::Resize(80, 24));
+    let plain = served.draw(&mut student);
+    assert!(plain[2].contains("The Harbour Bakery"), "{plain:#?}");
+    update(&mut student, Action::Toggle(Toggle::Separators));
+    let parted = served.draw(&mut student);
+    assert!(parted[2].contains("T│h"), "{parted:#?}");
+    update(&mut student, Action::Toggle(Toggle::Whitespace));
+    let glyphs = served.draw(&mut student);
+    assert!(glyphs[2].contains("│·│"), "{glyphs:#?}");
+    update(&mut student, Action::Toggle(Toggle::Separators));
+    update(&mut student, Action::Toggle(Toggle::Whitespace));
+    assert_eq!(served.draw(&mut student), plain);
+}

@@ -107,6 +107,18 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     }
     ann.keys(&["n"]);
     ann.wait_for("merge 1 on her own", |s| s.contains("Merges 1"));
+    // How she looks at the corpus is hers, and shows at once.
+    let parted = |s: &str| {
+        s.lines().any(|l| {
+            let c: Vec<char> = l.chars().collect();
+            c.windows(3)
+                .any(|w| w[0].is_alphabetic() && w[1] == '│' && w[2].is_alphabetic())
+        })
+    };
+    ann.keys(&["b"]);
+    ann.wait_for("separators between her tokens", parted);
+    ann.keys(&["b"]);
+    ann.wait_for("her tokens side by side again", |s| !parted(s));
 
     let ben = tmux.open("ben", 72, 22);
     ben.command(&ssh(port, "ben@127.0.0.1"));

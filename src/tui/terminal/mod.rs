@@ -9,7 +9,7 @@ pub mod input_bytes;
 pub mod mode;
 pub mod screen;
 pub(crate) mod signals;
-pub(crate) mod wide_cells;
+pub mod wide_cells;
 
 use crate::error::{Error, Result};
 use crate::tui::app::App;

@@ -30,9 +30,6 @@ pub struct WideCellBackend<B: Backend> {
     screen: Buffer,
     /// Rows that held uncertain text after the last frame.
     uncertain_rows: Vec<bool>,
-    /// How many uncertain clusters each row of the copy holds, kept as
-    /// cells are written so that no row is searched for them.
-    uncertain_cells: Vec<u32>,
     cursor: Position,
 }
 
@@ -49,7 +46,6 @@ impl<B: Backend> WideCellBackend<B> {
             inner,
             screen: Buffer::empty(Rect::default()),
             uncertain_rows: Vec::new(),
-            uncertain_cells: Vec::new(),
             cursor: Position::ORIGIN,
         }
     }
@@ -59,32 +55,6 @@ impl<B: Backend> WideCellBackend<B> {
         let size = self.inner.size().unwrap_or_default();
         self.screen = Buffer::empty(Rect::new(0, 0, size.width, size.height));
         self.uncertain_rows = vec![false; size.height as usize];
-        self.uncertain_cells = vec![0; size.height as usize];
-    }
-
-    /// Count the uncertain clusters of every row again (after the copy
-    /// was resized, which moves cells between rows).
-    fn recount(&mut self) {
-        let area = self.screen.area;
-        self.uncertain_cells = (0..area.height)
-            .map(|y| {
-                (0..area.width)
-                    .filter(|&x| is_uncertain(self.screen[(x, y)].symbol()))
-                    .count() as u32
-            })
-            .collect();
-    }
-
-    /// Put `cell` at (x, y) of the copy, keeping the row's count.
-    fn put(&mut self, x: u16, y: u16, cell: Cell) {
-        let count = &mut self.uncertain_cells[y as usize];
-        if is_uncertain(self.screen[(x, y)].symbol()) {
-            *count -= 1;
-        }
-        if is_uncertain(cell.symbol()) {
-            *count += 1;
-        }
-        self.screen[(x, y)] = cell;
     }
 
     /// Erase row `y` and write all of it from the copy, each uncertain
@@ -169,17 +139,16 @@ impl<B: Backend> Backend for WideCellBackend<B> {
         if (width, height) != (self.screen.area.width, self.screen.area.height) {
             self.screen.resize(Rect::new(0, 0, width, height));
             self.uncertain_rows.resize(height as usize, false);
-            self.recount();
         }
         let area = self.screen.area;
         let mut touched = vec![false; area.height as usize];
         for &(x, y, cell) in &patches {
-            self.put(x, y, cell.clone());
+            self.screen[(x, y)] = cell.clone();
             // The cells a wide cluster hides are blank, as in ratatui's own
             // buffer, which never sends them.
             let hidden = x + 1..(x + cell.symbol().cell_width()).min(area.width);
             for hx in hidden {
-                self.put(hx, y, Cell::default());
+                self.screen[(hx, y)].reset();
             }
             touched[y as usize] = true;
         }
@@ -197,7 +166,7 @@ impl<B: Backend> Backend for WideCellBackend<B> {
             if !touched[row] {
                 continue;
             }
-            let now_uncertain = self.uncertain_cells[row] > 0;
+            let now_uncertain = (0..area.width).any(|x| is_uncertain(self.screen[(x, y)].symbol()));
             if now_uncertain || self.uncertain_rows[row] {
                 self.rewrite_row(y)?;
             } else {
