@@ -89,14 +89,15 @@ pub struct CorpusLook<'a> {
     pub separators: bool,
     pub hex: bool,
     pub target: Target,
-    /// In a class, the trainer shown, to find rows other explorers have
-    /// laid out already (see [`shared_rows`]).
-    shared: Option<std::sync::Weak<Trainer>>,
+    /// In a class, the trainer shown and the look, to find rows other
+    /// explorers have laid out already (see [`shared_rows`]); made once a
+    /// frame, not once a line.
+    shared: Option<(std::sync::Weak<Trainer>, LookKey)>,
 }
 
 impl<'a> CorpusLook<'a> {
     pub fn of(app: &'a App) -> Self {
-        CorpusLook {
+        let mut look = CorpusLook {
             trainer: app.trainer(),
             lines: app.lines(),
             theme: &app.theme,
@@ -108,11 +109,19 @@ impl<'a> CorpusLook<'a> {
             } else {
                 Target::of(app)
             },
-            shared: app
-                .classroom
-                .is_some()
-                .then(|| std::sync::Arc::downgrade(&app.loaded().trainer)),
+            shared: None,
+        };
+        if app.classroom.is_some() {
+            let key = LookKey {
+                theme: *look.theme,
+                whitespace: look.whitespace,
+                separators: look.separators,
+                hex: look.hex,
+                target: look.target.clone(),
+            };
+            look.shared = Some((std::sync::Arc::downgrade(&app.loaded().trainer), key));
         }
+        look
     }
 
     /// Line `i` of the corpus as rows `width` columns wide.
@@ -123,17 +132,10 @@ impl<'a> CorpusLook<'a> {
     /// The first `most` rows of line `i` (a line can be thousands of
     /// characters long; a pane needs only the rows it shows).
     pub fn first_rows(&self, i: usize, width: usize, most: usize) -> Vec<Line<'static>> {
-        let Some(trainer) = &self.shared else {
+        let Some((trainer, look)) = &self.shared else {
             return self.lay_out_line(i, width, most, None).0;
         };
-        let look = LookKey {
-            theme: *self.theme,
-            whitespace: self.whitespace,
-            separators: self.separators,
-            hex: self.hex,
-            target: self.target.clone(),
-        };
-        shared_rows::rows(trainer, &look, (i, width, most), || {
+        shared_rows::rows(trainer, look, (i, width, most), || {
             self.lay_out_line(i, width, most, None).0
         })
     }
