@@ -131,3 +131,78 @@ fn the_screen_is_what_crossterm_would_show_in_fewer_bytes() {
     }
     assert!(ours * 10 < theirs * 8, "{ours} bytes against {theirs}");
 }
+
+/// A random screen of plain, wide (`界`) and uncertain (`😀`, `é` as two
+/// code points) text, in runs of one style.
+fn random_mixed_buffer(rng: &mut Rng, area: Rect) -> Buffer {
+    let mut buf = Buffer::empty(area);
+    for y in 0..area.height {
+        let mut x = 0;
+        while x < area.width {
+            let piece = ["a", "b", " ", "界", "😀", "e\u{301}", "xy", "  "][rng.below(8)];
+            let style = Style::new()
+                .fg(COLOURS[rng.below(COLOURS.len())])
+                .add_modifier(MODIFIERS[rng.below(MODIFIERS.len())]);
+            let (end, _) = buf.set_stringn(x, y, piece, (area.width - x) as usize, style);
+            x = end.max(x + 1);
+        }
+    }
+    buf
+}
+
+#[test]
+fn the_served_backend_shows_every_frame_whole_through_wide_and_uncertain_text() {
+    use bpeek::serve::screen::{Out, Outbox, RemoteScreen};
+    use bpeek::tui::terminal::wide_cells::WideCellBackend;
+    let area = Rect::new(0, 0, 17, 6);
+    for seed in 1..150u64 {
+        let mut rng = Rng(seed * 0x9E37_79B9_7F4A_7C15);
+        let (outbox, mut rx) = Outbox::new();
+        let mut backend = WideCellBackend::over(RemoteScreen::new(outbox, area.width, area.height));
+        let size = |n: u16| std::num::NonZeroU16::new(n).unwrap();
+        let mut vt = vt100::Parser::new(size(area.height), size(area.width), 0);
+        let mut before = Buffer::empty(area);
+        for step in 0..5 {
+            let mut frame = random_mixed_buffer(&mut rng, area);
+            // Some frames change only a few rows, as most steps do.
+            if step % 2 == 1 {
+                for y in 0..area.height {
+                    if rng.below(3) > 0 {
+                        for x in 0..area.width {
+                            frame[(x, y)] = before[(x, y)].clone();
+                        }
+                    }
+                }
+            }
+            backend.draw(before.diff(&frame).into_iter()).unwrap();
+            Backend::flush(&mut backend).unwrap();
+            while let Ok(out) = rx.try_recv() {
+                if let Out::Bytes(bytes) = out {
+                    vt.process(&bytes);
+                }
+            }
+            for y in 0..area.height {
+                let shown: String = (0..area.width)
+                    .map(|x| vt.screen().cell(y, x).unwrap().contents().to_string())
+                    .map(|s| if s.is_empty() { " ".to_string() } else { s })
+                    .collect();
+                let want: String = (0..area.width)
+                    .filter(|&x| {
+                        // The cell after a wide glyph is covered by it.
+                        x == 0
+                            || ratatui::buffer::CellWidth::cell_width(frame[(x - 1, y)].symbol())
+                                < 2
+                    })
+                    .map(|x| frame[(x, y)].symbol().to_string())
+                    .collect();
+                let shown = shown.replace("界 ", "界").replace("😀 ", "😀");
+                assert_eq!(
+                    shown.trim_end(),
+                    want.trim_end(),
+                    "seed {seed}, step {step}, row {y}"
+                );
+            }
+            before = frame;
+        }
+    }
+}

@@ -14,7 +14,7 @@ use crate::serve::incoming::{Inbox, Incoming};
 use crate::serve::session::Ending;
 use crate::tui::terminal::screen::Screen;
 use crossterm::{cursor, event, style, terminal};
-use ratatui::backend::{Backend, ClearType, CrosstermBackend, WindowSize};
+use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::Cell;
 use ratatui::layout::{Position, Size};
 use std::io::{self, Write};
@@ -199,19 +199,23 @@ impl Write for FrameBuf {
     }
 }
 
-/// The backend of a served explorer.
+/// The backend of a served explorer. Everything it writes goes into the
+/// frame's buffer and leaves as one piece on `flush`: crossterm's own
+/// backend flushes on every cursor move and clear, which would split a
+/// frame into many queued pieces (a row of Devanagari is erased and moved
+/// through several times) and drop some when the queue is full.
 pub struct RemoteScreen {
-    inner: CrosstermBackend<FrameBuf>,
+    out: FrameBuf,
     size: Size,
 }
 
 impl RemoteScreen {
     pub fn new(outbox: Outbox, width: u16, height: u16) -> Self {
         RemoteScreen {
-            inner: CrosstermBackend::new(FrameBuf {
+            out: FrameBuf {
                 buf: Vec::with_capacity(1 << 14),
                 outbox,
-            }),
+            },
             size: Size::new(width, height),
         }
     }
@@ -230,15 +234,15 @@ impl Backend for RemoteScreen {
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
-        crate::tui::terminal::cell_writer::draw(&mut self.inner, content)
+        crate::tui::terminal::cell_writer::draw(&mut self.out, content)
     }
 
     fn hide_cursor(&mut self) -> io::Result<()> {
-        self.inner.hide_cursor()
+        crossterm::queue!(self.out, cursor::Hide)
     }
 
     fn show_cursor(&mut self) -> io::Result<()> {
-        self.inner.show_cursor()
+        crossterm::queue!(self.out, cursor::Show)
     }
 
     /// Never asked of the terminal: a full-screen view does not need it, and
@@ -248,15 +252,30 @@ impl Backend for RemoteScreen {
     }
 
     fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> io::Result<()> {
-        self.inner.set_cursor_position(position)
+        let Position { x, y } = position.into();
+        crossterm::queue!(self.out, cursor::MoveTo(x, y))
     }
 
     fn clear(&mut self) -> io::Result<()> {
-        self.inner.clear()
+        self.clear_region(ClearType::All)
     }
 
     fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
-        self.inner.clear_region(clear_type)
+        let kind = match clear_type {
+            ClearType::All => terminal::ClearType::All,
+            ClearType::AfterCursor => terminal::ClearType::FromCursorDown,
+            ClearType::BeforeCursor => terminal::ClearType::FromCursorUp,
+            ClearType::CurrentLine => terminal::ClearType::CurrentLine,
+            ClearType::UntilNewLine => terminal::ClearType::UntilNewLine,
+        };
+        crossterm::queue!(self.out, terminal::Clear(kind))
+    }
+
+    fn append_lines(&mut self, n: u16) -> io::Result<()> {
+        for _ in 0..n {
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
     }
 
     fn size(&self) -> io::Result<Size> {
@@ -271,6 +290,6 @@ impl Backend for RemoteScreen {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        Backend::flush(&mut self.inner)
+        self.out.flush()
     }
 }

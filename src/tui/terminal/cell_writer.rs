@@ -58,18 +58,41 @@ pub fn draw<'a>(
     out: &mut impl Write,
     content: impl Iterator<Item = (u16, u16, &'a Cell)>,
 ) -> io::Result<()> {
+    // A served class draws a hundred screens a step, row by row: the bytes
+    // are gathered in one buffer per thread, not one allocated per call.
+    thread_local! {
+        static BYTES: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BYTES.with(|bytes| match bytes.try_borrow_mut() {
+        Ok(mut bytes) => {
+            bytes.clear();
+            write_cells(&mut bytes, content);
+            out.write_all(&bytes)
+        }
+        Err(_) => {
+            let mut bytes = Vec::with_capacity(1024);
+            write_cells(&mut bytes, content);
+            out.write_all(&bytes)
+        }
+    })
+}
+
+fn write_cells<'a>(bytes: &mut Vec<u8>, content: impl Iterator<Item = (u16, u16, &'a Cell)>) {
     let colours = !crossterm::style::Colored::ansi_color_disabled_memoized();
-    let mut bytes: Vec<u8> = Vec::with_capacity(1024);
     let mut pen = Pen::PLAIN;
     let mut last: Option<(u16, u16)> = None;
     for (x, y, cell) in content {
         if !matches!(last, Some((lx, ly)) if x == lx + 1 && y == ly) {
-            write!(bytes, "\x1b[{};{}H", y + 1, x + 1)?;
+            bytes.extend_from_slice(b"\x1b[");
+            number(bytes, y as u32 + 1);
+            bytes.push(b';');
+            number(bytes, x as u32 + 1);
+            bytes.push(b'H');
         }
         last = Some((x, y));
         let want = Pen::of(cell, colours);
         if want != pen {
-            change(&mut bytes, pen, want);
+            change(bytes, pen, want);
             pen = want;
         }
         bytes.extend_from_slice(cell.symbol().as_bytes());
@@ -77,7 +100,38 @@ pub fn draw<'a>(
     if pen != Pen::PLAIN {
         bytes.extend_from_slice(b"\x1b[0m");
     }
-    out.write_all(&bytes)
+}
+
+/// `n` in decimal.
+fn number(out: &mut Vec<u8>, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+/// The parameters of one `CSI … m`, separated by `;` as they are added.
+struct Params<'o> {
+    out: &'o mut Vec<u8>,
+    start: usize,
+}
+
+impl Params<'_> {
+    fn code(&mut self, n: u32) -> &mut Self {
+        if self.out.len() > self.start {
+            self.out.push(b';');
+        }
+        number(self.out, n);
+        self
+    }
 }
 
 /// Each modifier's SGR code on, and off.
@@ -95,15 +149,17 @@ const MODIFIER_CODES: [(Modifier, u8, u8); 9] = [
 
 /// One `CSI … m` that turns `from` into `to`.
 fn change(out: &mut Vec<u8>, from: Pen, to: Pen) {
-    let mut codes: Vec<String> = Vec::new();
     let removed = from.modifier - to.modifier;
     let added = to.modifier - from.modifier;
-    let mut offs: Vec<u8> = Vec::new();
+    let mut offs: [u8; MODIFIER_CODES.len()] = [0; MODIFIER_CODES.len()];
+    let mut n_offs = 0;
     for (m, _, off) in MODIFIER_CODES {
-        if removed.contains(m) && !offs.contains(&off) {
-            offs.push(off);
+        if removed.contains(m) && !offs[..n_offs].contains(&off) {
+            offs[n_offs] = off;
+            n_offs += 1;
         }
     }
+    let offs = &offs[..n_offs];
     // An off code ends every modifier that shares it (22: bold and dim,
     // 25: both blinks): those still wanted go on again.
     let mut on = added;
@@ -112,26 +168,33 @@ fn change(out: &mut Vec<u8>, from: Pen, to: Pen) {
             on |= to.modifier & m;
         }
     }
-    codes.extend(offs.iter().map(u8::to_string));
+    let fore = from.fg != to.fg;
+    let back = from.bg != to.bg;
+    let under = from.underline != to.underline;
+    if offs.is_empty() && on.is_empty() && !fore && !back && !under {
+        return;
+    }
+    out.extend_from_slice(b"\x1b[");
+    let start = out.len();
+    let mut params = Params { out, start };
+    for &off in offs {
+        params.code(off as u32);
+    }
     for (m, set, _) in MODIFIER_CODES {
         if on.contains(m) {
-            codes.push(set.to_string());
+            params.code(set as u32);
         }
     }
-    if from.fg != to.fg {
-        codes.push(colour(to.fg, Layer::Fore));
+    if fore {
+        colour(&mut params, to.fg, Layer::Fore);
     }
-    if from.bg != to.bg {
-        codes.push(colour(to.bg, Layer::Back));
+    if back {
+        colour(&mut params, to.bg, Layer::Back);
     }
-    if from.underline != to.underline {
-        codes.push(colour(to.underline, Layer::Underline));
+    if under {
+        colour(&mut params, to.underline, Layer::Underline);
     }
-    if !codes.is_empty() {
-        out.extend_from_slice(b"\x1b[");
-        out.extend_from_slice(codes.join(";").as_bytes());
-        out.push(b'm');
-    }
+    params.out.push(b'm');
 }
 
 #[derive(Clone, Copy)]
@@ -142,7 +205,7 @@ enum Layer {
 }
 
 /// The SGR parameters that set `c` on `layer`.
-fn colour(c: Color, layer: Layer) -> String {
+fn colour(params: &mut Params, c: Color, layer: Layer) {
     // The palette index of the 16 basic colours, as crossterm maps them.
     let basic = match c {
         Color::Black => Some(0),
@@ -169,16 +232,31 @@ fn colour(c: Color, layer: Layer) -> String {
         Layer::Underline => (59, 58),
     };
     match (c, basic, layer) {
-        (Color::Reset, _, _) => reset.to_string(),
+        (Color::Reset, _, _) => {
+            params.code(reset);
+        }
         // Underlines have no short codes.
-        (_, Some(i), Layer::Underline) => format!("58;5;{i}"),
+        (_, Some(i), Layer::Underline) => {
+            params.code(58).code(5).code(i);
+        }
         (_, Some(i), _) => {
             let base = if i < 8 { extended - 8 } else { extended + 52 };
-            (base + i % 8).to_string()
+            params.code(base + i % 8);
         }
-        (Color::Indexed(i), _, _) => format!("{extended};5;{i}"),
-        (Color::Rgb(r, g, b), _, _) => format!("{extended};2;{r};{g};{b}"),
-        _ => reset.to_string(),
+        (Color::Indexed(i), _, _) => {
+            params.code(extended).code(5).code(i as u32);
+        }
+        (Color::Rgb(r, g, b), _, _) => {
+            params
+                .code(extended)
+                .code(2)
+                .code(r as u32)
+                .code(g as u32)
+                .code(b as u32);
+        }
+        _ => {
+            params.code(reset);
+        }
     }
 }
 

@@ -67,7 +67,7 @@ impl<B: Backend> WideCellBackend<B> {
         let mut x = 0;
         while x < width {
             let cell = self.screen[(x, y)].clone();
-            let w = cell.symbol().cell_width().max(1);
+            let w = width_of(cell.symbol()).max(1);
             let uncertain = is_uncertain(cell.symbol());
             if cell.symbol() != " "
                 || cell.bg != ratatui::style::Color::Reset
@@ -86,10 +86,22 @@ impl<B: Backend> WideCellBackend<B> {
     }
 }
 
+/// The columns `symbol` takes, by the widths ratatui lays rows out with.
+fn width_of(symbol: &str) -> u16 {
+    if symbol.len() == 1 {
+        1
+    } else {
+        symbol.cell_width()
+    }
+}
+
 /// Text whose width or placement terminals may not agree on: clusters of
 /// several code points, and characters of scripts with combining or
 /// spacing marks, or emoji. A single plain character is certain.
 fn is_uncertain(symbol: &str) -> bool {
+    if symbol.len() == 1 {
+        return false;
+    }
     let mut chars = symbol.chars();
     let Some(c) = chars.next() else {
         return false;
@@ -141,14 +153,17 @@ impl<B: Backend> Backend for WideCellBackend<B> {
             self.uncertain_rows.resize(height as usize, false);
         }
         let area = self.screen.area;
+        let row_len = area.width as usize;
         let mut touched = vec![false; area.height as usize];
         for &(x, y, cell) in &patches {
-            self.screen[(x, y)] = cell.clone();
+            let at = y as usize * row_len + x as usize;
+            self.screen.content[at].clone_from(cell);
             // The cells a wide cluster hides are blank, as in ratatui's own
             // buffer, which never sends them.
-            let hidden = x + 1..(x + cell.symbol().cell_width()).min(area.width);
-            for hx in hidden {
-                self.screen[(hx, y)].reset();
+            let width = width_of(cell.symbol()) as usize;
+            let hidden_end = (x as usize + width).min(row_len);
+            for hx in x as usize + 1..hidden_end {
+                self.screen.content[y as usize * row_len + hx].reset();
             }
             touched[y as usize] = true;
         }
@@ -158,6 +173,8 @@ impl<B: Backend> Backend for WideCellBackend<B> {
         let mut patches = patches;
         patches.sort_by_key(|&(x, y, _)| (y, x));
         let mut rest = &patches[..];
+        // Rows patched as usual go to the terminal together, in one call.
+        let mut plain: Vec<(u16, u16, &'a Cell)> = Vec::new();
         for y in 0..area.height {
             let row = y as usize;
             let here = rest.partition_point(|&(_, py, _)| py == y);
@@ -166,13 +183,20 @@ impl<B: Backend> Backend for WideCellBackend<B> {
             if !touched[row] {
                 continue;
             }
-            let now_uncertain = (0..area.width).any(|x| is_uncertain(self.screen[(x, y)].symbol()));
+            let cells = &self.screen.content[row * row_len..(row + 1) * row_len];
+            let now_uncertain = cells.iter().any(|c| is_uncertain(c.symbol()));
             if now_uncertain || self.uncertain_rows[row] {
+                if !plain.is_empty() {
+                    self.inner.draw(plain.drain(..))?;
+                }
                 self.rewrite_row(y)?;
             } else {
-                self.inner.draw(in_row.iter().copied())?;
+                plain.extend_from_slice(in_row);
             }
             self.uncertain_rows[row] = now_uncertain;
+        }
+        if !plain.is_empty() {
+            self.inner.draw(plain.into_iter())?;
         }
         Ok(())
     }
