@@ -6,7 +6,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let Some(lesson) = &app.lesson else {
@@ -24,5 +23,5 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Line::styled(format!("{r}{}", " ".repeat(pad)), style)
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), area);
+    crate::tui::view::put_lines(frame, area, &lines);
 }

@@ -13,7 +13,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let trainer = app.trainer();
@@ -41,7 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     )
     .title_bottom(legend(app));
     frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(lines), body);
+    crate::tui::view::put_lines(frame, body, &lines);
 }
 
 /// `* ·low er </w>        ×5`: the changed mark, the tokens, the count.

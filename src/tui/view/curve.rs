@@ -104,5 +104,5 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         fit_left(&axis, w, t.glyphs.ellipsis),
         t.heading(),
     ));
-    frame.render_widget(Paragraph::new(lines), body);
+    crate::tui::view::put_lines(frame, body, &lines);
 }

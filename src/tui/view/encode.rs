@@ -13,7 +13,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use std::ops::Range;
 
 /// What the box holds before it is cut to its height: the text (or a
@@ -283,7 +282,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         block = block.title_bottom(Line::styled(format!(" {note} "), t.heading()).right_aligned());
     }
     frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(lines), body_area);
+    crate::tui::view::put_lines(frame, body_area, &lines);
 }
 
 /// `2 rows hidden above` when the box cannot show all its rows of text.

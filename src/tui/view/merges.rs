@@ -10,7 +10,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let trainer = app.trainer();
@@ -137,5 +136,5 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ),
         area,
     );
-    frame.render_widget(Paragraph::new(lines), body);
+    crate::tui::view::put_lines(frame, body, &lines);
 }

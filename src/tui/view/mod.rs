@@ -12,6 +12,7 @@ pub(crate) mod help;
 pub(crate) mod merges;
 pub(crate) mod opening;
 pub(crate) mod pairs;
+pub(crate) mod pane_frame;
 pub(crate) mod progress;
 pub(crate) mod status;
 pub(crate) mod too_small;
@@ -22,9 +23,10 @@ pub(crate) mod widths;
 use crate::tui::action::Toggle;
 use crate::tui::app::{App, Focus, InputMode};
 use crate::tui::layout;
+use pane_frame::PaneFrame;
 use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Block;
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -92,7 +94,7 @@ pub fn pane_block<'a>(
     title: String,
     right: String,
     width: u16,
-) -> Block<'a> {
+) -> PaneFrame<'a> {
     pane_block_parts(app, pane, &[&title], right, width)
 }
 
@@ -104,7 +106,7 @@ pub fn pane_block_parts<'a>(
     title: &[&str],
     right: String,
     width: u16,
-) -> Block<'a> {
+) -> PaneFrame<'a> {
     let focused = app.focus == pane && !matches!(app.input, InputMode::Help);
     let t = &app.theme;
     let dot = format!(" {} ", t.glyphs.dot);
@@ -115,13 +117,11 @@ pub fn pane_block_parts<'a>(
         width as usize,
         t.glyphs.ellipsis,
     );
-    let mut block = Block::bordered()
-        .border_set(t.border())
-        .border_style(t.border_style(focused))
+    let mut block = PaneFrame::new(t.border(), t.border_style(focused))
         .title(Line::styled(format!(" {title} "), t.title(focused)));
     if !right.is_empty() {
         // What the right title says counts (`3 new, 1 gone`): never dim.
-        block = block.title_top(
+        block = block.title(
             Line::styled(format!(" {right} "), ratatui::style::Style::reset()).right_aligned(),
         );
     }
@@ -131,4 +131,22 @@ pub fn pane_block_parts<'a>(
 /// A token as the tables show it (see [`crate::tui::panes::rows::label`]).
 pub fn token_label(app: &App, id: crate::bpe::TokenId) -> String {
     crate::tui::panes::rows::label(app.trainer().token_bytes(id), &app.theme)
+}
+
+/// Lines, one per row of `area` from its top, each cut at its width: what
+/// a `Paragraph` without wrapping draws, at a fraction of its cost for
+/// the left-aligned lines that are nearly all of them.
+pub fn put_lines(frame: &mut Frame, area: Rect, lines: &[Line]) {
+    use ratatui::layout::Alignment;
+    use ratatui::widgets::{Paragraph, Widget};
+    let area = area.intersection(frame.area());
+    let buf = frame.buffer_mut();
+    for (line, y) in lines.iter().zip(area.top()..area.bottom()) {
+        if matches!(line.alignment, None | Some(Alignment::Left)) {
+            buf.set_line(area.x, y, line, area.width);
+        } else {
+            let row = Rect { y, height: 1, ..area };
+            Paragraph::new(line.clone()).render(row, buf);
+        }
+    }
 }

@@ -13,7 +13,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 const CHANGE_WIDTH: usize = 7;
 
@@ -174,7 +173,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         pane_block_parts(app, Focus::Pairs, &title, right, area.width),
         area,
     );
-    frame.render_widget(Paragraph::new(lines), body);
+    crate::tui::view::put_lines(frame, body, &lines);
 }
 
 /// The change column: up, down or new, in words and glyphs so it reads
@@ -262,5 +261,5 @@ fn draw_ballot(frame: &mut Frame, area: Rect, app: &App) {
         ),
         area,
     );
-    frame.render_widget(Paragraph::new(lines), body);
+    crate::tui::view::put_lines(frame, body, &lines);
 }

@@ -5,7 +5,7 @@ use crate::tui::panes::why;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let Some(text) = why::line(app) else {
@@ -35,5 +35,5 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .map(|r| Line::styled(r, t.heading()))
         .collect();
     frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(lines), body);
+    crate::tui::view::put_lines(frame, body, &lines);
 }
