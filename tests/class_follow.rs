@@ -406,3 +406,90 @@ fn a_served_student_who_changes_how_the_corpus_looks_sees_it_at_once() {
     update(&mut student, Action::Toggle(Toggle::Whitespace));
     assert_eq!(served.draw(&mut student), plain);
 }
+
+/// Every key of the explorer that a student can press, from the key table.
+fn keys_of_the_table() -> Vec<crossterm::event::KeyCode> {
+    use bpeek::tui::keymap::{BINDINGS, Key};
+    use crossterm::event::KeyCode;
+    let mut keys: Vec<KeyCode> = BINDINGS
+        .iter()
+        .flat_map(|b| b.keys.iter())
+        .filter_map(|k| match k {
+            Key::Code(code) => Some(*code),
+            _ => None,
+        })
+        .filter(|code| *code != KeyCode::Char('q'))
+        .collect();
+    keys.sort_by_key(|k| format!("{k:?}"));
+    keys.dedup();
+    keys
+}
+
+#[test]
+fn followers_who_share_whole_screens_each_see_exactly_their_own() {
+    use ratatui::backend::TestBackend;
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    let keys = keys_of_the_table();
+    let sizes = [(100, 30), (80, 24), (100, 30), (120, 40), (100, 30), (80, 24)];
+    let mut students: Vec<(App, ratatui::Terminal<TestBackend>)> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &(w, h))| {
+            let mut app = seated(&class, Role::Student, &mut seats);
+            // One screen of the same size without colour, one in ASCII.
+            match i {
+                2 => app.theme = bpeek::tui::theme::Theme::new(false, false),
+                4 => app.theme = bpeek::tui::theme::Theme::new(true, true),
+                _ => {}
+            }
+            (app, ratatui::Terminal::new(TestBackend::new(w, h)).unwrap())
+        })
+        .collect();
+    let copies_before = bpeek::tui::view::shared_frame::copies();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut below = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..150 {
+        match below(4) {
+            0 => goto(&mut teacher, below(40)),
+            1 => {
+                update(&mut teacher, Action::Step);
+                follow::after_event(&mut teacher);
+            }
+            _ => {}
+        }
+        for (i, (s, terminal)) in students.iter_mut().enumerate() {
+            follow::on_class_change(s);
+            // Most students mostly watch; now and then one presses a key.
+            if below(5) == 0 {
+                key(s, keys[below(keys.len())]);
+                finish_job(s);
+            }
+            if below(8) == 0 {
+                // Back to following, as most of a class is.
+                key(s, crossterm::event::KeyCode::Esc);
+                key(s, crossterm::event::KeyCode::Char('F'));
+            }
+            bpeek::tui::runner::draw(terminal, s).unwrap();
+            let (w, h) = sizes[i];
+            let mut alone = ratatui::Terminal::new(TestBackend::new(w, h)).unwrap();
+            alone
+                .draw(|frame| bpeek::tui::view::draw(frame, s))
+                .unwrap();
+            assert!(
+                terminal.backend().buffer() == alone.backend().buffer(),
+                "student {i} in round {round}:\n{}\n--- drawn alone:\n{}",
+                common::rows_of(terminal.backend()).join("\n"),
+                common::rows_of(alone.backend()).join("\n"),
+            );
+        }
+    }
+    let copied = bpeek::tui::view::shared_frame::copies() - copies_before;
+    assert!(copied > 50, "only {copied} screens were shared");
+}

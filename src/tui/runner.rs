@@ -28,7 +28,7 @@ pub fn draw<B: Screen>(terminal: &mut Terminal<B>, app: &mut App) -> Result<()> 
         terminal.clear().map_err(draw_error)?;
     }
     terminal
-        .draw(|frame| view::draw(frame, app))
+        .draw(|frame| view::shared_frame::draw(frame, app))
         .map_err(draw_error)?;
     app.dirty = false;
     Ok(())

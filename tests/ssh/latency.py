@@ -11,7 +11,7 @@ check that its screen shows the teacher's last merge.
 Usage: latency.py PORT PASSWORD STUDENTS STEPS [COLS ROWS] [-v]
 Prints `connected N`, then one line of figures:
 `keystroke to a follower's first byte: p50 A ms, p95 B ms, p99 C ms
-(K samples, M missed)`, then `at the teacher's merge S: N of N` (with -v,
+(K samples, M missed)` and the clients' own CPU in that time, then `at the teacher's merge S: N of N` (with -v,
 first the status line of each student that is not).
 """
 import re
@@ -97,6 +97,7 @@ reader = threading.Thread(target=read_all, daemon=True)
 reader.start()
 # Everyone's first screen, and the class's joins, settle first.
 time.sleep(2.0 + students * 0.02)
+cpu_before, wall_before = time.process_time(), time.monotonic()
 for _ in range(steps):
     drain(teacher)
     with lock:
@@ -108,6 +109,8 @@ time.sleep(1.0)
 drain(teacher)
 reading = False
 reader.join()
+cpu = time.process_time() - cpu_before
+wall = time.monotonic() - wall_before
 
 samples.sort()
 
@@ -121,6 +124,9 @@ def percentile(p):
 missed = students * steps - len(samples)
 print("keystroke to a follower's first byte: p50 %.1f ms, p95 %.1f ms, p99 %.1f ms (%d samples, %d missed)"
       % (percentile(0.50), percentile(0.95), percentile(0.99), len(samples), missed), flush=True)
+# The clients share the server's machine: what they take is not the server's.
+print("the clients took %.1f s of CPU in the %.1f s of steps (%.0f%% of one core)"
+      % (cpu, wall, 100.0 * cpu / wall), flush=True)
 
 
 def status_line(data):

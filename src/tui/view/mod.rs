@@ -13,6 +13,7 @@ pub(crate) mod merges;
 pub(crate) mod opening;
 pub(crate) mod pairs;
 pub(crate) mod pane_frame;
+pub mod shared_frame;
 pub(crate) mod progress;
 pub(crate) mod status;
 pub(crate) mod too_small;
