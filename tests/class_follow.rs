@@ -432,7 +432,14 @@ fn followers_who_share_whole_screens_each_see_exactly_their_own() {
     let mut seats = Vec::new();
     let mut teacher = seated(&class, Role::Teacher, &mut seats);
     let keys = keys_of_the_table();
-    let sizes = [(100, 30), (80, 24), (100, 30), (120, 40), (100, 30), (80, 24)];
+    let sizes = [
+        (100, 30),
+        (80, 24),
+        (100, 30),
+        (120, 40),
+        (100, 30),
+        (80, 24),
+    ];
     let mut students: Vec<(App, ratatui::Terminal<TestBackend>)> = sizes
         .iter()
         .enumerate()

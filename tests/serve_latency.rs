@@ -1,22 +1,40 @@
-//! The class measured by an independent client: paramiko and pyte (see
-//! `tests/ssh/latency.py`), nothing of bpeek's own. The figures are
-//! printed, never asserted; what is asserted is that every student saw
-//! every step of the teacher's.
+//! The class measured by an independent client: paramiko or OpenSSH
+//! students, and pyte (see `tests/ssh/latency.py`), nothing of bpeek's own.
+//! The figures are printed, never asserted; what is asserted is that every
+//! student saw every step of the teacher's.
 
 mod ssh;
 
 use ssh::Class;
 
-#[test]
-fn an_independent_client_sees_every_follower_follow_every_step() {
+fn have_python() -> bool {
     let have = std::process::Command::new("python3")
         .args(["-c", "import paramiko, pyte"])
         .status()
         .is_ok_and(|s| s.success());
     if !have {
         eprintln!("skipped: python3 with paramiko and pyte is not installed");
+    }
+    have
+}
+
+#[test]
+fn an_independent_client_sees_every_follower_follow_every_step() {
+    if have_python() {
+        class_of_six(&[]);
+    }
+}
+
+#[test]
+fn openssh_students_see_every_step_of_the_teacher() {
+    if !have_python() || !ssh::have_openssh() {
         return;
     }
+    class_of_six(&["--openssh"]);
+}
+
+/// Six students at 80x24 follow three steps of the teacher's.
+fn class_of_six(extra: &[&str]) {
     let class = Class::start("latency", &[]);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ssh/latency.py");
     let out = std::process::Command::new("python3")
@@ -29,6 +47,7 @@ fn an_independent_client_sees_every_follower_follow_every_step() {
             "80",
             "24",
         ])
+        .args(extra)
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stdout);

@@ -1,6 +1,7 @@
 //! `bpeek serve` with the real OpenSSH client, each side in a terminal of
 //! its own (tmux): what a teacher and a class actually type and see.
 
+mod ssh;
 mod tmux;
 
 use std::process::{Child, Command, Stdio};
@@ -10,18 +11,6 @@ use tmux::{TempDir, Term, Tmux};
 
 const SSH_OPTIONS: &str =
     "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR";
-
-fn have_openssh() -> bool {
-    let found = Command::new("ssh").arg("-V").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "the OpenSSH client is required in CI (.ci/run installs it)"
-        );
-        eprintln!("note: ssh is not installed; skipping the OpenSSH test");
-    }
-    found
-}
 
 /// `bpeek serve` running in `term`, on a port the system picked.
 struct Served {
@@ -74,7 +63,7 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     let Some(tmux) = Tmux::start("serve-class") else {
         return;
     };
-    if !have_openssh() {
+    if !ssh::have_openssh() {
         return;
     }
     let dir = TempDir::new("serve-class");
@@ -198,7 +187,7 @@ fn commands_sftp_forwarding_and_ssh_t_are_refused() {
     let Some(tmux) = Tmux::start("serve-refuse") else {
         return;
     };
-    if !have_openssh() {
+    if !ssh::have_openssh() {
         return;
     }
     let dir = TempDir::new("serve-refuse");
@@ -289,7 +278,7 @@ fn a_hundred_clients_killed_mid_session_leave_the_server_as_it_was() {
     let Some(tmux) = Tmux::start("serve-kill") else {
         return;
     };
-    if !have_openssh() {
+    if !ssh::have_openssh() {
         return;
     }
     let dir = TempDir::new("serve-kill");
@@ -377,7 +366,7 @@ fn the_teacher_leads_from_the_serving_terminal_and_teacher_keys_log_in() {
     let Some(tmux) = Tmux::start("serve-lead") else {
         return;
     };
-    if !have_openssh() {
+    if !ssh::have_openssh() {
         return;
     }
     let dir = TempDir::new("serve-lead");
@@ -464,7 +453,7 @@ fn the_teacher_asks_which_pair_wins_and_two_students_vote_over_ssh() {
     let Some(tmux) = Tmux::start("serve-vote") else {
         return;
     };
-    if !have_openssh() {
+    if !ssh::have_openssh() {
         return;
     }
     let dir = TempDir::new("serve-vote");

@@ -8,14 +8,23 @@ is read by one thread, which notes the first byte after each keystroke.
 Afterwards each student's bytes are played through a pyte terminal, to
 check that its screen shows the teacher's last merge.
 
-Usage: latency.py PORT PASSWORD STUDENTS STEPS [COLS ROWS] [-v]
+With --openssh the students are OpenSSH clients (`ssh -tt`, each in a pty
+of COLSxROWS), and this script only reads their terminals: paramiko does
+its cryptography and packets in Python under one lock, which on a small
+machine takes as long as the server's own work and delays when a byte is
+seen; OpenSSH's clients cost little and run apart. The teacher is always
+paramiko.
+
+Usage: latency.py PORT PASSWORD STUDENTS STEPS [COLS ROWS] [-v] [--openssh]
 Prints `connected N`, then one line of figures:
 `keystroke to a follower's first byte: p50 A ms, p95 B ms, p99 C ms
 (K samples, M missed)` and the clients' own CPU in that time, then `at the teacher's merge S: N of N` (with -v,
 first the status line of each student that is not).
 """
+import os
 import re
 import select
+import subprocess
 import sys
 import threading
 import time
@@ -43,16 +52,91 @@ def login(user, secret=None):
 
 
 class Student:
+    """A paramiko client."""
+
     def __init__(self, name):
         self.transport, self.channel = login(name)
         self.bytes = bytearray()
         self.seen = 0  # the last step whose first byte arrived
 
+    def fileno(self):
+        return self.channel.fileno()
+
+    def cpu(self):
+        return 0.0  # counted in this process's own time
+
+    def read(self):
+        """What has arrived (b"" if nothing), or None once closed."""
+        got = bytearray()
+        while self.channel.recv_ready():
+            got += self.channel.recv(65536)
+        if not got and (self.channel.closed or self.channel.eof_received):
+            return None
+        return bytes(got)
+
+    def close(self):
+        self.transport.close()
+
+
+class OpenSshStudent:
+    """An OpenSSH client in a pty of its own; only its terminal is read here."""
+
+    def __init__(self, name):
+        import fcntl
+        import pty
+        import struct
+        import termios
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        env = dict(os.environ, TERM="xterm-256color")
+        self.process = subprocess.Popen(
+            ["ssh", "-tt", "-p", str(port),
+             "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+             "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "-o", "PubkeyAuthentication=no",
+             "%s@127.0.0.1" % name],
+            stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+        os.close(slave)
+        self.bytes = bytearray()
+        self.seen = 0
+        # Logged in and shown a screen before the next one connects: a
+        # server refuses logins that pile up (as OpenSSH's MaxStartups does).
+        ready, _, _ = select.select([self.master], [], [], 10.0)
+        if ready:
+            self.bytes += self.read() or b""
+
+    def fileno(self):
+        return self.master
+
+    def cpu(self):
+        """Seconds of CPU the ssh process has taken."""
+        try:
+            with open("/proc/%d/stat" % self.process.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def read(self):
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            return None
+        return data if data else None
+
+    def close(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        os.close(self.master)
+
 
 teacher_transport, teacher = login("teacher", password)
 class_ = []
+kind = OpenSshStudent if "--openssh" in sys.argv else Student
 for i in range(students):
-    class_.append(Student("student%d" % i))
+    class_.append(kind("student%d" % i))
 print("connected %d" % len(class_), flush=True)
 
 step = {"n": 0, "at": 0.0}
@@ -63,22 +147,20 @@ reading = True
 
 def read_all():
     """One thread reads every student, so the client's own cost stays small."""
-    by_channel = {s.channel: s for s in class_}
-    while reading and by_channel:
-        ready, _, _ = select.select(list(by_channel), [], [], 0.1)
+    by_fd = {s.fileno(): s for s in class_}
+    while reading and by_fd:
+        ready, _, _ = select.select(list(by_fd), [], [], 0.1)
         now = time.monotonic()
-        for channel in ready:
-            s = by_channel[channel]
-            got = 0
-            while channel.recv_ready():
-                data = channel.recv(65536)
-                got += len(data)
-                s.bytes += data
-            if got == 0:
-                if channel.closed or channel.eof_received:
-                    # A student the server refused or closed: no longer read.
-                    del by_channel[channel]
+        for fd in ready:
+            s = by_fd[fd]
+            data = s.read()
+            if data is None:
+                # A student the server refused or closed: no longer read.
+                del by_fd[fd]
                 continue
+            if not data:
+                continue
+            s.bytes += data
             with lock:
                 if s.seen < step["n"]:
                     s.seen = step["n"]
@@ -97,7 +179,11 @@ reader = threading.Thread(target=read_all, daemon=True)
 reader.start()
 # Everyone's first screen, and the class's joins, settle first.
 time.sleep(2.0 + students * 0.02)
-cpu_before, wall_before = time.process_time(), time.monotonic()
+def clients_cpu():
+    return time.process_time() + sum(s.cpu() for s in class_)
+
+
+cpu_before, wall_before = clients_cpu(), time.monotonic()
 for _ in range(steps):
     drain(teacher)
     with lock:
@@ -109,7 +195,7 @@ time.sleep(1.0)
 drain(teacher)
 reading = False
 reader.join()
-cpu = time.process_time() - cpu_before
+cpu = clients_cpu() - cpu_before
 wall = time.monotonic() - wall_before
 
 samples.sort()
@@ -153,5 +239,5 @@ for s in class_:
 print("at the teacher's merge %s: %d of %d" % (teacher_at, at_merge, students), flush=True)
 
 for s in class_:
-    s.transport.close()
+    s.close()
 teacher_transport.close()

@@ -16,6 +16,20 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// Whether the OpenSSH client is here; CI must have it (`.ci/run`
+/// installs it).
+pub fn have_openssh() -> bool {
+    let found = std::process::Command::new("ssh").arg("-V").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the OpenSSH client is required in CI (.ci/run installs it)"
+        );
+        eprintln!("note: ssh is not installed; skipping the OpenSSH test");
+    }
+    found
+}
+
 /// How long a test waits for a screen or an answer before it fails.
 pub const PATIENCE: Duration = Duration::from_secs(20);
 

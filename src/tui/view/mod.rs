@@ -13,8 +13,8 @@ pub(crate) mod merges;
 pub(crate) mod opening;
 pub(crate) mod pairs;
 pub(crate) mod pane_frame;
-pub mod shared_frame;
 pub(crate) mod progress;
+pub mod shared_frame;
 pub(crate) mod status;
 pub(crate) mod too_small;
 pub(crate) mod tree;
@@ -146,7 +146,11 @@ pub fn put_lines(frame: &mut Frame, area: Rect, lines: &[Line]) {
         if matches!(line.alignment, None | Some(Alignment::Left)) {
             buf.set_line(area.x, y, line, area.width);
         } else {
-            let row = Rect { y, height: 1, ..area };
+            let row = Rect {
+                y,
+                height: 1,
+                ..area
+            };
             Paragraph::new(line.clone()).render(row, buf);
         }
     }

@@ -85,7 +85,13 @@ fn look(app: &App, area: Rect) -> Option<Look> {
         class.role,
     );
     for slot in &app.toks.slots {
-        let _ = write!(settings, "|{}:{}:{}", slot.label, slot.is_loading(), slot.stamp);
+        let _ = write!(
+            settings,
+            "|{}:{}:{}",
+            slot.label,
+            slot.is_loading(),
+            slot.stamp
+        );
     }
     Some(Look { area, settings })
 }
