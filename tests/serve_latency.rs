@@ -21,7 +21,7 @@ fn have_python() -> bool {
 #[test]
 fn an_independent_client_sees_every_follower_follow_every_step() {
     if have_python() {
-        class_of_six(&[]);
+        class_of_six("latency-paramiko", &[]);
     }
 }
 
@@ -30,12 +30,12 @@ fn openssh_students_see_every_step_of_the_teacher() {
     if !have_python() || !ssh::have_openssh() {
         return;
     }
-    class_of_six(&["--openssh"]);
+    class_of_six("latency-openssh", &["--openssh"]);
 }
 
 /// Six students at 80x24 follow three steps of the teacher's.
-fn class_of_six(extra: &[&str]) {
-    let class = Class::start("latency", &[]);
+fn class_of_six(name: &str, extra: &[&str]) {
+    let class = Class::start(name, &[]);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ssh/latency.py");
     let out = std::process::Command::new("python3")
         .args([
