@@ -465,3 +465,28 @@ fn bad_options_are_refused_before_the_port_opens() {
     assert!(refused(&["--teacher-keys", "/no/such/file"]).contains("/no/such/file"));
     assert!(refused(&["--corpus-name", "nope"]).contains("nope"));
 }
+
+#[test]
+fn a_student_on_the_linux_console_gets_ascii_and_one_on_xterm_box_drawing() {
+    let class = Class::start("glyphs", &[]);
+    runtime().block_on(async {
+        let a = Conn::login(class.port(), "console", None).await.unwrap();
+        let mut console = a.terminal_of("linux", 100, 30).await;
+        console.wait_for("the explorer", shows("Merges 0")).await;
+        let b = Conn::login(class.port(), "xterm", None).await.unwrap();
+        let mut xterm = b.terminal(100, 30).await;
+        xterm.wait_for("the explorer", shows("Merges 0")).await;
+        for t in [&mut console, &mut xterm] {
+            t.send(b"n").await;
+            t.wait_for("merge 1", shows("Merges 1")).await;
+        }
+        let on_console = console.screen();
+        assert!(on_console.is_ascii(), "{on_console}");
+        assert!(on_console.contains("+-"), "{on_console}");
+        let on_xterm = xterm.screen();
+        assert!(
+            on_xterm.contains('┌') && on_xterm.contains('│'),
+            "{on_xterm}"
+        );
+    });
+}

@@ -90,6 +90,31 @@ impl ColorChoice {
     }
 }
 
+/// Which characters draw borders and marks.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GlyphChoice {
+    /// ASCII on terminals whose fonts lack box drawing, `·`, `⌟` and `∞`
+    /// (TERM linux, dumb, vt100 and the like), Unicode elsewhere
+    #[default]
+    Auto,
+    Unicode,
+    Ascii,
+}
+
+impl GlyphChoice {
+    /// Whether a terminal of type `term` is drawn in ASCII.
+    pub fn resolve(self, term: &str) -> bool {
+        match self {
+            GlyphChoice::Ascii => true,
+            GlyphChoice::Unicode => false,
+            GlyphChoice::Auto => {
+                term.starts_with("linux")
+                    || matches!(term, "dumb" | "ansi" | "vt52" | "vt100" | "vt102" | "vt220")
+            }
+        }
+    }
+}
+
 /// How the explorer looks and what it compares with, the same on a local
 /// terminal and on every screen of a served class.
 #[derive(Args, Debug, Clone, Default)]
@@ -98,7 +123,12 @@ pub struct ScreenOptions {
     /// class, the client's TERM); every distinction is also drawn without it
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Draw borders and marks with ASCII only
+    /// Characters for borders and marks (auto: ASCII where TERM is linux,
+    /// dumb or vt100-like, whose fonts lack box drawing; in a class, the
+    /// client's TERM)
+    #[arg(long, value_enum, default_value_t = GlyphChoice::Auto)]
+    pub glyphs: GlyphChoice,
+    /// Draw borders and marks with ASCII only (the same as --glyphs ascii)
     #[arg(long)]
     pub ascii: bool,
     /// Also compare and encode with this tokenizer (repeatable): a built-in name
@@ -106,6 +136,18 @@ pub struct ScreenOptions {
     /// GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
     #[arg(long = "tokenizer", value_name = "NAME|FILE")]
     pub tokenizers: Vec<String>,
+}
+
+impl ScreenOptions {
+    /// Whether a terminal of type `term` is drawn in ASCII.
+    pub fn ascii_for(&self, term: &str) -> bool {
+        self.ascii || self.glyphs.resolve(term)
+    }
+
+    /// [`ScreenOptions::ascii_for`] this process's own terminal.
+    pub fn ascii_here(&self) -> bool {
+        self.ascii_for(&std::env::var("TERM").unwrap_or_default())
+    }
 }
 
 #[derive(Args, Debug, Clone, Default)]

@@ -77,7 +77,10 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     }
     install_panic_log(running.log.clone());
     if args.lead {
-        let theme = Theme::new(args.screen.color.for_this_terminal(), args.screen.ascii);
+        let theme = Theme::new(
+            args.screen.color.for_this_terminal(),
+            args.screen.ascii_here(),
+        );
         let led = lead(&running.server, args, theme);
         running.stop();
         led
@@ -187,7 +190,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             first,
             tokenizer_specs: args.screen.tokenizers.clone(),
             colour: args.screen.color,
-            ascii: args.screen.ascii,
+            glyphs: args.screen.clone(),
             shared: Arc::new(SharedTokenizers::new(&args.screen.tokenizers)),
             class,
             panic_key: args.panic_key,

@@ -32,7 +32,8 @@ pub struct Setup {
     pub first: (String, Arc<Trainer>),
     pub tokenizer_specs: Vec<String>,
     pub colour: ColorChoice,
-    pub ascii: bool,
+    /// `--ascii` and `--glyphs`, resolved for each client's TERM.
+    pub glyphs: crate::options::args::ScreenOptions,
     pub shared: Arc<SharedTokenizers>,
     pub class: Arc<Class>,
     /// A key that makes a session panic (tests of the server only).
@@ -298,15 +299,16 @@ fn explore(
     events: &mut ChannelEvents,
     outbox: &Outbox,
 ) -> crate::error::Result<()> {
-    // The client's TERM, not the server's, says whether colour works (and
-    // its NO_COLOR never arrives: the server takes no environment).
+    // The client's TERM, not the server's, says whether colour and box
+    // drawing work (and its NO_COLOR never arrives: the server takes no
+    // environment).
     let colour = setup.colour.resolve(term, false);
     let (name, trainer) = &setup.first;
     let mut app = App::from_built(
         &setup.training,
         name.clone(),
         Arc::clone(trainer),
-        Theme::new(colour, setup.ascii),
+        Theme::new(colour, setup.glyphs.ascii_for(term)),
     );
     for spec in &setup.tokenizer_specs {
         app.add_tokenizer(spec);

@@ -41,8 +41,11 @@ use theme::Theme;
 /// `bpeek tui`: open the explorer on the terminal this process runs in.
 pub fn run(args: &TuiArgs) -> Result<()> {
     // Options are checked first, so a wrong one is reported as such anywhere.
-    let theme = Theme::new(args.screen.color.for_this_terminal(), args.screen.ascii)
-        .with_palette(theme::Palette::from_env());
+    let theme = Theme::new(
+        args.screen.color.for_this_terminal(),
+        args.screen.ascii_here(),
+    )
+    .with_palette(theme::Palette::from_env());
     let lesson = args.lesson.as_deref().map(load_lesson).transpose()?;
     let training = match &lesson {
         Some((lesson, dir)) => {

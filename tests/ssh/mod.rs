@@ -172,9 +172,14 @@ impl Conn {
 
     /// A pty of `cols` x `rows` and a shell: an explorer.
     pub async fn terminal(&self, cols: u16, rows: u16) -> Term {
+        self.terminal_of("xterm-256color", cols, rows).await
+    }
+
+    /// [`Conn::terminal`] for a terminal of type `term`.
+    pub async fn terminal_of(&self, term: &str, cols: u16, rows: u16) -> Term {
         let channel = self.channel().await;
         channel
-            .request_pty(true, "xterm-256color", cols.into(), rows.into(), 0, 0, &[])
+            .request_pty(true, term, cols.into(), rows.into(), 0, 0, &[])
             .await
             .unwrap();
         channel.request_shell(true).await.unwrap();
