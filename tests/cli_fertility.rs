@@ -242,3 +242,42 @@ fn a_file_is_named_whole_in_the_table() {
     assert!(text.contains(file.to_str().unwrap()), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn words_are_counted_by_one_rule_and_each_script_gets_its_own() {
+    let v = json_of(&bpeek(&[
+        "fertility",
+        "--tokenizer",
+        "bytes",
+        "--scripts",
+        "使用GNOME和KDE 東京・大阪 → ← ©",
+        "--format",
+        "json",
+    ]));
+    // 使 用 GNOME 和 KDE, 東 京 大 阪; the arrows and © are no words.
+    assert_eq!(row(&v, "bytes", "text")["words"], 9);
+    let words = |script: &str| {
+        v["scripts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["script"] == script)
+            .unwrap_or_else(|| panic!("no {script} row"))["words"]
+            .clone()
+    };
+    assert_eq!(words("Han"), 7);
+    assert_eq!(words("Latin"), 2);
+    assert_eq!(words("emoji and symbols"), 0);
+    let text = bpeek(&[
+        "fertility",
+        "--tokenizer",
+        "bytes",
+        "--scripts",
+        "東京・大阪",
+    ]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("words: a word is a run of letters or digits"),
+        "{text}"
+    );
+}

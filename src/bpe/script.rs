@@ -140,40 +140,51 @@ pub fn runs(text: &str) -> Vec<(Script, Range<usize>)> {
     out
 }
 
-/// Words, counted the way bpeek counts them: whitespace-separated units
-/// that hold a letter or digit; but each Han character, and each run of
-/// kana, counts as a word of its own, since Chinese and Japanese are written
-/// without spaces. Thai is also written without spaces between words and
-/// bpeek has no dictionary to split it, so a Thai "word" is a
-/// whitespace-separated phrase and Thai word counts are too low.
+/// Words, counted the way bpeek counts them (see [`word_scripts`]).
 pub fn count_words(text: &str) -> usize {
-    let mut words = 0;
+    word_scripts(text).len()
+}
+
+/// How words are counted, in one sentence for a reader of the numbers.
+pub const WORD_RULE: &str = "a word is a run of letters or digits between \
+    whitespace, Han characters and kana runs; each Han character and each \
+    kana run is a word; symbols and emoji alone are none";
+
+/// The script of each word of `text`, in order. Words are the
+/// whitespace-separated units, cut further around Chinese and Japanese,
+/// which are written without spaces: each Han character is a word, each
+/// run of kana is a word (the middle dot `・` ends a run and is no word),
+/// and each run of other characters between them is a word if it holds a
+/// letter or digit (`使用GNOME和KDE` is five words, `don't` one, `→` and
+/// `👍` none). A word's script is that of its first letter or digit. Thai
+/// is also written without spaces between words and bpeek has no
+/// dictionary to split it, so a Thai "word" is a whitespace-separated
+/// phrase and Thai word counts are too low.
+pub fn word_scripts(text: &str) -> Vec<Script> {
+    let mut words = Vec::new();
     for unit in text.split_whitespace() {
-        let mut plain = false;
-        let mut prev_kana = false;
+        // The script of the current run's first letter or digit, if any.
+        let mut run: Option<Script> = None;
+        let mut in_kana = false;
         for c in unit.chars() {
-            match script_of(c) {
-                Script::Han => {
-                    words += 1;
-                    prev_kana = false;
+            let script = script_of(c);
+            let kana = script == Script::Kana && c != '\u{30FB}';
+            if script == Script::Han || kana {
+                words.extend(run.take());
+                if script == Script::Han {
+                    words.push(Script::Han);
+                } else if !in_kana {
+                    words.push(Script::Kana);
                 }
-                Script::Kana => {
-                    if !prev_kana {
-                        words += 1;
-                    }
-                    prev_kana = true;
-                }
-                _ => {
-                    prev_kana = false;
-                    if c.is_alphanumeric() || script_of(c) == Script::Emoji {
-                        plain = true;
-                    }
-                }
+                in_kana = kana;
+                continue;
+            }
+            in_kana = false;
+            if run.is_none() && c.is_alphanumeric() {
+                run = Some(script);
             }
         }
-        if plain {
-            words += 1;
-        }
+        words.extend(run);
     }
     words
 }
@@ -224,5 +235,32 @@ mod tests {
         assert_eq!(count_words("图书馆"), 3);
         // 本 | を | 読 | みます: two Han characters and two kana runs.
         assert_eq!(count_words("本を読みます"), 4);
+    }
+
+    #[test]
+    fn symbols_and_emoji_alone_are_no_words() {
+        assert_eq!(count_words("→ ← ©"), 0);
+        assert_eq!(count_words("great 👍 ..."), 1);
+        assert_eq!(count_words("don't e.g. x²"), 3);
+    }
+
+    #[test]
+    fn latin_inside_chinese_and_the_katakana_middle_dot() {
+        // 使 | 用 | GNOME | 和 | KDE
+        assert_eq!(count_words("使用GNOME和KDE"), 5);
+        assert_eq!(
+            word_scripts("使用GNOME和KDE"),
+            [
+                Script::Han,
+                Script::Han,
+                Script::Latin,
+                Script::Han,
+                Script::Latin
+            ]
+        );
+        // 東 | 京 | 大 | 阪: the middle dot separates and is no word.
+        assert_eq!(count_words("東京・大阪"), 4);
+        // カタ | カナ: two kana runs; ー lengthens a vowel inside one.
+        assert_eq!(count_words("カタ・カナ コーヒー"), 3);
     }
 }

@@ -209,13 +209,21 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
+/// How many words of `text` are in `script` (see
+/// [`crate::bpe::script::word_scripts`]).
+fn words_in(words: &[crate::bpe::script::Script], script: crate::bpe::script::Script) -> usize {
+    words.iter().filter(|&&w| w == script).count()
+}
+
 fn scripts_json(tokenizers: &[Tokenizer], text: &str) -> Value {
+    let words = crate::bpe::script::word_scripts(text);
     let mut out = Vec::new();
     for tok in tokenizers {
         for s in fertility::script_shares(tok, text) {
             out.push(json!({
                 "tokenizer": tok.name(),
                 "script": s.script.name(),
+                "words": words_in(&words, s.script),
                 "bytes": s.bytes,
                 "tokens": s.tokens,
                 "bytes_per_token": num(s.bytes_per_token()),
@@ -234,13 +242,18 @@ fn scripts_text(tokenizers: &[Tokenizer], text: &str) -> String {
     let Some(first) = shares.iter().find(|s| !s.is_empty()) else {
         return out;
     };
-    out += &format!("{:<22}", "script");
+    let words = crate::bpe::script::word_scripts(text);
+    out += &format!("{:<22} {:>5}", "script", "words");
     for t in tokenizers {
         out += &format!(" {:>9}", truncate(t.name(), 9));
     }
     out += "\n";
     for (i, share) in first.iter().enumerate() {
-        out += &format!("{:<22}", share.script.name());
+        out += &format!(
+            "{:<22} {:>5}",
+            share.script.name(),
+            words_in(&words, share.script)
+        );
         for s in &shares {
             out += &format!(
                 " {:>9}",
@@ -249,6 +262,20 @@ fn scripts_text(tokenizers: &[Tokenizer], text: &str) -> String {
         }
         out += "\n";
     }
+    // How words are counted, wrapped for an 80-column terminal.
+    let mut line = String::from("words:");
+    for w in crate::bpe::script::WORD_RULE.split(' ') {
+        if line.chars().count() + 1 + w.chars().count() > 78 {
+            out += &line;
+            out += "\n";
+            line = format!("  {w}");
+        } else {
+            line += " ";
+            line += w;
+        }
+    }
+    out += &line;
+    out += "\n";
     out
 }
 
