@@ -499,3 +499,34 @@ fn corpora_lists_as_json_what_it_lists_as_text() {
         bpeek::corpora::BUNDLED[0].text.len()
     );
 }
+
+#[test]
+fn bench_gives_its_figures_as_json_and_they_agree_with_each_other() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/default.txt");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args([
+            "bench", "--corpus", corpus, "--merges", "40", "--format", "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
+    // The bundled story has more than 40 merges in it.
+    assert_eq!(v["step"]["timed"], 40);
+    assert_eq!(v["seek"]["to"], 40);
+    assert_eq!(v["step_back"]["timed"], 40);
+    let median = v["step"]["median_ms"].as_f64().unwrap();
+    let slowest = v["step"]["slowest_ms"].as_f64().unwrap();
+    assert!(median <= slowest, "{v}");
+    assert_eq!(v["pretok"], "gpt2");
+    let bytes = std::fs::metadata(corpus).unwrap().len() as f64;
+    assert_eq!(
+        v["corpus"]["megabytes"].as_f64().unwrap(),
+        (bytes / 1e3).round() / 1e3
+    );
+}

@@ -6,6 +6,7 @@
 //! at 120x40 and follow a teacher who steps twice a second; one more
 //! follower at 80x24 measures bytes per step at the smaller size.
 
+use crate::bench::figures::{put, round};
 use crate::error::{Error, Result};
 use russh::client::{self, Msg};
 use russh::keys::PublicKeyOrCertificate;
@@ -248,12 +249,17 @@ fn usage(pid: u32) -> (f64, f64) {
     (rss_kb / 1024.0, cpu / 100.0)
 }
 
-fn percentiles(mut ms: Vec<f64>) -> String {
+/// p50, p95 and p99 of `ms` in words, and as figures under `key`.
+fn percentiles(key: &str, mut ms: Vec<f64>) -> String {
+    put(&[key, "samples"], ms.len());
     if ms.is_empty() {
         return "no samples".into();
     }
     ms.sort_by(f64::total_cmp);
     let at = |p: f64| ms[((ms.len() - 1) as f64 * p).round() as usize];
+    put(&[key, "p50_ms"], round(at(0.5), 1));
+    put(&[key, "p95_ms"], round(at(0.95), 1));
+    put(&[key, "p99_ms"], round(at(0.99), 1));
     format!(
         "p50 {:.1} ms, p95 {:.1} ms, p99 {:.1} ms ({} samples)",
         at(0.5),
@@ -310,10 +316,20 @@ async fn big_goto(teacher: &Client, class: &[Client], merges: usize) -> Result<(
         .collect();
     let slowest = followers.iter().copied().fold(0.0, f64::max);
     let reached = class.iter().filter(|c| c.drew(&merges.to_string())).count();
-    crate::outln!(
+    put(&["goto", "merges"], merges);
+    put(&["goto", "teacher_ms"], round(own, 1));
+    put(&["goto", "slowest_follower_ms"], round(slowest, 1));
+    put(
+        &["goto", "slowest_over_teacher"],
+        round(slowest / own.max(1e-6), 3),
+    );
+    put(&["goto", "target_over_teacher"], 2.0);
+    put(&["goto", "followers_at_merge"], reached);
+    put(&["goto", "followers"], class.len());
+    crate::say!(
         "go-to {merges}: the teacher's screen settles after {own:.0} ms; followers' after {}, \
          the slowest {:.2}x the teacher's (target 2x); {reached} of {} drew {merges}",
-        percentiles(followers.clone()),
+        percentiles("goto_followers", followers.clone()),
         slowest / own.max(1e-6),
         class.len()
     );
@@ -337,7 +353,9 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
     let what = corpus.map_or("the bundled corpus".to_string(), |c| {
         c.display().to_string()
     });
-    crate::outln!(
+    put(&["students"], students);
+    put(&["corpus"], what.clone());
+    crate::say!(
         "serve bench: {what}; {students} students at 120x40 following a teacher, and one at 80x24; loopback"
     );
     runtime.block_on(async {
@@ -356,7 +374,10 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
             .filter_map(|c| c.connect_to_frame)
             .map(|d| d.as_secs_f64() * 1e3)
             .collect();
-        crate::outln!("connect to first frame: {}", percentiles(connects));
+        crate::say!(
+            "connect to first frame: {}",
+            percentiles("connect_to_first_frame", connects)
+        );
         tokio::time::sleep(Duration::from_secs(1)).await;
         let (rss_class, cpu_before) = usage(pid);
         let (_, clients_before) = usage(std::process::id());
@@ -397,24 +418,33 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
         let (rss_end, cpu_after) = usage(pid);
         let (_, clients_after) = usage(std::process::id());
 
-        crate::outln!(
+        crate::say!(
             "teacher steps ({STEPS} at 2/s), keystroke to a follower's first frame byte: {}; {}",
-            percentiles(follow_ms.clone()),
+            percentiles("teacher_key_to_follower", follow_ms.clone()),
             against(p95(&follow_ms), 50.0, "ms at p95")
         );
-        crate::outln!(
+        crate::say!(
             "own keys (all {students} at once, {KEY_ROUNDS} rounds), keystroke to first frame byte: {}",
-            percentiles(own_ms)
+            percentiles("own_key", own_ms)
         );
         let per_step_big = big_bytes as f64 / (STEPS * students) as f64;
         let per_step_small = small_bytes as f64 / STEPS as f64;
-        crate::outln!(
+        put(&["bytes_per_step", "at_120x40"], round(per_step_big, 0));
+        put(&["bytes_per_step", "at_80x24"], round(per_step_small, 0));
+        put(&["server", "rss_idle_mb"], round(rss_idle, 1));
+        put(&["server", "rss_class_mb"], round(rss_class, 1));
+        put(&["server", "rss_after_mb"], round(rss_end, 1));
+        put(&["server", "sessions"], students + 2);
+        put(&["server", "cpu_s"], round(cpu_after - cpu_before, 3));
+        put(&["server", "elapsed_s"], round(elapsed, 3));
+        put(&["clients_cpu_s"], round(clients_after - clients_before, 3));
+        crate::say!(
             "bytes per step per session: {:.0} at 120x40, {:.0} at 80x24 ({})",
             per_step_big,
             per_step_small,
             against(per_step_small / 1024.0, 4.0, "KB at 80x24")
         );
-        crate::outln!(
+        crate::say!(
             "server: RSS {rss_idle:.0} MB idle, {rss_class:.0} MB with {} sessions, {rss_end:.0} MB after; \
              CPU {:.2} s in {elapsed:.1} s ({:.0}% of one core); the clients here took {:.2} s more",
             students + 2,
@@ -423,7 +453,7 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
             clients_after - clients_before
         );
         if students + 2 >= 100 {
-            crate::outln!(
+            crate::say!(
                 "  memory with {} sessions: {}",
                 students + 2,
                 against(rss_class, 300.0, "MB")
@@ -431,7 +461,8 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
         }
         big_goto(&teacher, &class, goto).await?;
         let (rss_goto, _) = usage(pid);
-        crate::outln!("server: RSS {rss_goto:.0} MB after the go-to");
+        put(&["server", "rss_after_goto_mb"], round(rss_goto, 1));
+        crate::say!("server: RSS {rss_goto:.0} MB after the go-to");
         drop(teacher);
         drop(small);
         Ok::<(), Error>(())

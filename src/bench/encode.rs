@@ -1,8 +1,10 @@
 //! Encoding throughput of bpeek's encoder against `tiktoken-rs`, on the same
 //! text in the same run. Printed, never asserted.
 
+use crate::bench::figures::{push, put, round};
 use crate::bpe::io::builtin;
 use crate::error::{Error, Result};
+use serde_json::json;
 use std::time::Instant;
 
 /// Time `f` over `rounds` runs and return the best MB/s.
@@ -18,11 +20,12 @@ fn best_mb_per_s(bytes: usize, rounds: usize, mut f: impl FnMut() -> usize) -> (
 }
 
 pub fn run(text: &str, rounds: usize) -> Result<()> {
-    crate::outln!(
+    put(&["encode_rounds"], rounds);
+    crate::say!(
         "encode throughput on {:.1} MB of text, best of {rounds} runs (same text, same process)",
         text.len() as f64 / 1e6
     );
-    crate::outln!(
+    crate::say!(
         "{:<8} {:>12} {:>14} {:>8}  {:>10}",
         "name",
         "bpeek MB/s",
@@ -49,7 +52,19 @@ pub fn run(text: &str, rounds: usize) -> Result<()> {
         } else {
             "  (token counts differ!)"
         };
-        crate::outln!(
+        push(
+            &["encode"],
+            json!({
+                "tokenizer": name,
+                "bpeek_mb_per_s": round(ours_speed, 2),
+                "tiktoken_mb_per_s": round(ref_speed, 2),
+                "ratio": round(ours_speed / ref_speed, 3),
+                "load_s": round(load, 3),
+                "bpeek_tokens": ours_tokens,
+                "tiktoken_tokens": ref_tokens,
+            }),
+        );
+        crate::say!(
             "{name:<8} {ours_speed:>12.2} {ref_speed:>14.2} {:>7.2}x  {load:>10.3}{same}",
             ours_speed / ref_speed
         );

@@ -1,6 +1,7 @@
 //! `bpeek bench --tui`: how fast the explorer steps and draws, and how many
 //! bytes one step sends to the terminal. Printed, never asserted.
 
+use crate::bench::figures::{self, put};
 use crate::bpe::{Trainer, TrainerConfig};
 use crate::corpora;
 use crate::error::{Error, Result};
@@ -80,14 +81,24 @@ pub fn bytes_per_step(
 }
 
 pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) -> Result<()> {
-    crate::outln!("full-screen view, 80x24, bytes sent to the terminal:");
+    crate::say!("full-screen view, 80x24, bytes sent to the terminal:");
     for colour in [true, false] {
         let c = corpora::default_corpus();
         let trainer = Trainer::new(c.text.as_bytes().to_vec(), TrainerConfig::default())?;
         let mut app = App::from_trainer(c.name, trainer, Theme::new(colour, false));
         let (first, mut steps) = bytes_per_step(&mut app, 80, 24, 20)?;
         steps.sort_unstable();
-        crate::outln!(
+        let look = if colour { "colour" } else { "no_colour" };
+        put(&["bytes_80x24", look, "first_frame"], first);
+        put(
+            &["bytes_80x24", look, "median_per_step"],
+            steps[steps.len() / 2],
+        );
+        put(
+            &["bytes_80x24", look, "largest_per_step"],
+            steps[steps.len() - 1],
+        );
+        crate::say!(
             "  {} corpus, colour {}: first frame {first} B; per step (20 steps) median {} B, largest {} B",
             c.name,
             if colour { "on" } else { "off" },
@@ -96,7 +107,7 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
         );
     }
 
-    crate::outln!(
+    crate::say!(
         "full-screen view on {source}, {:.1} MB:",
         text.len() as f64 / 1e6
     );
@@ -115,7 +126,9 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
     draw(&mut terminal, &mut app)?;
     let first_frame = t.elapsed();
     counter.take();
-    crate::outln!(
+    put(&["tui", "open_ms"], figures::ms(built));
+    put(&["tui", "first_frame_ms"], figures::ms(first_frame));
+    crate::say!(
         "  open (chunk, count, line index): {}; first frame: {}",
         ms(built),
         ms(first_frame)
@@ -136,11 +149,13 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
         frame_times.push(t.elapsed());
         bytes.push(counter.take());
     }
-    report("step (update)", &mut step_times)?;
-    report("frame (draw)", &mut frame_times)?;
+    report(&["tui", "step_update"], "step (update)", &mut step_times)?;
+    report(&["tui", "frame_draw"], "frame (draw)", &mut frame_times)?;
     bytes.sort_unstable();
     if !bytes.is_empty() {
-        crate::outln!(
+        put(&["tui", "bytes_per_step_median"], bytes[bytes.len() / 2]);
+        put(&["tui", "bytes_per_step_largest"], bytes[bytes.len() - 1]);
+        crate::say!(
             "  bytes per step at 80x24: median {} B, largest {} B",
             bytes[bytes.len() / 2],
             bytes[bytes.len() - 1]
@@ -162,7 +177,7 @@ fn long_actions<B: crate::tui::terminal::screen::Screen>(
         return Ok(());
     }
     app.trainer_mut().seek(0);
-    crate::outln!(
+    crate::say!(
         "long actions, each slice (update) and the frame after it (budget {}):",
         ms(crate::tui::job::SLICE)
     );
@@ -182,12 +197,23 @@ fn long_actions<B: crate::tui::terminal::screen::Screen>(
                 let mut gaps = vec![t.elapsed()];
                 let all = Instant::now();
                 run_job(app, terminal, &mut gaps)?;
-                crate::outln!(
+                let key = slug(what);
+                put(&["long_actions", &key, "from"], from);
+                put(&["long_actions", &key, "to"], app.trainer().merges().len());
+                put(
+                    &["long_actions", &key, "all_ms"],
+                    figures::ms(all.elapsed() + gaps[0]),
+                );
+                crate::say!(
                     "  {what} ({from} -> {}): {} in all",
                     app.trainer().merges().len(),
                     ms(all.elapsed() + gaps[0])
                 );
-                report("  slice and frame", &mut gaps)?;
+                report(
+                    &["long_actions", &key, "slice_and_frame"],
+                    "  slice and frame",
+                    &mut gaps,
+                )?;
             }
         }
         Ok(())
@@ -238,7 +264,11 @@ fn big_paste<B: crate::tui::terminal::screen::Screen>(
             text.pop();
         }
     }
-    crate::outln!(
+    put(
+        &["big_paste", "megabytes"],
+        figures::round(text.len() as f64 / 1e6, 3),
+    );
+    crate::say!(
         "encode box holding {:.1} MB of the same text:",
         text.len() as f64 / 1e6
     );
@@ -256,13 +286,20 @@ fn big_paste<B: crate::tui::terminal::screen::Screen>(
         draw(terminal, app)?;
         parts.push(t.elapsed());
     }
-    crate::outln!(
+    put(&["big_paste", "paste_ms"], figures::ms(pasted));
+    put(&["big_paste", "parts"], parts.len());
+    put(&["big_paste", "all_ms"], figures::ms(all.elapsed()));
+    crate::say!(
         "  paste (update and frame): {}; then {} parts between frames, {} in all",
         ms(pasted),
         parts.len(),
         ms(all.elapsed())
     );
-    report("part of the encoding (update and frame)", &mut parts)?;
+    report(
+        &["big_paste", "part"],
+        "part of the encoding (update and frame)",
+        &mut parts,
+    )?;
     let mut at_end = Vec::new();
     let mut inside = Vec::new();
     for i in 0..20 {
@@ -291,18 +328,35 @@ fn big_paste<B: crate::tui::terminal::screen::Screen>(
         draw(terminal, app)?;
         steps.push(t.elapsed());
     }
-    report("keystroke at the end (update and frame)", &mut at_end)?;
-    report("keystroke 200 lines up (update and frame)", &mut inside)?;
-    report("step (update and frame)", &mut steps)?;
+    report(
+        &["big_paste", "keystroke_at_end"],
+        "keystroke at the end (update and frame)",
+        &mut at_end,
+    )?;
+    report(
+        &["big_paste", "keystroke_200_lines_up"],
+        "keystroke 200 lines up (update and frame)",
+        &mut inside,
+    )?;
+    report(
+        &["big_paste", "step"],
+        "step (update and frame)",
+        &mut steps,
+    )?;
     Ok(())
 }
 
-fn report(what: &str, times: &mut [Duration]) -> Result<()> {
+/// The times of `what` (figures under `key`): how many, median, slowest.
+fn report(key: &[&str], what: &str, times: &mut [Duration]) -> Result<()> {
     if times.is_empty() {
         return Ok(());
     }
     times.sort_unstable();
-    crate::outln!(
+    let at = |name: &'static str| [key, &[name]].concat();
+    put(&at("timed"), times.len());
+    put(&at("median_ms"), figures::ms(times[times.len() / 2]));
+    put(&at("slowest_ms"), figures::ms(times[times.len() - 1]));
+    crate::say!(
         "  {what}: {} timed; median {}, slowest {}",
         times.len(),
         ms(times[times.len() / 2]),
@@ -374,4 +428,12 @@ pub fn explorer_times(trainer: Trainer, merges: usize, undos: usize) -> Result<E
         undos: back,
         seeks,
     })
+}
+
+/// `go to, forward` as a figure's name: `go_to_forward`.
+fn slug(what: &str) -> String {
+    what.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
 }

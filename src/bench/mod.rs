@@ -5,15 +5,25 @@
 pub(crate) mod class;
 pub(crate) mod encode;
 pub mod explorer;
+pub mod figures;
 pub(crate) mod limits;
 
 use crate::bpe::io::files::read_prefix;
 use crate::bpe::{Trainer, TrainerConfig};
 use crate::error::Result;
 use crate::options::args::BenchArgs;
+use figures::put;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    if args.format == crate::cli::args::Format::Json {
+        figures::as_json();
+    }
+    run_bench(args)?;
+    figures::finish()
+}
+
+fn run_bench(args: &BenchArgs) -> Result<()> {
     if let Some(students) = args.serve {
         return class::run(students, args.corpus.as_deref(), args.merges);
     }
@@ -25,8 +35,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         None => man_pages(limit).unwrap_or_else(|| ("generated text".into(), generated(limit))),
     };
     text.truncate(limit);
+    put(&["corpus", "source"], source.clone());
+    put(
+        &["corpus", "megabytes"],
+        figures::round(text.len() as f64 / 1e6, 3),
+    );
     if args.encode {
-        crate::outln!("corpus: {source}");
+        crate::say!("corpus: {source}");
         return encode::run(&String::from_utf8_lossy(&text), 3);
     }
     if args.tui {
@@ -38,7 +53,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         return explorer::run(&source, text, config, args.merges);
     }
     let bytes = text.len();
-    crate::outln!(
+    put(&["pretok"], pretok.to_string());
+    put(&["tie"], tie.to_string());
+    crate::say!(
         "corpus: {source}, {:.1} MB; pretok {pretok}, tie {tie}",
         bytes as f64 / 1e6
     );
@@ -52,7 +69,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let t = Instant::now();
     let mut trainer = Trainer::new(text, config)?;
     let build = t.elapsed();
-    crate::outln!(
+    put(&["first_count", "ms"], figures::ms(build));
+    put(&["first_count", "chunks"], trainer.corpus().chunks().len());
+    put(
+        &["first_count", "occurrences"],
+        trainer.corpus().occurrences().len(),
+    );
+    put(&["first_count", "pairs"], trainer.pairs().len());
+    crate::say!(
         "chunk + first count: {}  ({} distinct chunks, {} occurrences, {} pairs)",
         ms(build),
         trainer.corpus().chunks().len(),
@@ -69,11 +93,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         steps.push(t.elapsed());
     }
     let n = steps.len();
-    report("step", &mut steps)?;
+    report("step", "step", &mut steps)?;
     if !steps.is_empty() {
         let median = steps[steps.len() / 2].as_secs_f64() * 1000.0;
         let slowest = steps[steps.len() - 1].as_secs_f64() * 1000.0;
-        crate::outln!(
+        put(&["step", "target_median_ms"], 1.0);
+        put(&["step", "target_slowest_ms"], 16.0);
+        crate::say!(
             "  against the targets: median {}, slowest {}",
             against(median, 1.0),
             against(slowest, 16.0)
@@ -86,7 +112,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         trainer.undo();
         backs.push(t.elapsed());
     }
-    report("step back", &mut backs)?;
+    report("step_back", "step back", &mut backs)?;
 
     let t = Instant::now();
     trainer.seek(n);
@@ -97,7 +123,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let t = Instant::now();
     trainer.seek(0);
     let zero = t.elapsed();
-    crate::outln!(
+    put(&["seek", "from"], n.saturating_sub(backs.len()));
+    put(&["seek", "to"], n);
+    put(&["seek", "forward_ms"], figures::ms(forward));
+    put(&["seek", "back_to"], n / 2);
+    put(&["seek", "back_ms"], figures::ms(half));
+    put(&["seek", "back_to_0_ms"], figures::ms(zero));
+    crate::say!(
         "seek: to {n} from {}: {}; back to {}: {}; back to 0: {}",
         n.saturating_sub(backs.len()),
         ms(forward),
@@ -107,12 +139,19 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     );
     if let Some(kb) = peak_rss_kb() {
         let times = kb as f64 * 1000.0 / bytes.max(1) as f64;
+        put(
+            &["peak_memory", "mb"],
+            figures::round(kb as f64 / 1000.0, 1),
+        );
+        put(&["peak_memory", "times_corpus"], figures::round(times, 2));
+        put(&["peak_memory", "target_times_corpus"], 10.0);
+        put(&["peak_memory", "met"], times < 10.0);
         let verdict = if times < 10.0 {
             "under the target of 10x"
         } else {
             "missed: the target is under 10x"
         };
-        crate::outln!(
+        crate::say!(
             "peak memory: {:.1} MB ({times:.1}x the corpus; {verdict})",
             kb as f64 / 1000.0,
         );
@@ -120,14 +159,24 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-fn report(what: &str, times: &mut [Duration]) -> Result<()> {
+/// The times of `what` (figures under `key`): how many, median, p99,
+/// slowest and total.
+fn report(key: &str, what: &str, times: &mut [Duration]) -> Result<()> {
+    put(&[key, "timed"], times.len());
     if times.is_empty() {
-        crate::outln!("{what}: none");
+        crate::say!("{what}: none");
         return Ok(());
     }
     times.sort_unstable();
     let total: Duration = times.iter().sum();
-    crate::outln!(
+    put(&[key, "median_ms"], figures::ms(times[times.len() / 2]));
+    put(
+        &[key, "p99_ms"],
+        figures::ms(times[(times.len() * 99 / 100).min(times.len() - 1)]),
+    );
+    put(&[key, "slowest_ms"], figures::ms(times[times.len() - 1]));
+    put(&[key, "total_ms"], figures::ms(total));
+    crate::say!(
         "{what}: {} timed; median {}, p99 {}, slowest {}, total {}",
         times.len(),
         ms(times[times.len() / 2]),

@@ -310,6 +310,10 @@ pub struct BenchArgs {
     /// Time `bpeek serve` with N SSH students following a teacher instead
     #[arg(long, value_name = "N", conflicts_with_all = ["tui", "encode"])]
     pub serve: Option<usize>,
+    /// Lines of text as the figures come, or one JSON document of them at
+    /// the end
+    #[arg(long, value_enum, default_value_t = crate::cli::args::Format::Text)]
+    pub format: crate::cli::args::Format,
 }
 
 /// A clap value parser from one of the engine's `parse` functions, so a
