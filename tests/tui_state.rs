@@ -206,6 +206,50 @@ fn autoplay_steps_on_each_tick_only_while_on() {
 }
 
 #[test]
+fn autoplay_by_phase_shows_each_phase_of_a_round_in_turn() {
+    let mut app = play();
+    assert_eq!(*app.trainer().phase(), Phase::Counted);
+    run(&mut app, [Action::ToggleAutoplayPhases]);
+    assert!(app.autoplay.on && app.autoplay.by_phase);
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("phases/s")),
+        "{:?}",
+        app.notice
+    );
+    run(&mut app, [Action::Tick]);
+    assert!(matches!(app.trainer().phase(), Phase::Chosen(_)));
+    assert!(app.trainer().merges().is_empty(), "chosen, not yet merged");
+    run(&mut app, [Action::Tick]);
+    assert_eq!(*app.trainer().phase(), Phase::Merged);
+    assert_eq!(app.trainer().merges().len(), 1);
+    run(&mut app, [Action::Tick]);
+    assert_eq!(*app.trainer().phase(), Phase::Counted);
+    // `a` while playing by phase plays by merge instead; `a` again stops.
+    run(&mut app, [Action::ToggleAutoplay, Action::Tick]);
+    assert!(app.autoplay.on && !app.autoplay.by_phase);
+    assert_eq!(app.trainer().merges().len(), 2);
+    run(&mut app, [Action::ToggleAutoplay, Action::Tick]);
+    assert!(!app.autoplay.on);
+    assert_eq!(app.trainer().merges().len(), 2);
+}
+
+#[test]
+fn autoplay_by_phase_turns_itself_off_when_training_stops() {
+    let mut app = play();
+    run(&mut app, [Action::ToggleAutoplayPhases]);
+    for _ in 0..30_000 {
+        if !app.autoplay.on {
+            break;
+        }
+        update(&mut app, Action::Tick);
+    }
+    assert!(!app.autoplay.on);
+    assert!(app.training_end().is_some());
+}
+
+#[test]
 fn autoplay_turns_itself_off_when_training_stops() {
     let mut app = play();
     run(&mut app, [Action::ToggleAutoplay]);

@@ -63,6 +63,8 @@ pub enum Action {
     PromptSubmit,
     PromptCancel,
     ToggleAutoplay,
+    /// Autoplay on or off, one phase of a round per tick.
+    ToggleAutoplayPhases,
     Faster,
     Slower,
     /// The autoplay clock ticked.
@@ -174,9 +176,11 @@ impl Action {
     pub fn waits_for_job(&self, goto_is_rank: bool) -> bool {
         match self {
             Action::OpenGoto | Action::PromptSubmit => !goto_is_rank,
-            Action::ToggleAutoplay | Action::Reset | Action::NextCorpus | Action::PrevCorpus => {
-                true
-            }
+            Action::ToggleAutoplay
+            | Action::ToggleAutoplayPhases
+            | Action::Reset
+            | Action::NextCorpus
+            | Action::PrevCorpus => true,
             other => other.trains(),
         }
     }

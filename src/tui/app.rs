@@ -135,6 +135,9 @@ const DEFAULT_SPEED: usize = 2;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Autoplay {
     pub on: bool,
+    /// Each tick moves one phase of a round (counted, chosen, merged)
+    /// instead of a whole merge.
+    pub by_phase: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
 }
@@ -364,6 +367,7 @@ impl App {
             shown: Shown::default(),
             autoplay: Autoplay {
                 on: false,
+                by_phase: false,
                 speed: DEFAULT_SPEED,
             },
             scroll: Scrolls::default(),

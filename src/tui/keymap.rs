@@ -185,6 +185,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('p'), k(KeyCode::Left), k(KeyCode::Backspace)], Action::Undo, Some("undo"), Training, "undo the last merge"),
     bind!(Normal, [c('.')], Action::Advance, Some("phase"), Training, "one phase of a round"),
     bind!(Normal, [c('a')], Action::ToggleAutoplay, Some("play"), Training, "autoplay on/off"),
+    bind!(Normal, [c('A')], Action::ToggleAutoplayPhases, None, Training, "autoplay phase by phase (counted, chosen, merged) on/off"),
     bind!(Main, [c('f')], Action::ToggleFertility, Some("fertility"), Fertility, "open/close the view"),
     bind!(Normal, [c('q')], Action::Quit, Some("quit"), Showing, "quit"),
     bind!(Normal, [c('e')], Action::StartEditing, Some("encode"), Encoding, "edit the encode box"),

@@ -70,6 +70,7 @@ pub fn update(app: &mut App, action: Action) {
         app.scroll.pairs = 0;
     }
     match action {
+        Action::Tick if app.autoplay.by_phase => advance(app),
         Action::Step | Action::Tick => step(app),
         Action::Undo => undo(app),
         Action::Advance => advance(app),
@@ -89,7 +90,8 @@ pub fn update(app: &mut App, action: Action) {
         Action::PromptDelete => prompt_delete(app),
         Action::PromptSubmit => prompt_submit(app),
         Action::PromptCancel => app.input = InputMode::Normal,
-        Action::ToggleAutoplay => toggle_autoplay(app),
+        Action::ToggleAutoplay => toggle_autoplay(app, false),
+        Action::ToggleAutoplayPhases => toggle_autoplay(app, true),
         Action::Faster => faster(app),
         Action::Slower => slower(app),
         Action::FocusNext => cycle_focus(app, 1),

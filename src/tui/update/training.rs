@@ -277,8 +277,13 @@ pub(super) fn while_opening(app: &mut App, action: Action) {
 pub(super) fn speed_notice(app: &App) -> String {
     let state = if app.autoplay.on { "on" } else { "off" };
     let rate = app.autoplay.per_second();
-    let merges = if rate == 1.0 { "merge" } else { "merges" };
-    format!("autoplay {state}, {rate} {merges}/s (+/- to change)")
+    let what = match (app.autoplay.by_phase, rate == 1.0) {
+        (true, true) => "phase",
+        (true, false) => "phases",
+        (false, true) => "merge",
+        (false, false) => "merges",
+    };
+    format!("autoplay {state}, {rate} {what}/s (+/- to change)")
 }
 
 pub(super) fn switch_corpus(app: &mut App, by: usize) {
@@ -309,23 +314,29 @@ pub(super) fn undo(app: &mut App) {
 /// One phase of the round on.
 pub(super) fn advance(app: &mut App) {
     match app.trainer_mut().advance() {
-        Err(reason) => app.notice = Some(format!("training stopped: {reason}")),
+        Err(reason) => {
+            app.autoplay.on = false;
+            app.notice = Some(format!("training stopped: {reason}"));
+        }
         Ok(()) if matches!(app.trainer().phase(), Phase::Merged) => say_if_done(app),
         Ok(()) => {}
     }
 }
 
-/// Autoplay on or off (nothing to play once training has stopped).
-pub(super) fn toggle_autoplay(app: &mut App) {
+/// Autoplay on or off, by merge or `by_phase` (nothing to play once
+/// training has stopped). The other key while playing switches to its way
+/// of playing.
+pub(super) fn toggle_autoplay(app: &mut App, by_phase: bool) {
+    let playing = app.autoplay.on;
     match app.training_end() {
-        Some(reason) if !app.autoplay.on => {
+        Some(reason) if !playing => {
             app.notice = Some(format!("nothing to play: training has stopped ({reason})"));
         }
+        _ if playing && app.autoplay.by_phase == by_phase => app.autoplay.on = false,
         _ => {
-            app.autoplay.on = !app.autoplay.on;
-            if app.autoplay.on {
-                app.notice = Some(speed_notice(app));
-            }
+            app.autoplay.on = true;
+            app.autoplay.by_phase = by_phase;
+            app.notice = Some(speed_notice(app));
         }
     }
 }

@@ -64,7 +64,11 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
         (0, phase),
     ];
     if app.autoplay.on {
-        items.push((0, format!("{} {}/s", g.playing, app.autoplay.per_second())));
+        let phase = if app.autoplay.by_phase { " phase" } else { "" };
+        items.push((
+            0,
+            format!("{}{phase} {}/s", g.playing, app.autoplay.per_second()),
+        ));
     }
     if let Some(class) = &app.classroom {
         items.push((0, class.status()));
