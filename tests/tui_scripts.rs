@@ -300,3 +300,42 @@ fn boundaries_and_marks_survive_every_colour_and_glyph_setting() {
         }
     }
 }
+
+#[test]
+fn right_to_left_text_is_said_to_be_shown_in_logical_order() {
+    let screen = |app: &mut App| {
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        bpeek::tui::runner::draw(&mut terminal, app).unwrap();
+        common::rows_of(terminal.backend()).join("\n")
+    };
+    let mut app = common::play();
+    update(&mut app, Action::Resize(100, 30));
+    update(&mut app, Action::Paste("the bakery opens at five".into()));
+    common::finish_job(&mut app);
+    let latin = screen(&mut app);
+    assert!(!latin.contains("logical order"), "{latin}");
+
+    update(&mut app, Action::ClearEncode);
+    update(&mut app, Action::Paste("שָׁלוֹם עוֹלָם مرحبا بالعالم".into()));
+    common::finish_job(&mut app);
+    let hebrew_and_arabic = screen(&mut app);
+    assert!(
+        hebrew_and_arabic.contains("right-to-left text in logical order"),
+        "{hebrew_and_arabic}"
+    );
+
+    // A corpus of right-to-left text says so under the corpus pane.
+    let trainer = Trainer::new(
+        "مرحبا بالعالم مرحبا".as_bytes().to_vec(),
+        TrainerConfig::default(),
+    )
+    .unwrap();
+    let mut arabic = App::from_trainer("arabic", trainer, Theme::new(true, false));
+    update(&mut arabic, Action::Resize(100, 30));
+    let shown = screen(&mut arabic);
+    let corpus_bottom = shown
+        .lines()
+        .find(|l| l.contains("logical order"))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(corpus_bottom.starts_with('└'), "{shown}");
+}

@@ -123,6 +123,14 @@ pub fn script_of(c: char) -> Script {
     }
 }
 
+/// Whether `c` is written right to left (Hebrew, Arabic, Syriac, Thaana,
+/// N'Ko and their presentation forms).
+pub fn is_right_to_left(c: char) -> bool {
+    matches!(c as u32,
+        0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF
+        | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
+}
+
 /// Maximal runs of one script, as byte ranges of `text`, in order.
 pub fn runs(text: &str) -> Vec<(Script, Range<usize>)> {
     let mut out: Vec<(Script, Range<usize>)> = Vec::new();

@@ -37,7 +37,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         right,
         area.width,
     )
-    .title_bottom(legend(app, &look.target, area.width));
+    .title_bottom(legend(
+        app,
+        &look.target,
+        area.width,
+        crate::tui::view::shows_right_to_left(&rows),
+    ));
     frame.render_widget(block, area);
     // Rows already cut to the width are put in place as they are: a
     // paragraph would measure them all again (a class draws this pane
@@ -50,7 +55,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
 /// A sample of each mark on screen, with what it means, as many whole
 /// items as fit in `cols` columns (the round's mark first).
-fn legend(app: &App, target: &Target, cols: u16) -> Line<'static> {
+fn legend(app: &App, target: &Target, cols: u16, right_to_left: bool) -> Line<'static> {
     let t = &app.theme;
     let tok = |id| token_label(app, id);
     let mut items: Vec<Vec<Span<'static>>> = Vec::new();
@@ -75,6 +80,12 @@ fn legend(app: &App, target: &Target, cols: u16) -> Line<'static> {
             Span::styled("later", t.token(false, Mark::Inside)),
             Span::raw(" built on it "),
         ]);
+    }
+    if right_to_left {
+        items.push(vec![Span::raw(format!(
+            " {} ",
+            crate::tui::view::LOGICAL_ORDER
+        ))]);
     }
     let room = (cols as usize).saturating_sub(3);
     let width = |item: &Vec<Span>| item.iter().map(|s| s.width()).sum::<usize>();

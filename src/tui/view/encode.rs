@@ -281,6 +281,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if let Some(note) = hidden {
         block = block.title_bottom(Line::styled(format!(" {note} "), t.heading()).right_aligned());
     }
+    if crate::tui::view::shows_right_to_left(&lines) {
+        block = block.title_bottom(Line::styled(
+            format!(" {} ", crate::tui::view::LOGICAL_ORDER),
+            t.heading(),
+        ));
+    }
     frame.render_widget(block, area);
     crate::tui::view::put_lines(frame, body_area, &lines);
 }

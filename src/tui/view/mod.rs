@@ -134,6 +134,18 @@ pub fn token_label(app: &App, id: crate::bpe::TokenId) -> String {
     crate::tui::panes::rows::label(app.trainer().token_bytes(id), &app.theme)
 }
 
+/// Whether any of `lines` holds right-to-left text: the screen shows it in
+/// logical order (first letter leftmost), and says so.
+pub fn shows_right_to_left(lines: &[Line]) -> bool {
+    lines
+        .iter()
+        .flat_map(|l| l.spans.iter())
+        .any(|s| s.content.chars().any(crate::bpe::script::is_right_to_left))
+}
+
+/// What the screen says under right-to-left text.
+pub const LOGICAL_ORDER: &str = "right-to-left text in logical order";
+
 /// Lines, one per row of `area` from its top, each cut at its width: what
 /// a `Paragraph` without wrapping draws, at a fraction of its cost for
 /// the left-aligned lines that are nearly all of them.
