@@ -466,12 +466,20 @@ fn the_encode_box_says_when_rows_are_hidden() {
     let rows = screen(&mut app, 80, 24);
     let pane = layout::for_app(&app).encode.unwrap();
     let bottom = &rows[(pane.y + pane.height - 1) as usize];
-    assert!(bottom.contains("rows hidden above"), "{bottom}");
+    // Eight lines of 7 bytes were never laid out; three rows were, and do
+    // not fit. Every hidden part is counted.
+    assert!(
+        bottom.contains("3 rows and 56 bytes hidden above"),
+        "{bottom}"
+    );
     // Scrolled to the top, the rest is below.
     update(&mut app, Action::Scroll(bpeek::tui::action::Scroll::Top));
     let rows = screen(&mut app, 80, 24);
     let bottom = &rows[(pane.y + pane.height - 1) as usize];
-    assert!(bottom.contains("rows hidden below"), "{bottom}");
+    assert!(
+        bottom.contains("3 rows and 57 bytes hidden below"),
+        "{bottom}"
+    );
 }
 
 #[test]

@@ -241,8 +241,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         first,
         below,
         body.paired,
-        window.start > 0,
-        window.end < enc.text.len(),
+        window.start,
+        enc.text.len().saturating_sub(window.end),
     );
 
     // While the tokenizer loads there is nothing to count yet.
@@ -291,27 +291,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     crate::tui::view::put_lines(frame, body_area, &lines);
 }
 
-/// `2 rows hidden above` when the box cannot show all its rows of text.
+/// `2 rows hidden above` when the box cannot show all its rows of text;
+/// text outside the stretch laid out for the screen is counted in bytes
+/// (`3 rows and 5210 bytes hidden above`), as its rows were never laid out.
 fn hidden_note(
     above: usize,
     below: usize,
     paired: bool,
-    more_above: bool,
-    more_below: bool,
+    bytes_above: usize,
+    bytes_below: usize,
 ) -> Option<String> {
     // With ids under the text, a row of text is two screen rows.
     let per = if paired { 2 } else { 1 };
     let (above, below) = (above / per, below.div_ceil(per));
-    if more_above || more_below {
-        return Some(
-            match (above > 0 || more_above, below > 0 || more_below) {
-                (true, true) => "rows hidden above and below",
-                (true, false) => "rows hidden above",
-                _ => "rows hidden below",
-            }
-            .to_string(),
-        );
-    }
     let rows = |n: usize| {
         if n == 1 {
             "1 row".to_string()
@@ -319,11 +311,17 @@ fn hidden_note(
             format!("{n} rows")
         }
     };
-    match (above, below) {
+    let part = |n: usize, bytes: usize| match (n, bytes) {
         (0, 0) => None,
-        (a, 0) => Some(format!("{} hidden above", rows(a))),
-        (0, b) => Some(format!("{} hidden below", rows(b))),
-        (a, b) => Some(format!("rows hidden: {a} above, {b} below")),
+        (n, 0) => Some(rows(n)),
+        (0, b) => Some(format!("{b} bytes")),
+        (n, b) => Some(format!("{} and {b} bytes", rows(n))),
+    };
+    match (part(above, bytes_above), part(below, bytes_below)) {
+        (None, None) => None,
+        (Some(a), None) => Some(format!("{a} hidden above")),
+        (None, Some(b)) => Some(format!("{b} hidden below")),
+        (Some(a), Some(b)) => Some(format!("hidden: {a} above, {b} below")),
     }
 }
 
