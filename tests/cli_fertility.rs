@@ -281,3 +281,44 @@ fn words_are_counted_by_one_rule_and_each_script_gets_its_own() {
         "{text}"
     );
 }
+
+#[test]
+fn a_char_mode_tokenizer_says_how_many_of_its_tokens_are_unknown() {
+    let dir = std::env::temp_dir().join(format!("bpeek-unk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corpus = dir.join("cats.txt");
+    std::fs::write(&corpus, "the cat sat on the mat the cat").unwrap();
+    let tok = dir.join("cats.json");
+    let out = bpeek(&[
+        "train",
+        corpus.to_str().unwrap(),
+        "--mode",
+        "char",
+        "--merges",
+        "5",
+        "--out",
+        tok.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = "The Cat مرحبا";
+    let v = json_of(&bpeek(&[
+        "fertility",
+        "--tokenizer",
+        tok.to_str().unwrap(),
+        text,
+        "--format",
+        "json",
+    ]));
+    let row = &v["rows"][0];
+    // T, C and the five Arabic letters were never seen in training.
+    assert_eq!(row["unknown"], 7, "{v}");
+    assert!(row["tokens"].as_u64().unwrap() > 7);
+    let plain = bpeek(&["fertility", "--tokenizer", tok.to_str().unwrap(), text]);
+    let plain = String::from_utf8_lossy(&plain.stdout);
+    assert!(plain.contains("are [UNK] ("), "{plain}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -532,3 +532,37 @@ fn editing_in_the_fertility_view_shows_the_text_and_its_cursor() {
         .collect();
     assert_eq!(reversed, [4], "{shown}");
 }
+
+#[test]
+fn unknown_characters_of_a_char_mode_tokenizer_are_counted_and_named() {
+    use bpeek::bpe::{Mode, Trainer, TrainerConfig};
+    let config = TrainerConfig {
+        mode: Mode::Char,
+        ..Default::default()
+    };
+    let trainer = Trainer::new(b"the cat sat on the mat".to_vec(), config).unwrap();
+    let mut app = App::from_trainer("cats", trainer, Theme::new(true, false));
+    press(&mut app, "nn");
+    // T and C were never seen (only lower case was), nor any Arabic.
+    update(&mut app, Action::Paste("The Cat مرحبا".into()));
+    update(&mut app, Action::StopEditing);
+    press(&mut app, "f");
+    finish_loads(&mut app);
+    let rows = screen(&mut app, ScriptedEvents::new([]), 100, 30);
+    let trained = row_with(&rows, "[UNK]");
+    assert!(
+        trained.contains("*7 of"),
+        "7 unknown: T, C and five Arabic letters\n{}",
+        rows.join("\n")
+    );
+    // The first token is the unknown T: the detail names the text it
+    // stands for, one byte, not the five bytes of `[UNK]`.
+    assert!(
+        has(
+            &rows,
+            "[UNK] for \"T\" · 1 byte 54 · a character never seen in training"
+        ),
+        "{}",
+        rows.join("\n")
+    );
+}

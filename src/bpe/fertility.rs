@@ -15,6 +15,9 @@ pub struct Row {
     pub chars: usize,
     pub words: usize,
     pub tokens: usize,
+    /// Of those, `[UNK]`: characters a char-mode tokenizer never saw in
+    /// training, each one token whatever its size.
+    pub unknown: usize,
     /// tokens / tokens of the English version, for the same tokenizer.
     pub premium: Option<f64>,
 }
@@ -35,17 +38,34 @@ impl Row {
     pub fn tokens_per_word(&self) -> Option<f64> {
         ratio(self.tokens, self.words)
     }
+
+    /// The share of the tokens that are `[UNK]`, if any are.
+    pub fn unknown_share(&self) -> Option<f64> {
+        (self.unknown > 0).then(|| self.unknown as f64 / self.tokens as f64)
+    }
+}
+
+/// How many of `ids` (an encoding by `tok`) are `[UNK]`.
+pub fn unknown_in(tok: &Tokenizer, ids: &[TokenId]) -> usize {
+    if tok.mode() != crate::bpe::Mode::Char {
+        return 0;
+    }
+    ids.iter()
+        .filter(|&&id| id == crate::bpe::vocab::UNK_ID)
+        .count()
 }
 
 /// Encode `text` with `tok` and count.
 pub fn measure(tok: &Tokenizer, label: &str, text: &str) -> Row {
+    let ids = tok.encode(text, false);
     Row {
         tokenizer: tok.name().to_string(),
         text: label.to_string(),
         bytes: text.len(),
         chars: text.chars().count(),
         words: script::count_words(text),
-        tokens: tok.encode(text, false).len(),
+        tokens: ids.len(),
+        unknown: unknown_in(tok, &ids),
         premium: None,
     }
 }

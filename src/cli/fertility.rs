@@ -132,6 +132,7 @@ fn row_json(r: &Row) -> Value {
         "chars": r.chars,
         "words": r.words,
         "tokens": r.tokens,
+        "unknown": r.unknown,
         "bytes_per_token": num(r.bytes_per_token()),
         "chars_per_token": num(r.chars_per_token()),
         "tokens_per_word": num(r.tokens_per_word()),
@@ -182,6 +183,17 @@ fn table(rows: &[Row], texts: &[Labelled]) -> String {
             let bar = r.bytes_per_token().map_or(0, |b| {
                 ((b / widest.max(1e-9)) * BAR as f64).round() as usize
             });
+            // Unknown characters make a text look cheap: the row says so
+            // instead of drawing its bar.
+            let tail = match r.unknown_share() {
+                Some(share) => format!(
+                    "*{} of {} tokens are [UNK] ({:.0}%)",
+                    r.unknown,
+                    r.tokens,
+                    share * 100.0
+                ),
+                None => "#".repeat(bar),
+            };
             out += &format!(
                 "{:<name_w$} {:<text_w$} {:>6} {:>6} {:>5} {:>6} {:>6} {:>6} {:>8} {:>7}  {}\n",
                 r.tokenizer,
@@ -194,7 +206,7 @@ fn table(rows: &[Row], texts: &[Labelled]) -> String {
                 fmt(r.chars_per_token()),
                 fmt(r.tokens_per_word()),
                 fmt(r.premium),
-                "#".repeat(bar)
+                tail
             );
         }
     }

@@ -220,6 +220,7 @@ fn measure_in_parts(
                 chars: 0,
                 words: 0,
                 tokens: 0,
+                unknown: 0,
                 premium: None,
             },
         )
@@ -231,6 +232,7 @@ fn measure_in_parts(
         };
         let piece = &text[at..to];
         row.tokens += ids.len();
+        row.unknown += fertility::unknown_in(tok, &ids);
         row.bytes += piece.len();
         row.chars += piece.chars().count();
         row.words += crate::bpe::script::count_words(piece);
@@ -265,6 +267,9 @@ pub struct FertilityView {
     pub columns: Vec<Column>,
     /// The selected tokenizer's tokens of the token line's text.
     pub strip: Vec<EncodedToken>,
+    /// Char mode: the text each token of the strip stands for (an `[UNK]`
+    /// is a character the tokenizer never saw; its own bytes are `[UNK]`).
+    pub strip_text: Vec<Vec<u8>>,
     /// What pasted text's premium is measured against: a name and its
     /// text (`--english`); the bundled English sample if none.
     pub english: Option<(String, String)>,
@@ -291,6 +296,7 @@ impl Default for FertilityView {
             token: 0,
             columns: Vec::new(),
             strip: Vec::new(),
+            strip_text: Vec::new(),
             english: None,
             strip_for: None,
             strip_cut: false,
@@ -538,6 +544,15 @@ impl FertilityView {
             self.strip = tok
                 .encode_detailed(&text.as_bytes()[..end], false)
                 .unwrap_or_default();
+            self.strip_text = if tok.mode() == crate::bpe::Mode::Char {
+                let text = &text[..end];
+                fertility::token_spans(tok, text)
+                    .into_iter()
+                    .map(|(_, r)| text.as_bytes()[r].to_vec())
+                    .collect()
+            } else {
+                Vec::new()
+            };
         }
         self.token = self.token.min(self.strip.len().saturating_sub(1));
     }

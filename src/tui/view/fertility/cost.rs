@@ -70,6 +70,9 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
         ))];
         for &i in &cols {
             let cell = match sample_rows(app, i) {
+                // `*`: some of the tokens are [UNK] (the detail below says
+                // how many).
+                Some(rows) if rows[k].unknown > 0 => format!("{}*", metric.format(&rows[k])),
                 Some(rows) => metric.format(&rows[k]),
                 None => not_ready(app, &app.toks.slots[i]),
             };
@@ -182,10 +185,23 @@ fn table<'a>(
                     fit_number(&format_ratio(r.tokens_per_word()), 9),
                     fit_number(&format_ratio(r.premium), 8),
                 )),
-                Span::styled(
-                    format!("  {}", bar(app, r.bytes_per_token(), scale, bar_w)),
-                    t.fresh(),
-                ),
+                match r.unknown_share() {
+                    // Unknown characters make a text look cheap: say so
+                    // instead of drawing its bar.
+                    Some(share) => Span::styled(
+                        format!(
+                            "  *{} of {} tokens are [UNK] ({:.0}%)",
+                            r.unknown,
+                            r.tokens,
+                            share * 100.0
+                        ),
+                        t.heading(),
+                    ),
+                    None => Span::styled(
+                        format!("  {}", bar(app, r.bytes_per_token(), scale, bar_w)),
+                        t.fresh(),
+                    ),
+                },
             ]),
             None => {
                 let why = match slot.error() {

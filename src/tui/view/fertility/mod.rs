@@ -353,6 +353,24 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
     let Some(token) = app.fert.selected_token() else {
         return "no tokens: the text is empty".into();
     };
+    let dot = dot(app);
+    if tok.mode() == crate::bpe::Mode::Char && token.id == crate::bpe::vocab::UNK_ID {
+        // The unknown token's own bytes say nothing of the text it stands for.
+        let text = app
+            .fert
+            .strip_text
+            .get(app.fert.token)
+            .cloned()
+            .unwrap_or_default();
+        let n = text.len();
+        return format!(
+            "id {} {dot} [UNK] for \"{}\" {dot} {n} byte{} {} {dot} a character never seen in training",
+            token.id,
+            shown(app, &text),
+            if n == 1 { "" } else { "s" },
+            hex(app, &text),
+        );
+    }
     let n = token.bytes.len();
     let made = if token.special {
         "a special token".to_string()
@@ -368,7 +386,6 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
             None => "a base symbol: no merge made it".into(),
         }
     };
-    let dot = dot(app);
     format!(
         "id {} {dot} \"{}\" {dot} {n} byte{} {} {dot} {made}",
         token.id,
