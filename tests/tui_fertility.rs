@@ -483,25 +483,40 @@ fn every_digits_row_says_what_number_it_is() {
 }
 
 #[test]
-fn pasted_text_has_a_premium_against_the_english_sample() {
+fn pasted_text_has_a_premium_only_against_its_declared_english_version() {
+    // Without `--english`, pasted text has bytes per token and tokens per
+    // word, and no premium: nothing says what it is a translation of.
     let mut app = default_app();
     let english = bpeek::corpora::SAMPLES[0].text;
     let events = ScriptedEvents::new([Event::Paste(english.to_string()), Event::key(KeyCode::Esc)])
         .then(Event::char('f'));
     let rows = screen(&mut app, events, 100, 30);
     let shown = rows.join("\n");
-    assert!(has(&rows, "premium vs the English sample"), "{shown}");
-    // The English sample against itself: a premium of exactly 1.
-    let gpt2 = row_with(&rows, " gpt2 ");
-    assert!(gpt2.contains(" 1.00 "), "{gpt2}");
+    assert!(has(&rows, "no premium without --english FILE"), "{shown}");
+    let table_row = |rows: &[String], name: &str| {
+        rows.iter()
+            .find(|r| r.starts_with(&format!(" {name} ")))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {name} row:\n{}", rows.join("\n")))
+    };
+    let gpt2 = table_row(&rows, "gpt2");
+    let cells: Vec<&str> = gpt2.split_whitespace().collect();
+    assert!(cells.contains(&"-"), "no premium: {gpt2}");
 
-    // Another reference, as `--english FILE` gives it.
+    // Against the English version, as `--english FILE` gives it; the
+    // English sample against itself has a premium of exactly 1.
     let mut app = default_app();
-    app.fert.english = Some(("half.txt".into(), english[..english.len() / 2].to_string()));
+    app.fert.english = Some(("english.txt".into(), english.to_string()));
     let events = ScriptedEvents::new([Event::Paste(english.to_string()), Event::key(KeyCode::Esc)])
         .then(Event::char('f'));
     let rows = screen(&mut app, events, 100, 30);
-    assert!(has(&rows, "premium vs half.txt"), "{}", rows.join("\n"));
+    assert!(
+        has(&rows, "premium vs english.txt (its English version)"),
+        "{}",
+        rows.join("\n")
+    );
+    let gpt2 = table_row(&rows, "gpt2");
+    assert!(gpt2.contains(" 1.00 "), "{gpt2}");
 }
 
 #[test]

@@ -156,8 +156,8 @@ pub struct TuiArgs {
     pub training: TrainingOptions,
     #[command(flatten)]
     pub screen: ScreenOptions,
-    /// Measure the premium of pasted text against this text (the English
-    /// version of what will be pasted) [default: the bundled English sample]
+    /// The English version of the text that will be pasted: pasted text's
+    /// premium is measured against it (without it, pasted text has none)
     #[arg(long, value_name = "FILE")]
     pub english: Option<String>,
     /// Replay a lesson: a bundled one by name (see `bpeek corpora`) or a

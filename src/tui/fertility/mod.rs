@@ -382,11 +382,13 @@ pub fn sample_rows(tok: &Tokenizer) -> Vec<Row> {
 }
 
 impl FertilityView {
-    /// What the premium of pasted text is measured against, in words.
+    /// What the premium of pasted text is measured against, in words: a
+    /// premium compares a text with its own translation, so pasted text has
+    /// one only against the English version given with `--english`.
     pub fn english_label(&self) -> String {
         match &self.english {
-            Some((name, _)) => name.clone(),
-            None => "the English sample".into(),
+            Some((name, _)) => format!("premium vs {name} (its English version)"),
+            None => "no premium without --english FILE".into(),
         }
     }
 
@@ -475,10 +477,11 @@ impl FertilityView {
                             Some(fertility::measure(tok, "pasted", pasted))
                         };
                         let Some(mut row) = row else { continue };
-                        let english = self.english.as_ref().map_or(SAMPLES[0].text, |(_, t)| t);
-                        let reference = fertility::measure(tok, "english", english);
-                        row.premium = (reference.tokens > 0)
-                            .then(|| row.tokens as f64 / reference.tokens as f64);
+                        row.premium = self.english.as_ref().and_then(|(_, english)| {
+                            let reference = fertility::measure(tok, "english", english);
+                            (reference.tokens > 0)
+                                .then(|| row.tokens as f64 / reference.tokens as f64)
+                        });
                         col.pasted = Some((stamp, generation, row));
                     }
                 }

@@ -131,7 +131,7 @@ pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
     let dot = super::dot(app);
     let title = match any {
         Some(r) => format!(
-            "pasted text: {} bytes {dot} {} chars {dot} {} words {dot} premium vs {}",
+            "pasted text: {} bytes {dot} {} chars {dot} {} words {dot} {}",
             r.bytes,
             r.chars,
             r.words,
