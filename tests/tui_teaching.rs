@@ -1073,3 +1073,49 @@ fn keys_pressed_while_a_lesson_step_runs_wait_their_turn() {
         assert_eq!(at(&hurried), at(&patient), "{before:?} then {quick:?}");
     }
 }
+
+/// Every line of the help overlay, read through all of it.
+fn help_text(app: &mut App) -> String {
+    update(app, Action::ToggleHelp);
+    let mut text = String::new();
+    for _ in 0..40 {
+        text += &screen(app, 100, 30).join("\n");
+        update(app, Action::Scroll(bpeek::tui::action::Scroll::PageDown));
+    }
+    update(app, Action::ToggleHelp);
+    text
+}
+
+#[test]
+fn help_ends_with_a_glossary_and_lists_lesson_keys_only_in_a_lesson() {
+    let mut app = common::default_app();
+    let text = help_text(&mut app);
+    for term in [
+        "What the screen shows",
+        "counted",
+        "phase: the pair to merge",
+        "premium",
+        "[UNK]",
+    ] {
+        assert!(text.contains(term), "{term}:\n{text}");
+    }
+    // Glyphs as the screen draws them: ASCII on an ASCII screen.
+    let beside = |text: &str, term: &str, meaning: &str| {
+        text.lines()
+            .any(|l| l.contains(&format!(" {term} ")) && l.contains(meaning))
+    };
+    assert!(beside(&text, "⌟", "char mode: the end of a word"), "{text}");
+    assert!(!text.contains("lesson: next step"), "{text}");
+    let mut ascii = common::default_app();
+    ascii.theme = Theme::new(false, true);
+    let text = help_text(&mut ascii);
+    assert!(beside(&text, "]", "char mode: the end of a word"), "{text}");
+    assert!(
+        text.contains("reverse"),
+        "without colour, marks by their look: {text}"
+    );
+
+    let mut lesson = lesson_app(&bundled("classic"));
+    let text = help_text(&mut lesson);
+    assert!(text.contains("lesson: next step"), "{text}");
+}

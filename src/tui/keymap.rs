@@ -185,7 +185,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('p'), k(KeyCode::Left), k(KeyCode::Backspace)], Action::Undo, Some("undo"), Training, "undo the last merge"),
     bind!(Normal, [c('.')], Action::Advance, Some("phase"), Training, "one phase of a round"),
     bind!(Normal, [c('a')], Action::ToggleAutoplay, Some("play"), Training, "autoplay on/off"),
-    bind!(Normal, [c('A')], Action::ToggleAutoplayPhases, None, Training, "autoplay phase by phase (counted, chosen, merged) on/off"),
+    bind!(Normal, [c('A')], Action::ToggleAutoplayPhases, None, Training, "autoplay by phase"),
     bind!(Main, [c('f')], Action::ToggleFertility, Some("fertility"), Fertility, "open/close the view"),
     bind!(Normal, [c('q')], Action::Quit, Some("quit"), Showing, "quit"),
     bind!(Normal, [c('e')], Action::StartEditing, Some("encode"), Encoding, "edit the encode box"),
@@ -392,6 +392,20 @@ pub fn section_order(app: &App) -> Vec<Section> {
             .filter(|s| !first.contains(s) && (in_class || **s != Section::Class)),
     );
     order
+}
+
+/// [`help_rows`] for the explorer as it is: a lesson's keys only while a
+/// lesson is loaded.
+pub fn help_rows_for(app: &App) -> Vec<(String, &'static str, Section)> {
+    let lesson_helps: Vec<&str> = BINDINGS
+        .iter()
+        .filter(|b| b.when == When::Lesson)
+        .map(|b| b.help)
+        .collect();
+    help_rows()
+        .into_iter()
+        .filter(|(_, help, _)| app.lesson.is_some() || !lesson_helps.contains(help))
+        .collect()
 }
 
 /// The rows of the key table as help lists them: rows that say the same

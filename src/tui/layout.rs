@@ -254,7 +254,7 @@ pub fn help_geometry(app: &App, area: Rect) -> HelpGeometry {
     };
     // One line per section heading and per row; rows are cut, never
     // wrapped, so the width does not change the count.
-    let rows = crate::tui::keymap::help_rows();
+    let rows = crate::tui::keymap::help_rows_for(app);
     let mut headings = Vec::new();
     let mut count = 0;
     for section in crate::tui::keymap::section_order(app) {
@@ -264,6 +264,9 @@ pub fn help_geometry(app: &App, area: Rect) -> HelpGeometry {
             count += 1 + n;
         }
     }
+    // The glossary comes last, under its own heading.
+    headings.push(count);
+    count += 1 + crate::tui::glossary::lines(app, col_width).len();
     let split = if two_columns {
         // Split at the section heading that balances the columns best, so
         // no section breaks across them.

@@ -14,6 +14,7 @@ pub mod app;
 pub mod class;
 pub(crate) mod event;
 pub mod fertility;
+pub mod glossary;
 pub mod job;
 pub mod keymap;
 pub mod layout;

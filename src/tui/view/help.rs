@@ -1,7 +1,8 @@
 //! The help overlay: every row of the key table, by section.
 
 use crate::tui::app::App;
-use crate::tui::keymap::{help_rows, section_order};
+use crate::tui::glossary;
+use crate::tui::keymap::{help_rows_for, section_order};
 use crate::tui::layout::help_geometry;
 use crate::tui::view::widths::{fit_left, truncate};
 use ratatui::Frame;
@@ -13,7 +14,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 /// `keys  what they do`; the sections of the view on screen come first.
 pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
-    let rows = help_rows();
+    let rows = help_rows_for(app);
     let keys_width = rows.iter().map(|(k, _, _)| width_of(k)).max().unwrap_or(0);
     let mut out = Vec::new();
     for section in section_order(app) {
@@ -33,6 +34,13 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
                 Span::raw(help),
             ]));
         }
+    }
+    out.push(Line::styled(glossary::TITLE.to_string(), t.heading()));
+    for (term, meaning) in glossary::lines(app, width) {
+        out.push(Line::from(vec![
+            Span::styled(term, t.heading()),
+            Span::raw(meaning),
+        ]));
     }
     out
 }
