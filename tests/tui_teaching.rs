@@ -1119,3 +1119,18 @@ fn help_ends_with_a_glossary_and_lists_lesson_keys_only_in_a_lesson() {
     let text = help_text(&mut lesson);
     assert!(text.contains("lesson: next step"), "{text}");
 }
+
+#[test]
+fn an_empty_merge_list_says_how_to_fill_it() {
+    let mut app = common::default_app();
+    let rows = screen(&mut app, 80, 24);
+    let text = rows.join("\n");
+    assert!(text.contains("no merges yet: . picks the pair"), "{text}");
+    assert!(
+        text.contains("? lists every key"),
+        "the hint is whole: {text}"
+    );
+    update(&mut app, Action::Step);
+    let text = screen(&mut app, 80, 24).join("\n");
+    assert!(!text.contains("no merges yet"), "{text}");
+}
