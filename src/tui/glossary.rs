@@ -62,24 +62,12 @@ pub fn lines(app: &App, width: usize) -> Vec<(String, String)> {
     let room = width.saturating_sub(term_width + 1).max(12);
     let mut out = Vec::new();
     for (term, meaning) in rows {
-        let mut first = true;
-        let mut line = String::new();
-        let flush = |line: &mut String, first: &mut bool, out: &mut Vec<(String, String)>| {
-            let label = if *first { term.clone() } else { String::new() };
-            let pad = term_width.saturating_sub(crate::tui::panes::rows::cell_width(&label));
-            out.push((format!("{label}{} ", " ".repeat(pad)), std::mem::take(line)));
-            *first = false;
-        };
-        for word in meaning.split(' ') {
-            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > room {
-                flush(&mut line, &mut first, &mut out);
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
+        let wrapped = crate::tui::panes::why::wrap(meaning, room);
+        for (k, line) in wrapped.into_iter().enumerate() {
+            let label = if k == 0 { term.as_str() } else { "" };
+            let pad = term_width.saturating_sub(crate::tui::panes::rows::cell_width(label));
+            out.push((format!("{label}{} ", " ".repeat(pad)), line));
         }
-        flush(&mut line, &mut first, &mut out);
     }
     out
 }

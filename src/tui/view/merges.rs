@@ -125,7 +125,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         // First contact: the empty list says how to fill it.
         let words = "no merges yet: . picks the pair that wins, n merges it, \
                      g goes to a merge, ? lists every key";
-        lines.extend(wrap(words, body.width as usize).into_iter().map(Line::from));
+        lines.extend(
+            crate::tui::panes::why::wrap(words, body.width as usize)
+                .into_iter()
+                .map(Line::from),
+        );
     }
     let right = if app.focus == Focus::Merges {
         "Enter: tree".to_string()
@@ -143,23 +147,4 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         area,
     );
     crate::tui::view::put_lines(frame, body, &lines);
-}
-
-/// `text` in lines of at most `width` columns, broken at spaces.
-fn wrap(text: &str, cols: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        if !line.is_empty() && width(&line) + 1 + width(word) > cols {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
