@@ -128,10 +128,34 @@ fn add_curve(panes: &mut Panes, area: Rect, app: &App) {
     });
 }
 
-/// Rows of the why text a pane shows at most.
-const WHY_MAX_ROWS: u16 = 3;
+/// Rows of the why text a pane shows at most: enough for the longest
+/// sentence (a tie with its rivals and where the winner was met) at 80
+/// columns.
+const WHY_MAX_ROWS: u16 = 6;
 /// A pane keeps at least this many rows (borders included) for its own.
 const PANE_MIN_ROWS: u16 = 4;
+/// A focused pair table or merge list keeps this many rows of its list
+/// when the screen has them, so a projector at 80x24 still shows a tie's
+/// rivals.
+const FOCUSED_LIST_ROWS: u16 = 6;
+/// Borders and the column header around a list.
+const LIST_FRAME_ROWS: u16 = 3;
+
+/// Rows the why text takes under a pane `width` wide: its wrapped lines
+/// and the border below them; none when there is no text.
+fn why_rows(app: &App, width: u16) -> u16 {
+    if app.fert.open || app.input == crate::tui::app::InputMode::Help {
+        return 0;
+    }
+    match crate::tui::panes::why::line(app) {
+        Some(text) => {
+            let rows =
+                crate::tui::panes::why::wrap(&text, width.saturating_sub(2) as usize).len() as u16;
+            rows.clamp(1, WHY_MAX_ROWS) + 1
+        }
+        None => 0,
+    }
+}
 
 /// Take the rows the why text needs from the bottom of the focused pane.
 fn add_why(panes: &mut Panes, app: &App) {
@@ -153,8 +177,16 @@ fn add_why(panes: &mut Panes, app: &App) {
     let rows =
         crate::tui::panes::why::wrap(&text, pane.width.saturating_sub(2) as usize).len() as u16;
     // The text and the pane's bottom border below it; in a small pane the
-    // text is cut to the rows it can have.
-    let room = pane.height.saturating_sub(PANE_MIN_ROWS + 1);
+    // text is cut to the rows it can have. A focused list keeps its rows
+    // first when the pane was sized for both.
+    let keep = match app.focus {
+        Focus::Pairs | Focus::Merges if !app.shows(Toggle::Zoom) => {
+            (LIST_FRAME_ROWS + FOCUSED_LIST_ROWS).min(pane.height.saturating_sub(2))
+        }
+        _ => PANE_MIN_ROWS,
+    }
+    .max(PANE_MIN_ROWS);
+    let room = pane.height.saturating_sub(keep + 1);
     let rows = rows.clamp(1, WHY_MAX_ROWS).min(room);
     if rows == 0 {
         return;
@@ -178,6 +210,8 @@ fn pane_grid(area: Rect, app: &App) -> Panes {
     .areas(area);
     if area.width >= WIDE_MIN_WIDTH && area.height >= WIDE_MIN_HEIGHT {
         let encode_height = match area.height {
+            // An empty encode box says in one row how to fill it.
+            _ if encode_box_is_idle(app) => 3,
             h if h >= 36 => 10,
             h if h >= 28 => 7,
             _ => 5,
@@ -186,8 +220,9 @@ fn pane_grid(area: Rect, app: &App) -> Panes {
             Layout::vertical([Constraint::Min(0), Constraint::Length(encode_height)]).areas(main);
         let [corpus, side] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(top);
+        let pairs_height = side_split(side, app);
         let [pairs, merges] =
-            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(side);
+            Layout::vertical([Constraint::Length(pairs_height), Constraint::Min(0)]).areas(side);
         Panes {
             status,
             corpus,
@@ -214,6 +249,30 @@ fn pane_grid(area: Rect, app: &App) -> Panes {
             Focus::Pairs | Focus::Corpus => panes.pairs = Some(side),
         }
         panes
+    }
+}
+
+/// Whether the encode box has nothing to show: no text, not being typed in,
+/// not focused.
+fn encode_box_is_idle(app: &App) -> bool {
+    app.encode.text.is_empty()
+        && app.focus != Focus::Encode
+        && app.input != crate::tui::app::InputMode::Editing
+}
+
+/// Rows of the side column that go to the pair table; the merge list has
+/// the rest. Half each, unless the focused one needs more for its list and
+/// its why text.
+fn side_split(side: Rect, app: &App) -> u16 {
+    let half = side.height / 2;
+    let want = LIST_FRAME_ROWS + FOCUSED_LIST_ROWS + why_rows(app, side.width);
+    let most = side.height.saturating_sub(PANE_MIN_ROWS);
+    match app.focus {
+        Focus::Pairs if !app.fert.open => want.clamp(half, most.max(half)),
+        Focus::Merges if !app.fert.open => {
+            side.height - want.clamp(side.height - half, most.max(side.height - half))
+        }
+        _ => half,
     }
 }
 

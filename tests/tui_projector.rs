@@ -1,0 +1,116 @@
+//! The explorer on a projector's 80x24: a focused list keeps six rows, the
+//! why sentence is whole, and an empty encode box gives its rows back.
+
+use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::theme::Theme;
+use bpeek::tui::{App, Event, ScriptedEvents, run_loop};
+use crossterm::event::KeyCode;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+mod common;
+use common::rows_of;
+
+fn screen(app: &mut App, events: ScriptedEvents) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut events = events;
+    run_loop(&mut terminal, app, &mut events).unwrap();
+    common::redraw_whole(&mut terminal, app);
+    rows_of(terminal.backend())
+}
+
+/// The tutorial corpus "play" as the explorer opens it by default: its
+/// first round is a three-way tie.
+fn play() -> App {
+    let options = TrainingOptions {
+        corpus_name: Some("play".into()),
+        ..TrainingOptions::default()
+    };
+    App::from_options(&options, Theme::plain()).unwrap()
+}
+
+/// The right-hand column's rows (pair table or merge list), as text.
+fn right_column(rows: &[String]) -> Vec<String> {
+    rows.iter()
+        .filter_map(|r| r.split_once("││").map(|(_, right)| right.to_string()))
+        .collect()
+}
+
+/// Rows of a list: a mark or a space, then a rank.
+fn list_rows(rows: &[String]) -> usize {
+    right_column(rows)
+        .iter()
+        .filter(|r| {
+            let mut words = r.split_whitespace();
+            let first = words.next().unwrap_or("");
+            let first = if matches!(first, "►" | "=") {
+                words.next().unwrap_or("")
+            } else {
+                first
+            };
+            !first.is_empty() && first.chars().all(|c| c.is_ascii_digit())
+        })
+        .count()
+}
+
+#[test]
+fn a_focused_pair_table_shows_a_ties_rivals_and_the_whole_why_sentence() {
+    let mut app = play();
+    let rows = screen(
+        &mut app,
+        ScriptedEvents::typed(".").then(Event::key(KeyCode::Tab)),
+    );
+    let shown = rows.join("\n");
+    assert!(
+        list_rows(&rows) >= 6 + 1,
+        "six pairs and the merge:\n{shown}"
+    );
+    assert!(
+        shown.contains("=  3 a"),
+        "the third tied pair is shown:\n{shown}"
+    );
+    assert!(
+        shown.contains("(line 1)"),
+        "the why sentence ends whole:\n{shown}"
+    );
+}
+
+#[test]
+fn a_focused_merge_list_keeps_six_rows_under_its_why_sentence() {
+    let mut app = play();
+    let events = ScriptedEvents::typed("nnnnnnnnnn.")
+        .then(Event::key(KeyCode::Tab))
+        .then(Event::key(KeyCode::Tab));
+    let rows = screen(&mut app, events);
+    let shown = rows.join("\n");
+    let merges = right_column(&rows)
+        .iter()
+        .filter(|r| r.contains('→'))
+        .count();
+    assert!(merges >= 6, "six merges shown:\n{shown}");
+    assert!(
+        shown.contains("(line 1)"),
+        "the why sentence ends whole:\n{shown}"
+    );
+}
+
+#[test]
+fn an_empty_encode_box_takes_one_row_and_grows_when_typed_in() {
+    let mut app = play();
+    let rows = screen(&mut app, ScriptedEvents::typed(""));
+    let top = rows.iter().position(|r| r.contains("Encode")).unwrap();
+    assert_eq!(
+        top,
+        20,
+        "border, one row, border, footer:\n{}",
+        rows.join("\n")
+    );
+    let rows = screen(&mut app, ScriptedEvents::typed("eplay"));
+    let top = rows.iter().position(|r| r.contains("Encode")).unwrap();
+    assert_eq!(
+        top,
+        18,
+        "the box grows while typed in:\n{}",
+        rows.join("\n")
+    );
+}
