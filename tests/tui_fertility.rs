@@ -581,3 +581,72 @@ fn unknown_characters_of_a_char_mode_tokenizer_are_counted_and_named() {
         rows.join("\n")
     );
 }
+
+/// The cells of a frame, each symbol as the terminal gets it.
+fn cell_symbols(app: &mut App, width: u16, height: u16) -> Vec<Vec<String>> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    let mut events = ScriptedEvents::new([]).loading_with(loaded);
+    run_loop(&mut terminal, app, &mut events).unwrap();
+    common::redraw_whole(&mut terminal, app);
+    let buf = terminal.backend().buffer();
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_token_strip_at_50_columns_says_more_follows_and_never_draws_a_bare_joiner() {
+    let mut app = default_app();
+    press(&mut app, "f");
+    finish_loads(&mut app);
+    // The emoji sample, cut by gpt2: families of people are joined by
+    // U+200D, which gpt2 cuts into byte fragments and lone joiners.
+    let emoji = bpeek::corpora::SAMPLES
+        .iter()
+        .position(|s| s.language.starts_with("emoji"))
+        .unwrap();
+    for _ in 0..emoji {
+        press(&mut app, "j");
+    }
+    while app.toks.selected_slot().label != "gpt2" {
+        press(&mut app, "t");
+        finish_loads(&mut app);
+    }
+    let tokens = app.fert.strip.len();
+    assert!(tokens > 100, "the emoji sample has {tokens} gpt2 tokens");
+    let mut spelt = 0;
+    for i in 0..tokens {
+        let cells = cell_symbols(&mut app, 50, 15);
+        let rows: Vec<String> = cells.iter().map(|r| r.concat()).collect();
+        let shown = rows.join("\n");
+        for (y, row) in cells.iter().enumerate() {
+            for symbol in row {
+                assert!(
+                    !symbol.ends_with('\u{200D}'),
+                    "token {i}: a cell of row {y} ends in a bare joiner:\n{shown}"
+                );
+            }
+        }
+        // The strip is the two rows above the detail line and footer.
+        let strip_end = rows[rows.len() - 3].trim_end();
+        if i + 20 < tokens {
+            assert!(
+                strip_end.ends_with('…'),
+                "token {i}: more follows and the strip says so:\n{shown}"
+            );
+        }
+        if i == tokens - 1 {
+            assert!(
+                !strip_end.ends_with('…'),
+                "the last token ends the strip:\n{shown}"
+            );
+        }
+        spelt += rows.iter().filter(|r| r.contains("<U+200D>")).count();
+        press(&mut app, "]");
+    }
+    assert!(spelt > 0, "a lone joiner is spelt out somewhere on the way");
+}

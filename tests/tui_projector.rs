@@ -61,10 +61,7 @@ fn a_focused_pair_table_shows_a_ties_rivals_and_the_whole_why_sentence() {
         ScriptedEvents::typed(".").then(Event::key(KeyCode::Tab)),
     );
     let shown = rows.join("\n");
-    assert!(
-        list_rows(&rows) >= 7,
-        "six pairs and the merge:\n{shown}"
-    );
+    assert!(list_rows(&rows) >= 7, "six pairs and the merge:\n{shown}");
     assert!(
         shown.contains("=  3 a"),
         "the third tied pair is shown:\n{shown}"

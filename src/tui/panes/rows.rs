@@ -669,21 +669,49 @@ impl Part<'_> {
             return;
         }
         if cell_width(cluster) > 0 {
-            self.emit(rows, look, cluster, self.style);
+            match cluster.strip_suffix(JOINER) {
+                // A joiner with nothing after it (the text or the strip
+                // stops there) would join the next cell the terminal draws.
+                Some(head) => {
+                    self.emit(rows, look, head, self.style);
+                    self.emit(rows, look, JOINER_SPELT, glyph);
+                }
+                None => self.emit(rows, look, cluster, self.style),
+            }
             return;
         }
-        // Nothing visible: a mark with no base, or a format character.
-        let on_circle = format!("{DOTTED_CIRCLE}{cluster}");
-        if on_circle.graphemes(true).count() == 1 {
-            self.emit(rows, look, &on_circle, self.style);
-        } else {
-            let mut esc = String::new();
-            for c in cluster.chars() {
-                let _ = write!(esc, "<U+{:04X}>", c as u32);
-            }
-            self.emit(rows, look, &esc, glyph);
+        match invisible(cluster) {
+            Invisible::OnCircle(s) => self.emit(rows, look, &s, self.style),
+            Invisible::Spelt(s) => self.emit(rows, look, &s, glyph),
         }
     }
+}
+
+const JOINER: char = '\u{200D}';
+const JOINER_SPELT: &str = "<U+200D>";
+
+/// How a cluster with nothing visible is drawn.
+enum Invisible {
+    /// A mark with no base, on a dotted circle.
+    OnCircle(String),
+    /// A joiner, a variation selector or another format character, spelt
+    /// out: drawn as itself it would join whatever the terminal draws next.
+    Spelt(String),
+}
+
+fn invisible(cluster: &str) -> Invisible {
+    let marks_only = cluster
+        .chars()
+        .all(unicode_normalization::char::is_combining_mark);
+    let on_circle = format!("{DOTTED_CIRCLE}{cluster}");
+    if marks_only && on_circle.graphemes(true).count() == 1 {
+        return Invisible::OnCircle(on_circle);
+    }
+    let mut esc = String::new();
+    for c in cluster.chars() {
+        let _ = write!(esc, "<U+{:04X}>", c as u32);
+    }
+    Invisible::Spelt(esc)
 }
 
 /// The end-of-word mark of char mode, in its token's style.
@@ -719,15 +747,16 @@ pub fn label(bytes: &[u8], theme: &Theme) -> String {
         if cluster == " " {
             out.push_str(theme.glyphs.space);
         } else if cell_width(cluster) > 0 {
-            out.push_str(cluster);
-        } else {
-            let on_circle = format!("{DOTTED_CIRCLE}{cluster}");
-            if on_circle.graphemes(true).count() == 1 {
-                out.push_str(&on_circle);
-            } else {
-                for c in cluster.chars() {
-                    let _ = write!(out, "<U+{:04X}>", c as u32);
+            match cluster.strip_suffix(JOINER) {
+                Some(head) => {
+                    out.push_str(head);
+                    out.push_str(JOINER_SPELT);
                 }
+                None => out.push_str(cluster),
+            }
+        } else {
+            match invisible(cluster) {
+                Invisible::OnCircle(s) | Invisible::Spelt(s) => out.push_str(&s),
             }
         }
     }

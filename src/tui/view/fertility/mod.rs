@@ -293,6 +293,7 @@ fn token_rows(
     let room = cols * height.max(1);
     let mut pieces: Vec<Piece> = Vec::new();
     let mut drawn = 0;
+    let mut stopped = false;
     for (i, token) in tokens.iter().enumerate().skip(start) {
         let mut style = t.token_at(i, crate::tui::theme::Mark::None);
         if i == cursor {
@@ -309,6 +310,7 @@ fn token_rows(
         pieces.push(piece);
         drawn += bytes.len() * 4 + 1;
         if i > cursor && drawn > room * 2 {
+            stopped = i + 1 < tokens.len();
             break;
         }
     }
@@ -319,12 +321,21 @@ fn token_rows(
         separators: one_row || app.shows(Toggle::Separators),
         line_breaks: !one_row,
     };
-    let mut rows = Rows::new(cols);
+    // The last column is kept for the mark that says more follows.
+    let mut rows = Rows::new(cols.saturating_sub(1));
     lay_out(&mut rows, &pieces, &look);
     let mut out: Vec<Line<'static>> = rows.finish();
-    out.truncate(height);
-    for line in &mut out {
-        line.spans.insert(0, Span::raw(" "));
+    let more_after = stopped || out.len() > height.max(1);
+    out.truncate(height.max(1));
+    let more = t.glyphs.ellipsis;
+    for (i, line) in out.iter_mut().enumerate() {
+        let lead = if i == 0 && start > 0 { more } else { " " };
+        line.spans.insert(0, Span::styled(lead, t.dim()));
+    }
+    if more_after && let Some(last) = out.last_mut() {
+        let pad = (cols + 1).saturating_sub(last.width() + 1);
+        last.spans.push(Span::raw(" ".repeat(pad)));
+        last.spans.push(Span::styled(more, t.dim()));
     }
     out
 }
