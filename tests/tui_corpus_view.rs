@@ -9,6 +9,8 @@ use bpeek::tui::panes::corpus_text::CorpusLook;
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, update};
 
+mod common;
+
 /// Lines of pseudo-random words from a small alphabet, each shorter than
 /// the pane is wide, with `long` extra lines of thousands of bytes.
 fn text(seed: u64, lines: usize, long: usize) -> Vec<u8> {
@@ -393,4 +395,83 @@ fn in_char_mode_hex_keeps_the_separator_before_a_lone_end_mark() {
     // The text is ASCII: hex changes nothing, separators and marks included.
     assert_eq!(hex, plain);
     assert!(plain.contains("│⌟"), "{plain}");
+}
+
+/// Char-mode text as the corpus pane lays it out: words of random tokens,
+/// the last of each word carrying `</w>`, words parted by spaces that
+/// belong to no token.
+#[test]
+fn a_token_narrower_than_a_row_is_never_cut_across_rows() {
+    use bpeek::tui::panes::rows::{Piece, Rows, TextLook, lay_out};
+    use ratatui::style::Style;
+    let theme = Theme::plain();
+    let mut rng = common::Rng(7);
+    let mut cut = 0;
+    for round in 0..400 {
+        let mut text: Vec<(Vec<u8>, bool, bool)> = Vec::new(); // bytes, end of word, gap
+        for _ in 0..1 + rng.below(30) {
+            let tokens = 1 + rng.below(4);
+            for t in 0..tokens {
+                let len = 1 + rng.below(6);
+                let bytes = (0..len).map(|_| b'a' + rng.below(5) as u8).collect();
+                text.push((bytes, t + 1 == tokens, false));
+            }
+            text.push((b" ".to_vec(), false, true));
+        }
+        let byte_mode = round % 4 == 3;
+        if byte_mode {
+            // Byte mode: the space starts the next token, as in "·the".
+            text.retain(|(_, _, gap)| !gap);
+            for (i, (bytes, end, _)) in text.iter_mut().enumerate() {
+                *end = false;
+                if i % 2 == 1 {
+                    bytes.insert(0, b' ');
+                }
+            }
+        }
+        let pieces: Vec<Piece> = text
+            .iter()
+            .enumerate()
+            .map(|(i, (bytes, end, gap))| {
+                if *gap {
+                    Piece::gap(bytes)
+                } else {
+                    Piece {
+                        end_of_word: *end,
+                        tag: Some(i),
+                        ..Piece::token(bytes, Style::new())
+                    }
+                }
+            })
+            .collect();
+        let width = 8 + rng.below(40);
+        let look = TextLook {
+            theme: &theme,
+            whitespace: rng.below(2) == 0 || byte_mode,
+            hex: rng.below(2) == 0,
+            separators: rng.below(2) == 0,
+            line_breaks: true,
+        };
+        let mut rows = Rows::new(width);
+        lay_out(&mut rows, &pieces, &look);
+        let (lines, _, placed) = rows.finish_placed();
+        let shown: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for p in placed {
+            let (bytes, end, _) = &text[p.tag];
+            let cells = bytes.len() + usize::from(*end);
+            if cells <= width {
+                assert!(
+                    p.column + cells <= width,
+                    "round {round}, width {width}, {look:?}: token {:?} starts at column {} of row {} and is cut:\n{}",
+                    String::from_utf8_lossy(bytes),
+                    p.column,
+                    p.row,
+                    shown.join("\n")
+                );
+            } else {
+                cut += 1;
+            }
+        }
+    }
+    assert!(cut < 400, "most tokens fit a row");
 }

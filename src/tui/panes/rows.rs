@@ -61,6 +61,9 @@ struct Unit {
     cursor: bool,
     /// A space a row may break after.
     space: bool,
+    /// A token (or the text between char-mode words) starts here: a row
+    /// with no space to break at breaks before it, so tokens stay whole.
+    starts_token: bool,
     /// The caller's number for the token this unit starts.
     tag: Option<usize>,
 }
@@ -83,6 +86,7 @@ pub struct Rows {
     /// A separator to draw before the next unit, unless a row starts there.
     separator: Option<(&'static str, Style)>,
     cursor_next: bool,
+    token_next: bool,
     cursor_row: Option<usize>,
     tag_next: Option<usize>,
     placed: Vec<Placed>,
@@ -106,6 +110,7 @@ impl Rows {
             used: 0,
             separator: None,
             cursor_next: false,
+            token_next: false,
             cursor_row: None,
             tag_next: None,
             placed: Vec::new(),
@@ -160,6 +165,11 @@ impl Rows {
         self.used
     }
 
+    /// The next unit pushed starts a token (see [`Unit::starts_token`]).
+    pub fn token_starts(&mut self) {
+        self.token_next = true;
+    }
+
     /// Mark a token boundary with `glyph` before the next unit.
     pub fn separate(&mut self, glyph: &'static str, style: Style) {
         self.separator = Some((glyph, style));
@@ -180,10 +190,12 @@ impl Rows {
                 separator: true,
                 cursor: false,
                 space: false,
+                starts_token: false,
                 tag: None,
             });
         }
         let cursor = std::mem::take(&mut self.cursor_next);
+        let starts_token = std::mem::take(&mut self.token_next);
         let tag = self.tag_next.take();
         if let Some(tag) = tag {
             self.pad_after_last_tag();
@@ -195,7 +207,7 @@ impl Rows {
                 .copied()
                 .unwrap_or(0);
             if self.used > 0 && self.used + width.max(want) > self.width && want <= self.width {
-                self.wrap();
+                self.wrap_before(true);
             }
         }
         self.push_unit(Unit {
@@ -205,6 +217,7 @@ impl Rows {
             separator: false,
             cursor,
             space: s == " ",
+            starts_token: starts_token || tag.is_some(),
             tag,
         });
     }
@@ -237,6 +250,7 @@ impl Rows {
             separator: false,
             cursor: false,
             space: true,
+            starts_token: false,
             tag: None,
         });
         self.separator = separator;
@@ -245,7 +259,7 @@ impl Rows {
     fn push_unit(&mut self, unit: Unit) {
         let tag = unit.tag;
         if self.used + unit.width > self.width && self.used > 0 {
-            self.wrap();
+            self.wrap_before(unit.starts_token || unit.separator);
         }
         if unit.separator && self.used == 0 {
             // A row's edge already shows the boundary.
@@ -263,16 +277,43 @@ impl Rows {
     }
 
     /// Start a new row, carrying the unfinished word over if the row has a
-    /// space to break at.
-    fn wrap(&mut self) {
-        let mut carry = match self.units.iter().rposition(|u| u.space) {
-            Some(i) if i + 1 < self.units.len() => self.units.split_off(i + 1),
+    /// space to break at, or else the unfinished token if one started on
+    /// this row after its first unit.
+    /// When the unit that does not fit starts a token (`token_next`), the
+    /// row already ends at a token's end.
+    fn wrap_before(&mut self, token_next: bool) {
+        let at = match self.units.iter().rposition(|u| u.space) {
+            Some(i) => Some(i + 1),
+            None if token_next => None,
+            None => self
+                .units
+                .iter()
+                .rposition(|u| u.starts_token)
+                .filter(|&i| i > 0)
+                // The separator before the token goes with it (and is
+                // dropped at the row's start).
+                .map(|i| {
+                    if self.units[i - 1].separator {
+                        i - 1
+                    } else {
+                        i
+                    }
+                }),
+        };
+        let mut carry = match at {
+            Some(i) if i < self.units.len() => self.units.split_off(i),
             _ => Vec::new(),
         };
         let separators = carry.iter().take_while(|u| u.separator).count();
         carry.drain(..separators);
         self.end_row();
-        self.used = carry.iter().map(|u| u.width).sum();
+        self.used = 0;
+        for u in &carry {
+            if let Some(tag) = u.tag {
+                self.last_tag = Some((self.rows.len(), self.used, tag));
+            }
+            self.used += u.width;
+        }
         self.units = carry;
     }
 
@@ -392,6 +433,9 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
                     if look.separators && boundary {
                         rows.separate(look.theme.glyphs.separator, look.theme.glyph());
                     }
+                    if p.token_start {
+                        rows.token_starts();
+                    }
                     end_of_word(rows, p.style, look);
                 }
                 continue;
@@ -401,6 +445,7 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
                 style: p.style,
                 tag: p.tag,
                 boundary,
+                starts_token: p.token_start,
                 cursor: p.cursor,
                 cursor_marked: false,
             };
@@ -432,6 +477,9 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
                 {
                     rows.separate(look.theme.glyphs.separator, look.theme.glyph());
                 }
+                if p.token_start {
+                    rows.token_starts();
+                }
                 end_of_word(rows, p.style, look);
             }
             next_empty += 1;
@@ -460,6 +508,7 @@ pub fn lay_out(rows: &mut Rows, pieces: &[Piece], look: &TextLook) {
                     style: pieces[p].style,
                     tag: stretch.tag_at(at),
                     boundary: stretch.separates(at),
+                    starts_token: stretch.starts_piece(at),
                     cursor: stretch.is_cursor(at),
                     cursor_marked: false,
                 };
@@ -509,6 +558,11 @@ impl Stretch<'_, '_> {
     }
 
     /// A separator goes before `at`: a boundary between two tokens.
+    /// A token or a gap starts at byte `at`.
+    fn starts_piece(&self, at: usize) -> bool {
+        self.starting_at(at).any(|p| p.token_start)
+    }
+
     fn separates(&self, at: usize) -> bool {
         at > 0
             && self.starting_at(at).any(|p| p.token_start && !p.gap)
@@ -552,6 +606,7 @@ impl Stretch<'_, '_> {
                     style: self.pieces[piece].style,
                     tag: starts_here.then_some(self.pieces[piece].tag).flatten(),
                     boundary: starts_here && self.separates(from),
+                    starts_token: starts_here && self.starts_piece(from),
                     cursor: (starts_here && self.is_cursor(from))
                         || (from + 1..to).any(|b| self.is_cursor(b)),
                     cursor_marked: false,
@@ -569,6 +624,7 @@ impl Stretch<'_, '_> {
             style: first.patch(look.theme.fragment()),
             tag: self.tag_at(start),
             boundary: self.separates(start),
+            starts_token: self.starts_piece(start),
             cursor: (start..end).any(|b| self.is_cursor(b)),
             cursor_marked: false,
         };
@@ -588,6 +644,9 @@ struct Part<'b> {
     tag: Option<usize>,
     /// A token boundary comes before it.
     boundary: bool,
+    /// It starts a token or the text between words (a row may break
+    /// before it).
+    starts_token: bool,
     cursor: bool,
     cursor_marked: bool,
 }
@@ -614,6 +673,9 @@ impl Part<'_> {
     fn emit(&mut self, rows: &mut Rows, look: &TextLook, symbol: &str, style: Style) {
         if let Some(tag) = self.tag.take() {
             rows.tag_next(tag);
+        }
+        if std::mem::take(&mut self.starts_token) {
+            rows.token_starts();
         }
         if std::mem::take(&mut self.boundary) && look.separators {
             rows.separate(look.theme.glyphs.separator, look.theme.glyph());
