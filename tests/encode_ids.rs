@@ -1,7 +1,9 @@
 //! Every id of the encode box is on screen, in order, under its token: in
 //! every script of the bundled samples, at every width, for the tokenizer
 //! being trained and for a real one, byte-level fragments of a character
-//! included (a Devanagari letter at merge 0 is three tokens).
+//! included (a Devanagari letter at merge 0 is three tokens), with and
+//! without separators and hex; and the padding that lines ids up never
+//! reads as a space.
 
 mod common;
 
@@ -27,7 +29,11 @@ fn ids_on_screen(app: &mut App, width: u16, height: u16) -> Vec<u32> {
     let mut ids = Vec::new();
     for row in inside.iter().skip(1).step_by(2) {
         let row = row.trim_matches('│');
-        assert!(!row.contains('…'), "no id is cut off: {row}");
+        assert!(
+            !row.contains('…'),
+            "no id is cut off: {row}\n{}",
+            rows.join("\n")
+        );
         ids.extend(row.split_whitespace().map(|n| n.parse::<u32>().unwrap()));
     }
     ids
@@ -40,10 +46,22 @@ fn check(app: &mut App, what: &str) {
         update(app, Action::StopEditing);
         let tok = app.toks.get(app.toks.selected).unwrap().clone();
         let want = tok.encode(&app.encode.text, false);
-        for width in [80, 120, 200] {
-            // Zoomed and tall enough for every row of the box.
-            let got = ids_on_screen(app, width, 400);
-            assert_eq!(got, want, "{what}, {} at {width} columns", sample.code);
+        for (separators, hex) in [(false, false), (true, false), (false, true), (true, true)] {
+            if app.shows(Toggle::Separators) != separators {
+                update(app, Action::Toggle(Toggle::Separators));
+            }
+            if app.shows(Toggle::Hex) != hex {
+                update(app, Action::Toggle(Toggle::Hex));
+            }
+            for width in [80, 120, 200] {
+                // Zoomed and tall enough for every row of the box.
+                let got = ids_on_screen(app, width, 400);
+                assert_eq!(
+                    got, want,
+                    "{what}, {} at {width} columns, separators {separators}, hex {hex}",
+                    sample.code
+                );
+            }
         }
     }
 }
@@ -66,4 +84,60 @@ fn every_id_is_shown_under_its_token_in_every_script_and_width() {
         .unwrap();
     app.toks.selected = o200k;
     check(&mut app, "o200k");
+}
+
+/// The text rows of the zoomed encode box, inside its border.
+fn text_rows(app: &mut App, width: u16) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(width, 200)).unwrap();
+    bpeek::tui::runner::draw(&mut terminal, app).unwrap();
+    let rows = rows_of(terminal.backend());
+    let top = rows.iter().position(|r| r.starts_with("┌ Encode")).unwrap();
+    rows[top + 1..]
+        .iter()
+        .take_while(|r| !r.starts_with('└'))
+        .step_by(2)
+        .map(|r| r.trim_start_matches('│').trim_end_matches('│').to_string())
+        .collect()
+}
+
+#[test]
+fn blanks_under_ids_are_padding_and_never_read_as_spaces() {
+    let mut app = default_app();
+    update(&mut app, Action::Resize(80, 24));
+    app.focus = Focus::Encode;
+    update(&mut app, Action::Toggle(Toggle::Zoom));
+    update(&mut app, Action::Goto(300));
+    let typed = "The  baker baked\n12345 loaves, then   rested.";
+    update(&mut app, Action::Paste(typed.to_string()));
+    update(&mut app, Action::StopEditing);
+    for separators in [false, true] {
+        if app.shows(Toggle::Separators) != separators {
+            update(&mut app, Action::Toggle(Toggle::Separators));
+        }
+        let rows = text_rows(&mut app, 60);
+        // Blanks are padding: without them, and with the space and line
+        // break glyphs read back, the rows are the text as typed.
+        let read: String = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .filter(|&c| c != ' ' && c != '│')
+            .map(|c| match c {
+                '·' => ' ',
+                '↵' => '\n',
+                c => c,
+            })
+            .collect();
+        assert_eq!(read, typed, "separators {separators}:\n{}", rows.join("\n"));
+        if separators {
+            // A token's padding is its own: it comes before the separator,
+            // so no token starts with a blank.
+            for row in &rows {
+                assert!(
+                    !row.contains("│ "),
+                    "padding after a separator:\n{}",
+                    rows.join("\n")
+                );
+            }
+        }
+    }
 }

@@ -182,6 +182,28 @@ impl Rows {
         if width == 0 {
             return;
         }
+        let cursor = std::mem::take(&mut self.cursor_next);
+        let starts_token = std::mem::take(&mut self.token_next);
+        let tag = self.tag_next.take();
+        if let Some(tag) = tag {
+            // The last token's blank columns go before the separator: they
+            // are its own.
+            self.pad_after_last_tag();
+            // A token whose ids need more room than the row has left starts
+            // the next row, so that they are written under it whole.
+            let want = tag
+                .checked_sub(self.reserved_from)
+                .and_then(|i| self.reserved.get(i))
+                .copied()
+                .unwrap_or(0);
+            let separator = self.separator.map_or(0, |(glyph, _)| cell_width(glyph));
+            if self.used > 0
+                && self.used + separator + width.max(want) > self.width
+                && want <= self.width
+            {
+                self.wrap_before(true);
+            }
+        }
         if let Some((glyph, sep_style)) = self.separator.take() {
             self.push_unit(Unit {
                 symbol: Cow::Borrowed(glyph),
@@ -193,22 +215,6 @@ impl Rows {
                 starts_token: false,
                 tag: None,
             });
-        }
-        let cursor = std::mem::take(&mut self.cursor_next);
-        let starts_token = std::mem::take(&mut self.token_next);
-        let tag = self.tag_next.take();
-        if let Some(tag) = tag {
-            self.pad_after_last_tag();
-            // A token whose ids need more room than the row has left starts
-            // the next row, so that they are written under it whole.
-            let want = tag
-                .checked_sub(self.reserved_from)
-                .and_then(|i| self.reserved.get(i))
-                .copied()
-                .unwrap_or(0);
-            if self.used > 0 && self.used + width.max(want) > self.width && want <= self.width {
-                self.wrap_before(true);
-            }
         }
         self.push_unit(Unit {
             symbol: kept(s),

@@ -135,18 +135,10 @@ fn interleave_ids(
     // Only the tokens drawn here, from the first placed to the last.
     let lo = placed.iter().map(|p| p.tag).min().unwrap_or(0);
     let mut hi = placed.iter().map(|p| p.tag + 1).max().unwrap_or(0);
-    // The tokens that share the last placed one's character, and line
-    // breaks (which end a row, drawing nothing), have no place of their
-    // own, but their ids go after the last one's too.
-    while hi < enc.ids.len() && enc.spans.len() == enc.ids.len() && {
-        let span = enc.spans.range(hi);
-        let breaks = enc
-            .text
-            .as_bytes()
-            .get(span.clone())
-            .is_some_and(|b| !b.is_empty() && b.iter().all(|&c| c == b'\n'));
-        inside_cluster(&enc.text, span.start) || breaks
-    } {
+    // The tokens that share the last placed one's character have no place
+    // of their own, but their ids go after the last one's too. (A line
+    // break is drawn as a glyph under ids, so it has a place.)
+    while hi < enc.ids.len() && enc.spans.len() == enc.ids.len() && shares_a_place(app, hi) {
         hi += 1;
     }
     let mut where_of: Vec<Option<(usize, usize)>> = vec![None; hi.saturating_sub(lo)];
@@ -494,7 +486,9 @@ fn token_rows_placed(
     }
     let look = TextLook {
         theme: &app.theme,
-        whitespace: app.shows(Toggle::Whitespace),
+        // Under ids, tokens are padded to their ids' width: spaces are
+        // drawn as glyphs so that no blank reads as one.
+        whitespace: app.shows(Toggle::Whitespace) || !editing,
         hex: app.shows(Toggle::Hex),
         separators: app.shows(Toggle::Separators),
         line_breaks: true,
@@ -533,6 +527,40 @@ fn inside_cluster(text: &str, start: usize) -> bool {
     !cursor.is_boundary(text, 0).unwrap_or(true)
 }
 
+/// Token `k` has no place of its own: it starts inside a character that
+/// is drawn once for all the tokens sharing it. With separators a
+/// character cut only between its code points (a Devanagari vowel sign
+/// after its consonant) is drawn token by token, and with hex every token
+/// stands alone; this mirrors [`crate::tui::panes::rows::lay_out`].
+fn shares_a_place(app: &App, k: usize) -> bool {
+    let enc = &app.encode;
+    let text = &enc.text;
+    let start = enc.spans.range(k).start;
+    if app.shows(Toggle::Hex) || !inside_cluster(text, start) {
+        return false;
+    }
+    if !app.shows(Toggle::Separators) || !text.is_char_boundary(start) {
+        return true;
+    }
+    let cluster_start = unicode_segmentation::GraphemeCursor::new(start, text.len(), true)
+        .prev_boundary(text, 0)
+        .ok()
+        .flatten()
+        .unwrap_or(0);
+    let cluster_end = unicode_segmentation::GraphemeCursor::new(start, text.len(), true)
+        .next_boundary(text, 0)
+        .ok()
+        .flatten()
+        .unwrap_or(text.len());
+    // Drawn once if any token of the character starts inside a code point.
+    let starts = |j: usize| enc.spans.range(j).start;
+    let before = (0..k).rev().map(starts).take_while(|&s| s > cluster_start);
+    let after = (k + 1..enc.ids.len())
+        .map(starts)
+        .take_while(|&s| s < cluster_end);
+    before.chain(after).any(|s| !text.is_char_boundary(s))
+}
+
 /// The columns each token of `lo..hi` keeps for the ids under it: its id
 /// and a space, except that tokens sharing one character (the bytes of a
 /// Devanagari letter at merge 0, say) are drawn as that character once, so
@@ -540,23 +568,20 @@ fn inside_cluster(text: &str, start: usize) -> bool {
 /// does a token before a line break, which draws nothing but has an id.
 fn id_widths(app: &App, lo: usize, hi: usize) -> Vec<usize> {
     let enc = &app.encode;
+    // A space after each id keeps ids apart; a separator does that itself.
+    let gap = usize::from(!app.shows(Toggle::Separators));
     let mut widths: Vec<usize> = enc.ids[lo..hi]
         .iter()
-        .map(|id| id.to_string().len() + 1)
+        .map(|id| id.to_string().len() + gap)
         .collect();
     if enc.spans.len() != enc.ids.len() {
         return widths;
     }
     let mut first = 0;
     for k in 1..widths.len() {
-        let span = enc.spans.range(lo + k);
-        let line_break = enc
-            .text
-            .as_bytes()
-            .get(span.clone())
-            .is_some_and(|b| !b.is_empty() && b.iter().all(|&c| c == b'\n'));
-        if line_break || inside_cluster(&enc.text, span.start) {
-            widths[first] += widths[k];
+        if shares_a_place(app, lo + k) {
+            // Its id follows the first one's, after a space.
+            widths[first] += widths[k] + 1 - gap;
             widths[k] = 0;
         } else {
             first = k;
