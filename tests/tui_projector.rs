@@ -111,3 +111,41 @@ fn an_empty_encode_box_takes_one_row_and_grows_when_typed_in() {
         rows.join("\n")
     );
 }
+
+#[test]
+fn the_80_column_footer_offers_the_keys_that_matter_in_each_pane() {
+    let mut app = play();
+    let footer = |app: &mut App| {
+        screen(app, ScriptedEvents::typed(""))
+            .last()
+            .unwrap()
+            .clone()
+    };
+    let line = footer(&mut app);
+    for key in [
+        " n next",
+        " . phase",
+        " g go to",
+        " Tab pane",
+        " / find",
+        " v chunks",
+        " q quit",
+        " ? help",
+    ] {
+        assert!(line.contains(key), "corpus focused, {key:?} in: {line}");
+    }
+    let line = screen(&mut app, ScriptedEvents::new([Event::key(KeyCode::Tab)]))
+        .last()
+        .unwrap()
+        .clone();
+    for key in [" g go to", " Tab pane", " d changed", " ? help"] {
+        assert!(line.contains(key), "pairs focused, {key:?} in: {line}");
+    }
+    let line = screen(&mut app, ScriptedEvents::new([Event::key(KeyCode::Tab)]))
+        .last()
+        .unwrap()
+        .clone();
+    for key in [" g go to", " Tab pane", " Enter tree", " ? help"] {
+        assert!(line.contains(key), "merges focused, {key:?} in: {line}");
+    }
+}

@@ -202,7 +202,7 @@ const EXPECT_80: &[&str] = &[
     "┌ Encode ──────────────────────────────────────────────────────────────────────┐",
     "│press e, then type or paste text to see it cut by the merges so far           │",
     "└──────────────────────────────────────────────────────────────────────────────┘",
-    " n next  p undo  . phase  a play  f fertility  q quit  e encode  z zoom  ? help ",
+    " n next . phase f fertility q quit g go to Tab pane / find v chunks ? help      ",
 ];
 
 const EXPECT_BIG: &[&str] = &[
@@ -245,7 +245,7 @@ const EXPECT_BIG: &[&str] = &[
     "└──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘",
     "│in + g wins: count 44, next best 43                                                                                   │",
     "└──────────────────────────────────────────────────────────────────────────────────────────────────────────────────────┘",
-    " n next  p undo  . phase  a play  f fertility  q quit  e encode  g go to  Tab pane  t tokenizer  z zoom  ? help         ",
+    " n next  p undo  . phase  a play  f fertility  q quit  e encode  g go to  Tab pane  t tokenizer  ] token  ? help        ",
 ];
 
 const EXPECT_HELP: &[&str] = &[

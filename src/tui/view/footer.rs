@@ -2,9 +2,10 @@
 //! under way or the go-to prompt while it is open, then the keys that matter
 //! now, from the key table.
 
-use crate::tui::action::Action;
-use crate::tui::app::{App, InputMode};
-use crate::tui::keymap::footer_rows;
+use crate::bpe::Phase;
+use crate::tui::action::{Action, Toggle};
+use crate::tui::app::{App, Focus, InputMode};
+use crate::tui::keymap::{Binding, footer_rows};
 use crate::tui::view::progress;
 use crate::tui::view::widths::{truncate, width};
 use ratatui::Frame;
@@ -53,38 +54,109 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             !(waits || (done && trains))
         })
         .collect();
-    let (help, others): (Vec<_>, Vec<_>) = rows
+    let (help, mut others): (Vec<_>, Vec<_>) = rows
         .into_iter()
         .partition(|b| b.action == Action::ToggleHelp);
-    let label = |b: &crate::tui::keymap::Binding| {
-        (
-            format!(" {}", b.keys[0].label()),
-            format!(" {} ", b.footer.unwrap_or_default()),
-        )
+    // The keys are offered in the order they matter now; the ones that
+    // fit are then shown in table order.
+    let table_order = |b: &&Binding| {
+        crate::tui::keymap::BINDINGS
+            .iter()
+            .position(|x| std::ptr::eq(x, *b))
+            .unwrap_or(usize::MAX)
     };
-    let help_width: usize = help
-        .iter()
-        .map(|b| {
-            let (k, d) = label(b);
-            width(&k) + width(&d)
-        })
-        .sum();
+    others.sort_by_key(|b| (priority(app, b), table_order(b)));
     if app.notice.is_some() {
         return frame.render_widget(Line::from(spans), area);
     }
-    for b in others.iter().chain(help.iter()) {
-        let (k, d) = label(b);
-        let w = width(&k) + width(&d);
-        let is_help = b.action == Action::ToggleHelp;
-        if !is_help && used + w + help_width > max {
-            continue;
-        }
-        if used + w > max {
-            break;
-        }
-        used += w;
-        spans.push(Span::styled(k, t.key()));
-        spans.push(Span::raw(d));
+    // Two spaces between keys, or one when that is what it takes to show
+    // every key that matters most (at 80 columns).
+    let (shown, spacing) = [2, 1]
+        .into_iter()
+        .map(|spacing| {
+            (
+                fit(&others, &help, max.saturating_sub(used), spacing),
+                spacing,
+            )
+        })
+        .find(|(shown, _)| {
+            others
+                .iter()
+                .filter(|b| priority(app, b) <= ESSENTIAL)
+                .all(|b| shown.iter().any(|s| std::ptr::eq(*s, *b)))
+        })
+        .unwrap_or_else(|| (fit(&others, &help, max.saturating_sub(used), 2), 2));
+    let mut shown = shown;
+    shown.sort_by_key(table_order);
+    let fits_help =
+        help.iter().map(|b| label_width(b, spacing)).sum::<usize>() <= max.saturating_sub(used);
+    for b in shown
+        .into_iter()
+        .chain(help.into_iter().filter(|_| fits_help))
+    {
+        spans.push(Span::styled(format!(" {}", b.keys[0].label()), t.key()));
+        let gap = " ".repeat(spacing - 1);
+        spans.push(Span::raw(format!(" {}{gap}", b.footer.unwrap_or_default())));
     }
     frame.render_widget(Line::from(spans), area);
+}
+
+/// Keys of this priority or lower are shown with one space between keys
+/// rather than dropped.
+const ESSENTIAL: usize = 6;
+
+/// Columns a key takes: ` k label` and the spacing after it.
+fn label_width(b: &Binding, spacing: usize) -> usize {
+    1 + width(&b.keys[0].label()) + 1 + width(b.footer.unwrap_or_default()) + spacing - 1
+}
+
+/// The keys of `others` that fit in `room` beside the help key, taken in
+/// the order given.
+fn fit<'a>(
+    others: &[&'a Binding],
+    help: &[&'a Binding],
+    room: usize,
+    spacing: usize,
+) -> Vec<&'a Binding> {
+    let mut used: usize = help.iter().map(|b| label_width(b, spacing)).sum();
+    let mut shown = Vec::new();
+    for b in others {
+        let w = label_width(b, spacing);
+        if used + w <= room {
+            used += w;
+            shown.push(*b);
+        }
+    }
+    shown
+}
+
+/// How much a key matters now (lower first): what moves training on, then
+/// what finds one's way around the panes, the focused pane's own keys
+/// before the others. Keys not named keep their table order after these.
+fn priority(app: &App, b: &Binding) -> usize {
+    if app.fert.open || app.input != InputMode::Normal {
+        // The fertility view and the prompts list their keys in table order.
+        return ESSENTIAL + 1;
+    }
+    let focus = app.focus;
+    let at_start = app.trainer().merges().is_empty() && *app.trainer().phase() == Phase::Counted;
+    match b.action {
+        Action::CancelJob | Action::Step | Action::LessonNext => 0,
+        Action::Advance => 1,
+        Action::OpenGoto => 2,
+        Action::FocusNext => 3,
+        Action::FindNext | Action::Toggle(Toggle::ChunkTable) if focus == Focus::Corpus => 4,
+        Action::Toggle(Toggle::ChangedOnly) if focus == Focus::Pairs => 4,
+        Action::OpenTree if matches!(focus, Focus::Merges | Focus::Encode) => 4,
+        Action::NextToken | Action::NextTokenizer if focus == Focus::Encode => 4,
+        Action::ToggleFertility => 5,
+        Action::Quit => 6,
+        // Nothing to undo yet.
+        Action::Undo if at_start => 50,
+        Action::Undo => 7,
+        Action::ToggleAutoplay => 8,
+        Action::StartEditing => 9,
+        Action::Toggle(Toggle::Zoom) => 10,
+        _ => 20,
+    }
 }
