@@ -273,6 +273,26 @@ impl Tokenizer {
         }
     }
 
+    /// [`Tokenizer::kind`] with what sets it apart: a SentencePiece
+    /// model's normalizer and byte fallback (`sentencepiece unigram,
+    /// nmt_nfkc, byte fallback`).
+    pub fn kind_detail(&self) -> String {
+        let mut out = self.kind().to_string();
+        if let Some(m) = &self.spm {
+            if !m.normalizer_name().is_empty() {
+                out += ", ";
+                out += m.normalizer_name();
+            }
+            if m.byte_fallback() {
+                out += ", byte fallback";
+            }
+            if m.split_digits() {
+                out += ", digits split";
+            }
+        }
+        out
+    }
+
     /// Whether `id` stands for text the tokenizer could not read: `[UNK]`
     /// (char mode) or a SentencePiece model's unknown piece.
     pub fn is_unknown(&self, id: TokenId) -> bool {

@@ -2,9 +2,8 @@
 //! (Viterbi over every piece that matches at each character). A character
 //! no piece starts with is unknown, scored the lowest piece score minus 10.
 //! A user-defined symbol scores its length times the highest score, less
-//! 0.1, so that it is always taken. The sums are kept as sentencepiece
-//! keeps them (a piece's in double precision, stored in single), so that
-//! ties fall the same way.
+//! 0.1, so that it is always taken. The sums are kept in single precision,
+//! as sentencepiece keeps them, so that near ties fall the same way.
 
 use super::SpmModel;
 use super::normalize::one_char_len;
@@ -48,16 +47,16 @@ pub fn encode(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
                 return;
             }
             let score = if p.kind == super::PieceType::UserDefined {
-                f64::from(len as f32 * model.max_score) - 0.1
+                len as f32 * model.max_score - 0.1
             } else {
-                f64::from(p.score)
+                p.score
             };
-            let candidate = score + f64::from(here);
+            let candidate = score + here;
             let target = &mut best[start + len];
-            if target.from == UNSET || candidate > f64::from(target.score) {
+            if target.from == UNSET || candidate > target.score {
                 *target = Best {
                     id,
-                    score: candidate as f32,
+                    score: candidate,
                     from: start,
                 };
             }
