@@ -438,11 +438,12 @@ impl SpmModel {
                 PieceType::Unknown => text.extend_from_slice(&self.unk_surface),
                 _ => {
                     let mut piece = &p.text[..];
-                    if at_start && (n.add_dummy_prefix || n.remove_extra_whitespaces) {
-                        if let Some(rest) = piece.strip_prefix(SPACE) {
-                            piece = rest;
-                            start_space_seen = !n.remove_extra_whitespaces;
-                        }
+                    if at_start
+                        && (n.add_dummy_prefix || n.remove_extra_whitespaces)
+                        && let Some(rest) = piece.strip_prefix(SPACE)
+                    {
+                        piece = rest;
+                        start_space_seen = !n.remove_extra_whitespaces;
                     }
                     replace_space_marks(piece, &mut text);
                 }

@@ -37,7 +37,7 @@ impl CharsMap {
                 rest.len()
             )));
         }
-        if size % 4 != 0 {
+        if !size.is_multiple_of(4) {
             return Err(Error::input(format!(
                 "{field}: its trie has {size} bytes, not a whole number of 4-byte units"
             )));
@@ -234,7 +234,11 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), "\u{2581}a\u{2581}b");
         assert_eq!(to_orig.len(), 3 + 1 + 3 + 1 + 1);
         assert_eq!(to_orig[3], 2, "a is byte 2 of the input");
-        assert_eq!(*to_orig.last().unwrap(), 7);
+        assert_eq!(
+            *to_orig.last().unwrap(),
+            6,
+            "the trailing space is no part of the last piece"
+        );
         let keep = Normalizer {
             remove_extra_whitespaces: false,
             add_dummy_prefix: false,
