@@ -293,3 +293,80 @@ fn a_model_file_under_another_name_is_still_read() {
     assert_eq!(tok.name(), "tokenizer.bin");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+mod common;
+
+/// The explorer's fertility view with a model file among its tokenizers:
+/// every panel draws, a piece says its type and score where a byte-level
+/// token names its merge, the merges panel says there is no merge list,
+/// and an unknown piece names the text it stands for.
+#[test]
+fn the_explorer_shows_a_model_file_as_pieces_with_scores() {
+    use bpeek::tui::keymap::action_for;
+    use bpeek::tui::{Action, App, Event, update};
+    use crossterm::event::KeyCode;
+
+    fn key(app: &mut App, e: Event) {
+        let Event::Key(key) = e else { unreachable!() };
+        if let Some(action) = action_for(app, &key) {
+            update(app, action);
+        }
+    }
+    fn draw(app: &mut App) -> String {
+        let mut terminal =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+        common::redraw_whole(&mut terminal, app);
+        common::rows_of(terminal.backend()).join("\n")
+    }
+
+    let dir = std::env::temp_dir().join(format!("bpeek-spm-tui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("small.model");
+    std::fs::write(&path, small_bpe()).unwrap();
+    let spec = path.to_str().unwrap().to_string();
+
+    let mut app = common::default_app();
+    app.add_tokenizer(&spec);
+    key(&mut app, Event::char('f'));
+    for s in app.toks.take_requests() {
+        update(&mut app, Action::Loaded(common::loaded(&s)));
+    }
+    while app.toks.selected_slot().label != "small.model" {
+        key(&mut app, Event::char('t'));
+    }
+    let screen = draw(&mut app);
+    // The English sample starts "The": `▁` is a piece, `T` is unknown.
+    assert!(
+        screen.contains("sentencepiece bpe piece, score -10"),
+        "{screen}"
+    );
+    key(&mut app, Event::char(']'));
+    let screen = draw(&mut app);
+    assert!(
+        screen.contains("<unk> for \"The\"") && screen.contains("no piece for"),
+        "{screen}"
+    );
+    // The tree of a piece, then every panel.
+    key(&mut app, Event::key(KeyCode::Enter));
+    draw(&mut app);
+    key(&mut app, Event::key(KeyCode::Esc));
+    let mut saw_merges = false;
+    for _ in 0..4 {
+        key(&mut app, Event::key(KeyCode::Tab));
+        let screen = draw(&mut app);
+        saw_merges |=
+            screen.contains("small.model is a sentencepiece bpe: its 11 pieces have scores");
+    }
+    assert!(saw_merges, "the merges panel says what the model is");
+    // Pasted text with a user-defined symbol and byte-less unknowns.
+    key(&mut app, Event::char('e'));
+    for c in "ab<sep>ab 日本".chars() {
+        key(&mut app, Event::char(c));
+    }
+    key(&mut app, Event::key(KeyCode::Esc));
+    for _ in 0..8 {
+        key(&mut app, Event::char(']'));
+        draw(&mut app);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
