@@ -7,12 +7,15 @@
 //!   (the system's man pages), multilingual text (the bundled samples), digits
 //!   and one letter repeated, with the ratios and whether the ids agree;
 //! - the time to load each tokenizer, against `tiktoken-rs`;
+//! - SentencePiece `.model` files (BPE and Unigram, trained by Python
+//!   `sentencepiece` on the English text) against `sentencepiece` itself,
+//!   timed inside Python, where it is installed;
 //! - the explorer on 10 MB of English for every pre-tokenizer: open, step,
 //!   frame, step back and seek.
 //!
 //! Options (after `--`): `--megabytes N` for the explorer corpus (10),
 //! `--merges N` (2000), `--rounds N` encoding runs, best kept (5), and
-//! `--only encode|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
+//! `--only encode|spm|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
 //! (the explorer's pre-tokenizers, all by default). Figures are printed, never asserted.
 
 use bpeek::bpe::io::builtin;
@@ -70,10 +73,14 @@ fn main() {
         machine(),
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
-    if o.only.as_deref() != Some("explorer") {
+    let only = |what: &str| o.only.as_deref().is_none_or(|x| x == what);
+    if only("encode") {
         encoding(&o);
     }
-    if o.only.as_deref() != Some("encode") {
+    if only("spm") {
+        sentencepiece(&o);
+    }
+    if only("explorer") {
         explorer(&o);
     }
 }
@@ -269,6 +276,99 @@ fn encoding(o: &Options) {
         );
     }
     println!();
+}
+
+/// Python that trains a model: argv = corpus, prefix, model type.
+const SP_TRAIN: &str = "import sys, sentencepiece as s
+s.SentencePieceTrainer.train(input=sys.argv[1], model_prefix=sys.argv[2], model_type=sys.argv[3],
+    vocab_size=8000, input_sentence_size=200000, shuffle_input_sentence=False, minloglevel=2)";
+
+/// Python that times `sp.encode` on a file, best of rounds (one thread):
+/// argv = model, text file, rounds; prints the seconds and the ids.
+const SP_ENCODE: &str = "import sys, time, json, sentencepiece as s
+sp = s.SentencePieceProcessor(model_file=sys.argv[1])
+text = open(sys.argv[2], encoding='utf-8').read()
+best = None
+for _ in range(int(sys.argv[3])):
+    t = time.perf_counter(); ids = sp.encode(text); d = time.perf_counter() - t
+    best = d if best is None else min(best, d)
+print(json.dumps({'seconds': best, 'ids': ids}))";
+
+fn sentencepiece(o: &Options) {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let has = std::process::Command::new(&python)
+        .args(["-c", "import sentencepiece"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    println!(
+        "## SentencePiece models (single thread, best of {} runs)\n",
+        o.rounds
+    );
+    if !has {
+        println!("Python `sentencepiece` is not installed: skipped.\n");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("bpeek-bench-spm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (english_name, english) = english(5_000_000);
+    let inputs = [
+        (format!("{english_name}, 5 MB"), english.clone()),
+        ("multilingual, 4 MB".to_string(), multilingual(4_000_000)),
+        ("digits, 2 MB".to_string(), digits(2_000_000)),
+    ];
+    let corpus = dir.join("corpus.txt");
+    std::fs::write(&corpus, &english[..english.len().min(2_000_000)]).unwrap();
+    println!(
+        "Models of 8000 pieces trained on 2 MB of the English text. MB/s; a ratio above 1 means bpeek is faster.\n"
+    );
+    println!("| text | model | bpeek | sentencepiece | bpeek / sentencepiece | ids |");
+    println!("|---|---|---:|---:|---:|---|");
+    for kind in ["bpe", "unigram"] {
+        let prefix = dir.join(kind);
+        let trained = std::process::Command::new(&python)
+            .args(["-c", SP_TRAIN])
+            .arg(&corpus)
+            .arg(&prefix)
+            .arg(kind)
+            .output()
+            .is_ok_and(|out| out.status.success());
+        let model = prefix.with_extension("model");
+        let Ok(tok) = bpeek::bpe::io::load::load(&model.to_string_lossy()).map_err(|e| {
+            println!("| - | {kind} | could not train or load ({trained}): {e} | | | |");
+        }) else {
+            continue;
+        };
+        for (label, text) in &inputs {
+            let file = dir.join("text.txt");
+            std::fs::write(&file, text).unwrap();
+            let out = std::process::Command::new(&python)
+                .args(["-c", SP_ENCODE])
+                .arg(&model)
+                .arg(&file)
+                .arg(o.rounds.to_string())
+                .output()
+                .expect("python runs");
+            let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+            let theirs = answer["seconds"].as_f64().unwrap_or(f64::NAN);
+            let their_ids: Vec<u32> =
+                serde_json::from_value(answer["ids"].clone()).unwrap_or_default();
+            let mut ours = Duration::MAX;
+            let mut ids = Vec::new();
+            for _ in 0..o.rounds {
+                let (d, got) = timed(|| tok.encode(text, false));
+                (ours, ids) = (ours.min(d), got);
+            }
+            let ours_speed = mb_per_s(text.len(), ours);
+            let their_speed = text.len() as f64 / 1e6 / theirs;
+            println!(
+                "| {label} | {kind} | {ours_speed:.1} | {their_speed:.1} | {:.2} | {} |",
+                ours_speed / their_speed,
+                if ids == their_ids { "equal" } else { "DIFFER" }
+            );
+        }
+    }
+    println!();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn explorer(o: &Options) {

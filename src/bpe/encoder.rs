@@ -12,11 +12,13 @@ use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::rank_pairs::pair_ranks;
+use crate::bpe::spm::{PieceType, SpmModel};
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 pub use crate::bpe::specials::SpecialToken;
 use crate::bpe::specials::Specials;
@@ -47,6 +49,9 @@ pub struct Tokenizer {
     /// Added tokens matched as Hugging Face matches them, and the text
     /// normalizer (files from HF only).
     added: Option<Box<AddedVocab>>,
+    /// A SentencePiece model, which then does all the encoding and decoding
+    /// (the vocabulary holds its pieces; there are no merges or chunks).
+    spm: Option<Arc<SpmModel>>,
 }
 
 /// Texts from this long on are encoded with a [`ChunkCache`] (below it,
@@ -89,6 +94,7 @@ impl Tokenizer {
             whole: None,
             specials: Specials::default(),
             added: None,
+            spm: None,
         }
     }
 
@@ -155,6 +161,7 @@ impl Tokenizer {
             whole: whole_words.then_some(by_bytes),
             specials: Specials::new(specials),
             added: None,
+            spm: None,
         })
     }
 
@@ -226,6 +233,73 @@ impl Tokenizer {
             whole: Some(by_bytes),
             specials: Specials::new(specials),
             added: None,
+            spm: None,
+        }
+    }
+
+    /// A tokenizer that encodes and decodes with a SentencePiece model. Its
+    /// vocabulary is the model's pieces, each standing for its text (`▁` as
+    /// it is; a byte piece `<0xE3>` for its one byte).
+    pub fn from_sentencepiece(name: &str, model: SpmModel) -> Self {
+        let tokens = model.pieces().iter().map(SpmModel::token_bytes).collect();
+        Tokenizer {
+            name: name.into(),
+            vocab: Vocab::from_tokens(tokens),
+            byte_ids: Vec::new(),
+            chunker: Chunker::new(Pretok::None, Default::default()),
+            tie: TieRule::First,
+            source: MergeSource::List,
+            merges: Vec::new(),
+            ranks: FxHashMap::default(),
+            whole: None,
+            specials: Specials::default(),
+            added: None,
+            spm: Some(Arc::new(model)),
+        }
+    }
+
+    /// The SentencePiece model this tokenizer encodes with, if it is one.
+    pub fn sentencepiece(&self) -> Option<&SpmModel> {
+        self.spm.as_deref()
+    }
+
+    /// What kind of tokenizer this is, in words: `byte-level BPE`,
+    /// `char-level BPE`, `sentencepiece unigram`, `sentencepiece bpe`.
+    pub fn kind(&self) -> &'static str {
+        match (&self.spm, self.mode()) {
+            (Some(m), _) => m.algorithm().kind(),
+            (None, Mode::Char) => "char-level BPE",
+            (None, Mode::Byte) => "byte-level BPE",
+        }
+    }
+
+    /// [`Tokenizer::kind`] with what sets it apart: a SentencePiece
+    /// model's normalizer and byte fallback (`sentencepiece unigram,
+    /// nmt_nfkc, byte fallback`).
+    pub fn kind_detail(&self) -> String {
+        let mut out = self.kind().to_string();
+        if let Some(m) = &self.spm {
+            if !m.normalizer_name().is_empty() {
+                out += ", ";
+                out += m.normalizer_name();
+            }
+            if m.byte_fallback() {
+                out += ", byte fallback";
+            }
+            if m.split_digits() {
+                out += ", digits split";
+            }
+        }
+        out
+    }
+
+    /// Whether `id` stands for text the tokenizer could not read: `[UNK]`
+    /// (char mode) or a SentencePiece model's unknown piece.
+    pub fn is_unknown(&self, id: TokenId) -> bool {
+        match (&self.spm, self.mode()) {
+            (Some(m), _) => id == m.unk_id(),
+            (None, Mode::Char) => id == crate::bpe::vocab::UNK_ID,
+            (None, Mode::Byte) => false,
         }
     }
 
@@ -392,13 +466,17 @@ impl Tokenizer {
         EncodedToken {
             id,
             bytes: self.bytes_of(id).to_vec(),
-            special: self.special(id).is_some(),
+            special: self.describe_is_special(id),
         }
     }
 
     /// Whether `id` is one of the special (added) tokens.
     pub fn describe_is_special(&self, id: TokenId) -> bool {
         self.special(id).is_some()
+            || self
+                .spm
+                .as_ref()
+                .is_some_and(|m| m.kind_of(id) == Some(PieceType::Control))
     }
 
     /// The bytes token `id` stands for (char mode: its symbol string),
@@ -455,6 +533,10 @@ impl Tokenizer {
 
     /// Encode text with no special tokens in it.
     fn encode_ordinary(&self, text: &[u8], out: &mut Vec<TokenId>) {
+        if let Some(spm) = &self.spm {
+            spm.encode(text, out, None);
+            return;
+        }
         let rank_of = |p: Pair| self.ranks.get(&p).copied();
         match self.mode() {
             Mode::Byte => {
@@ -548,6 +630,9 @@ impl Tokenizer {
                     self.id_limit().saturating_sub(1)
                 )));
             }
+            if self.spm.is_some() {
+                continue;
+            }
             let token = self.describe(id);
             if self.mode() == Mode::Char && !token.special && self.vocab.ends_word(id) {
                 out.extend_from_slice(&token.bytes[..token.bytes.len() - END_OF_WORD.len()]);
@@ -555,6 +640,9 @@ impl Tokenizer {
             } else {
                 out.extend_from_slice(&token.bytes);
             }
+        }
+        if let Some(spm) = &self.spm {
+            return Ok(spm.decode(ids, |id| self.bytes_of(id).to_vec()));
         }
         if self.mode() == Mode::Char && out.last() == Some(&b' ') {
             out.pop();

@@ -16,7 +16,8 @@ pub struct Row {
     pub words: usize,
     pub tokens: usize,
     /// Of those, `[UNK]`: characters a char-mode tokenizer never saw in
-    /// training, each one token whatever its size.
+    /// training, each one token whatever its size (for a SentencePiece
+    /// model without byte fallback, a run of them is one token).
     pub unknown: usize,
     /// tokens / tokens of the English version, for the same tokenizer.
     pub premium: Option<f64>,
@@ -47,12 +48,7 @@ impl Row {
 
 /// How many of `ids` (an encoding by `tok`) are `[UNK]`.
 pub fn unknown_in(tok: &Tokenizer, ids: &[TokenId]) -> usize {
-    if tok.mode() != crate::bpe::Mode::Char {
-        return 0;
-    }
-    ids.iter()
-        .filter(|&&id| id == crate::bpe::vocab::UNK_ID)
-        .count()
+    ids.iter().filter(|&&id| tok.is_unknown(id)).count()
 }
 
 /// Encode `text` with `tok` and count.
@@ -90,6 +86,9 @@ pub fn add_premiums(rows: &mut [Row], english: &str) {
 /// characters; the whitespace between words belongs to no token, and a lone
 /// `</w>` covers nothing (an empty range at the end of its word).
 pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> {
+    if let Some(spm) = tok.sentencepiece() {
+        return spm_spans(spm, text);
+    }
     if tok.mode() == crate::bpe::Mode::Char {
         return char_mode_spans(tok, text);
     }
@@ -103,6 +102,16 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
             (id, span)
         })
         .collect()
+}
+
+/// SentencePiece tokens cover the text they were normalized from; a
+/// character given as bytes belongs to its last byte's token, and the dummy
+/// `▁` in front covers nothing of its own.
+fn spm_spans(spm: &crate::bpe::spm::SpmModel, text: &str) -> Vec<(TokenId, Range<usize>)> {
+    let mut ids = Vec::new();
+    let mut spans = Vec::new();
+    spm.encode(text.as_bytes(), &mut ids, Some(&mut spans));
+    ids.into_iter().zip(spans).collect()
 }
 
 fn char_mode_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> {

@@ -25,6 +25,7 @@ pub(crate) mod rank_pairs;
 pub(crate) mod script;
 pub(crate) mod specials;
 pub(crate) mod splitter;
+pub mod spm;
 
 pub mod trainer;
 pub(crate) mod vocab;

@@ -109,7 +109,8 @@ pub struct TrainArgs {
 #[derive(Args, Debug)]
 pub struct EncodeArgs {
     /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
-    /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
+    /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK,
+    /// or a SentencePiece .model
     #[arg(long, value_name = "NAME|FILE")]
     pub tokenizer: String,
     /// Text to encode, or - for stdin
@@ -128,7 +129,8 @@ pub struct EncodeArgs {
 #[derive(Args, Debug)]
 pub struct DecodeArgs {
     /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
-    /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, or FILE.tiktoken:PRETOK
+    /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK,
+    /// or a SentencePiece .model
     #[arg(long, value_name = "NAME|FILE")]
     pub tokenizer: String,
     /// Token ids (none decodes to the empty text), or - to read them from

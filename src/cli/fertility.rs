@@ -50,7 +50,10 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
         .join("\n");
     match args.format {
         Format::Json => {
-            let mut out = json!({ "rows": rows.iter().map(row_json).collect::<Vec<_>>() });
+            let mut out = json!({
+                "tokenizers": tokenizers.iter().map(kind_json).collect::<Vec<_>>(),
+                "rows": rows.iter().map(row_json).collect::<Vec<_>>(),
+            });
             if args.scripts {
                 out["scripts"] = scripts_json(&tokenizers, &mixed);
             }
@@ -61,6 +64,7 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
         }
         Format::Text => {
             crate::output::emit(&table(&rows, &texts))?;
+            crate::output::emit(&kinds_text(&tokenizers))?;
             if args.scripts {
                 crate::output::emit(&scripts_text(&tokenizers, &mixed))?;
             }
@@ -118,6 +122,29 @@ fn texts(args: &FertilityArgs) -> Result<(Vec<Labelled>, Option<String>)> {
         english = Some(name);
     }
     Ok((texts, english))
+}
+
+/// What each tokenizer is: its kind and how many ids it has.
+fn kind_json(tok: &Tokenizer) -> Value {
+    json!({"name": tok.name(), "kind": tok.kind_detail(), "ids": tok.vocab_size()})
+}
+
+fn kinds_text(tokenizers: &[Tokenizer]) -> String {
+    let w = tokenizers
+        .iter()
+        .map(|t| t.name().chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::from("\n");
+    for t in tokenizers {
+        out += &format!(
+            "{:<w$}  {}, {} ids\n",
+            t.name(),
+            t.kind_detail(),
+            t.vocab_size()
+        );
+    }
+    out
 }
 
 fn num(x: Option<f64>) -> Value {

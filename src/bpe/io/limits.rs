@@ -77,3 +77,10 @@ pub fn json_error(e: &serde_json::Error) -> Error {
     }
     Error::input(format!("malformed JSON: {e}"))
 }
+
+/// The largest binary tokenizer file read (a SentencePiece `.model` of a
+/// 256k vocabulary is under 5 MB).
+pub const MAX_MODEL_FILE_BYTES: usize = 256 << 20;
+/// The largest normalization map a model file may carry (sentencepiece's
+/// own `nmt_nfkc` map is under 300 kB).
+pub const MAX_CHARSMAP_BYTES: usize = 32 << 20;

@@ -2,17 +2,19 @@
 //! reads, recognised by its name and content.
 
 use crate::bpe::encoder::Tokenizer;
-use crate::bpe::io::files::read_text;
-use crate::bpe::io::limits::json_error;
-use crate::bpe::io::{builtin, import, tokenizer_file};
+use crate::bpe::io::files::{read_bytes, read_text};
+use crate::bpe::io::limits::{MAX_MODEL_FILE_BYTES, json_error};
+use crate::bpe::io::{builtin, import, sentencepiece, tokenizer_file};
 use crate::bpe::pretok::Pretok;
+use crate::bpe::spm::SpmModel;
 use crate::error::{Error, Result};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 pub const SUPPORTED: &str = "a built-in name (bytes, gpt2, cl100k, o200k), bpeek's tokenizer JSON, a Hugging Face \
 tokenizer.json with a byte-level BPE model, GPT-2's encoder.json + vocab.bpe (the folder or either file), \
-or a .tiktoken rank file with its pre-tokenizer (FILE.tiktoken:cl100k)";
+a .tiktoken rank file with its pre-tokenizer (FILE.tiktoken:cl100k), \
+or a SentencePiece .model file (BPE or Unigram)";
 
 /// Load the tokenizer `spec` names.
 pub fn load(spec: &str) -> Result<Tokenizer> {
@@ -62,7 +64,29 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
         let enc = sibling(path, "encoder.json");
         return gpt2_pair(spec, &enc, path);
     }
-    let text = read_text(path)?;
+    if has_extension(path, "model") {
+        let len = std::fs::metadata(path).map_or(0, |m| m.len());
+        if len > MAX_MODEL_FILE_BYTES as u64 {
+            return Err(Error::input(format!(
+                "{spec}: {len} bytes, more than the limit of {} MiB for a model file",
+                MAX_MODEL_FILE_BYTES >> 20
+            )));
+        }
+        return sentencepiece_model(spec, &read_bytes(path)?);
+    }
+    let bytes = read_bytes(path)?;
+    // A model file under another name: protobuf's first field (the pieces)
+    // starts with byte 0x0A, and the file is not text.
+    if bytes.first() == Some(&0x0A) && std::str::from_utf8(&bytes).is_err() {
+        return sentencepiece_model(spec, &bytes);
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::input(format!(
+            "{}: not UTF-8 text (byte offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     if has_tiktoken_extension(path) || looks_like_rank_file(text) {
         return Err(Error::input(format!(
@@ -115,8 +139,20 @@ pub fn check(spec: &str) -> Result<()> {
 }
 
 fn has_tiktoken_extension(path: &Path) -> bool {
+    has_extension(path, "tiktoken")
+}
+
+fn has_extension(path: &Path, ext: &str) -> bool {
     path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("tiktoken"))
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// A SentencePiece model file's tokenizer; errors name the file and field.
+fn sentencepiece_model(spec: &str, bytes: &[u8]) -> Result<Tokenizer> {
+    let model = sentencepiece::read(bytes)
+        .and_then(SpmModel::new)
+        .map_err(|e| e.context(spec))?;
+    Ok(Tokenizer::from_sentencepiece(&file_name(spec), model))
 }
 
 /// Whether the text starts like a rank file: `BASE64 RANK`.

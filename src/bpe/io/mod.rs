@@ -8,6 +8,7 @@ pub mod hf_export;
 pub mod import;
 pub(crate) mod limits;
 pub mod load;
+pub mod sentencepiece;
 pub(crate) mod tiktoken_export;
 pub mod tokenizer_file;
 pub(crate) mod trace_file;

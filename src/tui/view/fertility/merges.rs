@@ -25,6 +25,18 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
         lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
         return;
     };
+    if tok.sentencepiece().is_some() {
+        lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
+        let why = format!(
+            " {} is a {}: its {} pieces have scores, not a merge list ({} on the token line shows a piece's score)",
+            slot.label,
+            tok.kind(),
+            tok.vocab().len(),
+            "] [",
+        );
+        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        return;
+    }
     let (rows, first_merge) = merge_rows(tok);
     let took = match &slot.state {
         SlotState::Ready { took, .. } if !took.is_zero() => {

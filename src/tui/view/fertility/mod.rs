@@ -365,7 +365,7 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
         return "no tokens: the text is empty".into();
     };
     let dot = dot(app);
-    if tok.mode() == crate::bpe::Mode::Char && token.id == crate::bpe::vocab::UNK_ID {
+    if tok.is_unknown(token.id) {
         // The unknown token's own bytes say nothing of the text it stands for.
         let text = app
             .fert
@@ -374,8 +374,15 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
             .cloned()
             .unwrap_or_default();
         let n = text.len();
+        let (name, why) = match tok.sentencepiece() {
+            Some(_) => (
+                shown(app, &token.bytes),
+                "characters the model has no piece for",
+            ),
+            None => ("[UNK]".to_string(), "a character never seen in training"),
+        };
         return format!(
-            "id {} {dot} [UNK] for \"{}\" {dot} {n} byte{} {} {dot} a character never seen in training",
+            "id {} {dot} {name} for \"{}\" {dot} {n} byte{} {} {dot} {why}",
             token.id,
             shown(app, &text),
             if n == 1 { "" } else { "s" },
@@ -385,6 +392,8 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
     let n = token.bytes.len();
     let made = if token.special {
         "a special token".to_string()
+    } else if let Some(m) = tok.sentencepiece() {
+        spm_piece(tok, m, token.id)
     } else {
         match tok.made_by(token.id) {
             Some(m) => format!(
@@ -404,6 +413,31 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
         if n == 1 { "" } else { "s" },
         hex(app, &token.bytes),
     )
+}
+
+/// What a SentencePiece piece is: no merge list made it, so its type and
+/// score say how it is chosen.
+fn spm_piece(tok: &Tokenizer, m: &crate::bpe::spm::SpmModel, id: crate::bpe::TokenId) -> String {
+    use crate::bpe::spm::{Algorithm, PieceType};
+    let Some(p) = m.pieces().get(id as usize) else {
+        return "an added token".into();
+    };
+    match p.kind {
+        PieceType::Byte => "byte fallback: a byte of a character the model has no piece for".into(),
+        PieceType::UserDefined => "a user-defined symbol, always taken whole".into(),
+        _ => match m.algorithm() {
+            Algorithm::Unigram => format!(
+                "{} piece, score {:.3} (the best-scoring cut wins)",
+                tok.kind(),
+                p.score
+            ),
+            Algorithm::Bpe => format!(
+                "{} piece, score {} (pairs making higher scores merge first)",
+                tok.kind(),
+                p.score
+            ),
+        },
+    }
 }
 
 /// `s` padded or cut to `cols` columns (left-aligned).

@@ -1,0 +1,465 @@
+//! SentencePiece models, as the `sentencepiece` library encodes and decodes
+//! with them: normalize (see [`normalize`]), cut into pieces by BPE or
+//! Unigram, then give an unknown character as its UTF-8 bytes (`<0xE3>`
+//! pieces, with byte fallback) or as the unknown piece (a run of unknown
+//! characters as one).
+//!
+//! The model is read from a `.model` file by
+//! [`crate::bpe::io::sentencepiece`].
+
+mod bpe;
+pub mod normalize;
+pub(crate) mod trie;
+mod unigram;
+
+use crate::bpe::TokenId;
+use crate::error::{Error, Result};
+use normalize::{CharsMap, Normalizer, SPACE, valid_char_len};
+use rustc_hash::FxHashMap;
+use std::ops::Range;
+use trie::Trie;
+
+/// How a model cuts text into pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Algorithm {
+    Unigram,
+    Bpe,
+}
+
+impl Algorithm {
+    /// The kind of tokenizer, in words: `sentencepiece unigram`, ...
+    pub fn kind(self) -> &'static str {
+        match self {
+            Algorithm::Unigram => "sentencepiece unigram",
+            Algorithm::Bpe => "sentencepiece bpe",
+        }
+    }
+}
+
+/// What a piece is (`ModelProto.SentencePiece.Type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PieceType {
+    Normal,
+    /// The unknown piece (`<unk>`).
+    Unknown,
+    /// `<s>`, `</s>` and the like: never made from text.
+    Control,
+    /// Matched whole in the text, never normalized or split.
+    UserDefined,
+    /// In the vocabulary but never given.
+    Unused,
+    /// `<0x00>`..`<0xFF>`: one byte of an unknown character.
+    Byte,
+}
+
+impl PieceType {
+    /// The type of the file's number, if it is one.
+    pub fn from_number(n: u64) -> Option<PieceType> {
+        Some(match n {
+            1 => PieceType::Normal,
+            2 => PieceType::Unknown,
+            3 => PieceType::Control,
+            4 => PieceType::UserDefined,
+            5 => PieceType::Unused,
+            6 => PieceType::Byte,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PieceType::Normal => "normal",
+            PieceType::Unknown => "unknown",
+            PieceType::Control => "control",
+            PieceType::UserDefined => "user-defined",
+            PieceType::Unused => "unused",
+            PieceType::Byte => "byte",
+        }
+    }
+}
+
+/// One piece of the vocabulary; its id is its place in the list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Piece {
+    pub text: Vec<u8>,
+    pub score: f32,
+    pub kind: PieceType,
+}
+
+/// The normalizer settings of a model file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NormalizerSpec {
+    /// The rule's name (`nmt_nfkc`, `identity`, ...), for showing only.
+    pub name: String,
+    pub precompiled_charsmap: Vec<u8>,
+    pub add_dummy_prefix: bool,
+    pub remove_extra_whitespaces: bool,
+    pub escape_whitespaces: bool,
+}
+
+impl Default for NormalizerSpec {
+    fn default() -> Self {
+        NormalizerSpec {
+            name: String::new(),
+            precompiled_charsmap: Vec::new(),
+            add_dummy_prefix: true,
+            remove_extra_whitespaces: true,
+            escape_whitespaces: true,
+        }
+    }
+}
+
+/// Everything a model file says that encoding and decoding need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelSpec {
+    pub pieces: Vec<Piece>,
+    pub algorithm: Algorithm,
+    pub byte_fallback: bool,
+    pub split_digits: bool,
+    pub treat_whitespace_as_suffix: bool,
+    /// What the unknown piece decodes to (default ` ⁇ `).
+    pub unk_surface: Option<Vec<u8>>,
+    pub normalizer: NormalizerSpec,
+}
+
+/// A SentencePiece model, ready to encode.
+#[derive(Debug, Clone)]
+pub struct SpmModel {
+    pub(crate) algorithm: Algorithm,
+    pub(crate) pieces: Vec<Piece>,
+    normalizer: Normalizer,
+    normalizer_name: String,
+    byte_fallback: bool,
+    split_digits: bool,
+    pub(crate) unk_id: TokenId,
+    /// The id of each byte's piece (with byte fallback).
+    byte_ids: Vec<TokenId>,
+    /// Normal, user-defined and unused pieces by their text.
+    pub(crate) normal: FxHashMap<Vec<u8>, TokenId>,
+    /// Unknown, control and byte pieces by their text.
+    reserved: FxHashMap<Vec<u8>, TokenId>,
+    /// User-defined symbols, matched whole (longest first).
+    pub(crate) user: Option<Trie>,
+    /// The normal, user-defined and unused pieces (Unigram).
+    pub(crate) trie: Trie,
+    pub(crate) min_score: f32,
+    pub(crate) max_score: f32,
+    unk_surface: Vec<u8>,
+}
+
+/// The bytes a byte piece `<0xNN>` stands for.
+pub fn byte_of_piece(piece: &[u8]) -> Option<u8> {
+    let hex = piece.strip_prefix(b"<0x")?.strip_suffix(b">")?;
+    if hex.len() != 2
+        || !hex
+            .iter()
+            .all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(b))
+    {
+        return None;
+    }
+    u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+}
+
+impl SpmModel {
+    /// Check the pieces as sentencepiece does when it loads a model, and
+    /// build the tables. Errors name the field.
+    pub fn new(spec: ModelSpec) -> Result<SpmModel> {
+        let mut normal = FxHashMap::default();
+        let mut reserved = FxHashMap::default();
+        let mut unk_id = None;
+        let mut byte_ids = vec![TokenId::MAX; 256];
+        let mut user = Trie::new();
+        let mut trie = Trie::new();
+        let (mut min_score, mut max_score) = (f32::MAX, f32::MIN_POSITIVE);
+        for (i, p) in spec.pieces.iter().enumerate() {
+            let id = i as TokenId;
+            let field = || format!("pieces[{i}]");
+            if p.text.is_empty() {
+                return Err(Error::input(format!("{}.piece: a piece is empty", field())));
+            }
+            let is_normal = matches!(
+                p.kind,
+                PieceType::Normal | PieceType::UserDefined | PieceType::Unused
+            );
+            let table = if is_normal {
+                &mut normal
+            } else {
+                &mut reserved
+            };
+            if table.insert(p.text.clone(), id).is_some() {
+                return Err(Error::input(format!(
+                    "{}.piece: {:?} appears twice",
+                    field(),
+                    String::from_utf8_lossy(&p.text)
+                )));
+            }
+            if is_normal {
+                trie.insert(&p.text, id);
+            }
+            match p.kind {
+                PieceType::Normal => {
+                    min_score = min_score.min(p.score);
+                    max_score = max_score.max(p.score);
+                }
+                PieceType::UserDefined => user.insert(&p.text, id),
+                PieceType::Unknown => {
+                    if let Some(first) = unk_id {
+                        return Err(Error::input(format!(
+                            "{}.type: a second unknown piece (the first is pieces[{first}])",
+                            field()
+                        )));
+                    }
+                    unk_id = Some(id);
+                }
+                PieceType::Byte => {
+                    if !spec.byte_fallback {
+                        return Err(Error::input(format!(
+                            "{}: a byte piece {:?}, but trainer_spec.byte_fallback is off",
+                            field(),
+                            String::from_utf8_lossy(&p.text)
+                        )));
+                    }
+                    let Some(b) = byte_of_piece(&p.text) else {
+                        return Err(Error::input(format!(
+                            "{}.piece: {:?} is typed byte but is not <0x00>..<0xFF>",
+                            field(),
+                            String::from_utf8_lossy(&p.text)
+                        )));
+                    };
+                    byte_ids[b as usize] = id;
+                }
+                PieceType::Control | PieceType::Unused => {}
+            }
+        }
+        let Some(unk_id) = unk_id else {
+            return Err(Error::input(
+                "pieces: no piece has type UNKNOWN (sentencepiece needs one)",
+            ));
+        };
+        if spec.byte_fallback
+            && let Some(b) = byte_ids.iter().position(|&id| id == TokenId::MAX)
+        {
+            return Err(Error::input(format!(
+                "pieces: trainer_spec.byte_fallback is on but there is no byte piece <0x{b:02X}>"
+            )));
+        }
+        if normal.is_empty() {
+            return Err(Error::input(
+                "pieces: no normal, user-defined or unused piece to cut text into",
+            ));
+        }
+        let map = if spec.normalizer.precompiled_charsmap.is_empty() {
+            None
+        } else {
+            Some(CharsMap::parse(
+                &spec.normalizer.precompiled_charsmap,
+                "normalizer_spec.precompiled_charsmap",
+            )?)
+        };
+        let user = (!user.is_empty()).then_some(user);
+        let n = &spec.normalizer;
+        Ok(SpmModel {
+            algorithm: spec.algorithm,
+            normalizer: Normalizer {
+                map,
+                user: user.clone(),
+                add_dummy_prefix: n.add_dummy_prefix,
+                remove_extra_whitespaces: n.remove_extra_whitespaces,
+                escape_whitespaces: n.escape_whitespaces,
+                treat_whitespace_as_suffix: spec.treat_whitespace_as_suffix,
+            },
+            normalizer_name: n.name.clone(),
+            byte_fallback: spec.byte_fallback,
+            split_digits: spec.split_digits,
+            unk_id,
+            byte_ids,
+            normal,
+            reserved,
+            user,
+            trie,
+            min_score,
+            max_score,
+            unk_surface: spec
+                .unk_surface
+                .unwrap_or_else(|| " \u{2047} ".as_bytes().to_vec()),
+            pieces: spec.pieces,
+        })
+    }
+
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    pub fn byte_fallback(&self) -> bool {
+        self.byte_fallback
+    }
+
+    pub fn split_digits(&self) -> bool {
+        self.split_digits
+    }
+
+    /// The normalization rule's name as the file gives it (may be empty).
+    pub fn normalizer_name(&self) -> &str {
+        &self.normalizer_name
+    }
+
+    pub fn unk_id(&self) -> TokenId {
+        self.unk_id
+    }
+
+    /// The piece's type, if `id` is a piece.
+    pub fn kind_of(&self, id: TokenId) -> Option<PieceType> {
+        self.pieces.get(id as usize).map(|p| p.kind)
+    }
+
+    /// The bytes a piece stands for as a token: its text (`▁` as it is),
+    /// or the one byte of a byte piece.
+    pub fn token_bytes(p: &Piece) -> Vec<u8> {
+        match (p.kind, byte_of_piece(&p.text)) {
+            (PieceType::Byte, Some(b)) => vec![b],
+            _ => p.text.clone(),
+        }
+    }
+
+    /// The id of a piece's text, as sentencepiece looks it up (the unknown
+    /// piece if it is none).
+    pub(crate) fn piece_to_id(&self, piece: &[u8]) -> TokenId {
+        self.reserved
+            .get(piece)
+            .or_else(|| self.normal.get(piece))
+            .copied()
+            .unwrap_or(self.unk_id)
+    }
+
+    /// The normalized text and, for each of its bytes and its end, the
+    /// offset in `text` it came from.
+    pub fn normalize(&self, text: &[u8]) -> (Vec<u8>, Vec<usize>) {
+        self.normalizer.normalize(text)
+    }
+
+    /// Encode `text`, appending the ids to `out`; with `spans`, also the
+    /// byte range of `text` each id stands for (empty for all but the last
+    /// byte of an unknown character given as bytes).
+    pub fn encode(
+        &self,
+        text: &[u8],
+        out: &mut Vec<TokenId>,
+        mut spans: Option<&mut Vec<Range<usize>>>,
+    ) {
+        let (norm, to_orig) = self.normalize(text);
+        let pieces = match self.algorithm {
+            Algorithm::Bpe => bpe::encode(self, &norm),
+            Algorithm::Unigram => unigram::encode(self, &norm),
+        };
+        let mut prev_unknown = false;
+        for (w, id) in pieces {
+            let kind = self.pieces[id as usize].kind;
+            let unknown = kind == PieceType::Unknown;
+            let (from, to) = (to_orig[w.start], to_orig[w.end]);
+            if kind == PieceType::Control {
+                out.push(id);
+                if let Some(s) = spans.as_deref_mut() {
+                    s.push(from..from);
+                }
+            } else if unknown && self.byte_fallback {
+                for (k, &b) in norm[w.clone()].iter().enumerate() {
+                    out.push(self.byte_ids[b as usize]);
+                    if let Some(s) = spans.as_deref_mut() {
+                        s.push(if k + 1 == w.len() {
+                            from..to
+                        } else {
+                            from..from
+                        });
+                    }
+                }
+            } else if unknown && prev_unknown {
+                // A run of unknown characters is one unknown piece.
+                if let Some(last) = spans.as_deref_mut().and_then(|s| s.last_mut()) {
+                    last.end = to;
+                }
+            } else {
+                out.push(id);
+                if let Some(s) = spans.as_deref_mut() {
+                    s.push(from..to);
+                }
+            }
+            prev_unknown = unknown;
+        }
+    }
+
+    /// Decode as sentencepiece does: `▁` becomes a space, the first one
+    /// is dropped where the encoder added it, control pieces vanish, the
+    /// unknown piece reads ` ⁇ `, and byte pieces join into UTF-8 (each
+    /// byte that is no part of a character becomes U+FFFD). `other` gives
+    /// the text of ids that are not pieces (added special tokens).
+    pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
+        let n = &self.normalizer;
+        let mut text: Vec<u8> = Vec::new();
+        let mut bytes: Vec<u8> = Vec::new();
+        let mut at_start = true;
+        let mut start_space_seen = false;
+        let flush = |bytes: &mut Vec<u8>, text: &mut Vec<u8>| {
+            let mut at = 0;
+            while at < bytes.len() {
+                match valid_char_len(&bytes[at..]) {
+                    Some(len) => {
+                        text.extend_from_slice(&bytes[at..at + len]);
+                        at += len;
+                    }
+                    None => {
+                        text.extend_from_slice("\u{FFFD}".as_bytes());
+                        at += 1;
+                    }
+                }
+            }
+            bytes.clear();
+        };
+        for &id in ids {
+            let Some(p) = self.pieces.get(id as usize) else {
+                flush(&mut bytes, &mut text);
+                text.extend_from_slice(&other(id));
+                continue;
+            };
+            if p.kind == PieceType::Byte {
+                bytes.extend(byte_of_piece(&p.text));
+                continue;
+            }
+            flush(&mut bytes, &mut text);
+            if start_space_seen || !text.is_empty() {
+                at_start = false;
+            }
+            start_space_seen = false;
+            match p.kind {
+                PieceType::Control => {}
+                PieceType::Unknown => text.extend_from_slice(&self.unk_surface),
+                _ => {
+                    let mut piece = &p.text[..];
+                    if at_start
+                        && (n.add_dummy_prefix || n.remove_extra_whitespaces)
+                        && let Some(rest) = piece.strip_prefix(SPACE)
+                    {
+                        piece = rest;
+                        start_space_seen = !n.remove_extra_whitespaces;
+                    }
+                    replace_space_marks(piece, &mut text);
+                }
+            }
+        }
+        flush(&mut bytes, &mut text);
+        text
+    }
+}
+
+/// Append `piece` with each `▁` as a space.
+fn replace_space_marks(mut piece: &[u8], out: &mut Vec<u8>) {
+    while let Some(i) = piece.windows(SPACE.len()).position(|w| w == SPACE) {
+        out.extend_from_slice(&piece[..i]);
+        out.push(b' ');
+        piece = &piece[i + SPACE.len()..];
+    }
+    out.extend_from_slice(piece);
+}
