@@ -521,3 +521,73 @@ fn random_walk_of_a_class(seed: u64) {
     let copied = bpeek::tui::view::shared_frame::copies() - copies_before;
     assert!(copied > 50, "only {copied} screens were shared");
 }
+
+#[test]
+fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    let mut student = seated(&class, Role::Student, &mut seats);
+    // A student exploring alone trains on text of its own first: its typed
+    // corpus never passes for the teacher's.
+    let mut alone = seated(&class, Role::Student, &mut seats);
+    alone.classroom.as_mut().unwrap().following = false;
+    update(&mut alone, Action::Paste("aaaa bbbb".into()));
+    update(&mut alone, Action::StopEditing);
+    update(&mut alone, Action::TrainOnTyped);
+    let own = alone.corpus_name().to_string();
+
+    goto(&mut teacher, 5);
+    follow::on_class_change(&mut student);
+    assert_eq!(student.trainer().merges().len(), 5);
+
+    update(
+        &mut teacher,
+        Action::Paste("banana bandana banana bandana".into()),
+    );
+    update(&mut teacher, Action::StopEditing);
+    update(&mut teacher, Action::TrainOnTyped);
+    follow::after_event(&mut teacher);
+    assert!(teacher.corpus_name().starts_with("typed "));
+    assert_ne!(teacher.corpus_name(), own);
+    assert_eq!(
+        teacher.trainer().corpus().text(),
+        b"banana bandana banana bandana"
+    );
+    assert_eq!(teacher.trainer().merges().len(), 0, "training starts again");
+
+    follow::on_class_change(&mut student);
+    assert_eq!(student.corpus_name(), teacher.corpus_name());
+    assert_eq!(
+        student.trainer().corpus().text(),
+        teacher.trainer().corpus().text()
+    );
+
+    // The class steps through the typed corpus with the teacher, and the
+    // merges are those of training on that text alone.
+    for _ in 0..3 {
+        update(&mut teacher, Action::Step);
+        follow::after_event(&mut teacher);
+        follow::on_class_change(&mut student);
+        finish_job(&mut student);
+    }
+    let mut solo = default_app();
+    update(
+        &mut solo,
+        Action::Paste("banana bandana banana bandana".into()),
+    );
+    update(&mut solo, Action::StopEditing);
+    update(&mut solo, Action::TrainOnTyped);
+    for _ in 0..3 {
+        update(&mut solo, Action::Step);
+    }
+    assert_eq!(student.trainer().merges(), solo.trainer().merges());
+    assert_eq!(teacher.trainer().merges(), solo.trainer().merges());
+
+    // The teacher goes back to a bundled corpus: so does the class.
+    update(&mut teacher, Action::PrevCorpus);
+    follow::after_event(&mut teacher);
+    follow::on_class_change(&mut student);
+    finish_job(&mut student);
+    assert_eq!(student.corpus_name(), teacher.corpus_name());
+}

@@ -556,3 +556,37 @@ fn lines_that_end_in_spaces_are_never_encoded_on_their_own() {
         check(&app, &format!("undoing edit {round}"));
     }
 }
+
+#[test]
+fn u_trains_on_the_encode_box_text_from_merge_0_and_c_goes_back() {
+    let mut app = common::default_app();
+    common::press(&mut app, "nnnu".chars().map(Event::char));
+    assert!(
+        app.notice
+            .as_deref()
+            .unwrap_or("")
+            .contains("the encode box is empty")
+    );
+    assert_eq!(app.trainer().merges().len(), 3, "nothing changed");
+    let bakery = app.corpus_name().to_string();
+    update(&mut app, Action::Paste("low lower lowest".into()));
+    update(&mut app, Action::StopEditing);
+    common::press(&mut app, "u".chars().map(Event::char));
+    assert!(
+        app.corpus_name().starts_with("typed "),
+        "{}",
+        app.corpus_name()
+    );
+    assert_eq!(app.trainer().corpus().text(), b"low lower lowest");
+    assert_eq!(app.trainer().merges().len(), 0);
+    common::press(&mut app, "n".chars().map(Event::char));
+    // l + o and o + w both occur three times; the tie goes to the pair met first.
+    assert_eq!(app.trainer().merges()[0].pair, ('l' as u32, 'o' as u32));
+    common::press(&mut app, "c".chars().map(Event::char));
+    assert_eq!(app.corpus_name(), bakery);
+    assert_eq!(
+        app.trainer().merges().len(),
+        3,
+        "the bakery stays where it was"
+    );
+}

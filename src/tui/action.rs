@@ -105,6 +105,9 @@ pub enum Action {
     EncodeMore,
     NextCorpus,
     PrevCorpus,
+    /// The encode box's text becomes a corpus of its own, trained from
+    /// merge 0.
+    TrainOnTyped,
     ToggleHelp,
     /// Open or close the fertility view.
     ToggleFertility,
@@ -180,7 +183,8 @@ impl Action {
             | Action::ToggleAutoplayPhases
             | Action::Reset
             | Action::NextCorpus
-            | Action::PrevCorpus => true,
+            | Action::PrevCorpus
+            | Action::TrainOnTyped => true,
             other => other.trains(),
         }
     }

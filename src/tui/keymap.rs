@@ -195,6 +195,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('-')], Action::Slower, None, Training, "autoplay faster/slower"),
     bind!(Normal, [c('c')], Action::NextCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('C')], Action::PrevCorpus, None, Training, "next/previous corpus"),
+    bind!(Normal, [c('u')], Action::TrainOnTyped, Some("train on it"), Training, "use the encode box's text as the corpus"),
     // Moving around.
     bind!(Main, [k(KeyCode::Tab)], Action::FocusNext, Some("pane"), Moving, "next/previous pane"),
     bind!(Main, [k(KeyCode::BackTab)], Action::FocusPrev, None, Moving, "next/previous pane"),

@@ -147,23 +147,38 @@ fn seek(app: &mut App, target: TrainingState) {
         // The teacher's steps drive a follower; its own clock would race them.
         app.autoplay.on = false;
     }
+    let corpus = local_corpus(app, target);
     let wanted = TrainingState {
         autoplay: false,
+        corpus,
         ..target
     };
     if state_of(app) == wanted {
         return;
     }
     let notice = app.notice.take();
-    if let Some(trainer) = shared_at(app, target) {
-        crate::tui::update::adopt(app, target.corpus, trainer);
+    if let Some(trainer) = shared_at(app, target, corpus) {
+        crate::tui::update::adopt(app, corpus, trainer);
         app.notice = notice;
         return;
     }
-    if target.corpus != app.current && target.corpus < app.sources.len() {
-        if let Err(e) = app.switch_to(target.corpus) {
-            app.notice = Some(format!("cannot follow the teacher: {e}"));
-            return;
+    if corpus != app.current && corpus < app.sources.len() {
+        // The teacher's trainer of that corpus, wherever it stands, is the
+        // place to start from (and the only one for text the teacher typed).
+        let teachers = app
+            .classroom
+            .as_ref()
+            .and_then(|c| c.link.shared())
+            .filter(|s| s.corpus == app.sources[corpus].name)
+            .and_then(|s| s.trainer.upgrade());
+        match teachers {
+            Some(trainer) => crate::tui::update::adopt(app, corpus, trainer),
+            None => {
+                if let Err(e) = app.switch_to(corpus) {
+                    app.notice = Some(format!("cannot follow the teacher: {e}"));
+                    return;
+                }
+            }
         }
         app.scroll.corpus = Default::default();
         app.scroll.pairs = 0;
@@ -186,17 +201,42 @@ fn seek(app: &mut App, target: TrainingState) {
     app.notice = notice;
 }
 
+/// Where the teacher's corpus is among this explorer's sources. The lists
+/// are the same in every session, except for text typed and trained on: a
+/// teacher's typed corpus is found by its name, and added to the list the
+/// first time.
+fn local_corpus(app: &mut App, target: TrainingState) -> usize {
+    let Some(shared) = app.classroom.as_ref().and_then(|c| c.link.shared()) else {
+        return target.corpus;
+    };
+    let same_place = app
+        .sources
+        .get(target.corpus)
+        .is_some_and(|s| s.name == shared.corpus);
+    if shared.state.corpus != target.corpus || same_place {
+        return target.corpus;
+    }
+    if let Some(i) = app.sources.iter().position(|s| s.name == shared.corpus) {
+        return i;
+    }
+    app.sources.push(crate::tui::app::Source {
+        name: shared.corpus.clone(),
+        loaded: None,
+    });
+    app.sources.len() - 1
+}
+
 /// The teacher's own trainer, if it stands at `target` and fits this
-/// explorer's source (same corpus, same options).
-fn shared_at(app: &App, target: TrainingState) -> Option<Arc<Trainer>> {
+/// explorer's source `corpus` (same corpus, same options).
+fn shared_at(app: &App, target: TrainingState, corpus: usize) -> Option<Arc<Trainer>> {
     let shared = app.classroom.as_ref()?.link.shared()?;
-    let source = app.sources.get(target.corpus)?;
+    let source = app.sources.get(corpus)?;
     if source.name != shared.corpus {
         return None;
     }
     let trainer = shared.at(target)?;
     let fits = app
-        .loaded_at(target.corpus)
+        .loaded_at(corpus)
         .is_none_or(|l| l.trainer.config() == trainer.config());
     fits.then_some(trainer)
 }

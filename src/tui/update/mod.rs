@@ -110,6 +110,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Redraw => app.redraw = true,
         Action::NextCorpus => switch_corpus(app, 1),
         Action::PrevCorpus => switch_corpus(app, app.sources.len() - 1),
+        Action::TrainOnTyped => train_on_typed(app),
         Action::ToggleHelp => toggle_help(app),
         Action::ToggleFertility => toggle_fertility(app),
         Action::NextPanel => cycle_panel(app, 1),

@@ -286,6 +286,55 @@ pub(super) fn speed_notice(app: &App) -> String {
     format!("autoplay {state}, {rate} {what}/s (+/- to change)")
 }
 
+/// Corpora made of typed text are numbered across the whole program, so
+/// that in a class a student's own never takes the name of the teacher's.
+static TYPED_CORPORA: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The encode box's text as a corpus of its own (`typed 1`, …), trained
+/// from merge 0 with the explorer's options. The other corpora stay where
+/// they were (`c` goes back to them).
+pub(super) fn train_on_typed(app: &mut App) {
+    if app.encode.text.is_empty() {
+        app.notice =
+            Some("the encode box is empty: e, type the text to train on, Esc, then u".into());
+        return;
+    }
+    let options = &app.options;
+    let config = match crate::options::input::trainer_config(options) {
+        Ok(config) => crate::bpe::TrainerConfig {
+            text_positions: true,
+            keep_history: true,
+            ..config
+        },
+        Err(e) => {
+            app.notice = Some(format!("cannot train on the typed text: {e}"));
+            return;
+        }
+    };
+    let n = TYPED_CORPORA.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    let name = format!("typed {n}");
+    let text = app.encode.text.clone().into_bytes();
+    let bytes = text.len();
+    match crate::options::input::trainer_for_text(options, &name, text, config) {
+        Ok(trainer) => {
+            app.sources.push(crate::tui::app::Source {
+                name: name.clone(),
+                loaded: None,
+            });
+            let i = app.sources.len() - 1;
+            app.make_current(i, Loaded::new(trainer));
+            app.scroll.corpus = CorpusScroll::default();
+            app.scroll.pairs = 0;
+            app.scroll.merge_cursor = None;
+            app.autoplay.on = false;
+            app.notice = Some(format!(
+                "corpus {name}: the encode box's {bytes} bytes, from merge 0 (c: the other corpora)"
+            ));
+        }
+        Err(e) => app.notice = Some(format!("cannot train on the typed text: {e}")),
+    }
+}
+
 pub(super) fn switch_corpus(app: &mut App, by: usize) {
     let next = (app.current + by) % app.sources.len();
     match app.switch_to(next) {
