@@ -225,6 +225,11 @@ impl Screen for RemoteScreen {
     fn resized(&mut self, width: u16, height: u16) {
         self.size = Size::new(width, height);
     }
+
+    fn send_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.out.write_all(bytes)?;
+        self.out.flush()
+    }
 }
 
 impl Backend for RemoteScreen {

@@ -108,6 +108,10 @@ pub enum Action {
     /// The encode box's text becomes a corpus of its own, trained from
     /// merge 0.
     TrainOnTyped,
+    /// The encode box's ids and tokens to the terminal's clipboard.
+    CopyEncoded,
+    /// The encode box's ids and tokens to a file.
+    SaveEncoded,
     ToggleHelp,
     /// Open or close the fertility view.
     ToggleFertility,

@@ -224,6 +224,9 @@ pub struct App {
     /// The whole screen must be drawn again, not only what changed.
     pub redraw: bool,
     pub quit: bool,
+    /// Bytes for the terminal itself, sent after the next frame (the
+    /// clipboard's escape sequence).
+    pub outgoing: Vec<u8>,
     /// In a served classroom: role, following and the line to the class.
     pub classroom: Option<crate::tui::class::Classroom>,
     /// The merge tree shown over the panes, if one is open.
@@ -380,6 +383,7 @@ impl App {
             dirty: true,
             redraw: false,
             quit: false,
+            outgoing: Vec::new(),
             classroom: None,
             tree: None,
             lesson: None,

@@ -224,6 +224,8 @@ pub static BINDINGS: &[Binding] = &[
     bind!(EncodeToken, [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Encoding, "encode: merge tree"),
     bind!(Focused(Focus::Encode), [k(KeyCode::Enter)], Action::StartEditing, None, Encoding, "encode pane: edit"),
     bind!(Normal, [Key::Ctrl('u')], Action::ClearEncode, None, Encoding, "clear the box"),
+    bind!(Normal, [c('y')], Action::CopyEncoded, Some("copy"), Encoding, "copy ids and tokens (clipboard)"),
+    bind!(Normal, [c('Y')], Action::SaveEncoded, None, Encoding, "write ids and tokens to a file"),
     // Editing the encode box.
     bind!(Editing, [k(KeyCode::Esc)], Action::StopEditing, Some("done"), Encoding, "stop editing"),
     bind!(Editing, [k(KeyCode::Enter)], Action::Type('\n'), Some("new line"), Encoding, "editing: new line"),

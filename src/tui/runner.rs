@@ -31,6 +31,13 @@ pub fn draw<B: Screen>(terminal: &mut Terminal<B>, app: &mut App) -> Result<()> 
         .draw(|frame| view::shared_frame::draw(frame, app))
         .map_err(draw_error)?;
     app.dirty = false;
+    if !app.outgoing.is_empty() {
+        let bytes = std::mem::take(&mut app.outgoing);
+        terminal
+            .backend_mut()
+            .send_raw(&bytes)
+            .map_err(draw_error)?;
+    }
     Ok(())
 }
 

@@ -332,6 +332,19 @@ impl EncodeBox {
         self.goal = None;
     }
 
+    /// The tokenizer the ids are of.
+    pub fn encoded_with(&self) -> Option<&Arc<Tokenizer>> {
+        self.encoded_with.as_ref()
+    }
+
+    /// Whether the ids are those of the whole text as it is now.
+    pub fn is_fully_encoded(&self) -> bool {
+        self.progress.is_none()
+            && self
+                .encoded_for
+                .is_some_and(|(_, _, generation)| generation == self.generation)
+    }
+
     /// Whether a long text is still being encoded.
     pub fn encoding(&self) -> bool {
         self.progress.is_some()

@@ -269,7 +269,11 @@ impl<W: Write> CompactBackend<W> {
     }
 }
 
-impl<W: Write> Screen for CompactBackend<W> {}
+impl<W: Write> Screen for CompactBackend<W> {
+    fn send_raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.send_raw(bytes)
+    }
+}
 
 impl<W: Write> Backend for CompactBackend<W> {
     type Error = io::Error;

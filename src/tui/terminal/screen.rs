@@ -7,6 +7,13 @@ use ratatui::backend::{Backend, TestBackend};
 /// its size; a test backend has to be resized by hand.
 pub trait Screen: Backend {
     fn resized(&mut self, _width: u16, _height: u16) {}
+
+    /// Send bytes to the terminal as they are (an escape sequence that is
+    /// no cell of the screen, such as the clipboard's). A test terminal
+    /// has no use for them.
+    fn send_raw(&mut self, _bytes: &[u8]) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Screen for TestBackend {
@@ -15,4 +22,9 @@ impl Screen for TestBackend {
     }
 }
 
-impl<W: std::io::Write> Screen for ratatui::backend::CrosstermBackend<W> {}
+impl<W: std::io::Write> Screen for ratatui::backend::CrosstermBackend<W> {
+    fn send_raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        std::io::Write::write_all(self, bytes)?;
+        std::io::Write::flush(self)
+    }
+}

@@ -128,6 +128,10 @@ impl<B: Screen> Screen for WideCellBackend<B> {
     fn resized(&mut self, width: u16, height: u16) {
         self.inner.resized(width, height);
     }
+
+    fn send_raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.inner.send_raw(bytes)
+    }
 }
 
 impl<B: Backend> Backend for WideCellBackend<B> {

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod editing;
+pub mod export;
 mod fertility;
 mod lessons;
 mod navigation;
@@ -111,6 +112,8 @@ pub fn update(app: &mut App, action: Action) {
         Action::NextCorpus => switch_corpus(app, 1),
         Action::PrevCorpus => switch_corpus(app, app.sources.len() - 1),
         Action::TrainOnTyped => train_on_typed(app),
+        Action::CopyEncoded => export::copy(app),
+        Action::SaveEncoded => export::save(app),
         Action::ToggleHelp => toggle_help(app),
         Action::ToggleFertility => toggle_fertility(app),
         Action::NextPanel => cycle_panel(app, 1),
