@@ -108,6 +108,12 @@ pub enum Action {
     /// The encode box's text becomes a corpus of its own, trained from
     /// merge 0.
     TrainOnTyped,
+    /// Open the vocabulary search.
+    OpenVocab,
+    /// Type into the vocabulary search.
+    VocabType(char),
+    VocabDelete,
+    CloseVocab,
     /// The encode box's ids and tokens to the terminal's clipboard.
     CopyEncoded,
     /// The encode box's ids and tokens to a file.

@@ -46,6 +46,8 @@ pub enum InputMode {
     /// to rank"), with the digits typed so far.
     Goto(String),
     Help,
+    /// Keys type into the vocabulary search.
+    Vocab,
 }
 
 /// Which parts of the main screen are shown (each [`Toggle`] on or off;
@@ -231,6 +233,9 @@ pub struct App {
     pub classroom: Option<crate::tui::class::Classroom>,
     /// The merge tree shown over the panes, if one is open.
     pub tree: Option<crate::tui::panes::merge_tree::MergeTree>,
+    /// The vocabulary search, while open (and under a merge tree opened
+    /// from it).
+    pub vocab: Option<crate::tui::panes::vocab_search::VocabSearch>,
     /// The lesson being replayed, if one was given.
     pub lesson: Option<crate::tui::lesson::Lesson>,
     /// The session written down as a lesson, if asked for.
@@ -386,6 +391,7 @@ impl App {
             outgoing: Vec::new(),
             classroom: None,
             tree: None,
+            vocab: None,
             lesson: None,
             recording: None,
         }

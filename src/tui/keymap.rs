@@ -53,6 +53,8 @@ pub enum When {
     Editing,
     Goto,
     Help,
+    /// The vocabulary search is open.
+    Vocab,
 }
 
 /// The heading a row is listed under in the help overlay.
@@ -126,7 +128,7 @@ macro_rules! bind {
 
 use When::{
     Always, Ballot, Busy, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Lesson,
-    Main, Normal, Opening, Teaching, Tree,
+    Main, Normal, Opening, Teaching, Tree, Vocab,
 };
 
 /// Every key of the explorer, most useful first within each context.
@@ -148,6 +150,15 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Tree, [k(KeyCode::Esc), k(KeyCode::Enter)], Action::CloseTree, Some("close tree"), Showing, "close the merge tree"),
     bind!(Tree, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Showing, "scroll the merge tree"),
     bind!(Tree, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Showing, "scroll the merge tree"),
+    // Vocabulary search.
+    bind!(Vocab, [k(KeyCode::Esc)], Action::CloseVocab, Some("close"), Encoding, "close the vocabulary"),
+    bind!(Vocab, [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Encoding, "vocabulary: the token's merge tree"),
+    bind!(Vocab, [k(KeyCode::Up)], Action::Scroll(Scroll::Up), Some("select"), Encoding, "vocabulary: select a token"),
+    bind!(Vocab, [k(KeyCode::Down)], Action::Scroll(Scroll::Down), None, Encoding, "vocabulary: select a token"),
+    bind!(Vocab, [k(KeyCode::PageUp)], Action::Scroll(Scroll::PageUp), None, Encoding, "vocabulary: a page"),
+    bind!(Vocab, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Encoding, "vocabulary: a page"),
+    bind!(Vocab, [k(KeyCode::Backspace)], Action::VocabDelete, None, Encoding, "vocabulary: delete a letter"),
+    bind!(Vocab, [Key::AnyChar], Action::VocabType(' '), None, Encoding, "vocabulary: type to filter"),
     // Go-to prompt.
     bind!(Goto, [k(KeyCode::Enter)], Action::PromptSubmit, Some("go"), Prompt, "go to the merge typed"),
     bind!(Goto, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Prompt, "close the prompt"),
@@ -195,7 +206,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('-')], Action::Slower, None, Training, "autoplay faster/slower"),
     bind!(Normal, [c('c')], Action::NextCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('C')], Action::PrevCorpus, None, Training, "next/previous corpus"),
-    bind!(Normal, [c('u')], Action::TrainOnTyped, Some("train on it"), Training, "use the encode box's text as the corpus"),
+    bind!(Normal, [c('u')], Action::TrainOnTyped, Some("train on it"), Training, "train on the typed text"),
     // Moving around.
     bind!(Main, [k(KeyCode::Tab)], Action::FocusNext, Some("pane"), Moving, "next/previous pane"),
     bind!(Main, [k(KeyCode::BackTab)], Action::FocusPrev, None, Moving, "next/previous pane"),
@@ -224,6 +235,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(EncodeToken, [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Encoding, "encode: merge tree"),
     bind!(Focused(Focus::Encode), [k(KeyCode::Enter)], Action::StartEditing, None, Encoding, "encode pane: edit"),
     bind!(Normal, [Key::Ctrl('u')], Action::ClearEncode, None, Encoding, "clear the box"),
+    bind!(Main, [c('s')], Action::OpenVocab, None, Encoding, "search the vocabulary"),
     bind!(Normal, [c('y')], Action::CopyEncoded, Some("copy"), Encoding, "copy ids and tokens (clipboard)"),
     bind!(Normal, [c('Y')], Action::SaveEncoded, None, Encoding, "write ids and tokens to a file"),
     // Editing the encode box.
@@ -283,6 +295,7 @@ impl When {
             (Editing, InputMode::Editing) => true,
             (Goto, InputMode::Goto(_)) => true,
             (Help, InputMode::Help) => true,
+            (Vocab, InputMode::Vocab) => true,
             _ => false,
         }
     }
@@ -352,6 +365,7 @@ pub fn action_for(app: &App, event: &KeyEvent) -> Option<Action> {
                 return Some(match (typed, &b.action) {
                     (Some(ch), Action::Type(_)) => Action::Type(ch),
                     (Some(ch), Action::PromptType(_)) => Action::PromptType(ch),
+                    (Some(ch), Action::VocabType(_)) => Action::VocabType(ch),
                     _ => b.action.clone(),
                 });
             }

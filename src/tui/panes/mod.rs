@@ -13,4 +13,5 @@ pub(crate) mod merge_tree;
 pub mod places;
 pub mod rows;
 pub(crate) mod shared_rows;
+pub mod vocab_search;
 pub mod why;

@@ -17,6 +17,17 @@ pub(super) fn paste(app: &mut App, text: &str) {
     match &mut app.input {
         InputMode::Goto(digits) => digits.extend(text.chars().filter(char::is_ascii_digit)),
         InputMode::Help => {}
+        InputMode::Vocab => {
+            // Pasted into the search: its first line, as typed.
+            let line: String = text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(200)
+                .collect();
+            super::vocab::type_text(app, &line);
+        }
         InputMode::Normal | InputMode::Editing => {
             // Pasted text can only be meant for the encode box.
             app.input = InputMode::Editing;

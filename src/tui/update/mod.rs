@@ -25,6 +25,7 @@ mod prompt;
 mod showing;
 mod training;
 mod trees;
+pub mod vocab;
 
 use editing::*;
 use fertility::*;
@@ -61,6 +62,10 @@ pub fn update(app: &mut App, action: Action) {
     {
         // Anything else the user asks for is about the screen below.
         app.tree = None;
+        if app.vocab.is_some() {
+            // The tree was opened from the vocabulary search: back to it.
+            app.input = InputMode::Vocab;
+        }
         if action == Action::CloseTree {
             return;
         }
@@ -97,6 +102,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Slower => slower(app),
         Action::FocusNext => cycle_focus(app, 1),
         Action::FocusPrev => cycle_focus(app, Focus::ORDER.len() - 1),
+        Action::Scroll(by) if app.input == InputMode::Vocab => vocab::scroll(app, by),
         Action::Scroll(by) => scroll(app, by),
         Action::FindNext => find_next(app),
         Action::StartEditing => start_editing(app),
@@ -124,7 +130,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::PrevToken if !app.fert.open => select_encode_token(app, -1),
         Action::NextToken => app.fert.token += 1,
         Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
+        Action::OpenTree if app.input == InputMode::Vocab => vocab::open_tree(app),
         Action::OpenTree => open_tree(app),
+        Action::OpenVocab => vocab::open(app),
+        Action::VocabType(c) => vocab::type_char(app, c),
+        Action::VocabDelete => vocab::delete(app),
+        Action::CloseVocab => vocab::close(app),
         Action::LessonNext => lesson_next(app),
         Action::LessonBack => lesson_back(app),
         Action::CloseTree => app.tree = None,

@@ -141,7 +141,7 @@ fn priority(app: &App, b: &Binding) -> usize {
     let focus = app.focus;
     let at_start = app.trainer().merges().is_empty() && *app.trainer().phase() == Phase::Counted;
     match b.action {
-        Action::CancelJob | Action::Step | Action::LessonNext => 0,
+        Action::CancelJob | Action::CloseTree | Action::Step | Action::LessonNext => 0,
         Action::Advance => 1,
         Action::OpenGoto => 2,
         Action::FocusNext => 3,

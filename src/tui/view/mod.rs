@@ -18,6 +18,7 @@ pub mod shared_frame;
 pub(crate) mod status;
 pub(crate) mod too_small;
 pub(crate) mod tree;
+pub(crate) mod vocab;
 pub(crate) mod why;
 pub(crate) mod widths;
 
@@ -76,6 +77,12 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(r) = panes.why {
         why::draw(frame, r, app);
     }
+    let body = Rect {
+        y: area.y + 1,
+        height: panes.footer.y.saturating_sub(area.y + 1),
+        ..area
+    };
+    vocab::draw(frame, body, app);
     tree::draw(frame, area, app);
     if let Some(r) = panes.caption {
         caption::draw(frame, r, app);

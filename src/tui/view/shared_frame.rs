@@ -54,6 +54,7 @@ fn look(app: &App, area: Rect) -> Option<Look> {
     let plain = app.input == InputMode::Normal
         && app.notice.is_none()
         && app.tree.is_none()
+        && app.vocab.is_none()
         && app.lesson.is_none()
         && app.recording.is_none()
         && app.jobs.current.is_none()
