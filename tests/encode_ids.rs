@@ -141,3 +141,90 @@ fn blanks_under_ids_are_padding_and_never_read_as_spaces() {
         }
     }
 }
+
+/// The ids read back from the zoomed encode box at its real size, page by
+/// page (Home, then PageDown until nothing is hidden below): each page's
+/// rows placed by the count of rows its border says are hidden above.
+fn ids_paged(app: &mut App, width: u16, height: u16) -> Vec<u32> {
+    use crossterm::event::KeyCode;
+    update(app, Action::Resize(width, height));
+    common::press(app, [bpeek::tui::Event::key(KeyCode::Home)]);
+    let mut by_row: std::collections::BTreeMap<usize, Vec<u32>> = Default::default();
+    for _ in 0..10_000 {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        bpeek::tui::runner::draw(&mut terminal, app).unwrap();
+        let rows = rows_of(terminal.backend());
+        let top = rows.iter().position(|r| r.starts_with("┌ Encode")).unwrap();
+        let inside: Vec<&String> = rows[top + 1..]
+            .iter()
+            .take_while(|r| !r.starts_with('└'))
+            .collect();
+        let bottom = &rows[top + 1 + inside.len()];
+        let number_before = |what: &str| -> usize {
+            bottom.find(what).map_or(0, |at| {
+                let head = bottom[..at]
+                    .trim_end_matches(" rows")
+                    .trim_end_matches(" row");
+                let digits: String = head
+                    .chars()
+                    .rev()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                digits.chars().rev().collect::<String>().parse().unwrap()
+            })
+        };
+        assert!(
+            !bottom.contains("bytes"),
+            "short samples are laid out whole: {bottom}"
+        );
+        let above = if bottom.contains("hidden above") {
+            number_before(" hidden above")
+        } else {
+            number_before(" above")
+        };
+        for (k, row) in inside.iter().skip(1).step_by(2).enumerate() {
+            let row = row.trim_matches('│');
+            assert!(!row.contains('…'), "no id is cut off: {row}");
+            let ids: Vec<u32> = row.split_whitespace().map(|n| n.parse().unwrap()).collect();
+            if !ids.is_empty() {
+                by_row.insert(above + k, ids);
+            }
+        }
+        if !bottom.contains("below") {
+            break;
+        }
+        common::press(app, [bpeek::tui::Event::key(KeyCode::PageDown)]);
+    }
+    by_row.into_values().flatten().collect()
+}
+
+#[test]
+fn every_id_reads_back_page_by_page_at_80x24_120x40_and_200x60() {
+    let mut app = default_app();
+    app.focus = Focus::Encode;
+    update(&mut app, Action::Toggle(Toggle::Zoom));
+    update(&mut app, Action::Goto(300));
+    common::finish_job(&mut app);
+    for spec in [None, Some("o200k")] {
+        if let Some(spec) = spec {
+            update(&mut app, Action::Loaded(LoadDone::now(spec)));
+            app.toks.selected = app.toks.slots.iter().position(|s| s.spec == spec).unwrap();
+        }
+        for sample in bpeek::corpora::SAMPLES {
+            update(&mut app, Action::ClearEncode);
+            update(&mut app, Action::Paste(sample.text.to_string()));
+            update(&mut app, Action::StopEditing);
+            let tok = app.toks.get(app.toks.selected).unwrap().clone();
+            let want = tok.encode(&app.encode.text, false);
+            for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+                assert_eq!(
+                    ids_paged(&mut app, w, h),
+                    want,
+                    "{:?}, {} at {w}x{h}",
+                    spec.unwrap_or("trained"),
+                    sample.code
+                );
+            }
+        }
+    }
+}

@@ -125,6 +125,19 @@ pub(super) fn scroll(app: &mut App, by: Scroll) {
             app.scroll.merge_cursor = Some(to);
         }
         Focus::Encode => {
+            if app.encode.scroll >= crate::tui::panes::encode_box::SCROLLED_TO_TOP {
+                // At the top: moving down starts from where the top is.
+                if let Some(area) = layout::for_app(app).encode {
+                    app.encode.scroll = crate::tui::view::encode::top_scroll(app, area);
+                }
+            }
+            // `scroll` counts rows of text; under ids each takes two
+            // rows of the box.
+            let page = if app.input == InputMode::Editing {
+                page
+            } else {
+                (page / 2).max(1)
+            };
             app.encode.scroll = match by {
                 Scroll::Up => app.encode.scroll + 1,
                 Scroll::Down => app.encode.scroll.saturating_sub(1),

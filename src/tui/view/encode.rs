@@ -209,6 +209,25 @@ fn first_shown(app: &App, body: &Body, room: usize) -> usize {
     if body.paired { first & !1 } else { first }
 }
 
+/// The `scroll` at which a box `area` shows the first row of the text: the
+/// rows of text below its first page. Texts too long to lay out whole
+/// here are measured by their lines.
+pub fn top_scroll(app: &App, area: Rect) -> usize {
+    let body_area = inner(area);
+    let height = body_area.height as usize;
+    let text = app.encode.text.len();
+    if text > TOP_SCROLL_MOST_BYTES {
+        return app.encode.lines().count().saturating_sub(height);
+    }
+    let body = body(app, body_area.width as usize, 0..text);
+    let room = room(height, &body);
+    let per = if body.paired { 2 } else { 1 };
+    body.lines.len().saturating_sub(room).div_ceil(per)
+}
+
+/// Texts up to this long are laid out whole to find their first row.
+const TOP_SCROLL_MOST_BYTES: usize = 1 << 20;
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let enc = &app.encode;
