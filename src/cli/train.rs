@@ -97,7 +97,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     // Standard output may hold a file: the report then goes beside it, on
     // stderr, not into it. It is written as it goes, a merge per line.
     crate::output::emit_with(!report_to_stdout, |out| match args.format {
-        Format::Json => writeln!(out, "{}", report.json()),
+        Format::Json => report.write_json(out),
         Format::Text => report.write_text(out),
     })
 }
@@ -296,15 +296,39 @@ impl Report<'_> {
         })
     }
 
+    /// The report as one line of JSON, written a merge at a time: memory
+    /// holds one merge's value, not the whole report's.
+    fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        // Everything but the merges, with an empty list where they go, so
+        // the fields keep the order and form one value would give them.
+        let head = self.json_with(Vec::new()).to_string();
+        let slot = "\"merges\":[]";
+        let at = head.find(slot).expect("the report has a merge list");
+        out.write_all(head[..at + slot.len() - 1].as_bytes())?;
+        for (i, m) in self.trainer.merges().iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            write!(out, "{}", self.merge_json(m))?;
+        }
+        out.write_all(head[at + slot.len() - 1..].as_bytes())?;
+        out.write_all(b"\n")
+    }
+
+    #[cfg(test)]
     fn json(&self) -> Value {
-        let c = self.trainer.config();
-        let bytes = self.trainer.corpus().source_len();
-        let merges: Vec<Value> = self
+        let merges = self
             .trainer
             .merges()
             .iter()
             .map(|m| self.merge_json(m))
             .collect();
+        self.json_with(merges)
+    }
+
+    fn json_with(&self, merges: Vec<Value>) -> Value {
+        let c = self.trainer.config();
+        let bytes = self.trainer.corpus().source_len();
         json!({
             "corpus": self.corpus,
             "mode": c.mode.name(),
@@ -380,5 +404,46 @@ impl Report<'_> {
                 bytes as f64 / after as f64
             }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpe::{Pretok, TrainerConfig};
+
+    #[test]
+    fn the_streamed_json_report_is_the_one_value_written_at_once() {
+        for (text, merges) in [
+            (&b"low lower lowest newer wider \xe0\xa4\xb9\xe0\xa4\xae \"q\" \\ tab\t"[..], 20),
+            (&b""[..], 5),
+            (&b"aaaa"[..], 0),
+        ] {
+            let config = TrainerConfig {
+                pretok: Pretok::Gpt2,
+                max_merges: Some(merges),
+                ..Default::default()
+            };
+            let mut trainer = Trainer::new(text.to_vec(), config).unwrap();
+            let before = trainer.corpus_tokens();
+            let stop = loop {
+                if let Err(reason) = trainer.step() {
+                    break reason;
+                }
+            };
+            let report = Report {
+                corpus: "test \"corpus\"",
+                trainer: &trainer,
+                stop,
+                tokens_before: before,
+                vocab_size: trainer.vocab().len(),
+            };
+            let mut streamed = Vec::new();
+            report.write_json(&mut streamed).unwrap();
+            assert_eq!(
+                String::from_utf8(streamed).unwrap(),
+                format!("{}\n", report.json())
+            );
+        }
     }
 }
