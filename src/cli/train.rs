@@ -304,14 +304,14 @@ impl Report<'_> {
         let head = self.json_with(Vec::new()).to_string();
         let slot = "\"merges\":[]";
         let at = head.find(slot).expect("the report has a merge list");
-        out.write_all(head[..at + slot.len() - 1].as_bytes())?;
+        out.write_all(&head.as_bytes()[..at + slot.len() - 1])?;
         for (i, m) in self.trainer.merges().iter().enumerate() {
             if i > 0 {
                 out.write_all(b",")?;
             }
             write!(out, "{}", self.merge_json(m))?;
         }
-        out.write_all(head[at + slot.len() - 1..].as_bytes())?;
+        out.write_all(&head.as_bytes()[at + slot.len() - 1..])?;
         out.write_all(b"\n")
     }
 
