@@ -162,7 +162,83 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
         );
     }
     long_actions(&mut app, &mut terminal)?;
-    big_paste(&mut app, &mut terminal)
+    big_paste(&mut app, &mut terminal)?;
+    fertility_paste(&mut app, &mut terminal)
+}
+
+/// The fertility view with 1 MB pasted and five tokenizers (trained,
+/// bytes, gpt2, cl100k, o200k): measuring it between frames, then keys.
+fn fertility_paste<B: crate::tui::terminal::screen::Screen>(
+    app: &mut App,
+    terminal: &mut Terminal<B>,
+) -> Result<()> {
+    let corpus = String::from_utf8_lossy(app.trainer().corpus().text()).into_owned();
+    let mut text = String::with_capacity(1_000_000);
+    while text.len() < 1_000_000 && !corpus.is_empty() {
+        text.push_str(&corpus[..corpus.len().min(1_000_000 - text.len())]);
+        while !text.is_char_boundary(text.len()) {
+            text.pop();
+        }
+    }
+    crate::say!(
+        "fertility view with {:.1} MB pasted, five tokenizers (trained, bytes, gpt2, cl100k, o200k):",
+        text.len() as f64 / 1e6
+    );
+    update(app, Action::ClearEncode);
+    update(app, Action::Paste(text));
+    update(app, Action::StopEditing);
+    while app.encode.encoding() {
+        update(app, Action::EncodeMore);
+    }
+    for spec in ["gpt2", "cl100k", "o200k"] {
+        update(
+            app,
+            Action::Loaded(crate::tui::fertility::tokenizers::LoadDone::now(spec)),
+        );
+    }
+    let t = Instant::now();
+    update(app, Action::ToggleFertility);
+    draw(terminal, app)?;
+    let opened = t.elapsed();
+    let mut slices = vec![opened];
+    let all = Instant::now();
+    while app.fert.behind {
+        let t = Instant::now();
+        update(app, Action::MeasureMore);
+        draw(terminal, app)?;
+        slices.push(t.elapsed());
+    }
+    put(&["fertility_paste", "measured_ms"], figures::ms(all.elapsed() + opened));
+    crate::say!(
+        "  measured in {} slices between frames, {} in all",
+        slices.len(),
+        ms(all.elapsed() + opened)
+    );
+    report(
+        &["fertility_paste", "slice"],
+        "open or measuring slice (update and frame)",
+        &mut slices,
+    )?;
+    let keys = [
+        Action::NextTokenizer,
+        Action::NextToken,
+        Action::Scroll(crate::tui::action::Scroll::Down),
+        Action::NextPanel,
+    ];
+    let mut times = Vec::new();
+    for i in 0..40 {
+        let t = Instant::now();
+        update(app, keys[i % keys.len()].clone());
+        draw(terminal, app)?;
+        times.push(t.elapsed());
+    }
+    report(
+        &["fertility_paste", "key"],
+        "key: tokenizer, token, row, panel (update and frame)",
+        &mut times,
+    )?;
+    update(app, Action::ToggleFertility);
+    Ok(())
 }
 
 /// Go to a merge and back as the loop runs them: a slice of the job, then
