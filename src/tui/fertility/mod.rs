@@ -194,7 +194,10 @@ fn shares_in_parts(
 
 /// About how much of a long pasted text is measured between two looks at
 /// the keyboard.
-const MEASURE_PART: usize = 1 << 17;
+const MEASURE_PART: usize = 1 << 15;
+
+/// Time a key or a frame gives to measuring a long pasted text.
+pub const MEASURE_SLICE: std::time::Duration = std::time::Duration::from_millis(6);
 
 /// Measure more of `text` with `tok`, from where `part` stopped, a part
 /// at a time until `deadline` (one part at least). The row when all is
@@ -308,7 +311,7 @@ impl Default for FertilityView {
 /// The token line is made of the tokens of at most this much of the text:
 /// a 20 MB paste would be 20 million tokens, each with its bytes, made on
 /// every change of tokenizer, for a line that shows a few dozen.
-pub const STRIP_BYTES: usize = 64 * 1024;
+pub const STRIP_BYTES: usize = 16 * 1024;
 
 /// Where the token line's text ends: all of a short text; of a long one,
 /// after a line break before a character that is not a space, within the

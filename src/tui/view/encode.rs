@@ -387,7 +387,9 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         .spans
         .partition_point(|r| r.end <= window.start && r.start < window.start);
     let mut at = window.start;
-    for (i, span) in enc.spans.iter().enumerate().skip(first) {
+    // Counted from `first`, not skipped to: a long text has a quarter of a
+    // million tokens before the window.
+    for (i, span) in (first..enc.spans.len()).map(|i| (i, enc.spans.range(i))) {
         if span.start >= window.end && !(span.is_empty() && span.start == window.end) {
             break;
         }
