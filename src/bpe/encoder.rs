@@ -14,6 +14,7 @@ use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::rank_pairs::pair_ranks;
 use crate::bpe::spm::{PieceType, SpmModel};
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
+use crate::bpe::wordpiece::WordPiece;
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
@@ -52,6 +53,9 @@ pub struct Tokenizer {
     /// A SentencePiece model, which then does all the encoding and decoding
     /// (the vocabulary holds its pieces; there are no merges or chunks).
     spm: Option<Arc<SpmModel>>,
+    /// A WordPiece model, which then does all the encoding and decoding
+    /// (the vocabulary holds its pieces, `##` included).
+    wp: Option<Arc<WordPiece>>,
 }
 
 /// Texts from this long on are encoded with a [`ChunkCache`] (below it,
@@ -95,6 +99,7 @@ impl Tokenizer {
             specials: Specials::default(),
             added: None,
             spm: None,
+            wp: None,
         }
     }
 
@@ -162,6 +167,7 @@ impl Tokenizer {
             specials: Specials::new(specials),
             added: None,
             spm: None,
+            wp: None,
         })
     }
 
@@ -234,6 +240,7 @@ impl Tokenizer {
             specials: Specials::new(specials),
             added: None,
             spm: None,
+            wp: None,
         }
     }
 
@@ -255,7 +262,44 @@ impl Tokenizer {
             specials: Specials::default(),
             added: None,
             spm: Some(Arc::new(model)),
+            wp: None,
         }
+    }
+
+    /// A tokenizer that encodes and decodes with a WordPiece model; `added`
+    /// are the tokens matched whole in the text before it is normalized.
+    pub(crate) fn from_wordpiece(name: &str, model: WordPiece, added: Option<AddedVocab>) -> Self {
+        let tokens = model
+            .pieces()
+            .iter()
+            .map(|p| p.as_bytes().to_vec())
+            .collect();
+        Tokenizer {
+            name: name.into(),
+            vocab: Vocab::from_tokens(tokens),
+            byte_ids: Vec::new(),
+            chunker: Chunker::new(Pretok::None, Default::default()),
+            tie: TieRule::First,
+            source: MergeSource::List,
+            merges: Vec::new(),
+            ranks: FxHashMap::default(),
+            whole: None,
+            specials: Specials::default(),
+            added: added.map(Box::new),
+            spm: None,
+            wp: Some(Arc::new(model)),
+        }
+    }
+
+    /// The WordPiece model this tokenizer encodes with, if it is one.
+    pub fn wordpiece(&self) -> Option<&WordPiece> {
+        self.wp.as_deref()
+    }
+
+    /// Whether a model of its own (SentencePiece, WordPiece) encodes, so
+    /// that tokens are pieces of normalized text rather than merges of bytes.
+    pub fn is_piece_model(&self) -> bool {
+        self.spm.is_some() || self.wp.is_some()
     }
 
     /// The SentencePiece model this tokenizer encodes with, if it is one.
@@ -266,6 +310,9 @@ impl Tokenizer {
     /// What kind of tokenizer this is, in words: `byte-level BPE`,
     /// `char-level BPE`, `sentencepiece unigram`, `sentencepiece bpe`.
     pub fn kind(&self) -> &'static str {
+        if self.wp.is_some() {
+            return "wordpiece";
+        }
         match (&self.spm, self.mode()) {
             (Some(m), _) => m.algorithm().kind(),
             (None, Mode::Char) => "char-level BPE",
@@ -290,12 +337,22 @@ impl Tokenizer {
                 out += ", digits split";
             }
         }
+        if let Some(w) = &self.wp {
+            match w.normalizer() {
+                Some(n) if n.lowercase => out += ", uncased",
+                Some(_) => out += ", cased",
+                None => {}
+            }
+        }
         out
     }
 
     /// Whether `id` stands for text the tokenizer could not read: `[UNK]`
     /// (char mode) or a SentencePiece model's unknown piece.
     pub fn is_unknown(&self, id: TokenId) -> bool {
+        if let Some(w) = &self.wp {
+            return id == w.unk_id();
+        }
         match (&self.spm, self.mode()) {
             (Some(m), _) => id == m.unk_id(),
             (None, Mode::Char) => id == crate::bpe::vocab::UNK_ID,
@@ -477,6 +534,7 @@ impl Tokenizer {
                 .spm
                 .as_ref()
                 .is_some_and(|m| m.kind_of(id) == Some(PieceType::Control))
+            || self.wp.as_ref().is_some_and(|w| w.is_special(id))
     }
 
     /// The bytes token `id` stands for (char mode: its symbol string),
@@ -535,6 +593,10 @@ impl Tokenizer {
     fn encode_ordinary(&self, text: &[u8], out: &mut Vec<TokenId>) {
         if let Some(spm) = &self.spm {
             spm.encode(text, out, None);
+            return;
+        }
+        if let Some(wp) = &self.wp {
+            wp.encode(&String::from_utf8_lossy(text), out, None);
             return;
         }
         let rank_of = |p: Pair| self.ranks.get(&p).copied();
@@ -630,7 +692,7 @@ impl Tokenizer {
                     self.id_limit().saturating_sub(1)
                 )));
             }
-            if self.spm.is_some() {
+            if self.is_piece_model() {
                 continue;
             }
             let token = self.describe(id);
@@ -643,6 +705,9 @@ impl Tokenizer {
         }
         if let Some(spm) = &self.spm {
             return Ok(spm.decode(ids, |id| self.bytes_of(id).to_vec()));
+        }
+        if let Some(wp) = &self.wp {
+            return Ok(wp.decode(ids, |id| self.bytes_of(id).to_vec()));
         }
         if self.mode() == Mode::Char && out.last() == Some(&b' ') {
             out.pop();

@@ -29,6 +29,7 @@ pub mod spm;
 
 pub mod trainer;
 pub(crate) mod vocab;
+pub mod wordpiece;
 
 pub use corpus::Corpus;
 pub use encoder::Tokenizer;

@@ -104,9 +104,12 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .get("model")
         .ok_or_else(|| Error::input("field 'model' is missing"))?;
     let kind = model.get("type").and_then(Value::as_str).unwrap_or("BPE");
+    if kind == "WordPiece" {
+        return crate::bpe::io::wordpiece::hugging_face(name, doc);
+    }
     if kind != "BPE" {
         return Err(Error::input(format!(
-            "model.type {} is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer)",
+            "model.type {} is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer) and WordPiece",
             quoted(kind)
         )));
     }
@@ -189,7 +192,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
 
 /// Token string -> id, checking that every id is a whole number in range and
 /// belongs to one token only (a shared id would silently lose a token).
-fn vocab_ids(
+pub(crate) fn vocab_ids(
     map: &serde_json::Map<String, Value>,
     place: &str,
 ) -> Result<FxHashMap<String, TokenId>> {
@@ -218,7 +221,7 @@ fn vocab_ids(
 
 /// The tokens of `added_tokens`, special or not, with their flags and
 /// where each is listed. Two may not share an id or a text.
-fn added_tokens(doc: &Value) -> Result<Vec<(String, AddedToken)>> {
+pub(crate) fn added_tokens(doc: &Value) -> Result<Vec<(String, AddedToken)>> {
     let Some(list) = doc.get("added_tokens") else {
         return Ok(Vec::new());
     };

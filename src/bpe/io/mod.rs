@@ -12,3 +12,4 @@ pub mod sentencepiece;
 pub(crate) mod tiktoken_export;
 pub mod tokenizer_file;
 pub(crate) mod trace_file;
+pub mod wordpiece;
