@@ -14,6 +14,7 @@ use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::rank_pairs::pair_ranks;
 use crate::bpe::spm::{PieceType, SpmModel};
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
+use crate::bpe::regex_split::RegexChain;
 use crate::bpe::wordpiece::WordPiece;
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
@@ -56,6 +57,9 @@ pub struct Tokenizer {
     /// A WordPiece model, which then does all the encoding and decoding
     /// (the vocabulary holds its pieces, `##` included).
     wp: Option<Arc<WordPiece>>,
+    /// Split patterns written out in full (GGUF presets), used instead of
+    /// the chunker's named rule.
+    split: Option<Arc<RegexChain>>,
 }
 
 /// Texts from this long on are encoded with a [`ChunkCache`] (below it,
@@ -100,6 +104,7 @@ impl Tokenizer {
             added: None,
             spm: None,
             wp: None,
+            split: None,
         }
     }
 
@@ -168,6 +173,7 @@ impl Tokenizer {
             added: None,
             spm: None,
             wp: None,
+            split: None,
         })
     }
 
@@ -241,6 +247,7 @@ impl Tokenizer {
             added: None,
             spm: None,
             wp: None,
+            split: None,
         }
     }
 
@@ -263,6 +270,7 @@ impl Tokenizer {
             added: None,
             spm: Some(Arc::new(model)),
             wp: None,
+            split: None,
         }
     }
 
@@ -288,6 +296,7 @@ impl Tokenizer {
             added: added.map(Box::new),
             spm: None,
             wp: Some(Arc::new(model)),
+            split: None,
         }
     }
 
@@ -406,6 +415,16 @@ impl Tokenizer {
     /// The added tokens and normalizer of a file from HF, if it has any.
     pub fn added(&self) -> Option<&AddedVocab> {
         self.added.as_deref()
+    }
+
+    /// Pre-tokenize with `chain` instead of a named rule.
+    pub(crate) fn set_split(&mut self, chain: RegexChain) {
+        self.split = Some(Arc::new(chain));
+    }
+
+    /// The split patterns this tokenizer pre-tokenizes with, if it has its own.
+    pub fn split_patterns(&self) -> Option<&RegexChain> {
+        self.split.as_deref()
     }
 
     /// Cut digit runs by `digits` after the pre-tokenizer (files that say so).
@@ -604,7 +623,7 @@ impl Tokenizer {
             Mode::Byte => {
                 let mut symbols = Vec::new();
                 let mut cache = (text.len() >= CACHE_FROM).then(ChunkCache::default);
-                self.chunker.for_each_chunk(text, |r| {
+                let mut each = |r: std::ops::Range<usize>| {
                     let chunk = &text[r];
                     if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
                         out.extend_from_slice(ids);
@@ -624,7 +643,11 @@ impl Tokenizer {
                     if let Some(c) = &mut cache {
                         c.put(chunk, &symbols);
                     }
-                });
+                };
+                match &self.split {
+                    Some(chain) => chain.for_each_chunk(text, &mut each),
+                    None => self.chunker.for_each_chunk(text, &mut each),
+                }
             }
             Mode::Char => {
                 let s = String::from_utf8_lossy(text);

@@ -22,6 +22,7 @@ pub(crate) mod paged;
 pub(crate) mod pairs;
 pub mod pretok;
 pub(crate) mod rank_pairs;
+pub mod regex_split;
 pub(crate) mod script;
 pub(crate) mod specials;
 pub(crate) mod splitter;

@@ -54,6 +54,8 @@ pub enum WordSplit {
     /// Runs of word characters and runs of other non-space characters
     /// (HF `Whitespace`, `\w+|[^\w\s]+`).
     WordsAndSymbols,
+    /// No pre-tokenizer: the whole text is one word.
+    Whole,
 }
 
 impl WordSplit {
@@ -62,6 +64,7 @@ impl WordSplit {
             WordSplit::Bert => "BertPreTokenizer",
             WordSplit::Whitespace => "WhitespaceSplit",
             WordSplit::WordsAndSymbols => "Whitespace",
+            WordSplit::Whole => "none",
         }
     }
 }
@@ -224,6 +227,8 @@ impl WordPiece {
                     RE.get_or_init(|| Regex::new(r"\w+|[^\w\s]+").expect("the pattern compiles"));
                 out.extend(re.find_iter(norm).map(|m| m.range()));
             }
+            WordSplit::Whole if norm.is_empty() => {}
+            WordSplit::Whole => out.push(0..norm.len()),
         }
         out
     }

@@ -513,7 +513,7 @@ fn take_specials(
 }
 
 /// Build a tokenizer from byte-level vocabulary strings and string merges.
-fn byte_level(
+pub(crate) fn byte_level(
     name: &str,
     vocab: FxHashMap<String, TokenId>,
     merges: Vec<(String, String, String)>,

@@ -2,9 +2,9 @@
 //! reads, recognised by its name and content.
 
 use crate::bpe::encoder::Tokenizer;
-use crate::bpe::io::files::{read_bytes, read_text};
+use crate::bpe::io::files::{read_bytes, read_prefix, read_text};
 use crate::bpe::io::limits::{MAX_MODEL_FILE_BYTES, json_error};
-use crate::bpe::io::{builtin, import, sentencepiece, tokenizer_file, wordpiece};
+use crate::bpe::io::{builtin, gguf, gguf_tokenizer, import, sentencepiece, tokenizer_file, wordpiece};
 use crate::bpe::pretok::Pretok;
 use crate::bpe::spm::SpmModel;
 use crate::error::{Error, Result};
@@ -15,7 +15,8 @@ pub const SUPPORTED: &str = "a built-in name (bytes, gpt2, cl100k, o200k), bpeek
 tokenizer.json with a byte-level BPE model, GPT-2's encoder.json + vocab.bpe (the folder or either file), \
 a Hugging Face tokenizer.json with a WordPiece model, BERT's vocab.txt, \
 a .tiktoken rank file with its pre-tokenizer (FILE.tiktoken:cl100k), \
-or a SentencePiece .model file (BPE or Unigram)";
+a SentencePiece .model file (BPE or Unigram), \
+or a llama.cpp .gguf file (its tokenizer: llama, gpt2, bert or t5)";
 
 /// Load the tokenizer `spec` names.
 pub fn load(spec: &str) -> Result<Tokenizer> {
@@ -66,6 +67,11 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     if path.file_name().is_some_and(|n| n == "vocab.bpe") {
         let enc = sibling(path, "encoder.json");
         return gpt2_pair(spec, &enc, path);
+    }
+    // A GGUF model file of any size: only its header and metadata are read.
+    if has_extension(path, "gguf") || gguf::is_gguf(&read_prefix(path, 4)?) {
+        let meta = gguf::read(path).map_err(|e| e.context(spec))?;
+        return gguf_tokenizer::tokenizer(&file_name(spec), &meta).map_err(|e| e.context(spec));
     }
     if has_extension(path, "model") {
         let len = std::fs::metadata(path).map_or(0, |m| m.len());

@@ -4,6 +4,8 @@ pub mod atomic;
 pub mod builtin;
 pub mod byte_unicode;
 pub(crate) mod files;
+pub mod gguf;
+pub mod gguf_tokenizer;
 pub mod hf_export;
 pub mod import;
 pub(crate) mod limits;

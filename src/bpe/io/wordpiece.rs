@@ -217,20 +217,18 @@ fn bert_normalizer(n: &Value) -> Result<Option<BertNormalizer>> {
 fn word_split(p: &Value) -> Result<WordSplit> {
     let kind = p.get("type").and_then(Value::as_str);
     match kind {
-        None if p.is_null() => Err(Error::input(
-            "pre_tokenizer is missing: a WordPiece model needs words (BertPreTokenizer, Whitespace or WhitespaceSplit)",
-        )),
+        None if p.is_null() => Ok(WordSplit::Whole),
         Some("BertPreTokenizer") => Ok(WordSplit::Bert),
         Some("WhitespaceSplit") => Ok(WordSplit::Whitespace),
         Some("Whitespace") => Ok(WordSplit::WordsAndSymbols),
         Some("Sequence") => match p.get("pretokenizers").and_then(Value::as_array) {
             Some(list) if list.len() == 1 => word_split(&list[0]),
             _ => Err(Error::input(
-                "pre_tokenizer: a Sequence of several steps is not supported with WordPiece (BertPreTokenizer, Whitespace or WhitespaceSplit)",
+                "pre_tokenizer: a Sequence of several steps is not supported with WordPiece (BertPreTokenizer, Whitespace, WhitespaceSplit or none)",
             )),
         },
         other => Err(Error::input(format!(
-            "pre_tokenizer: type {} is not supported with WordPiece (BertPreTokenizer, Whitespace or WhitespaceSplit)",
+            "pre_tokenizer: type {} is not supported with WordPiece (BertPreTokenizer, Whitespace, WhitespaceSplit or none)",
             quoted(other.unwrap_or("unnamed"))
         ))),
     }
