@@ -53,7 +53,9 @@ fn models_dir() -> Option<PathBuf> {
     if found.is_none() {
         let why = format!(
             "llama.cpp's test vocabularies are not unpacked under {}; .ci/run downloads them",
-            root.map_or("$HOME/.cache/bpeek-test-data".into(), |r| r.display().to_string())
+            root.map_or("$HOME/.cache/bpeek-test-data".into(), |r| r
+                .display()
+                .to_string())
         );
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{why}");
@@ -113,14 +115,19 @@ fn every_test_vocabulary_gives_llama_cpp_s_expected_ids() {
         };
         let took = started.elapsed();
         let Some(cases) = cases(&path) else {
-            report.push(format!("{name}: {} (no test strings), read in {took:.2?}", tok.kind_detail()));
+            report.push(format!(
+                "{name}: {} (no test strings), read in {took:.2?}",
+                tok.kind_detail()
+            ));
             continue;
         };
         let mut differ = Vec::new();
         for (text, want) in &cases {
             let got = tok.encode(text, false);
             if &got != want {
-                differ.push(format!("  {text:?}\n    expected {want:?}\n    bpeek    {got:?}"));
+                differ.push(format!(
+                    "  {text:?}\n    expected {want:?}\n    bpeek    {got:?}"
+                ));
             }
         }
         report.push(format!(
@@ -134,10 +141,15 @@ fn every_test_vocabulary_gives_llama_cpp_s_expected_ids() {
             exact.push(name.clone());
         }
         if expected && !differ.is_empty() {
-            wrong.push(format!("{name}:\n{}", differ[..differ.len().min(3)].join("\n")));
+            wrong.push(format!(
+                "{name}:\n{}",
+                differ[..differ.len().min(3)].join("\n")
+            ));
         }
         if !expected && differ.is_empty() {
-            wrong.push(format!("{name}: now exact: add it to EXPECTED_EXACT and the README"));
+            wrong.push(format!(
+                "{name}: now exact: add it to EXPECTED_EXACT and the README"
+            ));
         }
     }
     eprintln!("{}", report.join("\n"));

@@ -12,9 +12,9 @@ use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::rank_pairs::pair_ranks;
+use crate::bpe::regex_split::RegexChain;
 use crate::bpe::spm::{PieceType, SpmModel};
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
-use crate::bpe::regex_split::RegexChain;
 use crate::bpe::wordpiece::WordPiece;
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
@@ -61,6 +61,9 @@ pub struct Tokenizer {
     /// the chunker's named rule.
     split: Option<Arc<RegexChain>>,
 }
+
+/// In the byte table: no token for this byte.
+const NO_TOKEN: TokenId = TokenId::MAX;
 
 /// Texts from this long on are encoded with a [`ChunkCache`] (below it,
 /// setting up the table would cost more than it saves).
@@ -130,8 +133,29 @@ impl Tokenizer {
         specials: Vec<SpecialToken>,
         whole_words: bool,
     ) -> Result<Self> {
+        Self::from_merge_list_with(name, tokens, merges, pretok, specials, whole_words, false)
+    }
+
+    /// [`Tokenizer::from_merge_list`]; with `missing_bytes_ok`, a byte the
+    /// vocabulary has no token for is dropped from the text (as Hugging
+    /// Face and llama.cpp do) rather than the vocabulary refused.
+    pub(crate) fn from_merge_list_with(
+        name: &str,
+        tokens: Vec<Vec<u8>>,
+        merges: &[(TokenId, TokenId)],
+        pretok: Pretok,
+        specials: Vec<SpecialToken>,
+        whole_words: bool,
+        missing_bytes_ok: bool,
+    ) -> Result<Self> {
         let (vocab, by_bytes) = Self::byte_vocab(tokens)?;
-        let byte_ids = Self::byte_ids(&by_bytes)?;
+        let byte_ids = if missing_bytes_ok {
+            (0..=255u8)
+                .map(|b| by_bytes.get(&[b][..]).copied().unwrap_or(NO_TOKEN))
+                .collect()
+        } else {
+            Self::byte_ids(&by_bytes)?
+        };
         let mut ranks = FxHashMap::default();
         let mut list = Vec::with_capacity(merges.len());
         for (rank, &(a, b)) in merges.iter().enumerate() {
@@ -636,7 +660,12 @@ impl Tokenizer {
                         symbols.push(id);
                     } else {
                         symbols.clear();
-                        symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
+                        symbols.extend(
+                            chunk
+                                .iter()
+                                .map(|&b| self.byte_ids[b as usize])
+                                .filter(|&id| id != NO_TOKEN),
+                        );
                         apply_ranked(&mut symbols, rank_of);
                     }
                     out.extend_from_slice(&symbols);

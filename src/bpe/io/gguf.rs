@@ -119,7 +119,9 @@ fn fixed_size(t: u32) -> Option<u64> {
 impl<R: Read + Seek> Reader<R> {
     fn bytes<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
         let mut b = [0u8; N];
-        self.r.read_exact(&mut b).map_err(|_| self.truncated(what))?;
+        self.r
+            .read_exact(&mut b)
+            .map_err(|_| self.truncated(what))?;
         self.at += N as u64;
         Ok(b)
     }
@@ -173,7 +175,9 @@ impl<R: Read + Seek> Reader<R> {
         self.room(n, what)?;
         self.count_kept(n, what)?;
         let mut buf = vec![0u8; n as usize];
-        self.r.read_exact(&mut buf).map_err(|_| self.truncated(what))?;
+        self.r
+            .read_exact(&mut buf)
+            .map_err(|_| self.truncated(what))?;
         self.at += n;
         String::from_utf8(buf).map(Some).map_err(|e| {
             Error::input(format!(
@@ -218,9 +222,7 @@ impl<R: Read + Seek> Reader<R> {
     /// A value of type `t`; `keep` false skips it (and returns `None`).
     fn value(&mut self, t: u32, keep: bool, what: &str) -> Result<Option<Value>> {
         match t {
-            8 => Ok(self
-                .string(MAX_STRING_BYTES, keep, what)?
-                .map(Value::Str)),
+            8 => Ok(self.string(MAX_STRING_BYTES, keep, what)?.map(Value::Str)),
             9 => self.array(keep, what),
             t if fixed_size(t).is_some() => {
                 let v = self.scalar(t, what)?;
@@ -251,7 +253,9 @@ impl<R: Read + Seek> Reader<R> {
             }
             self.count_kept(bytes, what)?;
             let mut raw = vec![0u8; bytes as usize];
-            self.r.read_exact(&mut raw).map_err(|_| self.truncated(what))?;
+            self.r
+                .read_exact(&mut raw)
+                .map_err(|_| self.truncated(what))?;
             self.at += bytes;
             return Ok(Some(match t {
                 0 | 1 => Value::Bytes(raw),
@@ -320,7 +324,9 @@ pub fn read_from<R: Read + Seek>(r: R, len: u64) -> Result<Metadata> {
     };
     let magic: [u8; 4] = r.bytes("header")?;
     if &magic != b"GGUF" {
-        return Err(Error::input("header: does not start with GGUF: not a GGUF file"));
+        return Err(Error::input(
+            "header: does not start with GGUF: not a GGUF file",
+        ));
     }
     let version = r.u32("header.version")?;
     if !(2..=3).contains(&version) {

@@ -19,7 +19,7 @@ use crate::bpe::io::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::bpe::pretok::Pretok;
 use crate::bpe::regex_split::RegexChain;
 use crate::bpe::spm::{Algorithm, ModelSpec, NormalizerSpec, Piece, PieceType, SpmModel};
-use crate::bpe::wordpiece::{BertNormalizer, WordPiece, WordPieceSpec, WordSplit, is_cased};
+use crate::bpe::wordpiece::{BertNormalizer, WordPiece, WordPieceSpec, WordSplit};
 use crate::error::{Error, Result, quoted};
 use rustc_hash::FxHashMap;
 
@@ -137,14 +137,37 @@ fn spm(
         }
         Some(v) => return Err(wrong_type(key, v, "an array of floats")),
     };
+    // The unknown piece is the one `unknown_token_id` names (llama.cpp's
+    // default 0 for llama); other pieces typed unknown (padding some files
+    // add) are never made from text, like control pieces.
+    let unk_key = "tokenizer.ggml.unknown_token_id";
+    let unk = match meta.get(unk_key) {
+        None => kinds
+            .iter()
+            .position(|&k| k == PieceType::Unknown)
+            .unwrap_or(0),
+        Some(Value::UInt(n)) if (*n as usize) < tokens.len() => *n as usize,
+        Some(Value::Int(n)) if *n >= 0 && (*n as usize) < tokens.len() => *n as usize,
+        Some(v) => {
+            return Err(Error::input(format!(
+                "{unk_key}: {v:?} is not the id of one of the {} tokens",
+                tokens.len()
+            )));
+        }
+    };
     let pieces: Vec<Piece> = tokens
         .iter()
         .zip(kinds)
         .zip(&scores)
-        .map(|((t, &kind), &score)| Piece {
+        .enumerate()
+        .map(|(i, ((t, &kind), &score))| Piece {
             text: t.as_bytes().to_vec(),
             score,
-            kind,
+            kind: match kind {
+                _ if i == unk => PieceType::Unknown,
+                PieceType::Unknown => PieceType::Control,
+                k => k,
+            },
         })
         .collect();
     let charsmap = match meta.get("tokenizer.ggml.precompiled_charsmap") {
@@ -196,13 +219,15 @@ fn preset(pre: &str) -> Option<(&'static [&'static str], bool)> {
     const QWEN35: &[&str] = &[
         r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
     ];
+    // Written with escapes: some of these letters have canonical
+    // equivalents, and an editor that normalizes would reverse a range.
     const DEEPSEEK_LLM: &[&str] = &[
-        "[\r\n]",
-        r"\s?[A-Za-zµÀ-ÖØ-öø-ƺƼ-ƿǄ-ʓʕ-ʯͰ-ͳͶͷͻ-ͽͿΆΈ-ΊΌΎ-ΡΣ-ϵϷ-ҁҊ-ԯԱ-ՖႠ-ჅᎠ-Ᏽᏸ-ᏽᲐ-ᲺᲽ-Ჿᴀ-ᴫᵫ-ᵷᵹ-ᶚḀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ᾼιῂ-ῄῆ-ῌῐ-ΐῖ-Ίῠ-Ῥῲ-ῴῶ-ῼℂℇℊ-ℓℕℙ-ℝℤΩℨK-ℭℯ-ℴℹℼ-ℿⅅ-ⅉⅎↃↄⰀ-ⱻⱾ-ⳤⳫ-ⳮⳲⳳꙀ-ꙭꚀ-ꚛꜢ-ꝯꝱ-ꞇꞋ-ꞎꭰ-ꮿﬀ-ﬆﬓ-ﬗＡ-Ｚａ-ｚ𐐀-𐑏𐒰-𐓓𐓘-𐓻𐲀-𐲲𐳀-𐳲𑢠-𑣟𞤀-𞥃]+",
-        r"\s?[!-/:-~！-／：-～‘-‟　-。]+",
-        r"\s+$",
-        r"[一-龥ࠀ-一가-퟿]+",
-        r"\p{N}+",
+        "[\\r\\n]",
+        "\\s?[A-Za-z\u{B5}\u{C0}-\u{D6}\u{D8}-\u{F6}\u{F8}-\u{1BA}\u{1BC}-\u{1BF}\u{1C4}-\u{293}\u{295}-\u{2AF}\u{370}-\u{373}\u{376}\u{377}\u{37B}-\u{37D}\u{37F}\u{386}\u{388}-\u{38A}\u{38C}\u{38E}-\u{3A1}\u{3A3}-\u{3F5}\u{3F7}-\u{481}\u{48A}-\u{52F}\u{531}-\u{556}\u{10A0}-\u{10C5}\u{13A0}-\u{13F5}\u{13F8}-\u{13FD}\u{1C90}-\u{1CBA}\u{1CBD}-\u{1CBF}\u{1D00}-\u{1D2B}\u{1D6B}-\u{1D77}\u{1D79}-\u{1D9A}\u{1E00}-\u{1F15}\u{1F18}-\u{1F1D}\u{1F20}-\u{1F45}\u{1F48}-\u{1F4D}\u{1F50}-\u{1F57}\u{1F59}\u{1F5B}\u{1F5D}\u{1F5F}-\u{1F7D}\u{1F80}-\u{1FB4}\u{1FB6}-\u{1FBC}\u{1FBE}\u{1FC2}-\u{1FC4}\u{1FC6}-\u{1FCC}\u{1FD0}-\u{1FD3}\u{1FD6}-\u{1FDB}\u{1FE0}-\u{1FEC}\u{1FF2}-\u{1FF4}\u{1FF6}-\u{1FFC}\u{2102}\u{2107}\u{210A}-\u{2113}\u{2115}\u{2119}-\u{211D}\u{2124}\u{2126}\u{2128}\u{212A}-\u{212D}\u{212F}-\u{2134}\u{2139}\u{213C}-\u{213F}\u{2145}-\u{2149}\u{214E}\u{2183}\u{2184}\u{2C00}-\u{2C7B}\u{2C7E}-\u{2CE4}\u{2CEB}-\u{2CEE}\u{2CF2}\u{2CF3}\u{A640}-\u{A66D}\u{A680}-\u{A69B}\u{A722}-\u{A76F}\u{A771}-\u{A787}\u{A78B}-\u{A78E}\u{AB70}-\u{ABBF}\u{FB00}-\u{FB06}\u{FB13}-\u{FB17}\u{FF21}-\u{FF3A}\u{FF41}-\u{FF5A}\u{10400}-\u{1044F}\u{104B0}-\u{104D3}\u{104D8}-\u{104FB}\u{10C80}-\u{10CB2}\u{10CC0}-\u{10CF2}\u{118A0}-\u{118DF}\u{1E900}-\u{1E943}]+",
+        "\\s?[!-/:-~\u{FF01}-\u{FF0F}\u{FF1A}-\u{FF5E}\u{2018}-\u{201F}\u{3000}-\u{3002}]+",
+        "\\s+$",
+        "[\u{4E00}-\u{9FA5}\u{800}-\u{4E00}\u{AC00}-\u{D7FF}]+",
+        "\\p{N}+",
     ];
     const DEEPSEEK_CODER: &[&str] = &[
         "[\r\n]",
@@ -226,12 +251,7 @@ fn preset(pre: &str) -> Option<(&'static [&'static str], bool)> {
     const GPT4O: &[&str] = &[
         r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+",
     ];
-    const DEFAULT: &[&str] = &[
-        r"[\p{P}\$\+<=>\^~\|]+",
-        GPT2,
-        r"\p{N}+",
-        r"[0-9][0-9][0-9]",
-    ];
+    const DEFAULT: &[&str] = &[r"[\p{P}\$\+<=>\^~\|]+", GPT2, r"\p{N}+", r"[0-9][0-9][0-9]"];
     Some(match pre {
         "default" => (DEFAULT, false),
         "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "falcon-h1" | "pixtral" | "midm-2.0"
@@ -350,6 +370,7 @@ fn gpt2(name: &str, meta: &Metadata, tokens: &[String], kinds: &[PieceType]) -> 
         fast.unwrap_or(Pretok::None),
         specials,
         whole,
+        true,
     )
     .map_err(|e| e.context("tokenizer.ggml.tokens"))?;
     if fast.is_none() {
@@ -368,8 +389,10 @@ fn bert(name: &str, tokens: &[String], kinds: &[PieceType]) -> Result<Tokenizer>
     let mut added = Vec::new();
     for (i, (t, &kind)) in tokens.iter().zip(kinds).enumerate() {
         let id = i as TokenId;
-        if matches!(kind, PieceType::Control | PieceType::UserDefined | PieceType::Unknown)
-            || (t.starts_with('[') && t.ends_with(']'))
+        if matches!(
+            kind,
+            PieceType::Control | PieceType::UserDefined | PieceType::Unknown
+        ) || (t.starts_with('[') && t.ends_with(']'))
         {
             pieces.push(t.clone());
             if kind != PieceType::Unknown && t != "[UNK]" {
@@ -390,13 +413,13 @@ fn bert(name: &str, tokens: &[String], kinds: &[PieceType]) -> Result<Tokenizer>
             pieces.push(format!("##{t}"));
         }
     }
-    let lowercase = !is_cased(&pieces);
+    // llama.cpp lowercases all text for these models.
     let model = WordPiece::new(WordPieceSpec {
         pieces,
         unk_token: "[UNK]".into(),
         prefix: "##".into(),
         max_input_chars_per_word: 100,
-        normalizer: Some(BertNormalizer::bert(lowercase)),
+        normalizer: Some(BertNormalizer::bert(true)),
         split: WordSplit::Bert,
         special,
         cleanup: true,

@@ -95,7 +95,7 @@ pub fn gpt2_files(name: &str, encoder_json: &str, vocab_bpe: &str) -> Result<Tok
         ));
     }
     let specials = take_specials(&mut vocab, |t| t == "<|endoftext|>");
-    byte_level(name, vocab, merges, Pretok::Gpt2, specials, false)
+    byte_level(name, vocab, merges, Pretok::Gpt2, specials, false, false)
 }
 
 /// A Hugging Face `tokenizer.json` whose model is byte-level BPE.
@@ -179,7 +179,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .get("ignore_merges")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    let mut tok = byte_level(name, vocab, merges, pretok, specials, whole)?;
+    let mut tok = byte_level(name, vocab, merges, pretok, specials, whole, false)?;
     tok.set_digits(digits);
     if !added.is_empty() || normalizer != Normalizer::None {
         tok.set_added(AddedVocab::new(
@@ -513,6 +513,9 @@ fn take_specials(
 }
 
 /// Build a tokenizer from byte-level vocabulary strings and string merges.
+/// `lenient` (GGUF files, as llama.cpp reads them): a token that is not
+/// written in byte-level characters can never be made and is left out, and
+/// bytes the vocabulary has no token for are dropped from the text.
 pub(crate) fn byte_level(
     name: &str,
     vocab: FxHashMap<String, TokenId>,
@@ -520,10 +523,14 @@ pub(crate) fn byte_level(
     pretok: Pretok,
     specials: Vec<SpecialToken>,
     whole_words: bool,
+    lenient: bool,
 ) -> Result<Tokenizer> {
     let size = vocab.values().map(|&i| i as usize + 1).max().unwrap_or(0);
     let mut tokens = vec![Vec::new(); size];
     for (text, &id) in &vocab {
+        if lenient && byte_unicode::decode(text).is_err() {
+            continue;
+        }
         let bytes = byte_unicode::decode(text).map_err(|c| {
             Error::input(format!(
                 "token {text:?} (id {id}) has {c:?}, which is not a byte-level character"
@@ -543,5 +550,5 @@ pub(crate) fn byte_level(
         };
         pairs.push((id(&a)?, id(&b)?));
     }
-    Tokenizer::from_merge_list(name, tokens, &pairs, pretok, specials, whole_words)
+    Tokenizer::from_merge_list_with(name, tokens, &pairs, pretok, specials, whole_words, lenient)
 }

@@ -4,7 +4,9 @@
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::io::files::{read_bytes, read_prefix, read_text};
 use crate::bpe::io::limits::{MAX_MODEL_FILE_BYTES, json_error};
-use crate::bpe::io::{builtin, gguf, gguf_tokenizer, import, sentencepiece, tokenizer_file, wordpiece};
+use crate::bpe::io::{
+    builtin, gguf, gguf_tokenizer, import, sentencepiece, tokenizer_file, wordpiece,
+};
 use crate::bpe::pretok::Pretok;
 use crate::bpe::spm::SpmModel;
 use crate::error::{Error, Result};
