@@ -55,7 +55,9 @@ impl RegexChain {
         let mut pieces: Vec<Range<usize>> = Vec::new();
         for_each_utf8_run(text, |start, run| match run {
             Ok(s) => {
-                let mut current = vec![start..start + s.len()];
+                // One piece to start with: the whole run.
+                let mut current: Vec<Range<usize>> =
+                    std::iter::once(start..start + s.len()).collect();
                 for re in &self.regexes {
                     let mut next = Vec::with_capacity(current.len() * 2);
                     for r in current {
