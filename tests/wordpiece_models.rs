@@ -339,3 +339,68 @@ fn the_commands_take_a_wordpiece_file_and_name_its_kind() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("vocab.txt"), "{err}");
 }
+
+/// WordPiece files are untrusted too: `vocab.txt` and `tokenizer.json`
+/// mutated at random are read or refused, never a panic, and whatever is
+/// read encodes and decodes any text.
+#[test]
+fn mutated_wordpiece_files_are_read_or_refused_never_a_panic() {
+    let dir = spm::TempDir::new("wp-mutated");
+    let vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nthe\nun\n##aff\n##able\n##s\na\nb\n##b\n.\n";
+    let json = json!({
+        "added_tokens": [{"id": 1, "content": "[UNK]", "special": true}],
+        "normalizer": {"type": "BertNormalizer", "lowercase": true, "strip_accents": null,
+                        "clean_text": true, "handle_chinese_chars": true},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": true},
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100,
+                  "vocab": {"[PAD]": 0, "[UNK]": 1, "the": 2, "un": 3, "##aff": 4, "##able": 5}}
+    })
+    .to_string();
+    let mut rng = Rng(0x77);
+    let mut read = 0;
+    for (name, valid) in [("vocab.txt", vocab.to_string()), ("tokenizer.json", json)] {
+        let path = dir.path(name);
+        for case in 0..400 {
+            let mut bytes = valid.clone().into_bytes();
+            for _ in 0..1 + rng.below(3) {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = rng.below(bytes.len());
+                let pick = b"\n #[]{}\":,09";
+                match rng.below(4) {
+                    0 => bytes[at] = pick[rng.below(pick.len())],
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    2 => bytes.insert(at, b"\n9\"#\xff"[rng.below(5)]),
+                    _ => bytes.truncate(at),
+                }
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let spec = path.to_string_lossy().into_owned();
+            let result = std::panic::catch_unwind(|| load(&spec));
+            let Ok(loaded) = result else {
+                panic!(
+                    "{name} case {case} panicked on {:?}",
+                    String::from_utf8_lossy(&bytes)
+                );
+            };
+            if let Ok(tok) = loaded {
+                read += 1;
+                for text in [
+                    "Unaffable the THE. ",
+                    "",
+                    "\u{0}é中文 [UNK]",
+                    &"x".repeat(150),
+                ] {
+                    let ids = tok.encode(text, true);
+                    tok.decode(&ids).unwrap();
+                }
+            }
+        }
+    }
+    assert!(read > 0, "no mutated file was read at all");
+}
