@@ -32,6 +32,7 @@ const EXPECTED_EXACT: &[&str] = &[
     "refact",
     "command-r",
     "bert-bge",
+    "gemma-4",
 ];
 
 /// The folder holding `ggml-vocab-*.gguf`, or `None` (after saying why)

@@ -7,6 +7,7 @@
 //! that is itself a token is taken whole, as tiktoken does.
 
 use crate::bpe::added::{AddedPiece, AddedVocab};
+use crate::bpe::char_bpe::CharBpe;
 use crate::bpe::chunk_cache::ChunkCache;
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
@@ -60,6 +61,9 @@ pub struct Tokenizer {
     /// Split patterns written out in full (GGUF presets), used instead of
     /// the chunker's named rule.
     split: Option<Arc<RegexChain>>,
+    /// A BPE model on characters (GGUF `gemma4`), which then does all the
+    /// encoding and decoding.
+    cbpe: Option<Arc<CharBpe>>,
 }
 
 /// In the byte table: no token for this byte.
@@ -108,6 +112,7 @@ impl Tokenizer {
             spm: None,
             wp: None,
             split: None,
+            cbpe: None,
         }
     }
 
@@ -198,6 +203,7 @@ impl Tokenizer {
             spm: None,
             wp: None,
             split: None,
+            cbpe: None,
         })
     }
 
@@ -272,6 +278,7 @@ impl Tokenizer {
             spm: None,
             wp: None,
             split: None,
+            cbpe: None,
         }
     }
 
@@ -295,6 +302,7 @@ impl Tokenizer {
             spm: Some(Arc::new(model)),
             wp: None,
             split: None,
+            cbpe: None,
         }
     }
 
@@ -321,7 +329,49 @@ impl Tokenizer {
             spm: None,
             wp: Some(Arc::new(model)),
             split: None,
+            cbpe: None,
         }
+    }
+
+    /// A tokenizer that encodes and decodes with BPE on characters; `added`
+    /// are the tokens matched whole in the text.
+    pub(crate) fn from_char_bpe(
+        name: &str,
+        model: CharBpe,
+        size: usize,
+        added: Option<AddedVocab>,
+    ) -> Self {
+        let tokens = (0..size as TokenId)
+            .map(|id| model.token_bytes(id))
+            .collect();
+        let mut t = Self::from_wordpiece_parts(name, tokens, added);
+        t.cbpe = Some(Arc::new(model));
+        t
+    }
+
+    fn from_wordpiece_parts(name: &str, tokens: Vec<Vec<u8>>, added: Option<AddedVocab>) -> Self {
+        Tokenizer {
+            name: name.into(),
+            vocab: Vocab::from_tokens(tokens),
+            byte_ids: Vec::new(),
+            chunker: Chunker::new(Pretok::None, Default::default()),
+            tie: TieRule::First,
+            source: MergeSource::List,
+            merges: Vec::new(),
+            ranks: FxHashMap::default(),
+            whole: None,
+            specials: Specials::default(),
+            added: added.map(Box::new),
+            spm: None,
+            wp: None,
+            split: None,
+            cbpe: None,
+        }
+    }
+
+    /// The BPE-on-characters model this tokenizer encodes with, if it is one.
+    pub fn char_bpe(&self) -> Option<&CharBpe> {
+        self.cbpe.as_deref()
     }
 
     /// The WordPiece model this tokenizer encodes with, if it is one.
@@ -332,7 +382,7 @@ impl Tokenizer {
     /// Whether a model of its own (SentencePiece, WordPiece) encodes, so
     /// that tokens are pieces of normalized text rather than merges of bytes.
     pub fn is_piece_model(&self) -> bool {
-        self.spm.is_some() || self.wp.is_some()
+        self.spm.is_some() || self.wp.is_some() || self.cbpe.is_some()
     }
 
     /// The SentencePiece model this tokenizer encodes with, if it is one.
@@ -345,6 +395,9 @@ impl Tokenizer {
     pub fn kind(&self) -> &'static str {
         if self.wp.is_some() {
             return "wordpiece";
+        }
+        if self.cbpe.is_some() {
+            return "bpe on characters";
         }
         match (&self.spm, self.mode()) {
             (Some(m), _) => m.algorithm().kind(),
@@ -369,6 +422,9 @@ impl Tokenizer {
             if m.split_digits() {
                 out += ", digits split";
             }
+        }
+        if self.cbpe.as_ref().is_some_and(|m| m.byte_fallback()) {
+            out += ", byte fallback";
         }
         if let Some(w) = &self.wp {
             match w.normalizer() {
@@ -578,6 +634,11 @@ impl Tokenizer {
                 .as_ref()
                 .is_some_and(|m| m.kind_of(id) == Some(PieceType::Control))
             || self.wp.as_ref().is_some_and(|w| w.is_special(id))
+            || (self.cbpe.is_some()
+                && self
+                    .added
+                    .as_ref()
+                    .is_some_and(|a| a.tokens().iter().any(|t| t.id == id && t.special)))
     }
 
     /// The bytes token `id` stands for (char mode: its symbol string),
@@ -640,6 +701,10 @@ impl Tokenizer {
         }
         if let Some(wp) = &self.wp {
             wp.encode(&String::from_utf8_lossy(text), out, None);
+            return;
+        }
+        if let Some(m) = &self.cbpe {
+            m.encode(&String::from_utf8_lossy(text), out, None);
             return;
         }
         let rank_of = |p: Pair| self.ranks.get(&p).copied();
@@ -760,6 +825,9 @@ impl Tokenizer {
         }
         if let Some(wp) = &self.wp {
             return Ok(wp.decode(ids, |id| self.bytes_of(id).to_vec()));
+        }
+        if let Some(m) = &self.cbpe {
+            return Ok(m.decode(ids, |id| self.bytes_of(id).to_vec()));
         }
         if self.mode() == Mode::Char && out.last() == Some(&b' ') {
             out.pop();

@@ -90,7 +90,10 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
         return spm_spans(spm, text);
     }
     if let Some(wp) = tok.wordpiece() {
-        return wordpiece_spans(tok, wp, text);
+        return model_spans(tok, text, |t, ids, spans| wp.encode(t, ids, Some(spans)));
+    }
+    if let Some(m) = tok.char_bpe() {
+        return model_spans(tok, text, |t, ids, spans| m.encode(t, ids, Some(spans)));
     }
     if tok.mode() == crate::bpe::Mode::Char {
         return char_mode_spans(tok, text);
@@ -117,18 +120,19 @@ fn spm_spans(spm: &crate::bpe::spm::SpmModel, text: &str) -> Vec<(TokenId, Range
     ids.into_iter().zip(spans).collect()
 }
 
-/// WordPiece tokens cover the characters they were normalized from;
-/// added tokens matched whole cover their own text.
-fn wordpiece_spans(
+/// The tokens of a model that encodes on its own (WordPiece, BPE on
+/// characters) cover the characters they were made from; added tokens
+/// matched whole cover their own text.
+fn model_spans(
     tok: &Tokenizer,
-    wp: &crate::bpe::wordpiece::WordPiece,
     text: &str,
+    encode: impl Fn(&str, &mut Vec<TokenId>, &mut Vec<Range<usize>>),
 ) -> Vec<(TokenId, Range<usize>)> {
     let mut out = Vec::new();
     let Some(added) = tok.added() else {
         let mut ids = Vec::new();
         let mut spans = Vec::new();
-        wp.encode(text, &mut ids, Some(&mut spans));
+        encode(text, &mut ids, &mut spans);
         return ids.into_iter().zip(spans).collect();
     };
     let mut at = 0;
@@ -141,7 +145,7 @@ fn wordpiece_spans(
         crate::bpe::added::AddedPiece::Text(t) => {
             let mut ids = Vec::new();
             let mut spans = Vec::new();
-            wp.encode(&t, &mut ids, Some(&mut spans));
+            encode(&t, &mut ids, &mut spans);
             out.extend(
                 ids.into_iter()
                     .zip(spans)

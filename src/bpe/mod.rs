@@ -5,6 +5,7 @@ pub(crate) mod added;
 pub(crate) mod ascii_cuts;
 pub(crate) mod cells;
 pub(crate) mod chain;
+pub mod char_bpe;
 pub(crate) mod chunk_cache;
 pub mod corpus;
 pub mod display;

@@ -12,6 +12,7 @@
 
 use crate::bpe::TokenId;
 use crate::bpe::added::{AddedToken, AddedVocab, Normalizer};
+use crate::bpe::char_bpe::CharBpe;
 use crate::bpe::encoder::{SpecialToken, Tokenizer};
 use crate::bpe::io::gguf::{Metadata, Value};
 use crate::bpe::io::import::byte_level;
@@ -23,7 +24,7 @@ use crate::bpe::wordpiece::{BertNormalizer, WordPiece, WordPieceSpec, WordSplit}
 use crate::error::{Error, Result, quoted};
 use rustc_hash::FxHashMap;
 
-const MODELS: &str = "llama, gpt2, bert, t5";
+const MODELS: &str = "llama, gpt2, bert, t5, gemma4";
 
 /// Build the tokenizer of a file's metadata; errors name the key.
 pub fn tokenizer(name: &str, meta: &Metadata) -> Result<Tokenizer> {
@@ -43,6 +44,7 @@ pub fn tokenizer(name: &str, meta: &Metadata) -> Result<Tokenizer> {
         "t5" => spm(name, meta, tokens, &kinds, Algorithm::Unigram),
         "gpt2" => gpt2(name, meta, tokens, &kinds),
         "bert" => bert(name, tokens, &kinds),
+        "gemma4" => gemma4(name, meta, tokens, &kinds),
         other => Err(Error::input(format!(
             "tokenizer.ggml.model: {} is not supported (bpeek reads {MODELS})",
             quoted(other)
@@ -380,6 +382,47 @@ fn gpt2(name: &str, meta: &Metadata, tokens: &[String], kinds: &[PieceType]) -> 
         tok.set_added(AddedVocab::new(added, Normalizer::None));
     }
     Ok(tok)
+}
+
+/// BPE by merge rank on characters with byte fallback (Gemma 4).
+fn gemma4(
+    name: &str,
+    meta: &Metadata,
+    tokens: &[String],
+    kinds: &[PieceType],
+) -> Result<Tokenizer> {
+    let merges_key = "tokenizer.ggml.merges";
+    let merges = match meta.get(merges_key) {
+        Some(Value::Strs(m)) => m,
+        Some(v) => return Err(wrong_type(merges_key, v, "an array of strings")),
+        None => return Err(Error::input(format!("{merges_key}: missing"))),
+    };
+    let is_byte: Vec<bool> = kinds.iter().map(|&k| k == PieceType::Byte).collect();
+    let silent: Vec<bool> = kinds.iter().map(|&k| k == PieceType::Control).collect();
+    let added: Vec<AddedToken> = tokens
+        .iter()
+        .zip(kinds)
+        .enumerate()
+        .filter(|(_, (t, k))| {
+            !t.is_empty() && matches!(k, PieceType::Control | PieceType::UserDefined)
+        })
+        .map(|(i, (t, &k))| AddedToken {
+            text: t.clone(),
+            id: i as TokenId,
+            special: k == PieceType::Control,
+            single_word: false,
+            lstrip: false,
+            rstrip: false,
+            normalized: false,
+        })
+        .collect();
+    let model = CharBpe::new(tokens.to_vec(), &is_byte, silent, merges, merges_key)?;
+    Ok(Tokenizer::from_char_bpe(
+        name,
+        model,
+        tokens.len(),
+        (!added.is_empty()).then(|| AddedVocab::new(added, Normalizer::None)),
+    ))
 }
 
 /// WordPiece, its pieces written back the way BERT's vocabulary has them.

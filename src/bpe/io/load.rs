@@ -18,7 +18,7 @@ tokenizer.json with a byte-level BPE model, GPT-2's encoder.json + vocab.bpe (th
 a Hugging Face tokenizer.json with a WordPiece model, BERT's vocab.txt, \
 a .tiktoken rank file with its pre-tokenizer (FILE.tiktoken:cl100k), \
 a SentencePiece .model file (BPE or Unigram), \
-or a llama.cpp .gguf file (its tokenizer: llama, gpt2, bert or t5)";
+or a llama.cpp .gguf file (its tokenizer: llama, gpt2, bert, t5 or gemma4)";
 
 /// Load the tokenizer `spec` names.
 pub fn load(spec: &str) -> Result<Tokenizer> {

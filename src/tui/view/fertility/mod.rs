@@ -400,6 +400,18 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
         spm_piece(tok, m, token.id)
     } else if let Some(w) = tok.wordpiece() {
         wordpiece_steps(app, w)
+    } else if let Some(m) = tok.char_bpe() {
+        match m.made_by(token.id) {
+            Some((rank, left, right)) => format!(
+                "made by merge {rank}: {} + {}",
+                token_label(app, tok, left),
+                token_label(app, tok, right)
+            ),
+            None if n == 1 && tok.kind_detail().contains("byte fallback") => {
+                "a character or a byte (byte fallback): no merge made it".into()
+            }
+            None => "a base character: no merge made it".into(),
+        }
     } else {
         match tok.made_by(token.id) {
             Some(m) => format!(
