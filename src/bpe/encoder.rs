@@ -161,8 +161,9 @@ impl Tokenizer {
         } else {
             Self::byte_ids(&by_bytes)?
         };
-        let mut ranks = FxHashMap::default();
+        let mut ranks = FxHashMap::with_capacity_and_hasher(merges.len(), Default::default());
         let mut list = Vec::with_capacity(merges.len());
+        let mut joined = Vec::new();
         for (rank, &(a, b)) in merges.iter().enumerate() {
             for id in [a, b] {
                 if !vocab.contains(id) {
@@ -171,7 +172,8 @@ impl Tokenizer {
                     )));
                 }
             }
-            let mut joined = vocab.token_bytes(a).to_vec();
+            joined.clear();
+            joined.extend_from_slice(vocab.token_bytes(a));
             joined.extend_from_slice(vocab.token_bytes(b));
             let Some(&id) = by_bytes.get(&joined) else {
                 return Err(Error::input(format!(

@@ -161,27 +161,54 @@ impl<R: Read + Seek> Reader<R> {
     }
 
     /// A string of at most `limit` bytes; `keep` false skips it.
-    fn string(&mut self, limit: u64, keep: bool, what: &str) -> Result<Option<String>> {
-        let n = self.u64(what)?;
+    /// A string of at most `limit` bytes; `keep` false skips it. `what`
+    /// names it, with `index` when it is an element of an array (the name
+    /// is written out only for an error).
+    fn string(
+        &mut self,
+        limit: u64,
+        keep: bool,
+        what: &str,
+        index: Option<u64>,
+    ) -> Result<Option<String>> {
+        let name = || match index {
+            Some(i) => format!("{what}[{i}]"),
+            None => what.to_string(),
+        };
+        let mut len = [0u8; 8];
+        if self.r.read_exact(&mut len).is_err() {
+            return Err(self.truncated(&name()));
+        }
+        self.at += 8;
+        let n = u64::from_le_bytes(len);
         if n > limit {
             return Err(Error::input(format!(
-                "{what}: a string of {n} bytes, more than the limit of {limit}"
+                "{}: a string of {n} bytes, more than the limit of {limit}",
+                name()
+            )));
+        }
+        if self.at.checked_add(n).is_none_or(|end| end > self.len) {
+            return Err(Error::input(format!(
+                "{}: declares {n} bytes at byte {}, past the end of the file ({} bytes)",
+                name(),
+                self.at,
+                self.len
             )));
         }
         if !keep {
             self.skip(n, what)?;
             return Ok(None);
         }
-        self.room(n, what)?;
         self.count_kept(n, what)?;
         let mut buf = vec![0u8; n as usize];
-        self.r
-            .read_exact(&mut buf)
-            .map_err(|_| self.truncated(what))?;
+        if self.r.read_exact(&mut buf).is_err() {
+            return Err(self.truncated(&name()));
+        }
         self.at += n;
         String::from_utf8(buf).map(Some).map_err(|e| {
             Error::input(format!(
-                "{what}: not UTF-8 (byte {} of the string)",
+                "{}: not UTF-8 (byte {} of the string)",
+                name(),
                 e.utf8_error().valid_up_to()
             ))
         })
@@ -222,7 +249,9 @@ impl<R: Read + Seek> Reader<R> {
     /// A value of type `t`; `keep` false skips it (and returns `None`).
     fn value(&mut self, t: u32, keep: bool, what: &str) -> Result<Option<Value>> {
         match t {
-            8 => Ok(self.string(MAX_STRING_BYTES, keep, what)?.map(Value::Str)),
+            8 => Ok(self
+                .string(MAX_STRING_BYTES, keep, what, None)?
+                .map(Value::Str)),
             9 => self.array(keep, what),
             t if fixed_size(t).is_some() => {
                 let v = self.scalar(t, what)?;
@@ -287,7 +316,7 @@ impl<R: Read + Seek> Reader<R> {
                 self.room(n.saturating_mul(8), what)?;
                 let mut out = Vec::with_capacity(if keep { n as usize } else { 0 });
                 for i in 0..n {
-                    let s = self.string(MAX_STRING_BYTES, keep, &format!("{what}[{i}]"))?;
+                    let s = self.string(MAX_STRING_BYTES, keep, what, Some(i))?;
                     if let Some(s) = s {
                         out.push(s);
                     }
@@ -347,7 +376,7 @@ pub fn read_from<R: Read + Seek>(r: R, len: u64) -> Result<Metadata> {
     };
     for i in 0..count {
         let key = r
-            .string(MAX_KEY_BYTES, true, &format!("metadata key {i}"))?
+            .string(MAX_KEY_BYTES, true, "metadata key", Some(i))?
             .unwrap_or_default();
         let t = r.u32(&key)?;
         let keep = key.starts_with("tokenizer.");

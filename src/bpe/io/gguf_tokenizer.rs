@@ -306,7 +306,8 @@ fn gpt2(name: &str, meta: &Metadata, tokens: &[String], kinds: &[PieceType]) -> 
         Some(v) => return Err(wrong_type(merges_key, v, "an array of strings")),
         None => return Err(Error::input(format!("{merges_key}: missing"))),
     };
-    let mut vocab: FxHashMap<String, TokenId> = FxHashMap::default();
+    let mut vocab: FxHashMap<String, TokenId> =
+        FxHashMap::with_capacity_and_hasher(tokens.len(), Default::default());
     let mut specials = Vec::new();
     let mut added = Vec::new();
     for (i, (t, &kind)) in tokens.iter().zip(kinds).enumerate() {
@@ -351,11 +352,8 @@ fn gpt2(name: &str, meta: &Metadata, tokens: &[String], kinds: &[PieceType]) -> 
                 quoted(m)
             )));
         };
-        merges.push((
-            m[..at].to_string(),
-            m[at + 1..].to_string(),
-            format!("{merges_key}[{i}]"),
-        ));
+        // Where the merge is, for an error: written out only if one is found.
+        merges.push((m[..at].to_string(), m[at + 1..].to_string(), String::new()));
     }
     // The two presets bpeek has a hand-cut splitter for.
     let fast = if patterns == GPT2_ONLY {

@@ -542,9 +542,14 @@ pub(crate) fn byte_level(
         tokens[id as usize] = bytes;
     }
     let mut pairs = Vec::with_capacity(merges.len());
-    for (a, b, place) in merges {
+    for (i, (a, b, place)) in merges.into_iter().enumerate() {
         let id = |s: &str| {
             vocab.get(s).copied().ok_or_else(|| {
+                let place = if place.is_empty() {
+                    format!("merges[{i}]")
+                } else {
+                    place.clone()
+                };
                 Error::input(format!("{place}: token {s:?} is not in the vocabulary"))
             })
         };

@@ -73,7 +73,10 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     // A GGUF model file of any size: only its header and metadata are read.
     if has_extension(path, "gguf") || gguf::is_gguf(&read_prefix(path, 4)?) {
         let meta = gguf::read(path).map_err(|e| e.context(spec))?;
-        return gguf_tokenizer::tokenizer(&file_name(spec), &meta).map_err(|e| e.context(spec));
+        let tok = gguf_tokenizer::tokenizer(&file_name(spec), &meta).map_err(|e| e.context(spec));
+        // Hundreds of thousands of strings are freed off the caller's path.
+        std::thread::spawn(move || drop(meta));
+        return tok;
     }
     if has_extension(path, "model") {
         let len = std::fs::metadata(path).map_or(0, |m| m.len());
