@@ -7,13 +7,16 @@
 //! that is itself a token is taken whole, as tiktoken does.
 
 use crate::bpe::added::{AddedPiece, AddedVocab};
+use crate::bpe::char_bpe::CharBpe;
 use crate::bpe::chunk_cache::ChunkCache;
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::rank_pairs::pair_ranks;
+use crate::bpe::regex_split::RegexChain;
 use crate::bpe::spm::{PieceType, SpmModel};
 use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
+use crate::bpe::wordpiece::WordPiece;
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
@@ -52,7 +55,19 @@ pub struct Tokenizer {
     /// A SentencePiece model, which then does all the encoding and decoding
     /// (the vocabulary holds its pieces; there are no merges or chunks).
     spm: Option<Arc<SpmModel>>,
+    /// A WordPiece model, which then does all the encoding and decoding
+    /// (the vocabulary holds its pieces, `##` included).
+    wp: Option<Arc<WordPiece>>,
+    /// Split patterns written out in full (GGUF presets), used instead of
+    /// the chunker's named rule.
+    split: Option<Arc<RegexChain>>,
+    /// A BPE model on characters (GGUF `gemma4`), which then does all the
+    /// encoding and decoding.
+    cbpe: Option<Arc<CharBpe>>,
 }
+
+/// In the byte table: no token for this byte.
+const NO_TOKEN: TokenId = TokenId::MAX;
 
 /// Texts from this long on are encoded with a [`ChunkCache`] (below it,
 /// setting up the table would cost more than it saves).
@@ -95,6 +110,9 @@ impl Tokenizer {
             specials: Specials::default(),
             added: None,
             spm: None,
+            wp: None,
+            split: None,
+            cbpe: None,
         }
     }
 
@@ -120,10 +138,32 @@ impl Tokenizer {
         specials: Vec<SpecialToken>,
         whole_words: bool,
     ) -> Result<Self> {
+        Self::from_merge_list_with(name, tokens, merges, pretok, specials, whole_words, false)
+    }
+
+    /// [`Tokenizer::from_merge_list`]; with `missing_bytes_ok`, a byte the
+    /// vocabulary has no token for is dropped from the text (as Hugging
+    /// Face and llama.cpp do) rather than the vocabulary refused.
+    pub(crate) fn from_merge_list_with(
+        name: &str,
+        tokens: Vec<Vec<u8>>,
+        merges: &[(TokenId, TokenId)],
+        pretok: Pretok,
+        specials: Vec<SpecialToken>,
+        whole_words: bool,
+        missing_bytes_ok: bool,
+    ) -> Result<Self> {
         let (vocab, by_bytes) = Self::byte_vocab(tokens)?;
-        let byte_ids = Self::byte_ids(&by_bytes)?;
-        let mut ranks = FxHashMap::default();
+        let byte_ids = if missing_bytes_ok {
+            (0..=255u8)
+                .map(|b| by_bytes.get(&[b][..]).copied().unwrap_or(NO_TOKEN))
+                .collect()
+        } else {
+            Self::byte_ids(&by_bytes)?
+        };
+        let mut ranks = FxHashMap::with_capacity_and_hasher(merges.len(), Default::default());
         let mut list = Vec::with_capacity(merges.len());
+        let mut joined = Vec::new();
         for (rank, &(a, b)) in merges.iter().enumerate() {
             for id in [a, b] {
                 if !vocab.contains(id) {
@@ -132,7 +172,8 @@ impl Tokenizer {
                     )));
                 }
             }
-            let mut joined = vocab.token_bytes(a).to_vec();
+            joined.clear();
+            joined.extend_from_slice(vocab.token_bytes(a));
             joined.extend_from_slice(vocab.token_bytes(b));
             let Some(&id) = by_bytes.get(&joined) else {
                 return Err(Error::input(format!(
@@ -162,6 +203,9 @@ impl Tokenizer {
             specials: Specials::new(specials),
             added: None,
             spm: None,
+            wp: None,
+            split: None,
+            cbpe: None,
         })
     }
 
@@ -234,6 +278,9 @@ impl Tokenizer {
             specials: Specials::new(specials),
             added: None,
             spm: None,
+            wp: None,
+            split: None,
+            cbpe: None,
         }
     }
 
@@ -255,7 +302,89 @@ impl Tokenizer {
             specials: Specials::default(),
             added: None,
             spm: Some(Arc::new(model)),
+            wp: None,
+            split: None,
+            cbpe: None,
         }
+    }
+
+    /// A tokenizer that encodes and decodes with a WordPiece model; `added`
+    /// are the tokens matched whole in the text before it is normalized.
+    pub(crate) fn from_wordpiece(name: &str, model: WordPiece, added: Option<AddedVocab>) -> Self {
+        let tokens = model
+            .pieces()
+            .iter()
+            .map(|p| p.as_bytes().to_vec())
+            .collect();
+        Tokenizer {
+            name: name.into(),
+            vocab: Vocab::from_tokens(tokens),
+            byte_ids: Vec::new(),
+            chunker: Chunker::new(Pretok::None, Default::default()),
+            tie: TieRule::First,
+            source: MergeSource::List,
+            merges: Vec::new(),
+            ranks: FxHashMap::default(),
+            whole: None,
+            specials: Specials::default(),
+            added: added.map(Box::new),
+            spm: None,
+            wp: Some(Arc::new(model)),
+            split: None,
+            cbpe: None,
+        }
+    }
+
+    /// A tokenizer that encodes and decodes with BPE on characters; `added`
+    /// are the tokens matched whole in the text.
+    pub(crate) fn from_char_bpe(
+        name: &str,
+        model: CharBpe,
+        size: usize,
+        added: Option<AddedVocab>,
+    ) -> Self {
+        let tokens = (0..size as TokenId)
+            .map(|id| model.token_bytes(id))
+            .collect();
+        let mut t = Self::from_wordpiece_parts(name, tokens, added);
+        t.cbpe = Some(Arc::new(model));
+        t
+    }
+
+    fn from_wordpiece_parts(name: &str, tokens: Vec<Vec<u8>>, added: Option<AddedVocab>) -> Self {
+        Tokenizer {
+            name: name.into(),
+            vocab: Vocab::from_tokens(tokens),
+            byte_ids: Vec::new(),
+            chunker: Chunker::new(Pretok::None, Default::default()),
+            tie: TieRule::First,
+            source: MergeSource::List,
+            merges: Vec::new(),
+            ranks: FxHashMap::default(),
+            whole: None,
+            specials: Specials::default(),
+            added: added.map(Box::new),
+            spm: None,
+            wp: None,
+            split: None,
+            cbpe: None,
+        }
+    }
+
+    /// The BPE-on-characters model this tokenizer encodes with, if it is one.
+    pub fn char_bpe(&self) -> Option<&CharBpe> {
+        self.cbpe.as_deref()
+    }
+
+    /// The WordPiece model this tokenizer encodes with, if it is one.
+    pub fn wordpiece(&self) -> Option<&WordPiece> {
+        self.wp.as_deref()
+    }
+
+    /// Whether a model of its own (SentencePiece, WordPiece) encodes, so
+    /// that tokens are pieces of normalized text rather than merges of bytes.
+    pub fn is_piece_model(&self) -> bool {
+        self.spm.is_some() || self.wp.is_some() || self.cbpe.is_some()
     }
 
     /// The SentencePiece model this tokenizer encodes with, if it is one.
@@ -266,6 +395,12 @@ impl Tokenizer {
     /// What kind of tokenizer this is, in words: `byte-level BPE`,
     /// `char-level BPE`, `sentencepiece unigram`, `sentencepiece bpe`.
     pub fn kind(&self) -> &'static str {
+        if self.wp.is_some() {
+            return "wordpiece";
+        }
+        if self.cbpe.is_some() {
+            return "bpe on characters";
+        }
         match (&self.spm, self.mode()) {
             (Some(m), _) => m.algorithm().kind(),
             (None, Mode::Char) => "char-level BPE",
@@ -290,12 +425,25 @@ impl Tokenizer {
                 out += ", digits split";
             }
         }
+        if self.cbpe.as_ref().is_some_and(|m| m.byte_fallback()) {
+            out += ", byte fallback";
+        }
+        if let Some(w) = &self.wp {
+            match w.normalizer() {
+                Some(n) if n.lowercase => out += ", uncased",
+                Some(_) => out += ", cased",
+                None => {}
+            }
+        }
         out
     }
 
     /// Whether `id` stands for text the tokenizer could not read: `[UNK]`
     /// (char mode) or a SentencePiece model's unknown piece.
     pub fn is_unknown(&self, id: TokenId) -> bool {
+        if let Some(w) = &self.wp {
+            return id == w.unk_id();
+        }
         match (&self.spm, self.mode()) {
             (Some(m), _) => id == m.unk_id(),
             (None, Mode::Char) => id == crate::bpe::vocab::UNK_ID,
@@ -349,6 +497,16 @@ impl Tokenizer {
     /// The added tokens and normalizer of a file from HF, if it has any.
     pub fn added(&self) -> Option<&AddedVocab> {
         self.added.as_deref()
+    }
+
+    /// Pre-tokenize with `chain` instead of a named rule.
+    pub(crate) fn set_split(&mut self, chain: RegexChain) {
+        self.split = Some(Arc::new(chain));
+    }
+
+    /// The split patterns this tokenizer pre-tokenizes with, if it has its own.
+    pub fn split_patterns(&self) -> Option<&RegexChain> {
+        self.split.as_deref()
     }
 
     /// Cut digit runs by `digits` after the pre-tokenizer (files that say so).
@@ -477,6 +635,12 @@ impl Tokenizer {
                 .spm
                 .as_ref()
                 .is_some_and(|m| m.kind_of(id) == Some(PieceType::Control))
+            || self.wp.as_ref().is_some_and(|w| w.is_special(id))
+            || (self.cbpe.is_some()
+                && self
+                    .added
+                    .as_ref()
+                    .is_some_and(|a| a.tokens().iter().any(|t| t.id == id && t.special)))
     }
 
     /// The bytes token `id` stands for (char mode: its symbol string),
@@ -537,12 +701,20 @@ impl Tokenizer {
             spm.encode(text, out, None);
             return;
         }
+        if let Some(wp) = &self.wp {
+            wp.encode(&String::from_utf8_lossy(text), out, None);
+            return;
+        }
+        if let Some(m) = &self.cbpe {
+            m.encode(&String::from_utf8_lossy(text), out, None);
+            return;
+        }
         let rank_of = |p: Pair| self.ranks.get(&p).copied();
         match self.mode() {
             Mode::Byte => {
                 let mut symbols = Vec::new();
                 let mut cache = (text.len() >= CACHE_FROM).then(ChunkCache::default);
-                self.chunker.for_each_chunk(text, |r| {
+                let mut each = |r: std::ops::Range<usize>| {
                     let chunk = &text[r];
                     if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
                         out.extend_from_slice(ids);
@@ -555,14 +727,23 @@ impl Tokenizer {
                         symbols.push(id);
                     } else {
                         symbols.clear();
-                        symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
+                        symbols.extend(
+                            chunk
+                                .iter()
+                                .map(|&b| self.byte_ids[b as usize])
+                                .filter(|&id| id != NO_TOKEN),
+                        );
                         apply_ranked(&mut symbols, rank_of);
                     }
                     out.extend_from_slice(&symbols);
                     if let Some(c) = &mut cache {
                         c.put(chunk, &symbols);
                     }
-                });
+                };
+                match &self.split {
+                    Some(chain) => chain.for_each_chunk(text, &mut each),
+                    None => self.chunker.for_each_chunk(text, &mut each),
+                }
             }
             Mode::Char => {
                 let s = String::from_utf8_lossy(text);
@@ -630,7 +811,7 @@ impl Tokenizer {
                     self.id_limit().saturating_sub(1)
                 )));
             }
-            if self.spm.is_some() {
+            if self.is_piece_model() {
                 continue;
             }
             let token = self.describe(id);
@@ -643,6 +824,12 @@ impl Tokenizer {
         }
         if let Some(spm) = &self.spm {
             return Ok(spm.decode(ids, |id| self.bytes_of(id).to_vec()));
+        }
+        if let Some(wp) = &self.wp {
+            return Ok(wp.decode(ids, |id| self.bytes_of(id).to_vec()));
+        }
+        if let Some(m) = &self.cbpe {
+            return Ok(m.decode(ids, |id| self.bytes_of(id).to_vec()));
         }
         if self.mode() == Mode::Char && out.last() == Some(&b' ') {
             out.pop();

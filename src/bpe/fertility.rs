@@ -89,6 +89,12 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
     if let Some(spm) = tok.sentencepiece() {
         return spm_spans(spm, text);
     }
+    if let Some(wp) = tok.wordpiece() {
+        return model_spans(tok, text, |t, ids, spans| wp.encode(t, ids, Some(spans)));
+    }
+    if let Some(m) = tok.char_bpe() {
+        return model_spans(tok, text, |t, ids, spans| m.encode(t, ids, Some(spans)));
+    }
     if tok.mode() == crate::bpe::Mode::Char {
         return char_mode_spans(tok, text);
     }
@@ -112,6 +118,49 @@ fn spm_spans(spm: &crate::bpe::spm::SpmModel, text: &str) -> Vec<(TokenId, Range
     let mut spans = Vec::new();
     spm.encode(text.as_bytes(), &mut ids, Some(&mut spans));
     ids.into_iter().zip(spans).collect()
+}
+
+/// The tokens of a model that encodes on its own (WordPiece, BPE on
+/// characters) cover the characters they were made from; added tokens
+/// matched whole cover their own text.
+fn model_spans(
+    tok: &Tokenizer,
+    text: &str,
+    encode: impl Fn(&str, &mut Vec<TokenId>, &mut Vec<Range<usize>>),
+) -> Vec<(TokenId, Range<usize>)> {
+    let mut out = Vec::new();
+    let Some(added) = tok.added() else {
+        let mut ids = Vec::new();
+        let mut spans = Vec::new();
+        encode(text, &mut ids, &mut spans);
+        return ids.into_iter().zip(spans).collect();
+    };
+    let mut at = 0;
+    added.split(text, false, &mut |piece| match piece {
+        crate::bpe::added::AddedPiece::Token(id) => {
+            let len = tok.bytes_of(id).len();
+            out.push((id, at..(at + len).min(text.len())));
+            at += len;
+        }
+        crate::bpe::added::AddedPiece::Text(t) => {
+            let mut ids = Vec::new();
+            let mut spans = Vec::new();
+            encode(&t, &mut ids, &mut spans);
+            out.extend(
+                ids.into_iter()
+                    .zip(spans)
+                    .map(|(id, r)| (id, r.start + at..r.end + at)),
+            );
+            at += t.len();
+        }
+    });
+    // Whitespace an added token takes in beside it is not counted above:
+    // keep every range inside the text.
+    for (_, r) in &mut out {
+        r.end = r.end.min(text.len());
+        r.start = r.start.min(r.end);
+    }
+    out
 }
 
 fn char_mode_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> {

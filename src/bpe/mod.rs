@@ -5,6 +5,7 @@ pub(crate) mod added;
 pub(crate) mod ascii_cuts;
 pub(crate) mod cells;
 pub(crate) mod chain;
+pub mod char_bpe;
 pub(crate) mod chunk_cache;
 pub mod corpus;
 pub mod display;
@@ -22,6 +23,7 @@ pub(crate) mod paged;
 pub(crate) mod pairs;
 pub mod pretok;
 pub(crate) mod rank_pairs;
+pub mod regex_split;
 pub(crate) mod script;
 pub(crate) mod specials;
 pub(crate) mod splitter;
@@ -29,6 +31,7 @@ pub mod spm;
 
 pub mod trainer;
 pub(crate) mod vocab;
+pub mod wordpiece;
 
 pub use corpus::Corpus;
 pub use encoder::Tokenizer;

@@ -133,7 +133,8 @@ pub struct ScreenOptions {
     pub ascii: bool,
     /// Also compare and encode with this tokenizer (repeatable): a built-in name
     /// (bytes, gpt2, cl100k, o200k) or a file: bpeek JSON, Hugging Face tokenizer.json,
-    /// GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK, or a SentencePiece .model
+    /// GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK, a SentencePiece .model,
+    /// BERT's vocab.txt, or a llama.cpp .gguf
     #[arg(long = "tokenizer", value_name = "NAME|FILE")]
     pub tokenizers: Vec<String>,
 }

@@ -95,7 +95,7 @@ pub fn gpt2_files(name: &str, encoder_json: &str, vocab_bpe: &str) -> Result<Tok
         ));
     }
     let specials = take_specials(&mut vocab, |t| t == "<|endoftext|>");
-    byte_level(name, vocab, merges, Pretok::Gpt2, specials, false)
+    byte_level(name, vocab, merges, Pretok::Gpt2, specials, false, false)
 }
 
 /// A Hugging Face `tokenizer.json` whose model is byte-level BPE.
@@ -104,9 +104,12 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .get("model")
         .ok_or_else(|| Error::input("field 'model' is missing"))?;
     let kind = model.get("type").and_then(Value::as_str).unwrap_or("BPE");
+    if kind == "WordPiece" {
+        return crate::bpe::io::wordpiece::hugging_face(name, doc);
+    }
     if kind != "BPE" {
         return Err(Error::input(format!(
-            "model.type {} is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer)",
+            "model.type {} is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer) and WordPiece",
             quoted(kind)
         )));
     }
@@ -176,7 +179,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .get("ignore_merges")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    let mut tok = byte_level(name, vocab, merges, pretok, specials, whole)?;
+    let mut tok = byte_level(name, vocab, merges, pretok, specials, whole, false)?;
     tok.set_digits(digits);
     if !added.is_empty() || normalizer != Normalizer::None {
         tok.set_added(AddedVocab::new(
@@ -189,7 +192,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
 
 /// Token string -> id, checking that every id is a whole number in range and
 /// belongs to one token only (a shared id would silently lose a token).
-fn vocab_ids(
+pub(crate) fn vocab_ids(
     map: &serde_json::Map<String, Value>,
     place: &str,
 ) -> Result<FxHashMap<String, TokenId>> {
@@ -218,7 +221,7 @@ fn vocab_ids(
 
 /// The tokens of `added_tokens`, special or not, with their flags and
 /// where each is listed. Two may not share an id or a text.
-fn added_tokens(doc: &Value) -> Result<Vec<(String, AddedToken)>> {
+pub(crate) fn added_tokens(doc: &Value) -> Result<Vec<(String, AddedToken)>> {
     let Some(list) = doc.get("added_tokens") else {
         return Ok(Vec::new());
     };
@@ -510,17 +513,24 @@ fn take_specials(
 }
 
 /// Build a tokenizer from byte-level vocabulary strings and string merges.
-fn byte_level(
+/// `lenient` (GGUF files, as llama.cpp reads them): a token that is not
+/// written in byte-level characters can never be made and is left out, and
+/// bytes the vocabulary has no token for are dropped from the text.
+pub(crate) fn byte_level(
     name: &str,
     vocab: FxHashMap<String, TokenId>,
     merges: Vec<(String, String, String)>,
     pretok: Pretok,
     specials: Vec<SpecialToken>,
     whole_words: bool,
+    lenient: bool,
 ) -> Result<Tokenizer> {
     let size = vocab.values().map(|&i| i as usize + 1).max().unwrap_or(0);
     let mut tokens = vec![Vec::new(); size];
     for (text, &id) in &vocab {
+        if lenient && byte_unicode::decode(text).is_err() {
+            continue;
+        }
         let bytes = byte_unicode::decode(text).map_err(|c| {
             Error::input(format!(
                 "token {text:?} (id {id}) has {c:?}, which is not a byte-level character"
@@ -532,13 +542,18 @@ fn byte_level(
         tokens[id as usize] = bytes;
     }
     let mut pairs = Vec::with_capacity(merges.len());
-    for (a, b, place) in merges {
+    for (i, (a, b, place)) in merges.into_iter().enumerate() {
         let id = |s: &str| {
             vocab.get(s).copied().ok_or_else(|| {
+                let place = if place.is_empty() {
+                    format!("merges[{i}]")
+                } else {
+                    place.clone()
+                };
                 Error::input(format!("{place}: token {s:?} is not in the vocabulary"))
             })
         };
         pairs.push((id(&a)?, id(&b)?));
     }
-    Tokenizer::from_merge_list(name, tokens, &pairs, pretok, specials, whole_words)
+    Tokenizer::from_merge_list_with(name, tokens, &pairs, pretok, specials, whole_words, lenient)
 }

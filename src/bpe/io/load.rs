@@ -2,9 +2,11 @@
 //! reads, recognised by its name and content.
 
 use crate::bpe::encoder::Tokenizer;
-use crate::bpe::io::files::{read_bytes, read_text};
+use crate::bpe::io::files::{read_bytes, read_prefix, read_text};
 use crate::bpe::io::limits::{MAX_MODEL_FILE_BYTES, json_error};
-use crate::bpe::io::{builtin, import, sentencepiece, tokenizer_file};
+use crate::bpe::io::{
+    builtin, gguf, gguf_tokenizer, import, sentencepiece, tokenizer_file, wordpiece,
+};
 use crate::bpe::pretok::Pretok;
 use crate::bpe::spm::SpmModel;
 use crate::error::{Error, Result};
@@ -13,8 +15,10 @@ use std::path::{Path, PathBuf};
 
 pub const SUPPORTED: &str = "a built-in name (bytes, gpt2, cl100k, o200k), bpeek's tokenizer JSON, a Hugging Face \
 tokenizer.json with a byte-level BPE model, GPT-2's encoder.json + vocab.bpe (the folder or either file), \
+a Hugging Face tokenizer.json with a WordPiece model, BERT's vocab.txt, \
 a .tiktoken rank file with its pre-tokenizer (FILE.tiktoken:cl100k), \
-or a SentencePiece .model file (BPE or Unigram)";
+a SentencePiece .model file (BPE or Unigram), \
+or a llama.cpp .gguf file (its tokenizer: llama, gpt2, bert, t5 or gemma4)";
 
 /// Load the tokenizer `spec` names.
 pub fn load(spec: &str) -> Result<Tokenizer> {
@@ -52,17 +56,27 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
                 "{spec}: encoder.json is missing (GPT-2's vocab.bpe needs the encoder.json beside it)"
             )));
         }
-        let hf = path.join("tokenizer.json");
-        if hf.is_file() {
-            return load(&hf.to_string_lossy());
+        for name in ["tokenizer.json", "vocab.txt"] {
+            let file = path.join(name);
+            if file.is_file() {
+                return load(&file.to_string_lossy());
+            }
         }
         return Err(Error::input(format!(
-            "{spec}: a folder, with neither encoder.json + vocab.bpe nor tokenizer.json in it"
+            "{spec}: a folder, with none of encoder.json + vocab.bpe, tokenizer.json or vocab.txt in it"
         )));
     }
     if path.file_name().is_some_and(|n| n == "vocab.bpe") {
         let enc = sibling(path, "encoder.json");
         return gpt2_pair(spec, &enc, path);
+    }
+    // A GGUF model file of any size: only its header and metadata are read.
+    if has_extension(path, "gguf") || gguf::is_gguf(&read_prefix(path, 4)?) {
+        let meta = gguf::read(path).map_err(|e| e.context(spec))?;
+        let tok = gguf_tokenizer::tokenizer(&file_name(spec), &meta).map_err(|e| e.context(spec));
+        // Hundreds of thousands of strings are freed off the caller's path.
+        std::thread::spawn(move || drop(meta));
+        return tok;
     }
     if has_extension(path, "model") {
         let len = std::fs::metadata(path).map_or(0, |m| m.len());
@@ -93,6 +107,11 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
             "{spec}: a .tiktoken rank file has no pre-tokenizer: name one, e.g. {spec}:cl100k (valid: {})",
             Pretok::NAMES.join(", ")
         )));
+    }
+    if (has_extension(path, "txt") || !text.trim_start().starts_with('{'))
+        && wordpiece::looks_like_vocab_txt(text)
+    {
+        return wordpiece::vocab_txt(&file_name(spec), text).map_err(|e| e.context(spec));
     }
     let doc: Value = serde_json::from_str(text).map_err(|e| json_error(&e).context(spec))?;
     if tokenizer_file::is_bpeek_tokenizer(&doc) {

@@ -550,16 +550,15 @@ impl FertilityView {
             self.strip = tok
                 .encode_detailed(&text.as_bytes()[..end], false)
                 .unwrap_or_default();
-            self.strip_text =
-                if tok.mode() == crate::bpe::Mode::Char || tok.sentencepiece().is_some() {
-                    let text = &text[..end];
-                    fertility::token_spans(tok, text)
-                        .into_iter()
-                        .map(|(_, r)| text.as_bytes()[r].to_vec())
-                        .collect()
-                } else {
-                    Vec::new()
-                };
+            self.strip_text = if tok.mode() == crate::bpe::Mode::Char || tok.is_piece_model() {
+                let text = &text[..end];
+                fertility::token_spans(tok, text)
+                    .into_iter()
+                    .map(|(_, r)| text.as_bytes()[r].to_vec())
+                    .collect()
+            } else {
+                Vec::new()
+            };
         }
         self.token = self.token.min(self.strip.len().saturating_sub(1));
     }

@@ -719,7 +719,7 @@ fn follows_merges(tok: &Tokenizer) -> bool {
     tok.mode() == Mode::Byte
         && tok.source() == crate::bpe::encoder::MergeSource::List
         && tok.added().is_none()
-        && tok.sentencepiece().is_none()
+        && !tok.is_piece_model()
 }
 
 /// For each token of `spans` (which start at `offset` of the text), whether
@@ -745,7 +745,7 @@ fn spans_of(tok: &Tokenizer, text: &str, ids: &[TokenId]) -> Places {
     if ids.is_empty() || text.len() > crate::tui::panes::places::MAX_TEXT {
         return Places::default();
     }
-    if tok.mode() == Mode::Char || tok.sentencepiece().is_some() {
+    if tok.mode() == Mode::Char || tok.is_piece_model() {
         let spans = crate::bpe::fertility::token_spans(tok, text);
         let same = spans.len() == ids.len() && spans.iter().zip(ids).all(|((id, _), e)| id == e);
         return if same {

@@ -25,6 +25,27 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
         lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
         return;
     };
+    if tok.wordpiece().is_some() {
+        lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
+        let why = format!(
+            " {} is a {}: its {} pieces have no merge list; each word is cut longest match first (the token line shows the steps)",
+            slot.label,
+            tok.kind(),
+            tok.vocab().len(),
+        );
+        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        return;
+    }
+    if tok.char_bpe().is_some() {
+        lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
+        let why = format!(
+            " {} is a {}: its merges work on characters and are not listed here (the token line shows the merge that made a token)",
+            slot.label,
+            tok.kind(),
+        );
+        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        return;
+    }
     if tok.sentencepiece().is_some() {
         lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
         let why = format!(

@@ -374,12 +374,16 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
             .cloned()
             .unwrap_or_default();
         let n = text.len();
-        let (name, why) = match tok.sentencepiece() {
-            Some(_) => (
+        let (name, why) = match (tok.sentencepiece(), tok.wordpiece()) {
+            (_, Some(_)) => (
+                shown(app, &token.bytes),
+                "a word with a part no piece matches, or longer than the model reads",
+            ),
+            (Some(_), _) => (
                 shown(app, &token.bytes),
                 "characters the model has no piece for",
             ),
-            None => ("[UNK]".to_string(), "a character never seen in training"),
+            (None, None) => ("[UNK]".to_string(), "a character never seen in training"),
         };
         return format!(
             "id {} {dot} {name} for \"{}\" {dot} {n} byte{} {} {dot} {why}",
@@ -394,6 +398,20 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
         "a special token".to_string()
     } else if let Some(m) = tok.sentencepiece() {
         spm_piece(tok, m, token.id)
+    } else if let Some(w) = tok.wordpiece() {
+        wordpiece_steps(app, w)
+    } else if let Some(m) = tok.char_bpe() {
+        match m.made_by(token.id) {
+            Some((rank, left, right)) => format!(
+                "made by merge {rank}: {} + {}",
+                token_label(app, tok, left),
+                token_label(app, tok, right)
+            ),
+            None if n == 1 && tok.kind_detail().contains("byte fallback") => {
+                "a character or a byte (byte fallback): no merge made it".into()
+            }
+            None => "a base character: no merge made it".into(),
+        }
     } else {
         match tok.made_by(token.id) {
             Some(m) => format!(
@@ -438,6 +456,34 @@ fn spm_piece(tok: &Tokenizer, m: &crate::bpe::spm::SpmModel, id: crate::bpe::Tok
             ),
         },
     }
+}
+
+/// A WordPiece piece: no merge made it; its word was cut longest match
+/// first, and the pieces of that word (the selected one and the ones
+/// around it that carry the `##` prefix) say how: `un + ##aff + ##able`.
+fn wordpiece_steps(app: &App, w: &crate::bpe::wordpiece::WordPiece) -> String {
+    let strip = &app.fert.strip;
+    let at = app.fert.token.min(strip.len().saturating_sub(1));
+    let prefix = w.prefix().as_bytes();
+    let continues = |i: usize| {
+        !prefix.is_empty()
+            && strip
+                .get(i)
+                .is_some_and(|t| !t.special && t.bytes.starts_with(prefix))
+    };
+    let mut first = at;
+    while first > 0 && continues(first) {
+        first -= 1;
+    }
+    let mut last = at;
+    while continues(last + 1) {
+        last += 1;
+    }
+    let pieces: Vec<String> = strip[first..=last]
+        .iter()
+        .map(|t| shown(app, &t.bytes))
+        .collect();
+    format!("wordpiece: {} (longest match first)", pieces.join(" + "))
 }
 
 /// `s` padded or cut to `cols` columns (left-aligned).

@@ -1,0 +1,226 @@
+//! BPE by merge rank on characters, with byte fallback: the model of
+//! Gemma 4's GGUF files (`tokenizer.ggml.model` `gemma4`). Spaces are
+//! written `▁`; the text is cut into runs of newlines and runs of anything
+//! else (a run of newlines that is itself a token is taken whole); each
+//! piece starts as its characters (a character with no token as its UTF-8
+//! bytes, the pieces `<0x00>`..`<0xFF>`), and the adjacent pair with the
+//! lowest merge rank merges first, as Hugging Face's BPE model does.
+
+use crate::bpe::merge::apply_ranked;
+use crate::bpe::spm::byte_of_piece;
+use crate::bpe::{Pair, TokenId};
+use crate::error::{Error, Result};
+use rustc_hash::FxHashMap;
+use std::ops::Range;
+
+/// `▁`, U+2581, which stands for a space in tokens.
+const SPACE: &str = "\u{2581}";
+
+#[derive(Debug, Clone)]
+pub struct CharBpe {
+    /// Each id's text (`▁` as it is).
+    texts: Vec<String>,
+    ids: FxHashMap<String, TokenId>,
+    ranks: FxHashMap<Pair, (u32, TokenId)>,
+    /// The id of each byte's `<0xNN>` token.
+    byte_ids: Vec<Option<TokenId>>,
+    /// Tokens never made from text (control tokens).
+    silent: Vec<bool>,
+}
+
+impl CharBpe {
+    /// Build from each id's text, which ids are byte tokens and which are
+    /// silent, and merges `LEFT RIGHT` in rank order; `field` names the
+    /// merges in errors.
+    pub fn new(
+        texts: Vec<String>,
+        is_byte: &[bool],
+        silent: Vec<bool>,
+        merges: &[String],
+        field: &str,
+    ) -> Result<CharBpe> {
+        let mut ids = FxHashMap::with_capacity_and_hasher(texts.len(), Default::default());
+        let mut byte_ids = vec![None; 256];
+        for (i, t) in texts.iter().enumerate() {
+            if is_byte.get(i).copied().unwrap_or(false) {
+                if let Some(b) = byte_of_piece(t.as_bytes()) {
+                    byte_ids[b as usize] = Some(i as TokenId);
+                }
+                continue;
+            }
+            if !t.is_empty() && !silent.get(i).copied().unwrap_or(false) {
+                ids.entry(t.clone()).or_insert(i as TokenId);
+            }
+        }
+        let mut ranks = FxHashMap::with_capacity_and_hasher(merges.len(), Default::default());
+        let mut joined = String::new();
+        for (rank, m) in merges.iter().enumerate() {
+            let cut = m
+                .char_indices()
+                .skip(1)
+                .find(|&(_, c)| c == ' ')
+                .map(|(at, _)| at);
+            let Some(at) = cut else {
+                return Err(Error::input(format!(
+                    "{field}[{rank}]: not two tokens separated by a space"
+                )));
+            };
+            let (a, b) = (&m[..at], &m[at + 1..]);
+            let (Some(&left), Some(&right)) = (ids.get(a), ids.get(b)) else {
+                return Err(Error::input(format!(
+                    "{field}[{rank}]: a half of {:?} is not a token",
+                    m
+                )));
+            };
+            joined.clear();
+            joined.push_str(a);
+            joined.push_str(b);
+            let Some(&made) = ids.get(joined.as_str()) else {
+                return Err(Error::input(format!(
+                    "{field}[{rank}]: {:?} makes {joined:?}, which is not a token",
+                    m
+                )));
+            };
+            ranks.entry((left, right)).or_insert((rank as u32, made));
+        }
+        Ok(CharBpe {
+            texts,
+            ids,
+            ranks,
+            byte_ids,
+            silent,
+        })
+    }
+
+    /// The bytes a token stands for: its text, or a byte token's one byte.
+    pub fn token_bytes(&self, id: TokenId) -> Vec<u8> {
+        let t = self.texts.get(id as usize).map_or("", String::as_str);
+        if self.byte_ids.contains(&Some(id))
+            && let Some(b) = byte_of_piece(t.as_bytes())
+        {
+            return vec![b];
+        }
+        t.as_bytes().to_vec()
+    }
+
+    pub fn byte_fallback(&self) -> bool {
+        self.byte_ids.iter().all(Option::is_some)
+    }
+
+    /// The merge that made `id`: its rank and halves, found in the table.
+    pub fn made_by(&self, id: TokenId) -> Option<(u32, TokenId, TokenId)> {
+        self.ranks
+            .iter()
+            .filter(|(_, (_, made))| *made == id)
+            .map(|(&(a, b), &(rank, _))| (rank, a, b))
+            .min()
+    }
+
+    /// Encode `text`, appending ids to `out`; with `spans`, the byte range
+    /// of `text` each id stands for.
+    pub fn encode(
+        &self,
+        text: &str,
+        out: &mut Vec<TokenId>,
+        mut spans: Option<&mut Vec<Range<usize>>>,
+    ) {
+        // The text with spaces as `▁`, and where each of its bytes came from.
+        let mut esc = String::with_capacity(text.len() + 8);
+        let mut from: Vec<Range<usize>> = Vec::with_capacity(text.len() + 8);
+        for (i, c) in text.char_indices() {
+            let r = i..i + c.len_utf8();
+            if c == ' ' {
+                esc.push_str(SPACE);
+            } else {
+                esc.push(c);
+            }
+            let n = if c == ' ' { SPACE.len() } else { c.len_utf8() };
+            from.extend(std::iter::repeat_n(r, n));
+        }
+        let mut symbols = Vec::new();
+        let mut lens: Vec<usize> = Vec::new();
+        for piece in newline_runs(&esc) {
+            let s = &esc[piece.clone()];
+            symbols.clear();
+            lens.clear();
+            if s.bytes().all(|b| b == b'\n')
+                && let Some(&id) = self.ids.get(s)
+            {
+                symbols.push(id);
+            } else {
+                for c in s.chars() {
+                    let mut buf = [0u8; 4];
+                    let c = c.encode_utf8(&mut buf);
+                    match self.ids.get(&*c) {
+                        Some(&id) => symbols.push(id),
+                        None => {
+                            for &b in c.as_bytes() {
+                                if let Some(id) = self.byte_ids[b as usize] {
+                                    symbols.push(id);
+                                }
+                            }
+                        }
+                    }
+                }
+                apply_ranked(&mut symbols, |p| self.ranks.get(&p).copied());
+            }
+            out.extend_from_slice(&symbols);
+            if let Some(sp) = spans.as_deref_mut() {
+                let mut at = piece.start;
+                for &id in &symbols {
+                    let len = self.token_bytes(id).len().max(1);
+                    let end = (at + len).min(piece.end);
+                    let r = if at < end {
+                        from[at].start..from[end - 1].end
+                    } else {
+                        let p = from.get(at).map_or(text.len(), |r| r.start);
+                        p..p
+                    };
+                    sp.push(r);
+                    at = end;
+                }
+            }
+        }
+    }
+
+    /// The text of `ids`: tokens' texts and bytes joined, `▁` as a space,
+    /// silent tokens left out; bytes that make no character are U+FFFD.
+    /// `other` gives ids that are not tokens of the model.
+    pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for &id in ids {
+            if (id as usize) < self.texts.len() {
+                if self.silent.get(id as usize).copied().unwrap_or(false) {
+                    continue;
+                }
+                bytes.extend(self.token_bytes(id));
+            } else {
+                bytes.extend(other(id));
+            }
+        }
+        String::from_utf8_lossy(&bytes)
+            .replace(SPACE, " ")
+            .into_bytes()
+    }
+
+    /// The id of a token's text, if it is one.
+    pub fn id_of(&self, text: &str) -> Option<TokenId> {
+        self.ids.get(text).copied()
+    }
+}
+
+/// Runs of newlines and runs of anything else.
+fn newline_runs(s: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut start = 0;
+    for i in 1..=b.len() {
+        if i == b.len() || (b[i] == b'\n') != (b[start] == b'\n') {
+            if start < i {
+                out.push(start..i);
+            }
+            start = i;
+        }
+    }
+    out
+}

@@ -1,0 +1,130 @@
+//! Pre-tokenizing with a list of regexes written out in full, lookaround
+//! included (llama.cpp's presets, Hugging Face `Split` steps): each regex
+//! cuts every piece the one before it left into its matches and the text
+//! between them, both kept.
+//!
+//! The regexes run on `fancy-regex`, a backtracking engine, with a bound on
+//! its backtracking steps: a pattern that would take super-linear time on
+//! some text stops there, and the rest of that piece is left whole rather
+//! than the program hanging.
+
+use crate::bpe::pretok::for_each_utf8_run;
+use crate::error::{Error, Result};
+use std::ops::Range;
+
+/// The most backtracking steps one search may take.
+const BACKTRACK_LIMIT: usize = 1_000_000;
+
+#[derive(Debug, Clone)]
+pub struct RegexChain {
+    name: String,
+    regexes: Vec<fancy_regex::Regex>,
+}
+
+impl RegexChain {
+    /// Compile `patterns`; `name` says where they come from. A pattern that
+    /// does not compile is refused by its place in the list.
+    pub fn new(name: &str, patterns: &[&str]) -> Result<RegexChain> {
+        let mut regexes = Vec::with_capacity(patterns.len());
+        for (i, p) in patterns.iter().enumerate() {
+            let re = fancy_regex::RegexBuilder::new(p)
+                .backtrack_limit(BACKTRACK_LIMIT)
+                .build()
+                .map_err(|e| {
+                    Error::input(format!(
+                        "{name}: split pattern {i} ({}) does not compile: {e}",
+                        crate::error::quoted(p)
+                    ))
+                })?;
+            regexes.push(re);
+        }
+        Ok(RegexChain {
+            name: name.to_string(),
+            regexes,
+        })
+    }
+
+    /// Where the patterns come from (a preset's name).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Call `f` with each piece of `text`, in order; together they cover
+    /// it. Bytes that are not UTF-8 are pieces of their own.
+    pub fn for_each_chunk(&self, text: &[u8], mut f: impl FnMut(Range<usize>)) {
+        let mut pieces: Vec<Range<usize>> = Vec::new();
+        for_each_utf8_run(text, |start, run| match run {
+            Ok(s) => {
+                // One piece to start with: the whole run.
+                let mut current: Vec<Range<usize>> =
+                    std::iter::once(start..start + s.len()).collect();
+                for re in &self.regexes {
+                    let mut next = Vec::with_capacity(current.len() * 2);
+                    for r in current {
+                        split_one(re, text, r, &mut next);
+                    }
+                    current = next;
+                }
+                pieces.extend(current);
+            }
+            Err(len) => pieces.push(start..start + len),
+        });
+        for p in pieces {
+            f(p);
+        }
+    }
+}
+
+/// Cut `text[r]` (valid UTF-8) at the matches of `re`, keeping the text
+/// between them.
+fn split_one(re: &fancy_regex::Regex, text: &[u8], r: Range<usize>, out: &mut Vec<Range<usize>>) {
+    let Ok(s) = std::str::from_utf8(&text[r.clone()]) else {
+        out.push(r);
+        return;
+    };
+    let base = r.start;
+    let mut last = 0;
+    for m in re.find_iter(s) {
+        let Ok(m) = m else {
+            // The backtracking bound was reached: the rest stays whole.
+            break;
+        };
+        if m.start() == m.end() {
+            continue;
+        }
+        if m.start() > last {
+            out.push(base + last..base + m.start());
+        }
+        out.push(base + m.start()..base + m.end());
+        last = m.end();
+    }
+    if last < s.len() {
+        out.push(base + last..base + s.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(chain: &RegexChain, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        chain.for_each_chunk(text.as_bytes(), |r| out.push(text[r].to_string()));
+        out
+    }
+
+    #[test]
+    fn each_pattern_cuts_what_the_one_before_left() {
+        let chain = RegexChain::new("t", &[r"\p{N}", r" ?\p{L}+|\s+(?!\S)"]).unwrap();
+        assert_eq!(pieces(&chain, "ab 12\tc"), ["ab", " ", "1", "2", "\t", "c"]);
+        assert!(RegexChain::new("t", &["(unclosed"]).is_err());
+    }
+
+    #[test]
+    fn a_pattern_that_backtracks_without_end_stops() {
+        let chain = RegexChain::new("t", &[r"(a+)+$"]).unwrap();
+        let text = format!("{}b", "a".repeat(40));
+        let got = pieces(&chain, &text);
+        assert_eq!(got.concat(), text);
+    }
+}

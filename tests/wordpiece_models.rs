@@ -1,0 +1,406 @@
+//! WordPiece tokenizers made by the real Hugging Face `tokenizers` library
+//! (Python) in the test: `WordPieceTrainer` on the bundled samples with
+//! BERT's normalizer (lowercase on and off, accents stripped or kept) and
+//! BERT's or the `Whitespace` pre-tokenizer. Loaded by bpeek from the
+//! saved `tokenizer.json`, each gives the ids HF's `encode` gives (without
+//! the template's special tokens) on every sample, every line of every
+//! sample and random text of many scripts; the vocabulary written out as a
+//! BERT `vocab.txt` gives the ids of `BertWordPieceTokenizer` reading it.
+
+mod hf;
+mod spm;
+
+use bpeek::bpe::io::load::load;
+use serde_json::{Value, json};
+use std::process::Command;
+
+/// splitmix64, so that a failure can be run again.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Text of many kinds: scripts, CJK ideographs of every block BERT spaces
+/// out, accents as composed letters and as combining marks, control and
+/// format characters, punctuation runs, whitespace of every kind, and words
+/// longer than the 100 characters WordPiece reads.
+fn random_texts(n: usize) -> Vec<String> {
+    let pools: &[&[(u32, u32)]] = &[
+        &[(0x61, 0x7A), (0x41, 0x5A)],
+        &[(0x61, 0x7A)],
+        &[(0x30, 0x39)],
+        &[(0x21, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E)],
+        &[
+            (0xA1, 0xBF),
+            (0x2010, 0x2027),
+            (0x3001, 0x3003),
+            (0x2E00, 0x2E52),
+        ],
+        &[
+            (0x20, 0x20),
+            (0x09, 0x0A),
+            (0x0D, 0x0D),
+            (0xA0, 0xA0),
+            (0x3000, 0x3000),
+        ],
+        &[
+            (0x2000, 0x200F),
+            (0x2028, 0x202E),
+            (0xFEFF, 0xFEFF),
+            (0xAD, 0xAD),
+        ],
+        &[(0x00, 0x1F), (0x7F, 0x9F), (0xFFFD, 0xFFFD)],
+        &[
+            (0x300, 0x36F),
+            (0x1AB0, 0x1ACE),
+            (0x1DC0, 0x1DFF),
+            (0x20D0, 0x20F0),
+        ],
+        &[(0xC0, 0x24F), (0x1E00, 0x1EFF)],
+        &[(0x391, 0x3C9), (0x400, 0x44F)],
+        &[
+            (0x5D0, 0x5EA),
+            (0x620, 0x64A),
+            (0x660, 0x669),
+            (0x8A0, 0x8FF),
+        ],
+        &[(0x900, 0x97F), (0xB80, 0xBFF), (0xE01, 0xE5B)],
+        &[
+            (0x3041, 0x3096),
+            (0x30A1, 0x30FA),
+            (0x4E00, 0x4FFF),
+            (0x9FF0, 0x9FFF),
+            (0x3400, 0x3410),
+            (0xF900, 0xF910),
+            (0x20000, 0x20010),
+            (0x2B810, 0x2B830),
+            (0x2CEA0, 0x2CEB5),
+            (0x2F800, 0x2F810),
+            (0xAC00, 0xAD00),
+        ],
+        &[
+            (0x1F300, 0x1F64F),
+            (0x1F900, 0x1F9FF),
+            (0xFE0F, 0xFE0F),
+            (0x1F3FB, 0x1F3FF),
+        ],
+        &[
+            (0xFF01, 0xFF5E),
+            (0xFB00, 0xFB06),
+            (0x2460, 0x2473),
+            (0x2150, 0x218B),
+            (0x130, 0x130),
+            (0x1E9E, 0x1E9E),
+        ],
+        &[
+            (0x10000, 0x1007F),
+            (0xE000, 0xE010),
+            (0xFFF9, 0xFFFC),
+            (0x378, 0x379),
+        ],
+    ];
+    let mut rng = Rng(0x5eed_0020);
+    let mut out = Vec::new();
+    for k in 0..n {
+        let mut s = String::new();
+        if k % 5 == 0 {
+            s.push_str(&" ".repeat(1 + rng.below(3)));
+        }
+        let len = 1 + rng.below(40);
+        for _ in 0..len {
+            let pool = pools[rng.below(pools.len())];
+            let (lo, hi) = pool[rng.below(pool.len())];
+            let c = lo + (rng.below((hi - lo + 1) as usize) as u32);
+            let Some(c) = char::from_u32(c) else { continue };
+            let run = if rng.below(8) == 0 {
+                2 + rng.below(30)
+            } else {
+                1
+            };
+            for _ in 0..run {
+                s.push(c);
+            }
+        }
+        if k % 9 == 0 {
+            // A long word: just under, at and over the limit.
+            let n = 95 + rng.below(12);
+            s.push(' ');
+            s.extend(std::iter::repeat_n('a', n));
+        }
+        out.push(s);
+    }
+    out.extend(
+        [
+            "",
+            " ",
+            "unaffable Unaffable UNAFFABLE",
+            "[CLS] hello [SEP] [MASK] [UNK]x [PAD]",
+            "café cafe\u{301} CAFÉ naïve Ångström İstanbul ß ẞ",
+            "don't ... !!! ?!? ,,, --- ((( ))) $$$ ^^^ ```",
+            "中文字符 日本語 한국어",
+            "\u{0}\u{1}\u{7f}x\u{85}\u{ad}y\u{200b}z",
+            "\n\n line\r\n\tend",
+        ]
+        .map(String::from),
+    );
+    out.push("x".repeat(100));
+    out.push("x".repeat(101));
+    out.push(format!("{} {}", "é".repeat(100), "é".repeat(101)));
+    out
+}
+
+fn models() -> Value {
+    json!({
+        "uncased": {"lowercase": true, "strip_accents": null, "vocab_size": 1500},
+        "cased": {"lowercase": false, "strip_accents": null, "vocab_size": 1500},
+        "cased_accents_stripped_words": {"lowercase": false, "strip_accents": true,
+                                          "pre_tokenizer": "whitespace", "vocab_size": 1200},
+    })
+}
+
+/// Train, encode with HF, and the texts encoded.
+fn with_hf(tag: &str, texts: &[String]) -> Option<(spm::TempDir, Value)> {
+    let python = hf::python()?;
+    let dir = spm::TempDir::new(tag);
+    let corpus = dir.path("corpus.txt");
+    let text: String = spm::samples().into_iter().map(|(_, t)| t).collect();
+    std::fs::write(&corpus, text).unwrap();
+    let answer = hf::run(
+        &python,
+        "wordpiece.py",
+        &json!({"corpus": corpus, "dir": dir.0, "models": models(), "texts": texts}),
+    );
+    Some((dir, answer))
+}
+
+fn all_texts() -> Vec<String> {
+    let mut texts: Vec<String> = spm::samples().into_iter().map(|(_, t)| t).collect();
+    let lines: Vec<String> = texts
+        .iter()
+        .flat_map(|t| t.lines().map(String::from).collect::<Vec<_>>())
+        .collect();
+    texts.extend(lines);
+    texts.extend(random_texts(500));
+    texts
+}
+
+#[test]
+fn ids_are_the_ids_hugging_face_gives() {
+    let texts = all_texts();
+    let Some((_dir, answer)) = with_hf("wp-ids", &texts) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (name, a) in answer.as_object().unwrap() {
+        for (file, key) in [("json", "ids"), ("vocab_txt", "vocab_txt_ids")] {
+            let path = a[file].as_str().unwrap();
+            let tok = load(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            assert_eq!(tok.kind(), "wordpiece");
+            for (text, want) in texts.iter().zip(a[key].as_array().unwrap()) {
+                let want: Vec<u32> = serde_json::from_value(want.clone()).unwrap();
+                // HF matches its special tokens whole in any text.
+                let got = tok.encode(text, true);
+                compared += 1;
+                if got != want {
+                    failures.push(format!(
+                        "{name} ({file}): {text:?}\n  tokenizers {want:?}\n  bpeek      {got:?}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(compared > 3_000, "{compared}");
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} encodings differ; the first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+#[test]
+fn decoding_gives_the_text_hugging_face_gives() {
+    let texts = all_texts();
+    let Some((_dir, answer)) = with_hf("wp-decode", &texts) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (name, a) in answer.as_object().unwrap() {
+        let tok = load(a["json"].as_str().unwrap()).unwrap();
+        for (ids, want) in a["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(a["decoded"].as_array().unwrap())
+        {
+            let ids: Vec<u32> = serde_json::from_value(ids.clone()).unwrap();
+            let got = tok.decode(&ids).unwrap();
+            if got != want.as_str().unwrap() {
+                failures.push(format!("{name}: {ids:?}: {want} / {got:?}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} decodings differ (ids: tokenizers / bpeek); the first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+fn bpeek(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_commands_take_a_wordpiece_file_and_name_its_kind() {
+    let Some((dir, answer)) = with_hf("wp-cli", &["unaffable".to_string()]) else {
+        return;
+    };
+    let json_file = answer["uncased"]["json"].as_str().unwrap();
+    let vocab_txt = answer["cased"]["vocab_txt"].as_str().unwrap();
+
+    let out = bpeek(&[
+        "encode",
+        "--tokenizer",
+        json_file,
+        "--format",
+        "json",
+        "Hello, world",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<String> = doc["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.to_string())
+        .collect();
+    let mut args = vec!["decode", "--tokenizer", json_file];
+    args.extend(ids.iter().map(String::as_str));
+    let out = bpeek(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim_end(),
+        "hello, world"
+    );
+
+    // A folder with a vocab.txt in it is read as that file.
+    let folder = dir.path("bert");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(vocab_txt, folder.join("vocab.txt")).unwrap();
+    let folder = folder.to_string_lossy().into_owned();
+    let out = bpeek(&[
+        "fertility",
+        "--tokenizer",
+        json_file,
+        "--tokenizer",
+        &folder,
+        "--samples",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("wordpiece, uncased"), "{text}");
+    assert!(text.contains("wordpiece, cased"), "{text}");
+
+    // A vocabulary with no [UNK] is refused by name, exit 2.
+    let bad = dir.path("vocab.txt");
+    std::fs::write(&bad, "[CLS]\nhello\n##lo\n").unwrap();
+    let out = bpeek(&["encode", "--tokenizer", &bad.to_string_lossy(), "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("vocab.txt"), "{err}");
+}
+
+/// WordPiece files are untrusted too: `vocab.txt` and `tokenizer.json`
+/// mutated at random are read or refused, never a panic, and whatever is
+/// read encodes and decodes any text.
+#[test]
+fn mutated_wordpiece_files_are_read_or_refused_never_a_panic() {
+    let dir = spm::TempDir::new("wp-mutated");
+    let vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nthe\nun\n##aff\n##able\n##s\na\nb\n##b\n.\n";
+    let json = json!({
+        "added_tokens": [{"id": 1, "content": "[UNK]", "special": true}],
+        "normalizer": {"type": "BertNormalizer", "lowercase": true, "strip_accents": null,
+                        "clean_text": true, "handle_chinese_chars": true},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": true},
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100,
+                  "vocab": {"[PAD]": 0, "[UNK]": 1, "the": 2, "un": 3, "##aff": 4, "##able": 5}}
+    })
+    .to_string();
+    let mut rng = Rng(0x77);
+    let mut read = 0;
+    for (name, valid) in [("vocab.txt", vocab.to_string()), ("tokenizer.json", json)] {
+        let path = dir.path(name);
+        for case in 0..400 {
+            let mut bytes = valid.clone().into_bytes();
+            for _ in 0..1 + rng.below(3) {
+                if bytes.is_empty() {
+                    break;
+                }
+                let at = rng.below(bytes.len());
+                let pick = b"\n #[]{}\":,09";
+                match rng.below(4) {
+                    0 => bytes[at] = pick[rng.below(pick.len())],
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    2 => bytes.insert(at, b"\n9\"#\xff"[rng.below(5)]),
+                    _ => bytes.truncate(at),
+                }
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let spec = path.to_string_lossy().into_owned();
+            let result = std::panic::catch_unwind(|| load(&spec));
+            let Ok(loaded) = result else {
+                panic!(
+                    "{name} case {case} panicked on {:?}",
+                    String::from_utf8_lossy(&bytes)
+                );
+            };
+            if let Ok(tok) = loaded {
+                read += 1;
+                for text in [
+                    "Unaffable the THE. ",
+                    "",
+                    "\u{0}é中文 [UNK]",
+                    &"x".repeat(150),
+                ] {
+                    let ids = tok.encode(text, true);
+                    tok.decode(&ids).unwrap();
+                }
+            }
+        }
+    }
+    assert!(read > 0, "no mutated file was read at all");
+}
