@@ -208,7 +208,10 @@ fn fertility_paste<B: crate::tui::terminal::screen::Screen>(
         draw(terminal, app)?;
         slices.push(t.elapsed());
     }
-    put(&["fertility_paste", "measured_ms"], figures::ms(all.elapsed() + opened));
+    put(
+        &["fertility_paste", "measured_ms"],
+        figures::ms(all.elapsed() + opened),
+    );
     crate::say!(
         "  measured in {} slices between frames, {} in all",
         slices.len(),

@@ -714,6 +714,9 @@ impl Tokenizer {
             Mode::Byte => {
                 let mut symbols = Vec::new();
                 let mut cache = (text.len() >= CACHE_FROM).then(ChunkCache::default);
+                // Only a vocabulary without every byte (some GGUF files)
+                // drops bytes: the others keep the plain, sized copy.
+                let drops_bytes = self.byte_ids.contains(&NO_TOKEN);
                 let mut each = |r: std::ops::Range<usize>| {
                     let chunk = &text[r];
                     if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
@@ -727,12 +730,12 @@ impl Tokenizer {
                         symbols.push(id);
                     } else {
                         symbols.clear();
-                        symbols.extend(
-                            chunk
-                                .iter()
-                                .map(|&b| self.byte_ids[b as usize])
-                                .filter(|&id| id != NO_TOKEN),
-                        );
+                        let ids = chunk.iter().map(|&b| self.byte_ids[b as usize]);
+                        if drops_bytes {
+                            symbols.extend(ids.filter(|&id| id != NO_TOKEN));
+                        } else {
+                            symbols.extend(ids);
+                        }
                         apply_ranked(&mut symbols, rank_of);
                     }
                     out.extend_from_slice(&symbols);

@@ -415,7 +415,10 @@ mod tests {
     #[test]
     fn the_streamed_json_report_is_the_one_value_written_at_once() {
         for (text, merges) in [
-            (&b"low lower lowest newer wider \xe0\xa4\xb9\xe0\xa4\xae \"q\" \\ tab\t"[..], 20),
+            (
+                &b"low lower lowest newer wider \xe0\xa4\xb9\xe0\xa4\xae \"q\" \\ tab\t"[..],
+                20,
+            ),
             (&b""[..], 5),
             (&b"aaaa"[..], 0),
         ] {

@@ -190,8 +190,7 @@ fn after_change(app: &mut App) {
         let generation = app.encode.generation();
         // Less than a long action's slice: a key that starts measuring is
         // answered within a frame, and the rest goes on between frames.
-        let deadline =
-            Instant::now() + app.jobs.slice.min(crate::tui::fertility::MEASURE_SLICE);
+        let deadline = Instant::now() + app.jobs.slice.min(crate::tui::fertility::MEASURE_SLICE);
         app.fert
             .refresh(&app.toks, &app.encode.text, generation, deadline);
     }
