@@ -53,8 +53,46 @@ impl Ord for Candidate {
 }
 
 /// The pieces of `norm` (a normalized text): each as a byte range of it
-/// and its id.
+/// and its id. When no piece reaches across the start of a word (see
+/// [`SpmModel::words_apart`]), no merge does either, and the order of
+/// merges in one word does not depend on the others: each distinct word is
+/// encoded once and its pieces reused.
 pub fn encode(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
+    if !model.words_apart {
+        return encode_whole(model, norm);
+    }
+    const SPACE: &[u8] = "\u{2581}".as_bytes();
+    let mut out = Vec::new();
+    let mut seen: FxHashMap<&[u8], Vec<(Range<usize>, TokenId)>> = FxHashMap::default();
+    let mut start = 0;
+    let mut at = 0;
+    while at <= norm.len() {
+        // A word ends before a `▁` that follows another character, and at
+        // the end of the text.
+        let cut = at == norm.len()
+            || (at > start && norm[at..].starts_with(SPACE) && !norm[..at].ends_with(SPACE));
+        if cut && at > start {
+            let word = &norm[start..at];
+            let pieces = seen
+                .entry(word)
+                .or_insert_with(|| encode_whole(model, word));
+            out.extend(
+                pieces
+                    .iter()
+                    .map(|(r, id)| (r.start + start..r.end + start, *id)),
+            );
+            start = at;
+        }
+        if at == norm.len() {
+            break;
+        }
+        at += one_char_len(&norm[at..]);
+    }
+    out
+}
+
+/// [`encode`] on the text as one stretch.
+fn encode_whole(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
     let mut symbols: Vec<Symbol> = Vec::with_capacity(norm.len());
     let mut at = 0;
     while at < norm.len() {

@@ -145,6 +145,16 @@ pub struct SpmModel {
     pub(crate) min_score: f32,
     pub(crate) max_score: f32,
     unk_surface: Vec<u8>,
+    /// No piece has `▁` right after another character, so BPE never
+    /// merges across the start of a word: words can be cut apart first
+    /// (and each distinct one encoded once).
+    pub(crate) words_apart: bool,
+}
+
+/// Whether a piece holds `▁` right after a character that is not one.
+fn joins_before_space(piece: &[u8]) -> bool {
+    const SPACE: &[u8] = "\u{2581}".as_bytes();
+    (1..piece.len()).any(|i| piece[i..].starts_with(SPACE) && !piece[..i].ends_with(SPACE))
 }
 
 /// The bytes a byte piece `<0xNN>` stands for.
@@ -257,6 +267,10 @@ impl SpmModel {
             )?)
         };
         let user = (!user.is_empty()).then_some(user);
+        // An unused piece is given back as the two symbols that last made
+        // it anywhere in the text, which ties words together.
+        let words_apart = !normal.keys().any(|p| joins_before_space(p))
+            && !spec.pieces.iter().any(|p| p.kind == PieceType::Unused);
         let n = &spec.normalizer;
         Ok(SpmModel {
             algorithm: spec.algorithm,
@@ -283,6 +297,7 @@ impl SpmModel {
                 .unk_surface
                 .unwrap_or_else(|| " \u{2047} ".as_bytes().to_vec()),
             pieces: spec.pieces,
+            words_apart,
         })
     }
 
