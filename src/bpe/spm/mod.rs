@@ -95,6 +95,8 @@ pub struct NormalizerSpec {
     pub add_dummy_prefix: bool,
     pub remove_extra_whitespaces: bool,
     pub escape_whitespaces: bool,
+    /// The dummy prefix only where the text does not start with a space.
+    pub prefix_unless_space: bool,
 }
 
 impl Default for NormalizerSpec {
@@ -105,6 +107,7 @@ impl Default for NormalizerSpec {
             add_dummy_prefix: true,
             remove_extra_whitespaces: true,
             escape_whitespaces: true,
+            prefix_unless_space: false,
         }
     }
 }
@@ -120,6 +123,16 @@ pub struct ModelSpec {
     /// What the unknown piece decodes to (default ` ⁇ `).
     pub unk_surface: Option<Vec<u8>>,
     pub normalizer: NormalizerSpec,
+}
+
+/// How Hugging Face's `Metaspace` differs from sentencepiece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HfMetaspace {
+    /// The normalized text is cut before each `▁` and the words encoded
+    /// one by one.
+    pub split: bool,
+    /// Decoding drops every `▁` of the first token, not only its first.
+    pub first_marks_dropped: bool,
 }
 
 /// A SentencePiece model, ready to encode.
@@ -145,6 +158,12 @@ pub struct SpmModel {
     pub(crate) min_score: f32,
     pub(crate) max_score: f32,
     unk_surface: Vec<u8>,
+    /// Each piece's score in double precision, where Unigram sums them so
+    /// (Hugging Face files).
+    pub(crate) exact_scores: Option<Vec<f64>>,
+    /// Hugging Face's `Metaspace`, where the model comes from a
+    /// `tokenizer.json`.
+    word_split: Option<HfMetaspace>,
 }
 
 /// The bytes a byte piece `<0xNN>` stands for.
@@ -267,6 +286,7 @@ impl SpmModel {
                 remove_extra_whitespaces: n.remove_extra_whitespaces,
                 escape_whitespaces: n.escape_whitespaces,
                 treat_whitespace_as_suffix: spec.treat_whitespace_as_suffix,
+                prefix_unless_space: n.prefix_unless_space,
             },
             normalizer_name: n.name.clone(),
             byte_fallback: spec.byte_fallback,
@@ -283,7 +303,50 @@ impl SpmModel {
                 .unk_surface
                 .unwrap_or_else(|| " \u{2047} ".as_bytes().to_vec()),
             pieces: spec.pieces,
+            exact_scores: None,
+            word_split: None,
         })
+    }
+
+    /// Sum Unigram scores in double precision, these being the scores
+    /// (one per piece), as Hugging Face does.
+    pub fn with_exact_scores(mut self, scores: Vec<f64>) -> Self {
+        if scores.len() == self.pieces.len() {
+            self.exact_scores = Some(scores);
+        }
+        self
+    }
+
+    /// Encode and decode as Hugging Face's `Metaspace` does.
+    pub fn with_metaspace(mut self, m: HfMetaspace) -> Self {
+        self.word_split = Some(m);
+        self
+    }
+
+    /// The pieces of a normalized text, word by word where the model
+    /// splits words.
+    fn cut(&self, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
+        let run = |part: &[u8]| match self.algorithm {
+            Algorithm::Bpe => bpe::encode(self, part),
+            Algorithm::Unigram => unigram::encode(self, part),
+        };
+        if !self.word_split.is_some_and(|m| m.split) {
+            return run(norm);
+        }
+        let mut out = Vec::new();
+        let mut start = 0;
+        let mut at = 1;
+        while start < norm.len() {
+            while at < norm.len() && !norm[at..].starts_with(SPACE) {
+                at += 1;
+            }
+            for (w, id) in run(&norm[start..at]) {
+                out.push((w.start + start..w.end + start, id));
+            }
+            start = at;
+            at += 1;
+        }
+        out
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -351,10 +414,7 @@ impl SpmModel {
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
         let (norm, to_orig) = self.normalize(text);
-        let pieces = match self.algorithm {
-            Algorithm::Bpe => bpe::encode(self, &norm),
-            Algorithm::Unigram => unigram::encode(self, &norm),
-        };
+        let pieces = self.cut(&norm);
         let mut prev_unknown = false;
         for (w, id) in pieces {
             let kind = self.pieces[id as usize].kind;
@@ -402,6 +462,7 @@ impl SpmModel {
         let mut bytes: Vec<u8> = Vec::new();
         let mut at_start = true;
         let mut start_space_seen = false;
+        let mut seen_piece = false;
         let flush = |bytes: &mut Vec<u8>, text: &mut Vec<u8>| {
             let mut at = 0;
             while at < bytes.len() {
@@ -433,9 +494,29 @@ impl SpmModel {
                 at_start = false;
             }
             start_space_seen = false;
+            let first_piece = !seen_piece;
+            if p.kind != PieceType::Control
+                && !(p.kind == PieceType::Unknown && self.unk_surface.is_empty())
+            {
+                seen_piece = true;
+            }
             match p.kind {
                 PieceType::Control => {}
                 PieceType::Unknown => text.extend_from_slice(&self.unk_surface),
+                _ if self
+                    .word_split
+                    .is_some_and(|d| !d.first_marks_dropped || !first_piece) =>
+                {
+                    replace_space_marks(&p.text, &mut text);
+                }
+                _ if self.word_split.is_some() => {
+                    let mut piece = &p.text[..];
+                    while let Some(i) = piece.windows(SPACE.len()).position(|w| w == SPACE) {
+                        text.extend_from_slice(&piece[..i]);
+                        piece = &piece[i + SPACE.len()..];
+                    }
+                    text.extend_from_slice(piece);
+                }
                 _ => {
                     let mut piece = &p.text[..];
                     if at_start
