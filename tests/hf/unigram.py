@@ -1,7 +1,8 @@
 """Train Unigram tokenizers with Hugging Face `tokenizers` and encode.
 
 stdin: {"corpus": path, "dir": folder, "models": {name: {"prepend_scheme":
-        "first" | "always" | "never", "split": bool,
+        "first" | "always" | "never", "split": bool, "normalizers": [names
+        of NFC, NFD, NFKC, NFKD or Lowercase, alone or as a Sequence],
         "vocab_size": n}}, "texts": [...]}
 Trains each model (Metaspace pre-tokenizer and decoder, UnigramTrainer with
 `<unk>` as its unknown piece) on the corpus, saves dir/name.json and prints
@@ -12,7 +13,7 @@ import json
 import os
 import sys
 
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
 job = json.load(sys.stdin)
 out = {}
@@ -20,6 +21,18 @@ for name, o in job["models"].items():
     tok = Tokenizer(models.Unigram())
     scheme = o.get("prepend_scheme", "always")
     split = o.get("split", True)
+    steps = {
+        "nfc": normalizers.NFC,
+        "nfd": normalizers.NFD,
+        "nfkc": normalizers.NFKC,
+        "nfkd": normalizers.NFKD,
+        "lowercase": normalizers.Lowercase,
+    }
+    norm = [steps[n]() for n in o.get("normalizers", [])]
+    if len(norm) == 1:
+        tok.normalizer = norm[0]
+    elif norm:
+        tok.normalizer = normalizers.Sequence(norm)
     tok.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme=scheme, split=split)
     tok.decoder = decoders.Metaspace(prepend_scheme=scheme, split=split)
     trainer = trainers.UnigramTrainer(

@@ -11,6 +11,7 @@
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::io::import::added_tokens;
 use crate::bpe::io::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
+use crate::bpe::spm::TextStep;
 use crate::bpe::spm::{
     Algorithm, HfMetaspace, ModelSpec, NormalizerSpec, Piece, PieceType, SpmModel,
 };
@@ -118,7 +119,8 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             };
         }
     }
-    let charsmap = normalizer(doc.get("normalizer").unwrap_or(&Value::Null), "normalizer")?;
+    let (steps, charsmap) =
+        normalizer(doc.get("normalizer").unwrap_or(&Value::Null), "normalizer")?;
     let (prepend, split) = pre_tokenizer(
         doc.get("pre_tokenizer").unwrap_or(&Value::Null),
         "pre_tokenizer",
@@ -147,6 +149,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     let model = SpmModel::new(spec)
         .map_err(|e| e.context("model"))?
         .with_exact_scores(scores)
+        .with_steps(steps)
         .with_metaspace(HfMetaspace {
             split,
             first_marks_dropped: prepend,
@@ -167,13 +170,20 @@ fn unsupported(path: &str, kind: &str, what: &str) -> Error {
     ))
 }
 
-/// The character map of the normalizer (empty for none).
-fn normalizer(n: &Value, path: &str) -> Result<Vec<u8>> {
+/// The normalizer: its steps before the character map, and the map
+/// (empty for none).
+fn normalizer(n: &Value, path: &str) -> Result<(Vec<TextStep>, Vec<u8>)> {
     if n.is_null() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
-    const WHAT: &str = "bpeek reads Precompiled, a Sequence of it, or none";
+    const WHAT: &str = "bpeek reads NFC, NFD, NFKC, NFKD, Lowercase and Precompiled (last), in a Sequence or alone, or none";
+    let step = |s: TextStep| Ok((vec![s], Vec::new()));
     match type_of(n, path)? {
+        "NFC" => step(TextStep::Nfc),
+        "NFD" => step(TextStep::Nfd),
+        "NFKC" => step(TextStep::Nfkc),
+        "NFKD" => step(TextStep::Nfkd),
+        "Lowercase" => step(TextStep::Lowercase),
         "Precompiled" => {
             let text = n
                 .get("precompiled_charsmap")
@@ -181,27 +191,30 @@ fn normalizer(n: &Value, path: &str) -> Result<Vec<u8>> {
                 .ok_or_else(|| {
                     Error::input(format!("{path}.precompiled_charsmap: expected base64 text"))
                 })?;
-            base64::engine::general_purpose::STANDARD
+            let map = base64::engine::general_purpose::STANDARD
                 .decode(text)
-                .map_err(|e| Error::input(format!("{path}.precompiled_charsmap: {e}")))
+                .map_err(|e| Error::input(format!("{path}.precompiled_charsmap: {e}")))?;
+            Ok((Vec::new(), map))
         }
         "Sequence" => {
             let list = n.get("normalizers").and_then(Value::as_array);
             let list =
                 list.ok_or_else(|| Error::input(format!("{path}.normalizers: expected a list")))?;
             let mut map = Vec::new();
+            let mut steps = Vec::new();
             for (i, step) in list.iter().enumerate() {
-                let got = normalizer(step, &format!("{path}.normalizers[{i}]"))?;
-                if !got.is_empty() && !map.is_empty() {
+                let (more, got) = normalizer(step, &format!("{path}.normalizers[{i}]"))?;
+                if !map.is_empty() && (!got.is_empty() || !more.is_empty()) {
                     return Err(Error::input(format!(
-                        "{path}.normalizers[{i}]: a second Precompiled map is not supported"
+                        "{path}.normalizers[{i}]: a step after Precompiled is not supported (Precompiled must be last)"
                     )));
                 }
+                steps.extend(more);
                 if !got.is_empty() {
                     map = got;
                 }
             }
-            Ok(map)
+            Ok((steps, map))
         }
         other => Err(unsupported(path, other, WHAT)),
     }

@@ -125,6 +125,59 @@ pub struct ModelSpec {
     pub normalizer: NormalizerSpec,
 }
 
+/// A Hugging Face normalizer step applied before the character map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextStep {
+    Nfc,
+    Nfd,
+    Nfkc,
+    Nfkd,
+    Lowercase,
+}
+
+impl TextStep {
+    fn apply(self, text: &str) -> String {
+        use unicode_normalization::UnicodeNormalization;
+        match self {
+            TextStep::Nfc => text.nfc().collect(),
+            TextStep::Nfd => text.nfd().collect(),
+            TextStep::Nfkc => text.nfkc().collect(),
+            TextStep::Nfkd => text.nfkd().collect(),
+            // Character by character, as Hugging Face lowercases.
+            TextStep::Lowercase => text.chars().flat_map(char::to_lowercase).collect(),
+        }
+    }
+}
+
+/// Apply `steps` to `text`: the result and, for each of its bytes and its
+/// end, the offset in `text` it came from. The text is cut before each
+/// ASCII or whitespace character (which nothing composes with), and each
+/// part normalized on its own; a part's bytes all come from its start.
+fn apply_steps(steps: &[TextStep], text: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let mut map = Vec::with_capacity(text.len() + 1);
+    let mut start = 0;
+    let flush = |part: &str, at: usize, out: &mut String, map: &mut Vec<usize>| {
+        let mut t = part.to_string();
+        for s in steps {
+            t = s.apply(&t);
+        }
+        map.extend(std::iter::repeat_n(at, t.len()));
+        out.push_str(&t);
+    };
+    for (i, c) in text.char_indices() {
+        if i > start && (c.is_ascii() || c.is_whitespace()) {
+            flush(&text[start..i], start, &mut out, &mut map);
+            start = i;
+        }
+    }
+    if start < text.len() {
+        flush(&text[start..], start, &mut out, &mut map);
+    }
+    map.push(text.len());
+    (out, map)
+}
+
 /// How Hugging Face's `Metaspace` differs from sentencepiece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HfMetaspace {
@@ -164,6 +217,8 @@ pub struct SpmModel {
     /// Hugging Face's `Metaspace`, where the model comes from a
     /// `tokenizer.json`.
     word_split: Option<HfMetaspace>,
+    /// Hugging Face normalizer steps applied first, in order.
+    steps: Vec<TextStep>,
 }
 
 /// The bytes a byte piece `<0xNN>` stands for.
@@ -305,6 +360,7 @@ impl SpmModel {
             pieces: spec.pieces,
             exact_scores: None,
             word_split: None,
+            steps: Vec::new(),
         })
     }
 
@@ -314,6 +370,12 @@ impl SpmModel {
         if scores.len() == self.pieces.len() {
             self.exact_scores = Some(scores);
         }
+        self
+    }
+
+    /// Normalize with these steps before the character map.
+    pub fn with_steps(mut self, steps: Vec<TextStep>) -> Self {
+        self.steps = steps;
         self
     }
 
@@ -401,6 +463,14 @@ impl SpmModel {
     /// The normalized text and, for each of its bytes and its end, the
     /// offset in `text` it came from.
     pub fn normalize(&self, text: &[u8]) -> (Vec<u8>, Vec<usize>) {
+        if !self.steps.is_empty()
+            && let Ok(s) = std::str::from_utf8(text)
+        {
+            let (pre, map) = apply_steps(&self.steps, s);
+            let (norm, to_pre) = self.normalizer.normalize(pre.as_bytes());
+            let to_orig = to_pre.into_iter().map(|i| map[i]).collect();
+            return (norm, to_orig);
+        }
         self.normalizer.normalize(text)
     }
 
