@@ -194,7 +194,8 @@ fn malformed_files_of_every_format_are_rejected_clearly() {
         (format!("{}:gpt2", write("nobytes.tiktoken", "YQ== 0\n")), "no token for the byte 0x00"),
         (write("plain.tiktoken", "YQ== 0\n"), "has no pre-tokenizer"),
         (write("truncated.json", "{\"model\": {\"type\": \"BPE\", \"vocab\""), "malformed JSON"),
-        (write("unigram.json", r#"{"model": {"type": "Unigram", "vocab": []}}"#), "model.type 'Unigram' is not supported"),
+        (write("unigram.json", r#"{"model": {"type": "Unigram", "vocab": []}}"#), "model.unk_id: null"),
+        (write("wordlevel.json", r#"{"model": {"type": "WordLevel", "vocab": {}}}"#), "model.type 'WordLevel' is not supported"),
         (write("wordpiece.json", r#"{"model": {"type": "WordPiece", "vocab": {}}}"#), "model: unk_token \"[UNK]\" is not in the vocabulary"),
         (
             write("metaspace.json", r#"{"pre_tokenizer": {"type": "Metaspace"}, "model": {"type": "BPE", "vocab": {}, "merges": []}}"#),

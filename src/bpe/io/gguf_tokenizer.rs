@@ -200,6 +200,7 @@ fn spm(
             remove_extra_whitespaces: unigram
                 && flag(meta, "tokenizer.ggml.remove_extra_whitespaces", true)?,
             escape_whitespaces: true,
+            prefix_unless_space: false,
         },
     };
     let model = SpmModel::new(spec).map_err(|e| e.context("tokenizer.ggml.tokens"))?;

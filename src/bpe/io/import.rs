@@ -107,9 +107,12 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     if kind == "WordPiece" {
         return crate::bpe::io::wordpiece::hugging_face(name, doc);
     }
+    if kind == "Unigram" {
+        return crate::bpe::io::hf_unigram::hugging_face(name, doc);
+    }
     if kind != "BPE" {
         return Err(Error::input(format!(
-            "model.type {} is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer) and WordPiece",
+            "model.type {} is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer) WordPiece and Unigram",
             quoted(kind)
         )));
     }

@@ -7,6 +7,7 @@ pub(crate) mod files;
 pub mod gguf;
 pub mod gguf_tokenizer;
 pub mod hf_export;
+pub mod hf_unigram;
 pub mod import;
 pub(crate) mod limits;
 pub mod load;

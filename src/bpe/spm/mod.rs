@@ -95,6 +95,8 @@ pub struct NormalizerSpec {
     pub add_dummy_prefix: bool,
     pub remove_extra_whitespaces: bool,
     pub escape_whitespaces: bool,
+    /// The dummy prefix only where the text does not start with a space.
+    pub prefix_unless_space: bool,
 }
 
 impl Default for NormalizerSpec {
@@ -105,6 +107,7 @@ impl Default for NormalizerSpec {
             add_dummy_prefix: true,
             remove_extra_whitespaces: true,
             escape_whitespaces: true,
+            prefix_unless_space: false,
         }
     }
 }
@@ -120,6 +123,69 @@ pub struct ModelSpec {
     /// What the unknown piece decodes to (default ` ⁇ `).
     pub unk_surface: Option<Vec<u8>>,
     pub normalizer: NormalizerSpec,
+}
+
+/// A Hugging Face normalizer step applied before the character map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextStep {
+    Nfc,
+    Nfd,
+    Nfkc,
+    Nfkd,
+    Lowercase,
+}
+
+impl TextStep {
+    fn apply(self, text: &str) -> String {
+        use unicode_normalization::UnicodeNormalization;
+        match self {
+            TextStep::Nfc => text.nfc().collect(),
+            TextStep::Nfd => text.nfd().collect(),
+            TextStep::Nfkc => text.nfkc().collect(),
+            TextStep::Nfkd => text.nfkd().collect(),
+            // Character by character, as Hugging Face lowercases.
+            TextStep::Lowercase => text.chars().flat_map(char::to_lowercase).collect(),
+        }
+    }
+}
+
+/// Apply `steps` to `text`: the result and, for each of its bytes and its
+/// end, the offset in `text` it came from. The text is cut before each
+/// ASCII or whitespace character (which nothing composes with), and each
+/// part normalized on its own; a part's bytes all come from its start.
+fn apply_steps(steps: &[TextStep], text: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(text.len());
+    let mut map = Vec::with_capacity(text.len() + 1);
+    let mut start = 0;
+    let flush = |part: &str, at: usize, out: &mut String, map: &mut Vec<usize>| {
+        let mut t = part.to_string();
+        for s in steps {
+            t = s.apply(&t);
+        }
+        map.extend(std::iter::repeat_n(at, t.len()));
+        out.push_str(&t);
+    };
+    for (i, c) in text.char_indices() {
+        if i > start && (c.is_ascii() || c.is_whitespace()) {
+            flush(&text[start..i], start, &mut out, &mut map);
+            start = i;
+        }
+    }
+    if start < text.len() {
+        flush(&text[start..], start, &mut out, &mut map);
+    }
+    map.push(text.len());
+    (out, map)
+}
+
+/// How Hugging Face's `Metaspace` differs from sentencepiece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HfMetaspace {
+    /// The normalized text is cut before each `▁` and the words encoded
+    /// one by one.
+    pub split: bool,
+    /// Decoding drops every `▁` of the first token, not only its first.
+    pub first_marks_dropped: bool,
 }
 
 /// A SentencePiece model, ready to encode.
@@ -145,6 +211,14 @@ pub struct SpmModel {
     pub(crate) min_score: f32,
     pub(crate) max_score: f32,
     unk_surface: Vec<u8>,
+    /// Each piece's score in double precision, where Unigram sums them so
+    /// (Hugging Face files).
+    pub(crate) exact_scores: Option<Vec<f64>>,
+    /// Hugging Face's `Metaspace`, where the model comes from a
+    /// `tokenizer.json`.
+    word_split: Option<HfMetaspace>,
+    /// Hugging Face normalizer steps applied first, in order.
+    steps: Vec<TextStep>,
     /// No piece has `▁` right after another character, so BPE never
     /// merges across the start of a word: words can be cut apart first
     /// (and each distinct one encoded once).
@@ -281,6 +355,7 @@ impl SpmModel {
                 remove_extra_whitespaces: n.remove_extra_whitespaces,
                 escape_whitespaces: n.escape_whitespaces,
                 treat_whitespace_as_suffix: spec.treat_whitespace_as_suffix,
+                prefix_unless_space: n.prefix_unless_space,
             },
             normalizer_name: n.name.clone(),
             byte_fallback: spec.byte_fallback,
@@ -298,7 +373,57 @@ impl SpmModel {
                 .unwrap_or_else(|| " \u{2047} ".as_bytes().to_vec()),
             pieces: spec.pieces,
             words_apart,
+            exact_scores: None,
+            word_split: None,
+            steps: Vec::new(),
         })
+    }
+
+    /// Sum Unigram scores in double precision, these being the scores
+    /// (one per piece), as Hugging Face does.
+    pub fn with_exact_scores(mut self, scores: Vec<f64>) -> Self {
+        if scores.len() == self.pieces.len() {
+            self.exact_scores = Some(scores);
+        }
+        self
+    }
+
+    /// Normalize with these steps before the character map.
+    pub fn with_steps(mut self, steps: Vec<TextStep>) -> Self {
+        self.steps = steps;
+        self
+    }
+
+    /// Encode and decode as Hugging Face's `Metaspace` does.
+    pub fn with_metaspace(mut self, m: HfMetaspace) -> Self {
+        self.word_split = Some(m);
+        self
+    }
+
+    /// The pieces of a normalized text, word by word where the model
+    /// splits words.
+    fn cut(&self, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
+        let run = |part: &[u8]| match self.algorithm {
+            Algorithm::Bpe => bpe::encode(self, part),
+            Algorithm::Unigram => unigram::encode(self, part),
+        };
+        if !self.word_split.is_some_and(|m| m.split) {
+            return run(norm);
+        }
+        let mut out = Vec::new();
+        let mut start = 0;
+        let mut at = 1;
+        while start < norm.len() {
+            while at < norm.len() && !norm[at..].starts_with(SPACE) {
+                at += 1;
+            }
+            for (w, id) in run(&norm[start..at]) {
+                out.push((w.start + start..w.end + start, id));
+            }
+            start = at;
+            at += 1;
+        }
+        out
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -353,6 +478,14 @@ impl SpmModel {
     /// The normalized text and, for each of its bytes and its end, the
     /// offset in `text` it came from.
     pub fn normalize(&self, text: &[u8]) -> (Vec<u8>, Vec<usize>) {
+        if !self.steps.is_empty()
+            && let Ok(s) = std::str::from_utf8(text)
+        {
+            let (pre, map) = apply_steps(&self.steps, s);
+            let (norm, to_pre) = self.normalizer.normalize(pre.as_bytes());
+            let to_orig = to_pre.into_iter().map(|i| map[i]).collect();
+            return (norm, to_orig);
+        }
         self.normalizer.normalize(text)
     }
 
@@ -366,10 +499,7 @@ impl SpmModel {
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
         let (norm, to_orig) = self.normalize(text);
-        let pieces = match self.algorithm {
-            Algorithm::Bpe => bpe::encode(self, &norm),
-            Algorithm::Unigram => unigram::encode(self, &norm),
-        };
+        let pieces = self.cut(&norm);
         let mut prev_unknown = false;
         for (w, id) in pieces {
             let kind = self.pieces[id as usize].kind;
@@ -417,6 +547,7 @@ impl SpmModel {
         let mut bytes: Vec<u8> = Vec::new();
         let mut at_start = true;
         let mut start_space_seen = false;
+        let mut seen_piece = false;
         let flush = |bytes: &mut Vec<u8>, text: &mut Vec<u8>| {
             let mut at = 0;
             while at < bytes.len() {
@@ -448,9 +579,29 @@ impl SpmModel {
                 at_start = false;
             }
             start_space_seen = false;
+            let first_piece = !seen_piece;
+            if p.kind != PieceType::Control
+                && !(p.kind == PieceType::Unknown && self.unk_surface.is_empty())
+            {
+                seen_piece = true;
+            }
             match p.kind {
                 PieceType::Control => {}
                 PieceType::Unknown => text.extend_from_slice(&self.unk_surface),
+                _ if self
+                    .word_split
+                    .is_some_and(|d| !d.first_marks_dropped || !first_piece) =>
+                {
+                    replace_space_marks(&p.text, &mut text);
+                }
+                _ if self.word_split.is_some() => {
+                    let mut piece = &p.text[..];
+                    while let Some(i) = piece.windows(SPACE.len()).position(|w| w == SPACE) {
+                        text.extend_from_slice(&piece[..i]);
+                        piece = &piece[i + SPACE.len()..];
+                    }
+                    text.extend_from_slice(piece);
+                }
                 _ => {
                     let mut piece = &p.text[..];
                     if at_start

@@ -91,6 +91,9 @@ pub struct Normalizer {
     pub remove_extra_whitespaces: bool,
     pub escape_whitespaces: bool,
     pub treat_whitespace_as_suffix: bool,
+    /// The dummy `▁` goes in front only where the text does not already
+    /// start with a space (Hugging Face's `Metaspace`).
+    pub prefix_unless_space: bool,
 }
 
 /// The length of the UTF-8 character at the start of `text` if it is a
@@ -168,7 +171,10 @@ impl Normalizer {
             out.extend_from_slice(space);
             to_orig.extend(std::iter::repeat_n(at, space.len()));
         };
-        if !self.treat_whitespace_as_suffix && self.add_dummy_prefix {
+        if !self.treat_whitespace_as_suffix
+            && self.add_dummy_prefix
+            && !(self.prefix_unless_space && self.prefix(input).0.starts_with(b" "))
+        {
             add_space(&mut out, &mut to_orig, consumed);
         }
         let mut prev_space = self.remove_extra_whitespaces;
@@ -224,6 +230,7 @@ mod tests {
             remove_extra_whitespaces: true,
             escape_whitespaces: true,
             treat_whitespace_as_suffix: false,
+            prefix_unless_space: false,
         }
     }
 

@@ -13,9 +13,9 @@ use crate::bpe::TokenId;
 use std::ops::Range;
 
 #[derive(Clone, Copy)]
-struct Best {
+struct Best<F> {
     id: TokenId,
-    score: f32,
+    score: F,
     /// Where the last piece of the best path ending here starts.
     from: usize,
 }
@@ -25,15 +25,46 @@ const UNSET: usize = usize::MAX;
 /// The pieces of `norm` (a normalized text): each as a byte range of it
 /// and its id.
 pub fn encode(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
+    match &model.exact_scores {
+        Some(scores) => {
+            let min = scores.iter().copied().fold(f64::INFINITY, f64::min);
+            viterbi(model, norm, min - 10.0, 0.0, |id, len| {
+                let p = &model.pieces[id as usize];
+                if p.kind == super::PieceType::UserDefined {
+                    len as f64 * model.max_score as f64 - 0.1
+                } else {
+                    scores[id as usize]
+                }
+            })
+        }
+        None => viterbi(model, norm, model.min_score - 10.0, 0.0, |id, len| {
+            let p = &model.pieces[id as usize];
+            if p.kind == super::PieceType::UserDefined {
+                len as f32 * model.max_score - 0.1
+            } else {
+                p.score
+            }
+        }),
+    }
+}
+
+/// The best path, with scores summed in `F` (single precision as
+/// sentencepiece sums them, double as Hugging Face does).
+fn viterbi<F: Copy + PartialOrd + std::ops::Add<Output = F>>(
+    model: &SpmModel,
+    norm: &[u8],
+    unk_score: F,
+    zero: F,
+    score_of: impl Fn(TokenId, usize) -> F,
+) -> Vec<(Range<usize>, TokenId)> {
     if norm.is_empty() {
         return Vec::new();
     }
     let size = norm.len();
-    let unk_score = model.min_score - 10.0;
     let mut best = vec![
         Best {
             id: model.unk_id,
-            score: 0.0,
+            score: zero,
             from: UNSET,
         };
         size + 1
@@ -48,12 +79,7 @@ pub fn encode(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
             if p.kind == super::PieceType::Unused {
                 return;
             }
-            let score = if p.kind == super::PieceType::UserDefined {
-                len as f32 * model.max_score - 0.1
-            } else {
-                p.score
-            };
-            let candidate = score + here;
+            let candidate = score_of(id, len) + here;
             let target = &mut best[start + len];
             if target.from == UNSET || candidate > target.score {
                 *target = Best {
