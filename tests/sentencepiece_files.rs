@@ -370,3 +370,76 @@ fn the_explorer_shows_a_model_file_as_pieces_with_scores() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Unigram model with byte fallback, a user symbol and an unused piece.
+fn small_unigram() -> Vec<u8> {
+    let mut file = Vec::new();
+    let mut pieces: Vec<(String, f32, u64)> = vec![
+        ("<unk>".into(), 0.0, 2),
+        ("<s>".into(), 0.0, 3),
+        ("\u{2581}".into(), -3.0, 1),
+        ("\u{2581}a".into(), -2.0, 1),
+        ("ab".into(), -2.5, 1),
+        ("a".into(), -4.0, 1),
+        ("b".into(), -4.0, 1),
+        ("ba".into(), -1.5, 1),
+        ("é".into(), -5.0, 1),
+        ("<sep>".into(), 0.0, 4),
+        ("bb".into(), -0.5, 5),
+    ];
+    for b in 0..=255u8 {
+        pieces.push((format!("<0x{b:02X}>"), 0.0, 6));
+    }
+    for (text, score, kind) in &pieces {
+        message(1, &piece(text, *score, *kind), &mut file);
+    }
+    let mut trainer = Vec::new();
+    number(3, 1, &mut trainer); // model_type UNIGRAM
+    number(35, 1, &mut trainer); // byte_fallback
+    message(2, &trainer, &mut file);
+    let mut normalizer = Vec::new();
+    message(1, b"identity", &mut normalizer);
+    message(3, &normalizer, &mut file);
+    file
+}
+
+#[test]
+fn the_places_of_tokens_never_change_their_ids() {
+    // The explorer and the fertility view ask for each token's place in
+    // the text; plain encoding skips that work. Both must give the same ids.
+    for model in [small_bpe(), small_unigram()] {
+        let tok = tokenizer(&model);
+        let letters = [
+            "a",
+            "b",
+            " ",
+            "  ",
+            "é",
+            "x",
+            "\u{1F642}",
+            "<sep>",
+            "\u{2581}",
+        ];
+        let mut state = 7;
+        for _ in 0..500 {
+            let len = (next(&mut state) % 12) as usize;
+            let text: String = (0..len)
+                .map(|_| letters[(next(&mut state) % letters.len() as u64) as usize])
+                .collect();
+            let placed: Vec<u32> = bpeek::bpe::fertility::token_spans(&tok, &text)
+                .into_iter()
+                .map(|(id, _)| id)
+                .collect();
+            assert_eq!(
+                tok.encode(&text, false),
+                placed,
+                "{text:?} with {}",
+                tok.kind()
+            );
+        }
+    }
+    // The unigram model takes bytes for what it has no piece for.
+    let tok = tokenizer(&small_unigram());
+    let ids = tok.encode("x", false);
+    assert_eq!(ids.len(), 2, "▁ then the byte of x: {ids:?}");
+}

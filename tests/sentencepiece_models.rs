@@ -339,3 +339,32 @@ fn the_commands_take_a_model_file_and_name_its_kind() {
     assert!(text.contains("sentencepiece unigram"), "{text}");
     assert!(text.contains("sentencepiece bpe"), "{text}");
 }
+
+#[test]
+fn a_long_text_gives_the_ids_sentencepiece_gives() {
+    // Unigram sums scores along the whole text in single precision, and
+    // sentencepiece takes a large sum off what it keeps; hundreds of
+    // kilobytes in one text reach that many times over.
+    let Some(python) = spm::python() else { return };
+    let dir = spm::TempDir::new("spm-long");
+    let models = train(&python, &dir);
+    let all: String = spm::samples().into_iter().map(|(_, t)| t).collect();
+    let long = all.repeat(400_000 / all.len() + 1);
+    let jobs: Vec<Value> = models
+        .iter()
+        .map(|(path, _)| json!({"model": path, "texts": [long]}))
+        .collect();
+    let answers = spm::run(&python, &json!({ "encode": jobs }));
+    for ((_, tok), answer) in models.iter().zip(answers.as_array().unwrap()) {
+        let want: Vec<u32> = serde_json::from_value(answer["ids"][0].clone()).unwrap();
+        let got = tok.encode(&long, false);
+        let first = got.iter().zip(&want).position(|(a, b)| a != b);
+        assert!(
+            got == want,
+            "{}: {} ids from bpeek, {} from sentencepiece, first differing at {first:?}",
+            tok.name(),
+            got.len(),
+            want.len()
+        );
+    }
+}

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use normalize::{CharsMap, Normalizer, SPACE, valid_char_len};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
-use trie::Trie;
+use trie::{Trie, TrieBuilder};
 
 /// How a model cuts text into pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,12 +208,15 @@ pub struct SpmModel {
     pub(crate) user: Option<Trie>,
     /// The normal, user-defined and unused pieces (Unigram).
     pub(crate) trie: Trie,
-    pub(crate) min_score: f32,
     pub(crate) max_score: f32,
     unk_surface: Vec<u8>,
     /// Each piece's score in double precision, where Unigram sums them so
     /// (Hugging Face files).
     pub(crate) exact_scores: Option<Vec<f64>>,
+    /// What each piece adds to a Unigram path's score, as the library
+    /// that made the model computes it (NaN for a piece never taken), and
+    /// what an unknown character adds.
+    pub(crate) lattice: unigram::Lattice,
     /// Hugging Face's `Metaspace`, where the model comes from a
     /// `tokenizer.json`.
     word_split: Option<HfMetaspace>,
@@ -252,8 +255,8 @@ impl SpmModel {
         let mut reserved = FxHashMap::default();
         let mut unk_id = None;
         let mut byte_ids = vec![TokenId::MAX; 256];
-        let mut user = Trie::new();
-        let mut trie = Trie::new();
+        let mut user = TrieBuilder::new();
+        let mut trie = TrieBuilder::new();
         let (mut min_score, mut max_score) = (f32::MAX, f32::MIN_POSITIVE);
         for (i, p) in spec.pieces.iter().enumerate() {
             let id = i as TokenId;
@@ -340,12 +343,14 @@ impl SpmModel {
                 "normalizer_spec.precompiled_charsmap",
             )?)
         };
-        let user = (!user.is_empty()).then_some(user);
+        let user = (!user.is_empty()).then(|| user.build());
+        let trie = trie.build();
         // An unused piece is given back as the two symbols that last made
         // it anywhere in the text, which ties words together.
         let words_apart = !normal.keys().any(|p| joins_before_space(p))
             && !spec.pieces.iter().any(|p| p.kind == PieceType::Unused);
         let n = &spec.normalizer;
+        let lattice = unigram::Lattice::single(&spec.pieces, min_score);
         Ok(SpmModel {
             algorithm: spec.algorithm,
             normalizer: Normalizer {
@@ -366,7 +371,6 @@ impl SpmModel {
             reserved,
             user,
             trie,
-            min_score,
             max_score,
             unk_surface: spec
                 .unk_surface
@@ -374,6 +378,7 @@ impl SpmModel {
             pieces: spec.pieces,
             words_apart,
             exact_scores: None,
+            lattice,
             word_split: None,
             steps: Vec::new(),
         })
@@ -383,6 +388,7 @@ impl SpmModel {
     /// (one per piece), as Hugging Face does.
     pub fn with_exact_scores(mut self, scores: Vec<f64>) -> Self {
         if scores.len() == self.pieces.len() {
+            self.lattice = unigram::Lattice::double(&self.pieces, &scores, self.max_score);
             self.exact_scores = Some(scores);
         }
         self
@@ -489,6 +495,21 @@ impl SpmModel {
         self.normalizer.normalize(text)
     }
 
+    /// The ids of a normalized text, as [`SpmModel::encode`] gives them.
+    fn ids_of(&self, norm: &[u8], out: &mut Vec<TokenId>) {
+        let mut prev_unknown = false;
+        for (w, id) in self.cut(norm) {
+            let kind = self.pieces[id as usize].kind;
+            let unknown = kind == PieceType::Unknown;
+            if unknown && self.byte_fallback {
+                out.extend(norm[w].iter().map(|&b| self.byte_ids[b as usize]));
+            } else if !(unknown && prev_unknown) {
+                out.push(id);
+            }
+            prev_unknown = unknown;
+        }
+    }
+
     /// Encode `text`, appending the ids to `out`; with `spans`, also the
     /// byte range of `text` each id stands for (empty for all but the last
     /// byte of an unknown character given as bytes).
@@ -498,6 +519,11 @@ impl SpmModel {
         out: &mut Vec<TokenId>,
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
+        if spans.is_none() && self.steps.is_empty() {
+            let norm = self.normalizer.normalize_text(text);
+            self.ids_of(&norm, out);
+            return;
+        }
         let (norm, to_orig) = self.normalize(text);
         let pieces = self.cut(&norm);
         let mut prev_unknown = false;

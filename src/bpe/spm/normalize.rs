@@ -19,6 +19,11 @@ const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
 pub struct CharsMap {
     units: Vec<u32>,
     replacements: Vec<u8>,
+    /// For each ASCII byte, whether it is a key or starts one whose next
+    /// byte is ASCII too. Most text is ASCII and most maps replace none of
+    /// it (their keys that start with a letter go on with a combining
+    /// mark), so most characters skip the walk.
+    ascii_keys: [bool; 128],
 }
 
 impl CharsMap {
@@ -47,29 +52,55 @@ impl CharsMap {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Ok(CharsMap {
+        let mut map = CharsMap {
             units,
             replacements: replacements.to_vec(),
-        })
+            ascii_keys: [true; 128],
+        };
+        for b in 0..128u8 {
+            let root = map.units.first().map_or(0, |&u| Self::offset(u));
+            map.ascii_keys[b as usize] = map.longest(&[b]).is_some()
+                || map
+                    .step(root, b)
+                    .is_some_and(|(node, _)| (0..128u8).any(|c| map.step(node, c).is_some()));
+        }
+        Ok(map)
+    }
+
+    /// The node reached from `node` by `b`, and its unit, if there is an
+    /// edge for `b`.
+    fn step(&self, node: usize, b: u8) -> Option<(usize, u32)> {
+        let at = node ^ b as usize;
+        let u = *self.units.get(at)?;
+        // The label: the byte, and bit 31 set on leaves.
+        (u & ((1 << 31) | 0xFF) == b as u32).then(|| (at ^ Self::offset(u), u))
+    }
+
+    fn offset(u: u32) -> usize {
+        ((u >> 10) << ((u & (1 << 9)) >> 6)) as usize
+    }
+
+    /// Whether `b` followed by `next` (an ASCII byte or the end) starts no
+    /// key, so `b` stands for itself.
+    #[inline]
+    pub fn keeps_ascii(&self, b: u8, next: Option<u8>) -> bool {
+        b < 0x80 && next.is_none_or(|n| n < 0x80) && !self.ascii_keys[b as usize]
     }
 
     /// The longest key that is a prefix of `text`: its length and its
     /// replacement. A unit or offset outside the map ends the search there.
     pub fn longest(&self, text: &[u8]) -> Option<(usize, &[u8])> {
-        let unit = |i: usize| self.units.get(i).copied();
-        let offset = |u: u32| ((u >> 10) << ((u & (1 << 9)) >> 6)) as usize;
-        let mut node = offset(unit(0)?);
+        let mut node = Self::offset(*self.units.first()?);
         let mut best = None;
         for (i, &b) in text.iter().enumerate() {
-            node ^= b as usize;
-            let u = unit(node)?;
-            // The label: the byte, and bit 31 set on leaves.
-            if u & ((1 << 31) | 0xFF) != b as u32 {
+            let Some((next, u)) = self.step(node, b) else {
                 break;
-            }
-            node ^= offset(u);
+            };
+            node = next;
             if (u >> 8) & 1 == 1 {
-                let Some(value) = unit(node) else { break };
+                let Some(&value) = self.units.get(node) else {
+                    break;
+                };
                 let at = (value & ((1 << 31) - 1)) as usize;
                 if let Some(rest) = self.replacements.get(at..) {
                     let end = rest.iter().position(|&c| c == 0).unwrap_or(rest.len());
@@ -124,6 +155,16 @@ pub fn one_char_len(text: &[u8]) -> usize {
 }
 
 impl Normalizer {
+    /// Whether `b` is an ASCII character that no replacement and no user
+    /// symbol starts with, so it stands for itself whatever follows.
+    #[inline]
+    fn kept_as_is(&self, b: u8, next: Option<u8>) -> bool {
+        b < 0x80
+            && next.is_none_or(|n| n < 0x80)
+            && self.map.as_ref().is_none_or(|m| m.keeps_ascii(b, next))
+            && self.user.as_ref().is_none_or(|u| !u.may_start(b))
+    }
+
     /// What the text at the start of `input` becomes, and how many bytes
     /// of it that takes.
     fn prefix<'a>(&'a self, input: &'a [u8]) -> (&'a [u8], usize) {
@@ -145,12 +186,22 @@ impl Normalizer {
 
     /// The normalized text, and for each of its bytes (and one past the
     /// end) the offset in `input` it came from.
-    pub fn normalize(&self, mut input: &[u8]) -> (Vec<u8>, Vec<usize>) {
-        let mut out = Vec::with_capacity(input.len() + 8);
+    pub fn normalize(&self, input: &[u8]) -> (Vec<u8>, Vec<usize>) {
         let mut to_orig = Vec::with_capacity(input.len() + 9);
+        let out = self.normalize_into(input, &mut to_orig);
+        (out, to_orig)
+    }
+
+    /// The normalized text alone.
+    pub fn normalize_text(&self, input: &[u8]) -> Vec<u8> {
+        self.normalize_into(input, &mut NoOffsets)
+    }
+
+    fn normalize_into<O: Offsets>(&self, mut input: &[u8], to_orig: &mut O) -> Vec<u8> {
+        let mut out = Vec::with_capacity(input.len() + 8);
         if input.is_empty() {
             to_orig.push(0);
-            return (out, to_orig);
+            return out;
         }
         let mut consumed = 0;
         if self.remove_extra_whitespaces {
@@ -164,21 +215,46 @@ impl Normalizer {
             }
         }
         if input.is_empty() {
-            return (out, vec![consumed]);
+            to_orig.push(consumed);
+            return out;
         }
         let space: &[u8] = if self.escape_whitespaces { SPACE } else { b" " };
-        let add_space = |out: &mut Vec<u8>, to_orig: &mut Vec<usize>, at: usize| {
+        let add_space = |out: &mut Vec<u8>, to_orig: &mut O, at: usize| {
             out.extend_from_slice(space);
-            to_orig.extend(std::iter::repeat_n(at, space.len()));
+            to_orig.push_n(at, space.len());
         };
         if !self.treat_whitespace_as_suffix
             && self.add_dummy_prefix
             && !(self.prefix_unless_space && self.prefix(input).0.starts_with(b" "))
         {
-            add_space(&mut out, &mut to_orig, consumed);
+            add_space(&mut out, to_orig, consumed);
         }
         let mut prev_space = self.remove_extra_whitespaces;
         while !input.is_empty() {
+            // The common case, byte by byte: ASCII that no replacement or
+            // user symbol starts with.
+            let mut plain = 0;
+            for (i, &b) in input.iter().enumerate() {
+                if !self.kept_as_is(b, input.get(i + 1).copied()) {
+                    break;
+                }
+                if b == b' ' {
+                    if !prev_space {
+                        add_space(&mut out, to_orig, consumed + plain);
+                    }
+                    prev_space = self.remove_extra_whitespaces;
+                } else {
+                    out.push(b);
+                    to_orig.push(consumed + plain);
+                    prev_space = false;
+                }
+                plain += 1;
+            }
+            if plain > 0 {
+                consumed += plain;
+                input = &input[plain..];
+                continue;
+            }
             let (mut to, len) = self.prefix(input);
             if prev_space {
                 while let Some(rest) = to.strip_prefix(b" ") {
@@ -188,7 +264,7 @@ impl Normalizer {
             if !to.is_empty() {
                 for &b in to {
                     if self.escape_whitespaces && b == b' ' {
-                        add_space(&mut out, &mut to_orig, consumed);
+                        add_space(&mut out, to_orig, consumed);
                     } else {
                         out.push(b);
                         to_orig.push(consumed);
@@ -205,17 +281,57 @@ impl Normalizer {
         if self.remove_extra_whitespaces {
             while out.ends_with(space) {
                 let keep = out.len() - space.len();
-                consumed = to_orig[keep];
+                consumed = to_orig.at(keep);
                 out.truncate(keep);
                 to_orig.truncate(keep);
             }
         }
         if self.treat_whitespace_as_suffix && self.add_dummy_prefix {
-            add_space(&mut out, &mut to_orig, consumed);
+            add_space(&mut out, to_orig, consumed);
         }
         to_orig.push(consumed);
-        (out, to_orig)
+        out
     }
+}
+
+/// Where the normalizer writes, for each byte it gives, the place in its
+/// input that the byte came from.
+trait Offsets {
+    fn push(&mut self, at: usize);
+    fn push_n(&mut self, at: usize, n: usize);
+    fn at(&self, i: usize) -> usize;
+    fn truncate(&mut self, len: usize);
+}
+
+impl Offsets for Vec<usize> {
+    #[inline]
+    fn push(&mut self, at: usize) {
+        Vec::push(self, at);
+    }
+    fn push_n(&mut self, at: usize, n: usize) {
+        self.extend(std::iter::repeat_n(at, n));
+    }
+    fn at(&self, i: usize) -> usize {
+        self[i]
+    }
+    fn truncate(&mut self, len: usize) {
+        Vec::truncate(self, len);
+    }
+}
+
+/// No places kept, where only ids are wanted: the table would be eight
+/// bytes for every byte of text.
+struct NoOffsets;
+
+impl Offsets for NoOffsets {
+    #[inline]
+    fn push(&mut self, _: usize) {}
+    #[inline]
+    fn push_n(&mut self, _: usize, _: usize) {}
+    fn at(&self, _: usize) -> usize {
+        0
+    }
+    fn truncate(&mut self, _: usize) {}
 }
 
 #[cfg(test)]
