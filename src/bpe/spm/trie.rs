@@ -38,6 +38,10 @@ const NONE: u32 = u32::MAX;
 /// Past this many children a node gets a table by byte.
 const SCAN_UP_TO: usize = 4;
 
+/// At most this many tables (1 KiB each), for the nodes made first: a
+/// vocabulary of a quarter of a million pieces would want tens of thousands.
+const MAX_TABLES: usize = 4096;
+
 /// Collects keys; [`TrieBuilder::build`] makes the [`Trie`].
 #[derive(Debug, Default)]
 pub struct TrieBuilder {
@@ -103,7 +107,7 @@ impl TrieBuilder {
                 at += 1;
             }
             let mut table = NONE;
-            if at - first > SCAN_UP_TO {
+            if at - first > SCAN_UP_TO && dense.len() < MAX_TABLES * 256 {
                 table = (dense.len() / 256) as u32;
                 let base = dense.len();
                 dense.resize(base + 256, NONE);
