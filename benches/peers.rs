@@ -10,13 +10,20 @@
 //! - SentencePiece `.model` files (BPE and Unigram, trained by Python
 //!   `sentencepiece` on the English text) against `sentencepiece` itself,
 //!   timed inside Python, where it is installed;
+//! - Hugging Face `tokenizer.json` files of each kind (byte-level BPE, BPE
+//!   on characters with byte fallback, WordPiece, Unigram, WordLevel),
+//!   trained by Python `tokenizers` and timed against it, where it is
+//!   installed;
 //! - the explorer on 10 MB of English for every pre-tokenizer: open, step,
 //!   frame, step back and seek.
 //!
 //! Options (after `--`): `--megabytes N` for the explorer corpus (10),
 //! `--merges N` (2000), `--rounds N` encoding runs, best kept (5), and
-//! `--only encode|spm|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
+//! `--only encode|spm|hf|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
 //! (the explorer's pre-tokenizers, all by default). Figures are printed, never asserted.
+
+#[path = "peers/hf.rs"]
+mod hf;
 
 use bpeek::bpe::io::builtin;
 use bpeek::bpe::{Pretok, Trainer, TrainerConfig};
@@ -79,6 +86,9 @@ fn main() {
     }
     if only("spm") {
         sentencepiece(&o);
+    }
+    if only("hf") {
+        hf::hugging_face(&o);
     }
     if only("explorer") {
         explorer(&o);
