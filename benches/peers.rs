@@ -14,16 +14,22 @@
 //!   on characters with byte fallback, WordPiece, Unigram, WordLevel),
 //!   trained by Python `tokenizers` and timed against it, where it is
 //!   installed;
+//! - cl100k and o200k against the fastest exact encoders on PyPI
+//!   (`quicktok-v1`, `bpe-openai`, `rs-bpe`, `tokendagger`, installed into
+//!   `target/peers-venv`), on English prose and code, the multilingual
+//!   samples, the machine's gettext translations, digits and runs;
 //! - the explorer on 10 MB of English for every pre-tokenizer: open, step,
 //!   frame, step back and seek.
 //!
 //! Options (after `--`): `--megabytes N` for the explorer corpus (10),
 //! `--merges N` (2000), `--rounds N` encoding runs, best kept (5), and
-//! `--only encode|spm|hf|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
+//! `--only encode|spm|hf|python|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
 //! (the explorer's pre-tokenizers, all by default). Figures are printed, never asserted.
 
 #[path = "peers/hf.rs"]
 mod hf;
+#[path = "peers/python_peers.rs"]
+mod python_peers;
 
 use bpeek::bpe::io::builtin;
 use bpeek::bpe::{Pretok, Trainer, TrainerConfig};
@@ -89,6 +95,9 @@ fn main() {
     }
     if only("hf") {
         hf::hugging_face(&o);
+    }
+    if only("python") {
+        python_peers::python_peers(&o);
     }
     if only("explorer") {
         explorer(&o);

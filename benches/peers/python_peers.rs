@@ -1,0 +1,264 @@
+//! The fastest exact encoders on PyPI, timed in-process on the same texts
+//! as bpeek: `quicktok-v1`, `bpe-openai`, `rs-bpe` and `tokendagger`,
+//! installed into `target/peers-venv` the first time. A peer's figure is
+//! printed only with whether its ids equal bpeek's; the ratio against "the
+//! fastest exact peer" counts only peers whose ids are equal.
+
+use super::{Options, digits, english, mb_per_s, multilingual, timed};
+use bpeek::bpe::io::builtin;
+use bpeek::bpe::pretok::{CL100K_PATTERN, O200K_PATTERN};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const PEERS: [(&str, &str); 4] = [
+    ("quicktok", "quicktok-v1"),
+    ("bpe-openai (Python)", "bpe-openai"),
+    ("rs-bpe", "rs-bpe"),
+    ("tokendagger", "tokendagger"),
+];
+
+/// How long one peer may take on one text, all rounds together.
+const LIMIT_SECONDS: u32 = 60;
+
+/// Python that times one peer: argv = peer, encoding, pattern, text file,
+/// rounds. Prints `{"seconds", "ids"}` or `{"error"}`.
+const RUN: &str = r#"
+import sys, json, time, gzip, base64
+peer, name, pattern, path, rounds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+text = open(path, encoding="utf-8").read()
+try:
+    if peer == "quicktok":
+        import quicktok
+        enc = quicktok.get_encoding(name).encode_ordinary
+    elif peer == "bpe-openai (Python)":
+        import bpe_openai
+        enc = bpe_openai.get_encoding(name).encode
+    elif peer == "rs-bpe":
+        from rs_bpe.bpe import openai
+        enc = getattr(openai, name)().encode
+    elif peer == "tokendagger":
+        import tokendagger, bpe_openai, os
+        ranks = {}
+        data = os.path.join(os.path.dirname(bpe_openai.__file__), "data", name + ".tiktoken.gz")
+        for line in gzip.open(data, "rt"):
+            if line.strip():
+                b64, rank = line.split()
+                ranks[base64.b64decode(b64)] = int(rank)
+        enc = tokendagger.Tokenizer(name=name, pat_str=pattern, mergeable_ranks=ranks, special_tokens={}).encode_ordinary
+    best = None
+    for _ in range(rounds):
+        t = time.perf_counter(); ids = enc(text); d = time.perf_counter() - t
+        best = d if best is None else min(best, d)
+        if d > 5:
+            break
+    print(json.dumps({"seconds": best, "ids": list(ids)}))
+except Exception as e:
+    print(json.dumps({"error": "%s: %s" % (type(e).__name__, e)}))
+"#;
+
+/// Python that writes the translated strings of the machine's gettext
+/// catalogs: argv = output file, byte limit.
+const GETTEXT: &str = r#"
+import sys, glob, gettext
+out, limit = sys.argv[1], int(sys.argv[2])
+parts, size = [], 0
+for path in sorted(glob.glob("/usr/share/locale/*/LC_MESSAGES/*.mo")):
+    try:
+        with open(path, "rb") as f:
+            catalog = gettext.GNUTranslations(f)._catalog
+    except Exception:
+        continue
+    for key, value in catalog.items():
+        if key and isinstance(value, str) and value.strip():
+            parts.append(value)
+            size += len(value.encode()) + 1
+            if size >= limit:
+                break
+    if size >= limit:
+        break
+open(out, "w", encoding="utf-8").write("\n".join(parts))
+"#;
+
+/// The venv's Python, made and filled the first time; `None` (after saying
+/// why) where it cannot be.
+fn venv() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/peers-venv");
+    let python = dir.join("bin/python");
+    if !python.exists() {
+        let made = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !made {
+            println!("A Python virtual environment cannot be made here: skipped.\n");
+            return None;
+        }
+    }
+    for (module, package) in [
+        ("quicktok", "quicktok-v1"),
+        ("bpe_openai", "bpe-openai"),
+        ("rs_bpe", "rs-bpe"),
+        ("tokendagger", "tokendagger"),
+    ] {
+        let has = Command::new(&python)
+            .args(["-c", &format!("import {module}")])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !has {
+            let ok = Command::new(&python)
+                .args(["-m", "pip", "install", "--quiet", package])
+                .status()
+                .is_ok_and(|s| s.success());
+            if !ok {
+                // tokendagger builds against PCRE2 (Debian: libpcre2-dev).
+                println!("`{package}` could not be installed; its column says so.\n");
+            }
+        }
+    }
+    Some(python)
+}
+
+/// English code: Rust sources of the crates this build fetched, or bpeek's
+/// own where there are none.
+fn code(limit: usize) -> String {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "cat $(find \"${{CARGO_HOME:-$HOME/.cargo}}/registry/src\" -name '*.rs' 2>/dev/null | sort | head -3000) 2>/dev/null | head -c {limit}"
+        ))
+        .output()
+        .map(|o| o.stdout)
+        .unwrap_or_default();
+    let mut text = String::from_utf8_lossy(&out).into_owned();
+    if text.len() < limit / 2 {
+        text = include_str!("../../src/bpe/encoder.rs").repeat(limit / 30_000 + 1);
+    }
+    text
+}
+
+pub fn python_peers(o: &Options) {
+    println!(
+        "## Against the fastest exact encoders on PyPI (single thread, best of {} runs)\n",
+        o.rounds
+    );
+    let Some(python) = venv() else { return };
+    let dir = std::env::temp_dir().join(format!("bpeek-bench-py-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gettext_file = dir.join("gettext.txt");
+    let _ = Command::new("python3")
+        .args(["-c", GETTEXT])
+        .arg(&gettext_file)
+        .arg("2000000")
+        .status();
+    let gettext = std::fs::read_to_string(&gettext_file).unwrap_or_default();
+    let (english_name, english) = english(5_000_000);
+    let mut inputs: Vec<(String, String)> = vec![
+        (format!("{english_name}, 5 MB"), english),
+        ("English code: Rust sources, 2 MB".into(), code(2_000_000)),
+        (
+            "multilingual: the 15 language samples and emoji, 4 MB".into(),
+            multilingual(4_000_000),
+        ),
+        ("digits: numbers of 1-12 digits, 2 MB".into(), digits(2_000_000)),
+        ("one letter: 1 MB of `a`".into(), "a".repeat(1_000_000)),
+        (
+            "spaces and newlines: runs of 1-40, 1 MB".into(),
+            (0..40_000)
+                .map(|i| if i % 3 == 0 { "\n".repeat(i % 7 + 1) } else { " ".repeat(i % 40 + 1) } + "x")
+                .collect::<String>(),
+        ),
+    ];
+    if gettext.len() > 100_000 {
+        inputs.insert(
+            3,
+            (
+                format!(
+                    "UI strings: gettext translations on this machine, {:.1} MB",
+                    gettext.len() as f64 / 1e6
+                ),
+                gettext,
+            ),
+        );
+    }
+    println!(
+        "MB/s. Python peers are timed inside Python, not counting its start. A peer whose ids differ from bpeek's is marked `≠` and left out of \"fastest exact\".\n"
+    );
+    let names: Vec<&str> = PEERS.iter().map(|p| p.0).collect();
+    println!(
+        "| text | tokenizer | bpeek | tiktoken-rs | {} | bpeek / fastest exact peer | bpeek / tiktoken-rs |",
+        names.join(" | ")
+    );
+    println!(
+        "|---|---|---:|---:|{}---:|---:|",
+        "---:|".repeat(names.len())
+    );
+    let text_file = dir.join("text.txt");
+    for (name, encoding, pattern) in [
+        ("cl100k", "cl100k_base", CL100K_PATTERN),
+        ("o200k", "o200k_base", O200K_PATTERN),
+    ] {
+        let ours = builtin::load(name).expect("built-in tokenizer");
+        let tiktoken = match name {
+            "cl100k" => tiktoken_rs::cl100k_base(),
+            _ => tiktoken_rs::o200k_base(),
+        }
+        .expect("tiktoken-rs tokenizer");
+        for (label, text) in &inputs {
+            let (mut ours_t, mut tik_t) = (Duration::MAX, Duration::MAX);
+            let mut ids = Vec::new();
+            let mut tik_ids = Vec::new();
+            for _ in 0..o.rounds {
+                let (d, got) = timed(|| ours.encode(text, false));
+                (ours_t, ids) = (ours_t.min(d), got);
+                let (d, got) = timed(|| tiktoken.encode_ordinary(text));
+                (tik_t, tik_ids) = (tik_t.min(d), got);
+            }
+            let ours_speed = mb_per_s(text.len(), ours_t);
+            let tik_speed = mb_per_s(text.len(), tik_t);
+            std::fs::write(&text_file, text).unwrap();
+            let mut cells = Vec::new();
+            let mut fastest: Option<f64> = None;
+            for (peer, _) in PEERS {
+                // A peer that is quadratic on a run would take hours.
+                let out = Command::new("timeout")
+                    .arg(LIMIT_SECONDS.to_string())
+                    .arg(&python)
+                    .args(["-c", RUN, peer, encoding, pattern])
+                    .arg(&text_file)
+                    .arg(o.rounds.to_string())
+                    .output();
+                let answer: serde_json::Value = out
+                    .ok()
+                    .and_then(|o| serde_json::from_slice(&o.stdout).ok())
+                    .unwrap_or_default();
+                let cell = match (answer["seconds"].as_f64(), answer.get("error")) {
+                    (Some(s), _) => {
+                        let speed = text.len() as f64 / 1e6 / s;
+                        let theirs: Vec<u32> =
+                            serde_json::from_value(answer["ids"].clone()).unwrap_or_default();
+                        if theirs == ids {
+                            fastest = Some(fastest.map_or(speed, |f: f64| f.max(speed)));
+                            format!("{speed:.1}")
+                        } else {
+                            format!("{speed:.1} ≠")
+                        }
+                    }
+                    (None, Some(e)) => format!("error: {}", e.as_str().unwrap_or("?")),
+                    (None, None) => format!("over {LIMIT_SECONDS} s"),
+                };
+                cells.push(cell);
+            }
+            let vs_fastest = fastest.map_or("-".into(), |f| format!("{:.2}", ours_speed / f));
+            println!(
+                "| {label} | {name} | {ours_speed:.1} | {tik_speed:.1}{} | {} | {vs_fastest} | {:.2} |",
+                if tik_ids == ids { "" } else { " ≠" },
+                cells.join(" | "),
+                ours_speed / tik_speed
+            );
+        }
+    }
+    println!();
+    let _ = std::fs::remove_dir_all(&dir);
+}
