@@ -1,68 +1,118 @@
 //! Recent chunks and their tokens, for encoding long texts: words repeat,
 //! and a hit costs one comparison in a small table instead of look-ups in
 //! the large token and pair maps.
+//!
+//! Two tables: one for the short chunks most of English is cut into, and
+//! one for chunks of up to 31 bytes, which is where words of most other
+//! scripts fall (two or three bytes a letter). Keeping the long ones apart
+//! keeps the short table as small, and as often in cache, as it was.
 
 use crate::bpe::TokenId;
 
-/// Chunks up to this many bytes are kept.
-const MAX_BYTES: usize = 15;
-/// Encodings up to this many tokens are kept.
-const MAX_TOKENS: usize = 4;
-const SLOTS: usize = 4096;
+/// Chunks up to this many bytes go in the short table, with up to
+/// `SHORT_TOKENS` tokens.
+const SHORT_BYTES: usize = 15;
+const SHORT_TOKENS: usize = 4;
+const SHORT_SLOTS: usize = 4096;
+/// Longer chunks up to this many bytes go in the long table.
+const LONG_BYTES: usize = 31;
+const LONG_TOKENS: usize = 8;
+const LONG_SLOTS: usize = 4096;
 
-#[derive(Clone, Copy, Default)]
-struct Slot {
+#[derive(Clone, Copy)]
+struct Slot<const B: usize, const T: usize> {
     len: u8,
-    bytes: [u8; MAX_BYTES],
+    bytes: [u8; B],
     count: u8,
-    ids: [TokenId; MAX_TOKENS],
+    ids: [TokenId; T],
+}
+
+impl<const B: usize, const T: usize> Default for Slot<B, T> {
+    fn default() -> Self {
+        Slot {
+            len: 0,
+            bytes: [0; B],
+            count: 0,
+            ids: [0; T],
+        }
+    }
 }
 
 /// A direct-mapped table: each chunk has one slot, and a newer chunk in
 /// the same slot replaces the older one. A hit compares the whole chunk,
 /// so it is never wrong.
-pub struct ChunkCache {
-    slots: Vec<Slot>,
+struct Table<const B: usize, const T: usize> {
+    slots: Vec<Slot<B, T>>,
 }
 
-impl Default for ChunkCache {
-    fn default() -> Self {
-        ChunkCache {
-            slots: vec![Slot::default(); SLOTS],
+impl<const B: usize, const T: usize> Table<B, T> {
+    fn new(slots: usize) -> Self {
+        Table {
+            slots: vec![Slot::default(); slots],
         }
     }
-}
 
-impl ChunkCache {
-    fn slot(chunk: &[u8]) -> Option<usize> {
-        if chunk.is_empty() || chunk.len() > MAX_BYTES {
-            return None;
-        }
+    fn slot(&self, chunk: &[u8]) -> usize {
         let mut h = chunk.len() as u64;
         for &b in chunk {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01B3);
         }
-        Some((h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (SLOTS - 1))
+        (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.slots.len() - 1)
     }
 
-    /// The tokens of `chunk`, if it is here.
-    pub fn get(&self, chunk: &[u8]) -> Option<&[TokenId]> {
-        let s = &self.slots[Self::slot(chunk)?];
+    fn get(&self, chunk: &[u8]) -> Option<&[TokenId]> {
+        let s = &self.slots[self.slot(chunk)];
         (s.len as usize == chunk.len() && &s.bytes[..chunk.len()] == chunk)
             .then(|| &s.ids[..s.count as usize])
     }
 
-    /// Remember that `chunk` encodes to `ids` (if both are short enough).
-    pub fn put(&mut self, chunk: &[u8], ids: &[TokenId]) {
-        let Some(i) = Self::slot(chunk) else { return };
-        if ids.len() > MAX_TOKENS {
+    fn put(&mut self, chunk: &[u8], ids: &[TokenId]) {
+        if ids.len() > T {
             return;
         }
+        let i = self.slot(chunk);
         let s = &mut self.slots[i];
         s.len = chunk.len() as u8;
         s.bytes[..chunk.len()].copy_from_slice(chunk);
         s.count = ids.len() as u8;
         s.ids[..ids.len()].copy_from_slice(ids);
+    }
+}
+
+pub struct ChunkCache {
+    short: Table<SHORT_BYTES, SHORT_TOKENS>,
+    long: Table<LONG_BYTES, LONG_TOKENS>,
+}
+
+impl Default for ChunkCache {
+    fn default() -> Self {
+        ChunkCache {
+            short: Table::new(SHORT_SLOTS),
+            long: Table::new(LONG_SLOTS),
+        }
+    }
+}
+
+impl ChunkCache {
+    /// The tokens of `chunk`, if it is here.
+    #[inline]
+    pub fn get(&self, chunk: &[u8]) -> Option<&[TokenId]> {
+        match chunk.len() {
+            0 => None,
+            1..=SHORT_BYTES => self.short.get(chunk),
+            ..=LONG_BYTES => self.long.get(chunk),
+            _ => None,
+        }
+    }
+
+    /// Remember that `chunk` encodes to `ids` (if both are short enough).
+    pub fn put(&mut self, chunk: &[u8], ids: &[TokenId]) {
+        match chunk.len() {
+            0 => {}
+            1..=SHORT_BYTES => self.short.put(chunk, ids),
+            ..=LONG_BYTES => self.long.put(chunk, ids),
+            _ => {}
+        }
     }
 }
 
@@ -77,9 +127,19 @@ mod tests {
         assert_eq!(cache.get(b" hello"), Some(&[1, 2][..]));
         assert_eq!(cache.get(b" hellp"), None);
         assert_eq!(cache.get(b" hell"), None);
-        cache.put(b"a very long chunk of text", &[3]);
-        assert_eq!(cache.get(b"a very long chunk of text"), None);
         cache.put(b"abcde", &[1, 2, 3, 4, 5]);
-        assert_eq!(cache.get(b"abcde"), None);
+        assert_eq!(
+            cache.get(b"abcde"),
+            None,
+            "too many tokens for a short chunk"
+        );
+        let word = " слово за словом".as_bytes();
+        cache.put(word, &[7, 8, 9, 10, 11]);
+        assert_eq!(cache.get(word), Some(&[7, 8, 9, 10, 11][..]));
+        assert_eq!(cache.get(&word[..word.len() - 1]), None);
+        let long = b"a chunk of text far too long to be kept";
+        cache.put(long, &[3]);
+        assert_eq!(cache.get(long), None);
+        assert_eq!(cache.get(b""), None);
     }
 }
