@@ -15,6 +15,7 @@ const SHORT_BYTES: usize = 15;
 const SHORT_TOKENS: usize = 4;
 const SHORT_SLOTS: usize = 4096;
 /// Longer chunks up to this many bytes go in the long table.
+const LONG_FROM: usize = SHORT_BYTES + 1;
 const LONG_BYTES: usize = 31;
 const LONG_TOKENS: usize = 8;
 const LONG_SLOTS: usize = 4096;
@@ -100,7 +101,7 @@ impl ChunkCache {
         match chunk.len() {
             0 => None,
             1..=SHORT_BYTES => self.short.get(chunk),
-            ..=LONG_BYTES => self.long.get(chunk),
+            LONG_FROM..=LONG_BYTES => self.long.get(chunk),
             _ => None,
         }
     }
@@ -110,7 +111,7 @@ impl ChunkCache {
         match chunk.len() {
             0 => {}
             1..=SHORT_BYTES => self.short.put(chunk, ids),
-            ..=LONG_BYTES => self.long.put(chunk, ids),
+            LONG_FROM..=LONG_BYTES => self.long.put(chunk, ids),
             _ => {}
         }
     }
