@@ -31,6 +31,12 @@ pub struct Corpus {
     occurrences: Vec<Occurrence>,
     /// Bytes of the text the corpus was made from.
     source_len: usize,
+    /// Where each chunk first appears in the text, when `chunks[i].start`
+    /// is a place in `text` that is not the place in the source (a corpus
+    /// counted as it was read); empty otherwise.
+    first_offsets: Vec<u64>,
+    /// Whether `text` is the source text (not only its distinct chunks).
+    whole_text: bool,
 }
 
 impl Corpus {
@@ -118,7 +124,36 @@ impl Corpus {
             text,
             chunks,
             occurrences,
+            first_offsets: Vec::new(),
+            whole_text: true,
         })
+    }
+
+    /// A corpus of distinct chunks counted elsewhere: `text` holds each
+    /// chunk's bytes (where `chunks[i].start` points), chunks are in order
+    /// of first appearance, and the source text had `source_len` bytes.
+    pub fn from_counted(text: Vec<u8>, chunks: Vec<Chunk>, source_len: usize) -> Self {
+        Corpus {
+            text,
+            chunks,
+            occurrences: Vec::new(),
+            source_len,
+            first_offsets: Vec::new(),
+            whole_text: false,
+        }
+    }
+
+    /// The byte offset in the source text where chunk `i` first appears.
+    pub fn first_offset(&self, i: usize) -> u64 {
+        match self.first_offsets.get(i) {
+            Some(&at) => at,
+            None => u64::from(self.chunks[i].start),
+        }
+    }
+
+    /// Whether the corpus holds its text (not only its distinct chunks).
+    pub fn has_text(&self) -> bool {
+        self.whole_text
     }
 
     /// The text; for a corpus counted as it was read
@@ -166,6 +201,9 @@ impl Corpus {
         let mut index: FxHashMap<Box<[u8]>, u32> = FxHashMap::default();
         let mut kept: Vec<u8> = Vec::new();
         let mut chunks: Vec<Chunk> = Vec::new();
+        let mut first_offsets: Vec<u64> = Vec::new();
+        // Bytes of the source before the block.
+        let mut consumed = 0u64;
         let block_size = block_size.max(1);
         let mut block: Vec<u8> = Vec::with_capacity(block_size + block_size / 4);
         let mut total = 0usize;
@@ -192,9 +230,6 @@ impl Corpus {
             }
             block.truncate(got);
             total += got - before;
-            if total > u32::MAX as usize {
-                return Err(Error::input(format!("{what}: corpus is larger than 4 GiB")));
-            }
             progress(total);
             let end = if done {
                 block.len()
@@ -236,7 +271,13 @@ impl Corpus {
                     let id = match index.get(bytes) {
                         Some(&id) => id,
                         None => {
+                            if kept.len() + bytes.len() > u32::MAX as usize {
+                                return Err(Error::input(format!(
+                                    "{what}: the distinct chunks hold more than 4 GiB"
+                                )));
+                            }
                             let id = chunks.len() as u32;
+                            first_offsets.push(consumed + u64::from(c.start));
                             chunks.push(Chunk {
                                 start: kept.len() as u32,
                                 len: c.len,
@@ -251,6 +292,7 @@ impl Corpus {
                 }
             }
             block.drain(..end);
+            consumed += end as u64;
         }
         drop(index);
         kept.shrink_to_fit();
@@ -259,6 +301,8 @@ impl Corpus {
             chunks,
             occurrences: Vec::new(),
             source_len: total,
+            first_offsets,
+            whole_text: false,
         })
     }
 

@@ -7,6 +7,7 @@ pub(crate) mod cells;
 pub(crate) mod chain;
 pub mod char_bpe;
 pub(crate) mod chunk_cache;
+pub mod chunk_counts;
 pub mod corpus;
 pub mod display;
 pub(crate) mod encoder;

@@ -31,6 +31,8 @@ pub struct Cli {
 pub enum Command {
     /// Train a tokenizer and print its merges
     Train(TrainArgs),
+    /// Count the distinct chunks of corpus shards (or sum count files) into a count file that `train --counts` trains from
+    Count(CountArgs),
     /// Encode text with a tokenizer
     Encode(EncodeArgs),
     /// Decode token ids back to text
@@ -104,6 +106,55 @@ pub struct TrainArgs {
     /// No progress bar on stderr (it is shown only when stderr is a terminal)
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CountArgs {
+    /// Corpus shards in corpus order, or - for stdin; shard i is numbered --shard + i
+    #[arg(value_name = "SHARD")]
+    pub shards: Vec<String>,
+    /// Count files to sum into the output (with or without shards); files, quoted globs or folders of part files
+    #[arg(long = "counts", value_name = "FILE", num_args = 1..)]
+    pub counts: Vec<String>,
+    /// Where to write the count file, or - for standard output
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// The count file's format [default: tsv for a name ending .tsv, else parquet]
+    #[arg(long, value_enum)]
+    pub format: Option<CountFormat>,
+    /// The number of the first shard given: where the shards sit in the whole corpus (e.g. a Spark partition index)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = whole::<u64>)]
+    pub shard: u64,
+    /// Drop chunks counted fewer than K times in the output (the merges are then those of the kept chunks only)
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = whole::<u64>)]
+    pub min_chunk_count: u64,
+    /// byte or char: as `bpeek train --mode`
+    #[arg(long, default_value = "byte", value_parser = crate::options::args::named(crate::bpe::Mode::parse))]
+    pub mode: crate::bpe::Mode,
+    /// As `bpeek train --pretok` [default: gpt2]
+    #[arg(long, value_parser = crate::options::args::named(crate::bpe::Pretok::parse))]
+    pub pretok: Option<crate::bpe::Pretok>,
+    /// As `bpeek train --digits`
+    #[arg(long, default_value = "keep", value_parser = crate::options::args::named(crate::bpe::Digits::parse))]
+    pub digits: crate::bpe::Digits,
+    /// As `bpeek train --by-line`
+    #[arg(long)]
+    pub by_line: bool,
+    /// The report's format (on stdout, or on stderr when the counts go to stdout)
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub report: Format,
+    /// No report
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The file format of `count --out`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountFormat {
+    /// Apache Parquet (snappy), for Spark, Dask, Ray, DuckDB and pyarrow
+    Parquet,
+    /// Tab-separated text: a header line, then chunk, count, first_shard, first_offset
+    Tsv,
 }
 
 #[derive(Args, Debug)]

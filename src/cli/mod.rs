@@ -2,6 +2,7 @@
 
 pub mod args;
 
+pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;
 pub(crate) mod encode_json;
@@ -64,6 +65,7 @@ pub fn man_page(command: Option<&str>) -> Result<Vec<u8>> {
 pub fn run(command: Command) -> Result<()> {
     match command {
         Command::Train(a) => train::run(&a),
+        Command::Count(a) => count::run(&a),
         Command::Encode(a) => encode::run(&a),
         Command::Decode(a) => decode::run(&a),
         Command::Bench(a) => crate::bench::run(&a),

@@ -11,6 +11,9 @@ use std::path::PathBuf;
 pub struct TrainingOptions {
     /// Corpus file, or - for stdin [default: the bundled corpus]
     pub corpus: Option<String>,
+    /// Train from count files that `bpeek count` wrote (Parquet or TSV; files, quoted globs or folders of part files) instead of a text
+    #[arg(long = "counts", value_name = "FILE", num_args = 1.., conflicts_with_all = ["corpus", "corpus_name"])]
+    pub counts: Vec<String>,
     /// A bundled corpus by name (see `bpeek corpora`)
     #[arg(long, conflicts_with = "corpus")]
     pub corpus_name: Option<String>,
@@ -47,6 +50,7 @@ impl Default for TrainingOptions {
     fn default() -> Self {
         TrainingOptions {
             corpus: None,
+            counts: Vec::new(),
             corpus_name: None,
             mode: Mode::Byte,
             pretok: None,
@@ -319,7 +323,7 @@ pub struct BenchArgs {
 
 /// A clap value parser from one of the engine's `parse` functions, so a
 /// name is checked once, where it is read, with the engine's own message.
-fn named<T: Clone + Send + Sync + 'static>(
+pub(crate) fn named<T: Clone + Send + Sync + 'static>(
     parse: fn(&str) -> crate::error::Result<T>,
 ) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
     move |s| parse(s).map_err(|e| e.to_string())

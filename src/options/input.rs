@@ -1,6 +1,7 @@
 //! Reading what the user points at: corpora, texts, tokenizer files, and
 //! turning training options into a trainer.
 
+use crate::bpe::chunk_counts::ChunkOptions;
 use crate::bpe::pretok::Digits;
 use crate::bpe::{Corpus, Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use crate::corpora;
@@ -104,6 +105,10 @@ pub fn build_trainer_with(
     text_positions: bool,
     phase: impl Fn(&str),
 ) -> Result<(String, Trainer)> {
+    if !opts.counts.is_empty() {
+        phase("reading the count files");
+        return trainer_from_counts(opts, text_positions);
+    }
     let config = TrainerConfig {
         text_positions,
         keep_history: text_positions,
@@ -146,6 +151,53 @@ pub fn build_trainer_with(
     phase("cutting into chunks and counting pairs");
     let trainer = trainer_for_text(opts, &name, text, config)?;
     Ok((name, trainer))
+}
+
+/// A trainer at merge 0 on the sum of the count files `--counts` names,
+/// cut as the files say; the options given must not say otherwise.
+fn trainer_from_counts(opts: &TrainingOptions, keep_history: bool) -> Result<(String, Trainer)> {
+    let (counts, _) = crate::options::count_files::read_all(&opts.counts)?;
+    let cut = counts.options();
+    let given = ChunkOptions {
+        mode: opts.mode,
+        pretok: opts.pretok.unwrap_or(cut.pretok),
+        digits: opts.digits,
+        by_line: opts.by_line || cut.by_line,
+    };
+    // Options left at their defaults take the files' values.
+    let defaults = TrainingOptions::default();
+    let differs = (opts.mode != defaults.mode && opts.mode != cut.mode)
+        || given.pretok != cut.pretok
+        || (opts.digits != defaults.digits && opts.digits != cut.digits)
+        || given.by_line != cut.by_line;
+    if differs {
+        return Err(Error::input(format!(
+            "--counts: the files were cut with {}; the options given say {}",
+            cut.describe(),
+            given.describe()
+        )));
+    }
+    let with_cut = TrainingOptions {
+        mode: cut.mode,
+        pretok: (cut.mode == Mode::Byte).then_some(cut.pretok),
+        digits: cut.digits,
+        by_line: cut.by_line,
+        counts: Vec::new(),
+        ..opts.clone()
+    };
+    let config = TrainerConfig {
+        text_positions: false,
+        keep_history,
+        ..trainer_config(&with_cut)?
+    };
+    let name = match opts.counts.as_slice() {
+        [one] => one.clone(),
+        [first, ..] => format!("{first} and {} more", opts.counts.len() - 1),
+        [] => String::new(),
+    };
+    let corpus = counts.into_corpus()?;
+    let trainer = Trainer::from_corpus(corpus, config).map_err(|e| e.context(&name))?;
+    Ok((name, trainer_with_budget(opts, trainer)?))
 }
 
 /// A trainer at merge 0 on `text` (the corpus `name`), with the budget

@@ -3,4 +3,5 @@
 //! the explorer and the server all use this; it uses none of them.
 
 pub mod args;
+pub mod count_files;
 pub mod input;

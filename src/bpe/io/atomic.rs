@@ -216,7 +216,7 @@ impl Output {
     }
 
     /// Where to write the content.
-    pub fn writer(&mut self) -> Result<&mut dyn Write> {
+    pub fn writer(&mut self) -> Result<&mut (dyn Write + Send)> {
         let shown = &self.shown;
         match &mut self.kind {
             Kind::Stdout(w) => Ok(w),

@@ -2,6 +2,7 @@
 
 pub mod atomic;
 pub mod builtin;
+pub mod count_file;
 pub mod byte_unicode;
 pub(crate) mod files;
 pub mod gguf;

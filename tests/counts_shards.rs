@@ -1,0 +1,260 @@
+//! A corpus cut into shards, each shard's chunks counted on its own (as a
+//! worker of a cluster would), the counts written to count files, summed
+//! in any grouping and read back: training on the sum must learn exactly
+//! the merges of training on the whole text, for every tie rule, mode and
+//! line rule.
+
+use bpeek::bpe::chunk_counts::{ChunkCounts, ChunkOptions};
+use bpeek::bpe::corpus::Corpus;
+use bpeek::bpe::io::count_file::{self, CountReader};
+use bpeek::bpe::pretok::Digits;
+use bpeek::bpe::{Mode, Pretok, TieRule, Trainer, TrainerConfig};
+use std::path::PathBuf;
+
+mod reference;
+
+use reference::*;
+
+/// Lines of words, numbers, punctuation, spaces and some non-ASCII text.
+fn lines(rng: &mut Rng, len: usize) -> Vec<u8> {
+    let pieces = [
+        "the", " cat", "\n", "\n\n", "  ", "42", " 7", "!", "?\n", "é", "日本", " ", "\t", "a",
+        "Zebra", "\r\n", "'s", "...", "1999", "\n ", "\nb", "#x",
+    ];
+    let mut out = Vec::new();
+    while out.len() < len {
+        out.extend_from_slice(pieces[rng.below(pieces.len())].as_bytes());
+    }
+    out
+}
+
+/// Places where a corpus may be cut into shards without changing a chunk:
+/// after any whitespace in char mode, after any line break when lines are
+/// cut on their own, else after a line break between a visible character
+/// and a letter or digit.
+fn safe_cuts(text: &[u8], options: ChunkOptions) -> Vec<usize> {
+    (1..text.len())
+        .filter(|&i| match (options.mode, options.by_line) {
+            (Mode::Char, _) => text[i - 1].is_ascii_whitespace(),
+            (Mode::Byte, true) => text[i - 1] == b'\n',
+            (Mode::Byte, false) => {
+                i >= 2
+                    && text[i - 1] == b'\n'
+                    && text[i - 2].is_ascii_graphic()
+                    && text[i].is_ascii_alphanumeric()
+            }
+        })
+        .collect()
+}
+
+fn shard_corpus(shard: &[u8], options: ChunkOptions) -> Corpus {
+    let chunker = options.chunker();
+    if Corpus::can_stream(options.mode, chunker, options.by_line) {
+        Corpus::count_stream_in_blocks(shard, chunker, options.by_line, "shard", |_| {}, 97)
+            .expect("counted")
+    } else {
+        Corpus::new(shard.to_vec(), options.mode, chunker, false, options.by_line).expect("counted")
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bpeek-counts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+/// `counts` written as Parquet or TSV and read back.
+fn round_trip(counts: &ChunkCounts, name: &str, parquet: bool) -> PathBuf {
+    let path = temp(name);
+    let mut bytes = Vec::new();
+    if parquet {
+        count_file::write_parquet(counts, &mut bytes).expect("written");
+    } else {
+        count_file::write_tsv(counts, &mut bytes).expect("written");
+    }
+    std::fs::write(&path, bytes).expect("saved");
+    path
+}
+
+fn merges_of(corpus: Corpus, config: TrainerConfig) -> (Vec<RefMerge>, u64) {
+    let headless = TrainerConfig {
+        text_positions: false,
+        keep_history: false,
+        ..config
+    };
+    let mut t = Trainer::from_corpus(corpus, headless).expect("trains");
+    while t.step().is_ok() {}
+    (learned(&t), t.corpus_tokens())
+}
+
+#[test]
+fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
+    let mut rng = Rng(23);
+    let pretoks = [
+        Pretok::Gpt2,
+        Pretok::Cl100k,
+        Pretok::O200k,
+        Pretok::Whitespace,
+        Pretok::Lines,
+        Pretok::Llama3,
+        Pretok::Cl100kHf,
+    ];
+    for round in 0..90 {
+        let len = 200 + rng.below(3000);
+        let text = lines(&mut rng, len);
+        let mode = if rng.below(4) == 0 { Mode::Char } else { Mode::Byte };
+        let by_line = mode == Mode::Byte && rng.below(3) == 0;
+        let options = ChunkOptions {
+            mode,
+            pretok: if mode == Mode::Byte {
+                pretoks[rng.below(pretoks.len())]
+            } else {
+                Pretok::default()
+            },
+            digits: if mode == Mode::Byte {
+                [Digits::Keep, Digits::Single, Digits::Groups3][rng.below(3)]
+            } else {
+                Digits::Keep
+            },
+            by_line,
+        };
+        let tie = match mode {
+            Mode::Byte => [TieRule::First, TieRule::Lex, TieRule::Hf][rng.below(3)],
+            Mode::Char => [TieRule::First, TieRule::Lex][rng.below(2)],
+        };
+        let config = TrainerConfig {
+            mode,
+            pretok: options.pretok,
+            digits: options.digits,
+            tie,
+            by_line,
+            max_merges: Some(rng.below(120)),
+            ..TrainerConfig::default()
+        };
+        // Random safe cuts, in order.
+        let safe = safe_cuts(&text, options);
+        let mut cuts: Vec<usize> = (0..rng.below(6))
+            .filter(|_| !safe.is_empty())
+            .map(|_| rng.below(safe.len()))
+            .map(|k| safe[k])
+            .collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut bounds = vec![0];
+        bounds.extend(&cuts);
+        bounds.push(text.len());
+
+        // Each shard counted alone, the shards split between two workers,
+        // each worker's file written and read back, then summed.
+        let split = rng.below(bounds.len());
+        let mut workers = [ChunkCounts::new(options), ChunkCounts::new(options)];
+        for (i, w) in bounds.windows(2).enumerate() {
+            let shard = shard_corpus(&text[w[0]..w[1]], options);
+            workers[usize::from(i >= split)]
+                .add_corpus(&shard, i as u64)
+                .expect("added");
+        }
+        let mut reader = CountReader::new();
+        for (k, w) in workers.iter().enumerate() {
+            let parquet = rng.below(2) == 0;
+            let path = round_trip(w, &format!("r{round}-w{k}"), parquet);
+            reader.read(&path).expect("read back");
+        }
+        let summed = reader.finish().expect("two files read");
+        assert_eq!(summed.source_bytes(), text.len() as u64, "round {round}");
+
+        let what = format!(
+            "round {round}: {}, tie {tie}, {} shards",
+            options.describe(),
+            bounds.len() - 1
+        );
+        let whole = Corpus::new(text.clone(), mode, options.chunker(), false, by_line)
+            .expect("counted");
+        assert_eq!(summed.len(), whole.chunks().len(), "{what}");
+        let (got, got_tokens) = merges_of(summed.into_corpus().expect("a corpus"), config.clone());
+        let (want, want_tokens) = merges_of(whole, config);
+        assert_eq!(got, want, "{what}");
+        assert_eq!(got_tokens, want_tokens, "{what}");
+    }
+}
+
+#[test]
+fn summing_is_the_same_in_any_grouping_and_keeps_the_first_place() {
+    let options = ChunkOptions {
+        mode: Mode::Byte,
+        pretok: Pretok::Gpt2,
+        digits: Digits::Keep,
+        by_line: true,
+    };
+    let shards = ["the cat\n", "a cat\nthe end\n", "cat cat\n"];
+    let corpora: Vec<Corpus> = shards
+        .iter()
+        .map(|s| shard_corpus(s.as_bytes(), options))
+        .collect();
+    let mut left = ChunkCounts::new(options);
+    left.add_corpus(&corpora[0], 0).unwrap();
+    left.add_corpus(&corpora[1], 1).unwrap();
+    let mut right = ChunkCounts::new(options);
+    right.add_corpus(&corpora[2], 2).unwrap();
+    left.absorb(&right).unwrap();
+
+    let mut reversed = ChunkCounts::new(options);
+    reversed.add_corpus(&corpora[2], 2).unwrap();
+    reversed.add_corpus(&corpora[1], 1).unwrap();
+    reversed.add_corpus(&corpora[0], 0).unwrap();
+
+    let rows = |c: &ChunkCounts| -> Vec<(String, u64, (u64, u64))> {
+        c.in_corpus_order()
+            .into_iter()
+            .map(|(b, n, f)| (String::from_utf8_lossy(b).into(), n, (f.shard, f.offset)))
+            .collect()
+    };
+    let expected = vec![
+        ("the".to_string(), 2, (0, 0)),
+        (" cat".to_string(), 3, (0, 3)),
+        ("\n".to_string(), 4, (0, 7)),
+        ("a".to_string(), 1, (1, 0)),
+        (" end".to_string(), 1, (1, 9)),
+        ("cat".to_string(), 1, (2, 0)),
+    ];
+    assert_eq!(rows(&left), expected);
+    assert_eq!(rows(&reversed), expected);
+    assert_eq!(left.source_bytes(), 30);
+}
+
+#[test]
+fn dropping_rare_chunks_says_what_it_dropped() {
+    let options = ChunkOptions {
+        mode: Mode::Byte,
+        pretok: Pretok::Gpt2,
+        digits: Digits::Keep,
+        by_line: false,
+    };
+    let corpus = shard_corpus(b"the cat the dog the cat", options);
+    let mut counts = ChunkCounts::from_corpus(options, &corpus, 0).unwrap();
+    assert_eq!(counts.len(), 4); // "the" 1, " cat" 2, " the" 2, " dog" 1
+    let dropped = counts.keep_at_least(2);
+    assert_eq!(dropped.chunks, 2); // "the", " dog"
+    assert_eq!(dropped.covered, 7);
+    assert_eq!(counts.len(), 2);
+    assert_eq!(counts.min_chunk_count(), Some(2));
+    // What was dropped is said in the file and comes back when read.
+    let path = round_trip(&counts, "dropped", true);
+    let mut reader = CountReader::new();
+    reader.read(&path).unwrap();
+    assert_eq!(reader.finish().unwrap().min_chunk_count(), Some(2));
+}
+
+#[test]
+fn every_byte_survives_the_tsv_escapes() {
+    let mut rng = Rng(3);
+    for _ in 0..500 {
+        let len = rng.below(12);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+        let mut field = Vec::new();
+        count_file::escape(&bytes, &mut field);
+        assert!(!field.contains(&b'\t') && !field.contains(&b'\n'));
+        assert_ne!(field.first(), Some(&b'#'));
+        assert_eq!(count_file::unescape(&field).unwrap(), bytes, "{field:?}");
+    }
+}
