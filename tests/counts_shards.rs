@@ -53,7 +53,14 @@ fn shard_corpus(shard: &[u8], options: ChunkOptions) -> Corpus {
         Corpus::count_stream_in_blocks(shard, chunker, options.by_line, "shard", |_| {}, 97)
             .expect("counted")
     } else {
-        Corpus::new(shard.to_vec(), options.mode, chunker, false, options.by_line).expect("counted")
+        Corpus::new(
+            shard.to_vec(),
+            options.mode,
+            chunker,
+            false,
+            options.by_line,
+        )
+        .expect("counted")
     }
 }
 
@@ -102,7 +109,11 @@ fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
     for round in 0..90 {
         let len = 200 + rng.below(3000);
         let text = lines(&mut rng, len);
-        let mode = if rng.below(4) == 0 { Mode::Char } else { Mode::Byte };
+        let mode = if rng.below(4) == 0 {
+            Mode::Char
+        } else {
+            Mode::Byte
+        };
         let by_line = mode == Mode::Byte && rng.below(3) == 0;
         let options = ChunkOptions {
             mode,
@@ -168,8 +179,8 @@ fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
             options.describe(),
             bounds.len() - 1
         );
-        let whole = Corpus::new(text.clone(), mode, options.chunker(), false, by_line)
-            .expect("counted");
+        let whole =
+            Corpus::new(text.clone(), mode, options.chunker(), false, by_line).expect("counted");
         assert_eq!(summed.len(), whole.chunks().len(), "{what}");
         let (got, got_tokens) = merges_of(summed.into_corpus().expect("a corpus"), config.clone());
         let (want, want_tokens) = merges_of(whole, config);

@@ -166,3 +166,49 @@ fn the_changed_pairs_after_an_undo_name_the_undone_token() {
     assert!(at_1.contains("Pairs changed"), "{at_1}");
     assert!(at_1.contains("gone"), "{at_1}");
 }
+
+/// A corpus read from count files has its chunks but no text: every view
+/// that shows text must say so, not fail.
+#[test]
+fn random_keys_over_a_corpus_read_from_counts_never_panic() {
+    use bpeek::bpe::chunk_counts::{ChunkCounts, ChunkOptions};
+    use bpeek::bpe::corpus::Corpus;
+    use bpeek::bpe::pretok::Digits;
+    let mut rng = Rng(env_number("BPEEK_TUI_FUZZ_SEED", 29));
+    let keys = table_keys();
+    let dir = std::env::temp_dir().join(format!("bpeek-fuzz-counts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for mode in [Mode::Byte, Mode::Char] {
+        let options = ChunkOptions {
+            mode,
+            pretok: Pretok::Gpt2,
+            digits: Digits::Keep,
+            by_line: false,
+        };
+        let text = corpora::default_corpus().text.as_bytes().to_vec();
+        let corpus = Corpus::new(text, mode, options.chunker(), false, false).unwrap();
+        let counts = ChunkCounts::from_corpus(options, &corpus, 0).unwrap();
+        let path = dir.join(format!("{mode}.parquet"));
+        let mut bytes = Vec::new();
+        bpeek::bpe::io::count_file::write_parquet(&counts, &mut bytes).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        let training = TrainingOptions {
+            counts: vec![path.display().to_string()],
+            ..TrainingOptions::default()
+        };
+        let mut app = App::from_options(&training, Theme::plain()).unwrap();
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        for _ in 0..(DEFAULT_KEYS / BATCH) {
+            let mut events = random_events(&mut rng, &keys, BATCH).loading_with(loaded);
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_loop(&mut terminal, &mut app, &mut events)
+            }));
+            assert!(
+                run.is_ok(),
+                "the explorer panicked on counts in {mode} mode"
+            );
+            run.unwrap().unwrap();
+            app.quit = false;
+        }
+    }
+}

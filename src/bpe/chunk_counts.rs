@@ -8,9 +8,9 @@
 //! chunk's first appearance in the whole corpus, and the order of first
 //! appearance is what tie rule `first` reads.
 
+use crate::bpe::Mode;
 use crate::bpe::corpus::{Chunk, Corpus};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
-use crate::bpe::Mode;
 use crate::error::{Error, Result};
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
@@ -187,8 +187,8 @@ impl ChunkCounts {
         if self.entries.len() >= MAX_CHUNKS {
             return Err(Error::input("more than 4 billion distinct chunks"));
         }
-        let len = u32::try_from(bytes.len())
-            .map_err(|_| Error::input("a chunk is longer than 4 GiB"))?;
+        let len =
+            u32::try_from(bytes.len()).map_err(|_| Error::input("a chunk is longer than 4 GiB"))?;
         let id = self.entries.len() as u32;
         self.entries.push(Entry {
             start: self.arena.len() as u64,

@@ -119,7 +119,7 @@ pub struct CountArgs {
     /// Where to write the count file, or - for standard output
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// The count file's format [default: tsv for a name ending .tsv, else parquet]
+    /// The count file's format [default: tsv for - or a name ending .tsv, else parquet]
     #[arg(long, value_enum)]
     pub format: Option<CountFormat>,
     /// The number of the first shard given: where the shards sit in the whole corpus (e.g. a Spark partition index)

@@ -24,7 +24,8 @@ pub fn run(args: &CountArgs) -> Result<()> {
     }
     let options = chunk_options(args)?;
     let format = args.format.unwrap_or_else(|| {
-        if args.out.extension().is_some_and(|e| e == "tsv") {
+        // A stream goes to a pipe: text lines, which any tool can split.
+        if args.out.extension().is_some_and(|e| e == "tsv") || args.out.as_os_str() == "-" {
             CountFormat::Tsv
         } else {
             CountFormat::Parquet
@@ -55,7 +56,11 @@ pub fn run(args: &CountArgs) -> Result<()> {
         let corpus = count_shard(shard, options)?;
         counts.add_corpus(&corpus, args.shard + i as u64)?;
     }
-    let before = (counts.len() as u64, counts.covered_bytes(), counts.chunk_bytes());
+    let before = (
+        counts.len() as u64,
+        counts.covered_bytes(),
+        counts.chunk_bytes(),
+    );
     let dropped = counts.keep_at_least(args.min_chunk_count);
 
     let w = out.writer()?;
@@ -172,8 +177,7 @@ impl Report<'_> {
         writeln!(
             w,
             "distinct chunks: {}, {} bytes",
-            self.before.0,
-            self.before.2
+            self.before.0, self.before.2
         )?;
         if self.min > 1 {
             writeln!(

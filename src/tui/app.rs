@@ -285,7 +285,12 @@ impl App {
             }
         };
         let loaded = Loaded::shared(trainer.into());
-        App::with_sources(sources, current, loaded, options.clone(), theme)
+        let mut app = App::with_sources(sources, current, loaded, options.clone(), theme);
+        if !app.trainer().corpus().has_text() {
+            // Counted chunks have no text to show: their table is the view.
+            app.shown.set(Toggle::ChunkTable, true);
+        }
+        app
     }
 
     /// [`App::from_options`], except that a corpus file of more than a
@@ -510,6 +515,7 @@ impl App {
             None => {
                 let options = TrainingOptions {
                     corpus: None,
+                    counts: Vec::new(),
                     corpus_name: Some(self.sources[i].name.clone()),
                     ..self.options.clone()
                 };

@@ -133,7 +133,7 @@ pub fn write_tsv(counts: &ChunkCounts, out: &mut dyn Write) -> std::io::Result<(
     for (bytes, count, first) in counts.in_corpus_order() {
         line.clear();
         escape(bytes, &mut line);
-        write!(line, "\t{count}\t{}\t{}\n", first.shard, first.offset)?;
+        writeln!(line, "\t{count}\t{}\t{}", first.shard, first.offset)?;
         out.write_all(&line)?;
     }
     Ok(())
@@ -348,7 +348,10 @@ impl CountReader {
             let [chunk, count, shard, offset] = fields[..] else {
                 return Err(bad(
                     n,
-                    format!("{} fields; a row has 4 (chunk, count, first_shard, first_offset)", fields.len()),
+                    format!(
+                        "{} fields; a row has 4 (chunk, count, first_shard, first_offset)",
+                        fields.len()
+                    ),
                 ));
             };
             let chunk = unescape(chunk).map_err(|e| bad(n, format!("chunk: {e}")))?;
@@ -360,13 +363,18 @@ impl CountReader {
             };
             let count = number(count, "count")?;
             if count == 0 {
-                return Err(bad(n, "count: 0 (a chunk in the file appears at least once)".into()));
+                return Err(bad(
+                    n,
+                    "count: 0 (a chunk in the file appears at least once)".into(),
+                ));
             }
             let first = FirstPlace {
                 shard: number(shard, "first_shard")?,
                 offset: number(offset, "first_offset")?,
             };
-            counts.add(&chunk, count, first).map_err(|e| e.context(format!("line {n}")))?;
+            counts
+                .add(&chunk, count, first)
+                .map_err(|e| e.context(format!("line {n}")))?;
         }
         Ok(())
     }
@@ -422,7 +430,9 @@ impl CountReader {
         ];
         let options_col = find("options");
         let mut options = kv("bpeek.options")
-            .map(|o| ChunkOptions::parse(&o).map_err(|e| Error::input(format!("bpeek.options: {e}"))))
+            .map(|o| {
+                ChunkOptions::parse(&o).map_err(|e| Error::input(format!("bpeek.options: {e}")))
+            })
             .transpose()?;
         // The options column decides when the metadata is gone; both must agree.
         let column_options = match options_col {
@@ -454,7 +464,8 @@ impl CountReader {
                 // 6x, so a claim far past the bytes stored is a damaged file.
                 let stored = c.compressed_size().max(0) as u64;
                 let claimed = c.uncompressed_size().max(0) as u64;
-                if claimed > stored.saturating_mul(64).saturating_add(1 << 20) || stored > file_len {
+                if claimed > stored.saturating_mul(64).saturating_add(1 << 20) || stored > file_len
+                {
                     return Err(Error::input(format!(
                         "row group {g}: column {:?} claims {claimed} bytes from {stored} stored",
                         c.column_path().string()
@@ -476,7 +487,11 @@ impl CountReader {
                         | (ColumnReader::Int32ColumnReader(_), 1..)
                 );
                 if !ok {
-                    let want = if i == 0 { "binary or string" } else { "an integer" };
+                    let want = if i == 0 {
+                        "binary or string"
+                    } else {
+                        "an integer"
+                    };
                     return Err(Error::input(format!(
                         "column {:?} is not {want}",
                         schema.column(c).name()
@@ -488,10 +503,16 @@ impl CountReader {
             let mut done = 0usize;
             while done < expected {
                 let want = BATCH.min(expected - done);
-                let chunks = readers[0].bytes(want).map_err(|e| at_row(e, "chunk", row))?;
+                let chunks = readers[0]
+                    .bytes(want)
+                    .map_err(|e| at_row(e, "chunk", row))?;
                 let counts_col = readers[1].ints(want).map_err(|e| at_row(e, "count", row))?;
-                let shards = readers[2].ints(want).map_err(|e| at_row(e, "first_shard", row))?;
-                let offsets = readers[3].ints(want).map_err(|e| at_row(e, "first_offset", row))?;
+                let shards = readers[2]
+                    .ints(want)
+                    .map_err(|e| at_row(e, "first_shard", row))?;
+                let offsets = readers[3]
+                    .ints(want)
+                    .map_err(|e| at_row(e, "first_offset", row))?;
                 let n = chunks.len();
                 if n == 0 || [counts_col.len(), shards.len(), offsets.len()] != [n; 3] {
                     return Err(Error::input(format!(
@@ -529,7 +550,10 @@ fn at_row(e: Error, column: &str, row: u64) -> Error {
 }
 
 /// The options written in the first row of column `c`, if there is a row.
-fn first_options(reader: &SerializedFileReader<std::fs::File>, c: usize) -> Result<Option<ChunkOptions>> {
+fn first_options(
+    reader: &SerializedFileReader<std::fs::File>,
+    c: usize,
+) -> Result<Option<ChunkOptions>> {
     let pq = |e: parquet::errors::ParquetError| Error::input(format!("damaged Parquet: {e}"));
     for g in 0..reader.metadata().num_row_groups() {
         let rg = reader.get_row_group(g).map_err(pq)?;

@@ -2,8 +2,8 @@
 
 pub mod atomic;
 pub mod builtin;
-pub mod count_file;
 pub mod byte_unicode;
+pub mod count_file;
 pub(crate) mod files;
 pub mod gguf;
 pub mod gguf_tokenizer;

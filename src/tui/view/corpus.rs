@@ -12,6 +12,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    if !app.trainer().corpus().has_text() {
+        return draw_no_text(frame, area, app);
+    }
     let look = CorpusLook::of(app);
     let body = inner(area);
     let width = body.width as usize;
@@ -98,4 +101,30 @@ fn legend(app: &App, target: &Target, cols: u16, right_to_left: bool) -> Line<'s
     let mut spans = vec![Span::raw(" ")];
     spans.extend(items.into_iter().flatten());
     Line::from(spans)
+}
+
+/// A corpus read from count files holds each distinct chunk once, not the
+/// text: the pane says so and where the chunks are shown.
+fn draw_no_text(frame: &mut Frame, area: Rect, app: &App) {
+    let corpus = app.trainer().corpus();
+    let room = (area.width as usize).saturating_sub(8 + widths::width("Corpus: "));
+    let name = truncate_left(app.corpus_name(), room, app.theme.glyphs.ellipsis);
+    let block = pane_block(
+        app,
+        Focus::Corpus,
+        format!("Corpus: {name}"),
+        String::new(),
+        area.width,
+    );
+    let key = crate::tui::keymap::keys_of(&crate::tui::action::Action::Toggle(
+        crate::tui::action::Toggle::ChunkTable,
+    ));
+    let text = format!(
+        "No text: this corpus was read from count files, which hold each distinct chunk once with its count ({} chunks from {} bytes of text). {key} shows the chunk table.",
+        corpus.chunks().len(),
+        corpus.source_len()
+    );
+    frame.render_widget(block, area);
+    let para = ratatui::widgets::Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true });
+    frame.render_widget(para, inner(area));
 }

@@ -16,7 +16,7 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
         .max_merges
         .map_or_else(|| g.infinity.to_string(), |m| m.to_string());
     let tokens = trainer.corpus_tokens();
-    let bytes = trainer.corpus().text().len();
+    let bytes = trainer.corpus().source_len();
     let per_token = if tokens > 0 {
         bytes as f64 / tokens as f64
     } else {
@@ -38,9 +38,8 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
     );
     // Every option that is not the default, so the screen says how the
     // tokenizer was trained.
-    let options = &app.options;
-    if options.digits != crate::bpe::Digits::Keep {
-        setup.push_str(&format!(" digits {}", options.digits));
+    if config.digits != crate::bpe::Digits::Keep {
+        setup.push_str(&format!(" digits {}", config.digits));
     }
     if config.min_count > 1 {
         setup.push_str(&format!(" min {}", config.min_count));

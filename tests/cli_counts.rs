@@ -1,0 +1,348 @@
+//! `bpeek count` and `bpeek train --counts` as a cluster job uses them:
+//! shards counted apart, count files summed in a reduce step, globs and
+//! folders of part files, and every wrong or damaged file refused by name.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bpeek(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = bpeek(args);
+    assert!(
+        out.status.success(),
+        "bpeek {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The message of a refused run, checked to exit with 2.
+fn refused(args: &[&str]) -> String {
+    let out = bpeek(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "bpeek {args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bpeek-counts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The bundled corpora one after another, cut into `n` shards after line
+/// breaks between a visible character and a letter or digit.
+fn shards(dir: &Path, n: usize) -> (PathBuf, Vec<PathBuf>) {
+    let mut text = String::new();
+    for c in bpeek::corpora::BUNDLED {
+        text.push_str(c.text);
+        text.push_str("\nEnd.\n");
+    }
+    let whole = dir.join("whole.txt");
+    std::fs::write(&whole, &text).unwrap();
+    let bytes = text.as_bytes();
+    let safe: Vec<usize> = (2..bytes.len())
+        .filter(|&i| {
+            bytes[i - 1] == b'\n'
+                && bytes[i - 2].is_ascii_graphic()
+                && bytes[i].is_ascii_alphanumeric()
+        })
+        .collect();
+    let mut cuts: Vec<usize> = (1..n).map(|k| safe[k * safe.len() / n]).collect();
+    cuts.insert(0, 0);
+    cuts.push(bytes.len());
+    let mut paths = Vec::new();
+    for (i, w) in cuts.windows(2).enumerate() {
+        let p = dir.join(format!("shard-{i}.txt"));
+        std::fs::write(&p, &bytes[w[0]..w[1]]).unwrap();
+        paths.push(p);
+    }
+    (whole, paths)
+}
+
+/// Every line of a train report but the first (which names the corpus).
+fn merges(report: &str) -> Vec<&str> {
+    report.lines().skip(1).collect()
+}
+
+#[test]
+fn shards_counted_by_two_workers_and_reduced_train_the_whole_texts_merges() {
+    let dir = scratch("map-reduce");
+    let (whole, parts) = shards(&dir, 6);
+    for tie in ["first", "lex", "hf"] {
+        let want = ok(&[
+            "train",
+            s(&whole),
+            "--pretok",
+            "cl100k",
+            "--tie",
+            tie,
+            "--merges",
+            "400",
+        ]);
+        // Two workers, three shards each, numbered by where they sit.
+        let w0 = dir.join("w0.parquet");
+        let w1 = dir.join("w1.tsv");
+        let mut a = vec!["count", "--pretok", "cl100k", "-q", "--out", s(&w0)];
+        a.extend(parts[..3].iter().map(|p| s(p)));
+        ok(&a);
+        let mut b = vec![
+            "count",
+            "--pretok",
+            "cl100k",
+            "-q",
+            "--shard",
+            "3",
+            "--out",
+            s(&w1),
+        ];
+        b.extend(parts[3..].iter().map(|p| s(p)));
+        ok(&b);
+        // The reduce step, then training from its one file.
+        let reduced = dir.join("all.parquet");
+        ok(&[
+            "count",
+            "-q",
+            "--counts",
+            s(&w0),
+            s(&w1),
+            "--out",
+            s(&reduced),
+        ]);
+        let got = ok(&[
+            "train",
+            "--counts",
+            s(&reduced),
+            "--tie",
+            tie,
+            "--merges",
+            "400",
+        ]);
+        assert_eq!(merges(&got), merges(&want), "tie {tie}");
+        // Straight from the two worker files too.
+        let got = ok(&[
+            "train",
+            "--counts",
+            s(&w0),
+            s(&w1),
+            "--tie",
+            tie,
+            "--merges",
+            "400",
+        ]);
+        assert_eq!(merges(&got), merges(&want), "tie {tie}");
+    }
+}
+
+#[test]
+fn a_folder_or_a_glob_of_part_files_is_read_like_the_files() {
+    let dir = scratch("folder");
+    let (whole, parts) = shards(&dir, 4);
+    let out = dir.join("counts");
+    std::fs::create_dir_all(out.join("year=2026")).unwrap();
+    for (i, p) in parts.iter().enumerate() {
+        let name = out.join("year=2026").join(format!("part-{i:05}.parquet"));
+        ok(&[
+            "count",
+            "-q",
+            "--shard",
+            &i.to_string(),
+            s(p),
+            "--out",
+            s(&name),
+        ]);
+    }
+    // What Spark and Dask leave beside the parts is skipped.
+    std::fs::write(out.join("_SUCCESS"), "").unwrap();
+    std::fs::write(out.join("year=2026").join(".part-00000.parquet.crc"), "x").unwrap();
+    let want = ok(&["train", s(&whole), "--merges", "300"]);
+    let from_folder = ok(&["train", "--counts", s(&out), "--merges", "300"]);
+    assert_eq!(merges(&from_folder), merges(&want));
+    let glob = format!("{}/*/part-*.parquet", s(&out));
+    let from_glob = ok(&["train", "--counts", &glob, "--merges", "300"]);
+    assert_eq!(merges(&from_glob), merges(&want));
+    let nothing = format!("{}/*.nothing", s(&out));
+    let err = refused(&["train", "--counts", &nothing]);
+    assert!(err.contains("no count files there"), "{err}");
+}
+
+#[test]
+fn a_count_file_streams_through_a_pipe_as_tab_separated_text() {
+    let dir = scratch("stream");
+    let (whole, _) = shards(&dir, 1);
+    let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(["count", "-", "--out", "-", "--by-line"])
+        .stdin(std::fs::File::open(&whole).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let tsv = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        tsv.starts_with(
+            "# bpeek counts 1: mode=byte pretok=gpt2 digits=keep by-line=yes; source-bytes "
+        ),
+        "{}",
+        &tsv[..80]
+    );
+    // The report goes to stderr when the counts take stdout.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("distinct chunks"));
+    let file = dir.join("piped.tsv");
+    std::fs::write(&file, &tsv).unwrap();
+    let want = ok(&["train", s(&whole), "--by-line", "--merges", "200"]);
+    let got = ok(&["train", "--counts", s(&file), "--merges", "200"]);
+    assert_eq!(merges(&got), merges(&want));
+}
+
+#[test]
+fn the_report_says_what_dropping_rare_chunks_kept() {
+    let dir = scratch("min");
+    let (whole, _) = shards(&dir, 1);
+    let file = dir.join("kept.parquet");
+    let report = ok(&[
+        "count",
+        s(&whole),
+        "--min-chunk-count",
+        "3",
+        "--out",
+        s(&file),
+        "--report",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&report).unwrap();
+    let distinct = doc["distinct_chunks"].as_u64().unwrap();
+    let kept = doc["kept_chunks"].as_u64().unwrap();
+    assert!(kept > 0 && kept < distinct, "{doc}");
+    assert_eq!(
+        doc["kept_chunks"].as_u64().unwrap() + doc["dropped_chunks"].as_u64().unwrap(),
+        distinct
+    );
+    let share = doc["kept_share_of_corpus"].as_f64().unwrap();
+    assert!(share > 0.5 && share < 1.0, "{doc}");
+    // Training from it works, and says its merges are those of the kept chunks.
+    let trained = ok(&["train", "--counts", s(&file), "--merges", "50"]);
+    assert!(trained.contains("stopped after 50 merges"), "{trained}");
+}
+
+#[test]
+fn counts_cut_differently_are_not_summed_and_both_files_are_named() {
+    let dir = scratch("mismatch");
+    let (_, parts) = shards(&dir, 2);
+    let a = dir.join("a.parquet");
+    let b = dir.join("b.parquet");
+    ok(&["count", "-q", s(&parts[0]), "--out", s(&a)]);
+    ok(&[
+        "count",
+        "-q",
+        "--pretok",
+        "o200k",
+        "--shard",
+        "1",
+        s(&parts[1]),
+        "--out",
+        s(&b),
+    ]);
+    for cmd in ["train", "count"] {
+        let mut args = vec![cmd, "--counts", s(&a), s(&b)];
+        if cmd == "count" {
+            args.extend(["--out", "-"]);
+        }
+        let err = refused(&args);
+        assert!(
+            err.contains("b.parquet") && err.contains("a.parquet"),
+            "{err}"
+        );
+        assert!(
+            err.contains("pretok=o200k") && err.contains("pretok=gpt2"),
+            "{err}"
+        );
+    }
+    // Options given to train must agree with the files'.
+    let err = refused(&["train", "--counts", s(&a), "--pretok", "cl100k"]);
+    assert!(err.contains("pretok=gpt2"), "{err}");
+    // Shards that cannot be counted apart are refused before any work.
+    let err = refused(&["count", "--pretok", "none", s(&parts[0]), "--out", "-"]);
+    assert!(err.contains("--by-line"), "{err}");
+}
+
+#[test]
+fn damaged_count_files_are_refused_by_name_never_a_panic() {
+    let dir = scratch("damaged");
+    let (_, parts) = shards(&dir, 1);
+    let good = dir.join("good.parquet");
+    ok(&["count", "-q", s(&parts[0]), "--out", s(&good)]);
+    let bytes = std::fs::read(&good).unwrap();
+    let mut rng = 0x9e3779b97f4a7c15u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for trial in 0..60 {
+        let mut bad = bytes.clone();
+        match trial % 3 {
+            0 => bad.truncate(next() as usize % bad.len()),
+            1 => {
+                for _ in 0..1 + next() % 8 {
+                    let at = next() as usize % bad.len();
+                    bad[at] ^= 1 << (next() % 8);
+                }
+            }
+            _ => {
+                // The footer, where the schema and sizes are.
+                let at = bad.len() - 8 - (next() as usize % 200).min(bad.len() - 9);
+                bad[at] = next() as u8;
+            }
+        }
+        let path = dir.join(format!("bad-{trial}.parquet"));
+        std::fs::write(&path, &bad).unwrap();
+        let out = bpeek(&["train", "--counts", s(&path), "--merges", "10"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        // A flipped bit may land in chunk bytes and still be a valid file.
+        if !out.status.success() {
+            assert_eq!(out.status.code(), Some(2), "trial {trial}: {err}");
+            assert!(
+                err.contains(&format!("bad-{trial}.parquet")),
+                "trial {trial}: {err}"
+            );
+            assert!(!err.contains("panicked"), "trial {trial}: {err}");
+        }
+    }
+    // Text count files: each wrong field named with its line.
+    let header = "# bpeek counts 1: mode=byte pretok=gpt2 digits=keep by-line=no; source-bytes 9\n";
+    for (body, says) in [
+        ("the\t-1\t0\t0\n", "line 2: count: not a whole number"),
+        ("the\t0\t0\t0\n", "line 2: count: 0"),
+        ("the\t1\t0\n", "line 2: 3 fields"),
+        ("t\\qe\t1\t0\t0\n", "line 2: chunk: unknown escape"),
+        (
+            "the\t1\t0\t0\nhe\t2\tx\t0\n",
+            "line 3: first_shard: not a whole number",
+        ),
+    ] {
+        let path = dir.join("bad.tsv");
+        std::fs::write(&path, format!("{header}{body}")).unwrap();
+        let err = refused(&["train", "--counts", s(&path)]);
+        assert!(err.contains("bad.tsv") && err.contains(says), "{err}");
+    }
+    let path = dir.join("other.tsv");
+    std::fs::write(&path, "# bpeek counts 9: mode=byte\n").unwrap();
+    let err = refused(&["train", "--counts", s(&path)]);
+    assert!(err.contains("format \"9\""), "{err}");
+    std::fs::write(&path, "hello\n").unwrap();
+    let err = refused(&["train", "--counts", s(&path)]);
+    assert!(err.contains("not a count file"), "{err}");
+}
