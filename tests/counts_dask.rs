@@ -1,0 +1,142 @@
+//! The cluster path with a real engine: a local Dask cluster of two workers
+//! counts eight shards through `bpeek count` (examples/dask_count.py), and
+//! `bpeek train --counts` on the part files learns the merges of `bpeek
+//! train` on the whole text. pyarrow reads the files bpeek writes, and a
+//! reduce done by Dask itself (read, group, write) trains the same too.
+//!
+//! Needs Python with `dask[distributed]` and `pyarrow`: skipped when they
+//! are missing, except under CI (`CI` set), where `.ci/run` installs them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn python_has(modules: &str) -> bool {
+    Command::new("python3")
+        .args(["-c", &format!("import {modules}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bpeek-dask-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn bpeek(args: &[&str]) -> String {
+    run(Command::new(env!("CARGO_BIN_EXE_bpeek")).args(args))
+}
+
+fn merges(report: &str) -> Vec<String> {
+    report.lines().skip(1).map(str::to_string).collect()
+}
+
+/// Every bundled corpus and sample, several times over with the lines in
+/// another order each time, cut into `n` shards between lines.
+fn corpus_in_shards(dir: &Path, n: usize) -> (PathBuf, Vec<String>) {
+    let mut lines: Vec<&str> = Vec::new();
+    for c in bpeek::corpora::BUNDLED {
+        lines.extend(c.text.lines().filter(|l| !l.trim().is_empty()));
+    }
+    let mut text = String::new();
+    let mut seed = 7u64;
+    for _ in 0..6 {
+        for _ in 0..lines.len() {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            text.push_str(lines[(seed >> 33) as usize % lines.len()]);
+            text.push('\n');
+        }
+    }
+    let whole = dir.join("whole.txt");
+    std::fs::write(&whole, &text).unwrap();
+    let all: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut shards = Vec::new();
+    for (i, part) in all.chunks(all.len().div_ceil(n)).enumerate() {
+        let p = dir.join(format!("shard-{i}.txt"));
+        std::fs::write(&p, part.concat()).unwrap();
+        shards.push(p.display().to_string());
+    }
+    (whole, shards)
+}
+
+#[test]
+fn a_dask_cluster_counts_shards_and_train_learns_the_whole_texts_merges() {
+    if !python_has("dask.distributed, dask.dataframe, pyarrow") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have dask[distributed,dataframe] and pyarrow (.ci/run installs them)"
+        );
+        eprintln!("skipped: python3 has no dask.distributed, dask.dataframe or pyarrow");
+        return;
+    }
+    let dir = scratch("cluster");
+    let (whole, shards) = corpus_in_shards(&dir, 8);
+    assert_eq!(shards.len(), 8);
+    let parts = dir.join("parts");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dask_count.py");
+    let mut cmd = Command::new("python3");
+    cmd.arg(&script)
+        .args(["--workers", "2", "--bpeek", env!("CARGO_BIN_EXE_bpeek")])
+        .arg("--out")
+        .arg(&parts)
+        .args(&shards)
+        .args(["--", "--by-line", "--pretok", "o200k"]);
+    run(&mut cmd);
+    let parts_s = parts.display().to_string();
+    for tie in ["first", "hf"] {
+        let want = bpeek(&[
+            "train", whole.to_str().unwrap(), "--by-line", "--pretok", "o200k", "--tie", tie,
+            "--merges", "500",
+        ]);
+        let got = bpeek(&["train", "--counts", &parts_s, "--tie", tie, "--merges", "500"]);
+        assert_eq!(merges(&got), merges(&want), "tie {tie}");
+    }
+
+    // pyarrow reads what bpeek wrote, with the documented schema; Dask
+    // reads the parts, does the reduce itself and writes its own Parquet
+    // (losing bpeek's metadata, keeping the options column).
+    let reduced = dir.join("reduced");
+    let check = format!(
+        r#"
+import pyarrow.parquet as pq, dask.dataframe as dd, glob
+files = sorted(glob.glob("{parts}/*.parquet"))
+assert len(files) == 8, files
+t = pq.read_table(files[0])
+assert [f.name for f in t.schema] == ["chunk", "count", "first_shard", "first_offset", "options"], t.schema
+assert str(t.schema.field("chunk").type) == "binary" and str(t.schema.field("count").type) == "int64"
+meta = pq.read_metadata(files[0]).metadata
+assert meta[b"bpeek.options"] == b"mode=byte pretok=o200k digits=keep by-line=yes", meta
+total = sum(pq.read_metadata(f).metadata[b"bpeek.source_bytes"] and int(pq.read_metadata(f).metadata[b"bpeek.source_bytes"]) for f in files)
+assert total == {whole_len}, total
+df = dd.read_parquet("{parts}")
+df = df.compute().sort_values(["first_shard", "first_offset"])
+out = df.groupby("chunk", sort=False).agg(count=("count", "sum"), first_shard=("first_shard", "first"), first_offset=("first_offset", "first"), options=("options", "first")).reset_index()
+dd.from_pandas(out, npartitions=3).to_parquet("{reduced}", write_index=False)
+print(len(out))
+"#,
+        parts = parts_s,
+        reduced = reduced.display(),
+        whole_len = std::fs::metadata(&whole).unwrap().len(),
+    );
+    let distinct: usize = run(Command::new("python3").args(["-c", &check]))
+        .trim()
+        .parse()
+        .expect("the number of distinct chunks");
+    assert!(distinct > 100, "{distinct}");
+    let want = bpeek(&[
+        "train", whole.to_str().unwrap(), "--by-line", "--pretok", "o200k", "--merges", "500",
+    ]);
+    let got = bpeek(&["train", "--counts", &reduced.display().to_string(), "--merges", "500"]);
+    assert_eq!(merges(&got), merges(&want), "after Dask's own reduce");
+}
