@@ -338,6 +338,15 @@ fn damaged_count_files_are_refused_by_name_never_a_panic() {
         let err = refused(&["train", "--counts", s(&path)]);
         assert!(err.contains("bad.tsv") && err.contains(says), "{err}");
     }
+    // A file that says it is in chunk order must be.
+    let path = dir.join("unsorted.tsv");
+    let sorted = header.replace("source-bytes 9", "source-bytes 9; sorted");
+    std::fs::write(&path, format!("{sorted}the\t1\t0\t0\nhe\t1\t0\t3\n")).unwrap();
+    let err = refused(&["count", "--counts", s(&path), "--out", "-"]);
+    assert!(
+        err.contains("unsorted.tsv") && err.contains("chunk order"),
+        "{err}"
+    );
     let path = dir.join("other.tsv");
     std::fs::write(&path, "# bpeek counts 9: mode=byte\n").unwrap();
     let err = refused(&["train", "--counts", s(&path)]);

@@ -53,7 +53,9 @@ fn corpus_in_shards(dir: &Path, n: usize) -> (PathBuf, Vec<String>) {
     let mut seed = 7u64;
     for _ in 0..6 {
         for _ in 0..lines.len() {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             text.push_str(lines[(seed >> 33) as usize % lines.len()]);
             text.push('\n');
         }
@@ -96,10 +98,19 @@ fn a_dask_cluster_counts_shards_and_train_learns_the_whole_texts_merges() {
     let parts_s = parts.display().to_string();
     for tie in ["first", "hf"] {
         let want = bpeek(&[
-            "train", whole.to_str().unwrap(), "--by-line", "--pretok", "o200k", "--tie", tie,
-            "--merges", "500",
+            "train",
+            whole.to_str().unwrap(),
+            "--by-line",
+            "--pretok",
+            "o200k",
+            "--tie",
+            tie,
+            "--merges",
+            "500",
         ]);
-        let got = bpeek(&["train", "--counts", &parts_s, "--tie", tie, "--merges", "500"]);
+        let got = bpeek(&[
+            "train", "--counts", &parts_s, "--tie", tie, "--merges", "500",
+        ]);
         assert_eq!(merges(&got), merges(&want), "tie {tie}");
     }
 
@@ -135,8 +146,20 @@ print(len(out))
         .expect("the number of distinct chunks");
     assert!(distinct > 100, "{distinct}");
     let want = bpeek(&[
-        "train", whole.to_str().unwrap(), "--by-line", "--pretok", "o200k", "--merges", "500",
+        "train",
+        whole.to_str().unwrap(),
+        "--by-line",
+        "--pretok",
+        "o200k",
+        "--merges",
+        "500",
     ]);
-    let got = bpeek(&["train", "--counts", &reduced.display().to_string(), "--merges", "500"]);
+    let got = bpeek(&[
+        "train",
+        "--counts",
+        &reduced.display().to_string(),
+        "--merges",
+        "500",
+    ]);
     assert_eq!(merges(&got), merges(&want), "after Dask's own reduce");
 }

@@ -269,3 +269,80 @@ fn every_byte_survives_the_tsv_escapes() {
         assert_eq!(count_file::unescape(&field).unwrap(), bytes, "{field:?}");
     }
 }
+
+/// All rows of a count file, read back.
+fn rows_of(path: &std::path::Path) -> (count_file::Header, Vec<count_file::CountRow>) {
+    let (header, mut source) = bpeek::bpe::io::count_rows::RowSource::open(path).expect("opens");
+    let mut all = Vec::new();
+    let mut batch = Vec::new();
+    loop {
+        source.next_batch(5, &mut batch).expect("reads");
+        if batch.is_empty() {
+            return (header, all);
+        }
+        all.append(&mut batch);
+    }
+}
+
+/// The reduce step merges sorted files in one pass; it must write the rows
+/// that summing in a table and dropping rare chunks writes.
+#[test]
+fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
+    use bpeek::bpe::io::count_file::CountFormat;
+    use bpeek::bpe::io::count_merge;
+    let mut rng = Rng(41);
+    let options = ChunkOptions {
+        mode: Mode::Byte,
+        pretok: Pretok::Gpt2,
+        digits: Digits::Keep,
+        by_line: true,
+    };
+    for round in 0..40 {
+        let files = 1 + rng.below(6);
+        let mut paths = Vec::new();
+        let mut table = ChunkCounts::new(options);
+        for f in 0..files {
+            let len = rng.below(1500);
+            let text = lines(&mut rng, len);
+            let mut counts = ChunkCounts::new(options);
+            counts
+                .add_corpus(&shard_corpus(&text, options), f as u64)
+                .unwrap();
+            table.absorb(&counts).unwrap();
+            paths.push(round_trip(
+                &counts,
+                &format!("m{round}-{f}"),
+                rng.below(2) == 0,
+            ));
+        }
+        let min = 1 + rng.below(4) as u64;
+        let expected_drop = table.keep_at_least(min);
+        let merged = temp(&format!("m{round}-out"));
+        let mut out = Vec::new();
+        let format = if rng.below(2) == 0 {
+            CountFormat::Parquet
+        } else {
+            CountFormat::Tsv
+        };
+        assert!(count_merge::can_merge_in_one_pass(&paths).unwrap());
+        let m = count_merge::merge(&paths, min, format, &mut out).unwrap();
+        std::fs::write(&merged, out).unwrap();
+        assert_eq!(m.dropped, expected_drop, "round {round}");
+        assert_eq!(m.kept, table.len() as u64, "round {round}");
+        let (header, rows) = rows_of(&merged);
+        assert_eq!(
+            header.source_bytes,
+            Some(table.source_bytes()),
+            "round {round}"
+        );
+        let want: Vec<_> = table
+            .in_chunk_order()
+            .map(|(c, n, f)| count_file::CountRow {
+                chunk: c.to_vec(),
+                count: n,
+                first: f,
+            })
+            .collect();
+        assert_eq!(rows, want, "round {round}");
+    }
+}

@@ -90,7 +90,7 @@ impl ChunkOptions {
 }
 
 /// Where a chunk first appeared: shard number, then byte offset in it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct FirstPlace {
     pub shard: u64,
     pub offset: u64,
@@ -313,6 +313,19 @@ impl ChunkCounts {
         let mut all: Vec<_> = self.iter().collect();
         all.sort_by(|a, b| a.2.cmp(&b.2).then_with(|| a.0.cmp(b.0)));
         all
+    }
+
+    /// Every chunk in chunk order (ascending bytes), as count files hold them.
+    pub fn in_chunk_order(&self) -> impl Iterator<Item = (&[u8], u64, FirstPlace)> + '_ {
+        let bytes = |e: &Entry| &self.arena[e.start as usize..e.start as usize + e.len as usize];
+        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            bytes(&self.entries[a as usize]).cmp(bytes(&self.entries[b as usize]))
+        });
+        order.into_iter().map(move |i| {
+            let e = &self.entries[i as usize];
+            (bytes(e), e.count, e.first)
+        })
     }
 
     /// The corpus these counts stand for: chunks in order of first

@@ -6,7 +6,9 @@ use crate::bpe::Corpus;
 use crate::bpe::Mode;
 use crate::bpe::chunk_counts::{ChunkCounts, ChunkOptions, Dropped};
 use crate::bpe::io::atomic::{Output, commit_all};
-use crate::bpe::io::count_file;
+use crate::bpe::io::count_file::{self, CountFormat as FileFormat, write_counts};
+use crate::bpe::io::count_merge;
+use crate::bpe::io::count_rows::RowSource;
 use crate::bpe::pretok::Pretok;
 use crate::cli::args::{CountArgs, CountFormat, Format};
 use crate::error::{Error, Result};
@@ -23,27 +25,87 @@ pub fn run(args: &CountArgs) -> Result<()> {
         return Err(Error::input("count: stdin (-) can be one shard only"));
     }
     let options = chunk_options(args)?;
-    let format = args.format.unwrap_or_else(|| {
+    let format = match args.format {
+        Some(CountFormat::Parquet) => FileFormat::Parquet,
+        Some(CountFormat::Tsv) => FileFormat::Tsv,
         // A stream goes to a pipe: text lines, which any tool can split.
-        if args.out.extension().is_some_and(|e| e == "tsv") || args.out.as_os_str() == "-" {
-            CountFormat::Tsv
-        } else {
-            CountFormat::Parquet
+        None if args.out.extension().is_some_and(|e| e == "tsv") || args.out.as_os_str() == "-" => {
+            FileFormat::Tsv
         }
-    });
+        None => FileFormat::Parquet,
+    };
+    let files = crate::options::count_files::expand(&args.counts)?;
     crate::cli::interrupt::clean_up_on_signals();
     // A path that cannot be written is said before any counting.
     let mut out = Output::create(&args.out)?;
+    let numbers = if args.shards.is_empty() && count_merge::can_merge_in_one_pass(&files)? {
+        // The reduce step: sorted files merged in one pass, no table.
+        let w = out.writer()?;
+        let m = count_merge::merge(&files, args.min_chunk_count, format, w)?;
+        Numbers {
+            source_bytes: m.source_bytes.unwrap_or(m.covered),
+            options: RowSource::open(&files[0])?.0.options,
+            distinct: m.distinct,
+            distinct_bytes: m.distinct_bytes,
+            kept: m.kept,
+            kept_bytes: m.kept_bytes,
+            covered: m.covered,
+            dropped: m.dropped,
+        }
+    } else {
+        let counts = count_in_table(args, options, &files)?;
+        let (distinct, distinct_bytes, covered) = (
+            counts.0.len() as u64,
+            counts.0.chunk_bytes(),
+            counts.0.covered_bytes(),
+        );
+        let (mut counts, _) = counts;
+        let dropped = counts.keep_at_least(args.min_chunk_count);
+        write_counts(&counts, format, out.writer()?)?;
+        Numbers {
+            source_bytes: counts.source_bytes(),
+            options: counts.options(),
+            distinct,
+            distinct_bytes,
+            kept: counts.len() as u64,
+            kept_bytes: counts.chunk_bytes(),
+            covered,
+            dropped,
+        }
+    };
+    let to_stderr = out.is_stdout();
+    commit_all(vec![&mut out])?;
+    if args.quiet {
+        return Ok(());
+    }
+    let report = Report {
+        shards: args.shards.len(),
+        summed: files.len(),
+        numbers,
+        min: args.min_chunk_count,
+        out: &args.out,
+    };
+    crate::output::emit_with(to_stderr, |w| match args.report {
+        Format::Text => report.write_text(w),
+        Format::Json => report.write_json(w),
+    })
+}
 
+/// Shards counted and count files summed in one table (and whether the
+/// bytes of some file's text were estimated).
+fn count_in_table(
+    args: &CountArgs,
+    options: ChunkOptions,
+    files: &[std::path::PathBuf],
+) -> Result<(ChunkCounts, bool)> {
     let mut counts = ChunkCounts::new(options);
-    let mut summed = 0usize;
-    if !args.counts.is_empty() {
-        let files = crate::options::count_files::expand(&args.counts)?;
+    let mut estimated = false;
+    if !files.is_empty() {
         let mut reader = count_file::CountReader::new();
-        for f in &files {
+        for f in files {
             reader.read(f)?;
         }
-        summed = files.len();
+        estimated = reader.source_estimated;
         if let Some(read) = reader.finish() {
             if args.shards.is_empty() {
                 counts = read;
@@ -56,39 +118,10 @@ pub fn run(args: &CountArgs) -> Result<()> {
         let corpus = count_shard(shard, options)?;
         counts.add_corpus(&corpus, args.shard + i as u64)?;
     }
-    let before = (
-        counts.len() as u64,
-        counts.covered_bytes(),
-        counts.chunk_bytes(),
-    );
-    let dropped = counts.keep_at_least(args.min_chunk_count);
-
-    let w = out.writer()?;
-    let written = match format {
-        CountFormat::Parquet => count_file::write_parquet(&counts, w),
-        CountFormat::Tsv => count_file::write_tsv(&counts, w)
-            .and_then(|()| w.flush())
-            .map_err(|e| out.write_error(&e)),
-    };
-    written?;
-    let to_stderr = out.is_stdout();
-    commit_all(vec![&mut out])?;
-    if args.quiet {
-        return Ok(());
+    if estimated {
+        counts.set_source_bytes(counts.source_bytes().max(counts.covered_bytes()));
     }
-    let report = Report {
-        shards: args.shards.len(),
-        summed,
-        counts: &counts,
-        before,
-        dropped,
-        min: args.min_chunk_count,
-        out: &args.out,
-    };
-    crate::output::emit_with(to_stderr, |w| match args.report {
-        Format::Text => report.write_text(w),
-        Format::Json => report.write_json(w),
-    })
+    Ok((counts, estimated))
 }
 
 /// The options that decide chunks, checked for counting in shards.
@@ -135,14 +168,23 @@ fn count_shard(shard: &str, options: ChunkOptions) -> Result<Corpus> {
     Corpus::new(text, options.mode, chunker, false, options.by_line).map_err(|e| e.context(name))
 }
 
+/// The numbers a count reports.
+struct Numbers {
+    source_bytes: u64,
+    options: ChunkOptions,
+    distinct: u64,
+    distinct_bytes: u64,
+    kept: u64,
+    kept_bytes: u64,
+    /// Bytes of the corpus all distinct chunks cover (count x length).
+    covered: u64,
+    dropped: Dropped,
+}
+
 struct Report<'a> {
     shards: usize,
     summed: usize,
-    counts: &'a ChunkCounts,
-    /// Distinct chunks, bytes of the corpus they cover and their own bytes,
-    /// before rare ones were dropped.
-    before: (u64, u64, u64),
-    dropped: Dropped,
+    numbers: Numbers,
     min: u64,
     out: &'a Path,
 }
@@ -150,16 +192,16 @@ struct Report<'a> {
 impl Report<'_> {
     /// The share of the corpus's bytes the kept chunks cover.
     fn share_kept(&self) -> f64 {
-        let all = self.before.1;
-        if all == 0 {
+        let n = &self.numbers;
+        if n.covered == 0 {
             1.0
         } else {
-            (all - self.dropped.covered) as f64 / all as f64
+            (n.covered - n.dropped.covered) as f64 / n.covered as f64
         }
     }
 
     fn write_text(&self, w: &mut dyn Write) -> std::io::Result<()> {
-        let c = self.counts;
+        let n = &self.numbers;
         let mut from = Vec::new();
         if self.shards > 0 {
             from.push(format!("{} shard{}", self.shards, plural(self.shards)));
@@ -171,22 +213,22 @@ impl Report<'_> {
             w,
             "counted {} ({} bytes of text) with {}",
             from.join(" and "),
-            c.source_bytes(),
-            c.options().describe()
+            n.source_bytes,
+            n.options.describe()
         )?;
         writeln!(
             w,
             "distinct chunks: {}, {} bytes",
-            self.before.0, self.before.2
+            n.distinct, n.distinct_bytes
         )?;
         if self.min > 1 {
             writeln!(
                 w,
                 "kept {} chunks seen at least {} times ({} bytes), dropped {}; the kept chunks cover {:.2}% of the corpus",
-                c.len(),
+                n.kept,
                 self.min,
-                c.chunk_bytes(),
-                self.dropped.chunks,
+                n.kept_bytes,
+                n.dropped.chunks,
                 100.0 * self.share_kept()
             )?;
         }
@@ -194,24 +236,24 @@ impl Report<'_> {
     }
 
     fn write_json(&self, w: &mut dyn Write) -> std::io::Result<()> {
-        let c = self.counts;
-        let o = c.options();
+        let n = &self.numbers;
+        let o = n.options;
         let doc = serde_json::json!({
             "shards": self.shards,
             "count_files": self.summed,
-            "source_bytes": c.source_bytes(),
+            "source_bytes": n.source_bytes,
             "options": {
                 "mode": o.mode.name(),
                 "pretok": if o.mode == Mode::Byte { o.pretok.name() } else { Pretok::default().name() },
                 "digits": o.digits.name(),
                 "by_line": o.by_line,
             },
-            "distinct_chunks": self.before.0,
-            "distinct_chunk_bytes": self.before.2,
+            "distinct_chunks": n.distinct,
+            "distinct_chunk_bytes": n.distinct_bytes,
             "min_chunk_count": self.min,
-            "kept_chunks": c.len(),
-            "kept_chunk_bytes": c.chunk_bytes(),
-            "dropped_chunks": self.dropped.chunks,
+            "kept_chunks": n.kept,
+            "kept_chunk_bytes": n.kept_bytes,
+            "dropped_chunks": n.dropped.chunks,
             "kept_share_of_corpus": self.share_kept(),
             "out": self.out.display().to_string(),
         });

@@ -4,6 +4,8 @@ pub mod atomic;
 pub mod builtin;
 pub mod byte_unicode;
 pub mod count_file;
+pub mod count_merge;
+pub mod count_rows;
 pub(crate) mod files;
 pub mod gguf;
 pub mod gguf_tokenizer;
