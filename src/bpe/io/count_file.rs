@@ -42,10 +42,10 @@ pub const FORMAT_VERSION: &str = "1";
 
 /// Rows per Parquet row group: small enough that a merge of many files
 /// holds one group of each in little memory.
-const ROWS_PER_GROUP: usize = 1 << 16;
+const ROWS_PER_GROUP: usize = 1 << 14;
 
 /// Rows read at a time.
-pub const BATCH: usize = 1 << 13;
+pub const BATCH: usize = 1 << 11;
 
 /// The first line of a tab-separated count file starts with this.
 pub const TSV_MAGIC: &str = "# bpeek counts ";
