@@ -12,7 +12,8 @@ in corpus order, cut between lines: see docs/scale.md).
 Options after `--` go to every `bpeek count` (they must be the options that
 decide chunks: --mode, --pretok, --digits, --by-line). `--scheduler ADDRESS`
 uses a running cluster; without it a local cluster of `--workers` processes
-is started. The shards must be readable by the workers at the same paths.
+is started (its workers threads unless `--processes`: a task only runs
+`bpeek count` and waits). The shards must be readable by the workers at the same paths.
 """
 
 import argparse
@@ -44,6 +45,11 @@ def main():
     p.add_argument("--bpeek", default=shutil.which("bpeek") or "bpeek")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--scheduler", help="address of a running Dask scheduler")
+    p.add_argument(
+        "--processes",
+        action="store_true",
+        help="local workers as processes (by default threads: each task only waits on bpeek)",
+    )
     args = p.parse_args(argv)
 
     from dask.distributed import Client, LocalCluster
@@ -53,7 +59,10 @@ def main():
         client = Client(args.scheduler)
     else:
         cluster = LocalCluster(
-            n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=args.workers,
+            threads_per_worker=1,
+            processes=args.processes,
+            dashboard_address=None,
         )
         client = Client(cluster)
     bpeek = os.path.abspath(args.bpeek) if os.path.exists(args.bpeek) else args.bpeek

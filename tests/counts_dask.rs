@@ -163,3 +163,59 @@ print(len(out))
     ]);
     assert_eq!(merges(&got), merges(&want), "after Dask's own reduce");
 }
+
+/// Parquet files pyarrow writes wrong in the ways a pipeline can: another
+/// codec, nulls, a negative count, a missing column. Each is refused by
+/// name with exit 2.
+#[test]
+fn parquet_files_another_engine_wrote_wrong_are_refused_by_name() {
+    if !python_has("pyarrow") {
+        assert!(std::env::var_os("CI").is_none(), "CI must have pyarrow");
+        eprintln!("skipped: python3 has no pyarrow");
+        return;
+    }
+    let dir = scratch("wrong");
+    let make = format!(
+        r#"
+import pyarrow as pa, pyarrow.parquet as pq
+opts = "mode=byte pretok=gpt2 digits=keep by-line=no"
+def table(chunk=[b"a", b" b"], count=[2, 1], shard=[0, 0], offset=[0, 1], options=True):
+    cols = {{"chunk": pa.array(chunk, pa.binary()), "count": pa.array(count, pa.int64()),
+            "first_shard": pa.array(shard, pa.int64()), "first_offset": pa.array(offset, pa.int64())}}
+    if options:
+        cols["options"] = pa.array([opts] * len(chunk))
+    return pa.table(cols)
+d = "{dir}"
+pq.write_table(table(), d + "/ok.parquet")
+pq.write_table(table(), d + "/zstd.parquet", compression="zstd")
+pq.write_table(table(count=[2, None]), d + "/null.parquet")
+pq.write_table(table(count=[2, -1]), d + "/negative.parquet")
+pq.write_table(table(options=False), d + "/no-options.parquet")
+pq.write_table(table().drop(["first_shard"]), d + "/no-shard.parquet")
+"#,
+        dir = dir.display()
+    );
+    run(Command::new("python3").args(["-c", &make]));
+    let ok = bpeek(&[
+        "train",
+        "--counts",
+        &dir.join("ok.parquet").display().to_string(),
+    ]);
+    assert!(ok.contains("\"a\" + \" \"") || ok.contains("merge"), "{ok}");
+    for (file, says) in [
+        ("zstd.parquet", "compressed with ZSTD"),
+        ("null.parquet", "1 of 2 rows are null"),
+        ("negative.parquet", "row 1: count is -1"),
+        ("no-options.parquet", "no options"),
+        ("no-shard.parquet", "no column \"first_shard\""),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+            .args(["train", "--counts"])
+            .arg(dir.join(file))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{file}: {err}");
+        assert!(err.contains(file) && err.contains(says), "{file}: {err}");
+    }
+}

@@ -271,6 +271,17 @@ impl ParquetRows {
         ];
         for g in 0..meta.num_row_groups() {
             for c in meta.row_group(g).columns() {
+                use parquet::basic::Compression;
+                if !matches!(
+                    c.compression(),
+                    Compression::UNCOMPRESSED | Compression::SNAPPY
+                ) {
+                    return Err(Error::input(format!(
+                        "column {:?} is compressed with {}; bpeek reads snappy or uncompressed Parquet (pyarrow: compression=\"snappy\"; Polars: compression=\"snappy\")",
+                        c.column_path().string(),
+                        c.compression()
+                    )));
+                }
                 // A page may claim any size; snappy expands at most about
                 // 6x, so a claim far past the bytes stored is a damaged file.
                 let stored = c.compressed_size().max(0) as u64;
