@@ -198,8 +198,8 @@ fn malformed_files_of_every_format_are_rejected_clearly() {
         (write("wordlevel.json", r#"{"model": {"type": "WordLevel", "vocab": {}}}"#), "model.type 'WordLevel' is not supported"),
         (write("wordpiece.json", r#"{"model": {"type": "WordPiece", "vocab": {}}}"#), "model: unk_token \"[UNK]\" is not in the vocabulary"),
         (
-            write("metaspace.json", r#"{"pre_tokenizer": {"type": "Metaspace"}, "model": {"type": "BPE", "vocab": {}, "merges": []}}"#),
-            "pre_tokenizer 'Metaspace' is not supported",
+            write("whitespace.json", r#"{"pre_tokenizer": {"type": "Whitespace"}, "model": {"type": "BPE", "vocab": {}, "merges": []}}"#),
+            "pre_tokenizer: type 'Whitespace' is not supported with BPE on characters",
         ),
         (
             write(

@@ -5,7 +5,15 @@
 //! piece starts as its characters (a character with no token as its UTF-8
 //! bytes, the pieces `<0x00>`..`<0xFF>`), and the adjacent pair with the
 //! lowest merge rank merges first, as Hugging Face's BPE model does.
+//!
+//! The same model reads Hugging Face `tokenizer.json` files of BPE on
+//! characters (Llama 2, Mistral): there the text goes through the file's
+//! normalizer and Metaspace pre-tokenizer ([`HfText`]) instead, a
+//! character with no token and no byte tokens is the unknown token
+//! (consecutive ones fused into one if the file says so), and ids go back
+//! to text through the file's decoder chain.
 
+use crate::bpe::hf_text::HfText;
 use crate::bpe::merge::apply_ranked;
 use crate::bpe::spm::byte_of_piece;
 use crate::bpe::{Pair, TokenId};
@@ -26,6 +34,22 @@ pub struct CharBpe {
     byte_ids: Vec<Option<TokenId>>,
     /// Tokens never made from text (control tokens).
     silent: Vec<bool>,
+    /// How a Hugging Face file cuts and decodes text, when it is one.
+    hf: Option<Box<HfModel>>,
+}
+
+/// What a Hugging Face file adds to the model.
+#[derive(Debug, Clone)]
+pub struct HfModel {
+    pub text: HfText,
+    /// The unknown token, for a character with no token and no bytes.
+    pub unk: Option<TokenId>,
+    /// Consecutive unknown characters as one unknown token.
+    pub fuse_unk: bool,
+    /// A word that is a token is taken whole, before any merge.
+    pub ignore_merges: bool,
+    /// A character with no token goes as its byte tokens.
+    pub byte_fallback: bool,
 }
 
 impl CharBpe {
@@ -52,8 +76,7 @@ impl CharBpe {
                 ids.entry(t.clone()).or_insert(i as TokenId);
             }
         }
-        let mut ranks = FxHashMap::with_capacity_and_hasher(merges.len(), Default::default());
-        let mut joined = String::new();
+        let mut pairs = Vec::with_capacity(merges.len());
         for (rank, m) in merges.iter().enumerate() {
             let cut = m
                 .char_indices()
@@ -65,8 +88,49 @@ impl CharBpe {
                     "{field}[{rank}]: not two tokens separated by a space"
                 )));
             };
-            let (a, b) = (&m[..at], &m[at + 1..]);
-            let (Some(&left), Some(&right)) = (ids.get(a), ids.get(b)) else {
+            pairs.push((m[..at].to_string(), m[at + 1..].to_string()));
+        }
+        Self::from_pairs(texts, ids, byte_ids, silent, &pairs, field)
+    }
+
+    /// Build from each id's text, which ids are byte tokens and which are
+    /// silent, and merges as (left, right) in rank order.
+    pub fn with_pairs(
+        texts: Vec<String>,
+        is_byte: &[bool],
+        silent: Vec<bool>,
+        merges: &[(String, String)],
+        field: &str,
+    ) -> Result<CharBpe> {
+        let mut ids = FxHashMap::with_capacity_and_hasher(texts.len(), Default::default());
+        let mut byte_ids = vec![None; 256];
+        for (i, t) in texts.iter().enumerate() {
+            if is_byte.get(i).copied().unwrap_or(false) {
+                if let Some(b) = byte_of_piece(t.as_bytes()) {
+                    byte_ids[b as usize] = Some(i as TokenId);
+                }
+                continue;
+            }
+            if !t.is_empty() && !silent.get(i).copied().unwrap_or(false) {
+                ids.entry(t.clone()).or_insert(i as TokenId);
+            }
+        }
+        Self::from_pairs(texts, ids, byte_ids, silent, merges, field)
+    }
+
+    fn from_pairs(
+        texts: Vec<String>,
+        ids: FxHashMap<String, TokenId>,
+        byte_ids: Vec<Option<TokenId>>,
+        silent: Vec<bool>,
+        merges: &[(String, String)],
+        field: &str,
+    ) -> Result<CharBpe> {
+        let mut ranks = FxHashMap::with_capacity_and_hasher(merges.len(), Default::default());
+        let mut joined = String::new();
+        for (rank, (a, b)) in merges.iter().enumerate() {
+            let m = format!("{a} {b}");
+            let (Some(&left), Some(&right)) = (ids.get(a.as_str()), ids.get(b.as_str())) else {
                 return Err(Error::input(format!(
                     "{field}[{rank}]: a half of {:?} is not a token",
                     m
@@ -89,7 +153,25 @@ impl CharBpe {
             ranks,
             byte_ids,
             silent,
+            hf: None,
         })
+    }
+
+    /// Which ids decode to nothing (special tokens).
+    pub fn with_silent(mut self, silent: Vec<bool>) -> Self {
+        self.silent = silent;
+        self
+    }
+
+    /// The model as a Hugging Face file uses it.
+    pub fn with_hf(mut self, hf: HfModel) -> Self {
+        self.hf = Some(Box::new(hf));
+        self
+    }
+
+    /// What a Hugging Face file adds, if the model comes from one.
+    pub fn hf(&self) -> Option<&HfModel> {
+        self.hf.as_deref()
     }
 
     /// The bytes a token stands for: its text, or a byte token's one byte.
@@ -104,6 +186,9 @@ impl CharBpe {
     }
 
     pub fn byte_fallback(&self) -> bool {
+        if let Some(hf) = &self.hf {
+            return hf.byte_fallback;
+        }
         self.byte_ids.iter().all(Option::is_some)
     }
 
@@ -122,8 +207,23 @@ impl CharBpe {
         &self,
         text: &str,
         out: &mut Vec<TokenId>,
+        spans: Option<&mut Vec<Range<usize>>>,
+    ) {
+        self.encode_piece(text, true, out, spans)
+    }
+
+    /// [`CharBpe::encode`] for a piece of a text cut at added tokens;
+    /// `at_start` says whether it starts the whole text.
+    pub fn encode_piece(
+        &self,
+        text: &str,
+        at_start: bool,
+        out: &mut Vec<TokenId>,
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
+        if let Some(hf) = &self.hf {
+            return self.encode_hf(hf, text, at_start, out, spans);
+        }
         // The text with spaces as `▁`, and where each of its bytes came from.
         let mut esc = String::with_capacity(text.len() + 8);
         let mut from: Vec<Range<usize>> = Vec::with_capacity(text.len() + 8);
@@ -183,10 +283,104 @@ impl CharBpe {
         }
     }
 
+    /// [`CharBpe::encode`] for a Hugging Face file: each word of the
+    /// normalized text merged on its own.
+    fn encode_hf(
+        &self,
+        hf: &HfModel,
+        text: &str,
+        at_start: bool,
+        out: &mut Vec<TokenId>,
+        mut spans: Option<&mut Vec<Range<usize>>>,
+    ) {
+        let (norm, words) = hf.text.words(text, at_start);
+        let mut symbols: Vec<TokenId> = Vec::new();
+        // Bytes of the normalized text each unknown token stands for.
+        let mut unknown: Vec<usize> = Vec::new();
+        for word in words {
+            let s = &norm.text[word.clone()];
+            symbols.clear();
+            unknown.clear();
+            let whole = if hf.ignore_merges {
+                self.ids.get(s)
+            } else {
+                None
+            };
+            if let Some(&id) = whole {
+                symbols.push(id);
+            } else {
+                let mut last_unknown = false;
+                for c in s.chars() {
+                    let mut buf = [0u8; 4];
+                    let c = c.encode_utf8(&mut buf);
+                    if let Some(&id) = self.ids.get(&*c) {
+                        symbols.push(id);
+                        last_unknown = false;
+                        continue;
+                    }
+                    let bytes: Option<Vec<TokenId>> =
+                        c.bytes().map(|b| self.byte_ids[b as usize]).collect();
+                    match (bytes, hf.unk) {
+                        (Some(b), _) => {
+                            symbols.extend(b);
+                            last_unknown = false;
+                        }
+                        (None, Some(unk)) => {
+                            if last_unknown && hf.fuse_unk {
+                                if let Some(n) = unknown.last_mut() {
+                                    *n += c.len();
+                                }
+                            } else {
+                                symbols.push(unk);
+                                unknown.push(c.len());
+                            }
+                            last_unknown = true;
+                        }
+                        // No token, no bytes, no unknown token: dropped.
+                        (None, None) => {}
+                    }
+                }
+                apply_ranked(&mut symbols, |p| self.ranks.get(&p).copied());
+            }
+            out.extend_from_slice(&symbols);
+            if let Some(sp) = spans.as_deref_mut() {
+                let mut at = word.start;
+                let mut unknown = unknown.iter();
+                for &id in &symbols {
+                    let len = match hf.unk {
+                        Some(unk) if id == unk => unknown.next().copied().unwrap_or(0),
+                        _ => self.token_bytes(id).len().max(1),
+                    };
+                    let end = (at + len).min(word.end);
+                    let r = if at < end {
+                        norm.from[at].start..norm.from[end - 1].end
+                    } else {
+                        let p = norm.from.get(at).map_or(text.len(), |r| r.start);
+                        p..p
+                    };
+                    sp.push(r);
+                    at = end;
+                }
+            }
+        }
+    }
+
     /// The text of `ids`: tokens' texts and bytes joined, `▁` as a space,
     /// silent tokens left out; bytes that make no character are U+FFFD.
-    /// `other` gives ids that are not tokens of the model.
+    /// `other` gives ids that are not tokens of the model. A Hugging Face
+    /// file's tokens go through its decoder chain instead.
     pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
+        if let Some(hf) = &self.hf {
+            let tokens = ids
+                .iter()
+                .filter(|&&id| !self.silent.get(id as usize).copied().unwrap_or(false))
+                .map(|&id| match self.texts.get(id as usize) {
+                    Some(t) => t.clone(),
+                    None => String::from_utf8_lossy(&other(id)).into_owned(),
+                })
+                .collect();
+            return hf.text.decode(tokens).into_bytes();
+        }
         let mut bytes = Vec::new();
         for &id in ids {
             if (id as usize) < self.texts.len() {

@@ -580,10 +580,15 @@ impl Tokenizer {
     /// unless `allow_special` is set.
     pub fn encode(&self, text: &str, allow_special: bool) -> Vec<TokenId> {
         let mut ids = Vec::new();
-        self.for_each_piece(text.as_bytes(), allow_special, |piece| match piece {
-            Piece::Special(id) => ids.push(id),
-            Piece::Text(t) => self.encode_ordinary(t, &mut ids),
-            Piece::Normalized(t) => self.encode_ordinary(t.as_bytes(), &mut ids),
+        // Whether a piece starts the text (nothing came before it).
+        let mut first = true;
+        self.for_each_piece(text.as_bytes(), allow_special, |piece| {
+            match piece {
+                Piece::Special(id) => ids.push(id),
+                Piece::Text(t) => self.encode_ordinary(t, first, &mut ids),
+                Piece::Normalized(t) => self.encode_ordinary(t.as_bytes(), first, &mut ids),
+            }
+            first = false;
         });
         ids
     }
@@ -602,10 +607,14 @@ impl Tokenizer {
             }
             Mode::Byte => {
                 let mut ids = Vec::new();
-                self.for_each_piece(text, allow_special, |piece| match piece {
-                    Piece::Special(id) => ids.push(id),
-                    Piece::Text(t) => self.encode_ordinary(t, &mut ids),
-                    Piece::Normalized(t) => self.encode_ordinary(t.as_bytes(), &mut ids),
+                let mut first = true;
+                self.for_each_piece(text, allow_special, |piece| {
+                    match piece {
+                        Piece::Special(id) => ids.push(id),
+                        Piece::Text(t) => self.encode_ordinary(t, first, &mut ids),
+                        Piece::Normalized(t) => self.encode_ordinary(t.as_bytes(), first, &mut ids),
+                    }
+                    first = false;
                 });
                 Ok(ids)
             }
@@ -695,8 +704,10 @@ impl Tokenizer {
         }
     }
 
-    /// Encode text with no special tokens in it.
-    fn encode_ordinary(&self, text: &[u8], out: &mut Vec<TokenId>) {
+    /// Encode text with no special tokens in it; `at_start` says whether
+    /// it starts the whole text (a Metaspace with prepend scheme `first`
+    /// puts its mark only there).
+    fn encode_ordinary(&self, text: &[u8], at_start: bool, out: &mut Vec<TokenId>) {
         if let Some(spm) = &self.spm {
             spm.encode(text, out, None);
             return;
@@ -706,7 +717,7 @@ impl Tokenizer {
             return;
         }
         if let Some(m) = &self.cbpe {
-            m.encode(&String::from_utf8_lossy(text), out, None);
+            m.encode_piece(&String::from_utf8_lossy(text), at_start, out, None);
             return;
         }
         let rank_of = |p: Pair| self.ranks.get(&p).copied();

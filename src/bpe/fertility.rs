@@ -90,10 +90,12 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
         return spm_spans(spm, text);
     }
     if let Some(wp) = tok.wordpiece() {
-        return model_spans(tok, text, |t, ids, spans| wp.encode(t, ids, Some(spans)));
+        return model_spans(tok, text, |t, _, ids, spans| wp.encode(t, ids, Some(spans)));
     }
     if let Some(m) = tok.char_bpe() {
-        return model_spans(tok, text, |t, ids, spans| m.encode(t, ids, Some(spans)));
+        return model_spans(tok, text, |t, at_start, ids, spans| {
+            m.encode_piece(t, at_start, ids, Some(spans))
+        });
     }
     if tok.mode() == crate::bpe::Mode::Char {
         return char_mode_spans(tok, text);
@@ -126,13 +128,13 @@ fn spm_spans(spm: &crate::bpe::spm::SpmModel, text: &str) -> Vec<(TokenId, Range
 fn model_spans(
     tok: &Tokenizer,
     text: &str,
-    encode: impl Fn(&str, &mut Vec<TokenId>, &mut Vec<Range<usize>>),
+    encode: impl Fn(&str, bool, &mut Vec<TokenId>, &mut Vec<Range<usize>>),
 ) -> Vec<(TokenId, Range<usize>)> {
     let mut out = Vec::new();
     let Some(added) = tok.added() else {
         let mut ids = Vec::new();
         let mut spans = Vec::new();
-        encode(text, &mut ids, &mut spans);
+        encode(text, true, &mut ids, &mut spans);
         return ids.into_iter().zip(spans).collect();
     };
     let mut at = 0;
@@ -145,7 +147,7 @@ fn model_spans(
         crate::bpe::added::AddedPiece::Text(t) => {
             let mut ids = Vec::new();
             let mut spans = Vec::new();
-            encode(&t, &mut ids, &mut spans);
+            encode(&t, at == 0, &mut ids, &mut spans);
             out.extend(
                 ids.into_iter()
                     .zip(spans)

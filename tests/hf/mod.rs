@@ -8,6 +8,8 @@
 
 #![allow(dead_code)]
 
+pub mod texts;
+
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};

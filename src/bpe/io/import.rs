@@ -116,6 +116,9 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             quoted(kind)
         )));
     }
+    if !crate::bpe::io::hf_char_bpe::is_byte_level(doc) {
+        return crate::bpe::io::hf_char_bpe::hugging_face(name, doc);
+    }
     let normalizer = refuse_id_changing_parts(doc, model)?;
     let (pretok, digits) = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
     let vocab_obj = model

@@ -9,6 +9,7 @@ pub mod count_rows;
 pub(crate) mod files;
 pub mod gguf;
 pub mod gguf_tokenizer;
+pub mod hf_char_bpe;
 pub mod hf_export;
 pub mod hf_unigram;
 pub mod import;

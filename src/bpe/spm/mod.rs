@@ -136,7 +136,7 @@ pub enum TextStep {
 }
 
 impl TextStep {
-    fn apply(self, text: &str) -> String {
+    pub(crate) fn apply(self, text: &str) -> String {
         use unicode_normalization::UnicodeNormalization;
         match self {
             TextStep::Nfc => text.nfc().collect(),
