@@ -195,7 +195,8 @@ fn malformed_files_of_every_format_are_rejected_clearly() {
         (write("plain.tiktoken", "YQ== 0\n"), "has no pre-tokenizer"),
         (write("truncated.json", "{\"model\": {\"type\": \"BPE\", \"vocab\""), "malformed JSON"),
         (write("unigram.json", r#"{"model": {"type": "Unigram", "vocab": []}}"#), "model.unk_id: null"),
-        (write("wordlevel.json", r#"{"model": {"type": "WordLevel", "vocab": {}}}"#), "model.type 'WordLevel' is not supported"),
+        (write("wordlevel.json", r#"{"model": {"type": "WordLevel", "vocab": {}}}"#), "model: unk_token \"<unk>\" is not in the vocabulary"),
+        (write("wordmodel.json", r#"{"model": {"type": "WordModel", "vocab": {}}}"#), "model.type 'WordModel' is not supported"),
         (write("wordpiece.json", r#"{"model": {"type": "WordPiece", "vocab": {}}}"#), "model: unk_token \"[UNK]\" is not in the vocabulary"),
         (
             write("whitespace.json", r#"{"pre_tokenizer": {"type": "Whitespace"}, "model": {"type": "BPE", "vocab": {}, "merges": []}}"#),

@@ -395,8 +395,12 @@ impl Tokenizer {
     /// What kind of tokenizer this is, in words: `byte-level BPE`,
     /// `char-level BPE`, `sentencepiece unigram`, `sentencepiece bpe`.
     pub fn kind(&self) -> &'static str {
-        if self.wp.is_some() {
-            return "wordpiece";
+        if let Some(w) = &self.wp {
+            return if w.whole_words() {
+                "wordlevel"
+            } else {
+                "wordpiece"
+            };
         }
         if self.cbpe.is_some() {
             return "bpe on characters";

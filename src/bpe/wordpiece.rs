@@ -98,6 +98,8 @@ pub struct WordPiece {
     split: WordSplit,
     special: FxHashSet<TokenId>,
     cleanup: bool,
+    /// WordLevel: a word is one token or unknown, never cut.
+    whole_words: bool,
 }
 
 /// One step of cutting a word: the piece taken and the longer ones tried
@@ -112,6 +114,17 @@ pub struct Step {
 }
 
 impl WordPiece {
+    /// The model as WordLevel: each word one token, or the unknown token.
+    pub fn with_whole_words(mut self) -> Self {
+        self.whole_words = true;
+        self
+    }
+
+    /// Whether this is WordLevel (words never cut).
+    pub fn whole_words(&self) -> bool {
+        self.whole_words
+    }
+
     /// Build the tables; errors name the field.
     pub fn new(spec: WordPieceSpec) -> Result<WordPiece> {
         let mut ids = FxHashMap::default();
@@ -142,6 +155,7 @@ impl WordPiece {
             split: spec.split,
             special: spec.special.into_iter().collect(),
             cleanup: spec.cleanup,
+            whole_words: false,
         })
     }
 
@@ -237,6 +251,14 @@ impl WordPiece {
     /// candidates failed before it. `None` when some part has no piece
     /// (the word is then the unknown token).
     pub fn steps(&self, word: &str) -> Option<Vec<Step>> {
+        if self.whole_words {
+            let &id = self.ids.get(word)?;
+            return Some(vec![Step {
+                id,
+                piece: word.to_string(),
+                tried: 0,
+            }]);
+        }
         if word.chars().count() > self.max_chars {
             return None;
         }

@@ -104,7 +104,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .get("model")
         .ok_or_else(|| Error::input("field 'model' is missing"))?;
     let kind = model.get("type").and_then(Value::as_str).unwrap_or("BPE");
-    if kind == "WordPiece" {
+    if kind == "WordPiece" || kind == "WordLevel" {
         return crate::bpe::io::wordpiece::hugging_face(name, doc);
     }
     if kind == "Unigram" {
@@ -112,7 +112,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     }
     if kind != "BPE" {
         return Err(Error::input(format!(
-            "model.type {} is not supported: bpeek reads byte-level BPE (model.type \"BPE\" with a ByteLevel pre-tokenizer) WordPiece and Unigram",
+            "model.type {} is not supported: bpeek reads BPE (byte-level or on characters), WordPiece, WordLevel and Unigram",
             quoted(kind)
         )));
     }

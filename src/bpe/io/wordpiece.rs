@@ -104,8 +104,23 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             ))),
         }
     };
-    let unk_token = str_field("unk_token", "[UNK]")?;
-    let prefix = str_field("continuing_subword_prefix", "##")?;
+    // WordLevel is WordPiece that never cuts a word: a word is a token or
+    // the unknown token.
+    let level = model.get("type").and_then(Value::as_str) == Some("WordLevel");
+    let unk_token = str_field("unk_token", if level { "<unk>" } else { "[UNK]" })?;
+    let prefix = if level {
+        // Without a decoder, Hugging Face joins tokens with spaces.
+        match doc.get("decoder") {
+            None | Some(Value::Null) => String::new(),
+            Some(d) => d
+                .get("prefix")
+                .and_then(Value::as_str)
+                .unwrap_or("##")
+                .to_string(),
+        }
+    } else {
+        str_field("continuing_subword_prefix", "##")?
+    };
     let max_chars = match model.get("max_input_chars_per_word") {
         None | Some(Value::Null) => 100,
         Some(v) => v.as_u64().filter(|&n| n > 0).ok_or_else(|| {
@@ -124,7 +139,10 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     }
     let normalizer = bert_normalizer(doc.get("normalizer").unwrap_or(&Value::Null))?;
     let split = word_split(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
-    let cleanup = decoder_cleanup(doc.get("decoder").unwrap_or(&Value::Null), &prefix)?;
+    let cleanup = match doc.get("decoder") {
+        None | Some(Value::Null) if level => false,
+        d => decoder_cleanup(d.unwrap_or(&Value::Null), &prefix)?,
+    };
     let added = added_tokens(doc)?;
     let mut special = Vec::new();
     for (place, t) in &added {
@@ -161,6 +179,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         cleanup,
     })
     .map_err(|e| e.context("model"))?;
+    let wp = if level { wp.with_whole_words() } else { wp };
     let added = (!added.is_empty()).then(|| {
         AddedVocab::new(
             added.into_iter().map(|(_, t)| t).collect(),
