@@ -161,3 +161,27 @@ fn every_test_vocabulary_gives_llama_cpp_s_expected_ids() {
         wrong.join("\n")
     );
 }
+
+/// With `--add-special-tokens` a GGUF tokenizer puts around the text what
+/// llama.cpp's defaults and the file's keys say: BOS for Llama's
+/// SentencePiece and Llama 3, `[CLS]` and `[SEP]` for BERT, nothing for
+/// GPT-2.
+#[test]
+fn the_tokens_around_a_text_follow_llama_cpp_s_defaults_and_keys() {
+    let Some(dir) = models_dir() else { return };
+    let around = |vocab: &str| -> (Vec<u32>, Vec<u32>) {
+        let path = dir.join(format!("ggml-vocab-{vocab}.gguf"));
+        let tok = bpeek::bpe::io::load::load(path.to_str().unwrap()).unwrap();
+        let plain = tok.encode_for_model(b"hello world", false, false).unwrap();
+        let with = tok.encode_for_model(b"hello world", false, true).unwrap();
+        let at = with
+            .windows(plain.len())
+            .position(|w| w == plain.as_slice())
+            .expect("the text's own ids are inside");
+        (with[..at].to_vec(), with[at + plain.len()..].to_vec())
+    };
+    assert_eq!(around("llama-spm"), (vec![1], vec![]));
+    assert_eq!(around("bert-bge"), (vec![101], vec![102]));
+    assert_eq!(around("gpt-2"), (vec![], vec![]));
+    assert_eq!(around("llama-bpe"), (vec![128000], vec![]));
+}

@@ -64,6 +64,9 @@ pub struct Tokenizer {
     /// A BPE model on characters (GGUF `gemma4`), which then does all the
     /// encoding and decoding.
     cbpe: Option<Arc<CharBpe>>,
+    /// The tokens the model's post-processor puts around a text, when
+    /// `--add-special-tokens` asks for them.
+    template: Option<Arc<Template>>,
 }
 
 /// In the byte table: no token for this byte.
@@ -113,6 +116,7 @@ impl Tokenizer {
             wp: None,
             split: None,
             cbpe: None,
+            template: None,
         }
     }
 
@@ -206,6 +210,7 @@ impl Tokenizer {
             wp: None,
             split: None,
             cbpe: None,
+            template: None,
         })
     }
 
@@ -281,6 +286,7 @@ impl Tokenizer {
             wp: None,
             split: None,
             cbpe: None,
+            template: None,
         }
     }
 
@@ -305,6 +311,7 @@ impl Tokenizer {
             wp: None,
             split: None,
             cbpe: None,
+            template: None,
         }
     }
 
@@ -332,6 +339,7 @@ impl Tokenizer {
             wp: Some(Arc::new(model)),
             split: None,
             cbpe: None,
+            template: None,
         }
     }
 
@@ -368,6 +376,45 @@ impl Tokenizer {
             wp: None,
             split: None,
             cbpe: None,
+            template: None,
+        }
+    }
+
+    /// Give the tokenizer the template its file's post-processor sets.
+    pub fn set_template(&mut self, template: Template) {
+        self.template = Some(Arc::new(template));
+    }
+
+    /// The template around a text, if the file says one.
+    pub fn template(&self) -> Option<&Template> {
+        self.template.as_deref()
+    }
+
+    /// [`Tokenizer::encode`], with the tokens the model's post-processor
+    /// puts around the text when `add_special` is set (`--add-special-tokens`):
+    /// an error if the file's post-processor is one bpeek does not read.
+    pub fn encode_for_model(
+        &self,
+        text: &[u8],
+        allow_special: bool,
+        add_special: bool,
+    ) -> Result<Vec<TokenId>> {
+        let ids = self.encode_bytes(text, allow_special)?;
+        if !add_special {
+            return Ok(ids);
+        }
+        match self.template.as_deref() {
+            None => Ok(ids),
+            Some(Template::Around { before, after }) => {
+                let mut out = Vec::with_capacity(before.len() + ids.len() + after.len());
+                out.extend_from_slice(before);
+                out.extend(ids);
+                out.extend_from_slice(after);
+                Ok(out)
+            }
+            Some(Template::Unsupported(why)) => {
+                Err(Error::input(format!("--add-special-tokens: {why}")))
+            }
         }
     }
 
@@ -863,6 +910,18 @@ impl Tokenizer {
             Err(e) => crate::bpe::display::token_text(e.as_bytes()),
         })
     }
+}
+
+/// The tokens a model puts around one text (its post-processor's
+/// template for a single sequence).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Template {
+    Around {
+        before: Vec<TokenId>,
+        after: Vec<TokenId>,
+    },
+    /// The file's post-processor, which bpeek does not read: why.
+    Unsupported(String),
 }
 
 enum Piece<'t> {

@@ -36,7 +36,7 @@ pub(crate) mod vocab;
 pub mod wordpiece;
 
 pub use corpus::Corpus;
-pub use encoder::Tokenizer;
+pub use encoder::{Template, Tokenizer};
 pub use names::{Mode, TieRule};
 pub use pretok::{Digits, Pretok};
 pub use trainer::{Phase, Round, Segment, StopReason, Trainer, TrainerConfig};

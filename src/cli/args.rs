@@ -173,6 +173,9 @@ pub struct EncodeArgs {
     /// Let text such as <|endoftext|> become its special token id
     #[arg(long)]
     pub allow_special: bool,
+    /// Put around the text the tokens the model's post-processor adds (BOS, EOS, [CLS], [SEP])
+    #[arg(long)]
+    pub add_special_tokens: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
@@ -216,6 +219,9 @@ pub struct FertilityArgs {
     /// Also show how each tokenizer cuts numbers
     #[arg(long)]
     pub numbers: bool,
+    /// Count the tokens the model's post-processor adds too (BOS, EOS, [CLS], [SEP]): the model's own count
+    #[arg(long)]
+    pub add_special_tokens: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }

@@ -24,7 +24,7 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
         _ => "the text".to_string(),
     };
     let ids = tokenizer
-        .encode_bytes(&text, args.allow_special)
+        .encode_for_model(&text, args.allow_special, args.add_special_tokens)
         .map_err(|e| e.context(source))?;
     match args.format {
         Format::Json => crate::cli::encode_json::emit(&tokenizer, &ids, text.len())?,

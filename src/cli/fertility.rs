@@ -26,7 +26,15 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
     let mut rows = Vec::new();
     for tok in &tokenizers {
         for (label, text) in &texts {
-            rows.push(fertility::measure(tok, label, text));
+            let mut row = fertility::measure(tok, label, text);
+            if args.add_special_tokens {
+                // The model's own count: the tokens around the text too.
+                row.tokens = tok
+                    .encode_for_model(text.as_bytes(), false, true)
+                    .map_err(|e| e.context(tok.name()))?
+                    .len();
+            }
+            rows.push(row);
         }
     }
     if let Some(en) = &english {

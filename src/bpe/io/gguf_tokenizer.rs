@@ -39,6 +39,101 @@ pub fn tokenizer(name: &str, meta: &Metadata) -> Result<Tokenizer> {
     };
     let tokens = tokens(meta)?;
     let kinds = kinds(meta, tokens.len())?;
+    let mut tok = by_model(name, meta, model, tokens, &kinds)?;
+    if let Some(t) = template(meta, model, tokens.len()) {
+        tok.set_template(t);
+    }
+    Ok(tok)
+}
+
+/// What llama.cpp puts around a text when asked for special tokens: BOS,
+/// EOS and (BERT) SEP, by its defaults for each tokenizer model and
+/// pre-tokenizer name, which `tokenizer.ggml.add_bos_token`,
+/// `add_eos_token` and `add_sep_token` override.
+fn template(meta: &Metadata, model: &str, size: usize) -> Option<crate::bpe::Template> {
+    use crate::bpe::Template;
+    let pre = match meta.get("tokenizer.ggml.pre") {
+        Some(Value::Str(s)) => s.as_str(),
+        _ => "default",
+    };
+    // llama.cpp's defaults (llama-vocab.cpp, `load`).
+    let (mut bos, mut eos, mut sep) = match model {
+        "llama" | "gemma4" => (true, false, false),
+        "bert" => (true, false, true),
+        "t5" => (false, true, false),
+        "gpt2" => match pre {
+            "llama3" | "llama-v3" | "llama-bpe" | "falcon3" | "falcon-h1" | "pixtral"
+            | "midm-2.0" | "lfm2" | "jina-v5-nano" | "tekken" | "chameleon" => (true, false, false),
+            "jina-v1-en" | "jina-v2-code" | "roberta-bpe" => (false, false, true),
+            _ => (false, false, false),
+        },
+        _ => return None,
+    };
+    let flag = |key: &str, default: bool| match meta.get(key) {
+        Some(Value::Bool(b)) => *b,
+        _ => default,
+    };
+    bos = flag("tokenizer.ggml.add_bos_token", bos) || model == "gemma4";
+    eos = flag("tokenizer.ggml.add_eos_token", eos);
+    sep = flag("tokenizer.ggml.add_sep_token", sep);
+    // The ids llama.cpp takes when the file does not say them.
+    let default = |key: &str| -> Option<u64> {
+        match (model, key.rsplit('.').next().unwrap_or_default()) {
+            ("llama", "bos_token_id") => Some(1),
+            ("llama", "eos_token_id") => Some(2),
+            ("bert", "bos_token_id") => Some(101),
+            ("bert", "seperator_token_id") => Some(102),
+            ("gpt2", "bos_token_id" | "eos_token_id") => Some(11),
+            ("t5", "eos_token_id") => Some(1),
+            _ => None,
+        }
+    };
+    let id = |key: &str| -> std::result::Result<TokenId, String> {
+        let n = match meta.get(key) {
+            Some(Value::UInt(n)) => Some(*n),
+            Some(Value::Int(n)) if *n >= 0 => Some(*n as u64),
+            Some(_) => None,
+            None => default(key),
+        };
+        match n {
+            Some(n) if (n as usize) < size => Ok(n as TokenId),
+            _ => Err(format!(
+                "{key} is missing or not a token, and the text needs it"
+            )),
+        }
+    };
+    let build = || -> std::result::Result<Template, String> {
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        if bos {
+            before.push(id("tokenizer.ggml.bos_token_id")?);
+        }
+        match model {
+            // BERT's [SEP] always ends the text.
+            "bert" => after.push(id("tokenizer.ggml.seperator_token_id")?),
+            _ if sep => {
+                return Err(
+                    "tokenizer.ggml.add_sep_token: a separator after a BPE text is not supported"
+                        .into(),
+                );
+            }
+            _ => {}
+        }
+        if eos && model != "bert" {
+            after.push(id("tokenizer.ggml.eos_token_id")?);
+        }
+        Ok(Template::Around { before, after })
+    };
+    Some(build().unwrap_or_else(Template::Unsupported))
+}
+
+fn by_model(
+    name: &str,
+    meta: &Metadata,
+    model: &str,
+    tokens: &[String],
+    kinds: &[PieceType],
+) -> Result<Tokenizer> {
     match model {
         "llama" => spm(name, meta, tokens, &kinds, Algorithm::Bpe),
         "t5" => spm(name, meta, tokens, &kinds, Algorithm::Unigram),

@@ -130,7 +130,15 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
         return gpt2_pair(spec, path, &bpe);
     }
     if doc.get("model").is_some_and(Value::is_object) {
-        let tok = import::hugging_face(&file_name(spec), &doc).map_err(|e| e.context(spec));
+        let tok = import::hugging_face(&file_name(spec), &doc)
+            .map(|mut tok| {
+                let post = doc.get("post_processor").unwrap_or(&Value::Null);
+                if let Some(t) = crate::bpe::io::hf_template::template(post) {
+                    tok.set_template(t);
+                }
+                tok
+            })
+            .map_err(|e| e.context(spec));
         // A file of hundreds of thousands of added tokens is millions of
         // small allocations: they are freed off the caller's path.
         if text.len() > BIG_DOCUMENT {
