@@ -135,11 +135,11 @@ fn by_model(
     kinds: &[PieceType],
 ) -> Result<Tokenizer> {
     match model {
-        "llama" => spm(name, meta, tokens, &kinds, Algorithm::Bpe),
-        "t5" => spm(name, meta, tokens, &kinds, Algorithm::Unigram),
-        "gpt2" => gpt2(name, meta, tokens, &kinds),
-        "bert" => bert(name, tokens, &kinds),
-        "gemma4" => gemma4(name, meta, tokens, &kinds),
+        "llama" => spm(name, meta, tokens, kinds, Algorithm::Bpe),
+        "t5" => spm(name, meta, tokens, kinds, Algorithm::Unigram),
+        "gpt2" => gpt2(name, meta, tokens, kinds),
+        "bert" => bert(name, tokens, kinds),
+        "gemma4" => gemma4(name, meta, tokens, kinds),
         other => Err(Error::input(format!(
             "tokenizer.ggml.model: {} is not supported (bpeek reads {MODELS})",
             quoted(other)
