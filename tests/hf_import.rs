@@ -8,6 +8,9 @@ mod hf;
 use bpeek::bpe::io::load::load;
 use bpeek::bpe::pretok::{CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN};
 use serde_json::{Value, json};
+
+/// Qwen2's split pattern, as its tokenizer.json writes it.
+const QWEN2_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 use std::path::{Path, PathBuf};
 
 fn added(content: &str, special: bool, flags: &[&str]) -> Value {
@@ -139,6 +142,17 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
             vec![added("<|endoftext|>", true, &[])],
         ),
         ("gpt2-split-nfc", Some(GPT2_PATTERN), Some("NFC"), vec![]),
+        // Patterns with no fast path run as written: Qwen2's, and one with
+        // lookaround that cuts digit runs into threes from the right.
+        ("qwen2", Some(QWEN2_PATTERN), None, vec![]),
+        (
+            "digits-from-the-right",
+            Some(
+                r"\p{N}{1,3}(?=(?:\p{N}{3})*(?:\P{N}|$))| ?\p{L}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
+            ),
+            None,
+            vec![],
+        ),
     ];
     let jobs: Vec<Value> = cases
         .iter()

@@ -196,7 +196,7 @@ fn a_normalizer_is_refused_by_name_until_it_is_applied() {
 }
 
 #[test]
-fn nfc_is_applied_and_other_decoders_and_splits_are_refused_by_name() {
+fn nfc_is_applied_other_decoders_are_refused_and_splits_run_as_written() {
     let mut doc = hugging_face(byte_vocab(), json!([]));
     doc["normalizer"] = json!({"type": "NFC"});
     let tok = import::hugging_face("t.json", &doc).unwrap();
@@ -214,9 +214,19 @@ fn nfc_is_applied_and_other_decoders_and_splits_are_refused_by_name() {
         {"type": "ByteLevel", "add_prefix_space": false, "use_regex": false}]});
     let err = hf_error(&doc);
     assert!(err.contains("'Removed'"), "{err}");
+    // Any Isolated pattern runs as written: "\s+" keeps the spaces as
+    // pieces of their own, so "a" and "b" never merge across one.
     doc["pre_tokenizer"]["pretokenizers"][0]["behavior"] = json!("Isolated");
+    let tok = import::hugging_face("t.json", &doc).unwrap();
+    assert_eq!(tok.encode("ab", false), [256]);
+    assert_eq!(tok.encode("ab a b", false).len(), 5);
+    // A pattern that does not compile is refused by name.
+    doc["pre_tokenizer"]["pretokenizers"][0]["pattern"] = json!({"Regex": "(a"});
     let err = hf_error(&doc);
-    assert!(err.contains("'\\s+'"), "{err}");
+    assert!(
+        err.contains("'(a'") && err.contains("does not compile"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -120,7 +120,11 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         return crate::bpe::io::hf_char_bpe::hugging_face(name, doc);
     }
     let normalizer = refuse_id_changing_parts(doc, model)?;
-    let (pretok, digits) = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
+    let cut = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
+    let (pretok, digits, patterns) = match cut {
+        HfCut::Known(p, d) => (p, d, None),
+        HfCut::Patterns(list) => (Pretok::None, Digits::Keep, Some(list)),
+    };
     let vocab_obj = model
         .get("vocab")
         .and_then(Value::as_object)
@@ -187,6 +191,13 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .unwrap_or(false);
     let mut tok = byte_level(name, vocab, merges, pretok, specials, whole, false)?;
     tok.set_digits(digits);
+    if let Some(list) = patterns {
+        let list: Vec<&str> = list.iter().map(String::as_str).collect();
+        tok.set_split(crate::bpe::regex_split::RegexChain::new(
+            "pre_tokenizer",
+            &list,
+        )?);
+    }
     if !added.is_empty() || normalizer != Normalizer::None {
         tok.set_added(AddedVocab::new(
             added.into_iter().map(|(_, t)| t).collect(),
@@ -393,9 +404,16 @@ fn known_digit_split(pattern: &str) -> Option<Digits> {
     }
 }
 
-/// The pre-tokenizer (and digit rule) a Hugging Face file describes, if
-/// bpeek has it.
-fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
+/// How a Hugging Face byte-level file cuts text: one of bpeek's own
+/// pre-tokenizers (and a digit rule), or its `Split` patterns as written,
+/// when one of them is not a pattern bpeek has a fast path for.
+enum HfCut {
+    Known(Pretok, Digits),
+    Patterns(Vec<String>),
+}
+
+/// The pre-tokenizer a Hugging Face file describes.
+fn hf_pretok(p: &Value) -> Result<HfCut> {
     let kind = p.get("type").and_then(Value::as_str).unwrap_or("");
     let steps: Vec<Value> = match kind {
         "ByteLevel" => vec![p.clone()],
@@ -419,6 +437,8 @@ fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
     let mut pretok = None;
     let mut digits = Digits::Keep;
     let mut byte_level = false;
+    let mut patterns: Vec<String> = Vec::new();
+    let mut unknown = false;
     for (i, step) in steps.iter().enumerate() {
         let place = format!("pre_tokenizer step {i}");
         match step.get("type").and_then(Value::as_str) {
@@ -450,6 +470,7 @@ fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
                             .unwrap_or_default()
                     )));
                 };
+                patterns.push(pattern.to_string());
                 if pretok.is_none()
                     && digits == Digits::Keep
                     && let Some(known) = known_split(pattern)
@@ -460,10 +481,8 @@ fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
                 {
                     digits = d;
                 } else {
-                    return Err(Error::input(format!(
-                        "{place}: the split pattern {} is not one bpeek knows (the spellings of gpt2, cl100k (tiktoken's, read with HF's digit runs, or with {{1,3}}), llama3, o200k, whitespace, spaces, lines; then [0-9] or [0-9]{{1,3}} for digits)",
-                        quoted(pattern)
-                    )));
+                    // Any other pattern runs as written (see regex_split).
+                    unknown = true;
                 }
             }
             Some("ByteLevel") => {
@@ -498,7 +517,10 @@ fn hf_pretok(p: &Value) -> Result<(Pretok, Digits)> {
             "pre_tokenizer: not byte-level (no ByteLevel step)",
         ));
     }
-    Ok((pretok.unwrap_or(Pretok::None), digits))
+    if unknown {
+        return Ok(HfCut::Patterns(patterns));
+    }
+    Ok(HfCut::Known(pretok.unwrap_or(Pretok::None), digits))
 }
 
 /// Move the tokens that `is_special` picks out of the vocabulary.
