@@ -4,7 +4,7 @@
 //! pre-tokenizer and its decoder chain (Replace, ByteFallback, Fuse,
 //! Strip), and Metaspace files (prepend scheme first or always, words
 //! split or not); byte fallback on and off, unknown characters fused or
-//! not, NFKC and Lowercase before, `ignore_merges`. Loaded by bpeek from
+//! not, NFKC, Lowercase and Strip before, `ignore_merges`. Loaded by bpeek from
 //! the saved `tokenizer.json`, each gives the ids HF's `encode` gives on
 //! every sample, every line of every sample and random text of many
 //! scripts, and decodes them to HF's text.
@@ -30,6 +30,8 @@ fn models() -> Value {
                             "vocab_size": 1500, "ignore_merges": true},
         "metaspace_never": {"style": "metaspace", "prepend_scheme": "never", "split": true,
                             "vocab_size": 1000},
+        "strip": {"style": "metaspace", "prepend_scheme": "always", "split": true,
+                  "vocab_size": 1000, "normalizers": ["strip", "nfkc"]},
     })
 }
 
@@ -175,7 +177,7 @@ fn what_cannot_be_read_is_refused_by_field() {
             "normalizer.normalizers[1].pattern: only a String pattern",
         ),
         (
-            "strip.json",
+            "accents.json",
             Box::new(|d: &mut Value| d["normalizer"] = json!({"type": "StripAccents"})),
             "normalizer: type 'StripAccents' is not supported with BPE on characters",
         ),

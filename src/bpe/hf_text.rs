@@ -16,6 +16,8 @@ pub enum NormStep {
     Replace { from: String, to: String },
     /// NFC, NFD, NFKC, NFKD, Lowercase.
     Unicode(TextStep),
+    /// `Strip`: whitespace off the start and the end.
+    Strip { left: bool, right: bool },
 }
 
 /// The `Metaspace` pre-tokenizer.
@@ -107,6 +109,21 @@ impl Mapped {
         self.from = from;
     }
 
+    fn strip(&mut self, left: bool, right: bool) {
+        let end = if right {
+            self.text.trim_end().len()
+        } else {
+            self.text.len()
+        };
+        let start = if left {
+            end - self.text[..end].trim_start().len()
+        } else {
+            0
+        };
+        self.text = self.text[start..end].to_string();
+        self.from = self.from[start..end].to_vec();
+    }
+
     fn prepend(&mut self, p: &str) {
         if self.text.is_empty() {
             return;
@@ -155,6 +172,7 @@ impl HfText {
                 NormStep::Prepend(p) => m.prepend(p),
                 NormStep::Replace { from, to } => m.replace(from, to),
                 NormStep::Unicode(s) => m.unicode(*s),
+                NormStep::Strip { left, right } => m.strip(*left, *right),
             }
         }
         let Some(ms) = self.metaspace else {

@@ -29,7 +29,7 @@ job = json.load(sys.stdin)
 out = {}
 for name, o in job["models"].items():
     style = o.get("style", "legacy")
-    steps = {"nfkc": normalizers.NFKC, "lowercase": normalizers.Lowercase}
+    steps = {"nfkc": normalizers.NFKC, "lowercase": normalizers.Lowercase, "strip": normalizers.Strip}
     extra = [steps[n]() for n in o.get("normalizers", [])]
 
     def dress(tok):

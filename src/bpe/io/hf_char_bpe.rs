@@ -1,6 +1,6 @@
 //! Hugging Face `tokenizer.json` files of BPE on characters: Llama 2,
 //! Mistral, Phi-3, and any BPE file without a ByteLevel step. The text is
-//! normalized (Prepend, Replace, NFC, NFD, NFKC, NFKD, Lowercase, in a
+//! normalized (Prepend, Replace, Strip, NFC, NFD, NFKC, NFKD, Lowercase, in a
 //! Sequence or alone), cut by a Metaspace pre-tokenizer or not at all, and
 //! each word starts as its characters (a character with no token as its
 //! `<0xNN>` byte tokens with `byte_fallback`, else the unknown token);
@@ -70,7 +70,7 @@ fn normalizer(n: &Value, path: &str, out: &mut Vec<NormStep>) -> Result<()> {
     if n.is_null() {
         return Ok(());
     }
-    const WHAT: &str = "bpeek reads Prepend, Replace (a string pattern), NFC, NFD, NFKC, NFKD and Lowercase, in a Sequence or alone, or none";
+    const WHAT: &str = "bpeek reads Prepend, Replace (a string pattern), Strip, NFC, NFD, NFKC, NFKD and Lowercase, in a Sequence or alone, or none";
     let step = match type_of(n, path)? {
         "Prepend" => NormStep::Prepend(string_field(n, path, "prepend")?.to_string()),
         "Replace" => {
@@ -82,6 +82,13 @@ fn normalizer(n: &Value, path: &str, out: &mut Vec<NormStep>) -> Result<()> {
         "NFKC" => NormStep::Unicode(TextStep::Nfkc),
         "NFKD" => NormStep::Unicode(TextStep::Nfkd),
         "Lowercase" => NormStep::Unicode(TextStep::Lowercase),
+        "Strip" => {
+            let side = |field: &str| n.get(field).and_then(Value::as_bool).unwrap_or(true);
+            NormStep::Strip {
+                left: side("strip_left"),
+                right: side("strip_right"),
+            }
+        }
         "Sequence" => {
             let list = n
                 .get("normalizers")
