@@ -234,6 +234,14 @@ fn the_report_says_what_dropping_rare_chunks_kept() {
     // Training from it works, and says its merges are those of the kept chunks.
     let trained = ok(&["train", "--counts", s(&file), "--merges", "50"]);
     assert!(trained.contains("stopped after 50 merges"), "{trained}");
+    assert!(
+        trained
+            .lines()
+            .next()
+            .unwrap()
+            .contains("(chunks seen fewer than 3 times dropped)"),
+        "{trained}"
+    );
 }
 
 #[test]

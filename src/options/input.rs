@@ -190,11 +190,15 @@ fn trainer_from_counts(opts: &TrainingOptions, keep_history: bool) -> Result<(St
         keep_history,
         ..trainer_config(&with_cut)?
     };
-    let name = match opts.counts.as_slice() {
+    let mut name = match opts.counts.as_slice() {
         [one] => one.clone(),
         [first, ..] => format!("{first} and {} more", opts.counts.len() - 1),
         [] => String::new(),
     };
+    if let Some(k) = counts.min_chunk_count() {
+        // The merges are those of the kept chunks: the report says so.
+        name.push_str(&format!(" (chunks seen fewer than {k} times dropped)"));
+    }
     let corpus = counts.into_corpus()?;
     let trainer = Trainer::from_corpus(corpus, config).map_err(|e| e.context(&name))?;
     Ok((name, trainer_with_budget(opts, trainer)?))
