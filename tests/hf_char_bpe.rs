@@ -32,6 +32,53 @@ fn models() -> Value {
                             "vocab_size": 1000},
         "strip": {"style": "metaspace", "prepend_scheme": "always", "split": true,
                   "vocab_size": 1000, "normalizers": ["strip", "nfkc"]},
+        // Every other normalizer and pre-tokenizer, and the affixes.
+        "accents_whitespace": {"style": "custom", "vocab_size": 900,
+            "normalizer": {"type": "Sequence", "normalizers": [
+                {"type": "NFD"}, {"type": "StripAccents"}, {"type": "Lowercase"}]},
+            "pre_tokenizer": {"type": "Whitespace"}, "decoder": null},
+        "bert_prefix": {"style": "custom", "vocab_size": 1200, "prefix": "##",
+            "normalizer": {"type": "BertNormalizer", "clean_text": true,
+                           "handle_chinese_chars": true, "strip_accents": null,
+                           "lowercase": true},
+            "pre_tokenizer": {"type": "BertPreTokenizer"},
+            "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": true}},
+        "punct_digits_suffix": {"style": "custom", "vocab_size": 1200, "suffix": "</w>",
+            "byte_fallback": false,
+            "normalizer": {"type": "StripAccents"},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "WhitespaceSplit"},
+                {"type": "Punctuation", "behavior": "Contiguous"},
+                {"type": "Digits", "individual_digits": true}]},
+            "decoder": {"type": "BPEDecoder", "suffix": "</w>"}},
+        "scripts": {"style": "custom", "vocab_size": 1200,
+            "normalizer": {"type": "NFKC"},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "UnicodeScripts"},
+                {"type": "Metaspace", "replacement": "\u{2581}", "prepend_scheme": "always",
+                 "split": true}]},
+            "decoder": {"type": "Metaspace", "replacement": "\u{2581}",
+                        "prepend_scheme": "always", "split": true}},
+        "split_regex": {"style": "custom", "vocab_size": 1000, "fuse_unk": false,
+            "normalizer": {"type": "Replace", "pattern": {"Regex": "\\s+"}, "content": " "},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "Split", "pattern": {"Regex": "\\p{N}{1,3}"}, "behavior": "Isolated",
+                 "invert": false},
+                {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithNext",
+                 "invert": false},
+                {"type": "CharDelimiterSplit", "delimiter": "-"},
+                {"type": "Punctuation", "behavior": "MergedWithPrevious"}]},
+            "decoder": null},
+        "first_after_split": {"style": "custom", "vocab_size": 1000,
+            "normalizer": {"type": "Strip", "strip_left": true, "strip_right": false},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "Split", "pattern": {"Regex": "\\w+|[^\\w\\s]+"},
+                 "behavior": "Removed", "invert": true},
+                {"type": "Punctuation", "behavior": "MergedWithNext"},
+                {"type": "Metaspace", "replacement": "\u{2581}", "prepend_scheme": "first",
+                 "split": false}]},
+            "decoder": {"type": "Metaspace", "replacement": "\u{2581}",
+                        "prepend_scheme": "first", "split": false}},
     })
 }
 
@@ -172,24 +219,50 @@ fn what_cannot_be_read_is_refused_by_field() {
         (
             "regex.json",
             Box::new(|d: &mut Value| {
-                d["normalizer"]["normalizers"][1]["pattern"] = json!({"Regex": " +"});
+                d["normalizer"]["normalizers"][1]["pattern"] = json!({"Regex": "(a+)+(?=b)"});
             }),
-            "normalizer.normalizers[1].pattern: only a String pattern",
+            "normalizer.normalizers[1].pattern.Regex: the regex '(a+)+(?=b)' could take more than linear time",
         ),
         (
-            "accents.json",
-            Box::new(|d: &mut Value| d["normalizer"] = json!({"type": "StripAccents"})),
-            "normalizer: type 'StripAccents' is not supported with BPE on characters",
+            "unclosed.json",
+            Box::new(|d: &mut Value| {
+                d["pre_tokenizer"] = json!({"type": "Split", "pattern": {"Regex": "(ab"},
+                                            "behavior": "Isolated", "invert": false});
+            }),
+            "pre_tokenizer.pattern.Regex: the regex '(ab' does not compile",
         ),
         (
-            "suffix.json",
-            Box::new(|d: &mut Value| d["model"]["end_of_word_suffix"] = json!("</w>")),
-            "model.end_of_word_suffix '</w>' is not supported",
+            "precompiled.json",
+            Box::new(|d: &mut Value| {
+                d["normalizer"] = json!({"type": "Precompiled", "precompiled_charsmap": ""})
+            }),
+            "normalizer: type 'Precompiled' is not supported with BPE on characters (bpeek reads NFC",
+        ),
+        (
+            "behavior.json",
+            Box::new(|d: &mut Value| {
+                d["pre_tokenizer"] = json!({"type": "Sequence", "pretokenizers": [
+                    {"type": "WhitespaceSplit"},
+                    {"type": "Punctuation", "behavior": "Sideways"}]});
+            }),
+            "pre_tokenizer.pretokenizers[1].behavior: 'Sideways' is not Removed, Isolated",
         ),
         (
             "pretok.json",
-            Box::new(|d: &mut Value| d["pre_tokenizer"] = json!({"type": "Whitespace"})),
-            "pre_tokenizer: type 'Whitespace' is not supported",
+            Box::new(|d: &mut Value| d["pre_tokenizer"] = json!({"type": "FixedLength"})),
+            "pre_tokenizer: type 'FixedLength' is not supported with BPE on characters (bpeek reads Metaspace",
+        ),
+        (
+            "decoder.json",
+            Box::new(|d: &mut Value| d["decoder"] = json!({"type": "CTC"})),
+            "decoder: type 'CTC' is not supported",
+        ),
+        (
+            "prefix.json",
+            Box::new(|d: &mut Value| {
+                d["model"]["continuing_subword_prefix"] = json!("@@@@");
+            }),
+            "model.merges[0]: the right half of \"\u{2581} a\" is shorter than the continuing-subword prefix",
         ),
         (
             "unk.json",

@@ -142,13 +142,14 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
             vec![added("<|endoftext|>", true, &[])],
         ),
         ("gpt2-split-nfc", Some(GPT2_PATTERN), Some("NFC"), vec![]),
-        // Patterns with no fast path run as written: Qwen2's, and one with
-        // lookaround that cuts digit runs into threes from the right.
+        // Patterns with no fast path run as written: Qwen2's, and one whose
+        // look-aheads cut cased words as o200k does (a one-character guard
+        // before each letter).
         ("qwen2", Some(QWEN2_PATTERN), None, vec![]),
         (
-            "digits-from-the-right",
+            "letters-by-lookahead",
             Some(
-                r"\p{N}{1,3}(?=(?:\p{N}{3})*(?:\P{N}|$))| ?\p{L}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
+                r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+|[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+",
             ),
             None,
             vec![],

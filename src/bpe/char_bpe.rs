@@ -50,6 +50,11 @@ pub struct HfModel {
     pub ignore_merges: bool,
     /// A character with no token goes as its byte tokens.
     pub byte_fallback: bool,
+    /// Put before each character of a word but the first
+    /// (`continuing_subword_prefix`).
+    pub prefix: String,
+    /// Put after the last character of a word (`end_of_word_suffix`).
+    pub suffix: String,
 }
 
 impl CharBpe {
@@ -90,16 +95,19 @@ impl CharBpe {
             };
             pairs.push((m[..at].to_string(), m[at + 1..].to_string()));
         }
-        Self::from_pairs(texts, ids, byte_ids, silent, &pairs, field)
+        Self::from_pairs(texts, ids, byte_ids, silent, &pairs, 0, field)
     }
 
     /// Build from each id's text, which ids are byte tokens and which are
-    /// silent, and merges as (left, right) in rank order.
+    /// silent, and merges as (left, right) in rank order; a merge makes
+    /// the left text and the right one less its first `prefix_len` bytes
+    /// (the continuing-subword prefix, as Hugging Face joins them).
     pub fn with_pairs(
         texts: Vec<String>,
         is_byte: &[bool],
         silent: Vec<bool>,
         merges: &[(String, String)],
+        prefix_len: usize,
         field: &str,
     ) -> Result<CharBpe> {
         let mut ids = FxHashMap::with_capacity_and_hasher(texts.len(), Default::default());
@@ -115,7 +123,7 @@ impl CharBpe {
                 ids.entry(t.clone()).or_insert(i as TokenId);
             }
         }
-        Self::from_pairs(texts, ids, byte_ids, silent, merges, field)
+        Self::from_pairs(texts, ids, byte_ids, silent, merges, prefix_len, field)
     }
 
     fn from_pairs(
@@ -124,6 +132,7 @@ impl CharBpe {
         byte_ids: Vec<Option<TokenId>>,
         silent: Vec<bool>,
         merges: &[(String, String)],
+        prefix_len: usize,
         field: &str,
     ) -> Result<CharBpe> {
         let mut ranks = FxHashMap::with_capacity_and_hasher(merges.len(), Default::default());
@@ -136,9 +145,14 @@ impl CharBpe {
                     m
                 )));
             };
+            let Some(tail) = b.get(prefix_len..) else {
+                return Err(Error::input(format!(
+                    "{field}[{rank}]: the right half of {m:?} is shorter than the continuing-subword prefix"
+                )));
+            };
             joined.clear();
             joined.push_str(a);
-            joined.push_str(b);
+            joined.push_str(tail);
             let Some(&made) = ids.get(joined.as_str()) else {
                 return Err(Error::input(format!(
                     "{field}[{rank}]: {:?} makes {joined:?}, which is not a token",
@@ -293,46 +307,66 @@ impl CharBpe {
         out: &mut Vec<TokenId>,
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
-        let (norm, words) = hf.text.words(text, at_start);
+        let words = hf.text.words(text, at_start);
         let mut symbols: Vec<TokenId> = Vec::new();
-        // Bytes of the normalized text each unknown token stands for.
-        let mut unknown: Vec<usize> = Vec::new();
+        // Bytes of the word each symbol stands for, for its span.
+        let mut lens: Vec<usize> = Vec::new();
+        let mut piece = String::new();
         for word in words {
-            let s = &norm.text[word.clone()];
+            let (s, from) = (&word.text.text, &word.text.from);
             symbols.clear();
-            unknown.clear();
+            lens.clear();
             let whole = if hf.ignore_merges {
-                self.ids.get(s)
+                self.ids.get(s.as_str())
             } else {
                 None
             };
             if let Some(&id) = whole {
                 symbols.push(id);
+                lens.push(s.len());
             } else {
                 let mut last_unknown = false;
-                for c in s.chars() {
-                    let mut buf = [0u8; 4];
-                    let c = c.encode_utf8(&mut buf);
-                    if let Some(&id) = self.ids.get(&*c) {
+                let mut chars = s.char_indices().peekable();
+                while let Some((i, c)) = chars.next() {
+                    let last = chars.peek().is_none();
+                    piece.clear();
+                    if i > 0 {
+                        piece.push_str(&hf.prefix);
+                    }
+                    piece.push(c);
+                    if last {
+                        piece.push_str(&hf.suffix);
+                    }
+                    if let Some(&id) = self.ids.get(piece.as_str()) {
                         symbols.push(id);
+                        lens.push(c.len_utf8());
                         last_unknown = false;
                         continue;
                     }
-                    let bytes: Option<Vec<TokenId>> =
-                        c.bytes().map(|b| self.byte_ids[b as usize]).collect();
+                    // The library falls back on the bytes of the piece it
+                    // looked up, prefix and suffix included.
+                    let bytes: Option<Vec<TokenId>> = if hf.byte_fallback {
+                        piece.bytes().map(|b| self.byte_ids[b as usize]).collect()
+                    } else {
+                        None
+                    };
                     match (bytes, hf.unk) {
                         (Some(b), _) => {
+                            let n = b.len();
                             symbols.extend(b);
+                            // Each byte token one byte of the character,
+                            // as far as the character goes.
+                            lens.extend((0..n).map(|k| usize::from(k < c.len_utf8())));
                             last_unknown = false;
                         }
                         (None, Some(unk)) => {
                             if last_unknown && hf.fuse_unk {
-                                if let Some(n) = unknown.last_mut() {
-                                    *n += c.len();
+                                if let Some(n) = lens.last_mut() {
+                                    *n += c.len_utf8();
                                 }
                             } else {
                                 symbols.push(unk);
-                                unknown.push(c.len());
+                                lens.push(c.len_utf8());
                             }
                             last_unknown = true;
                         }
@@ -340,28 +374,56 @@ impl CharBpe {
                         (None, None) => {}
                     }
                 }
-                apply_ranked(&mut symbols, |p| self.ranks.get(&p).copied());
+                self.merge_symbols(&mut symbols, &mut lens, hf.prefix.len());
             }
             out.extend_from_slice(&symbols);
             if let Some(sp) = spans.as_deref_mut() {
-                let mut at = word.start;
-                let mut unknown = unknown.iter();
-                for &id in &symbols {
-                    let len = match hf.unk {
-                        Some(unk) if id == unk => unknown.next().copied().unwrap_or(0),
-                        _ => self.token_bytes(id).len().max(1),
-                    };
-                    let end = (at + len).min(word.end);
+                let mut at = 0;
+                for &len in &lens {
+                    let end = (at + len).min(s.len());
                     let r = if at < end {
-                        norm.from[at].start..norm.from[end - 1].end
+                        from[at].start..from[end - 1].end
                     } else {
-                        let p = norm.from.get(at).map_or(text.len(), |r| r.start);
+                        let p = from
+                            .get(at)
+                            .map_or_else(|| from.last().map_or(text.len(), |r| r.end), |r| r.start);
                         p..p
                     };
                     sp.push(r);
                     at = end;
                 }
             }
+        }
+    }
+
+    /// Merge `symbols` by rank, keeping `lens` (the bytes each stands for)
+    /// in step: a merged token's text is its left half's and its right
+    /// half's less the prefix, so lengths say which symbols each took.
+    fn merge_symbols(&self, symbols: &mut Vec<TokenId>, lens: &mut Vec<usize>, prefix_len: usize) {
+        if symbols.len() < 2 {
+            return;
+        }
+        let text_len = |id: TokenId| self.texts.get(id as usize).map_or(0, String::len);
+        let first: Vec<(usize, usize)> = symbols
+            .iter()
+            .zip(lens.iter())
+            .map(|(&id, &n)| (text_len(id), n))
+            .collect();
+        apply_ranked(symbols, |p| self.ranks.get(&p).copied());
+        lens.clear();
+        let mut parts = first.into_iter();
+        for &id in symbols.iter() {
+            let target = text_len(id);
+            let Some((mut got, mut bytes)) = parts.next() else {
+                lens.push(0);
+                continue;
+            };
+            while got < target {
+                let Some((more, n)) = parts.next() else { break };
+                got += more.saturating_sub(prefix_len);
+                bytes += n;
+            }
+            lens.push(bytes);
         }
     }
 

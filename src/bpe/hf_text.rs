@@ -1,14 +1,16 @@
 //! The text around a Hugging Face BPE model on characters (Llama 2,
 //! Mistral, any `tokenizer.json` whose BPE has no ByteLevel step): the
-//! normalizer steps, the Metaspace pre-tokenizer and the decoder chain,
-//! each as the library applies it, with every byte of the normalized text
-//! traced to the bytes of the input it came from.
+//! normalizer steps, the pre-tokenizer steps ([`crate::bpe::hf_pretok`])
+//! and the decoder chain, each as the library applies it, with every byte
+//! of the normalized text traced to the bytes of the input it came from.
 
+use crate::bpe::hf_pretok::{PreStep, Word, pre_tokenize};
 use crate::bpe::spm::TextStep;
+use crate::bpe::wordpiece::BertNormalizer;
 use std::ops::Range;
 
 /// A normalizer step.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum NormStep {
     /// `Prepend`: the text, in front of a text that is not empty.
     Prepend(String),
@@ -18,6 +20,16 @@ pub enum NormStep {
     Unicode(TextStep),
     /// `Strip`: whitespace off the start and the end.
     Strip { left: bool, right: bool },
+    /// `StripAccents`: combining marks (as of Unicode 9.0) dropped.
+    StripAccents,
+    /// `Replace` with a regex pattern: every match, left to right, by the
+    /// text as written (no group references).
+    ReplaceRegex {
+        from: Box<fancy_regex::Regex>,
+        to: String,
+    },
+    /// `BertNormalizer`.
+    Bert(BertNormalizer),
 }
 
 /// The `Metaspace` pre-tokenizer.
@@ -57,13 +69,25 @@ pub enum DecodeStep {
         replacement: char,
         prepend: bool,
     },
+    /// `BPEDecoder`: the end-of-word suffix as a space (nothing in the
+    /// last token).
+    WordEnds {
+        suffix: String,
+    },
+    /// `WordPiece`: a token with the prefix joins the one before, any
+    /// other gets a space before it; `cleanup` tidies spaces before
+    /// punctuation.
+    WordPiece {
+        prefix: String,
+        cleanup: bool,
+    },
 }
 
 /// How text becomes the words BPE merges, and ids become text again.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct HfText {
     pub normalizer: Vec<NormStep>,
-    pub metaspace: Option<Metaspace>,
+    pub pre_tokenizer: Vec<PreStep>,
     pub decoder: Vec<DecodeStep>,
 }
 
@@ -87,7 +111,76 @@ impl Mapped {
         }
     }
 
-    fn replace(&mut self, pat: &str, to: &str) {
+    /// The part `r` of the text, with where its bytes came from.
+    pub fn slice(&self, r: Range<usize>) -> Mapped {
+        Mapped {
+            text: self.text[r.clone()].to_string(),
+            from: self.from[r].to_vec(),
+        }
+    }
+
+    /// Each of `matches` (in order, not overlapping) replaced by `to`.
+    fn replace_ranges(&mut self, matches: &[Range<usize>], to: &str) {
+        let mut text = String::with_capacity(self.text.len());
+        let mut from = Vec::with_capacity(self.from.len());
+        let mut i = 0;
+        for m in matches {
+            text.push_str(&self.text[i..m.start]);
+            from.extend_from_slice(&self.from[i..m.start]);
+            let r = if m.is_empty() {
+                let at = self
+                    .from
+                    .get(m.start)
+                    .map_or_else(|| self.from.last().map_or(0, |r| r.end), |r| r.start);
+                at..at
+            } else {
+                self.from[m.start].start..self.from[m.end - 1].end
+            };
+            text.push_str(to);
+            from.extend(std::iter::repeat_n(r, to.len()));
+            i = m.end;
+        }
+        text.push_str(&self.text[i..]);
+        from.extend_from_slice(&self.from[i..]);
+        self.text = text;
+        self.from = from;
+    }
+
+    /// Characters for which `drop` holds taken out.
+    fn filter(&mut self, drop: impl Fn(char) -> bool) {
+        if !self.text.chars().any(&drop) {
+            return;
+        }
+        let mut text = String::with_capacity(self.text.len());
+        let mut from = Vec::with_capacity(self.from.len());
+        for (i, c) in self.text.char_indices() {
+            if !drop(c) {
+                text.push(c);
+                from.extend_from_slice(&self.from[i..i + c.len_utf8()]);
+            }
+        }
+        self.text = text;
+        self.from = from;
+    }
+
+    /// BERT's normalizer, character by character.
+    fn bert(&mut self, n: BertNormalizer) {
+        let chars = self
+            .text
+            .char_indices()
+            .map(|(i, c)| (c, self.from[i].clone()))
+            .collect();
+        let mut text = String::with_capacity(self.text.len());
+        let mut from = Vec::with_capacity(self.from.len());
+        for (c, r) in crate::bpe::wordpiece::bert_normalize(n, chars) {
+            text.push(c);
+            from.extend(std::iter::repeat_n(r, c.len_utf8()));
+        }
+        self.text = text;
+        self.from = from;
+    }
+
+    pub(crate) fn replace(&mut self, pat: &str, to: &str) {
         if pat.is_empty() || !self.text.contains(pat) {
             return;
         }
@@ -124,7 +217,7 @@ impl Mapped {
         self.from = self.from[start..end].to_vec();
     }
 
-    fn prepend(&mut self, p: &str) {
+    pub(crate) fn prepend(&mut self, p: &str) {
         if self.text.is_empty() {
             return;
         }
@@ -162,10 +255,8 @@ impl Mapped {
 }
 
 impl HfText {
-    /// The normalized, pre-tokenized text and the byte ranges of its
-    /// words (each merged on its own); `at_start` says whether `text`
-    /// starts the whole text or follows an added token.
-    pub fn words(&self, text: &str, at_start: bool) -> (Mapped, Vec<Range<usize>>) {
+    /// The normalized text of `text`, with where each byte came from.
+    pub fn normalize(&self, text: &str) -> Mapped {
         let mut m = Mapped::new(text);
         for step in &self.normalizer {
             match step {
@@ -173,39 +264,37 @@ impl HfText {
                 NormStep::Replace { from, to } => m.replace(from, to),
                 NormStep::Unicode(s) => m.unicode(*s),
                 NormStep::Strip { left, right } => m.strip(*left, *right),
-            }
-        }
-        let Some(ms) = self.metaspace else {
-            let all = 0..m.text.len();
-            return (m, if all.is_empty() { vec![] } else { vec![all] });
-        };
-        let mut mark = [0u8; 4];
-        let mark: &str = ms.replacement.encode_utf8(&mut mark);
-        m.replace(" ", mark);
-        if ms.prepend && (at_start || !ms.first_only) && !m.text.starts_with(mark) {
-            m.prepend(mark);
-        }
-        let mut words = Vec::new();
-        if ms.split {
-            let mut start = 0;
-            for (i, _) in m.text.match_indices(mark) {
-                if i > start {
-                    words.push(start..i);
-                    start = i;
+                NormStep::StripAccents => m.filter(is_combining_mark),
+                NormStep::ReplaceRegex { from, to } => {
+                    let mut matches = Vec::new();
+                    for found in from.find_iter(&m.text) {
+                        // The backtracking bound was reached: the rest is
+                        // left as it is.
+                        let Ok(found) = found else { break };
+                        matches.push(found.range());
+                    }
+                    m.replace_ranges(&matches, to);
                 }
+                NormStep::Bert(n) => m.bert(*n),
             }
-            if start < m.text.len() {
-                words.push(start..m.text.len());
-            }
-        } else if !m.text.is_empty() {
-            words.push(0..m.text.len());
         }
-        (m, words)
+        m
+    }
+
+    /// The words of `text`, normalized and pre-tokenized, each merged on
+    /// its own; `at_start` says whether `text` starts the whole text or
+    /// follows an added token.
+    pub fn words(&self, text: &str, at_start: bool) -> Vec<Word> {
+        pre_tokenize(&self.pre_tokenizer, self.normalize(text), at_start)
     }
 
     /// The text of tokens whose texts are `tokens`, through the decoder
     /// chain.
     pub fn decode(&self, mut tokens: Vec<String>) -> String {
+        // Without a decoder the library joins the tokens with spaces.
+        if self.decoder.is_empty() {
+            return tokens.join(" ");
+        }
         for step in &self.decoder {
             tokens = match step {
                 DecodeStep::Replace { from, to } => tokens
@@ -243,10 +332,47 @@ impl HfText {
                             .collect()
                     })
                     .collect(),
+                DecodeStep::WordEnds { suffix } => {
+                    let n = tokens.len();
+                    tokens
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, t)| {
+                            if suffix.is_empty() {
+                                t
+                            } else {
+                                t.replace(suffix.as_str(), if i + 1 == n { "" } else { " " })
+                            }
+                        })
+                        .collect()
+                }
+                DecodeStep::WordPiece { prefix, cleanup } => tokens
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let t = match t.strip_prefix(prefix.as_str()) {
+                            _ if i == 0 => t,
+                            Some(rest) => rest.to_string(),
+                            None => format!(" {t}"),
+                        };
+                        if *cleanup {
+                            crate::bpe::wordpiece::cleanup(&t)
+                        } else {
+                            t
+                        }
+                    })
+                    .collect(),
             };
         }
         tokens.concat()
     }
+}
+
+/// A combining mark as the library's `StripAccents` sees one: any mark
+/// (Mn, Mc, Me) assigned up to Unicode 9.0.
+fn is_combining_mark(c: char) -> bool {
+    static M: std::sync::OnceLock<crate::bpe::wordpiece::Class> = std::sync::OnceLock::new();
+    crate::bpe::wordpiece::class(&M, r"[\p{M}&&\p{Age=V9_0}]").contains(c)
 }
 
 /// The byte of a `<0xNN>` token.

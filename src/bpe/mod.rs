@@ -14,6 +14,7 @@ pub(crate) mod encoder;
 pub mod fertility;
 pub(crate) mod first_count;
 pub(crate) mod hf_ids;
+pub mod hf_pretok;
 pub mod hf_text;
 
 pub mod io;

@@ -3,17 +3,16 @@
 //! cuts every piece the one before it left into its matches and the text
 //! between them, both kept.
 //!
-//! The regexes run on `fancy-regex`, a backtracking engine, with a bound on
-//! its backtracking steps: a pattern that would take super-linear time on
-//! some text stops there, and the rest of that piece is left whole rather
-//! than the program hanging.
+//! The regexes run on `fancy-regex`, a backtracking engine. A pattern whose
+//! shape can make a search super-linear is refused when it is read
+//! ([`compile`]); the bound on backtracking steps stays as a second guard:
+//! a search that reaches it leaves the rest of that piece whole rather than
+//! the program hanging.
 
+use crate::bpe::io::regex_check::compile;
 use crate::bpe::pretok::for_each_utf8_run;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::ops::Range;
-
-/// The most backtracking steps one search may take.
-const BACKTRACK_LIMIT: usize = 1_000_000;
 
 #[derive(Debug, Clone)]
 pub struct RegexChain {
@@ -27,16 +26,7 @@ impl RegexChain {
     pub fn new(name: &str, patterns: &[&str]) -> Result<RegexChain> {
         let mut regexes = Vec::with_capacity(patterns.len());
         for (i, p) in patterns.iter().enumerate() {
-            let re = fancy_regex::RegexBuilder::new(p)
-                .backtrack_limit(BACKTRACK_LIMIT)
-                .build()
-                .map_err(|e| {
-                    Error::input(format!(
-                        "{name}: split pattern {i} ({}) does not compile: {e}",
-                        crate::error::quoted(p)
-                    ))
-                })?;
-            regexes.push(re);
+            regexes.push(compile(p, &format!("{name}: split pattern {i}"))?);
         }
         Ok(RegexChain {
             name: name.to_string(),
@@ -121,10 +111,12 @@ mod tests {
     }
 
     #[test]
-    fn a_pattern_that_backtracks_without_end_stops() {
-        let chain = RegexChain::new("t", &[r"(a+)+$"]).unwrap();
-        let text = format!("{}b", "a".repeat(40));
-        let got = pieces(&chain, &text);
-        assert_eq!(got.concat(), text);
+    fn a_pattern_that_could_backtrack_without_end_is_refused() {
+        let e = RegexChain::new("t", &[r"\p{L}+", r"(a+)+(?=b)"]).unwrap_err();
+        assert!(
+            e.to_string().contains("t: split pattern 1: the regex"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("more than linear time"), "{e}");
     }
 }

@@ -383,7 +383,7 @@ impl WordPiece {
 }
 
 /// HF's WordPiece decoder cleanup of one piece (its space included).
-fn cleanup(token: &str) -> String {
+pub(crate) fn cleanup(token: &str) -> String {
     let mut t = token.to_string();
     for (from, to) in [
         (" .", "."),
@@ -406,7 +406,7 @@ fn cleanup(token: &str) -> String {
 }
 
 /// BERT normalization, each character with the source range it came from.
-fn bert_normalize(
+pub(crate) fn bert_normalize(
     n: BertNormalizer,
     chars: Vec<(char, Range<usize>)>,
 ) -> Vec<(char, Range<usize>)> {
@@ -481,7 +481,7 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// Sorted code point ranges of a character class.
-struct Class(Vec<(u32, u32)>);
+pub(crate) struct Class(Vec<(u32, u32)>);
 
 impl Class {
     fn new(pattern: &str) -> Class {
@@ -497,7 +497,7 @@ impl Class {
         Class(ranges)
     }
 
-    fn contains(&self, c: char) -> bool {
+    pub(crate) fn contains(&self, c: char) -> bool {
         let c = c as u32;
         self.0
             .binary_search_by(|&(lo, hi)| {
@@ -513,7 +513,7 @@ impl Class {
     }
 }
 
-fn class(cell: &'static OnceLock<Class>, pattern: &str) -> &'static Class {
+pub(crate) fn class(cell: &'static OnceLock<Class>, pattern: &str) -> &'static Class {
     cell.get_or_init(|| Class::new(pattern))
 }
 

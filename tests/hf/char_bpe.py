@@ -13,7 +13,10 @@ its vocabulary (as Llama 2's has them) and the flags asked for:
   "▁")], no pre-tokenizer, decoder Sequence[Replace("▁", " "),
   ByteFallback, Fuse, Strip(" ", 1, 0)];
 - "metaspace": a Metaspace pre-tokenizer and decoder with the scheme and
-  split asked for (Mistral's newer files).
+  split asked for (Mistral's newer files);
+- "custom": the "normalizer", "pre_tokenizer" and "decoder" given as the
+  JSON a tokenizer.json holds, and "prefix" / "suffix" as the model's
+  continuing_subword_prefix and end_of_word_suffix (trained with them).
 
 Saves dir/name.json and prints {name: {"json": path, "ids": [encode(text,
 add_special_tokens=False).ids ...], "decoded": [decode(ids) of the first
@@ -33,6 +36,11 @@ for name, o in job["models"].items():
     extra = [steps[n]() for n in o.get("normalizers", [])]
 
     def dress(tok):
+        if style == "custom":
+            doc = json.loads(tok.to_str())
+            for part in ("normalizer", "pre_tokenizer", "decoder"):
+                doc[part] = o.get(part)
+            return Tokenizer.from_str(json.dumps(doc))
         if style == "legacy":
             tok.normalizer = normalizers.Sequence(
                 extra + [normalizers.Prepend("\u2581"), normalizers.Replace(" ", "\u2581")]
@@ -45,7 +53,7 @@ for name, o in job["models"].items():
                     decoders.Strip(" ", 1, 0),
                 ]
             )
-        else:
+        elif style == "metaspace":
             if extra:
                 tok.normalizer = normalizers.Sequence(extra) if len(extra) > 1 else extra[0]
             scheme = o.get("prepend_scheme", "first")
@@ -55,14 +63,22 @@ for name, o in job["models"].items():
                 [decoders.ByteFallback(), decoders.Metaspace(prepend_scheme=scheme, split=split)]
             )
 
-    base = Tokenizer(models.BPE(unk_token="<unk>"))
-    dress(base)
+    affixes = {}
+    if o.get("prefix"):
+        affixes["continuing_subword_prefix"] = o["prefix"]
+    if o.get("suffix"):
+        affixes["end_of_word_suffix"] = o["suffix"]
+    base = Tokenizer(models.BPE(unk_token="<unk>", **affixes))
+    base = dress(base) or base
     if style == "legacy":
         # Training splits on nothing: words are lines, which the trainer
         # takes whole; cut them at spaces for training only.
         base.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme="never", split=True)
     trainer = trainers.BpeTrainer(
-        vocab_size=o["vocab_size"], special_tokens=["<unk>", "<s>", "</s>"], show_progress=False
+        vocab_size=o["vocab_size"],
+        special_tokens=["<unk>", "<s>", "</s>"],
+        show_progress=False,
+        **affixes,
     )
     base.train([job["corpus"]], trainer)
     trained = json.loads(base.to_str())["model"]
@@ -80,9 +96,10 @@ for name, o in job["models"].items():
             byte_fallback=o.get("byte_fallback", True),
             fuse_unk=o.get("fuse_unk", True),
             ignore_merges=o.get("ignore_merges", False),
+            **affixes,
         )
     )
-    dress(tok)
+    tok = dress(tok) or tok
     tok.add_special_tokens(["<unk>", "<s>", "</s>"])
     path = os.path.join(job["dir"], name + ".json")
     tok.save(path)

@@ -1,0 +1,321 @@
+//! Reading the text pipeline of a Hugging Face `tokenizer.json` (its
+//! `normalizer`, `pre_tokenizer` and `decoder`) into [`HfText`] steps. Every
+//! refusal names the field and says what is read.
+
+use crate::bpe::hf_pretok::{Behavior, CharClass, Pattern, PreStep};
+use crate::bpe::hf_text::{DecodeStep, HfText, Metaspace, NormStep};
+use crate::bpe::io::regex_check::compile;
+use crate::bpe::spm::TextStep;
+use crate::bpe::wordpiece::BertNormalizer;
+use crate::error::{Error, Result, quoted};
+use serde_json::Value;
+
+const NORMALIZERS: &str = "bpeek reads NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend and BertNormalizer, in a Sequence or alone, or none";
+const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts, in a Sequence or alone, or none";
+const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspace, BPEDecoder and WordPiece, in a Sequence or alone, or none";
+
+/// The whole pipeline of `doc`; `model` names the model in refusals
+/// (`BPE on characters`).
+pub fn read(doc: &Value, model: &str) -> Result<HfText> {
+    let mut text = HfText::default();
+    let field = |f: &str| doc.get(f).unwrap_or(&Value::Null);
+    normalizer(
+        field("normalizer"),
+        "normalizer",
+        model,
+        &mut text.normalizer,
+    )?;
+    pre_tokenizer(
+        field("pre_tokenizer"),
+        "pre_tokenizer",
+        model,
+        &mut text.pre_tokenizer,
+    )?;
+    decoder(field("decoder"), "decoder", model, &mut text.decoder)?;
+    Ok(text)
+}
+
+fn type_of<'a>(v: &'a Value, path: &str) -> Result<&'a str> {
+    v.get("type")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::input(format!("{path}: no \"type\"")))
+}
+
+fn unsupported(path: &str, kind: &str, model: &str, what: &str) -> Error {
+    Error::input(format!(
+        "{path}: type {} is not supported with {model} ({what})",
+        quoted(kind)
+    ))
+}
+
+fn string_field<'a>(v: &'a Value, path: &str, field: &str) -> Result<&'a str> {
+    v.get(field)
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::input(format!("{path}.{field}: expected a string")))
+}
+
+fn bool_field(v: &Value, path: &str, field: &str, default: bool) -> Result<bool> {
+    match v.get(field) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(Error::input(format!(
+            "{path}.{field}: {other} is not true or false"
+        ))),
+    }
+}
+
+fn list<'a>(v: &'a Value, path: &str, field: &str) -> Result<&'a Vec<Value>> {
+    v.get(field)
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::input(format!("{path}.{field}: expected a list")))
+}
+
+/// A `pattern` field: `{"String": ...}` or `{"Regex": ...}`.
+fn pattern(v: &Value, path: &str) -> Result<Pattern> {
+    let p = v
+        .get("pattern")
+        .ok_or_else(|| Error::input(format!("{path}.pattern: missing")))?;
+    if let Some(s) = p.get("String").and_then(Value::as_str) {
+        return Ok(Pattern::Literal(s.to_string()));
+    }
+    if let Some(r) = p.get("Regex").and_then(Value::as_str) {
+        return Ok(Pattern::Regex(Box::new(compile(
+            r,
+            &format!("{path}.pattern.Regex"),
+        )?)));
+    }
+    Err(Error::input(format!(
+        "{path}.pattern: expected {{\"String\": ...}} or {{\"Regex\": ...}}"
+    )))
+}
+
+/// `BertNormalizer`'s flags; `strip_accents` null follows `lowercase`.
+pub fn bert_normalizer(n: &Value, path: &str) -> Result<BertNormalizer> {
+    let flag = |field: &str| -> Result<Option<bool>> {
+        match n.get(field) {
+            None => Ok(Some(true)),
+            Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(Error::input(format!(
+                "{path}.{field}: {other} is not true, false or null"
+            ))),
+        }
+    };
+    let lowercase = flag("lowercase")?.unwrap_or(true);
+    let strip = match n.get("strip_accents") {
+        None | Some(Value::Null) => lowercase,
+        _ => flag("strip_accents")?.unwrap_or(lowercase),
+    };
+    Ok(BertNormalizer {
+        clean_text: flag("clean_text")?.unwrap_or(true),
+        handle_chinese_chars: flag("handle_chinese_chars")?.unwrap_or(true),
+        strip_accents: strip,
+        lowercase,
+    })
+}
+
+fn normalizer(n: &Value, path: &str, model: &str, out: &mut Vec<NormStep>) -> Result<()> {
+    if n.is_null() {
+        return Ok(());
+    }
+    let step = match type_of(n, path)? {
+        "Prepend" => NormStep::Prepend(string_field(n, path, "prepend")?.to_string()),
+        "Replace" => {
+            let to = string_field(n, path, "content")?.to_string();
+            match pattern(n, path)? {
+                Pattern::Regex(from) => NormStep::ReplaceRegex { from, to },
+                Pattern::Literal(from) => NormStep::Replace { from, to },
+                _ => unreachable!("a pattern field is a string or a regex"),
+            }
+        }
+        "NFC" => NormStep::Unicode(TextStep::Nfc),
+        "NFD" => NormStep::Unicode(TextStep::Nfd),
+        "NFKC" => NormStep::Unicode(TextStep::Nfkc),
+        "NFKD" => NormStep::Unicode(TextStep::Nfkd),
+        "Lowercase" => NormStep::Unicode(TextStep::Lowercase),
+        "StripAccents" => NormStep::StripAccents,
+        "BertNormalizer" => NormStep::Bert(bert_normalizer(n, path)?),
+        "Strip" => NormStep::Strip {
+            left: bool_field(n, path, "strip_left", true)?,
+            right: bool_field(n, path, "strip_right", true)?,
+        },
+        "Sequence" => {
+            for (i, s) in list(n, path, "normalizers")?.iter().enumerate() {
+                normalizer(s, &format!("{path}.normalizers[{i}]"), model, out)?;
+            }
+            return Ok(());
+        }
+        other => return Err(unsupported(path, other, model, NORMALIZERS)),
+    };
+    out.push(step);
+    Ok(())
+}
+
+/// The replacement character of a Metaspace step.
+fn mark(v: &Value, path: &str) -> Result<char> {
+    match v.get("replacement") {
+        None | Some(Value::Null) => Ok('\u{2581}'),
+        Some(Value::String(s)) if s.chars().count() == 1 => Ok(s.chars().next().unwrap_or(' ')),
+        Some(other) => Err(Error::input(format!(
+            "{path}.replacement: {other} is not one character"
+        ))),
+    }
+}
+
+/// Whether a Metaspace step puts a mark in front.
+fn prepends(v: &Value, path: &str) -> Result<bool> {
+    match v.get("prepend_scheme") {
+        None | Some(Value::Null) => bool_field(v, path, "add_prefix_space", true),
+        Some(Value::String(s)) if s == "first" || s == "always" => Ok(true),
+        Some(Value::String(s)) if s == "never" => Ok(false),
+        Some(other) => Err(Error::input(format!(
+            "{path}.prepend_scheme: {other} is not \"first\", \"always\" or \"never\""
+        ))),
+    }
+}
+
+fn behavior(v: &Value, path: &str, default: Behavior) -> Result<Behavior> {
+    match v.get("behavior") {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::String(s)) => Behavior::from_name(s).ok_or_else(|| {
+            Error::input(format!(
+                "{path}.behavior: {} is not Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous",
+                quoted(s)
+            ))
+        }),
+        Some(other) => Err(Error::input(format!(
+            "{path}.behavior: {other} is not a string"
+        ))),
+    }
+}
+
+fn pre_tokenizer(p: &Value, path: &str, model: &str, out: &mut Vec<PreStep>) -> Result<()> {
+    if p.is_null() {
+        return Ok(());
+    }
+    let step = match type_of(p, path)? {
+        "Metaspace" => PreStep::Metaspace(Metaspace {
+            replacement: mark(p, path)?,
+            prepend: prepends(p, path)?,
+            first_only: p.get("prepend_scheme").and_then(Value::as_str) == Some("first"),
+            split: bool_field(p, path, "split", true)?,
+        }),
+        "Whitespace" => PreStep::whitespace(),
+        "WhitespaceSplit" => PreStep::at(CharClass::Whitespace, Behavior::Removed),
+        "BertPreTokenizer" => {
+            out.push(PreStep::at(CharClass::Whitespace, Behavior::Removed));
+            PreStep::at(CharClass::Punctuation, Behavior::Isolated)
+        }
+        "Punctuation" => PreStep::at(
+            CharClass::Punctuation,
+            behavior(p, path, Behavior::Isolated)?,
+        ),
+        "Digits" => PreStep::at(
+            CharClass::Numeric,
+            if bool_field(p, path, "individual_digits", false)? {
+                Behavior::Isolated
+            } else {
+                Behavior::Contiguous
+            },
+        ),
+        "CharDelimiterSplit" => {
+            let d = string_field(p, path, "delimiter")?;
+            let mut chars = d.chars();
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                return Err(Error::input(format!(
+                    "{path}.delimiter: {} is not one character",
+                    quoted(d)
+                )));
+            };
+            PreStep::at(CharClass::One(c), Behavior::Removed)
+        }
+        "Split" => PreStep::Split {
+            pattern: pattern(p, path)?,
+            behavior: behavior(p, path, Behavior::Isolated)?,
+            invert: bool_field(p, path, "invert", false)?,
+        },
+        "UnicodeScripts" => PreStep::Scripts,
+        "Sequence" => {
+            for (i, s) in list(p, path, "pretokenizers")?.iter().enumerate() {
+                pre_tokenizer(s, &format!("{path}.pretokenizers[{i}]"), model, out)?;
+            }
+            return Ok(());
+        }
+        other => return Err(unsupported(path, other, model, PRE_TOKENIZERS)),
+    };
+    out.push(step);
+    Ok(())
+}
+
+fn decoder(d: &Value, path: &str, model: &str, out: &mut Vec<DecodeStep>) -> Result<()> {
+    if d.is_null() {
+        return Ok(());
+    }
+    let step = match type_of(d, path)? {
+        "Replace" => match pattern(d, path)? {
+            Pattern::Literal(from) => DecodeStep::Replace {
+                from,
+                to: string_field(d, path, "content")?.to_string(),
+            },
+            _ => {
+                return Err(Error::input(format!(
+                    "{path}.pattern: only a String pattern is read in a decoder (a Regex one is not)"
+                )));
+            }
+        },
+        "ByteFallback" => DecodeStep::ByteFallback,
+        "Fuse" => DecodeStep::Fuse,
+        "Strip" => {
+            let content = string_field(d, path, "content")?;
+            let mut chars = content.chars();
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                return Err(Error::input(format!(
+                    "{path}.content: {} is not one character",
+                    quoted(content)
+                )));
+            };
+            let count = |field: &str| -> Result<usize> {
+                d.get(field)
+                    .and_then(Value::as_u64)
+                    .filter(|&n| n <= 1_000)
+                    .map(|n| n as usize)
+                    .ok_or_else(|| {
+                        Error::input(format!("{path}.{field}: expected a whole number to 1000"))
+                    })
+            };
+            DecodeStep::Strip {
+                content: c,
+                start: count("start")?,
+                stop: count("stop")?,
+            }
+        }
+        "Metaspace" => DecodeStep::Metaspace {
+            replacement: mark(d, path)?,
+            prepend: prepends(d, path)?,
+        },
+        "BPEDecoder" => DecodeStep::WordEnds {
+            suffix: d
+                .get("suffix")
+                .and_then(Value::as_str)
+                .unwrap_or("</w>")
+                .to_string(),
+        },
+        "WordPiece" => DecodeStep::WordPiece {
+            prefix: d
+                .get("prefix")
+                .and_then(Value::as_str)
+                .unwrap_or("##")
+                .to_string(),
+            cleanup: bool_field(d, path, "cleanup", true)?,
+        },
+        "Sequence" => {
+            for (i, s) in list(d, path, "decoders")?.iter().enumerate() {
+                decoder(s, &format!("{path}.decoders[{i}]"), model, out)?;
+            }
+            return Ok(());
+        }
+        other => return Err(unsupported(path, other, model, DECODERS)),
+    };
+    out.push(step);
+    Ok(())
+}
