@@ -1,7 +1,10 @@
 //! WordLevel tokenizers made by the real Hugging Face `tokenizers` library
 //! (Python) in the test: `WordLevelTrainer` on the bundled samples with
 //! the pre-tokenizers Whitespace, WhitespaceSplit and BertPreTokenizer,
-//! with and without a BertNormalizer. Loaded by bpeek from the saved
+//! with and without a BertNormalizer, and WordLevel and WordPiece models
+//! behind other normalizers and Sequences of pre-tokenizers (Digits,
+//! Punctuation, UnicodeScripts, Split, CharDelimiterSplit, Metaspace,
+//! StripAccents, NFKD, Replace). Loaded by bpeek from the saved
 //! `tokenizer.json`, each gives the ids HF's `encode` gives on every
 //! sample, every line of every sample and random text of many scripts
 //! (every word not in the vocabulary one `<unk>`), and decodes them to
@@ -34,6 +37,21 @@ fn ids_and_text_are_what_hugging_face_gives() {
         "split": {"pre_tokenizer": "WhitespaceSplit", "vocab_size": 900},
         "bert_uncased": {"pre_tokenizer": "BertPreTokenizer", "lowercase": true, "vocab_size": 700},
         "bert_cased": {"pre_tokenizer": "BertPreTokenizer", "lowercase": false, "vocab_size": 700},
+        "digits_scripts": {"vocab_size": 800, "steps": {
+            "normalizer": {"type": "Sequence", "normalizers": [
+                {"type": "NFKD"}, {"type": "StripAccents"}, {"type": "Lowercase"}]},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "WhitespaceSplit"}, {"type": "UnicodeScripts"},
+                {"type": "Digits", "individual_digits": false},
+                {"type": "Punctuation", "behavior": "Isolated"}]}}},
+        "wordpiece_metaspace": {"vocab_size": 1200, "wordpiece": true, "steps": {
+            "normalizer": {"type": "Replace", "pattern": {"Regex": "[0-9]"}, "content": "0"},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "CharDelimiterSplit", "delimiter": ","},
+                {"type": "Split", "pattern": {"String": "."}, "behavior": "MergedWithPrevious",
+                 "invert": false},
+                {"type": "Metaspace", "replacement": "\u{2581}", "prepend_scheme": "first",
+                 "split": true}]}}},
     });
     let answer = hf::run(
         &python,
@@ -45,7 +63,12 @@ fn ids_and_text_are_what_hugging_face_gives() {
     for (name, a) in answer.as_object().unwrap() {
         let path = a["json"].as_str().unwrap();
         let tok = load(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        assert_eq!(tok.kind(), "wordlevel", "{name}");
+        let kind = if name.starts_with("wordpiece") {
+            "wordpiece"
+        } else {
+            "wordlevel"
+        };
+        assert_eq!(tok.kind(), kind, "{name}");
         for (text, want) in texts.iter().zip(a["ids"].as_array().unwrap()) {
             let want: Vec<u32> = serde_json::from_value(want.clone()).unwrap();
             compared += 1;

@@ -764,7 +764,7 @@ impl Tokenizer {
             return;
         }
         if let Some(wp) = &self.wp {
-            wp.encode(&String::from_utf8_lossy(text), out, None);
+            wp.encode_piece(&String::from_utf8_lossy(text), at_start, out, None);
             return;
         }
         if let Some(m) = &self.cbpe {

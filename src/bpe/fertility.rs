@@ -90,7 +90,9 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
         return spm_spans(spm, text);
     }
     if let Some(wp) = tok.wordpiece() {
-        return model_spans(tok, text, |t, _, ids, spans| wp.encode(t, ids, Some(spans)));
+        return model_spans(tok, text, |t, at_start, ids, spans| {
+            wp.encode_piece(t, at_start, ids, Some(spans))
+        });
     }
     if let Some(m) = tok.char_bpe() {
         return model_spans(tok, text, |t, at_start, ids, spans| {

@@ -100,6 +100,9 @@ pub struct WordPiece {
     cleanup: bool,
     /// WordLevel: a word is one token or unknown, never cut.
     whole_words: bool,
+    /// A Hugging Face file's own normalizer and pre-tokenizer steps, when
+    /// they are other than one BertNormalizer and one word split.
+    text: Option<Box<crate::bpe::hf_text::HfText>>,
 }
 
 /// One step of cutting a word: the piece taken and the longer ones tried
@@ -117,6 +120,13 @@ impl WordPiece {
     /// The model as WordLevel: each word one token, or the unknown token.
     pub fn with_whole_words(mut self) -> Self {
         self.whole_words = true;
+        self
+    }
+
+    /// The model with a file's own normalizer and pre-tokenizer steps in
+    /// place of `normalizer` and `split`.
+    pub fn with_text(mut self, text: crate::bpe::hf_text::HfText) -> Self {
+        self.text = Some(Box::new(text));
         self
     }
 
@@ -156,6 +166,7 @@ impl WordPiece {
             special: spec.special.into_iter().collect(),
             cleanup: spec.cleanup,
             whole_words: false,
+            text: None,
         })
     }
 
@@ -304,10 +315,44 @@ impl WordPiece {
         &self,
         text: &str,
         out: &mut Vec<TokenId>,
+        spans: Option<&mut Vec<Range<usize>>>,
+    ) {
+        self.encode_piece(text, true, out, spans)
+    }
+
+    /// [`WordPiece::encode`] for a piece of a text cut at added tokens;
+    /// `at_start` says whether it starts the whole text.
+    pub fn encode_piece(
+        &self,
+        text: &str,
+        at_start: bool,
+        out: &mut Vec<TokenId>,
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
+        if let Some(steps) = &self.text {
+            for w in steps.words(text, at_start) {
+                let all = 0..w.text.text.len();
+                self.encode_word(&w.text.text, all, &w.text.from, out, spans.as_deref_mut());
+            }
+            return;
+        }
         let (norm, from) = self.normalize(text);
         for w in self.words(&norm) {
+            self.encode_word(&norm, w, &from, out, spans.as_deref_mut());
+        }
+    }
+
+    /// Encode the word `norm[w]`; `from` says where each byte of `norm`
+    /// came from.
+    fn encode_word(
+        &self,
+        norm: &str,
+        w: Range<usize>,
+        from: &[Range<usize>],
+        out: &mut Vec<TokenId>,
+        mut spans: Option<&mut Vec<Range<usize>>>,
+    ) {
+        {
             let word = &norm[w.clone()];
             let span = |r: Range<usize>| -> Range<usize> {
                 if r.is_empty() {

@@ -35,6 +35,26 @@ pub fn read(doc: &Value, model: &str) -> Result<HfText> {
     Ok(text)
 }
 
+/// The normalizer and pre-tokenizer of `doc`, for a model that decodes on
+/// its own.
+pub fn read_text(doc: &Value, model: &str) -> Result<HfText> {
+    let mut text = HfText::default();
+    let field = |f: &str| doc.get(f).unwrap_or(&Value::Null);
+    normalizer(
+        field("normalizer"),
+        "normalizer",
+        model,
+        &mut text.normalizer,
+    )?;
+    pre_tokenizer(
+        field("pre_tokenizer"),
+        "pre_tokenizer",
+        model,
+        &mut text.pre_tokenizer,
+    )?;
+    Ok(text)
+}
+
 fn type_of<'a>(v: &'a Value, path: &str) -> Result<&'a str> {
     v.get("type")
         .and_then(Value::as_str)

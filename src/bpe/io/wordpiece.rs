@@ -12,6 +12,7 @@
 use crate::bpe::TokenId;
 use crate::bpe::added::{AddedToken, AddedVocab, Normalizer};
 use crate::bpe::encoder::Tokenizer;
+use crate::bpe::io::hf_pipeline;
 use crate::bpe::io::import::{added_tokens, vocab_ids};
 use crate::bpe::io::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::bpe::wordpiece::{BertNormalizer, WordPiece, WordPieceSpec, WordSplit, is_cased};
@@ -137,8 +138,22 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     for (text, &id) in &vocab {
         pieces[id as usize] = text.clone();
     }
-    let normalizer = bert_normalizer(doc.get("normalizer").unwrap_or(&Value::Null))?;
-    let split = word_split(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
+    // One BertNormalizer and one word split run on their own fast path;
+    // anything else runs as the file's steps.
+    let simple = (
+        bert_normalizer(doc.get("normalizer").unwrap_or(&Value::Null)),
+        word_split(doc.get("pre_tokenizer").unwrap_or(&Value::Null)),
+    );
+    let (normalizer, split, steps) = match simple {
+        (Ok(n), Ok(s)) => (n, s, None),
+        _ => {
+            let kind = if level { "WordLevel" } else { "WordPiece" };
+            let steps = hf_pipeline::read_text(doc, kind)?;
+            (None, WordSplit::Whole, Some(steps))
+        }
+    };
+    let normalizes =
+        normalizer.is_some() || steps.as_ref().is_some_and(|t| !t.normalizer.is_empty());
     let cleanup = match doc.get("decoder") {
         None | Some(Value::Null) if level => false,
         d => decoder_cleanup(d.unwrap_or(&Value::Null), &prefix)?,
@@ -146,9 +161,9 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     let added = added_tokens(doc)?;
     let mut special = Vec::new();
     for (place, t) in &added {
-        if t.normalized && normalizer.is_some() {
+        if t.normalized && normalizes {
             return Err(Error::input(format!(
-                "{place}: {:?} is matched after normalizing, which bpeek does not do with a BertNormalizer (only added tokens with \"normalized\": false)",
+                "{place}: {:?} is matched after normalizing, which bpeek does not do with WordPiece or WordLevel (only added tokens with \"normalized\": false)",
                 t.text
             )));
         }
@@ -180,6 +195,10 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     })
     .map_err(|e| e.context("model"))?;
     let wp = if level { wp.with_whole_words() } else { wp };
+    let wp = match steps {
+        Some(steps) => wp.with_text(steps),
+        None => wp,
+    };
     let added = (!added.is_empty()).then(|| {
         AddedVocab::new(
             added.into_iter().map(|(_, t)| t).collect(),
