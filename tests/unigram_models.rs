@@ -24,6 +24,28 @@ fn models() -> Value {
                  "normalizers": ["nfkc"]},
         "nfkc_lowercase": {"prepend_scheme": "first", "split": true, "vocab_size": 1500,
                            "normalizers": ["nfkc", "lowercase"]},
+        // Pipelines of other shapes, run as the file's steps: T5's (spaces
+        // squeezed by a regex, words split at whitespace, then Metaspace),
+        // and digits and punctuation cut apart after Metaspace.
+        "t5_like": {"vocab_size": 1500, "steps": {
+            "normalizer": {"type": "Sequence", "normalizers": [
+                {"type": "NFKC"},
+                {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "WhitespaceSplit"},
+                {"type": "Metaspace", "replacement": "\u{2581}", "prepend_scheme": "always",
+                 "split": true}]},
+            "decoder": {"type": "Metaspace", "replacement": "\u{2581}",
+                        "prepend_scheme": "always", "split": true}}},
+        "digits_punct": {"vocab_size": 1500, "steps": {
+            "normalizer": {"type": "Lowercase"},
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "Metaspace", "replacement": "\u{2581}", "prepend_scheme": "first",
+                 "split": true},
+                {"type": "Digits", "individual_digits": true},
+                {"type": "Punctuation", "behavior": "Isolated"}]},
+            "decoder": {"type": "Metaspace", "replacement": "\u{2581}",
+                        "prepend_scheme": "first", "split": true}}},
     })
 }
 

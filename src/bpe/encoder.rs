@@ -315,6 +315,13 @@ impl Tokenizer {
         }
     }
 
+    /// The tokenizer with `added` tokens matched whole in the text before
+    /// its model sees it.
+    pub(crate) fn with_added(mut self, added: Option<AddedVocab>) -> Self {
+        self.added = added.map(Box::new);
+        self
+    }
+
     /// A tokenizer that encodes and decodes with a WordPiece model; `added`
     /// are the tokens matched whole in the text before it is normalized.
     pub(crate) fn from_wordpiece(name: &str, model: WordPiece, added: Option<AddedVocab>) -> Self {
@@ -760,7 +767,7 @@ impl Tokenizer {
     /// puts its mark only there).
     fn encode_ordinary(&self, text: &[u8], at_start: bool, out: &mut Vec<TokenId>) {
         if let Some(spm) = &self.spm {
-            spm.encode(text, out, None);
+            spm.encode_piece(text, at_start, out, None);
             return;
         }
         if let Some(wp) = &self.wp {

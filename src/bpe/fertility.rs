@@ -87,6 +87,11 @@ pub fn add_premiums(rows: &mut [Row], english: &str) {
 /// `</w>` covers nothing (an empty range at the end of its word).
 pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> {
     if let Some(spm) = tok.sentencepiece() {
+        if spm.hf_text.is_some() {
+            return model_spans(tok, text, |t, at_start, ids, spans| {
+                spm.encode_piece(t.as_bytes(), at_start, ids, Some(spans))
+            });
+        }
         return spm_spans(spm, text);
     }
     if let Some(wp) = tok.wordpiece() {

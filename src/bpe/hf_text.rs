@@ -30,6 +30,8 @@ pub enum NormStep {
     },
     /// `BertNormalizer`.
     Bert(BertNormalizer),
+    /// `Precompiled`: SentencePiece's character map, longest match first.
+    Precompiled(std::sync::Arc<crate::bpe::spm::normalize::Normalizer>),
 }
 
 /// The `Metaspace` pre-tokenizer.
@@ -163,6 +165,21 @@ impl Mapped {
         self.from = from;
     }
 
+    /// A character map applied, each output byte traced to the character
+    /// it came from.
+    fn charsmap(&mut self, n: &crate::bpe::spm::normalize::Normalizer) {
+        let (out, to) = n.normalize(self.text.as_bytes());
+        let Ok(text) = String::from_utf8(out) else {
+            return;
+        };
+        let last = self.from.len().saturating_sub(1);
+        let from = (0..text.len())
+            .map(|i| self.from.get(to[i].min(last)).cloned().unwrap_or(0..0))
+            .collect();
+        self.text = text;
+        self.from = from;
+    }
+
     /// BERT's normalizer, character by character.
     fn bert(&mut self, n: BertNormalizer) {
         let chars = self
@@ -276,6 +293,7 @@ impl HfText {
                     m.replace_ranges(&matches, to);
                 }
                 NormStep::Bert(n) => m.bert(*n),
+                NormStep::Precompiled(n) => m.charsmap(n),
             }
         }
         m

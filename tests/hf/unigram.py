@@ -4,6 +4,9 @@ stdin: {"corpus": path, "dir": folder, "models": {name: {"prepend_scheme":
         "first" | "always" | "never", "split": bool, "normalizers": [names
         of NFC, NFD, NFKC, NFKD or Lowercase, alone or as a Sequence],
         "vocab_size": n}}, "texts": [...]}
+or, for any pipeline, {name: {"steps": {"normalizer": JSON, "pre_tokenizer":
+JSON, "decoder": JSON}, "vocab_size": n}}: the steps as a tokenizer.json
+holds them.
 Trains each model (Metaspace pre-tokenizer and decoder, UnigramTrainer with
 `<unk>` as its unknown piece) on the corpus, saves dir/name.json and prints
 {name: {"json": path, "ids": [encode(text, add_special_tokens=False).ids
@@ -35,6 +38,11 @@ for name, o in job["models"].items():
         tok.normalizer = normalizers.Sequence(norm)
     tok.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme=scheme, split=split)
     tok.decoder = decoders.Metaspace(prepend_scheme=scheme, split=split)
+    if "steps" in o:
+        doc = json.loads(tok.to_str())
+        for part in ("normalizer", "pre_tokenizer", "decoder"):
+            doc[part] = o["steps"].get(part)
+        tok = Tokenizer.from_str(json.dumps(doc))
     trainer = trainers.UnigramTrainer(
         vocab_size=o["vocab_size"],
         special_tokens=["<unk>"],

@@ -10,7 +10,7 @@ use crate::bpe::wordpiece::BertNormalizer;
 use crate::error::{Error, Result, quoted};
 use serde_json::Value;
 
-const NORMALIZERS: &str = "bpeek reads NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend and BertNormalizer, in a Sequence or alone, or none";
+const NORMALIZERS: &str = "bpeek reads NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend, BertNormalizer and Precompiled, in a Sequence or alone, or none";
 const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts, in a Sequence or alone, or none";
 const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspace, BPEDecoder and WordPiece, in a Sequence or alone, or none";
 
@@ -155,6 +155,10 @@ fn normalizer(n: &Value, path: &str, model: &str, out: &mut Vec<NormStep>) -> Re
         "Lowercase" => NormStep::Unicode(TextStep::Lowercase),
         "StripAccents" => NormStep::StripAccents,
         "BertNormalizer" => NormStep::Bert(bert_normalizer(n, path)?),
+        "Precompiled" => match charsmap(n, path)? {
+            Some(map) => NormStep::Precompiled(map),
+            None => return Ok(()),
+        },
         "Strip" => NormStep::Strip {
             left: bool_field(n, path, "strip_left", true)?,
             right: bool_field(n, path, "strip_right", true)?,
@@ -169,6 +173,39 @@ fn normalizer(n: &Value, path: &str, model: &str, out: &mut Vec<NormStep>) -> Re
     };
     out.push(step);
     Ok(())
+}
+
+/// A `Precompiled` step's character map (none when it is empty).
+fn charsmap(
+    n: &Value,
+    path: &str,
+) -> Result<Option<std::sync::Arc<crate::bpe::spm::normalize::Normalizer>>> {
+    use base64::Engine;
+    let text = n
+        .get("precompiled_charsmap")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            Error::input(format!("{path}.precompiled_charsmap: expected base64 text"))
+        })?;
+    let blob = base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| Error::input(format!("{path}.precompiled_charsmap: {e}")))?;
+    if blob.is_empty() {
+        return Ok(None);
+    }
+    let field = format!("{path}.precompiled_charsmap");
+    let map = crate::bpe::spm::normalize::CharsMap::parse(&blob, &field)?;
+    Ok(Some(std::sync::Arc::new(
+        crate::bpe::spm::normalize::Normalizer {
+            map: Some(map),
+            user: None,
+            add_dummy_prefix: false,
+            remove_extra_whitespaces: false,
+            escape_whitespaces: false,
+            treat_whitespace_as_suffix: false,
+            prefix_unless_space: false,
+        },
+    )))
 }
 
 /// The replacement character of a Metaspace step.

@@ -1,14 +1,18 @@
 //! Hugging Face `tokenizer.json` files whose model is `Unigram`, read into
 //! the SentencePiece engine.
 //!
-//! The pipeline read: no normalizer or `Precompiled` (SentencePiece's
-//! character map, base64), alone or as a `Sequence`; the `Metaspace`
-//! pre-tokenizer (`▁` for a space, a `▁` in front by `prepend_scheme`
-//! `first` or `always`, or none with `never`), alone or as a `Sequence`;
-//! the `Metaspace` decoder (or none). Added tokens are matched whole as
-//! user-defined pieces; special ones are pieces never made from text.
+//! A pipeline of SentencePiece's own shape (NFC, NFD, NFKC, NFKD or
+//! Lowercase steps, then `Precompiled`, SentencePiece's character map; the
+//! `Metaspace` pre-tokenizer with `▁`; the `Metaspace` decoder or none)
+//! runs in the SentencePiece normalizer; added tokens are then matched
+//! whole as user-defined pieces, special ones pieces never made from text.
+//! Any other pipeline (T5's `Replace` and `WhitespaceSplit`, say) runs as
+//! the file's steps ([`hf_pipeline`]), each word segmented on its own, and
+//! added tokens are matched whole before it.
 
+use crate::bpe::added::{AddedVocab, Normalizer};
 use crate::bpe::encoder::Tokenizer;
+use crate::bpe::io::hf_pipeline;
 use crate::bpe::io::import::added_tokens;
 use crate::bpe::io::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::bpe::spm::TextStep;
@@ -90,10 +94,27 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             kind,
         });
     }
+    // The pipeline of SentencePiece's own shape (steps, a character map,
+    // one Metaspace) runs in the SentencePiece normalizer; any other runs
+    // as the file's steps, word by word.
+    let field = |f: &str| doc.get(f).unwrap_or(&Value::Null);
+    let simple = match (
+        normalizer(field("normalizer"), "normalizer"),
+        pre_tokenizer(field("pre_tokenizer"), "pre_tokenizer"),
+        decoder(field("decoder"), "decoder"),
+    ) {
+        (Ok(n), Ok(p), Ok(())) => Some((n, p)),
+        _ => None,
+    };
+    let general = match simple {
+        Some(_) => None,
+        None => Some(hf_pipeline::read(doc, "Unigram")?),
+    };
     // Decoding drops special tokens (as `decode` does by default) and
     // writes the unknown piece as its text otherwise.
     let mut unk_surface = pieces[unk_id].text.clone();
-    for (place, t) in added_tokens(doc)? {
+    let added = added_tokens(doc)?;
+    for (place, t) in &added {
         if t.id as usize == unk_id && t.special {
             unk_surface.clear();
         }
@@ -114,18 +135,40 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         if p.kind == PieceType::Normal {
             p.kind = if t.special {
                 PieceType::Control
+            } else if general.is_some() {
+                // Matched whole before the steps run, as added tokens.
+                PieceType::Normal
             } else {
                 PieceType::UserDefined
             };
         }
     }
-    let (steps, charsmap) =
-        normalizer(doc.get("normalizer").unwrap_or(&Value::Null), "normalizer")?;
-    let (prepend, split) = pre_tokenizer(
-        doc.get("pre_tokenizer").unwrap_or(&Value::Null),
-        "pre_tokenizer",
-    )?;
-    decoder(doc.get("decoder").unwrap_or(&Value::Null), "decoder")?;
+    let Some(((steps, charsmap), (prepend, split))) = simple else {
+        let text = general.unwrap_or_default();
+        let spec = ModelSpec {
+            pieces,
+            algorithm: Algorithm::Unigram,
+            byte_fallback,
+            split_digits: false,
+            treat_whitespace_as_suffix: false,
+            unk_surface: Some(unk_surface),
+            normalizer: NormalizerSpec {
+                name: String::new(),
+                precompiled_charsmap: Vec::new(),
+                add_dummy_prefix: false,
+                remove_extra_whitespaces: false,
+                escape_whitespaces: false,
+                prefix_unless_space: false,
+            },
+        };
+        let model = SpmModel::new(spec)
+            .map_err(|e| e.context("model"))?
+            .with_exact_scores(scores)
+            .with_hf_text(text);
+        let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
+        let added = (!added.is_empty()).then(|| AddedVocab::new(added, Normalizer::None));
+        return Ok(Tokenizer::from_sentencepiece(name, model).with_added(added));
+    };
     let spec = ModelSpec {
         pieces,
         algorithm: Algorithm::Unigram,

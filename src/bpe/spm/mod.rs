@@ -8,6 +8,7 @@
 //! [`crate::bpe::io::sentencepiece`].
 
 mod bpe;
+mod hf_words;
 pub mod normalize;
 pub(crate) mod trie;
 mod unigram;
@@ -223,6 +224,10 @@ pub struct SpmModel {
     /// Hugging Face normalizer steps applied first, in order.
     steps: Vec<TextStep>,
     /// No piece has `▁` right after another character, so BPE never
+    /// A Hugging Face file's whole pipeline, where it is more than
+    /// `steps`, a character map and one `Metaspace`: the text is cut into
+    /// words by it and each word segmented on its own.
+    pub(crate) hf_text: Option<Box<crate::bpe::hf_text::HfText>>,
     /// merges across the start of a word: words can be cut apart first
     /// (and each distinct one encoded once).
     pub(crate) words_apart: bool,
@@ -382,6 +387,7 @@ impl SpmModel {
             word_split: None,
             steps: Vec::new(),
         })
+            hf_text: None,
     }
 
     /// Sum Unigram scores in double precision, these being the scores
@@ -569,6 +575,9 @@ impl SpmModel {
     /// the text of ids that are not pieces (added special tokens).
     pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
         let n = &self.normalizer;
+        if let Some(text) = &self.hf_text {
+            return self.decode_hf(text, ids, other);
+        }
         let mut text: Vec<u8> = Vec::new();
         let mut bytes: Vec<u8> = Vec::new();
         let mut at_start = true;
