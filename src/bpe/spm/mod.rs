@@ -8,6 +8,7 @@
 //! [`crate::bpe::io::sentencepiece`].
 
 mod bpe;
+pub mod explain;
 mod hf_words;
 pub mod normalize;
 pub(crate) mod trie;

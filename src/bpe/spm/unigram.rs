@@ -19,12 +19,12 @@ use std::ops::Range;
 #[derive(Debug, Clone, Default)]
 pub struct Lattice {
     /// Per piece; NaN for a piece a path never takes (unused).
-    scores: Vec<f64>,
+    pub(super) scores: Vec<f64>,
     /// The same in single precision, where sums are kept so.
     scores32: Vec<f32>,
-    unk: f64,
+    pub(super) unk: f64,
     /// Best sums are rounded to single precision (sentencepiece).
-    single: bool,
+    pub(super) single: bool,
 }
 
 /// The penalty below the lowest piece score that an unknown character

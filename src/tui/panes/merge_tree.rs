@@ -1,8 +1,8 @@
 //! How a token was built: the merge that made it, the merges that made its
 //! halves, and so on down to bytes (or characters), each with its rank.
 
-use crate::bpe::TokenId;
 use crate::bpe::encoder::MadeBy;
+use crate::bpe::{TokenId, Tokenizer};
 
 /// The tree of one token, one line per merge, outermost first.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,5 +60,33 @@ pub fn build(
         title,
         lines,
         scroll: 0,
+    }
+}
+
+/// The tree of token `id` of a loaded tokenizer; a SentencePiece piece,
+/// made by no merge list, is told by its model (see
+/// [`super::piece_story`]).
+pub fn of_token(
+    tok: &Tokenizer,
+    id: TokenId,
+    label: &dyn Fn(&[u8]) -> String,
+    ellipsis: &str,
+    source: &str,
+) -> MergeTree {
+    let story = tok
+        .sentencepiece()
+        .and_then(|m| super::piece_story::story(m, id, tok.kind(), label, ellipsis));
+    match story {
+        Some(s) => MergeTree {
+            title: format!("{} ({source})", s.title),
+            lines: s.lines,
+            scroll: 0,
+        },
+        None => build(
+            id,
+            &|id| tok.made_by(id),
+            &|id| label(&tok.describe(id).bytes),
+            source,
+        ),
     }
 }

@@ -10,6 +10,7 @@ pub mod curve;
 pub mod encode_box;
 pub(crate) mod lines;
 pub(crate) mod merge_tree;
+pub mod piece_story;
 pub mod places;
 pub mod rows;
 pub(crate) mod shared_rows;

@@ -34,10 +34,11 @@ pub(super) fn open_tree(app: &mut App) {
         match (token, tok) {
             (Some(id), Some(tok)) => {
                 let source = app.toks.selected_slot().label.clone();
-                Some(merge_tree::build(
+                Some(merge_tree::of_token(
+                    tok,
                     id,
-                    &|id| tok.made_by(id),
-                    &|id| label(&tok.describe(id).bytes),
+                    &label,
+                    app.theme.glyphs.ellipsis,
                     &source,
                 ))
             }

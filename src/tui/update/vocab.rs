@@ -89,10 +89,11 @@ pub(super) fn open_tree(app: &mut App) {
     };
     let label = |bytes: &[u8]| crate::tui::panes::rows::label(bytes, &app.theme);
     let source = app.toks.selected_slot().label.clone();
-    app.tree = Some(merge_tree::build(
+    app.tree = Some(merge_tree::of_token(
+        &tok,
         id,
-        &|id| tok.made_by(id),
-        &|id| label(&tok.describe(id).bytes),
+        &label,
+        app.theme.glyphs.ellipsis,
         &source,
     ));
     app.input = InputMode::Normal;

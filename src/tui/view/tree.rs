@@ -46,9 +46,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .collect();
     let more = rows.len().saturating_sub(tree.scroll) > h.saturating_sub(2) as usize;
     let bottom = if more {
-        " Down: more · Esc closes "
+        // ASCII's own dot is a comma, which reads as part of the sentence.
+        let dot = if t.ascii { "|" } else { t.glyphs.dot };
+        format!(" Down: more {dot} Esc closes ")
     } else {
-        " Esc closes "
+        " Esc closes ".to_string()
     };
     let block = Block::bordered()
         .border_set(t.border())

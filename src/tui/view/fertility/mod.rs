@@ -397,7 +397,7 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
     let made = if token.special {
         "a special token".to_string()
     } else if let Some(m) = tok.sentencepiece() {
-        spm_piece(tok, m, token.id)
+        spm_piece(app, tok, m, token.id)
     } else if let Some(w) = tok.wordpiece() {
         wordpiece_steps(app, w)
     } else if let Some(m) = tok.char_bpe() {
@@ -433,29 +433,17 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
     )
 }
 
-/// What a SentencePiece piece is: no merge list made it, so its type and
-/// score say how it is chosen.
-fn spm_piece(tok: &Tokenizer, m: &crate::bpe::spm::SpmModel, id: crate::bpe::TokenId) -> String {
-    use crate::bpe::spm::{Algorithm, PieceType};
-    let Some(p) = m.pieces().get(id as usize) else {
-        return "an added token".into();
-    };
-    match p.kind {
-        PieceType::Byte => "byte fallback: a byte of a character the model has no piece for".into(),
-        PieceType::UserDefined => "a user-defined symbol, always taken whole".into(),
-        _ => match m.algorithm() {
-            Algorithm::Unigram => format!(
-                "{} piece, score {:.3} (the best-scoring cut wins)",
-                tok.kind(),
-                p.score
-            ),
-            Algorithm::Bpe => format!(
-                "{} piece, score {} (pairs making higher scores merge first)",
-                tok.kind(),
-                p.score
-            ),
-        },
-    }
+/// What a SentencePiece piece is: no merge list made it, so its model
+/// says how it is given (see [`crate::tui::panes::piece_story`]).
+fn spm_piece(
+    app: &App,
+    tok: &Tokenizer,
+    m: &crate::bpe::spm::SpmModel,
+    id: crate::bpe::TokenId,
+) -> String {
+    let label = |bytes: &[u8]| shown(app, bytes);
+    crate::tui::panes::piece_story::story(m, id, tok.kind(), &label, app.theme.glyphs.ellipsis)
+        .map_or_else(|| "an added token".into(), |s| s.summary)
 }
 
 /// A WordPiece piece: no merge made it; its word was cut longest match
