@@ -155,7 +155,7 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
             vec![],
         ),
     ];
-    let jobs: Vec<Value> = cases
+    let mut jobs: Vec<Value> = cases
         .iter()
         .map(|(name, pattern, normalizer, added)| {
             json!({
@@ -168,14 +168,63 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
             })
         })
         .collect();
+    // Pipelines with no fast path, run as the file's steps: Falcon's
+    // (Punctuation, ByteLevel, Digits, a Split of three digits after it),
+    // StarCoder's (single digits before ByteLevel), RoBERTa's space in
+    // front, and normalizers other than NFC.
+    let byte_level = |prefix: bool, regex: bool| {
+        json!({"type": "ByteLevel", "add_prefix_space": prefix, "trim_offsets": true,
+               "use_regex": regex})
+    };
+    let steps = [
+        (
+            "falcon",
+            Value::Null,
+            json!({"type": "Sequence", "pretokenizers": [
+                {"type": "Punctuation", "behavior": "Contiguous"},
+                byte_level(false, true),
+                {"type": "Digits", "individual_digits": false},
+                {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"},
+                 "behavior": "Isolated", "invert": false}]}),
+        ),
+        (
+            "starcoder",
+            Value::Null,
+            json!({"type": "Sequence", "pretokenizers": [
+                {"type": "Digits", "individual_digits": true}, byte_level(false, true)]}),
+        ),
+        ("prefix-space", Value::Null, byte_level(true, true)),
+        (
+            "nfkc-lowercase",
+            json!({"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Lowercase"}]}),
+            json!({"type": "Sequence", "pretokenizers": [
+                {"type": "WhitespaceSplit"}, byte_level(true, false)]}),
+        ),
+    ];
+    for (name, normalizer, pre_tokenizer) in &steps {
+        jobs.push(json!({
+            "out": dir.0.join(format!("{name}.json")),
+            "corpus": corpus,
+            "vocab_size": 700,
+            "pattern": null,
+            "normalizer": null,
+            "added": every_kind_of_added_token(),
+            "steps": {"normalizer": normalizer, "pre_tokenizer": pre_tokenizer},
+        }));
+    }
+    let names: Vec<&str> = cases
+        .iter()
+        .map(|c| c.0)
+        .chain(steps.iter().map(|s| s.0))
+        .collect();
     hf::run(&python, "make_files.py", &Value::Array(jobs));
     let texts = texts();
-    let encode_jobs: Vec<Value> = cases
+    let encode_jobs: Vec<Value> = names
         .iter()
-        .map(|(name, ..)| json!({"tokenizer": dir.0.join(format!("{name}.json")), "texts": texts}))
+        .map(|name| json!({"tokenizer": dir.0.join(format!("{name}.json")), "texts": texts}))
         .collect();
     let answers = hf::run(&python, "encode.py", &Value::Array(encode_jobs));
-    for ((name, ..), answer) in cases.iter().zip(answers.as_array().unwrap()) {
+    for (name, answer) in names.iter().zip(answers.as_array().unwrap()) {
         let path = dir.0.join(format!("{name}.json"));
         let tok = load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let theirs: Vec<Vec<u32>> = serde_json::from_value(answer["ids"].clone()).unwrap();

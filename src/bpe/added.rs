@@ -11,29 +11,44 @@
 //! `lstrip` and `rstrip` take the whitespace beside it into the token.
 
 use crate::bpe::TokenId;
+use crate::bpe::hf_text::HfText;
 use aho_corasick::{AhoCorasick, Input};
 use regex_automata::meta::Regex;
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use unicode_normalization::UnicodeNormalization;
 
 /// What HF does to the text before pre-tokenizing it, among the normalizers
 /// bpeek applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub enum Normalizer {
     #[default]
     None,
     /// Unicode canonical composition.
     Nfc,
+    /// A file's own normalizer steps (the pre-tokenizer then runs on the
+    /// text they made).
+    Steps(Arc<HfText>),
+}
+
+impl PartialEq for Normalizer {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Normalizer::None, Normalizer::None) | (Normalizer::Nfc, Normalizer::Nfc) => true,
+            (Normalizer::Steps(a), Normalizer::Steps(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
 }
 
 impl Normalizer {
-    pub fn apply<'t>(self, text: &'t str) -> Cow<'t, str> {
+    pub fn apply<'t>(&self, text: &'t str) -> Cow<'t, str> {
         match self {
             Normalizer::None => Cow::Borrowed(text),
             Normalizer::Nfc if unicode_normalization::is_nfc(text) => Cow::Borrowed(text),
             Normalizer::Nfc => Cow::Owned(text.nfc().collect()),
+            Normalizer::Steps(steps) => Cow::Owned(steps.normalize(text).text),
         }
     }
 }
@@ -131,8 +146,8 @@ impl AddedVocab {
         &self.tokens
     }
 
-    pub fn normalizer(&self) -> Normalizer {
-        self.normalizer
+    pub fn normalizer(&self) -> &Normalizer {
+        &self.normalizer
     }
 
     /// Cut `text` into added tokens and normalized text, in order. Special

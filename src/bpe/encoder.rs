@@ -9,6 +9,7 @@
 use crate::bpe::added::{AddedPiece, AddedVocab};
 use crate::bpe::char_bpe::CharBpe;
 use crate::bpe::chunk_cache::ChunkCache;
+use crate::bpe::io::byte_unicode;
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
 use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
@@ -61,6 +62,9 @@ pub struct Tokenizer {
     /// Split patterns written out in full (GGUF presets), used instead of
     /// the chunker's named rule.
     split: Option<Arc<RegexChain>>,
+    /// A Hugging Face byte-level file's own normalizer and pre-tokenizer
+    /// steps, where bpeek has no fast path for them.
+    hf_text: Option<Arc<crate::bpe::hf_text::HfText>>,
     /// A BPE model on characters (GGUF `gemma4`), which then does all the
     /// encoding and decoding.
     cbpe: Option<Arc<CharBpe>>,
@@ -115,6 +119,7 @@ impl Tokenizer {
             spm: None,
             wp: None,
             split: None,
+            hf_text: None,
             cbpe: None,
             template: None,
         }
@@ -209,6 +214,7 @@ impl Tokenizer {
             spm: None,
             wp: None,
             split: None,
+            hf_text: None,
             cbpe: None,
             template: None,
         })
@@ -285,6 +291,7 @@ impl Tokenizer {
             spm: None,
             wp: None,
             split: None,
+            hf_text: None,
             cbpe: None,
             template: None,
         }
@@ -310,6 +317,7 @@ impl Tokenizer {
             spm: Some(Arc::new(model)),
             wp: None,
             split: None,
+            hf_text: None,
             cbpe: None,
             template: None,
         }
@@ -345,6 +353,7 @@ impl Tokenizer {
             spm: None,
             wp: Some(Arc::new(model)),
             split: None,
+            hf_text: None,
             cbpe: None,
             template: None,
         }
@@ -382,6 +391,7 @@ impl Tokenizer {
             spm: None,
             wp: None,
             split: None,
+            hf_text: None,
             cbpe: None,
             template: None,
         }
@@ -558,6 +568,11 @@ impl Tokenizer {
     }
 
     /// Pre-tokenize with `chain` instead of a named rule.
+    /// Cut and normalize text by a Hugging Face file's own steps.
+    pub(crate) fn set_hf_text(&mut self, text: crate::bpe::hf_text::HfText) {
+        self.hf_text = Some(Arc::new(text));
+    }
+
     pub(crate) fn set_split(&mut self, chain: RegexChain) {
         self.split = Some(Arc::new(chain));
     }
@@ -786,8 +801,7 @@ impl Tokenizer {
                 // Only a vocabulary without every byte (some GGUF files)
                 // drops bytes: the others keep the plain, sized copy.
                 let drops_bytes = self.byte_ids.contains(&NO_TOKEN);
-                let mut each = |r: std::ops::Range<usize>| {
-                    let chunk = &text[r];
+                let mut each = |chunk: &[u8]| {
                     if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
                         out.extend_from_slice(ids);
                         return;
@@ -812,9 +826,20 @@ impl Tokenizer {
                         c.put(chunk, &symbols);
                     }
                 };
+                if let Some(steps) = &self.hf_text {
+                    // The file's own steps: each word, in byte-level
+                    // characters, is the bytes it stands for.
+                    for word in steps.words(&String::from_utf8_lossy(text), at_start) {
+                        match byte_unicode::decode(&word.text.text) {
+                            Ok(bytes) => each(&bytes),
+                            Err(_) => each(word.text.text.as_bytes()),
+                        }
+                    }
+                    return;
+                }
                 match &self.split {
-                    Some(chain) => chain.for_each_chunk(text, &mut each),
-                    None => self.chunker.for_each_chunk(text, &mut each),
+                    Some(chain) => chain.for_each_chunk(text, |r| each(&text[r])),
+                    None => self.chunker.for_each_chunk(text, |r| each(&text[r])),
                 }
             }
             Mode::Char => {

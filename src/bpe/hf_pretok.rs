@@ -101,6 +101,13 @@ pub enum PreStep {
     Metaspace(Metaspace),
     /// A cut wherever the script changes (HF `UnicodeScripts`).
     Scripts,
+    /// `ByteLevel`: a space in front of a word that has none (with
+    /// `add_prefix_space`), the word cut by GPT-2's pattern (with
+    /// `use_regex`), then each byte written as its byte-level character.
+    ByteLevel {
+        add_prefix_space: bool,
+        regex: Option<Pattern>,
+    },
 }
 
 impl PreStep {
@@ -180,6 +187,26 @@ fn apply(step: &PreStep, mut w: Word, at_start: bool, out: &mut Vec<Word>) {
             }
         }
         PreStep::Scripts => cut(&w, &script_runs(&w.text.text), at_start, out),
+        PreStep::ByteLevel {
+            add_prefix_space,
+            regex,
+        } => {
+            if *add_prefix_space && !w.text.text.starts_with(' ') {
+                w.text.prepend(" ");
+            }
+            let mut parts = Vec::new();
+            match regex {
+                Some(re) => {
+                    let m = find_matches(re, &w.text.text, false);
+                    cut(&w, &keep(m, Behavior::Isolated), at_start, &mut parts);
+                }
+                None => parts.push(w),
+            }
+            for mut p in parts {
+                p.text.as_byte_chars();
+                out.push(p);
+            }
+        }
     }
 }
 

@@ -180,6 +180,20 @@ impl Mapped {
         self.from = from;
     }
 
+    /// Each byte written as its byte-level character (GPT-2's table).
+    pub(crate) fn as_byte_chars(&mut self) {
+        let table = crate::bpe::io::byte_unicode::byte_chars();
+        let mut text = String::with_capacity(self.text.len() * 2);
+        let mut from = Vec::with_capacity(self.from.len() * 2);
+        for (i, &b) in self.text.as_bytes().iter().enumerate() {
+            let c = table[b as usize];
+            text.push(c);
+            from.extend(std::iter::repeat_n(self.from[i].clone(), c.len_utf8()));
+        }
+        self.text = text;
+        self.from = from;
+    }
+
     /// BERT's normalizer, character by character.
     fn bert(&mut self, n: BertNormalizer) {
         let chars = self

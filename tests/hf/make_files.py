@@ -2,7 +2,9 @@
 
 stdin: a JSON list of jobs {out, corpus, vocab_size, pattern (a Split
 regex, or null for ByteLevel's own), normalizer (null or "NFC"), added:
-[{content, special, single_word, lstrip, rstrip, normalized}]}. Each job
+[{content, special, single_word, lstrip, rstrip, normalized}], and
+optionally steps: {normalizer, pre_tokenizer} as a tokenizer.json holds
+them, in place of pattern and normalizer}. Each job
 trains byte-level BPE on the corpus, adds the tokens and saves the file.
 stdout: the JSON list of the files written.
 """
@@ -27,6 +29,11 @@ for job in json.load(sys.stdin):
     if job["normalizer"] == "NFC":
         tok.normalizer = normalizers.NFC()
     tok.decoder = decoders.ByteLevel()
+    if job.get("steps"):
+        doc = json.loads(tok.to_str())
+        doc["normalizer"] = job["steps"].get("normalizer")
+        doc["pre_tokenizer"] = job["steps"].get("pre_tokenizer")
+        tok = Tokenizer.from_str(json.dumps(doc))
     trainer = trainers.BpeTrainer(
         vocab_size=job["vocab_size"],
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),

@@ -8,7 +8,7 @@
 //! merges follow their rank. Ids go back to text through the decoder.
 
 use crate::bpe::Tokenizer;
-use crate::bpe::added::{AddedVocab, Normalizer};
+use crate::bpe::added::AddedVocab;
 use crate::bpe::char_bpe::{CharBpe, HfModel};
 use crate::bpe::io::hf_pipeline;
 use crate::bpe::io::import::{added_tokens, vocab_ids};
@@ -80,7 +80,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         flag("fuse_unk"),
         flag("ignore_merges"),
     );
-    let text = hf_pipeline::read(doc, "BPE on characters")?;
+    let mut text = hf_pipeline::read(doc, "BPE on characters")?;
 
     let vocab_obj = model
         .get("vocab")
@@ -140,6 +140,8 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         .enumerate()
         .map(|(i, m)| merge_pair(m, i))
         .collect::<Result<Vec<_>>>()?;
+    let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
+    let added_normalizer = hf_pipeline::added_normalizer(&mut text, &tokens);
     // Special tokens are silent when decoding but are still tokens the
     // model may hold: the model's own table keeps them findable.
     let cbpe = CharBpe::with_pairs(
@@ -165,6 +167,6 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         name,
         cbpe,
         size,
-        (!added.is_empty()).then(|| AddedVocab::new(added, Normalizer::None)),
+        (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer)),
     ))
 }

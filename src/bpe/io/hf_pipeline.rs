@@ -2,6 +2,7 @@
 //! `normalizer`, `pre_tokenizer` and `decoder`) into [`HfText`] steps. Every
 //! refusal names the field and says what is read.
 
+use crate::bpe::added::{AddedToken, Normalizer};
 use crate::bpe::hf_pretok::{Behavior, CharClass, Pattern, PreStep};
 use crate::bpe::hf_text::{DecodeStep, HfText, Metaspace, NormStep};
 use crate::bpe::io::regex_check::compile;
@@ -11,7 +12,12 @@ use crate::error::{Error, Result, quoted};
 use serde_json::Value;
 
 const NORMALIZERS: &str = "bpeek reads NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend, BertNormalizer and Precompiled, in a Sequence or alone, or none";
-const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts, in a Sequence or alone, or none";
+const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts and (with byte-level BPE) ByteLevel, in a Sequence or alone, or none";
+/// The pattern `ByteLevel` cuts with (`use_regex`), as the library
+/// writes it.
+const GPT2_HF_PATTERN: &str =
+    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+
 const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspace, BPEDecoder and WordPiece, in a Sequence or alone, or none";
 
 /// The whole pipeline of `doc`; `model` names the model in refusals
@@ -53,6 +59,22 @@ pub fn read_text(doc: &Value, model: &str) -> Result<HfText> {
         &mut text.pre_tokenizer,
     )?;
     Ok(text)
+}
+
+/// How added tokens see the normalizer: where one of them is matched in
+/// normalized text (`"normalized": true`) the library normalizes the text
+/// between the other added tokens first, so the steps move from the
+/// pipeline to the added tokens; otherwise the pipeline keeps them (and
+/// traces every byte to the input).
+pub fn added_normalizer(text: &mut HfText, added: &[AddedToken]) -> Normalizer {
+    if text.normalizer.is_empty() || !added.iter().any(|t| t.normalized) {
+        return Normalizer::None;
+    }
+    let steps = HfText {
+        normalizer: std::mem::take(&mut text.normalizer),
+        ..HfText::default()
+    };
+    Normalizer::Steps(std::sync::Arc::new(steps))
 }
 
 fn type_of<'a>(v: &'a Value, path: &str) -> Result<&'a str> {
@@ -292,6 +314,14 @@ fn pre_tokenizer(p: &Value, path: &str, model: &str, out: &mut Vec<PreStep>) -> 
             invert: bool_field(p, path, "invert", false)?,
         },
         "UnicodeScripts" => PreStep::Scripts,
+        "ByteLevel" => PreStep::ByteLevel {
+            add_prefix_space: bool_field(p, path, "add_prefix_space", true)?,
+            regex: if bool_field(p, path, "use_regex", true)? {
+                Some(Pattern::Regex(Box::new(compile(GPT2_HF_PATTERN, path)?)))
+            } else {
+                None
+            },
+        },
         "Sequence" => {
             for (i, s) in list(p, path, "pretokenizers")?.iter().enumerate() {
                 pre_tokenizer(s, &format!("{path}.pretokenizers[{i}]"), model, out)?;

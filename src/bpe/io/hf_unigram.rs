@@ -10,7 +10,7 @@
 //! the file's steps ([`hf_pipeline`]), each word segmented on its own, and
 //! added tokens are matched whole before it.
 
-use crate::bpe::added::{AddedVocab, Normalizer};
+use crate::bpe::added::AddedVocab;
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::io::hf_pipeline;
 use crate::bpe::io::import::added_tokens;
@@ -144,7 +144,9 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         }
     }
     let Some(((steps, charsmap), (prepend, split))) = simple else {
-        let text = general.unwrap_or_default();
+        let mut text = general.unwrap_or_default();
+        let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
+        let added_normalizer = hf_pipeline::added_normalizer(&mut text, &tokens);
         let spec = ModelSpec {
             pieces,
             algorithm: Algorithm::Unigram,
@@ -166,7 +168,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             .with_exact_scores(scores)
             .with_hf_text(text);
         let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
-        let added = (!added.is_empty()).then(|| AddedVocab::new(added, Normalizer::None));
+        let added = (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer));
         return Ok(Tokenizer::from_sentencepiece(name, model).with_added(added));
     };
     let spec = ModelSpec {

@@ -5,8 +5,10 @@
 use crate::bpe::TokenId;
 use crate::bpe::added::{AddedToken, AddedVocab, Normalizer};
 use crate::bpe::encoder::{SpecialToken, Tokenizer};
+use crate::bpe::hf_pretok::PreStep;
 use crate::bpe::io::byte_unicode;
 use crate::bpe::io::hf_export;
+use crate::bpe::io::hf_pipeline;
 use crate::bpe::io::limits::{self, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::bpe::pretok::{CL100K_PATTERN, Digits, Pretok};
 use crate::error::{Error, Result, quoted};
@@ -119,11 +121,35 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     if !crate::bpe::io::hf_char_bpe::is_byte_level(doc) {
         return crate::bpe::io::hf_char_bpe::hugging_face(name, doc);
     }
-    let normalizer = refuse_id_changing_parts(doc, model)?;
-    let cut = hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null))?;
-    let (pretok, digits, patterns) = match cut {
-        HfCut::Known(p, d) => (p, d, None),
-        HfCut::Patterns(list) => (Pretok::None, Digits::Keep, Some(list)),
+    refuse_id_changing_parts(doc, model)?;
+    // NFC and ByteLevel after Split steps have fast paths; any other
+    // normalizer and pre-tokenizer runs as the file's steps.
+    let fast = (
+        hf_normalizer(doc.get("normalizer").unwrap_or(&Value::Null)),
+        hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null)),
+    );
+    let (normalizer, pretok, digits, patterns, steps) = match fast {
+        (Ok(n), Ok(HfCut::Known(p, d))) => (n, p, d, None, None),
+        (Ok(n), Ok(HfCut::Patterns(list))) => (n, Pretok::None, Digits::Keep, Some(list), None),
+        _ => {
+            let steps = hf_pipeline::read_text(doc, "byte-level BPE")?;
+            if !steps
+                .pre_tokenizer
+                .iter()
+                .any(|s| matches!(s, PreStep::ByteLevel { .. }))
+            {
+                return Err(Error::input(
+                    "pre_tokenizer: no ByteLevel step; bpeek reads byte-level BPE whose pre-tokenizer writes bytes as ByteLevel does",
+                ));
+            }
+            (
+                Normalizer::None,
+                Pretok::None,
+                Digits::Keep,
+                None,
+                Some(steps),
+            )
+        }
     };
     let vocab_obj = model
         .get("vocab")
@@ -197,6 +223,12 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             "pre_tokenizer",
             &list,
         )?);
+    }
+    let mut normalizer = normalizer;
+    if let Some(mut steps) = steps {
+        let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
+        normalizer = hf_pipeline::added_normalizer(&mut steps, &tokens);
+        tok.set_hf_text(steps);
     }
     if !added.is_empty() || normalizer != Normalizer::None {
         tok.set_added(AddedVocab::new(
@@ -305,8 +337,7 @@ pub(crate) fn added_tokens(doc: &Value) -> Result<Vec<(String, AddedToken)>> {
 
 /// Refuse the parts of a Hugging Face file that would change the ids bpeek
 /// computes, rather than silently ignore them.
-fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<Normalizer> {
-    let normalizer = hf_normalizer(doc.get("normalizer").unwrap_or(&Value::Null))?;
+fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<()> {
     match doc.get("decoder") {
         None | Some(Value::Null) => {}
         Some(d) => {
@@ -338,7 +369,7 @@ fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<Normalizer> {
             "model.dropout is not supported: it makes the ids random, and bpeek encodes exactly",
         ));
     }
-    Ok(normalizer)
+    Ok(())
 }
 
 /// The normalizer of a Hugging Face file, if bpeek applies it: none, an
