@@ -201,10 +201,11 @@ fn assert_round_trips(tok: &Tokenizer, rng: &mut Rng, what: &str) {
     for text in texts(rng) {
         for allow_special in [false, true] {
             let encoded = tok.encode_bytes(&text, allow_special);
-            if tok.mode() == Mode::Char || tok.is_piece_model() {
+            if tok.mode() == Mode::Char || tok.is_piece_model() || tok.rewrites_text() {
                 // Char mode reads UTF-8 only, and joins words with one
                 // space; a model of pieces (a mutated file may become BPE
-                // on characters) may drop what it has no token for.
+                // on characters) may drop what it has no token for; a
+                // file's own steps may put a space in front or lowercase.
                 if let Ok(ids) = encoded {
                     let _ = tok.decode_bytes(&ids);
                 }
@@ -362,6 +363,94 @@ fn hugging_face_files() {
         import::hugging_face("tokenizer.json", &doc).ok()
     });
     println!("Hugging Face: {n} cases, {loaded} loaded");
+}
+
+/// Hugging Face files whose normalizer and pre-tokenizer run as their
+/// own steps: BPE on characters, Unigram, WordLevel and byte-level BPE,
+/// each with a long pipeline of regexes, character classes and Metaspace.
+#[test]
+fn hugging_face_pipelines() {
+    let mut rng = Rng(seed() + 5);
+    let n = iterations() / 2;
+    let metaspace = json!({"type": "Metaspace", "replacement": "\u{2581}",
+                           "prepend_scheme": "first", "split": true});
+    let char_bpe = json!({
+        "added_tokens": [{"id": 0, "content": "<unk>", "special": true, "normalized": false}],
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "NFKC"}, {"type": "StripAccents"},
+            {"type": "Replace", "pattern": {"Regex": "\\s+"}, "content": " "},
+            {"type": "BertNormalizer", "lowercase": true, "strip_accents": null,
+             "clean_text": true, "handle_chinese_chars": true},
+            {"type": "Prepend", "prepend": "\u{2581}"}]},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": "\\p{N}{1,3}"}, "behavior": "Isolated",
+             "invert": false},
+            {"type": "Punctuation", "behavior": "MergedWithNext"},
+            {"type": "Digits", "individual_digits": true}, {"type": "UnicodeScripts"},
+            {"type": "CharDelimiterSplit", "delimiter": "-"}, metaspace]},
+        "decoder": {"type": "Sequence", "decoders": [
+            {"type": "Replace", "pattern": {"String": "\u{2581}"}, "content": " "},
+            {"type": "ByteFallback"}, {"type": "Fuse"},
+            {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+        "model": {"type": "BPE", "unk_token": "<unk>", "byte_fallback": true,
+                  "fuse_unk": true, "continuing_subword_prefix": "##",
+                  "end_of_word_suffix": "</w>",
+                  "vocab": {"<unk>": 0, "\u{2581}": 1, "a": 2, "##b": 3, "\u{2581}a": 4,
+                            "ab": 5, "\u{2581}ab": 6, "<0xC3>": 7, "<0xA9>": 8, "##b</w>": 9,
+                            "\u{2581}ab</w>": 10, "##a": 11},
+                  "merges": ["\u{2581} ##a", "a ##b", "\u{2581}a ##b", "\u{2581}a ##b</w>"]},
+    });
+    let unigram = json!({
+        "added_tokens": [{"id": 0, "content": "<unk>", "special": true, "normalized": false},
+                         {"id": 3, "content": "b", "special": false, "normalized": true}],
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
+            {"type": "Lowercase"}]},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "WhitespaceSplit"}, metaspace]},
+        "decoder": metaspace,
+        "model": {"type": "Unigram", "unk_id": 0, "byte_fallback": false,
+                  "vocab": [["<unk>", 0.0], ["\u{2581}", -1.0], ["a", -2.0], ["b", -2.5],
+                            ["\u{2581}ab", -1.5]]},
+    });
+    let wordlevel = json!({
+        "normalizer": {"type": "NFKD"},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Whitespace"}, {"type": "Digits", "individual_digits": false}]},
+        "model": {"type": "WordLevel", "unk_token": "<unk>",
+                  "vocab": {"<unk>": 0, "the": 1, "a": 2, "12": 3}},
+    });
+    let tok = trained(Mode::Byte);
+    let byte_level = json!({
+        "normalizer": null,
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Punctuation", "behavior": "Contiguous"},
+            {"type": "ByteLevel", "add_prefix_space": false, "use_regex": true},
+            {"type": "Digits", "individual_digits": false},
+            {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"}, "behavior": "Isolated",
+             "invert": false}]},
+        "model": {"type": "BPE", "vocab": vocab_strings(&tok), "merges": merge_strings(&tok)},
+    });
+    // Without a normalizer or a space put in front, the byte-level file's
+    // own steps keep every byte.
+    let valid = import::hugging_face("tokenizer.json", &byte_level).unwrap();
+    for text in texts(&mut rng) {
+        let ids = valid.encode_bytes(&text, false).unwrap();
+        assert_eq!(valid.decode_bytes(&ids).unwrap(), text);
+    }
+    for (name, doc) in [
+        ("BPE on characters", char_bpe),
+        ("Unigram", unigram),
+        ("WordLevel", wordlevel),
+        ("byte-level BPE", byte_level),
+    ] {
+        let file = serde_json::to_string_pretty(&doc).unwrap();
+        let loaded = fuzz_loader(name, file.as_bytes(), n, &mut rng, |t| {
+            let doc: Value = serde_json::from_str(t).ok()?;
+            import::hugging_face("tokenizer.json", &doc).ok()
+        });
+        println!("{name}: {n} cases, {loaded} loaded");
+    }
 }
 
 #[test]

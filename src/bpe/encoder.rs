@@ -568,6 +568,13 @@ impl Tokenizer {
     }
 
     /// Pre-tokenize with `chain` instead of a named rule.
+    /// Whether encoding may change the text (a file's own normalizer or
+    /// pre-tokenizer steps: a space put in front, letters lowercased), so
+    /// that decoding gives back another text.
+    pub fn rewrites_text(&self) -> bool {
+        self.hf_text.is_some()
+    }
+
     /// Cut and normalize text by a Hugging Face file's own steps.
     pub(crate) fn set_hf_text(&mut self, text: crate::bpe::hf_text::HfText) {
         self.hf_text = Some(Arc::new(text));
@@ -829,12 +836,18 @@ impl Tokenizer {
                 if let Some(steps) = &self.hf_text {
                     // The file's own steps: each word, in byte-level
                     // characters, is the bytes it stands for.
-                    for word in steps.words(&String::from_utf8_lossy(text), at_start) {
-                        match byte_unicode::decode(&word.text.text) {
-                            Ok(bytes) => each(&bytes),
-                            Err(_) => each(word.text.text.as_bytes()),
+                    // Bytes that are not UTF-8 are chunks of their own.
+                    for_each_utf8_run(text, |start, run| match run {
+                        Ok(s) => {
+                            for word in steps.words(s, at_start && start == 0) {
+                                match byte_unicode::decode(&word.text.text) {
+                                    Ok(bytes) => each(&bytes),
+                                    Err(_) => each(word.text.text.as_bytes()),
+                                }
+                            }
                         }
-                    }
+                        Err(len) => each(&text[start..start + len]),
+                    });
                     return;
                 }
                 match &self.split {
