@@ -224,11 +224,11 @@ pub struct SpmModel {
     word_split: Option<HfMetaspace>,
     /// Hugging Face normalizer steps applied first, in order.
     steps: Vec<TextStep>,
-    /// No piece has `▁` right after another character, so BPE never
     /// A Hugging Face file's whole pipeline, where it is more than
     /// `steps`, a character map and one `Metaspace`: the text is cut into
     /// words by it and each word segmented on its own.
     pub(crate) hf_text: Option<Box<crate::bpe::hf_text::HfText>>,
+    /// No piece has `▁` right after another character, so BPE never
     /// merges across the start of a word: words can be cut apart first
     /// (and each distinct one encoded once).
     pub(crate) words_apart: bool,
@@ -387,8 +387,8 @@ impl SpmModel {
             lattice,
             word_split: None,
             steps: Vec::new(),
-        })
             hf_text: None,
+        })
     }
 
     /// Sum Unigram scores in double precision, these being the scores
@@ -575,10 +575,10 @@ impl SpmModel {
     /// byte that is no part of a character becomes U+FFFD). `other` gives
     /// the text of ids that are not pieces (added special tokens).
     pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
-        let n = &self.normalizer;
         if let Some(text) = &self.hf_text {
             return self.decode_hf(text, ids, other);
         }
+        let n = &self.normalizer;
         let mut text: Vec<u8> = Vec::new();
         let mut bytes: Vec<u8> = Vec::new();
         let mut at_start = true;
