@@ -7,9 +7,9 @@ use std::time::Duration;
 
 /// Python that trains one file of each kind: argv = corpus, folder. Each
 /// kind is named by its file name.
-const TRAIN: &str = r#"
+const TRAIN: &str = r###"
 import sys, os
-from tokenizers import Tokenizer, models, trainers, pre_tokenizers, normalizers, decoders
+from tokenizers import Regex, Tokenizer, models, trainers, pre_tokenizers, normalizers, decoders
 corpus, out = sys.argv[1], sys.argv[2]
 def save(name, tok, trainer):
     tok.train([corpus], trainer)
@@ -35,7 +35,26 @@ save("unigram", t, trainers.UnigramTrainer(vocab_size=8000, show_progress=False,
 t = Tokenizer(models.WordLevel(unk_token="[UNK]"))
 t.pre_tokenizer = pre_tokenizers.Whitespace()
 save("wordlevel", t, trainers.WordLevelTrainer(vocab_size=8000, show_progress=False, special_tokens=["[UNK]"]))
-"#;
+# Pipelines bpeek runs as the file's own steps.
+t = Tokenizer(models.BPE())
+t.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Punctuation("contiguous"),
+    pre_tokenizers.ByteLevel(add_prefix_space=False), pre_tokenizers.Digits(individual_digits=False),
+    pre_tokenizers.Split(Regex("[0-9][0-9][0-9]"), "isolated")])
+t.decoder = decoders.ByteLevel()
+save("byte-level-falcon-steps", t, trainers.BpeTrainer(vocab_size=8000, show_progress=False,
+     initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+t = Tokenizer(models.BPE(unk_token="[UNK]", continuing_subword_prefix="##"))
+t.normalizer = normalizers.BertNormalizer(lowercase=True)
+t.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+t.decoder = decoders.WordPiece()
+save("char-bpe-bert-steps", t, trainers.BpeTrainer(vocab_size=8000, show_progress=False,
+     special_tokens=["[UNK]"], continuing_subword_prefix="##"))
+t = Tokenizer(models.Unigram())
+t.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace(Regex(" {2,}"), " ")])
+t.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Metaspace()])
+t.decoder = decoders.Metaspace()
+save("unigram-t5-steps", t, trainers.UnigramTrainer(vocab_size=8000, show_progress=False, special_tokens=["<unk>"], unk_token="<unk>"))
+"###;
 
 /// Python that times `encode` on a file, best of rounds: argv = file,
 /// text file, rounds; prints the seconds and the ids.
@@ -51,12 +70,15 @@ for _ in range(int(sys.argv[3])):
 print(json.dumps({"seconds": best, "ids": ids}))
 "#;
 
-const KINDS: [&str; 5] = [
+const KINDS: [&str; 8] = [
     "byte-level-bpe",
     "char-bpe-byte-fallback",
     "wordpiece",
     "unigram",
     "wordlevel",
+    "byte-level-falcon-steps",
+    "char-bpe-bert-steps",
+    "unigram-t5-steps",
 ];
 
 pub fn hugging_face(o: &Options) {

@@ -378,7 +378,7 @@ impl WordPiece {
                 }
                 None => {
                     out.push(self.unk_id);
-                    if let Some(sp) = spans.as_deref_mut() {
+                    if let Some(sp) = spans {
                         sp.push(span(w));
                     }
                 }
