@@ -7,6 +7,11 @@
 //! (each added token used to cost a scan of the list at load and at each
 //! position of the text).
 //!
+//! Then the largest of llama.cpp's test vocabularies (command-r, 256k
+//! tokens; gemma-4, 262k tokens and 515k merges), where `.ci/run` has
+//! unpacked them: the time to read the `.gguf` file and build the
+//! tokenizer, its tables dropped outside the timing.
+//!
 //! `cargo bench --bench load` prints the times and ratios; nothing is
 //! asserted.
 
@@ -87,6 +92,51 @@ fn main() {
     );
     added_tokens(&dir);
     let _ = std::fs::remove_dir_all(&dir);
+    gguf_vocabularies();
+}
+
+/// Load the largest GGUF test vocabularies, best of five.
+fn gguf_vocabularies() {
+    let root = std::env::var_os("BPEEK_TEST_DATA")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(|h| std::path::Path::new(&h).join(".cache/bpeek-test-data"))
+        });
+    let models = root.and_then(|root| {
+        let mut dirs: Vec<_> = std::fs::read_dir(root)
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path().join("vendor/llama.cpp/models")))
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        dirs.pop()
+    });
+    let Some(models) = models else {
+        println!("GGUF vocabularies: not unpacked (.ci/run downloads them); skipped");
+        return;
+    };
+    println!("GGUF vocabularies, load (best of 5):");
+    for name in ["command-r", "gemma-4"] {
+        let spec = models
+            .join(format!("ggml-vocab-{name}.gguf"))
+            .to_string_lossy()
+            .into_owned();
+        let mut best = Duration::MAX;
+        for _ in 0..5 {
+            let t = Instant::now();
+            let tok = load::load(&spec);
+            best = best.min(t.elapsed());
+            match tok {
+                Ok(tok) => drop(tok),
+                Err(e) => {
+                    println!("  {name}: {e}");
+                    break;
+                }
+            }
+        }
+        println!("  {name}: {:.0} ms", best.as_secs_f64() * 1e3);
+    }
 }
 
 /// Load and encode with many added tokens.

@@ -93,7 +93,7 @@ impl CharBpe {
                     "{field}[{rank}]: not two tokens separated by a space"
                 )));
             };
-            pairs.push((m[..at].to_string(), m[at + 1..].to_string()));
+            pairs.push((&m[..at], &m[at + 1..]));
         }
         Self::from_pairs(texts, ids, byte_ids, silent, &pairs, 0, field)
     }
@@ -126,28 +126,32 @@ impl CharBpe {
         Self::from_pairs(texts, ids, byte_ids, silent, merges, prefix_len, field)
     }
 
-    fn from_pairs(
+    fn from_pairs<S: AsRef<str>>(
         texts: Vec<String>,
         ids: FxHashMap<String, TokenId>,
         byte_ids: Vec<Option<TokenId>>,
         silent: Vec<bool>,
-        merges: &[(String, String)],
+        merges: &[(S, S)],
         prefix_len: usize,
         field: &str,
     ) -> Result<CharBpe> {
         let mut ranks = FxHashMap::with_capacity_and_hasher(merges.len(), Default::default());
         let mut joined = String::new();
         for (rank, (a, b)) in merges.iter().enumerate() {
-            let m = format!("{a} {b}");
-            let (Some(&left), Some(&right)) = (ids.get(a.as_str()), ids.get(b.as_str())) else {
+            let (a, b) = (a.as_ref(), b.as_ref());
+            // Written out only for a refusal: a quarter of a million merges
+            // are read at every load.
+            let m = || format!("{a} {b}");
+            let (Some(&left), Some(&right)) = (ids.get(a), ids.get(b)) else {
                 return Err(Error::input(format!(
                     "{field}[{rank}]: a half of {:?} is not a token",
-                    m
+                    m()
                 )));
             };
             let Some(tail) = b.get(prefix_len..) else {
                 return Err(Error::input(format!(
-                    "{field}[{rank}]: the right half of {m:?} is shorter than the continuing-subword prefix"
+                    "{field}[{rank}]: the right half of {:?} is shorter than the continuing-subword prefix",
+                    m()
                 )));
             };
             joined.clear();
@@ -156,7 +160,7 @@ impl CharBpe {
             let Some(&made) = ids.get(joined.as_str()) else {
                 return Err(Error::input(format!(
                     "{field}[{rank}]: {:?} makes {joined:?}, which is not a token",
-                    m
+                    m()
                 )));
             };
             ranks.entry((left, right)).or_insert((rank as u32, made));
@@ -191,8 +195,8 @@ impl CharBpe {
     /// The bytes a token stands for: its text, or a byte token's one byte.
     pub fn token_bytes(&self, id: TokenId) -> Vec<u8> {
         let t = self.texts.get(id as usize).map_or("", String::as_str);
-        if self.byte_ids.contains(&Some(id))
-            && let Some(b) = byte_of_piece(t.as_bytes())
+        if let Some(b) = byte_of_piece(t.as_bytes())
+            && self.byte_ids[b as usize] == Some(id)
         {
             return vec![b];
         }
