@@ -222,7 +222,7 @@ fn table(rows: &[Row], texts: &[Labelled]) -> String {
             // instead of drawing its bar.
             let tail = match r.unknown_share() {
                 Some(share) => format!(
-                    "*{} of {} tokens are [UNK] ({:.0}%)",
+                    "*{} of {} tokens are unknown ({:.0}%)",
                     r.unknown,
                     r.tokens,
                     share * 100.0

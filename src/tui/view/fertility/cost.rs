@@ -70,7 +70,7 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
         ))];
         for &i in &cols {
             let cell = match sample_rows(app, i) {
-                // `*`: some of the tokens are [UNK] (the detail below says
+                // `*`: some of the tokens are unknown (the detail below says
                 // how many).
                 Some(rows) if rows[k].unknown > 0 => format!("{}*", metric.format(&rows[k])),
                 Some(rows) => metric.format(&rows[k]),
@@ -190,7 +190,7 @@ fn table<'a>(
                     // instead of drawing its bar.
                     Some(share) => Span::styled(
                         format!(
-                            "  *{} of {} tokens are [UNK] ({:.0}%)",
+                            "  *{} of {} tokens are unknown ({:.0}%)",
                             r.unknown,
                             r.tokens,
                             share * 100.0
