@@ -219,7 +219,7 @@ fn a_bpe_piece_shows_the_merges_by_score_that_build_it() {
     let shown = screen(&mut app, 140, 30);
     assert!(
         token_line(&shown, 4).ends_with(
-            "made by merging ▁t + he (score -3; pairs whose piece scores higher merge first)"
+            "made by merging ·t + he (score -3; pairs whose piece scores higher merge first)"
         ),
         "{shown}"
     );
@@ -229,9 +229,9 @@ fn a_bpe_piece_shows_the_merges_by_score_that_build_it() {
     assert_eq!(
         pane(&screen(&mut app, 100, 30), '┌', '│'),
         [
-            "▁the: sentencepiece bpe piece, score -3 (story.model)",
-            " ▁the = ▁t (score -2) + he (score -1)",
-            "   ▁t = ▁ (score -10) + t (score -11)",
+            "·the: sentencepiece bpe piece, score -3 (story.model)",
+            " ·the = ·t (score -2) + he (score -1)",
+            "   ·t = · (score -10) + t (score -11)",
             "   he = h (score -12) + e (score -13)",
         ]
     );
@@ -266,17 +266,17 @@ fn a_unigram_piece_shows_its_score_beside_the_next_best_cut() {
     let shown = screen(&mut app, 140, 30);
     assert!(
         token_line(&shown, 2)
-            .ends_with("score -8.25; as one piece -8.25, the next best cut ▁hel + lo totals -15"),
+            .ends_with("score -8.25; as one piece -8.25, the next best cut ·hel + lo totals -15"),
         "{shown}"
     );
     press(&mut app, [Event::key(KeyCode::Enter)]);
     assert_eq!(
         pane(&screen(&mut app, 100, 30), '┌', '│'),
         [
-            "▁hello: sentencepiece unigram piece, score -8.25 (story.model)",
-            " as one piece: ▁hello = -8.25",
-            " next best cut: ▁hel + lo = -15",
-            "   ▁hel (score -7)",
+            "·hello: sentencepiece unigram piece, score -8.25 (story.model)",
+            " as one piece: ·hello = -8.25",
+            " next best cut: ·hel + lo = -15",
+            "   ·hel (score -7)",
             "   lo (score -8)",
             " the cut with the highest total wins",
         ]

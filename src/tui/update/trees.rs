@@ -34,10 +34,13 @@ pub(super) fn open_tree(app: &mut App) {
         match (token, tok) {
             (Some(id), Some(tok)) => {
                 let source = app.toks.selected_slot().label.clone();
+                // The selected tokenizer's tokens, drawn as its token line
+                // draws them.
+                let shown = |bytes: &[u8]| crate::tui::view::fertility::shown(app, bytes);
                 Some(merge_tree::of_token(
                     tok,
                     id,
-                    &label,
+                    &shown,
                     app.theme.glyphs.ellipsis,
                     &source,
                 ))

@@ -87,7 +87,8 @@ pub(super) fn open_tree(app: &mut App) {
         app.notice = Some("no token matches: Backspace widens the search".into());
         return;
     };
-    let label = |bytes: &[u8]| crate::tui::panes::rows::label(bytes, &app.theme);
+    // The selected tokenizer's tokens, drawn as its token line draws them.
+    let label = |bytes: &[u8]| crate::tui::view::fertility::shown(app, bytes);
     let source = app.toks.selected_slot().label.clone();
     app.tree = Some(merge_tree::of_token(
         &tok,

@@ -345,8 +345,20 @@ pub fn token_label(app: &App, tok: &Tokenizer, id: crate::bpe::TokenId) -> Strin
     shown(app, &tok.describe(id).bytes)
 }
 
-/// Token bytes on one line (see [`crate::tui::panes::rows::label`]).
+/// Token bytes on one line (see [`crate::tui::panes::rows::label`]). A
+/// model of pieces writes a space as `▁` in its tokens: it is drawn as
+/// the space glyph, as a byte-level token's space is, so the two kinds
+/// read alike side by side.
 pub fn shown(app: &App, bytes: &[u8]) -> String {
+    const MARK: &[u8] = "\u{2581}".as_bytes();
+    let pieces = app
+        .toks
+        .get(app.toks.selected)
+        .is_some_and(|t| t.is_piece_model());
+    if pieces && bytes.windows(MARK.len()).any(|w| w == MARK) {
+        let spaced = String::from_utf8_lossy(bytes).replace('\u{2581}', " ");
+        return crate::tui::panes::rows::label(spaced.as_bytes(), &app.theme);
+    }
     crate::tui::panes::rows::label(bytes, &app.theme)
 }
 
