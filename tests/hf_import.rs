@@ -232,6 +232,25 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
             // HF always matches special tokens in the text: bpeek does with
             // --allow-special.
             assert_eq!(&tok.encode(text, true), hf_ids, "{name}: {text:?}");
+            // What the explorer and the fertility view show: the ids of
+            // encoding (special tokens as text), each over its place, in
+            // order, inside the text, even where the steps put a space in
+            // front or change the text.
+            let shown = bpeek::bpe::fertility::token_spans(&tok, text);
+            let plain = tok.encode(text, false);
+            assert_eq!(
+                shown.iter().map(|s| s.0).collect::<Vec<_>>(),
+                plain,
+                "{name}: {text:?}"
+            );
+            let mut start = 0;
+            for (_, r) in &shown {
+                assert!(
+                    r.start >= start && r.start <= r.end && r.end <= text.len(),
+                    "{name}: {text:?}: {shown:?}"
+                );
+                start = r.start;
+            }
         }
     }
 }

@@ -575,6 +575,16 @@ impl Tokenizer {
         self.hf_text.is_some()
     }
 
+    /// A Hugging Face byte-level file's own steps, where it runs them.
+    pub(crate) fn hf_steps(&self) -> Option<&crate::bpe::hf_text::HfText> {
+        self.hf_text.as_deref()
+    }
+
+    /// Whether some byte has no token of its own (some GGUF files).
+    pub(crate) fn drops_bytes(&self) -> bool {
+        self.byte_ids.contains(&NO_TOKEN)
+    }
+
     /// Cut and normalize text by a Hugging Face file's own steps.
     pub(crate) fn set_hf_text(&mut self, text: crate::bpe::hf_text::HfText) {
         self.hf_text = Some(Arc::new(text));
@@ -807,27 +817,13 @@ impl Tokenizer {
                 let mut cache = (text.len() >= CACHE_FROM).then(ChunkCache::default);
                 // Only a vocabulary without every byte (some GGUF files)
                 // drops bytes: the others keep the plain, sized copy.
-                let drops_bytes = self.byte_ids.contains(&NO_TOKEN);
+                let drops_bytes = self.drops_bytes();
                 let mut each = |chunk: &[u8]| {
                     if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
                         out.extend_from_slice(ids);
                         return;
                     }
-                    if let Some(whole) = &self.whole
-                        && let Some(&id) = whole.get(chunk)
-                    {
-                        symbols.clear();
-                        symbols.push(id);
-                    } else {
-                        symbols.clear();
-                        let ids = chunk.iter().map(|&b| self.byte_ids[b as usize]);
-                        if drops_bytes {
-                            symbols.extend(ids.filter(|&id| id != NO_TOKEN));
-                        } else {
-                            symbols.extend(ids);
-                        }
-                        apply_ranked(&mut symbols, rank_of);
-                    }
+                    self.chunk_ids(chunk, drops_bytes, &mut symbols);
                     out.extend_from_slice(&symbols);
                     if let Some(c) = &mut cache {
                         c.put(chunk, &symbols);
@@ -866,6 +862,26 @@ impl Tokenizer {
                 }
             }
         }
+    }
+
+    /// The ids of one chunk of a byte-level tokenizer, in `symbols`;
+    /// `drops_bytes` says whether some byte has no token (then it is
+    /// dropped, as llama.cpp does).
+    pub(crate) fn chunk_ids(&self, chunk: &[u8], drops_bytes: bool, symbols: &mut Vec<TokenId>) {
+        symbols.clear();
+        if let Some(whole) = &self.whole
+            && let Some(&id) = whole.get(chunk)
+        {
+            symbols.push(id);
+            return;
+        }
+        let ids = chunk.iter().map(|&b| self.byte_ids[b as usize]);
+        if drops_bytes {
+            symbols.extend(ids.filter(|&id| id != NO_TOKEN));
+        } else {
+            symbols.extend(ids);
+        }
+        apply_ranked(symbols, |p: Pair| self.ranks.get(&p).copied());
     }
 
     /// Split `text` at the special tokens (leftmost, longest first) when

@@ -107,12 +107,20 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
     if tok.mode() == crate::bpe::Mode::Char {
         return char_mode_spans(tok, text);
     }
+    if tok.rewrites_text() {
+        return model_spans(tok, text, |t, at_start, ids, spans| {
+            tok.encode_steps_piece(t, at_start, ids, spans)
+        });
+    }
     let mut at = 0;
     tok.encode(text, false)
         .into_iter()
         .map(|id| {
+            // A normalizer (NFC) can make the encoded text longer or
+            // shorter than the text: the spans stay inside it, in order.
             let len = tok.describe(id).bytes.len();
-            let span = at..(at + len).min(text.len());
+            let start = at.min(text.len());
+            let span = start..(at + len).min(text.len());
             at += len;
             (id, span)
         })

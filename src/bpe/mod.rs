@@ -31,6 +31,7 @@ pub(crate) mod script;
 pub(crate) mod specials;
 pub(crate) mod splitter;
 pub mod spm;
+pub(crate) mod steps_spans;
 
 pub mod trainer;
 pub(crate) mod vocab;
