@@ -867,6 +867,7 @@ impl Tokenizer {
     /// The ids of one chunk of a byte-level tokenizer, in `symbols`;
     /// `drops_bytes` says whether some byte has no token (then it is
     /// dropped, as llama.cpp does).
+    #[inline]
     pub(crate) fn chunk_ids(&self, chunk: &[u8], drops_bytes: bool, symbols: &mut Vec<TokenId>) {
         symbols.clear();
         if let Some(whole) = &self.whole
