@@ -217,3 +217,101 @@ fn random_keys_over_a_corpus_read_from_counts_never_panic() {
         }
     }
 }
+
+/// Tokenizers of every kind a file brings, run as their own steps, in the
+/// fertility view and the encode box under random keys and pastes: BPE on
+/// characters behind a long pipeline with `##` and `</w>`, T5's Unigram
+/// pipeline, WordLevel behind Digits, and a byte-level file with Falcon's
+/// steps. Nothing may panic.
+#[test]
+fn random_keys_with_tokenizers_run_as_their_own_steps_never_panic() {
+    use serde_json::json;
+    let mut rng = Rng(env_number("BPEEK_TUI_FUZZ_SEED", 31));
+    let keys = table_keys();
+    let dir = std::env::temp_dir().join(format!("bpeek-fuzz-steps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let metaspace = json!({"type": "Metaspace", "replacement": "\u{2581}",
+                           "prepend_scheme": "first", "split": true});
+    let files = [
+        (
+            "char-bpe.json",
+            json!({
+                "added_tokens": [{"id": 0, "content": "<unk>", "special": true, "normalized": false}],
+                "normalizer": {"type": "Sequence", "normalizers": [
+                    {"type": "NFKC"}, {"type": "StripAccents"},
+                    {"type": "Replace", "pattern": {"Regex": "\\s+"}, "content": " "}]},
+                "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                    {"type": "Digits", "individual_digits": true}, {"type": "UnicodeScripts"},
+                    {"type": "Punctuation", "behavior": "Isolated"}, metaspace]},
+                "decoder": {"type": "Sequence", "decoders": [
+                    {"type": "ByteFallback"}, {"type": "Metaspace", "replacement": "\u{2581}",
+                     "prepend_scheme": "first", "split": true}]},
+                "model": {"type": "BPE", "unk_token": "<unk>", "byte_fallback": true,
+                          "continuing_subword_prefix": "##", "end_of_word_suffix": "</w>",
+                          "vocab": {"<unk>": 0, "\u{2581}": 1, "t": 2, "##h": 3, "th": 4,
+                                    "##e</w>": 5, "the</w>": 6, "<0xC3>": 7, "<0xA9>": 8},
+                          "merges": ["t ##h", "th ##e</w>"]},
+            }),
+        ),
+        (
+            "unigram.json",
+            json!({
+                "normalizer": {"type": "Sequence", "normalizers": [
+                    {"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]},
+                "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                    {"type": "WhitespaceSplit"}, metaspace]},
+                "decoder": metaspace,
+                "model": {"type": "Unigram", "unk_id": 0, "byte_fallback": false,
+                          "vocab": [["<unk>", 0.0], ["\u{2581}", -1.0], ["t", -2.0], ["he", -2.5],
+                                    ["\u{2581}the", -1.5]]},
+            }),
+        ),
+        (
+            "wordlevel.json",
+            json!({
+                "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                    {"type": "Whitespace"}, {"type": "Digits", "individual_digits": false}]},
+                "model": {"type": "WordLevel", "unk_token": "<unk>",
+                          "vocab": {"<unk>": 0, "the": 1, "a": 2, "12": 3}},
+            }),
+        ),
+        (
+            "falcon.json",
+            json!({
+                "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                    {"type": "Punctuation", "behavior": "Contiguous"},
+                    {"type": "ByteLevel", "add_prefix_space": true, "use_regex": true},
+                    {"type": "Digits", "individual_digits": false}]},
+                "model": {"type": "BPE",
+                          "vocab": (0..=255u8).map(|b| {
+                              let c = bpeek::bpe::io::byte_unicode::byte_chars()[b as usize];
+                              (c.to_string(), json!(b))
+                          }).collect::<serde_json::Map<String, serde_json::Value>>(),
+                          "merges": []},
+            }),
+        ),
+    ];
+    for (name, doc) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, doc.to_string()).unwrap();
+        let spec = path.display().to_string();
+        assert!(
+            bpeek::bpe::io::load::load(&spec).is_ok(),
+            "{name} does not load"
+        );
+        let mut app = App::from_options(&TrainingOptions::default(), Theme::plain()).unwrap();
+        app.add_tokenizer(&spec);
+        let (w, h) = *rng.pick(SIZES);
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        for _ in 0..(DEFAULT_KEYS / BATCH) {
+            let mut events = random_events(&mut rng, &keys, BATCH).loading_with(loaded);
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_loop(&mut terminal, &mut app, &mut events)
+            }));
+            assert!(run.is_ok(), "the explorer panicked with {name}");
+            run.unwrap().unwrap();
+            app.quit = false;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
