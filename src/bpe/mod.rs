@@ -8,6 +8,7 @@ pub(crate) mod chain;
 pub mod char_bpe;
 pub(crate) mod chunk_cache;
 pub mod chunk_counts;
+pub mod compare;
 pub mod corpus;
 pub mod display;
 pub(crate) mod encoder;

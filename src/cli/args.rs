@@ -106,6 +106,9 @@ pub struct TrainArgs {
     /// No progress bar on stderr (it is shown only when stderr is a terminal)
     #[arg(long, short)]
     pub quiet: bool,
+    /// Train several configurations on the corpus side by side (two to four times): each OPTIONS changes the options given (e.g. "--pretok none", "--tie lex"; "" keeps them); prints the merges side by side and where they part
+    #[arg(long = "compare", value_name = "OPTIONS", allow_hyphen_values = true, conflicts_with_all = ["out", "trace"])]
+    pub compare: Vec<String>,
 }
 
 #[derive(Args, Debug)]

@@ -15,6 +15,7 @@ pub use crate::options::input;
 pub(crate) mod interrupt;
 pub use crate::output;
 pub(crate) mod train;
+pub(crate) mod train_compare;
 pub(crate) mod train_progress;
 
 pub use args::{Cli, Command};

@@ -19,6 +19,9 @@ use std::path::Path;
 const TRACE_WARN: u64 = 100_000_000;
 
 pub fn run(args: &TrainArgs) -> Result<()> {
+    if !args.compare.is_empty() {
+        return crate::cli::train_compare::run(args);
+    }
     // Every output is checked, and its temporary file made, before the
     // corpus is read: a wrong path costs nothing.
     check_distinct(args)?;

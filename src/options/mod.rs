@@ -3,5 +3,6 @@
 //! the explorer and the server all use this; it uses none of them.
 
 pub mod args;
+pub mod compare;
 pub mod count_files;
 pub mod input;
