@@ -4,9 +4,22 @@
 //! rewrites it (Metaspace), as the library does, with every byte of every
 //! word traced to the input it came from.
 
-use crate::bpe::hf_text::{Mapped, Metaspace};
+use crate::bpe::mapped::Mapped;
 use std::ops::Range;
 use std::sync::OnceLock;
+
+/// The `Metaspace` pre-tokenizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Metaspace {
+    pub replacement: char,
+    /// A mark in front (`prepend_scheme` `always` or `first`).
+    pub prepend: bool,
+    /// Only in front of the whole text, not of a piece after an added
+    /// token (`first`).
+    pub first_only: bool,
+    /// Each word (from one mark to the next) merged on its own.
+    pub split: bool,
+}
 
 /// What happens to the text a pattern matches (HF `SplitDelimiterBehavior`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +95,7 @@ impl CharClass {
     fn contains(self, c: char) -> bool {
         match self {
             CharClass::Whitespace => c.is_whitespace(),
-            CharClass::Punctuation => crate::bpe::wordpiece::is_bert_punctuation(c),
+            CharClass::Punctuation => crate::bpe::bert_text::is_bert_punctuation(c),
             CharClass::Numeric => c.is_numeric(),
             CharClass::One(d) => c == d,
         }
@@ -329,8 +342,8 @@ fn keep(matches: Vec<(Range<usize>, bool)>, behavior: Behavior) -> Vec<Range<usi
 /// characters and every character assigned later as none at all.
 fn script_of(c: char) -> Option<unicode_script::Script> {
     use unicode_script::{Script, UnicodeScript};
-    static AGE9: OnceLock<crate::bpe::wordpiece::Class> = OnceLock::new();
-    if c == ' ' || !crate::bpe::wordpiece::class(&AGE9, r"\p{Age=V9_0}").contains(c) {
+    static AGE9: OnceLock<crate::bpe::bert_text::Class> = OnceLock::new();
+    if c == ' ' || !crate::bpe::bert_text::class(&AGE9, r"\p{Age=V9_0}").contains(c) {
         return None;
     }
     if c == '\u{30FC}' {

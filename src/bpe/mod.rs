@@ -3,6 +3,7 @@
 
 pub(crate) mod added;
 pub(crate) mod ascii_cuts;
+pub(crate) mod bert_text;
 pub(crate) mod cells;
 pub(crate) mod chain;
 pub mod char_bpe;
@@ -20,6 +21,7 @@ pub mod hf_text;
 
 pub mod io;
 pub(crate) mod line_cuts;
+pub mod mapped;
 pub(crate) mod merge;
 pub(crate) mod names;
 pub(crate) mod packed;
@@ -33,6 +35,7 @@ pub(crate) mod specials;
 pub(crate) mod splitter;
 pub mod spm;
 pub(crate) mod steps_spans;
+pub mod text_step;
 
 pub mod trainer;
 pub(crate) mod vocab;

@@ -10,8 +10,8 @@
 use crate::bpe::Tokenizer;
 use crate::bpe::added::AddedVocab;
 use crate::bpe::char_bpe::{CharBpe, HfModel};
+use crate::bpe::io::hf_fields::{added_tokens, vocab_ids};
 use crate::bpe::io::hf_pipeline;
-use crate::bpe::io::import::{added_tokens, vocab_ids};
 use crate::error::{Error, Result, quoted};
 use serde_json::Value;
 

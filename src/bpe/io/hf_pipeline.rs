@@ -3,11 +3,11 @@
 //! refusal names the field and says what is read.
 
 use crate::bpe::added::{AddedToken, Normalizer};
-use crate::bpe::hf_pretok::{Behavior, CharClass, Pattern, PreStep};
-use crate::bpe::hf_text::{DecodeStep, HfText, Metaspace, NormStep};
+use crate::bpe::bert_text::BertNormalizer;
+use crate::bpe::hf_pretok::{Behavior, CharClass, Metaspace, Pattern, PreStep};
+use crate::bpe::hf_text::{DecodeStep, HfText, NormStep};
 use crate::bpe::io::regex_check::compile;
-use crate::bpe::spm::TextStep;
-use crate::bpe::wordpiece::BertNormalizer;
+use crate::bpe::text_step::TextStep;
 use crate::error::{Error, Result, quoted};
 use serde_json::Value;
 

@@ -12,8 +12,8 @@
 
 use crate::bpe::added::AddedVocab;
 use crate::bpe::encoder::Tokenizer;
+use crate::bpe::io::hf_fields::added_tokens;
 use crate::bpe::io::hf_pipeline;
-use crate::bpe::io::import::added_tokens;
 use crate::bpe::io::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::bpe::spm::TextStep;
 use crate::bpe::spm::{

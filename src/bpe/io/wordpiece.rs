@@ -12,8 +12,8 @@
 use crate::bpe::TokenId;
 use crate::bpe::added::{AddedToken, AddedVocab, Normalizer};
 use crate::bpe::encoder::Tokenizer;
+use crate::bpe::io::hf_fields::{added_tokens, vocab_ids};
 use crate::bpe::io::hf_pipeline;
-use crate::bpe::io::import::{added_tokens, vocab_ids};
 use crate::bpe::io::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::bpe::wordpiece::{BertNormalizer, WordPiece, WordPieceSpec, WordSplit, is_cased};
 use crate::error::{Error, Result, quoted};

@@ -127,29 +127,7 @@ pub struct ModelSpec {
     pub normalizer: NormalizerSpec,
 }
 
-/// A Hugging Face normalizer step applied before the character map.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TextStep {
-    Nfc,
-    Nfd,
-    Nfkc,
-    Nfkd,
-    Lowercase,
-}
-
-impl TextStep {
-    pub(crate) fn apply(self, text: &str) -> String {
-        use unicode_normalization::UnicodeNormalization;
-        match self {
-            TextStep::Nfc => text.nfc().collect(),
-            TextStep::Nfd => text.nfd().collect(),
-            TextStep::Nfkc => text.nfkc().collect(),
-            TextStep::Nfkd => text.nfkd().collect(),
-            // Character by character, as Hugging Face lowercases.
-            TextStep::Lowercase => text.chars().flat_map(char::to_lowercase).collect(),
-        }
-    }
-}
+pub use crate::bpe::text_step::TextStep;
 
 /// Apply `steps` to `text`: the result and, for each of its bytes and its
 /// end, the offset in `text` it came from. The text is cut before each
