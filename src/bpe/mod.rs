@@ -40,10 +40,11 @@ pub mod text_step;
 pub mod trainer;
 pub(crate) mod vocab;
 pub mod wordpiece;
+pub mod wordpiece_score;
 
 pub use corpus::Corpus;
 pub use encoder::{Template, Tokenizer};
-pub use names::{Mode, TieRule};
+pub use names::{Mode, Score, TieRule};
 pub use pretok::{Digits, Pretok};
 pub use trainer::{Phase, Round, Segment, StopReason, Trainer, TrainerConfig};
 pub use vocab::Vocab;

@@ -32,6 +32,43 @@ pub enum TieRule {
     Hf,
 }
 
+/// What decides which pair merges next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Score {
+    /// The pair with the highest count (BPE).
+    #[default]
+    Count,
+    /// The pair with the highest count(ab) / (count(a) x count(b)), the
+    /// likelihood score of WordPiece as the Hugging Face course describes
+    /// it; among equal scores the higher count, then the tie rule.
+    WordPiece,
+}
+
+impl Score {
+    pub const NAMES: &'static [&'static str] = &["count", "wordpiece"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Score::Count => "count",
+            Score::WordPiece => "wordpiece",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "count" => Ok(Score::Count),
+            "wordpiece" => Ok(Score::WordPiece),
+            _ => Err(unknown("score", s, Self::NAMES)),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Mode {
     pub const NAMES: &'static [&'static str] = &["byte", "char"];
 

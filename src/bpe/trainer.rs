@@ -21,7 +21,7 @@ use crate::bpe::chain::{Chain, END, NONE};
 use crate::bpe::corpus::Corpus;
 use crate::bpe::encoder::Tokenizer;
 use crate::bpe::first_count::count_pairs;
-use crate::bpe::names::{Mode, TieRule};
+use crate::bpe::names::{Mode, Score, TieRule};
 use crate::bpe::packed::{Ahead, Packed};
 use crate::bpe::pairs::{PairTable, WindowBatch};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
@@ -62,6 +62,8 @@ pub struct TrainerConfig {
     /// Headless training never steps back and goes without; stepping back
     /// then counts afresh and replays.
     pub keep_history: bool,
+    /// What decides the winner: the count, or WordPiece's score.
+    pub score: Score,
 }
 
 impl TrainerConfig {
@@ -83,6 +85,7 @@ impl Default for TrainerConfig {
             text_positions: true,
             by_line: false,
             keep_history: true,
+            score: Score::Count,
         }
     }
 }
@@ -154,7 +157,13 @@ pub struct Choice {
     /// The chunk the winner was met in first (chunks are numbered in order
     /// of first appearance), which decides a tie under rule `first`.
     pub first_chunk: Option<u32>,
+    /// With WordPiece's score: the winner's score, and the most frequent
+    /// pair's where that pair did not win.
+    pub score: Option<PairScore>,
+    pub most_frequent: Option<(Pair, PairScore)>,
 }
+
+pub use crate::bpe::wordpiece_score::PairScore;
 
 /// How many tied rivals a kept [`Choice`] remembers for each merge.
 pub const RIVALS_KEPT: usize = 3;
@@ -225,6 +234,9 @@ pub struct Trainer {
     last: LastMerge,
     stop: Option<StopReason>,
     tokens: u64,
+    /// With WordPiece's score: how often each token stands in the corpus
+    /// as it is now cut (weighted by chunk counts), by id.
+    symbols: Vec<u64>,
     /// Scratch space for the window changes of a merge or undo, by the
     /// token on the left and on the right of the rewritten places.
     batch: Box<[WindowBatch; 2]>,
@@ -366,6 +378,7 @@ impl Trainer {
             last: LastMerge::default(),
             stop: None,
             tokens: 0,
+            symbols: Vec::new(),
             batch: Box::default(),
         };
         trainer.recount();
@@ -385,6 +398,9 @@ impl Trainer {
         let (counts, tokens) = count_pairs(&self.chain, &self.corpus);
         self.table = PairTable::from_counts(self.config.tie, counts);
         self.tokens = tokens;
+        if self.config.score == Score::WordPiece {
+            self.symbols = crate::bpe::wordpiece_score::symbol_counts(&self.chain, &self.corpus);
+        }
     }
 
     /// Change the merge budget (e.g. once a target vocabulary size can be
@@ -578,6 +594,9 @@ impl Trainer {
         {
             return Err(StopReason::Budget);
         }
+        if self.config.score == Score::WordPiece {
+            return crate::bpe::wordpiece_score::choose(self);
+        }
         let Some((pair, count)) = self.table.best() else {
             return Err(StopReason::NoPairs);
         };
@@ -614,6 +633,22 @@ impl Trainer {
             rivals_total,
             next_best,
             first_chunk: self.table.get(pair).map(|s| self.chain.chunk_of(s.first)),
+            score: None,
+            most_frequent: None,
+        })
+    }
+
+    /// How often token `id` stands in the corpus as it is now cut (kept
+    /// with WordPiece's score only; 0 otherwise).
+    pub fn symbol_count(&self, id: TokenId) -> u64 {
+        self.symbols.get(id as usize).copied().unwrap_or(0)
+    }
+
+    /// The first pair in selection order and its first chunk, for the
+    /// choice by score.
+    pub(crate) fn table_and_chunk_of(&self) -> (&PairTable, impl Fn(Pair) -> Option<u32> + '_) {
+        (&self.table, move |pair| {
+            self.table.get(pair).map(|s| self.chain.chunk_of(s.first))
         })
     }
 
@@ -733,6 +768,14 @@ impl Trainer {
         self.last.undone = Some((id, self.vocab.token_bytes(id).to_vec()));
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
+        if self.config.score == Score::WordPiece {
+            crate::bpe::wordpiece_score::unmerged(
+                &mut self.symbols,
+                merge.pair,
+                merge.id,
+                merge.replacements,
+            );
+        }
         self.phase = Phase::Counted;
         true
     }
@@ -914,6 +957,9 @@ impl Trainer {
         });
         self.settle();
         self.tokens -= replacements;
+        if self.config.score == Score::WordPiece {
+            crate::bpe::wordpiece_score::merged(&mut self.symbols, pair, id, replacements);
+        }
         let merge = Merge {
             rank: self.rounds.len(),
             pair,

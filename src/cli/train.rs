@@ -4,8 +4,8 @@ use crate::bpe::display::{token_text, token_visible};
 use crate::bpe::io::atomic::{Identity, Output, commit_all, identity};
 use crate::bpe::io::trace_file::{Bounded, TraceWriter, pair_json};
 use crate::bpe::io::{hf_export, tiktoken_export, tokenizer_file};
-use crate::bpe::trainer::{Merge, StopReason};
-use crate::bpe::{Mode, Trainer};
+use crate::bpe::trainer::{PairScore, Round, StopReason};
+use crate::bpe::{Mode, Score, Trainer};
 use crate::cli::args::{Format, OutFormat, TrainArgs};
 use crate::cli::input::{build_trainer_with, trainer_config};
 use crate::cli::train_progress::TrainProgress;
@@ -285,10 +285,10 @@ impl Report<'_> {
         }
     }
 
-    fn merge_json(&self, m: &Merge) -> Value {
+    fn merge_json(&self, m: &Round) -> Value {
         let vocab = self.trainer.vocab();
         let bytes = vocab.token_bytes(m.id);
-        json!({
+        let mut v = json!({
             "rank": m.rank,
             "id": m.id,
             "pair": pair_json(vocab, m.pair),
@@ -296,7 +296,17 @@ impl Report<'_> {
             "replacements": m.replacements,
             "bytes": bytes,
             "text": token_text(bytes),
-        })
+        });
+        // WordPiece's score: the winner's, and the most frequent pair's
+        // where it lost.
+        if let Some(s) = m.choice.score {
+            let score = |s: &PairScore| json!({"value": s.value(), "count": s.count, "left": s.left, "right": s.right});
+            v["score"] = score(&s);
+            if let Some((pair, f)) = &m.choice.most_frequent {
+                v["most_frequent"] = json!({"pair": pair_json(vocab, *pair), "score": score(f)});
+            }
+        }
+        v
     }
 
     /// The report as one line of JSON, written a merge at a time: memory
@@ -337,6 +347,7 @@ impl Report<'_> {
             "mode": c.mode.name(),
             "pretok": if c.mode == Mode::Byte { Value::from(c.pretok.name()) } else { Value::from("words") },
             "tie": c.tie.name(),
+            "score": c.score.name(),
             "by_line": c.by_line,
             "min_count": c.min_count,
             "max_merges": c.max_merges,
@@ -361,23 +372,38 @@ impl Report<'_> {
         };
         writeln!(
             out,
-            "corpus {} ({bytes} bytes)  mode {}  pretok {pretok}{}  tie {}  min-count {}",
+            "corpus {} ({bytes} bytes)  mode {}  pretok {pretok}{}  tie {}  min-count {}{}",
             self.corpus,
             c.mode,
             if c.by_line { " by line" } else { "" },
             c.tie,
-            c.min_count
+            c.min_count,
+            if c.score == Score::WordPiece {
+                "  score wordpiece: count(ab) / (count(a) x count(b))"
+            } else {
+                ""
+            }
         )?;
+        let scored = c.score == Score::WordPiece;
         writeln!(
             out,
-            "{:>5} {:>7} {:>9} {:>9}  left + right -> token",
-            "rank", "id", "count", "replaced"
+            "{:>5} {:>7} {:>9} {:>9}{}  left + right -> token",
+            "rank",
+            "id",
+            "count",
+            "replaced",
+            if scored { "     score" } else { "" }
         )?;
         for m in self.trainer.merges() {
             let show = |id| format!("\"{}\"", token_visible(vocab.token_bytes(id)));
+            let score = match (scored, m.choice.score) {
+                (true, Some(s)) => format!(" {:>9.4}", s.value()),
+                (true, None) => format!(" {:>9}", "-"),
+                (false, _) => String::new(),
+            };
             writeln!(
                 out,
-                "{:>5} {:>7} {:>9} {:>9}  {} + {} -> {}",
+                "{:>5} {:>7} {:>9} {:>9}{score}  {} + {} -> {}",
                 m.rank,
                 m.id,
                 m.count,

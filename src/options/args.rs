@@ -2,7 +2,7 @@
 //! the server), as clap definitions: where the corpus comes from and how
 //! training runs, and how the explorer and the classroom look and behave.
 
-use crate::bpe::{Digits, Mode, Pretok, TieRule};
+use crate::bpe::{Digits, Mode, Pretok, Score, TieRule};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -41,6 +41,9 @@ pub struct TrainingOptions {
     /// Cut each line on its own, so no chunk spans a line break (as Hugging Face's train([file]))
     #[arg(long)]
     pub by_line: bool,
+    /// What picks the pair to merge: count (BPE) or wordpiece (count(ab) / (count(a) x count(b)); byte mode, `bpeek train` only)
+    #[arg(long, default_value = "count", value_parser = named(Score::parse))]
+    pub score: Score,
     /// A special token to add to the vocabulary (repeatable)
     #[arg(long = "special", value_name = "TEXT", value_parser = non_empty)]
     pub specials: Vec<String>,
@@ -60,6 +63,7 @@ impl Default for TrainingOptions {
             min_count: 1,
             tie: TieRule::First,
             by_line: false,
+            score: Score::Count,
             specials: Vec::new(),
         }
     }

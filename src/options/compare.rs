@@ -81,6 +81,9 @@ fn configuration(base: &TrainingOptions, given: &str) -> Result<TrainingOptions>
     if on_line("by_line") {
         o.by_line = parsed.by_line;
     }
+    if on_line("score") {
+        o.score = parsed.score;
+    }
     if on_line("specials") {
         o.specials = parsed.specials;
     }
@@ -138,6 +141,7 @@ fn described(o: &TrainingOptions) -> Vec<(&'static str, String)> {
         out.push(("digits", format!("--digits {}", o.digits.name())));
     }
     out.push(("tie", format!("--tie {}", o.tie.name())));
+    out.push(("score", format!("--score {}", o.score.name())));
     out.push(("min_count", format!("--min-count {}", o.min_count)));
     out.push((
         "budget",

@@ -258,12 +258,15 @@ impl Running {
     }
 
     /// Stop accepting, say goodbye to every session (each restores its
-    /// client's terminal and closes), and wait a little for them.
+    /// client's terminal and closes), and wait for them: up to five
+    /// seconds, since a session cut off before its goodbye is written
+    /// leaves its student's terminal on the explorer's screen (a loaded
+    /// machine took more than the 1.5 s this once waited).
     pub fn stop(self) {
         self.stop.notify_one();
         let class = &self.server.setup.class;
         class.stop_all("bpeek: the server is stopping; goodbye");
-        for _ in 0..150 {
+        for _ in 0..500 {
             if class.connections() == 0 {
                 break;
             }

@@ -1,0 +1,213 @@
+//! Training by WordPiece's score (`--score wordpiece`): the pair with the
+//! highest count(ab) / (count(a) x count(b)) merges, as the Hugging Face
+//! course describes WordPiece training. Checked on the course's worked
+//! example, against a naive trainer on random corpora, and through steps
+//! back and seeks.
+
+use bpeek::bpe::{Pretok, Score, TieRule, Trainer, TrainerConfig};
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn bpeek(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bpeek-wp-score-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The course's words: hug 10, pug 5, pun 12, bun 4, hugs 5. BPE merges
+/// u + g first (20 times); WordPiece merges g + s, whose parts are rare:
+/// 5 / (20 x 5) = 0.05 against u + g's 20 / (36 x 20) = 0.0278.
+#[test]
+fn the_course_example_merges_g_and_s_first() {
+    let words: Vec<&str> = [
+        ("hug", 10),
+        ("pug", 5),
+        ("pun", 12),
+        ("bun", 4),
+        ("hugs", 5),
+    ]
+    .iter()
+    .flat_map(|&(w, n)| std::iter::repeat_n(w, n))
+    .collect();
+    let corpus = temp_file("course.txt", &words.join(" "));
+    let corpus = corpus.to_str().unwrap();
+    let first = |score: &str| {
+        json_of(&bpeek(&[
+            "train",
+            corpus,
+            "--pretok",
+            "whitespace",
+            "--merges",
+            "1",
+            "--score",
+            score,
+            "--format",
+            "json",
+        ]))["merges"][0]
+            .clone()
+    };
+    let bpe = first("count");
+    assert_eq!(bpe["text"], "ug");
+    let wp = first("wordpiece");
+    assert_eq!(wp["text"], "gs");
+    assert_eq!(wp["score"]["count"], 5);
+    assert_eq!(wp["score"]["left"], 20);
+    assert_eq!(wp["score"]["right"], 5);
+    assert_eq!(wp["most_frequent"]["pair"], serde_json::json!([117, 103]));
+    assert_eq!(wp["most_frequent"]["score"]["left"], 36);
+    let text = bpeek(&[
+        "train",
+        corpus,
+        "--pretok",
+        "whitespace",
+        "--merges",
+        "1",
+        "--score",
+        "wordpiece",
+    ]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("0.0500  \"g\" + \"s\" -> \"gs\""), "{text}");
+}
+
+/// A naive WordPiece-score trainer: every round counts the tokens and the
+/// adjacent pairs (overlapping windows) from scratch, takes the highest
+/// score, then the higher count, then the smallest pair of ids, and
+/// replaces left to right.
+fn naive(chunks: &[(Vec<u32>, u64)], merges: usize) -> Vec<((u32, u32), u64)> {
+    let mut chunks: Vec<(Vec<u32>, u64)> = chunks.to_vec();
+    let mut out = Vec::new();
+    for rank in 0..merges {
+        let mut symbols = std::collections::HashMap::<u32, u64>::new();
+        let mut pairs = std::collections::HashMap::<(u32, u32), u64>::new();
+        for (tokens, freq) in &chunks {
+            for &t in tokens {
+                *symbols.entry(t).or_default() += freq;
+            }
+            for w in tokens.windows(2) {
+                *pairs.entry((w[0], w[1])).or_default() += freq;
+            }
+        }
+        let best = pairs.iter().max_by(|(pa, ca), (pb, cb)| {
+            let sa = **ca as u128 * (symbols[&pb.0] as u128 * symbols[&pb.1] as u128);
+            let sb = **cb as u128 * (symbols[&pa.0] as u128 * symbols[&pa.1] as u128);
+            sa.cmp(&sb).then(ca.cmp(cb)).then(pb.cmp(pa))
+        });
+        let Some((&pair, &count)) = best else { break };
+        let id = 256 + rank as u32;
+        for (tokens, _) in &mut chunks {
+            let mut merged = Vec::with_capacity(tokens.len());
+            let mut i = 0;
+            while i < tokens.len() {
+                if i + 1 < tokens.len() && (tokens[i], tokens[i + 1]) == pair {
+                    merged.push(id);
+                    i += 2;
+                } else {
+                    merged.push(tokens[i]);
+                    i += 1;
+                }
+            }
+            *tokens = merged;
+        }
+        out.push((pair, count));
+    }
+    out
+}
+
+fn random_text(seed: u64) -> String {
+    let mut s = seed;
+    let parts = ["ab", "ba", "abc", "c", "aab", "bb", "ca", "ac", "cab"];
+    (0..400)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            parts[(s % parts.len() as u64) as usize]
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn merges_are_those_of_a_naive_trainer_on_random_corpora() {
+    for seed in 1..=25u64 {
+        let text = random_text(seed * 7919);
+        let config = TrainerConfig {
+            pretok: Pretok::Whitespace,
+            tie: TieRule::Lex,
+            score: Score::WordPiece,
+            max_merges: Some(30),
+            ..Default::default()
+        };
+        let mut trainer = Trainer::new(text.clone().into_bytes(), config).unwrap();
+        trainer.run();
+        let got: Vec<((u32, u32), u64)> =
+            trainer.merges().iter().map(|m| (m.pair, m.count)).collect();
+        // The chunks as the whitespace pre-tokenizer cuts them: ` ?\S+`.
+        let mut counts = std::collections::BTreeMap::<Vec<u32>, u64>::new();
+        for (i, word) in text.split(' ').enumerate() {
+            let chunk = if i == 0 {
+                word.to_string()
+            } else {
+                format!(" {word}")
+            };
+            *counts
+                .entry(chunk.bytes().map(u32::from).collect())
+                .or_default() += 1;
+        }
+        let chunks: Vec<(Vec<u32>, u64)> = counts.into_iter().collect();
+        assert_eq!(got, naive(&chunks, 30), "seed {seed}");
+    }
+}
+
+/// Steps back and seeks keep the token counts the score needs: the merges
+/// made again after going back are the ones made going forward.
+#[test]
+fn stepping_back_and_seeking_make_the_same_merges_again() {
+    let text = random_text(4242);
+    let config = TrainerConfig {
+        pretok: Pretok::Whitespace,
+        score: Score::WordPiece,
+        max_merges: Some(40),
+        ..Default::default()
+    };
+    let mut straight = Trainer::new(text.clone().into_bytes(), config.clone()).unwrap();
+    straight.run();
+    let want: Vec<_> = straight.merges().iter().map(|m| m.pair).collect();
+    let mut t = Trainer::new(text.into_bytes(), config).unwrap();
+    t.seek(25);
+    for _ in 0..10 {
+        assert!(t.step_back());
+    }
+    t.seek(5);
+    t.seek(40);
+    let got: Vec<_> = t.merges().iter().map(|m| m.pair).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn what_the_score_cannot_run_with_is_refused() {
+    let out = bpeek(&["train", "--mode", "char", "--score", "wordpiece"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--score wordpiece runs in byte mode"));
+    let out = bpeek(&["tui", "--score", "wordpiece"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the explorer's pair table"));
+}
