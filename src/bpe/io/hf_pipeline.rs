@@ -23,21 +23,9 @@ const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspac
 /// The whole pipeline of `doc`; `model` names the model in refusals
 /// (`BPE on characters`).
 pub fn read(doc: &Value, model: &str) -> Result<HfText> {
-    let mut text = HfText::default();
-    let field = |f: &str| doc.get(f).unwrap_or(&Value::Null);
-    normalizer(
-        field("normalizer"),
-        "normalizer",
-        model,
-        &mut text.normalizer,
-    )?;
-    pre_tokenizer(
-        field("pre_tokenizer"),
-        "pre_tokenizer",
-        model,
-        &mut text.pre_tokenizer,
-    )?;
-    decoder(field("decoder"), "decoder", model, &mut text.decoder)?;
+    let mut text = read_text(doc, model)?;
+    let decoder_field = doc.get("decoder").unwrap_or(&Value::Null);
+    decoder(decoder_field, "decoder", model, &mut text.decoder)?;
     Ok(text)
 }
 
