@@ -3,24 +3,10 @@
 //! options alone, and the first difference and the merges only one list
 //! has must be what the separate runs' lists say.
 
+mod common;
+
+use common::{bpeek, json_of};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn bpeek(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bpeek"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn json_of(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
-}
 
 /// The merges of a separate byte-mode run, each as the bytes of its two
 /// halves (ids above 255 are the tokens of earlier merges).

@@ -5,24 +5,9 @@
 //! back and seeks.
 
 use bpeek::bpe::{Pretok, Score, TieRule, Trainer, TrainerConfig};
-use serde_json::Value;
-use std::process::{Command, Output};
+mod common;
 
-fn bpeek(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bpeek"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn json_of(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
-}
+use common::{bpeek, json_of};
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("bpeek-wp-score-{}", std::process::id()));

@@ -111,3 +111,21 @@ pub fn loaded(spec: &str) -> bpeek::tui::fertility::tokenizers::LoadDone {
         })
         .clone()
 }
+
+/// Run the `bpeek` binary with `args`.
+pub fn bpeek(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Standard output of a run that succeeded, as one JSON document.
+pub fn json_of(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
