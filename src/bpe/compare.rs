@@ -6,6 +6,21 @@
 /// A merge as bytes: its left half and its right half.
 pub type MergeBytes = (Vec<u8>, Vec<u8>);
 
+/// The merges of `trainer` as bytes, from rank `from` on: a list kept
+/// beside a trainer that moves is brought up to date from where they part.
+pub fn merges_as_bytes(trainer: &crate::bpe::Trainer, from: usize) -> Vec<MergeBytes> {
+    let vocab = trainer.vocab();
+    trainer.merges()[from.min(trainer.merges().len())..]
+        .iter()
+        .map(|m| {
+            (
+                vocab.token_bytes(m.pair.0).to_vec(),
+                vocab.token_bytes(m.pair.1).to_vec(),
+            )
+        })
+        .collect()
+}
+
 /// The first rank at which the lists do not all hold the same merge,
 /// among the ranks every list reaches. `None` when they agree on all of
 /// those (one may still go on where another stopped).

@@ -2,7 +2,7 @@
 //! trained on one corpus, their merges side by side, the first rank where
 //! the lists part, and the merges that only one list has.
 
-use crate::bpe::compare::{MergeBytes, first_difference, only_here};
+use crate::bpe::compare::{MergeBytes, first_difference, merges_as_bytes, only_here};
 use crate::bpe::display::{token_text, token_visible};
 use crate::bpe::trainer::StopReason;
 use crate::bpe::{Trainer, TrainerConfig};
@@ -72,20 +72,10 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 }
 
 fn column(name: char, title: String, t: &Trainer, stop: StopReason, before: u64) -> Column {
-    let vocab = t.vocab();
     Column {
         name,
         title,
-        merges: t
-            .merges()
-            .iter()
-            .map(|m| {
-                (
-                    vocab.token_bytes(m.pair.0).to_vec(),
-                    vocab.token_bytes(m.pair.1).to_vec(),
-                )
-            })
-            .collect(),
+        merges: merges_as_bytes(t, 0),
         counts: t.merges().iter().map(|m| m.count).collect(),
         stop,
         tokens_before: before,

@@ -145,6 +145,12 @@ pub struct ScreenOptions {
     /// BERT's vocab.txt, or a llama.cpp .gguf
     #[arg(long = "tokenizer", value_name = "NAME|FILE")]
     pub tokenizers: Vec<String>,
+    /// Train configurations side by side, stepping together (two to four
+    /// times): each OPTIONS is what `bpeek train` takes (`--pretok none`,
+    /// `--tie lex`, `--mode char`, ...), applied to this command's own
+    /// options ("" for them as they are); `o` in the explorer adds one
+    #[arg(long = "compare", value_name = "OPTIONS", allow_hyphen_values = true)]
+    pub compare: Vec<String>,
 }
 
 impl ScreenOptions {

@@ -148,8 +148,16 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     // The corpus and options are checked, and the first corpus counted,
     // once here: a mistake is reported before anyone connects, and every
     // session starts from a copy.
-    let (name, trainer) = crate::options::input::build_trainer(&args.training)?;
-    let first = (name, Arc::new(trainer));
+    let (training, first, compare) = if args.screen.compare.is_empty() {
+        let (name, trainer) = crate::options::input::build_trainer(&args.training)?;
+        (args.training.clone(), (name, Arc::new(trainer)), Vec::new())
+    } else {
+        // Every column counted once too, for every session to share.
+        let (name, mut all) = crate::tui::compare::count_all(&args.training, &args.screen.compare)?;
+        let rest: Vec<_> = all.drain(1..).map(|(o, t)| (o, Arc::new(t))).collect();
+        let (options, trainer) = all.pop().expect("two configurations at least");
+        (options, (name, Arc::new(trainer)), rest)
+    };
     let teacher_keys = match &args.teacher_keys {
         Some(path) => host_key::read_authorized(path)?,
         None => Vec::new(),
@@ -186,8 +194,9 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     class.set_log(log.clone());
     let server = Arc::new(Server {
         setup: Setup {
-            training: args.training.clone(),
+            training,
             first,
+            compare,
             tokenizer_specs: args.screen.tokenizers.clone(),
             colour: args.screen.color,
             glyphs: args.screen.clone(),
@@ -291,7 +300,15 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
         .map_err(|e| Error::failure(e.to_string()))?;
     // The corpus counted when the server started, not counted again.
     let (name, trainer) = &server.setup.first;
-    let mut app = App::from_built(&args.training, name.clone(), Arc::clone(trainer), theme);
+    let mut app = App::from_built(
+        &server.setup.training,
+        name.clone(),
+        Arc::clone(trainer),
+        theme,
+    );
+    if !server.setup.compare.is_empty() {
+        crate::tui::compare::start(&mut app, server.setup.compare.clone());
+    }
     for spec in &args.screen.tokenizers {
         app.add_tokenizer(spec);
     }

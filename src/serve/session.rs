@@ -30,6 +30,9 @@ pub struct Setup {
     /// every session starts on this one trainer and copies it only when
     /// it trains on its own, so joining costs neither a count nor a copy.
     pub first: (String, Arc<Trainer>),
+    /// With `--compare`: the other columns' configurations, each counted
+    /// once on the first corpus.
+    pub compare: Vec<(TrainingOptions, Arc<Trainer>)>,
     pub tokenizer_specs: Vec<String>,
     pub colour: ColorChoice,
     /// `--ascii` and `--glyphs`, resolved for each client's TERM.
@@ -310,6 +313,9 @@ fn explore(
         Arc::clone(trainer),
         Theme::new(colour, setup.glyphs.ascii_for(term)),
     );
+    if !setup.compare.is_empty() {
+        crate::tui::compare::start(&mut app, setup.compare.clone());
+    }
     for spec in &setup.tokenizer_specs {
         app.add_tokenizer(spec);
     }

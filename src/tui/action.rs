@@ -143,6 +143,19 @@ pub enum Action {
     LessonNext,
     /// Back to the lesson's previous step.
     LessonBack,
+    /// Show every tokenizer's cut of the text at once, a band each (the
+    /// encode box and the fertility view's token line), or one again.
+    ToggleCuts,
+    /// Focus the next (true) or previous compare column.
+    FocusColumn(bool),
+    /// Ask which option a new compare column changes.
+    OpenAddColumn,
+    /// Add a compare column: the focused configuration with this changed.
+    AddColumn(crate::tui::compare::Change),
+    /// Drop the focused compare column.
+    DropColumn,
+    /// Move the compare columns still on their way a slice further.
+    CompareMore,
     /// A tokenizer load finished.
     Loaded(LoadDone),
     /// The screen now has this many columns and rows.
@@ -165,6 +178,7 @@ impl Action {
                 | Action::EncodeMore
                 | Action::MeasureMore
                 | Action::JobMore
+                | Action::CompareMore
         )
     }
 
@@ -194,7 +208,9 @@ impl Action {
             | Action::Reset
             | Action::NextCorpus
             | Action::PrevCorpus
-            | Action::TrainOnTyped => true,
+            | Action::TrainOnTyped
+            | Action::AddColumn(_)
+            | Action::DropColumn => true,
             other => other.trains(),
         }
     }

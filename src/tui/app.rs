@@ -48,6 +48,8 @@ pub enum InputMode {
     Help,
     /// Keys type into the vocabulary search.
     Vocab,
+    /// The next key picks the option a new compare column changes.
+    AddColumn,
 }
 
 /// Which parts of the main screen are shown (each [`Toggle`] on or off;
@@ -240,6 +242,8 @@ pub struct App {
     pub lesson: Option<crate::tui::lesson::Lesson>,
     /// The session written down as a lesson, if asked for.
     pub recording: Option<crate::tui::lesson::record::Recording>,
+    /// Configurations side by side, if more than one is trained.
+    pub compare: Option<crate::tui::compare::Comparison>,
 }
 
 impl App {
@@ -399,6 +403,7 @@ impl App {
             vocab: None,
             lesson: None,
             recording: None,
+            compare: None,
         }
     }
 

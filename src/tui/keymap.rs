@@ -55,6 +55,10 @@ pub enum When {
     Help,
     /// The vocabulary search is open.
     Vocab,
+    /// Normal, on the main screen, with configurations side by side.
+    Comparing,
+    /// The prompt for the option a new compare column changes.
+    AddColumn,
 }
 
 /// The heading a row is listed under in the help overlay.
@@ -65,18 +69,21 @@ pub enum Section {
     Showing,
     Encoding,
     Fertility,
+    /// Configurations side by side.
+    Compare,
     Prompt,
     /// Listed only in a class.
     Class,
 }
 
 impl Section {
-    pub const ORDER: [Section; 7] = [
+    pub const ORDER: [Section; 8] = [
         Section::Training,
         Section::Moving,
         Section::Showing,
         Section::Encoding,
         Section::Fertility,
+        Section::Compare,
         Section::Prompt,
         Section::Class,
     ];
@@ -88,6 +95,7 @@ impl Section {
             Section::Showing => "Showing",
             Section::Encoding => "Encode box",
             Section::Fertility => "Fertility view",
+            Section::Compare => "Configurations side by side",
             Section::Prompt => "Go-to prompt",
             Section::Class => "Class",
         }
@@ -126,9 +134,10 @@ macro_rules! bind {
     };
 }
 
+use crate::tui::compare::Change;
 use When::{
-    Always, Ballot, Busy, Editing, EncodeToken, Fertility, Focused, Goto, Help, InPanel, Lesson,
-    Main, Normal, Opening, Teaching, Tree, Vocab,
+    AddColumn, Always, Ballot, Busy, Comparing, Editing, EncodeToken, Fertility, Focused, Goto,
+    Help, InPanel, Lesson, Main, Normal, Opening, Teaching, Tree, Vocab,
 };
 
 /// Every key of the explorer, most useful first within each context.
@@ -164,6 +173,13 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Goto, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Prompt, "close the prompt"),
     bind!(Goto, [k(KeyCode::Backspace)], Action::PromptDelete, None, Prompt, "delete a digit"),
     bind!(Goto, [Key::AnyChar], Action::PromptType(' '), None, Prompt, "type the number"),
+    // Which option a new compare column changes.
+    bind!(AddColumn, [c('p')], Action::AddColumn(Change::Pretok), Some("pretok"), Compare, "new column: next pre-tokenizer"),
+    bind!(AddColumn, [c('t')], Action::AddColumn(Change::Tie), Some("tie"), Compare, "new column: next tie rule"),
+    bind!(AddColumn, [c('d')], Action::AddColumn(Change::Digits), Some("digits"), Compare, "new column: next digit rule"),
+    bind!(AddColumn, [c('m')], Action::AddColumn(Change::Mode), Some("mode"), Compare, "new column: byte/char mode"),
+    bind!(AddColumn, [c('s')], Action::AddColumn(Change::Score), Some("score"), Compare, "new column: count/WordPiece score"),
+    bind!(AddColumn, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Compare, "new column: cancel"),
     // Fertility view: before training, as its arrows move its own cursors.
     bind!(Fertility, [c('f'), k(KeyCode::Esc)], Action::ToggleFertility, Some("close"), Fertility, "open/close the view"),
     bind!(Fertility, [k(KeyCode::Tab)], Action::NextPanel, Some("panel"), Fertility, "next/previous panel"),
@@ -174,6 +190,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [c('[')], Action::PrevToken, None, Fertility, "select a token"),
     bind!(Fertility, [k(KeyCode::Enter)], Action::OpenTree, None, Fertility, "how the token was built"),
     bind!(Fertility, [c('s')], Action::ToggleTextSource, Some("text"), Fertility, "pasted text/samples"),
+    bind!(Fertility, [c('B')], Action::ToggleCuts, Some("all cuts"), Fertility, "every tokenizer's cut, a band each (t: band)"),
     bind!(InPanel(Panel::Cost), [c('m')], Action::NextMetric, Some("metric"), Fertility, "number in the table"),
     bind!(Fertility, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Fertility, "move the row cursor"),
     bind!(Fertility, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Fertility, "move the row cursor"),
@@ -207,6 +224,11 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('c')], Action::NextCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('C')], Action::PrevCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('u')], Action::TrainOnTyped, Some("train on it"), Training, "train on the typed text"),
+    // Configurations side by side.
+    bind!(Main, [c('o')], Action::OpenAddColumn, Some("compare"), Compare, "add a column: this configuration, one option changed"),
+    bind!(Comparing, [c('>')], Action::FocusColumn(true), Some("column"), Compare, "focus the next/previous column"),
+    bind!(Comparing, [c('<')], Action::FocusColumn(false), None, Compare, "focus the next/previous column"),
+    bind!(Comparing, [c('O')], Action::DropColumn, None, Compare, "drop the focused column"),
     // Moving around.
     bind!(Main, [k(KeyCode::Tab)], Action::FocusNext, Some("pane"), Moving, "next/previous pane"),
     bind!(Main, [k(KeyCode::BackTab)], Action::FocusPrev, None, Moving, "next/previous pane"),
@@ -232,6 +254,7 @@ pub static BINDINGS: &[Binding] = &[
     // Encode box.
     bind!(Focused(Focus::Encode), [c(']')], Action::NextToken, Some("token"), Encoding, "encode: select a token"),
     bind!(Focused(Focus::Encode), [c('[')], Action::PrevToken, None, Encoding, "encode: select a token"),
+    bind!(Focused(Focus::Encode), [c('B')], Action::ToggleCuts, Some("all cuts"), Encoding, "encode: every tokenizer's cut, a band each (t: band)"),
     bind!(EncodeToken, [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Encoding, "encode: merge tree"),
     bind!(Focused(Focus::Encode), [k(KeyCode::Enter)], Action::StartEditing, None, Encoding, "encode pane: edit"),
     bind!(Normal, [Key::Ctrl('u')], Action::ClearEncode, None, Encoding, "clear the box"),
@@ -296,6 +319,8 @@ impl When {
             (Goto, InputMode::Goto(_)) => true,
             (Help, InputMode::Help) => true,
             (Vocab, InputMode::Vocab) => true,
+            (Comparing, InputMode::Normal) => !fert && app.compare.is_some(),
+            (AddColumn, InputMode::AddColumn) => true,
             _ => false,
         }
     }
@@ -396,6 +421,8 @@ pub fn footer_rows(app: &App) -> impl Iterator<Item = &'static Binding> + '_ {
 pub fn section_order(app: &App) -> Vec<Section> {
     let first: &[Section] = if app.fert.open {
         &[Section::Fertility]
+    } else if app.input == InputMode::AddColumn || app.compare.is_some() {
+        &[Section::Compare]
     } else if app.focus == crate::tui::app::Focus::Encode {
         &[Section::Encoding]
     } else {

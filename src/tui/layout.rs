@@ -36,6 +36,9 @@ pub struct Panes {
     pub curve: Option<Rect>,
     /// Under the focused pane, joined to its border: the round in words.
     pub why: Option<Rect>,
+    /// With configurations side by side: the row saying where their merge
+    /// lists part (the columns themselves take the merge list's place).
+    pub difference: Option<Rect>,
     pub footer: Rect,
 }
 
@@ -56,13 +59,15 @@ pub fn panes(area: Rect, app: &App) -> Panes {
         }
         _ => 0,
     };
-    let mut panes = pane_grid(
-        Rect {
-            height: area.height - caption_rows,
-            ..area
-        },
-        app,
-    );
+    let grid = Rect {
+        height: area.height - caption_rows,
+        ..area
+    };
+    let mut panes = if app.compare.is_some() && !app.fert.open {
+        compare_grid(grid)
+    } else {
+        pane_grid(grid, app)
+    };
     if caption_rows > 0 {
         panes.caption = Some(Rect {
             y: panes.footer.y,
@@ -70,6 +75,11 @@ pub fn panes(area: Rect, app: &App) -> Panes {
             ..panes.footer
         });
         panes.footer.y += caption_rows;
+    }
+    if app.compare.is_some() && !app.fert.open {
+        // Zoom shows the columns' curves in the corpus pane's place.
+        add_why(&mut panes, app);
+        return panes;
     }
     if app.shows(Toggle::Zoom) {
         zoom(&mut panes, app.focus);
@@ -201,6 +211,40 @@ fn add_why(panes: &mut Panes, app: &App) {
 }
 
 /// The panes side by side as the screen size allows.
+/// Configurations side by side:
+///
+/// ```text
+/// +- status -------------------------------+
+/// | corpus (the focused column's cut)      |
+/// |----------------------------------------|
+/// | A --pretok gpt2 | B --pretok none | ... |
+/// |  next, pairs,   |                 |     |
+/// |  merges         |                 |     |
+/// |----------------------------------------|
+/// | from merge 7 on: A merges ...          |
+/// +- footer -------------------------------+
+/// ```
+fn compare_grid(area: Rect) -> Panes {
+    let [status, main, difference, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let corpus_rows = (main.height / 3).max(PANE_MIN_ROWS + 1).min(main.height);
+    let [corpus, columns] =
+        Layout::vertical([Constraint::Length(corpus_rows), Constraint::Min(0)]).areas(main);
+    Panes {
+        status,
+        corpus,
+        merges: Some(columns),
+        difference: Some(difference),
+        footer,
+        ..Panes::default()
+    }
+}
+
 fn pane_grid(area: Rect, app: &App) -> Panes {
     let [status, main, footer] = Layout::vertical([
         Constraint::Length(1),
@@ -224,6 +268,7 @@ fn pane_grid(area: Rect, app: &App) -> Panes {
         let [pairs, merges] =
             Layout::vertical([Constraint::Length(pairs_height), Constraint::Min(0)]).areas(side);
         Panes {
+            difference: None,
             status,
             corpus,
             pairs: Some(pairs),

@@ -12,6 +12,7 @@
 pub mod action;
 pub mod app;
 pub mod class;
+pub mod compare;
 pub(crate) mod event;
 pub mod fertility;
 pub mod glossary;
@@ -66,7 +67,24 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         .as_deref()
         .map(crate::bpe::io::atomic::Output::create)
         .transpose()?;
-    let mut app = App::opening(&training, theme)?;
+    let mut app = if args.screen.compare.is_empty() {
+        App::opening(&training, theme)?
+    } else {
+        if lesson.is_some() {
+            return Err(Error::input(
+                "--compare: a lesson trains one configuration; give --compare without --lesson",
+            ));
+        }
+        let (name, mut all) = compare::count_all(&training, &args.screen.compare)?;
+        let rest: Vec<_> = all
+            .drain(1..)
+            .map(|(o, t)| (o, std::sync::Arc::new(t)))
+            .collect();
+        let (first_options, first) = all.pop().expect("two configurations at least");
+        let mut app = App::from_built(&first_options, name, first, theme);
+        compare::start(&mut app, rest);
+        app
+    };
     app.lesson = lesson.map(|(l, _)| l);
     if record.is_some() {
         app.recording = Some(lesson::record::Recording::new(app.current));

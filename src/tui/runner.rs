@@ -74,7 +74,8 @@ pub fn run_loop<B: Screen>(
         let here = app.jobs.current.as_ref().is_some_and(|j| !j.is_away());
         let away = app.jobs.current.as_ref().is_some_and(|j| j.is_away());
         let measuring = app.fert.open && app.fert.behind;
-        let busy = app.encode.encoding() || here || measuring;
+        let columns_behind = app.compare.as_ref().is_some_and(|c| c.behind);
+        let busy = app.encode.encoding() || here || measuring || columns_behind;
         let timeout = if busy {
             Some(Duration::ZERO)
         } else if away {
@@ -90,6 +91,8 @@ pub fn run_loop<B: Screen>(
             None if busy || away => {
                 if here || away {
                     update(app, Action::JobMore);
+                } else if columns_behind {
+                    update(app, Action::CompareMore);
                 }
                 if app.encode.encoding() {
                     update(app, Action::EncodeMore);

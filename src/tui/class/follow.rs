@@ -13,10 +13,17 @@ use std::sync::Arc;
 
 /// The training state the app shows.
 pub fn state_of(app: &App) -> TrainingState {
+    let here = PhaseName::of(app.trainer().phase());
+    // Configurations side by side stand at their target, which a focused
+    // column that stopped early does not reach.
+    let (merges, phase) = match &app.compare {
+        Some(c) => (c.target.merges, c.target.phase.unwrap_or(here)),
+        None => (app.trainer().merges().len(), here),
+    };
     TrainingState {
         corpus: app.current,
-        merges: app.trainer().merges().len(),
-        phase: PhaseName::of(app.trainer().phase()),
+        merges,
+        phase,
         autoplay: app.autoplay.on,
     }
 }
@@ -107,14 +114,17 @@ pub fn after_event(app: &mut App) {
     if !publishes {
         return;
     }
-    let shared = SharedTrainer {
+    // The trainer is shared only where it stands at the state told.
+    let at_state = app.trainer().merges().len() == state.merges
+        && PhaseName::of(app.trainer().phase()) == state.phase;
+    let shared = at_state.then(|| SharedTrainer {
         state,
         corpus: app.sources[app.current].name.clone(),
         trainer: Arc::downgrade(&app.loaded().trainer),
-    };
+    });
     if let Some(class) = &mut app.classroom {
         class.published = Some(state);
-        class.link.publish(state, Some(shared));
+        class.link.publish(state, shared);
     }
 }
 

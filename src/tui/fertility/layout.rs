@@ -70,6 +70,29 @@ pub fn plan(app: &App, width: u16, height: u16) -> Plan {
         Panel::Digits => plan.list = room(2 + token_frame + 1).max(1),
         Panel::Merges => plan.list = room(2 + 2).max(1),
     }
+    if app.fert.cuts.on
+        && app.input != crate::tui::app::InputMode::Editing
+        && app.fert.panel != Panel::Merges
+    {
+        // Every tokenizer's band wants a label and a row of text: the
+        // list and the detail table give up rows for them.
+        let bands = app
+            .toks
+            .slots
+            .iter()
+            .filter(|s| !crate::tui::fertility::cuts::is_baseline(&s.spec))
+            .count();
+        let want = 2 * bands + 2;
+        if plan.detail && plan.tokens < want {
+            plan.detail = false;
+            plan.tokens += 2 + slots;
+        }
+        let give = want
+            .saturating_sub(plan.tokens)
+            .min(plan.list.saturating_sub(1));
+        plan.list -= give;
+        plan.tokens += give;
+    }
     plan
 }
 

@@ -2,6 +2,7 @@
 //! where its cursors are, and the numbers it shows, computed by the engine
 //! (`bpe::fertility`) and kept until the tokenizer or the text changes.
 
+pub mod cuts;
 pub(crate) mod layout;
 pub mod tokenizers;
 
@@ -283,6 +284,9 @@ pub struct FertilityView {
     /// Some tokenizers' numbers for a big pasted text are still to be
     /// measured (one or more at a time, between frames).
     pub behind: bool,
+    /// Every tokenizer's cut of the text at once, here and in the encode
+    /// box.
+    pub cuts: cuts::Cuts,
 }
 
 impl Default for FertilityView {
@@ -304,6 +308,7 @@ impl Default for FertilityView {
             strip_for: None,
             strip_cut: false,
             behind: false,
+            cuts: cuts::Cuts::default(),
         }
     }
 }

@@ -75,6 +75,10 @@ pub fn update(app: &mut App, action: Action) {
         // The winner of a round is the top row of the pair table.
         app.scroll.pairs = 0;
     }
+    if app.compare.is_some() && compare_first(app, &action) {
+        after_change(app);
+        return;
+    }
     match action {
         Action::Tick if app.autoplay.by_phase => advance(app),
         Action::Step | Action::Tick => step(app),
@@ -124,6 +128,13 @@ pub fn update(app: &mut App, action: Action) {
         Action::ToggleFertility => toggle_fertility(app),
         Action::NextPanel => cycle_panel(app, 1),
         Action::PrevPanel => cycle_panel(app, Panel::ORDER.len() - 1),
+        Action::ToggleCuts => crate::tui::fertility::cuts::toggle(app),
+        Action::NextTokenizer if app.fert.cuts.on => {
+            crate::tui::fertility::cuts::select_band(app, 1)
+        }
+        Action::PrevTokenizer if app.fert.cuts.on => {
+            crate::tui::fertility::cuts::select_band(app, -1)
+        }
         Action::NextTokenizer => select_tokenizer(app, 1),
         Action::PrevTokenizer => select_tokenizer(app, -1),
         Action::NextToken if !app.fert.open => select_encode_token(app, 1),
@@ -143,6 +154,15 @@ pub fn update(app: &mut App, action: Action) {
         Action::NextMetric => {
             app.fert.metric = cycle(&Metric::ORDER, app.fert.metric, 1);
         }
+        Action::FocusColumn(next) => focus_column(app, next),
+        Action::OpenAddColumn => app.input = InputMode::AddColumn,
+        Action::AddColumn(change) => {
+            app.input = InputMode::Normal;
+            crate::tui::compare::add(app, change);
+        }
+        Action::DropColumn => crate::tui::compare::drop_focused(app),
+        // The refresh below moves the columns on.
+        Action::CompareMore => {}
         Action::Loaded(done) => loaded(app, done),
         Action::Resize(w, h) => app.size = (w, h),
         Action::Quit => app.quit = true,
@@ -154,8 +174,44 @@ pub fn update(app: &mut App, action: Action) {
     after_change(app);
 }
 
+/// Training keys the comparison answers itself: a step or undo past a
+/// focused column that stopped moves the others; a change of corpus is
+/// not one a comparison can make. True if it took the action.
+fn compare_first(app: &mut App, action: &Action) -> bool {
+    use crate::tui::compare;
+    match action {
+        Action::Step | Action::Tick if compare::step_past_focused(app) => true,
+        Action::Undo if compare::undo_past_focused(app) => true,
+        Action::NextCorpus | Action::PrevCorpus | Action::TrainOnTyped => {
+            app.notice = Some(
+                "every column trains on this corpus: start bpeek again with --corpus to compare on another"
+                    .into(),
+            );
+            true
+        }
+        _ => false,
+    }
+}
+
+fn focus_column(app: &mut App, next: bool) {
+    let Some(c) = app.compare.as_ref() else {
+        return;
+    };
+    let n = c.columns.len();
+    let to = if next {
+        (c.focused + 1) % n
+    } else {
+        (c.focused + n - 1) % n
+    };
+    crate::tui::compare::focus(app, to);
+}
+
 /// Keep the views consistent with the trainer after any action.
 fn after_change(app: &mut App) {
+    crate::tui::compare::refresh(
+        app,
+        Instant::now() + app.jobs.slice.max(std::time::Duration::from_millis(1)),
+    );
     let merges = app.trainer().merges().len();
     if app.scroll.merge_cursor.is_some_and(|i| i + 1 >= merges) {
         // At (or past) the newest merge the list follows training again.
@@ -194,6 +250,7 @@ fn after_change(app: &mut App) {
         app.fert
             .refresh(&app.toks, &app.encode.text, generation, deadline);
     }
+    crate::tui::fertility::cuts::refresh(app);
 }
 
 /// Write down where training stands, if the session is being recorded.

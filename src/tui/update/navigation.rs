@@ -56,7 +56,24 @@ pub(super) fn scroll_fertility(app: &mut App, by: Scroll) {
 }
 
 pub(super) fn cycle_focus(app: &mut App, by: usize) {
-    app.focus = cycle(&Focus::ORDER, app.focus, by);
+    if app.compare.is_none() || app.fert.open {
+        app.focus = cycle(&Focus::ORDER, app.focus, by);
+        return;
+    }
+    // Configurations side by side show the corpus and the columns only.
+    let panes = layout::for_app(app);
+    for _ in Focus::ORDER {
+        app.focus = cycle(&Focus::ORDER, app.focus, by);
+        let shown = match app.focus {
+            Focus::Corpus => true,
+            Focus::Pairs => panes.pairs.is_some(),
+            Focus::Merges => panes.merges.is_some(),
+            Focus::Encode => panes.encode.is_some(),
+        };
+        if shown {
+            return;
+        }
+    }
 }
 
 /// Rows a page of the focused list holds.

@@ -232,6 +232,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let enc = &app.encode;
     let editing = app.input == InputMode::Editing;
+    if app.fert.cuts.on && !editing {
+        return draw_bands(frame, area, app);
+    }
     let body_area = inner(area);
     let width = body_area.width as usize;
     let height = body_area.height as usize;
@@ -299,6 +302,77 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ));
     }
     frame.render_widget(block, area);
+    crate::tui::view::put_lines(frame, body_area, &lines);
+}
+
+/// The box showing every tokenizer's cut of its text, a band each (see
+/// [`crate::tui::view::fertility::bands`]), the selected token's bytes
+/// highlighted in all of them.
+fn draw_bands(frame: &mut Frame, area: Rect, app: &App) {
+    use crate::tui::fertility::cuts::{main_focus, main_selected};
+    use crate::tui::fertility::{StripText, cuts::Bands};
+    use crate::tui::view::fertility::bands;
+    let t = &app.theme;
+    let enc = &app.encode;
+    let body_area = inner(area);
+    let width = body_area.width as usize;
+    let height = body_area.height as usize;
+    let stored = &app.fert.cuts.main;
+    let empty = Bands::default();
+    let current = stored.key == Some(StripText::Pasted(enc.generation()));
+    let shown = if current { stored } else { &empty };
+    let differ = shown.differ.len();
+    let right = if enc.text.is_empty() {
+        String::new()
+    } else {
+        let stretch = if shown.whole || !current {
+            String::new()
+        } else {
+            format!(
+                " {} bytes {}-{} cut",
+                t.glyphs.dot, shown.range.start, shown.range.end
+            )
+        };
+        format!(
+            "{} bytes {} {differ} stretch{} cut differently{stretch}",
+            enc.bytes(),
+            t.glyphs.dot,
+            if differ == 1 { "" } else { "es" }
+        )
+    };
+    let title = "Encode: every tokenizer".to_string();
+    let lines = if enc.text.is_empty() {
+        let hint = "press e, then type or paste text to see every tokenizer cut it";
+        vec![Line::styled(
+            truncate(hint, width, t.glyphs.ellipsis),
+            t.dim(),
+        )]
+    } else {
+        let drawn = bands::draw(
+            app,
+            shown,
+            &enc.text,
+            main_focus(app),
+            main_selected(app),
+            width,
+            height,
+        );
+        let note = bands::hidden_note(&drawn, shown.bands.len());
+        let mut lines = drawn.lines;
+        lines.truncate(height);
+        let mut block = pane_block(app, Focus::Encode, title, right, area.width);
+        if let Some(note) = note {
+            block =
+                block.title_bottom(Line::styled(format!(" {note} "), t.heading()).right_aligned());
+        }
+        frame.render_widget(block, area);
+        crate::tui::view::put_lines(frame, body_area, &lines);
+        return;
+    };
+    frame.render_widget(
+        pane_block(app, Focus::Encode, title, right, area.width),
+        area,
+    );
     crate::tui::view::put_lines(frame, body_area, &lines);
 }
 

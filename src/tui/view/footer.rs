@@ -144,7 +144,7 @@ fn priority(app: &App, b: &Binding) -> usize {
         Action::CancelJob | Action::CloseTree | Action::Step | Action::LessonNext => 0,
         Action::Advance => 1,
         Action::OpenGoto => 2,
-        Action::FocusNext => 3,
+        Action::FocusNext | Action::FocusColumn(true) => 3,
         Action::FindNext | Action::Toggle(Toggle::ChunkTable) if focus == Focus::Corpus => 4,
         Action::Toggle(Toggle::ChangedOnly) if focus == Focus::Pairs => 4,
         Action::OpenTree if matches!(focus, Focus::Merges | Focus::Encode) => 4,
@@ -156,7 +156,9 @@ fn priority(app: &App, b: &Binding) -> usize {
         Action::Undo => 7,
         Action::ToggleAutoplay => 8,
         Action::StartEditing => 9,
+        Action::Toggle(Toggle::Zoom) if app.compare.is_some() => 4,
         Action::Toggle(Toggle::Zoom) => 10,
+        Action::OpenAddColumn => 11,
         _ => 20,
     }
 }

@@ -3,6 +3,7 @@
 
 pub(crate) mod caption;
 pub(crate) mod chunks;
+pub mod compare;
 pub(crate) mod corpus;
 pub(crate) mod curve;
 pub(crate) mod encode;
@@ -57,7 +58,16 @@ pub fn draw(frame: &mut Frame, app: &App) {
         }
         return;
     }
-    if (!app.shows(Toggle::Zoom) || app.focus == Focus::Corpus) && app.shows(Toggle::ChunkTable) {
+    let comparing = app.compare.is_some();
+    if comparing && app.shows(Toggle::Zoom) {
+        compare::draw_curves(frame, panes.corpus, app);
+    } else if comparing && app.shows(Toggle::ChunkTable) {
+        chunks::draw(frame, panes.corpus, app);
+    } else if comparing {
+        corpus::draw(frame, panes.corpus, app);
+    } else if (!app.shows(Toggle::Zoom) || app.focus == Focus::Corpus)
+        && app.shows(Toggle::ChunkTable)
+    {
         chunks::draw(frame, panes.corpus, app);
     } else if !app.shows(Toggle::Zoom) || app.focus == Focus::Corpus {
         corpus::draw(frame, panes.corpus, app);
@@ -66,7 +76,14 @@ pub fn draw(frame: &mut Frame, app: &App) {
         pairs::draw(frame, r, app);
     }
     if let Some(r) = panes.merges {
-        merges::draw(frame, r, app);
+        if comparing {
+            compare::draw_columns(frame, r, app);
+        } else {
+            merges::draw(frame, r, app);
+        }
+    }
+    if let Some(r) = panes.difference {
+        compare::draw_difference(frame, r, app);
     }
     if let Some(r) = panes.encode {
         encode::draw(frame, r, app);

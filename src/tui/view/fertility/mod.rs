@@ -12,6 +12,7 @@
 //!  id 45094 · 10 bytes ... · made by merge 45093: ·boul + anger
 //! ```
 
+pub mod bands;
 mod cost;
 mod digits;
 mod merges;
@@ -195,6 +196,9 @@ fn strip_label(app: &App) -> String {
 /// The rule, the selected tokenizer's tokens around the token cursor, and
 /// the selected token's detail.
 fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    if app.fert.cuts.on && app.input != crate::tui::app::InputMode::Editing {
+        return band_section(app, plan, w, lines);
+    }
     let t = &app.theme;
     let slot = app.toks.selected_slot();
     let strip = &app.fert.strip;
@@ -262,6 +266,72 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
         ),
         Style::new(),
     ));
+}
+
+/// In place of the token line, every tokenizer's cut of its text, a band
+/// each, the token cursor in the focused one; the selected token's detail
+/// under them.
+fn band_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let bands = &app.fert.cuts.fert;
+    let (key, text) = app
+        .fert
+        .strip_text(&app.encode.text, app.encode.generation());
+    let current = bands.key == Some(key);
+    let focused = bands
+        .of_slot(app.toks.selected)
+        .and_then(|b| b.cut())
+        .filter(|_| current);
+    let selected = focused.and_then(|c| c.spans.get(app.fert.token).cloned());
+    let focus = selected.as_ref().map_or(bands.range.start, |r| r.start);
+    let empty = crate::tui::fertility::cuts::Bands::default();
+    let shown = if current { bands } else { &empty };
+    let drawn = self::bands::draw(
+        app,
+        shown,
+        text,
+        focus,
+        selected,
+        w.saturating_sub(1),
+        plan.tokens,
+    );
+    let differ = shown.differ.len();
+    let mut title = format!(
+        "every tokenizer on {}: {differ} stretch{} cut differently",
+        strip_label(app),
+        if differ == 1 { "" } else { "es" }
+    );
+    if current && !bands.whole {
+        title += &format!(
+            " in its first {} KB",
+            crate::tui::fertility::STRIP_BYTES >> 10
+        );
+    }
+    if let Some(note) = self::bands::hidden_note(&drawn, shown.bands.len()) {
+        title += &format!(" {} {note}", dot(app));
+    }
+    lines.push(rule(app, &title, w));
+    let target = lines.len() + plan.tokens;
+    lines.extend(drawn.lines.into_iter().take(plan.tokens).map(|mut l| {
+        l.spans.insert(0, Span::raw(" "));
+        l
+    }));
+    pad_to(lines, target);
+    let detail = match app.toks.get(app.toks.selected) {
+        Some(tok) => token_detail(app, tok),
+        None => {
+            let slot = app.toks.selected_slot();
+            match &slot.state {
+                SlotState::Failed(e) => format!("{}: {e}", slot.label),
+                _ => format!("{} is loading{}", slot.label, t.glyphs.ellipsis),
+            }
+        }
+    };
+    lines.push(Line::raw(truncate(
+        &format!(" {detail}"),
+        w,
+        t.glyphs.ellipsis,
+    )));
 }
 
 /// The tokens from a little before the cursor, in alternating styles with
