@@ -208,6 +208,24 @@ pub fn count_all(
     Ok((name, out))
 }
 
+/// The explorer comparing the configurations `--compare` names, the
+/// first focused.
+pub fn app(
+    base: &TrainingOptions,
+    given: &[String],
+    theme: crate::tui::theme::Theme,
+) -> Result<App> {
+    let (name, mut all) = count_all(base, given)?;
+    let rest: Vec<_> = all
+        .drain(1..)
+        .map(|(o, t)| (o, Arc::new(t)))
+        .collect();
+    let (first_options, first) = all.pop().expect("two configurations at least");
+    let mut app = App::from_built(&first_options, name, first, theme);
+    start(&mut app, rest);
+    Ok(app)
+}
+
 /// The app's corpus counted again with options `o`.
 fn counted(app: &App, o: &TrainingOptions) -> Result<Loaded> {
     let trainer = app.trainer();

@@ -75,15 +75,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
                 "--compare: a lesson trains one configuration; give --compare without --lesson",
             ));
         }
-        let (name, mut all) = compare::count_all(&training, &args.screen.compare)?;
-        let rest: Vec<_> = all
-            .drain(1..)
-            .map(|(o, t)| (o, std::sync::Arc::new(t)))
-            .collect();
-        let (first_options, first) = all.pop().expect("two configurations at least");
-        let mut app = App::from_built(&first_options, name, first, theme);
-        compare::start(&mut app, rest);
-        app
+        compare::app(&training, &args.screen.compare, theme)?
     };
     app.lesson = lesson.map(|(l, _)| l);
     if record.is_some() {

@@ -108,6 +108,8 @@ pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<crate::bpe::Trainer>) {
     }
     app.scroll.pairs = 0;
     follow_round(app);
+    // The other columns of a comparison go where the adopted one stands.
+    crate::tui::compare::refresh(app, std::time::Instant::now() + crate::tui::job::SLICE);
 }
 
 /// A training key pressed during a job. During a lesson's step it waits

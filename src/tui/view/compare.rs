@@ -158,12 +158,12 @@ fn next_line(app: &App, c: &Comparison, t: &Trainer, w: usize) -> Line<'static> 
         ),
         (_, Some(reason)) => {
             let more = if c.target.merges > here {
-                ", the others go on"
+                ", others go on"
             } else {
                 ""
             };
             (
-                format!("stopped at {here}: {}{more}", reason.short()),
+                format!("stopped at {here}{more}: {}", reason.short()),
                 theme.notice(),
             )
         }

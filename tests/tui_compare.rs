@@ -1,0 +1,348 @@
+//! Configurations side by side (`bpeek tui --compare ... --compare ...`,
+//! or `o` in the explorer): the columns step together with every training
+//! key, the first rank where the merge lists part is marked and said, a
+//! merge no other list holds is starred, and a column that stops early
+//! says so while the others go on. What is expected is worked out from
+//! each column's own trainer and from `bpeek train`, not from the view.
+
+mod common;
+
+use bpeek::bpe::Trainer;
+use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::compare::{self, Comparison, trainer_of};
+use bpeek::tui::theme::Theme;
+use bpeek::tui::view::compare::{ONLY_MARK, PART_MARK};
+use bpeek::tui::{Action, App, Event, update};
+use common::{finish_job, press, rows_of};
+use crossterm::event::KeyCode;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// The explorer on the bundled default corpus, one column per
+/// configuration.
+fn comparing(given: &[&str]) -> App {
+    let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
+    let mut app = compare::app(&TrainingOptions::default(), &given, Theme::plain()).unwrap();
+    catch_up(&mut app);
+    app
+}
+
+/// Let the columns not focused reach the others, a slice at a time as the
+/// loop does between frames.
+fn catch_up(app: &mut App) {
+    for _ in 0..10_000 {
+        finish_job(app);
+        if !app.compare.as_ref().is_some_and(|c| c.behind) {
+            return;
+        }
+        update(app, Action::CompareMore);
+    }
+    panic!("the columns never caught up");
+}
+
+fn keys(app: &mut App, typed: &str) {
+    for ch in typed.chars() {
+        press(app, [Event::char(ch)]);
+        catch_up(app);
+    }
+}
+
+fn columns(app: &App) -> usize {
+    app.compare.as_ref().map_or(0, |c| c.columns.len())
+}
+
+fn trainers(app: &App) -> Vec<&Trainer> {
+    (0..columns(app))
+        .map(|i| trainer_of(app, i).expect("every column has its trainer"))
+        .collect()
+}
+
+/// Each column's merges as the bytes of their two sides.
+fn merge_lists(app: &App) -> Vec<Vec<(Vec<u8>, Vec<u8>)>> {
+    trainers(app)
+        .into_iter()
+        .map(|t| {
+            let v = t.vocab();
+            t.merges()
+                .iter()
+                .map(|m| {
+                    (
+                        v.token_bytes(m.pair.0).to_vec(),
+                        v.token_bytes(m.pair.1).to_vec(),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    common::redraw_whole(&mut terminal, app);
+    rows_of(terminal.backend())
+}
+
+/// The pairs `bpeek train` merges with these options, by id.
+fn trained_headless(options: &str, merges: usize) -> Vec<(u64, u64)> {
+    let budget = merges.to_string();
+    let mut args = vec!["train", "--merges", &budget, "--format", "json"];
+    args.extend(options.split_whitespace());
+    let doc = common::json_of(&common::bpeek(&args));
+    doc["merges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["pair"][0].as_u64().unwrap(), m["pair"][1].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn every_training_key_moves_all_columns_together() {
+    let mut app = comparing(&["", "--pretok none", "--tie lex"]);
+    assert_eq!(columns(&app), 3);
+    let at = |app: &App| -> Vec<usize> { trainers(app).iter().map(|t| t.merges().len()).collect() };
+
+    keys(&mut app, "nnnnnnnnnn");
+    assert_eq!(at(&app), [10, 10, 10]);
+    keys(&mut app, "p");
+    assert_eq!(at(&app), [9, 9, 9]);
+    // One phase on: every column shows the pair it chose.
+    keys(&mut app, ".");
+    for t in trainers(&app) {
+        assert!(matches!(t.phase(), bpeek::bpe::Phase::Chosen(_)), "{:?}", t.phase());
+    }
+    keys(&mut app, "g40");
+    press(&mut app, [Event::key(KeyCode::Enter)]);
+    catch_up(&mut app);
+    assert_eq!(at(&app), [40, 40, 40]);
+    keys(&mut app, "r");
+    assert_eq!(at(&app), [0, 0, 0]);
+    // Autoplay steps every column on each tick.
+    keys(&mut app, "a");
+    update(&mut app, Action::Tick);
+    update(&mut app, Action::Tick);
+    catch_up(&mut app);
+    keys(&mut app, "a");
+    let after = at(&app);
+    assert!(after[0] > 0, "autoplay stepped");
+    assert!(after.iter().all(|&n| n == after[0]), "{after:?}");
+}
+
+#[test]
+fn each_column_merges_what_bpeek_train_merges_with_its_options() {
+    let given = ["--pretok gpt2", "--pretok none", "--digits groups3", "--tie lex"];
+    let mut app = comparing(&given);
+    keys(&mut app, "g60");
+    press(&mut app, [Event::key(KeyCode::Enter)]);
+    catch_up(&mut app);
+    for (i, options) in given.iter().enumerate() {
+        let headless = trained_headless(options, 60);
+        let shown: Vec<(u64, u64)> = trainers(&app)[i]
+            .merges()
+            .iter()
+            .map(|m| (m.pair.0 as u64, m.pair.1 as u64))
+            .collect();
+        assert_eq!(shown, headless, "column {i}: {options}");
+    }
+}
+
+#[test]
+fn the_first_rank_where_the_lists_part_is_marked_and_said() {
+    let mut app = comparing(&["", "--pretok none"]);
+    keys(&mut app, "g30");
+    press(&mut app, [Event::key(KeyCode::Enter)]);
+    catch_up(&mut app);
+    let lists = merge_lists(&app);
+    let first = (0..30).find(|&r| lists[0][r] != lists[1][r]).expect("gpt2 and none part");
+    assert_eq!(app.compare.as_ref().unwrap().first, Some(first));
+
+    // Select that rank in the merge lists: every column shows it.
+    press(&mut app, [Event::key(KeyCode::Tab)]);
+    while app.focus != bpeek::tui::app::Focus::Merges {
+        press(&mut app, [Event::key(KeyCode::Tab)]);
+    }
+    app.scroll.merge_cursor = Some(first);
+    let rows = screen(&mut app, 100, 30);
+    let said = format!("{PART_MARK} from merge {first} on: A merges ");
+    let sentence = rows
+        .iter()
+        .find(|r| r.contains(&said))
+        .unwrap_or_else(|| panic!("no sentence {said:?} in\n{}", rows.join("\n")));
+    assert!(sentence.contains(", B merges "), "{sentence}");
+    let marked = format!("{PART_MARK}{first:>2}");
+    let marks = rows.iter().map(|r| r.matches(&marked).count()).sum::<usize>();
+    assert_eq!(marks, 2, "both columns mark rank {first}:\n{}", rows.join("\n"));
+}
+
+#[test]
+fn a_merge_that_no_other_list_holds_is_starred() {
+    let mut app = comparing(&["", "--pretok none"]);
+    keys(&mut app, "g12");
+    press(&mut app, [Event::key(KeyCode::Enter)]);
+    catch_up(&mut app);
+    let lists = merge_lists(&app);
+    let c = app.compare.as_ref().unwrap();
+    for i in 0..2 {
+        let other = &lists[1 - i];
+        let alone: Vec<bool> = lists[i].iter().map(|m| !other.contains(m)).collect();
+        assert_eq!(c.only[i], alone, "column {}", Comparison::name(i));
+    }
+    let starred: usize = c.only.iter().flatten().filter(|&&a| a).count();
+    assert!(starred > 0, "gpt2 and none differ in the first 12 merges");
+    // Twelve merges fit in both columns at 100x40: one star per merge alone.
+    let rows = screen(&mut app, 100, 40);
+    let stars: usize = rows
+        .iter()
+        .map(|r| {
+            // A star right after a rank: `12*h+e`.
+            r.match_indices(ONLY_MARK)
+                .filter(|(at, _)| r[..*at].ends_with(|ch: char| ch.is_ascii_digit()))
+                .count()
+        })
+        .sum();
+    assert_eq!(stars, starred, "{}", rows.join("\n"));
+}
+
+#[test]
+fn a_column_that_stops_early_says_so_while_the_others_go_on() {
+    let mut app = comparing(&["--merges 5", ""]);
+    keys(&mut app, "nnnnnnnn");
+    let at: Vec<usize> = trainers(&app).iter().map(|t| t.merges().len()).collect();
+    assert_eq!(at, [5, 8], "the budget stops A; B goes on");
+    let rows = screen(&mut app, 100, 30).join("\n");
+    assert!(rows.contains("stopped at 5"), "{rows}");
+    assert!(rows.contains("stopped at 5, others go on"), "{rows}");
+    // Back again: B steps back first, then both.
+    keys(&mut app, "pppp");
+    let at: Vec<usize> = trainers(&app).iter().map(|t| t.merges().len()).collect();
+    assert_eq!(at, [4, 4]);
+}
+
+#[test]
+fn o_adds_the_focused_configuration_with_one_option_changed() {
+    let mut app = common::default_app();
+    keys(&mut app, "nnnnn");
+    keys(&mut app, "op");
+    assert_eq!(columns(&app), 2);
+    let c = app.compare.as_ref().unwrap();
+    assert_ne!(c.columns[0].options.pretok, c.columns[1].options.pretok);
+    assert_eq!(trainers(&app)[1].merges().len(), 5, "the new column stands where A does");
+    keys(&mut app, "ot");
+    keys(&mut app, "od");
+    assert_eq!(columns(&app), 4);
+    keys(&mut app, "om");
+    assert_eq!(columns(&app), 4, "four at most");
+    assert!(app.notice.as_deref().unwrap().contains("at most"), "{:?}", app.notice);
+
+    // Focus moves the app's own trainer to the column: its options are the
+    // app's now, and stepping still moves all four.
+    keys(&mut app, ">");
+    assert_eq!(app.compare.as_ref().unwrap().focused, 1);
+    assert_eq!(app.options.pretok, app.compare.as_ref().unwrap().columns[1].options.pretok);
+    keys(&mut app, "n");
+    let at: Vec<usize> = trainers(&app).iter().map(|t| t.merges().len()).collect();
+    assert_eq!(at, [6, 6, 6, 6]);
+    keys(&mut app, "<<");
+    assert_eq!(app.compare.as_ref().unwrap().focused, 3, "focus wraps around");
+
+    // Dropping down to one column ends the comparison.
+    keys(&mut app, "OOO");
+    assert!(app.compare.is_none());
+    assert_eq!(app.trainer().merges().len(), 6);
+    let rows = screen(&mut app, 80, 24).join("\n");
+    assert!(rows.contains("Merges 6"), "{rows}");
+}
+
+#[test]
+fn the_columns_fit_an_80_by_24_screen_and_the_curves_share_one_chart() {
+    let mut app = comparing(&["", "--pretok none", "--tie lex", "--digits groups3"]);
+    keys(&mut app, "g50");
+    press(&mut app, [Event::key(KeyCode::Enter)]);
+    catch_up(&mut app);
+    let rows = screen(&mut app, 80, 24);
+    for letter in ['A', 'B', 'C', 'D'] {
+        assert!(
+            rows.iter().any(|r| r.contains(&format!(" {letter} "))),
+            "column {letter} titled:\n{}",
+            rows.join("\n")
+        );
+    }
+    assert!(rows.iter().any(|r| r.contains("pretok none")), "{}", rows.join("\n"));
+    assert!(rows.iter().all(|r| unicode_width::UnicodeWidthStr::width(r.as_str()) <= 80));
+    // z: the corpus pane's place holds every column's curve.
+    keys(&mut app, "z");
+    let rows = screen(&mut app, 80, 24).join("\n");
+    for letter in ['A', 'B', 'C', 'D'] {
+        assert!(rows.contains(letter), "{rows}");
+    }
+}
+
+#[test]
+fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
+    use bpeek::serve::class::{Class, Limits, Startups};
+    use bpeek::serve::incoming::Inbox;
+    use bpeek::tui::class::follow;
+    use bpeek::tui::class::{Classroom, Role};
+    use std::net::Ipv4Addr;
+    use std::time::Duration;
+    let class = Class::new(Limits {
+        max_sessions: 8,
+        per_address: 16,
+        rate_per_address: 600,
+        idle_timeout: Duration::from_secs(600),
+        login_timeout: Duration::from_secs(20),
+        stall_timeout: Duration::from_secs(60),
+        max_session_time: None,
+        startups: Startups::parse("10:30:100", 16).unwrap(),
+        max_memory: None,
+    });
+    let mut seats = Vec::new();
+    let mut seated = |role| {
+        let seat = class.join(Ipv4Addr::LOCALHOST.into()).unwrap();
+        let (inbox, _rx) = Inbox::new();
+        class.start_session(seat.id, role, inbox).unwrap();
+        let mut app = comparing(&["", "--pretok none"]);
+        app.classroom = Some(Classroom::new(role, class.link(seat.id)));
+        seats.push(seat);
+        app
+    };
+    let mut teacher = seated(Role::Teacher);
+    let mut first = seated(Role::Student);
+    let mut second = seated(Role::Student);
+    // The second student looks at column B; following does not move focus.
+    keys(&mut second, ">");
+    follow::after_event(&mut second);
+
+    keys(&mut teacher, "g25");
+    press(&mut teacher, [Event::key(KeyCode::Enter)]);
+    catch_up(&mut teacher);
+    follow::after_event(&mut teacher);
+    for s in [&mut first, &mut second] {
+        follow::on_class_change(s);
+        catch_up(s);
+    }
+    let teachers = merge_lists(&teacher);
+    for (name, s) in [("first", &first), ("second", &second)] {
+        let lens = |l: &Vec<Vec<_>>| l.iter().map(Vec::len).collect::<Vec<_>>();
+        assert_eq!(lens(&merge_lists(s)), lens(&teachers), "{name} student's columns");
+        assert_eq!(merge_lists(s), teachers, "{name} student's columns");
+    }
+    assert_eq!(second.compare.as_ref().unwrap().focused, 1);
+    assert_eq!(first.compare.as_ref().unwrap().focused, 0);
+    // The student on column A takes the teacher's own trainer; the one on
+    // B trains B (the teacher shares only its focused column).
+    assert!(std::sync::Arc::ptr_eq(
+        &first.loaded().trainer,
+        &teacher.loaded().trainer
+    ));
+
+    // One step of the teacher's moves both students' columns one on.
+    keys(&mut teacher, "n");
+    follow::after_event(&mut teacher);
+    for s in [&mut first, &mut second] {
+        follow::on_class_change(s);
+        catch_up(s);
+        let at: Vec<usize> = trainers(s).iter().map(|t| t.merges().len()).collect();
+        assert_eq!(at, [26, 26]);
+    }
+}
