@@ -92,7 +92,12 @@ fn trained_headless(options: &str, merges: usize) -> Vec<(u64, u64)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| (m["pair"][0].as_u64().unwrap(), m["pair"][1].as_u64().unwrap()))
+        .map(|m| {
+            (
+                m["pair"][0].as_u64().unwrap(),
+                m["pair"][1].as_u64().unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -109,7 +114,11 @@ fn every_training_key_moves_all_columns_together() {
     // One phase on: every column shows the pair it chose.
     keys(&mut app, ".");
     for t in trainers(&app) {
-        assert!(matches!(t.phase(), bpeek::bpe::Phase::Chosen(_)), "{:?}", t.phase());
+        assert!(
+            matches!(t.phase(), bpeek::bpe::Phase::Chosen(_)),
+            "{:?}",
+            t.phase()
+        );
     }
     keys(&mut app, "g40");
     press(&mut app, [Event::key(KeyCode::Enter)]);
@@ -130,7 +139,12 @@ fn every_training_key_moves_all_columns_together() {
 
 #[test]
 fn each_column_merges_what_bpeek_train_merges_with_its_options() {
-    let given = ["--pretok gpt2", "--pretok none", "--digits groups3", "--tie lex"];
+    let given = [
+        "--pretok gpt2",
+        "--pretok none",
+        "--digits groups3",
+        "--tie lex",
+    ];
     let mut app = comparing(&given);
     keys(&mut app, "g60");
     press(&mut app, [Event::key(KeyCode::Enter)]);
@@ -153,7 +167,9 @@ fn the_first_rank_where_the_lists_part_is_marked_and_said() {
     press(&mut app, [Event::key(KeyCode::Enter)]);
     catch_up(&mut app);
     let lists = merge_lists(&app);
-    let first = (0..30).find(|&r| lists[0][r] != lists[1][r]).expect("gpt2 and none part");
+    let first = (0..30)
+        .find(|&r| lists[0][r] != lists[1][r])
+        .expect("gpt2 and none part");
     assert_eq!(app.compare.as_ref().unwrap().first, Some(first));
 
     // Select that rank in the merge lists: every column shows it.
@@ -170,8 +186,16 @@ fn the_first_rank_where_the_lists_part_is_marked_and_said() {
         .unwrap_or_else(|| panic!("no sentence {said:?} in\n{}", rows.join("\n")));
     assert!(sentence.contains(", B merges "), "{sentence}");
     let marked = format!("{PART_MARK}{first:>2}");
-    let marks = rows.iter().map(|r| r.matches(&marked).count()).sum::<usize>();
-    assert_eq!(marks, 2, "both columns mark rank {first}:\n{}", rows.join("\n"));
+    let marks = rows
+        .iter()
+        .map(|r| r.matches(&marked).count())
+        .sum::<usize>();
+    assert_eq!(
+        marks,
+        2,
+        "both columns mark rank {first}:\n{}",
+        rows.join("\n")
+    );
 }
 
 #[test]
@@ -185,9 +209,12 @@ fn a_merge_that_no_other_list_holds_is_starred() {
     for i in 0..2 {
         let other = &lists[1 - i];
         let alone: Vec<bool> = lists[i].iter().map(|m| !other.contains(m)).collect();
-        assert_eq!(c.only[i], alone, "column {}", Comparison::name(i));
+        let shown: Vec<bool> = (0..lists[i].len()).map(|r| c.alone(i, r)).collect();
+        assert_eq!(shown, alone, "column {}", Comparison::name(i));
     }
-    let starred: usize = c.only.iter().flatten().filter(|&&a| a).count();
+    let starred: usize = (0..2)
+        .map(|i| (0..lists[i].len()).filter(|&r| c.alone(i, r)).count())
+        .sum();
     assert!(starred > 0, "gpt2 and none differ in the first 12 merges");
     // Twelve merges fit in both columns at 100x40: one star per merge alone.
     let rows = screen(&mut app, 100, 40);
@@ -226,27 +253,60 @@ fn o_adds_the_focused_configuration_with_one_option_changed() {
     assert_eq!(columns(&app), 2);
     let c = app.compare.as_ref().unwrap();
     assert_ne!(c.columns[0].options.pretok, c.columns[1].options.pretok);
-    assert_eq!(trainers(&app)[1].merges().len(), 5, "the new column stands where A does");
+    assert_eq!(
+        trainers(&app)[1].merges().len(),
+        5,
+        "the new column stands where A does"
+    );
     keys(&mut app, "ot");
     keys(&mut app, "od");
     assert_eq!(columns(&app), 4);
     keys(&mut app, "om");
     assert_eq!(columns(&app), 4, "four at most");
-    assert!(app.notice.as_deref().unwrap().contains("at most"), "{:?}", app.notice);
+    assert!(
+        app.notice.as_deref().unwrap().contains("at most"),
+        "{:?}",
+        app.notice
+    );
 
     // Focus moves the app's own trainer to the column: its options are the
     // app's now, and stepping still moves all four.
     keys(&mut app, ">");
     assert_eq!(app.compare.as_ref().unwrap().focused, 1);
-    assert_eq!(app.options.pretok, app.compare.as_ref().unwrap().columns[1].options.pretok);
+    assert_eq!(
+        app.options.pretok,
+        app.compare.as_ref().unwrap().columns[1].options.pretok
+    );
     keys(&mut app, "n");
     let at: Vec<usize> = trainers(&app).iter().map(|t| t.merges().len()).collect();
     assert_eq!(at, [6, 6, 6, 6]);
     keys(&mut app, "<<");
-    assert_eq!(app.compare.as_ref().unwrap().focused, 3, "focus wraps around");
+    assert_eq!(
+        app.compare.as_ref().unwrap().focused,
+        3,
+        "focus wraps around"
+    );
+
+    // Dropping a column: the stars and the first difference are those of
+    // the columns left.
+    keys(&mut app, "O");
+    assert_eq!(columns(&app), 3);
+    let lists = merge_lists(&app);
+    let c = app.compare.as_ref().unwrap();
+    for (i, list) in lists.iter().enumerate() {
+        for (r, m) in list.iter().enumerate() {
+            let elsewhere = lists
+                .iter()
+                .enumerate()
+                .any(|(j, l)| j != i && l.contains(m));
+            assert_eq!(c.alone(i, r), !elsewhere, "column {i} rank {r}");
+        }
+    }
+    let first = (0..6).find(|&r| lists.iter().any(|l| l[r] != lists[0][r]));
+    assert_eq!(c.first, first);
 
     // Dropping down to one column ends the comparison.
-    keys(&mut app, "OOO");
+    keys(&mut app, "OO");
     assert!(app.compare.is_none());
     assert_eq!(app.trainer().merges().len(), 6);
     let rows = screen(&mut app, 80, 24).join("\n");
@@ -267,8 +327,15 @@ fn the_columns_fit_an_80_by_24_screen_and_the_curves_share_one_chart() {
             rows.join("\n")
         );
     }
-    assert!(rows.iter().any(|r| r.contains("pretok none")), "{}", rows.join("\n"));
-    assert!(rows.iter().all(|r| unicode_width::UnicodeWidthStr::width(r.as_str()) <= 80));
+    assert!(
+        rows.iter().any(|r| r.contains("pretok none")),
+        "{}",
+        rows.join("\n")
+    );
+    assert!(
+        rows.iter()
+            .all(|r| unicode_width::UnicodeWidthStr::width(r.as_str()) <= 80)
+    );
     // z: the corpus pane's place holds every column's curve.
     keys(&mut app, "z");
     let rows = screen(&mut app, 80, 24).join("\n");
@@ -324,7 +391,11 @@ fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
     let teachers = merge_lists(&teacher);
     for (name, s) in [("first", &first), ("second", &second)] {
         let lens = |l: &Vec<Vec<_>>| l.iter().map(Vec::len).collect::<Vec<_>>();
-        assert_eq!(lens(&merge_lists(s)), lens(&teachers), "{name} student's columns");
+        assert_eq!(
+            lens(&merge_lists(s)),
+            lens(&teachers),
+            "{name} student's columns"
+        );
         assert_eq!(merge_lists(s), teachers, "{name} student's columns");
     }
     assert_eq!(second.compare.as_ref().unwrap().focused, 1);
@@ -344,5 +415,62 @@ fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
         catch_up(s);
         let at: Vec<usize> = trainers(s).iter().map(|t| t.merges().len()).collect();
         assert_eq!(at, [26, 26]);
+    }
+}
+
+/// The marks against a naive reading of the lists: a merge is alone when
+/// no other list holds it; the lists part at the first rank where any
+/// differs from the first list.
+fn check_marks(app: &App) {
+    let Some(c) = app.compare.as_ref() else {
+        return;
+    };
+    let lists = merge_lists(app);
+    assert_eq!(c.lists, lists, "the kept lists are the trainers' merges");
+    for (i, list) in lists.iter().enumerate() {
+        for (r, m) in list.iter().enumerate() {
+            let elsewhere = lists
+                .iter()
+                .enumerate()
+                .any(|(j, l)| j != i && l.contains(m));
+            assert_eq!(c.alone(i, r), !elsewhere, "column {i} rank {r}");
+        }
+    }
+    let shortest = lists.iter().map(Vec::len).min().unwrap_or(0);
+    let first = (0..shortest).find(|&r| lists.iter().any(|l| l[r] != lists[0][r]));
+    assert_eq!(c.first, first);
+}
+
+#[test]
+fn random_keys_keep_the_marks_true_to_the_lists() {
+    for seed in 1..=4 {
+        let mut rng = common::Rng(seed);
+        let mut app = comparing(&["", "--pretok none"]);
+        let moves = [
+            "n", "n", "n", "p", ".", "g30\n", "g3\n", "r", "op", "ot", "od", "O", ">", "<",
+        ];
+        for _ in 0..60 {
+            let m = *rng.pick(&moves);
+            for ch in m.chars() {
+                let event = if ch == '\n' {
+                    Event::key(KeyCode::Enter)
+                } else {
+                    Event::char(ch)
+                };
+                press(&mut app, [event]);
+                catch_up(&mut app);
+            }
+            check_marks(&app);
+            if let Some(c) = app.compare.as_ref() {
+                let target = c.target.merges;
+                for t in trainers(&app) {
+                    let n = t.merges().len();
+                    assert!(
+                        n == target || (n < target && t.stop_reason().is_some()),
+                        "seed {seed}: {n} vs {target}"
+                    );
+                }
+            }
+        }
     }
 }

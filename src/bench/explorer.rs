@@ -426,7 +426,7 @@ fn big_paste<B: crate::tui::terminal::screen::Screen>(
 }
 
 /// The times of `what` (figures under `key`): how many, median, slowest.
-fn report(key: &[&str], what: &str, times: &mut [Duration]) -> Result<()> {
+pub(crate) fn report(key: &[&str], what: &str, times: &mut [Duration]) -> Result<()> {
     if times.is_empty() {
         return Ok(());
     }

@@ -7,6 +7,7 @@ pub(crate) mod encode;
 pub mod explorer;
 pub mod figures;
 pub(crate) mod limits;
+pub(crate) mod side_by_side;
 
 use crate::bpe::io::files::read_prefix;
 use crate::bpe::{Trainer, TrainerConfig};
@@ -43,6 +44,14 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
     if args.encode {
         crate::say!("corpus: {source}");
         return encode::run(&String::from_utf8_lossy(&text), 3);
+    }
+    if args.tui && !args.compare.is_empty() {
+        let base = crate::options::args::TrainingOptions {
+            pretok: Some(pretok),
+            tie,
+            ..Default::default()
+        };
+        return side_by_side::run(&source, &text, &base, &args.compare, args.merges);
     }
     if args.tui {
         let config = TrainerConfig {

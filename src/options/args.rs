@@ -319,6 +319,16 @@ pub struct BenchArgs {
     /// Time the full-screen view instead (step latency, frame time, bytes sent)
     #[arg(long, conflicts_with = "encode")]
     pub tui: bool,
+    /// With --tui: time configurations side by side instead, one column per
+    /// --compare (two to four; each what `bpeek train` takes, "" for
+    /// --pretok and --tie as given), against the first alone
+    #[arg(
+        long,
+        value_name = "OPTIONS",
+        requires = "tui",
+        allow_hyphen_values = true
+    )]
+    pub compare: Vec<String>,
     /// Time encoding with gpt2, cl100k and o200k against tiktoken-rs instead
     #[arg(long)]
     pub encode: bool,

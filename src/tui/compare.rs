@@ -9,7 +9,7 @@
 //! stays where it stopped while the others go on, and a step with the
 //! focused column stopped moves the target on for the rest.
 
-use crate::bpe::compare::{MergeBytes, first_difference, merges_as_bytes, only_here};
+use crate::bpe::compare::{MergeBytes, first_difference, merges_as_bytes};
 use crate::bpe::{Mode, Score, TieRule, Trainer};
 use crate::error::{Error, Result};
 use crate::options::args::TrainingOptions;
@@ -17,6 +17,7 @@ use crate::options::compare::{MOST, differing};
 use crate::tui::app::{App, Loaded};
 use crate::tui::job::move_until;
 use crate::tui::mark::{Mark, PhaseName};
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -44,8 +45,10 @@ pub struct Comparison {
     pub lists: Vec<Vec<MergeBytes>>,
     /// The first rank where the lists part, among the ranks all reach.
     pub first: Option<usize>,
-    /// For each column and merge, whether no other list holds that merge.
-    pub only: Vec<Vec<bool>>,
+    /// How many times each column's list holds each merge: kept as the
+    /// lists grow and shrink, so a step costs the same at merge 50 000 as
+    /// at merge 5.
+    holders: FxHashMap<MergeBytes, [u32; MOST]>,
     /// A job was taking the focused column somewhere at the last refresh:
     /// its target stays the comparison's when the focused column stops
     /// short of it.
@@ -128,7 +131,7 @@ impl Comparison {
         }));
         let mut c = Comparison {
             lists: vec![Vec::new(); columns.len()],
-            only: vec![Vec::new(); columns.len()],
+            holders: FxHashMap::default(),
             columns,
             focused: 0,
             target: mark,
@@ -149,6 +152,16 @@ impl Comparison {
             let words: Vec<&str> = title.iter().map(|t| t.trim_start_matches("--")).collect();
             column.title = words.join(" ");
         }
+    }
+
+    /// Whether column `i`'s merge at `rank` is in no other column's list.
+    pub fn alone(&self, i: usize, rank: usize) -> bool {
+        let Some(m) = self.lists.get(i).and_then(|l| l.get(rank)) else {
+            return false;
+        };
+        self.holders
+            .get(m)
+            .is_some_and(|counts| counts.iter().enumerate().all(|(j, &k)| (j == i) == (k > 0)))
     }
 
     /// Column `i`'s letter: `A`, `B`, ...
@@ -216,12 +229,33 @@ pub fn app(
     theme: crate::tui::theme::Theme,
 ) -> Result<App> {
     let (name, mut all) = count_all(base, given)?;
-    let rest: Vec<_> = all
-        .drain(1..)
-        .map(|(o, t)| (o, Arc::new(t)))
-        .collect();
+    let rest: Vec<_> = all.drain(1..).map(|(o, t)| (o, Arc::new(t))).collect();
     let (first_options, first) = all.pop().expect("two configurations at least");
     let mut app = App::from_built(&first_options, name, first, theme);
+    start(&mut app, rest);
+    Ok(app)
+}
+
+/// The explorer comparing the configurations `given` (each `base`
+/// changed) on `text`, counted here, the first focused.
+pub fn app_on_text(
+    base: &TrainingOptions,
+    given: &[String],
+    name: &str,
+    text: &[u8],
+    theme: crate::tui::theme::Theme,
+) -> Result<App> {
+    let configs = crate::options::compare::configurations(base, given)?;
+    let mut built = Vec::with_capacity(configs.len());
+    for (g, o) in given.iter().zip(&configs) {
+        let config = crate::options::input::trainer_config(o)
+            .map_err(|e| e.context(format!("--compare {}", crate::error::quoted(g))))?;
+        let t = crate::options::input::trainer_for_text(o, name, text.to_vec(), config)?;
+        built.push((o.clone(), Arc::new(t)));
+    }
+    let rest = built.split_off(1);
+    let (first_options, first) = built.pop().expect("two configurations at least");
+    let mut app = App::from_built(&first_options, name.to_string(), first, theme);
     start(&mut app, rest);
     Ok(app)
 }
@@ -279,7 +313,6 @@ pub fn add(app: &mut App, change: Change) {
                 loaded: Some(loaded),
             });
             c.lists.push(Vec::new());
-            c.only.push(Vec::new());
             c.retitle();
         }
     }
@@ -313,7 +346,12 @@ pub fn drop_focused(app: &mut App) {
     app.options = c.columns[next].options.clone();
     c.columns.remove(gone);
     c.lists.remove(gone);
-    c.only.remove(gone);
+    for counts in c.holders.values_mut() {
+        counts.copy_within(gone + 1.., gone);
+        counts[MOST - 1] = 0;
+    }
+    c.holders.retain(|_, counts| counts.iter().any(|&k| k > 0));
+    c.first = first_difference(&c.lists);
     c.focused = if next > gone { next - 1 } else { next };
     app.jobs
         .work
@@ -431,7 +469,9 @@ pub fn refresh(app: &mut App, deadline: Instant) {
         }
     }
     c.behind = behind;
-    let mut changed = false;
+    // The lowest rank any list changed at: the first difference below it
+    // stands.
+    let mut lowest = usize::MAX;
     for i in 0..c.columns.len() {
         let trainer = if i == c.focused {
             app.trainer()
@@ -446,17 +486,27 @@ pub fn refresh(app: &mut App, deadline: Instant) {
         if list.len() == n {
             continue;
         }
-        changed = true;
+        lowest = lowest.min(n.min(list.len()));
         if list.len() > n {
-            list.truncate(n);
+            for m in list.drain(n..) {
+                if let Some(counts) = c.holders.get_mut(&m) {
+                    counts[i] -= 1;
+                    if counts.iter().all(|&k| k == 0) {
+                        c.holders.remove(&m);
+                    }
+                }
+            }
         } else {
             let from = list.len();
-            list.extend(merges_as_bytes(trainer, from));
+            for m in merges_as_bytes(trainer, from) {
+                c.holders.entry(m.clone()).or_default()[i] += 1;
+                list.push(m);
+            }
         }
     }
-    if changed || c.only.iter().zip(&c.lists).any(|(o, l)| o.len() != l.len()) {
+    let stands = c.first.is_some_and(|r| r < lowest);
+    if lowest != usize::MAX && !stands {
         c.first = first_difference(&c.lists);
-        c.only = only_here(&c.lists);
     }
     app.compare = Some(c);
 }

@@ -80,7 +80,6 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
         ));
     }
     let list = &c.lists[i];
-    let only = &c.only[i];
     lines.push(Line::styled(
         fit_left(&format!("merges {}", list.len()), w, ""),
         theme.heading(),
@@ -108,7 +107,7 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
                 } else {
                     ' '
                 };
-                let alone = only.get(rank).copied().unwrap_or(false);
+                let alone = c.alone(i, rank);
                 let star = if alone { ONLY_MARK } else { ' ' };
                 let text = format!("{part}{rank:>rank_w$}{star}{}", pair_label(app, m));
                 let mut style = Style::new();
