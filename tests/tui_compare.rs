@@ -338,10 +338,20 @@ fn the_columns_fit_an_80_by_24_screen_and_the_curves_share_one_chart() {
     );
     // z: the corpus pane's place holds every column's curve.
     keys(&mut app, "z");
-    let rows = screen(&mut app, 80, 24).join("\n");
-    for letter in ['A', 'B', 'C', 'D'] {
-        assert!(rows.contains(letter), "{rows}");
-    }
+    let rows = screen(&mut app, 80, 24);
+    let title = rows
+        .iter()
+        .find(|r| r.contains("Corpus tokens by merge"))
+        .unwrap_or_else(|| panic!("one chart:\n{}", rows.join("\n")));
+    let legend: Vec<String> = trainers(&app)
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("{} {}", Comparison::name(i), t.corpus_tokens()))
+        .collect();
+    assert!(title.contains(&legend.join(" ")), "{title} vs {legend:?}");
+    // Every column's curve ends in the chart's last column, on its row.
+    let plotted: String = rows[2..12].iter().map(|r| r.chars().rev().nth(1).unwrap()).collect();
+    assert!(plotted.chars().any(|ch| "ABCD&".contains(ch)), "{}", rows.join("\n"));
 }
 
 #[test]
@@ -416,6 +426,22 @@ fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
         let at: Vec<usize> = trainers(s).iter().map(|t| t.merges().len()).collect();
         assert_eq!(at, [26, 26]);
     }
+
+    // A student adds a column of its own and still follows: a column is
+    // what this explorer shows, not where training stands.
+    let asking = follow::guard(&mut second, Action::OpenAddColumn);
+    assert!(asking.is_some(), "o does not ask to leave the class");
+    update(&mut second, Action::OpenAddColumn);
+    let add = follow::guard(&mut second, Action::AddColumn(compare::Change::Tie));
+    update(&mut second, add.expect("t does not ask either"));
+    catch_up(&mut second);
+    assert!(second.classroom.as_ref().unwrap().following);
+    keys(&mut teacher, "n");
+    follow::after_event(&mut teacher);
+    follow::on_class_change(&mut second);
+    catch_up(&mut second);
+    let at: Vec<usize> = trainers(&second).iter().map(|t| t.merges().len()).collect();
+    assert_eq!(at, [27, 27, 27]);
 }
 
 /// The marks against a naive reading of the lists: a merge is alone when

@@ -219,9 +219,16 @@ impl Action {
     /// asks before it lets one through). The loop's own ticks and a
     /// lesson's steps are no student's.
     pub fn moves_class(&self, goto_is_rank: bool) -> bool {
+        // A column added or dropped changes what this explorer shows, not
+        // where training stands.
         !matches!(
             self,
-            Action::Tick | Action::LessonNext | Action::LessonBack | Action::PromptSubmit
+            Action::Tick
+                | Action::LessonNext
+                | Action::LessonBack
+                | Action::PromptSubmit
+                | Action::AddColumn(_)
+                | Action::DropColumn
         ) && self.waits_for_job(goto_is_rank)
     }
 }

@@ -64,7 +64,7 @@ pub fn panes(area: Rect, app: &App) -> Panes {
         ..area
     };
     let mut panes = if app.compare.is_some() && !app.fert.open {
-        compare_grid(grid)
+        compare_grid(grid, app.shows(Toggle::Zoom))
     } else {
         pane_grid(grid, app)
     };
@@ -77,8 +77,11 @@ pub fn panes(area: Rect, app: &App) -> Panes {
         panes.footer.y += caption_rows;
     }
     if app.compare.is_some() && !app.fert.open {
-        // Zoom shows the columns' curves in the corpus pane's place.
-        add_why(&mut panes, app);
+        // Zoom shows the columns' curves in the corpus pane's place, with
+        // every row it has.
+        if !app.shows(Toggle::Zoom) {
+            add_why(&mut panes, app);
+        }
         return panes;
     }
     if app.shows(Toggle::Zoom) {
@@ -224,7 +227,7 @@ fn add_why(panes: &mut Panes, app: &App) {
 /// | from merge 7 on: A merges ...          |
 /// +- footer -------------------------------+
 /// ```
-fn compare_grid(area: Rect) -> Panes {
+fn compare_grid(area: Rect, curves: bool) -> Panes {
     let [status, main, difference, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
@@ -232,7 +235,11 @@ fn compare_grid(area: Rect) -> Panes {
         Constraint::Length(1),
     ])
     .areas(area);
-    let corpus_rows = (main.height / 3).max(PANE_MIN_ROWS + 1).min(main.height);
+    // The curves want height to tell apart; the corpus pane a third.
+    let share = if curves { 2 } else { 3 };
+    let corpus_rows = (main.height / share)
+        .max(PANE_MIN_ROWS + 1)
+        .min(main.height);
     let [corpus, columns] =
         Layout::vertical([Constraint::Length(corpus_rows), Constraint::Min(0)]).areas(main);
     Panes {

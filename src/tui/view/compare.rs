@@ -22,6 +22,10 @@ use ratatui::widgets::Block;
 pub const PART_MARK: char = '>';
 pub const ONLY_MARK: char = '*';
 
+/// The chart's mark where curves meet in one cell.
+pub const SEVERAL_MARK: char = '&';
+const SEVERAL: usize = usize::MAX;
+
 /// Pair rows under each column's next merge, when there is room.
 const PAIR_ROWS: usize = 3;
 
@@ -242,7 +246,7 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
         ));
         right.push(Span::raw(format!(" {}", p[p.len() - 1])));
     }
-    right.push(Span::raw(" "));
+    right.push(Span::raw(format!(" {SEVERAL_MARK} met ")));
     let block = Block::bordered()
         .border_set(theme.border())
         .border_style(theme.border_style(app.focus == Focus::Corpus))
@@ -276,7 +280,11 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
             };
             let y = ((most - tokens) as f64 / span * (h - 1) as f64).round() as usize;
             if let Some(cell) = grid[y.min(h - 1)].get_mut(x) {
-                *cell = Some(i);
+                // Curves that meet share the cell: neither hides the other.
+                *cell = match *cell {
+                    Some(j) if j != i => Some(SEVERAL),
+                    _ => Some(i),
+                };
             }
         }
     }
@@ -290,6 +298,7 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
         let mut spans = vec![Span::styled(format!("{axis:>label_w$} "), theme.dim())];
         for cell in row {
             spans.push(match cell {
+                Some(SEVERAL) => Span::raw(SEVERAL_MARK.to_string()),
                 Some(i) => Span::styled(Comparison::name(*i).to_string(), column_style(app, *i)),
                 None => Span::raw(" "),
             });
