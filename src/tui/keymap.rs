@@ -173,13 +173,6 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Goto, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Prompt, "close the prompt"),
     bind!(Goto, [k(KeyCode::Backspace)], Action::PromptDelete, None, Prompt, "delete a digit"),
     bind!(Goto, [Key::AnyChar], Action::PromptType(' '), None, Prompt, "type the number"),
-    // Which option a new compare column changes.
-    bind!(AddColumn, [c('p')], Action::AddColumn(Change::Pretok), Some("pretok"), Compare, "new column: next pre-tokenizer"),
-    bind!(AddColumn, [c('t')], Action::AddColumn(Change::Tie), Some("tie"), Compare, "new column: next tie rule"),
-    bind!(AddColumn, [c('d')], Action::AddColumn(Change::Digits), Some("digits"), Compare, "new column: next digit rule"),
-    bind!(AddColumn, [c('m')], Action::AddColumn(Change::Mode), Some("mode"), Compare, "new column: byte/char mode"),
-    bind!(AddColumn, [c('s')], Action::AddColumn(Change::Score), Some("score"), Compare, "new column: count/WordPiece score"),
-    bind!(AddColumn, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Compare, "new column: cancel"),
     // Fertility view: before training, as its arrows move its own cursors.
     bind!(Fertility, [c('f'), k(KeyCode::Esc)], Action::ToggleFertility, Some("close"), Fertility, "open/close the view"),
     bind!(Fertility, [k(KeyCode::Tab)], Action::NextPanel, Some("panel"), Fertility, "next/previous panel"),
@@ -229,6 +222,13 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Comparing, [c('>')], Action::FocusColumn(true), Some("column"), Compare, "focus the next/previous column"),
     bind!(Comparing, [c('<')], Action::FocusColumn(false), None, Compare, "focus the next/previous column"),
     bind!(Comparing, [c('O')], Action::DropColumn, None, Compare, "drop the focused column"),
+    // Which option a new compare column changes.
+    bind!(AddColumn, [c('p')], Action::AddColumn(Change::Pretok), Some("pretok"), Compare, "new column: next pre-tokenizer"),
+    bind!(AddColumn, [c('t')], Action::AddColumn(Change::Tie), Some("tie"), Compare, "new column: next tie rule"),
+    bind!(AddColumn, [c('d')], Action::AddColumn(Change::Digits), Some("digits"), Compare, "new column: next digit rule"),
+    bind!(AddColumn, [c('m')], Action::AddColumn(Change::Mode), Some("mode"), Compare, "new column: byte/char mode"),
+    bind!(AddColumn, [c('s')], Action::AddColumn(Change::Score), Some("score"), Compare, "new column: count/WordPiece score"),
+    bind!(AddColumn, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Compare, "new column: cancel"),
     // Moving around.
     bind!(Main, [k(KeyCode::Tab)], Action::FocusNext, Some("pane"), Moving, "next/previous pane"),
     bind!(Main, [k(KeyCode::BackTab)], Action::FocusPrev, None, Moving, "next/previous pane"),
