@@ -3,6 +3,7 @@
 
 pub(crate) mod added;
 pub(crate) mod ascii_cuts;
+pub(crate) mod unicode_cuts;
 pub(crate) mod bert_text;
 pub(crate) mod cells;
 pub(crate) mod chain;

@@ -108,7 +108,11 @@ pub fn split_str(pattern: &Pattern, s: &str, base: usize, out: &mut impl FnMut(R
     let mut last = 0;
     let mut at = 0;
     while at < s.len() {
-        if let Some(end) = ascii.and_then(|rule| rule.match_at(bytes, at)) {
+        let by_hand = ascii.and_then(|rule| {
+            rule.match_at(bytes, at)
+                .or_else(|| crate::bpe::unicode_cuts::match_at(rule, s, at))
+        });
+        if let Some(end) = by_hand.filter(|&end| end > at) {
             if at > last {
                 out(base + last..base + at);
             }
