@@ -47,6 +47,11 @@ pub struct Tokenizer {
     source: MergeSource,
     merges: Vec<Merge>,
     ranks: FxHashMap<Pair, (u32, TokenId)>,
+    /// The rank and result of every pair of two single-byte tokens, by the
+    /// two bytes, made the first time a long text is encoded: most of a
+    /// short chunk's look-ups are of these, and outside ASCII most chunks
+    /// are short and new.
+    byte_pairs: std::sync::OnceLock<Arc<[(u32, TokenId)]>>,
     /// Tokens by their bytes, for taking a chunk whole (rank files only).
     whole: Option<FxHashMap<Vec<u8>, TokenId>>,
     specials: Specials,
@@ -105,6 +110,7 @@ impl Tokenizer {
             .map(|m| (m.pair, (m.rank as u32, m.id)))
             .collect();
         Tokenizer {
+            byte_pairs: Default::default(),
             name: "trained".into(),
             vocab,
             byte_ids: (0..256).collect(),
@@ -200,6 +206,7 @@ impl Tokenizer {
             });
         }
         Ok(Tokenizer {
+            byte_pairs: Default::default(),
             name: name.into(),
             vocab,
             byte_ids,
@@ -277,6 +284,7 @@ impl Tokenizer {
         specials: Vec<SpecialToken>,
     ) -> Self {
         Tokenizer {
+            byte_pairs: Default::default(),
             name: name.into(),
             vocab,
             byte_ids,
@@ -303,6 +311,7 @@ impl Tokenizer {
     pub fn from_sentencepiece(name: &str, model: SpmModel) -> Self {
         let tokens = model.pieces().iter().map(SpmModel::token_bytes).collect();
         Tokenizer {
+            byte_pairs: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -339,6 +348,7 @@ impl Tokenizer {
             .map(|p| p.as_bytes().to_vec())
             .collect();
         Tokenizer {
+            byte_pairs: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -377,6 +387,7 @@ impl Tokenizer {
 
     fn from_wordpiece_parts(name: &str, tokens: Vec<Vec<u8>>, added: Option<AddedVocab>) -> Self {
         Tokenizer {
+            byte_pairs: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -818,12 +829,16 @@ impl Tokenizer {
                 // Only a vocabulary without every byte (some GGUF files)
                 // drops bytes: the others keep the plain, sized copy.
                 let drops_bytes = self.drops_bytes();
+                let pairs = (cache.is_some() && !drops_bytes).then(|| self.byte_pair_table());
                 let mut each = |chunk: &[u8]| {
                     if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
                         out.extend_from_slice(ids);
                         return;
                     }
-                    self.chunk_ids(chunk, drops_bytes, &mut symbols);
+                    match pairs {
+                        Some(pairs) => self.chunk_ids_by_bytes(chunk, pairs, &mut symbols),
+                        None => self.chunk_ids(chunk, drops_bytes, &mut symbols),
+                    }
                     out.extend_from_slice(&symbols);
                     if let Some(c) = &mut cache {
                         c.put(chunk, &symbols);
@@ -868,6 +883,44 @@ impl Tokenizer {
     /// `drops_bytes` says whether some byte has no token (then it is
     /// dropped, as llama.cpp does).
     #[inline]
+    /// Every pair of two single-byte tokens' rank and result, by the two
+    /// bytes (`u32::MAX` for none).
+    fn byte_pair_table(&self) -> &[(u32, TokenId)] {
+        self.byte_pairs.get_or_init(|| {
+            let mut table = vec![(u32::MAX, 0); 1 << 16];
+            for (a, &x) in self.byte_ids.iter().enumerate() {
+                for (b, &y) in self.byte_ids.iter().enumerate() {
+                    if let Some(&r) = self.ranks.get(&(x, y)) {
+                        table[a << 8 | b] = r;
+                    }
+                }
+            }
+            table.into()
+        })
+    }
+
+    /// [`Self::chunk_ids`] for a vocabulary with every byte, its first
+    /// pairs' ranks read from `pairs` by their bytes.
+    fn chunk_ids_by_bytes(
+        &self,
+        chunk: &[u8],
+        pairs: &[(u32, TokenId)],
+        symbols: &mut Vec<TokenId>,
+    ) {
+        symbols.clear();
+        if let Some(whole) = &self.whole
+            && let Some(&id) = whole.get(chunk)
+        {
+            symbols.push(id);
+            return;
+        }
+        symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
+        let first = |i: usize| pairs[(chunk[i] as usize) << 8 | chunk[i + 1] as usize];
+        crate::bpe::merge::apply_ranked_seeded(symbols, first, |p: Pair| {
+            self.ranks.get(&p).copied()
+        });
+    }
+
     pub(crate) fn chunk_ids(&self, chunk: &[u8], drops_bytes: bool, symbols: &mut Vec<TokenId>) {
         symbols.clear();
         if let Some(whole) = &self.whole

@@ -280,14 +280,39 @@ fn apply_ranked_small(
     symbols: &mut Vec<TokenId>,
     rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>,
 ) {
-    const NO_RANK: (u32, TokenId) = (u32::MAX, 0);
-    let mut len = symbols.len();
-    if len < 2 {
+    if symbols.len() < 2 {
         return;
     }
+    let first = |i: usize, s: &[TokenId]| rank_of((s[i], s[i + 1])).unwrap_or(NO_RANK);
+    merge_small(symbols, first, &rank_of)
+}
+
+/// [`apply_ranked`] on a chunk of at most [`SHORT`] symbols whose first
+/// pairs' ranks `first(i)` gives (from a table by bytes, say), `(u32::MAX,
+/// _)` for none.
+pub fn apply_ranked_seeded(
+    symbols: &mut Vec<TokenId>,
+    first: impl Fn(usize) -> (u32, TokenId),
+    rank_of: impl Fn(Pair) -> Option<(u32, TokenId)>,
+) {
+    if symbols.len() > SHORT {
+        return apply_ranked(symbols, rank_of);
+    }
+    if symbols.len() < 2 {
+        return;
+    }
+    merge_small(symbols, |i, _| first(i), &rank_of)
+}
+
+fn merge_small(
+    symbols: &mut Vec<TokenId>,
+    first: impl Fn(usize, &[TokenId]) -> (u32, TokenId),
+    rank_of: &impl Fn(Pair) -> Option<(u32, TokenId)>,
+) {
+    let mut len = symbols.len();
     let mut ranks = [NO_RANK; SHORT];
-    for i in 0..len - 1 {
-        ranks[i] = rank_of((symbols[i], symbols[i + 1])).unwrap_or(NO_RANK);
+    for (i, rank) in ranks.iter_mut().enumerate().take(len - 1) {
+        *rank = first(i, symbols);
     }
     while len > 1 {
         let mut at = 0;
