@@ -19,6 +19,13 @@ const LONG_FROM: usize = SHORT_BYTES + 1;
 const LONG_BYTES: usize = 31;
 const LONG_TOKENS: usize = 8;
 const LONG_SLOTS: usize = 4096;
+/// Longer chunks still, up to this many bytes, go in a third table: text
+/// written without spaces (Chinese, Japanese, Thai) is cut into whole
+/// phrases, and a phrase met again is worth finding again.
+const PHRASE_FROM: usize = LONG_BYTES + 1;
+const PHRASE_BYTES: usize = 127;
+const PHRASE_TOKENS: usize = 40;
+const PHRASE_SLOTS: usize = 1024;
 
 #[derive(Clone, Copy)]
 struct Slot<const B: usize, const T: usize> {
@@ -83,6 +90,7 @@ impl<const B: usize, const T: usize> Table<B, T> {
 pub struct ChunkCache {
     short: Table<SHORT_BYTES, SHORT_TOKENS>,
     long: Table<LONG_BYTES, LONG_TOKENS>,
+    phrase: Table<PHRASE_BYTES, PHRASE_TOKENS>,
 }
 
 impl Default for ChunkCache {
@@ -90,6 +98,7 @@ impl Default for ChunkCache {
         ChunkCache {
             short: Table::new(SHORT_SLOTS),
             long: Table::new(LONG_SLOTS),
+            phrase: Table::new(PHRASE_SLOTS),
         }
     }
 }
@@ -102,6 +111,7 @@ impl ChunkCache {
             0 => None,
             1..=SHORT_BYTES => self.short.get(chunk),
             LONG_FROM..=LONG_BYTES => self.long.get(chunk),
+            PHRASE_FROM..=PHRASE_BYTES => self.phrase.get(chunk),
             _ => None,
         }
     }
@@ -112,6 +122,7 @@ impl ChunkCache {
             0 => {}
             1..=SHORT_BYTES => self.short.put(chunk, ids),
             LONG_FROM..=LONG_BYTES => self.long.put(chunk, ids),
+            PHRASE_FROM..=PHRASE_BYTES => self.phrase.put(chunk, ids),
             _ => {}
         }
     }
@@ -138,9 +149,14 @@ mod tests {
         cache.put(word, &[7, 8, 9, 10, 11]);
         assert_eq!(cache.get(word), Some(&[7, 8, 9, 10, 11][..]));
         assert_eq!(cache.get(&word[..word.len() - 1]), None);
-        let long = b"a chunk of text far too long to be kept";
-        cache.put(long, &[3]);
-        assert_eq!(cache.get(long), None);
+        let phrase = "一个没有空格的中文短语".as_bytes();
+        let ids: Vec<TokenId> = (0..11).collect();
+        cache.put(phrase, &ids);
+        assert_eq!(cache.get(phrase), Some(&ids[..]));
+        assert_eq!(cache.get(&phrase[..phrase.len() - 3]), None);
+        let long = "a chunk of text far too long to be kept ".repeat(4);
+        cache.put(long.as_bytes(), &[3]);
+        assert_eq!(cache.get(long.as_bytes()), None);
         assert_eq!(cache.get(b""), None);
     }
 }
