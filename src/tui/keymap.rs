@@ -83,8 +83,8 @@ impl Section {
         Section::Showing,
         Section::Encoding,
         Section::Fertility,
-        Section::Compare,
         Section::Prompt,
+        Section::Compare,
         Section::Class,
     ];
 

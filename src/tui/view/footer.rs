@@ -134,6 +134,10 @@ fn fit<'a>(
 /// what finds one's way around the panes, the focused pane's own keys
 /// before the others. Keys not named keep their table order after these.
 fn priority(app: &App, b: &Binding) -> usize {
+    if app.fert.open && b.action == Action::ToggleCuts {
+        // Stepping on matters more than another way to see the cut.
+        return ESSENTIAL + 2;
+    }
     if app.fert.open || app.input != InputMode::Normal {
         // The fertility view and the prompts list their keys in table order.
         return ESSENTIAL + 1;
