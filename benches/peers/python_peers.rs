@@ -26,7 +26,9 @@ const LIMIT_SECONDS: u32 = 60;
 const RUN: &str = r#"
 import sys, json, time, gzip, base64
 peer, name, pattern, path, rounds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-text = open(path, encoding="utf-8").read()
+# newline="": the text as it is, carriage returns too (Python would
+# otherwise turn every CRLF into LF, and the ids would be of another text).
+text = open(path, encoding="utf-8", newline="").read()
 try:
     if peer == "quicktok":
         import quicktok
