@@ -192,7 +192,4 @@ fn what_the_score_cannot_run_with_is_refused() {
     let out = bpeek(&["train", "--mode", "char", "--score", "wordpiece"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--score wordpiece runs in byte mode"));
-    let out = bpeek(&["tui", "--score", "wordpiece"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("the explorer's pair table"));
 }

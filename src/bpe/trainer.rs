@@ -197,6 +197,8 @@ pub struct PairRow {
     pub pair: Pair,
     pub count: u64,
     pub change: Option<CountChange>,
+    /// With WordPiece's score, the pair's score now.
+    pub score: Option<PairScore>,
 }
 
 /// One token of the current segmentation, placed in the corpus text.
@@ -573,8 +575,21 @@ impl Trainer {
         self.last.changes.iter().map(|(p, c)| (*p, *c))
     }
 
-    /// The first `k` rows of the pair table in selection order.
+    /// The first `k` rows of the pair table in selection order: by count,
+    /// or with WordPiece's score by score, so that the first row is always
+    /// the pair that merges next.
     pub fn top_pairs(&self, k: usize) -> Vec<PairRow> {
+        if self.config.score == Score::WordPiece {
+            return crate::bpe::wordpiece_score::top(self, k)
+                .into_iter()
+                .map(|(pair, score)| PairRow {
+                    pair,
+                    count: score.count,
+                    change: self.change_of(pair),
+                    score: Some(score),
+                })
+                .collect();
+        }
         self.table
             .iter()
             .take(k)
@@ -582,8 +597,36 @@ impl Trainer {
                 pair,
                 count,
                 change: self.change_of(pair),
+                score: None,
             })
             .collect()
+    }
+
+    /// The 0-based place of each of `pairs` in the order of
+    /// [`Trainer::top_pairs`] (`None` for a pair not counted now).
+    pub fn ranks_of(&self, pairs: &[Pair]) -> Vec<Option<usize>> {
+        if self.config.score == Score::WordPiece {
+            return crate::bpe::wordpiece_score::ranks(self, pairs);
+        }
+        let wanted: rustc_hash::FxHashSet<Pair> = pairs.iter().copied().collect();
+        let at: FxHashMap<Pair, usize> = self
+            .table
+            .iter()
+            .enumerate()
+            .filter(|(_, (p, _))| wanted.contains(p))
+            .map(|(i, (p, _))| (p, i))
+            .collect();
+        pairs.iter().map(|p| at.get(p).copied()).collect()
+    }
+
+    /// With WordPiece's score, `pair`'s score now (`None` without the
+    /// score, or for a pair not counted now).
+    pub fn pair_score(&self, pair: Pair) -> Option<PairScore> {
+        if self.config.score != Score::WordPiece {
+            return None;
+        }
+        let count = self.table.count(pair);
+        (count > 0).then(|| crate::bpe::wordpiece_score::score_of(self, pair, count))
     }
 
     /// The pair that would win now and everything tied with it, or why

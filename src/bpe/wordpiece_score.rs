@@ -38,16 +38,138 @@ impl PairScore {
         mine.cmp(&theirs)
     }
 
+    /// The value in a few columns: four decimals, as the course writes
+    /// scores, or three significant digits where four decimals would be
+    /// all or nearly all zeros (a large corpus makes tiny scores).
+    pub fn shown(&self) -> String {
+        let v = self.value();
+        if v >= 0.001 || v == 0.0 {
+            format!("{v:.4}")
+        } else {
+            format!("{v:.2e}")
+        }
+    }
+
     /// `0.0500 = 5 / (20 x 5)`.
     pub fn said(&self) -> String {
         format!(
-            "{:.4} = {} / ({} x {})",
-            self.value(),
+            "{} = {} / ({} x {})",
+            self.shown(),
             self.count,
             self.left,
             self.right
         )
     }
+}
+
+/// The score of `pair`, which stands `count` times, as the trainer counts
+/// its tokens now.
+pub fn score_of(t: &Trainer, (a, b): Pair, count: u64) -> PairScore {
+    // A token always stands where its pairs do; the floor only keeps a
+    // stale count from dividing by zero.
+    PairScore {
+        count,
+        left: t.symbol_count(a).max(1),
+        right: t.symbol_count(b).max(1),
+    }
+}
+
+/// Where a pair stands in the order the score picks winners in: pairs the
+/// minimum count lets merge first, then the higher score, then the place
+/// in the table's own order (the higher count, then the tie rule), as
+/// [`choose`] breaks ties. The less, the sooner it merges.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    eligible: bool,
+    score: PairScore,
+    index: usize,
+    pair: Pair,
+}
+
+impl Ord for Place {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .eligible
+            .cmp(&self.eligible)
+            .then_with(|| other.score.cmp_exact(&self.score))
+            .then(self.index.cmp(&other.index))
+    }
+}
+
+impl PartialOrd for Place {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+// Two places are equal only at the same index in the table, that is for
+// the same pair.
+impl PartialEq for Place {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl Eq for Place {}
+
+fn places(t: &Trainer) -> impl Iterator<Item = Place> + '_ {
+    let min = t.config().min_count;
+    t.pairs()
+        .iter()
+        .enumerate()
+        .map(move |(index, (pair, count))| Place {
+            eligible: count >= min,
+            score: score_of(t, pair, count),
+            index,
+            pair,
+        })
+}
+
+/// The first `k` pairs in the order the score picks winners in, with
+/// their scores: the first is the pair [`choose`] merges next. One walk
+/// over the table, keeping the best `k` on a heap.
+pub fn top(t: &Trainer, k: usize) -> Vec<(Pair, PairScore)> {
+    if k == 0 {
+        return Vec::new();
+    }
+    let mut heap = std::collections::BinaryHeap::with_capacity(k + 1);
+    for place in places(t) {
+        // The heap's top is the worst kept: a place no better is skipped
+        // without a push.
+        if heap.len() == k && heap.peek().is_some_and(|worst| place >= *worst) {
+            continue;
+        }
+        heap.push(place);
+        if heap.len() > k {
+            heap.pop();
+        }
+    }
+    heap.into_sorted_vec()
+        .into_iter()
+        .map(|p| (p.pair, p.score))
+        .collect()
+}
+
+/// The 0-based place of each of `pairs` in that order (`None` for a pair
+/// not in the table), in two walks over the table rather than a sort of
+/// all of it: a pair goes before the asked pairs from the first one it
+/// does not follow on, so a running sum over them gives each its place.
+pub fn ranks(t: &Trainer, pairs: &[Pair]) -> Vec<Option<usize>> {
+    let asked: rustc_hash::FxHashSet<Pair> = pairs.iter().copied().collect();
+    let mut found: Vec<Place> = places(t).filter(|p| asked.contains(&p.pair)).collect();
+    found.sort_unstable();
+    // between[j]: how many pairs go before found[j] but not before found[j - 1].
+    let mut between = vec![0usize; found.len() + 1];
+    for place in places(t) {
+        between[found.partition_point(|f| *f <= place)] += 1;
+    }
+    let mut rank_of = rustc_hash::FxHashMap::default();
+    let mut before = 0;
+    for (j, f) in found.iter().enumerate() {
+        before += between[j];
+        rank_of.insert(f.pair, before);
+    }
+    pairs.iter().map(|p| rank_of.get(p).copied()).collect()
 }
 
 /// How often each token stands in the corpus as `chain` cuts it, by id,
@@ -97,11 +219,7 @@ pub fn unmerged(symbols: &mut [u64], (a, b): Pair, id: TokenId, times: u64) {
 pub fn choose(t: &Trainer) -> Result<Choice, StopReason> {
     let config = t.config();
     let (table, chunk_of) = t.table_and_chunk_of();
-    let score = |(pair, count): (Pair, u64)| PairScore {
-        count,
-        left: t.symbol_count(pair.0).max(1),
-        right: t.symbol_count(pair.1).max(1),
-    };
+    let score = |(pair, count): (Pair, u64)| score_of(t, pair, count);
     let Some(most_frequent) = table.best() else {
         return Err(StopReason::NoPairs);
     };

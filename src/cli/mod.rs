@@ -62,17 +62,6 @@ pub fn man_page(command: Option<&str>) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Refuse what the explorer does not show yet: its pair table is ranked
-/// by count, so a score that picks another winner would contradict it.
-fn explorer_takes(training: &crate::options::args::TrainingOptions) -> Result<()> {
-    if training.score != crate::bpe::Score::Count {
-        return Err(crate::error::Error::input(
-            "--score wordpiece is for `bpeek train`: the explorer's pair table does not rank pairs by WordPiece's score yet",
-        ));
-    }
-    Ok(())
-}
-
 /// Run one subcommand, writing its report to stdout.
 pub fn run(command: Command) -> Result<()> {
     match command {
@@ -81,14 +70,8 @@ pub fn run(command: Command) -> Result<()> {
         Command::Encode(a) => encode::run(&a),
         Command::Decode(a) => decode::run(&a),
         Command::Bench(a) => crate::bench::run(&a),
-        Command::Tui(a) => {
-            explorer_takes(&a.training)?;
-            crate::tui::run(&a)
-        }
-        Command::Serve(a) => {
-            explorer_takes(&a.training)?;
-            crate::serve::run(&a)
-        }
+        Command::Tui(a) => crate::tui::run(&a),
+        Command::Serve(a) => crate::serve::run(&a),
         Command::Fertility(a) => fertility::run(&a),
         Command::Completions { shell } => {
             let mut out = Vec::new();

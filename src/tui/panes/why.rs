@@ -2,7 +2,7 @@
 //! and what the last merge did to the corpus. The pane with the focus shows
 //! it under its rows, so it is read where the eye already is.
 
-use crate::bpe::trainer::Choice;
+use crate::bpe::trainer::{Choice, PairScore};
 use crate::bpe::{Phase, TieRule, Trainer};
 use crate::tui::app::App;
 use crate::tui::view::widths::{truncate, width};
@@ -34,11 +34,12 @@ pub fn line(app: &App) -> Option<String> {
 
 /// `l + l wins: count 14, tied with 3 others (...); tie rule "first": ...`
 fn wins(app: &App, choice: &Choice, overlap: Option<String>) -> String {
-    let trainer = app.trainer();
     let tok = |id| label(app, id);
-    let pair = |(a, b)| format!("{} {}", tok(a), tok(b));
     let (a, b) = choice.pair;
     let mut out = format!("{} + {} wins: ", tok(a), tok(b));
+    if let Some(score) = choice.score {
+        return scored(app, choice, score, overlap, out);
+    }
     match overlap {
         Some(o) => out.push_str(&o),
         None => out.push_str(&format!("count {}", choice.count)),
@@ -50,12 +51,64 @@ fn wins(app: &App, choice: &Choice, overlap: Option<String>) -> String {
         }
         return out;
     }
+    out.push_str(&format!(", tied with {}", rivals(app, choice)));
+    out.push_str(&tie_rule(app, choice));
+    out
+}
+
+/// `g + s wins: score 0.0500 = 5 / (20 x 5); the most frequent pair u + g
+/// scores only 0.0278 = 20 / (36 x 20)`: with WordPiece's score the count
+/// alone does not decide, so the pair the count would have taken is named
+/// with its score.
+fn scored(
+    app: &App,
+    choice: &Choice,
+    score: PairScore,
+    overlap: Option<String>,
+    mut out: String,
+) -> String {
+    let tok = |id| label(app, id);
+    out.push_str(&format!("score {}", score.said()));
+    if let Some(o) = overlap {
+        out.push_str(&format!(" ({o})"));
+    }
+    if choice.rivals_total > 0 {
+        // Equal scores go to the pair met first in the table's order,
+        // which is by count, then by the tie rule.
+        out.push_str(&format!(
+            ", tied in score with {}: the higher count wins, then{}",
+            rivals(app, choice),
+            tie_rule(app, choice).trim_start_matches(';')
+        ));
+    }
+    match choice.most_frequent {
+        Some(((a, b), f)) => out.push_str(&format!(
+            "; the most frequent pair {} + {} scores only {}",
+            tok(a),
+            tok(b),
+            f.said()
+        )),
+        None => out.push_str("; it is also the most frequent pair"),
+    }
+    out
+}
+
+/// `3 others (a b, c d, e f)`: the rivals tied with the winner.
+fn rivals(app: &App, choice: &Choice) -> String {
+    let tok = |id| label(app, id);
+    let pair = |(a, b)| format!("{} {}", tok(a), tok(b));
     let others = plural(choice.rivals_total as u64, "other");
     let mut listed: Vec<String> = choice.rivals.iter().take(3).map(|&p| pair(p)).collect();
     if choice.rivals_total > listed.len() {
         listed.push(app.theme.glyphs.ellipsis.to_string());
     }
-    out.push_str(&format!(", tied with {others} ({})", listed.join(", ")));
+    format!("{others} ({})", listed.join(", "))
+}
+
+/// `; tie rule "first": met first, in " still" (line 4)`.
+fn tie_rule(app: &App, choice: &Choice) -> String {
+    let trainer = app.trainer();
+    let mut out = String::new();
     match trainer.config().tie {
         TieRule::Lex => out.push_str("; tie rule \"lex\": smallest pair"),
         TieRule::Hf => out

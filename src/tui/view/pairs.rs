@@ -1,8 +1,9 @@
 //! The pair table: live counts in selection order, the winner and its ties
-//! marked, and how the last merge moved each count.
+//! marked, and how the last merge moved each count. With WordPiece's score
+//! each pair's score is shown too, and the rows go by it.
 
-use crate::bpe::Phase;
-use crate::bpe::trainer::{CountChange, PairRow};
+use crate::bpe::trainer::{CountChange, PairRow, PairScore};
+use crate::bpe::{Phase, Score};
 use crate::tui::action::Toggle;
 use crate::tui::app::{App, Focus};
 use crate::tui::layout::inner;
@@ -13,6 +14,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
+use std::cmp::Ordering;
 
 const CHANGE_WIDTH: usize = 7;
 
@@ -23,6 +25,7 @@ struct Shown {
     pair: crate::bpe::Pair,
     count: u64,
     change: Option<CountChange>,
+    score: Option<PairScore>,
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -39,8 +42,18 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let g = &t.glyphs;
     let body = inner(area);
     let visible = (body.height as usize).saturating_sub(1);
+    let scored = trainer.config().score == Score::WordPiece;
     let (shown, total): (Vec<Shown>, usize) = if app.shows(Toggle::ChangedOnly) {
-        let all = changed::rows(trainer);
+        let mut all = changed::rows(trainer);
+        if scored {
+            // Ranked by count there; the score's order is the one shown.
+            let pairs: Vec<_> = all.iter().map(|r| r.pair).collect();
+            for (r, rank) in all.iter_mut().zip(trainer.ranks_of(&pairs)) {
+                r.rank = rank;
+            }
+            let counted = all.iter().take_while(|r| !r.gone()).count();
+            all[..counted].sort_by_key(|r| r.rank);
+        }
         let total = all.len();
         let shown = all
             .into_iter()
@@ -51,6 +64,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 pair: r.pair,
                 count: r.count,
                 change: Some(r.change),
+                score: trainer.pair_score(r.pair),
             })
             .collect();
         (shown, total)
@@ -65,12 +79,25 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 pair: r.pair,
                 count: r.count,
                 change: r.change,
+                score: r.score,
             })
             .collect();
         (shown, trainer.pairs().len())
     };
     let best = trainer.pairs().iter().next().map(|(_, c)| c);
-    let winner_open = trainer.stop_reason().is_none() && trainer.peek_choice().is_ok();
+    let next = match trainer.stop_reason() {
+        None => trainer.peek_choice().ok(),
+        Some(_) => None,
+    };
+    let winner_open = next.is_some();
+    // Tied with the winner: the same count, or with the score the same
+    // score (among the pairs the minimum count lets merge).
+    let ties_winner = |row: &Shown| match (next.as_ref().and_then(|c| c.score), row.score) {
+        (Some(best), Some(s)) => {
+            row.count >= trainer.config().min_count && s.cmp_exact(&best) == Ordering::Equal
+        }
+        _ => Some(row.count) == best,
+    };
     let chosen = matches!(trainer.phase(), Phase::Chosen(_));
 
     let idx_w = shown
@@ -80,32 +107,57 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .max()
         .unwrap_or(0)
         .max(2);
-    let count_w = shown
+    let widest_count = shown
         .iter()
         .map(|r| r.count.to_string().len())
         .max()
-        .unwrap_or(0)
-        .max(5);
-    let fixed = 2 + idx_w + 1 + 1 + 1 + count_w + 1 + CHANGE_WIDTH;
+        .unwrap_or(0);
+    let scores: Vec<String> = shown
+        .iter()
+        .map(|r| r.score.map_or_else(String::new, |s| s.shown()))
+        .collect();
+    let score_w = if scored {
+        scores.iter().map(|s| s.len()).max().unwrap_or(0).max(6) + 1
+    } else {
+        0
+    };
+    let room_for_tokens = |count_w: usize, change_w: usize| {
+        let fixed = 2 + idx_w + 1 + 1 + 1 + count_w + score_w + 1 + change_w;
+        (body.width as usize).saturating_sub(fixed) / 2
+    };
+    // The score column takes room from the tokens; where they would be
+    // cut to a few letters, the headings are shortened to give it back.
+    let short = scored && room_for_tokens(widest_count.max(5), CHANGE_WIDTH) < 5;
+    let (count_head, change_w) = if short {
+        ("cnt", CHANGE_WIDTH - 2)
+    } else {
+        ("count", CHANGE_WIDTH)
+    };
+    let count_w = widest_count.max(count_head.len());
     // Tokens rarely need more than a dozen columns; the rest stays blank.
-    let tok_w = ((body.width as usize).saturating_sub(fixed) / 2).clamp(3, 14);
+    let tok_w = room_for_tokens(count_w, change_w).clamp(3, 14);
 
     let mut lines = Vec::with_capacity(visible + 1);
-    let change_head = if tally.is_some() { "votes" } else { "change" };
+    let change_head = match (tally.is_some(), short) {
+        (true, _) => "votes",
+        (false, true) => "chg",
+        (false, false) => "change",
+    };
     lines.push(Line::styled(
         format!(
-            "  {} {} {} {} {}",
+            "  {} {} {} {}{} {}",
             fit_right("#", idx_w, ""),
             fit_left("left", tok_w, ""),
             fit_left("right", tok_w, ""),
-            fit_right("count", count_w, ""),
-            fit_left(change_head, CHANGE_WIDTH, "")
+            fit_right(count_head, count_w, ""),
+            fit_right("score", score_w, ""),
+            fit_left(change_head, change_w, "")
         ),
         t.heading(),
     ));
-    for row in &shown {
+    for (row, score) in shown.iter().zip(&scores) {
         let is_winner = row.rank == Some(0) && winner_open;
-        let tied = !is_winner && winner_open && row.rank.is_some() && Some(row.count) == best;
+        let tied = !is_winner && winner_open && row.rank.is_some() && ties_winner(row);
         let marker = if is_winner {
             g.winner
         } else if tied {
@@ -127,11 +179,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             .rank
             .map_or_else(|| "-".to_string(), |i| (i + 1).to_string());
         let text = format!(
-            "{marker} {} {} {} {} ",
+            "{marker} {} {} {} {}{} ",
             fit_right(&index, idx_w, ""),
             fit_left(&token_label(app, row.pair.0), tok_w, g.ellipsis),
             fit_left(&token_label(app, row.pair.1), tok_w, g.ellipsis),
             fit_right(&row.count.to_string(), count_w, ""),
+            fit_right(score, score_w, ""),
         );
         let style = if is_winner && chosen {
             t.cursor_row()
