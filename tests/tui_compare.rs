@@ -350,8 +350,15 @@ fn the_columns_fit_an_80_by_24_screen_and_the_curves_share_one_chart() {
         .collect();
     assert!(title.contains(&legend.join(" ")), "{title} vs {legend:?}");
     // Every column's curve ends in the chart's last column, on its row.
-    let plotted: String = rows[2..12].iter().map(|r| r.chars().rev().nth(1).unwrap()).collect();
-    assert!(plotted.chars().any(|ch| "ABCD&".contains(ch)), "{}", rows.join("\n"));
+    let plotted: String = rows[2..12]
+        .iter()
+        .map(|r| r.chars().rev().nth(1).unwrap())
+        .collect();
+    assert!(
+        plotted.chars().any(|ch| "ABCD&".contains(ch)),
+        "{}",
+        rows.join("\n")
+    );
 }
 
 #[test]

@@ -3,7 +3,6 @@
 
 pub(crate) mod added;
 pub(crate) mod ascii_cuts;
-pub(crate) mod unicode_cuts;
 pub(crate) mod bert_text;
 pub(crate) mod cells;
 pub(crate) mod chain;
@@ -19,6 +18,7 @@ pub(crate) mod first_count;
 pub(crate) mod hf_ids;
 pub mod hf_pretok;
 pub mod hf_text;
+pub(crate) mod unicode_cuts;
 
 pub mod io;
 pub(crate) mod line_cuts;
