@@ -185,3 +185,42 @@ fn columns_side_by_side_rank_each_by_its_own_score() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The course's own layout, char mode with `##`: the sentence the course
+/// would say, and the merge about to be made written as WordPiece writes
+/// it.
+#[test]
+fn char_mode_says_the_courses_sentence_with_its_symbols() {
+    let config = TrainerConfig {
+        mode: bpeek::bpe::Mode::Char,
+        score: Score::WordPiece,
+        ..Default::default()
+    };
+    let trainer = Trainer::new(course_text().into_bytes(), config).unwrap();
+    let mut app = App::from_trainer("course", trainer, Theme::plain());
+    press(&mut app, [Event::char('.')]);
+    let shown = screen(&mut app, 100, 30);
+    let words: String = shown
+        .lines()
+        .map(|r| r.split('│').nth(1).unwrap_or("").trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains(
+            "##g + ##s wins: score 0.0500 = 5 / (20 x 5); the most frequent pair ##u + ##g scores only 0.0278 = 20 / (36 x 20)"
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains("##g + ##s → ##gs"), "{shown}");
+    // Made, the token is `##gs`; the encode box cuts a word by the merges.
+    press(&mut app, [Event::char('.')]);
+    let t = app.trainer();
+    assert_eq!(t.vocab().token_bytes(t.merges()[0].id), b"##gs");
+    let tok = t.tokenizer();
+    let ids = tok.encode("hugs", false);
+    let parts: Vec<String> = ids
+        .iter()
+        .map(|&id| String::from_utf8_lossy(t.vocab().token_bytes(id)).into_owned())
+        .collect();
+    assert_eq!(parts, ["h", "##u", "##gs"]);
+}

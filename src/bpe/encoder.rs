@@ -16,7 +16,7 @@ use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::rank_pairs::pair_ranks;
 use crate::bpe::regex_split::RegexChain;
 use crate::bpe::spm::{PieceType, SpmModel};
-use crate::bpe::vocab::{END_OF_WORD, END_OF_WORD_ID, Vocab};
+use crate::bpe::vocab::{CONTINUING, END_OF_WORD, Vocab};
 use crate::bpe::wordpiece::WordPiece;
 use crate::bpe::{Pair, TokenId};
 use crate::error::{Error, Result};
@@ -869,9 +869,10 @@ impl Tokenizer {
             Mode::Char => {
                 let s = String::from_utf8_lossy(text);
                 for word in s.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-                    let mut symbols: Vec<TokenId> =
-                        word.chars().map(|c| self.vocab.char_id(c)).collect();
-                    symbols.push(END_OF_WORD_ID);
+                    // With WordPiece's symbols the merges are applied in
+                    // order too (WordPiece itself would take the longest
+                    // token from the start of the word).
+                    let mut symbols = self.vocab.word_symbols(word);
                     apply_ranked(&mut symbols, rank_of);
                     out.extend_from_slice(&symbols);
                 }
@@ -879,10 +880,6 @@ impl Tokenizer {
         }
     }
 
-    /// The ids of one chunk of a byte-level tokenizer, in `symbols`;
-    /// `drops_bytes` says whether some byte has no token (then it is
-    /// dropped, as llama.cpp does).
-    #[inline]
     /// Every pair of two single-byte tokens' rank and result, by the two
     /// bytes (`u32::MAX` for none).
     fn byte_pair_table(&self) -> &[(u32, TokenId)] {
@@ -921,6 +918,10 @@ impl Tokenizer {
         });
     }
 
+    /// The ids of one chunk of a byte-level tokenizer, in `symbols`;
+    /// `drops_bytes` says whether some byte has no token (then it is
+    /// dropped, as llama.cpp does).
+    #[inline]
     pub(crate) fn chunk_ids(&self, chunk: &[u8], drops_bytes: bool, symbols: &mut Vec<TokenId>) {
         symbols.clear();
         if let Some(whole) = &self.whole
@@ -995,7 +996,19 @@ impl Tokenizer {
                 continue;
             }
             let token = self.describe(id);
-            if self.mode() == Mode::Char && !token.special && self.vocab.ends_word(id) {
+            if self.mode() == Mode::Char && !token.special && self.vocab.has_continuing() {
+                // WordPiece's symbols: `##` joins a token to the one before;
+                // any other token starts a word.
+                match token.bytes.strip_prefix(CONTINUING.as_bytes()) {
+                    Some(rest) => out.extend_from_slice(rest),
+                    None => {
+                        if !out.is_empty() {
+                            out.push(b' ');
+                        }
+                        out.extend_from_slice(&token.bytes);
+                    }
+                }
+            } else if self.mode() == Mode::Char && !token.special && self.vocab.ends_word(id) {
                 out.extend_from_slice(&token.bytes[..token.bytes.len() - END_OF_WORD.len()]);
                 out.push(b' ');
             } else {

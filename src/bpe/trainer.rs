@@ -25,7 +25,7 @@ use crate::bpe::names::{Mode, Score, TieRule};
 use crate::bpe::packed::{Ahead, Packed};
 use crate::bpe::pairs::{PairTable, WindowBatch};
 use crate::bpe::pretok::{Chunker, Digits, Pretok};
-use crate::bpe::vocab::{END_OF_WORD_ID, Vocab};
+use crate::bpe::vocab::Vocab;
 use crate::bpe::{Pair, TokenId};
 use crate::error::Result;
 use rustc_hash::FxHashMap;
@@ -303,15 +303,12 @@ fn lay_out(chain: &mut Chain, corpus: &Corpus, vocab: &Vocab) {
         }
         Mode::Char => {
             let word = |i| std::str::from_utf8(corpus.chunk_bytes(i)).unwrap_or_default();
-            // Each character, `</w>` and the end mark.
-            let positions = (0..n).map(|i| word(i).chars().count() + 2).sum();
-            let symbols = |i| {
-                word(i)
-                    .chars()
-                    .map(|c| vocab.char_id(c))
-                    .chain(std::iter::once(END_OF_WORD_ID))
-            };
-            chain.fill(positions, (0..n).map(symbols));
+            // Each symbol (each character, and `</w>` unless the symbols
+            // are WordPiece's) and the end mark.
+            let positions = (0..n)
+                .map(|i| word(i).chars().count() + 2 - vocab.has_continuing() as usize)
+                .sum();
+            chain.fill(positions, (0..n).map(|i| vocab.word_symbols(word(i))));
         }
     }
 }
@@ -362,6 +359,11 @@ impl Trainer {
         }
         let vocab = match config.mode {
             Mode::Byte => Vocab::bytes(),
+            Mode::Char if config.score == Score::WordPiece => {
+                let words = (0..corpus.chunks().len())
+                    .map(|i| std::str::from_utf8(corpus.chunk_bytes(i)).unwrap_or_default());
+                Vocab::wordpiece_chars(words)
+            }
             Mode::Char => {
                 let text = std::str::from_utf8(corpus.text()).unwrap_or_default();
                 Vocab::chars(text.chars().filter(|c| !c.is_whitespace()))

@@ -27,8 +27,14 @@ pub struct Vocab {
     ends_word: Vec<bool>,
     /// Char mode: the id of each alphabet character.
     alphabet: FxHashMap<char, TokenId>,
+    /// Char mode with WordPiece's symbols: the id of each character as it
+    /// stands after a word's first (`##c`). Empty otherwise.
+    continuing: FxHashMap<char, TokenId>,
     base: usize,
 }
+
+/// What WordPiece puts before a symbol that continues a word.
+pub const CONTINUING: &str = "##";
 
 impl Vocab {
     /// The 256 byte tokens.
@@ -40,6 +46,7 @@ impl Vocab {
             corpus_len: vec![1; 256],
             ends_word: vec![false; 256],
             alphabet: FxHashMap::default(),
+            continuing: FxHashMap::default(),
             base: 256,
         }
     }
@@ -55,6 +62,7 @@ impl Vocab {
             ends_word: vec![false; n],
             bytes: tokens,
             alphabet: FxHashMap::default(),
+            continuing: FxHashMap::default(),
             base: n,
         }
     }
@@ -71,6 +79,7 @@ impl Vocab {
             corpus_len: vec![0, 0],
             ends_word: vec![false, true],
             alphabet: FxHashMap::default(),
+            continuing: FxHashMap::default(),
             base: 0,
         };
         for c in alphabet {
@@ -84,6 +93,64 @@ impl Vocab {
         }
         v.base = v.bytes.len();
         v
+    }
+
+    /// `[UNK]`, `</w>` (never used), then each character that starts one
+    /// of `words` and each that stands after a word's first, written with
+    /// WordPiece's `##` (`hugs` is `h ##u ##g ##s`), each set in code
+    /// point order: the symbols the Hugging Face course's WordPiece
+    /// training starts from.
+    pub fn wordpiece_chars<'w>(words: impl IntoIterator<Item = &'w str>) -> Self {
+        let mut first: Vec<char> = Vec::new();
+        let mut rest: Vec<char> = Vec::new();
+        for word in words {
+            let mut chars = word.chars();
+            first.extend(chars.next());
+            rest.extend(chars);
+        }
+        let mut v = Vocab::chars(first);
+        rest.sort_unstable();
+        rest.dedup();
+        for c in rest {
+            let id = v.bytes.len() as TokenId;
+            v.continuing.insert(c, id);
+            v.bytes.push(format!("{CONTINUING}{c}").into_bytes());
+            v.units.push(1);
+            v.corpus_len.push(c.len_utf8() as u32);
+            v.ends_word.push(false);
+        }
+        v.base = v.bytes.len();
+        v
+    }
+
+    /// Whether the symbols are WordPiece's (`##` before a continuing one).
+    pub fn has_continuing(&self) -> bool {
+        !self.continuing.is_empty()
+    }
+
+    /// Char mode with WordPiece's symbols: the id of `c` after a word's
+    /// first character, `[UNK]` if it was never seen there.
+    pub fn continuing_id(&self, c: char) -> TokenId {
+        self.continuing.get(&c).copied().unwrap_or(UNK_ID)
+    }
+
+    /// A word's symbols before any merge: its characters (WordPiece's:
+    /// the first as it is, the others as `##c`; otherwise each character
+    /// and `</w>`).
+    pub fn word_symbols(&self, word: &str) -> Vec<TokenId> {
+        if self.has_continuing() {
+            let mut chars = word.chars();
+            let first = chars.next().map(|c| self.char_id(c));
+            first
+                .into_iter()
+                .chain(chars.map(|c| self.continuing_id(c)))
+                .collect()
+        } else {
+            word.chars()
+                .map(|c| self.char_id(c))
+                .chain(std::iter::once(END_OF_WORD_ID))
+                .collect()
+        }
     }
 
     pub fn mode(&self) -> Mode {
@@ -132,11 +199,23 @@ impl Vocab {
         chars.into_iter().map(|(_, c)| c).collect()
     }
 
+    /// The bytes of the token merging `pair` makes: the two halves' bytes
+    /// (WordPiece's symbols: `##g + ##s` is `##gs`, `h + ##u` is `hu`).
+    pub fn joined(&self, (a, b): Pair) -> Vec<u8> {
+        let mut joined = self.bytes[a as usize].clone();
+        let right = &self.bytes[b as usize];
+        let right = match self.has_continuing() {
+            true => right.strip_prefix(CONTINUING.as_bytes()).unwrap_or(right),
+            false => right,
+        };
+        joined.extend_from_slice(right);
+        joined
+    }
+
     /// Add the token made by merging `pair`; returns its id.
     pub fn push_merge(&mut self, (a, b): Pair) -> TokenId {
         let id = self.bytes.len() as TokenId;
-        let mut joined = self.bytes[a as usize].clone();
-        joined.extend_from_slice(&self.bytes[b as usize]);
+        let joined = self.joined((a, b));
         self.bytes.push(joined);
         self.units
             .push(self.units[a as usize] + self.units[b as usize]);

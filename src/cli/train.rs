@@ -109,6 +109,14 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 /// options train; say how a rank file is to be loaded.
 fn check_out_format(args: &TrainArgs) -> Result<()> {
     let config = trainer_config(&args.training)?;
+    if args.out.is_some()
+        && config.mode == crate::bpe::Mode::Char
+        && config.score == crate::bpe::Score::WordPiece
+    {
+        return Err(Error::input(
+            "--out: a char-mode vocabulary with WordPiece's ## symbols (--mode char --score wordpiece) is not written to a tokenizer file yet; train it without --out to see its merges",
+        ));
+    }
     match args.out_format {
         OutFormat::Bpeek => {}
         OutFormat::Hf => hf_export::check(config.mode, config.chunker())?,

@@ -3,7 +3,7 @@
 
 use crate::bpe::chunk_counts::ChunkOptions;
 use crate::bpe::pretok::Digits;
-use crate::bpe::{Corpus, Mode, Pretok, Score, TieRule, Tokenizer, Trainer, TrainerConfig};
+use crate::bpe::{Corpus, Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use crate::corpora;
 use crate::error::{Error, Result};
 use crate::options::args::TrainingOptions;
@@ -78,11 +78,6 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
     }
     if mode == Mode::Char && digits != Digits::Keep {
         return Err(Error::input("--digits applies to byte mode only"));
-    }
-    if mode == Mode::Char && opts.score == Score::WordPiece {
-        return Err(Error::input(
-            "--score wordpiece runs in byte mode: char mode with WordPiece's ## symbols is not built",
-        ));
     }
     Ok(TrainerConfig {
         mode,

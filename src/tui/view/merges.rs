@@ -104,8 +104,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         } else if let Some(choice) = pending {
             let (a, b) = choice.pair;
             let vocab = trainer.vocab();
-            let mut joined = vocab.token_bytes(a).to_vec();
-            joined.extend_from_slice(vocab.token_bytes(b));
+            let joined = vocab.joined((a, b));
             let made = crate::tui::panes::rows::label(&joined, &app.theme);
             let text = format!(
                 "{} {}  {} {} {}",
