@@ -3,29 +3,14 @@
 
 mod common;
 
-use bpeek::serve::class::{Class, Limits, Startups};
+use bpeek::serve::class::Class;
 use bpeek::serve::incoming::Inbox;
 use bpeek::tui::class::follow;
 use bpeek::tui::class::{Classroom, Role};
 use bpeek::tui::{Action, App, update};
-use common::{default_app, finish_job};
+use common::{class, default_app, finish_job};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
-use std::time::Duration;
-
-fn class() -> Arc<Class> {
-    Class::new(Limits {
-        max_sessions: 8,
-        per_address: 16,
-        rate_per_address: 600,
-        idle_timeout: Duration::from_secs(600),
-        login_timeout: Duration::from_secs(20),
-        stall_timeout: Duration::from_secs(60),
-        max_session_time: None,
-        startups: Startups::parse("10:30:100", 16).unwrap(),
-        max_memory: None,
-    })
-}
 
 /// An explorer seated in `class` as `role`; the seat lives as long as the
 /// class holds it here.

@@ -47,6 +47,13 @@ fn keys(app: &mut App, typed: &str) {
     }
 }
 
+/// `g`, the merge, Enter: every column goes there.
+fn go_to(app: &mut App, merge: usize) {
+    keys(app, &format!("g{merge}"));
+    press(app, [Event::key(KeyCode::Enter)]);
+    catch_up(app);
+}
+
 fn columns(app: &App) -> usize {
     app.compare.as_ref().map_or(0, |c| c.columns.len())
 }
@@ -120,9 +127,7 @@ fn every_training_key_moves_all_columns_together() {
             t.phase()
         );
     }
-    keys(&mut app, "g40");
-    press(&mut app, [Event::key(KeyCode::Enter)]);
-    catch_up(&mut app);
+    go_to(&mut app, 40);
     assert_eq!(at(&app), [40, 40, 40]);
     keys(&mut app, "r");
     assert_eq!(at(&app), [0, 0, 0]);
@@ -146,9 +151,7 @@ fn each_column_merges_what_bpeek_train_merges_with_its_options() {
         "--tie lex",
     ];
     let mut app = comparing(&given);
-    keys(&mut app, "g60");
-    press(&mut app, [Event::key(KeyCode::Enter)]);
-    catch_up(&mut app);
+    go_to(&mut app, 60);
     for (i, options) in given.iter().enumerate() {
         let headless = trained_headless(options, 60);
         let shown: Vec<(u64, u64)> = trainers(&app)[i]
@@ -163,9 +166,7 @@ fn each_column_merges_what_bpeek_train_merges_with_its_options() {
 #[test]
 fn the_first_rank_where_the_lists_part_is_marked_and_said() {
     let mut app = comparing(&["", "--pretok none"]);
-    keys(&mut app, "g30");
-    press(&mut app, [Event::key(KeyCode::Enter)]);
-    catch_up(&mut app);
+    go_to(&mut app, 30);
     let lists = merge_lists(&app);
     let first = (0..30)
         .find(|&r| lists[0][r] != lists[1][r])
@@ -201,9 +202,7 @@ fn the_first_rank_where_the_lists_part_is_marked_and_said() {
 #[test]
 fn a_merge_that_no_other_list_holds_is_starred() {
     let mut app = comparing(&["", "--pretok none"]);
-    keys(&mut app, "g12");
-    press(&mut app, [Event::key(KeyCode::Enter)]);
-    catch_up(&mut app);
+    go_to(&mut app, 12);
     let lists = merge_lists(&app);
     let c = app.compare.as_ref().unwrap();
     for i in 0..2 {
@@ -316,9 +315,7 @@ fn o_adds_the_focused_configuration_with_one_option_changed() {
 #[test]
 fn the_columns_fit_an_80_by_24_screen_and_the_curves_share_one_chart() {
     let mut app = comparing(&["", "--pretok none", "--tie lex", "--digits groups3"]);
-    keys(&mut app, "g50");
-    press(&mut app, [Event::key(KeyCode::Enter)]);
-    catch_up(&mut app);
+    go_to(&mut app, 50);
     let rows = screen(&mut app, 80, 24);
     for letter in ['A', 'B', 'C', 'D'] {
         assert!(
@@ -363,23 +360,11 @@ fn the_columns_fit_an_80_by_24_screen_and_the_curves_share_one_chart() {
 
 #[test]
 fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
-    use bpeek::serve::class::{Class, Limits, Startups};
     use bpeek::serve::incoming::Inbox;
     use bpeek::tui::class::follow;
     use bpeek::tui::class::{Classroom, Role};
     use std::net::Ipv4Addr;
-    use std::time::Duration;
-    let class = Class::new(Limits {
-        max_sessions: 8,
-        per_address: 16,
-        rate_per_address: 600,
-        idle_timeout: Duration::from_secs(600),
-        login_timeout: Duration::from_secs(20),
-        stall_timeout: Duration::from_secs(60),
-        max_session_time: None,
-        startups: Startups::parse("10:30:100", 16).unwrap(),
-        max_memory: None,
-    });
+    let class = common::class();
     let mut seats = Vec::new();
     let mut seated = |role| {
         let seat = class.join(Ipv4Addr::LOCALHOST.into()).unwrap();
@@ -397,9 +382,7 @@ fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
     keys(&mut second, ">");
     follow::after_event(&mut second);
 
-    keys(&mut teacher, "g25");
-    press(&mut teacher, [Event::key(KeyCode::Enter)]);
-    catch_up(&mut teacher);
+    go_to(&mut teacher, 25);
     follow::after_event(&mut teacher);
     for s in [&mut first, &mut second] {
         follow::on_class_change(s);

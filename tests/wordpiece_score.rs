@@ -17,12 +17,10 @@ fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
-/// The course's words: hug 10, pug 5, pun 12, bun 4, hugs 5. BPE merges
-/// u + g first (20 times); WordPiece merges g + s, whose parts are rare:
-/// 5 / (20 x 5) = 0.05 against u + g's 20 / (36 x 20) = 0.0278.
-#[test]
-fn the_course_example_merges_g_and_s_first() {
-    let words: Vec<&str> = [
+/// The course's words, `hug` 10 times, `pug` 5, `pun` 12, `bun` 4 and
+/// `hugs` 5, one space apart.
+fn course_text() -> String {
+    [
         ("hug", 10),
         ("pug", 5),
         ("pun", 12),
@@ -31,8 +29,16 @@ fn the_course_example_merges_g_and_s_first() {
     ]
     .iter()
     .flat_map(|&(w, n)| std::iter::repeat_n(w, n))
-    .collect();
-    let corpus = temp_file("course.txt", &words.join(" "));
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
+/// The course's words: hug 10, pug 5, pun 12, bun 4, hugs 5. BPE merges
+/// u + g first (20 times); WordPiece merges g + s, whose parts are rare:
+/// 5 / (20 x 5) = 0.05 against u + g's 20 / (36 x 20) = 0.0278.
+#[test]
+fn the_course_example_merges_g_and_s_first() {
+    let corpus = temp_file("course.txt", &course_text());
     let corpus = corpus.to_str().unwrap();
     let first = |score: &str| {
         json_of(&bpeek(&[
@@ -173,17 +179,7 @@ fn merges_are_those_of_a_naive_trainer_on_random_corpora() {
 /// scores 1/36; the higher count wins the tie).
 #[test]
 fn the_course_example_in_char_mode_has_the_courses_symbols() {
-    let words: Vec<&str> = [
-        ("hug", 10),
-        ("pug", 5),
-        ("pun", 12),
-        ("bun", 4),
-        ("hugs", 5),
-    ]
-    .iter()
-    .flat_map(|&(w, n)| std::iter::repeat_n(w, n))
-    .collect();
-    let corpus = temp_file("course-char.txt", &words.join(" "));
+    let corpus = temp_file("course-char.txt", &course_text());
     let corpus = corpus.to_str().unwrap();
     let run = |score: &str| {
         json_of(&bpeek(&[

@@ -129,3 +129,21 @@ pub fn json_of(out: &std::process::Output) -> serde_json::Value {
     );
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
 }
+
+/// A class with room for a test's teacher and students and limits no
+/// test reaches.
+pub fn class() -> std::sync::Arc<bpeek::serve::class::Class> {
+    use bpeek::serve::class::{Class, Limits, Startups};
+    use std::time::Duration;
+    Class::new(Limits {
+        max_sessions: 8,
+        per_address: 16,
+        rate_per_address: 600,
+        idle_timeout: Duration::from_secs(600),
+        login_timeout: Duration::from_secs(20),
+        stall_timeout: Duration::from_secs(60),
+        max_session_time: None,
+        startups: Startups::parse("10:30:100", 16).unwrap(),
+        max_memory: None,
+    })
+}
