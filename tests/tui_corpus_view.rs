@@ -269,6 +269,42 @@ fn find_walks_every_place_in_text_order() {
 }
 
 #[test]
+fn find_on_a_long_line_scrolled_by_rows_starts_at_the_top_row() {
+    for pretok in [Pretok::None, Pretok::Gpt2] {
+        // Two long lines first, so the top line is one of thousands of bytes.
+        let mut app = app_on(text(9, 40, 2), pretok);
+        for _ in 0..6 {
+            update(&mut app, Action::Step);
+        }
+        let line = (0..app.lines().count())
+            .find(|&l| app.lines().range(l).len() > 700)
+            .expect("a long line");
+        let width = inner(for_app(&app).corpus).width as usize;
+        let places = all_places(&app);
+        let start = app.lines().range(line).start;
+        // The first place whose token starts on the top row or below.
+        let wants: Vec<(usize, usize)> = [1, 5, 12]
+            .into_iter()
+            .map(|row| {
+                let look = CorpusLook::of(&app);
+                let want = places
+                    .iter()
+                    .copied()
+                    .find(|&p| p >= start && look.row_of(line, width, p) >= row)
+                    .expect("a place below the top row");
+                (row, want)
+            })
+            .collect();
+        for (row, want) in wants {
+            app.scroll.corpus = bpeek::tui::app::CorpusScroll { line, row };
+            app.scroll.found_at = None;
+            update(&mut app, Action::FindNext);
+            assert_eq!(app.scroll.found_at, Some(want), "{pretok}, top row {row}");
+        }
+    }
+}
+
+#[test]
 fn row_of_says_which_row_of_a_long_line_a_byte_is_drawn_on() {
     // One line of letters with no spaces, no merges yet: one column per
     // byte, cut at the pane's edge.

@@ -278,7 +278,29 @@ pub(super) fn follow_round(app: &mut App) {
     app.scroll.corpus = CorpusScroll { line, row };
 }
 
-/// Scroll the corpus to the next place (after the top line) of the
+/// The first byte of line `line` whose token starts on display row `row`
+/// of it or below (the line's end if none does): rows grow with bytes, so
+/// a binary search over the line's bytes finds it.
+fn first_on_row(app: &App, line: usize, row: usize) -> usize {
+    let range = app.lines().range(line);
+    if row == 0 {
+        return range.start;
+    }
+    let width = inner(layout::for_app(app).corpus).width as usize;
+    let look = CorpusLook::of(app);
+    let (mut lo, mut hi) = (range.start, range.end);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if look.row_of(line, width, mid) >= row {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
+/// Scroll the corpus to the next place (from the top row on) of the
 /// highlighted pair or merge, wrapping to the start, and say which place
 /// of how many it is.
 pub(super) fn find_next(app: &mut App) {
@@ -291,10 +313,11 @@ pub(super) fn find_next(app: &mut App) {
     let lines = app.lines();
     let top = app.scroll.corpus.line;
     // On from the place found last while it is on the top line, else from
-    // the top line's start, so that the first place of all is found first.
+    // the first token drawn on the top row (a long line may be scrolled
+    // by rows), so that the first place on the screen is found first.
     let from = match app.scroll.found_at {
         Some(at) if lines.line_of(at) == top => at + 1,
-        _ if top < lines.count() => lines.range(top).start,
+        _ if top < lines.count() => first_on_row(app, top, app.scroll.corpus.row),
         _ => 0,
     };
     // Every place in the text, in order: each occurrence of a chunk, at
