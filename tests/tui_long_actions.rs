@@ -522,19 +522,31 @@ fn a_lesson_step_that_goes_far_is_a_job_esc_takes_back_with_the_lesson() {
 
 #[test]
 fn a_long_paste_measured_a_part_at_a_time_counts_what_measuring_it_whole_does() {
-    use bpeek::bpe::fertility;
-    use bpeek::tui::fertility::Panel;
-    let mut app = app();
-    update(&mut app, Action::Resize(100, 30));
-    for spec in ["gpt2", "cl100k", "o200k"] {
-        update(
-            &mut app,
-            Action::Loaded(bpeek::tui::fertility::tokenizers::LoadDone::now(spec)),
-        );
+    measured_in_parts_as_whole(app());
+}
+
+/// The same with the trained tokenizer merging the whole text as one chunk
+/// (no pre-tokenizer), and cutting at spaces.
+#[test]
+fn a_long_paste_measured_in_parts_with_no_pretokenizer_or_spaces_counts_the_same() {
+    for pretok in [bpeek::bpe::Pretok::None, bpeek::bpe::Pretok::Spaces] {
+        let config = TrainerConfig {
+            pretok,
+            ..TrainerConfig::default()
+        };
+        // Trained on text like the pasted one, so that its tokens are long
+        // and a part's end falls inside one.
+        let mut trainer = Trainer::new(pasted_text(50_000).into_bytes(), config).unwrap();
+        trainer.seek(300);
+        let mut app = App::from_trainer("generated", trainer, Theme::plain());
+        app.jobs.slice = Duration::ZERO;
+        measured_in_parts_as_whole(app);
     }
-    assert!(app.toks.slots.len() >= 5);
-    // Scripts, digits, runs of spaces and lines that start with a space, a
-    // digit or a letter: every kind of place a part could be cut.
+}
+
+/// Scripts, digits, runs of spaces and lines that start with a space, a
+/// digit or a letter: every kind of place a part could be cut.
+fn pasted_text(bytes: usize) -> String {
     let lines = [
         "The baker's 12 loaves  \n",
         "  indented, with trailing spaces   \n",
@@ -547,10 +559,25 @@ fn a_long_paste_measured_a_part_at_a_time_counts_what_measuring_it_whole_does() 
     ];
     let mut text = String::new();
     let mut i = 0usize;
-    while text.len() < 700_000 {
+    while text.len() < bytes {
         text.push_str(lines[(i * 7 + i / 3) % lines.len()]);
         i += 1;
     }
+    text
+}
+
+fn measured_in_parts_as_whole(mut app: App) {
+    use bpeek::bpe::fertility;
+    use bpeek::tui::fertility::Panel;
+    update(&mut app, Action::Resize(100, 30));
+    for spec in ["gpt2", "cl100k", "o200k"] {
+        update(
+            &mut app,
+            Action::Loaded(bpeek::tui::fertility::tokenizers::LoadDone::now(spec)),
+        );
+    }
+    assert!(app.toks.slots.len() >= 5);
+    let text = pasted_text(700_000);
     update(&mut app, Action::Paste(text));
     update(&mut app, Action::StopEditing);
     while app.encode.encoding() {

@@ -7,7 +7,7 @@ use crate::bpe::script::{self, Script};
 use std::ops::Range;
 
 /// One tokenizer on one text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Row {
     pub tokenizer: String,
     pub text: String,
@@ -53,7 +53,11 @@ pub fn unknown_in(tok: &Tokenizer, ids: &[TokenId]) -> usize {
 
 /// Encode `text` with `tok` and count.
 pub fn measure(tok: &Tokenizer, label: &str, text: &str) -> Row {
-    let ids = tok.encode(text, false);
+    measured(tok, label, text, &tok.encode(text, false))
+}
+
+/// The row of `text` encoded as `ids`.
+pub fn measured(tok: &Tokenizer, label: &str, text: &str, ids: &[TokenId]) -> Row {
     Row {
         tokenizer: tok.name().to_string(),
         text: label.to_string(),
@@ -61,7 +65,7 @@ pub fn measure(tok: &Tokenizer, label: &str, text: &str) -> Row {
         chars: text.chars().count(),
         words: script::count_words(text),
         tokens: ids.len(),
-        unknown: unknown_in(tok, &ids),
+        unknown: unknown_in(tok, ids),
         premium: None,
     }
 }
@@ -270,7 +274,9 @@ pub fn add_shares(shares: &mut Vec<ScriptShare>, more: Vec<ScriptShare>) {
     }
 }
 
-fn shares_of(text: &str, spans: Vec<(TokenId, Range<usize>)>) -> Vec<ScriptShare> {
+/// Each script's share of `text` and of the tokens `spans` (each token
+/// with the bytes it stands for), in the order scripts first appear.
+pub fn shares_of(text: &str, spans: Vec<(TokenId, Range<usize>)>) -> Vec<ScriptShare> {
     let runs = script::runs(text);
 
     let mut shares: Vec<ScriptShare> = Vec::new();

@@ -31,6 +31,7 @@ pub(crate) mod pairs;
 pub mod pretok;
 pub(crate) mod rank_pairs;
 pub mod regex_split;
+pub mod resync;
 pub(crate) mod script;
 pub(crate) mod specials;
 pub(crate) mod splitter;

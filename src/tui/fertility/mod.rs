@@ -8,6 +8,7 @@ pub mod tokenizers;
 
 use crate::bpe::encoder::{EncodedToken, MergeSource};
 use crate::bpe::fertility::{self, Row, ScriptShare};
+use crate::bpe::resync::{Appended, merges_whole_text};
 use crate::bpe::{TokenId, Tokenizer};
 use crate::corpora::{self, SAMPLES};
 use crate::tui::fertility::tokenizers::TokenizerSet;
@@ -140,6 +141,24 @@ pub struct Column {
     pub pasted_part: Option<(u64, u64, usize, Row)>,
     /// Its script shares so far: (stamp, text generation, bytes, shares).
     pub scripts_part: Option<(u64, u64, usize, Vec<ScriptShare>)>,
+    /// A long pasted text measured so far by a tokenizer that merges the
+    /// whole text as one chunk: (stamp, text generation, unused, measure).
+    pub whole_row_part: Option<(u64, u64, usize, WholePart<Row>)>,
+    /// Its script shares so far, the same way.
+    pub whole_scripts_part: Option<(u64, u64, usize, WholePart<Vec<ScriptShare>>)>,
+}
+
+/// A long pasted text measured by a tokenizer that merges the whole text
+/// as one chunk: encoded a part at a time (each part may change the last
+/// tokens before it, see [`crate::bpe::resync`]), then, the tokens final,
+/// counted a part at a time.
+#[derive(Debug, Clone, Default)]
+pub struct WholePart<T> {
+    appended: Appended,
+    /// Tokens and bytes counted into `sum` so far.
+    tokens: usize,
+    bytes: usize,
+    sum: T,
 }
 
 /// One more part of a measure kept in `slot` for the text `key` (tokenizer
@@ -164,6 +183,59 @@ fn resume<T, R>(
     done
 }
 
+/// Measure `text` with a tokenizer that merges the whole text as one
+/// chunk, a part at a time until `deadline` (one part at least): `add`
+/// counts a piece of the text (cut after whitespace, so no word is cut)
+/// with its tokens and where each starts in the text. The sum when all is
+/// counted; `None` with `part` kept when time is up.
+fn whole_in_parts<T: Default>(
+    tok: &Tokenizer,
+    text: &str,
+    part: &mut Option<(usize, WholePart<T>)>,
+    deadline: std::time::Instant,
+    mut add: impl FnMut(&mut T, &str, &[TokenId], &[usize]),
+) -> Option<T> {
+    let (_, mut w) = part.take().unwrap_or_default();
+    let bytes = text.as_bytes();
+    loop {
+        let a = &mut w.appended;
+        if a.done < text.len() {
+            if a.extend_to(tok, bytes, a.done + MEASURE_PART).is_none() {
+                // Not to be had a part at a time: the whole in one go.
+                *a = Appended::default();
+                a.extend_to(tok, bytes, text.len())?;
+            }
+        } else {
+            let (ids, starts) = (&a.ids, &a.starts);
+            let mut k = starts.partition_point(|&at| at < w.bytes + MEASURE_PART);
+            while k < ids.len() && !bytes[starts[k] - 1].is_ascii_whitespace() {
+                k += 1;
+            }
+            let end = starts.get(k).copied().unwrap_or(text.len());
+            let piece = &text[w.bytes..end];
+            add(&mut w.sum, piece, &ids[w.tokens..k], &starts[w.tokens..k]);
+            (w.tokens, w.bytes) = (k, end);
+            if end >= text.len() {
+                return Some(w.sum);
+            }
+        }
+        if std::time::Instant::now() >= deadline {
+            *part = Some((0, w));
+            return None;
+        }
+    }
+}
+
+/// Count a piece of a pasted text into its row.
+fn add_to_row(tok: &Tokenizer, row: &mut Row, piece: &str, ids: &[TokenId]) {
+    let more = fertility::measured(tok, "pasted", piece, ids);
+    row.tokens += more.tokens;
+    row.unknown += more.unknown;
+    row.bytes += more.bytes;
+    row.chars += more.chars;
+    row.words += more.words;
+}
+
 /// [`measure_in_parts`] for the script shares of a long pasted text.
 fn shares_in_parts(
     tok: &Tokenizer,
@@ -177,7 +249,7 @@ fn shares_in_parts(
     }
     let (mut at, mut shares) = part.take().unwrap_or_default();
     loop {
-        let to = next_cut(text, at + MEASURE_PART);
+        let to = next_cut(tok, text, at + MEASURE_PART);
         let Some(more) = fertility::script_shares_between(tok, text, at, to) else {
             return Some(fertility::script_shares(tok, text));
         };
@@ -230,7 +302,7 @@ fn measure_in_parts(
         )
     });
     loop {
-        let to = next_cut(text, at + MEASURE_PART);
+        let to = next_cut(tok, text, at + MEASURE_PART);
         let Some(ids) = tokens_between(tok, text, at, to) else {
             return Some(fertility::measure(tok, "pasted", text));
         };
@@ -476,7 +548,19 @@ impl FertilityView {
                         .as_ref()
                         .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation))
                     {
-                        let row = if in_parts {
+                        let row = if in_parts && merges_whole_text(tok) {
+                            let key = (stamp, generation);
+                            resume(&mut col.whole_row_part, key, &mut self.behind, |part| {
+                                whole_in_parts(tok, pasted, part, deadline, |row, piece, ids, _| {
+                                    add_to_row(tok, row, piece, ids)
+                                })
+                            })
+                            .map(|mut row: Row| {
+                                row.tokenizer = tok.name().to_string();
+                                row.text = "pasted".into();
+                                row
+                            })
+                        } else if in_parts {
                             let key = (stamp, generation);
                             resume(&mut col.pasted_part, key, &mut self.behind, |part| {
                                 measure_in_parts(tok, pasted, part, deadline)
@@ -500,6 +584,27 @@ impl FertilityView {
                         .is_none_or(|(s, k, _)| (*s, *k) != (stamp, script_key))
                     {
                         let shares = match source {
+                            TextSource::Pasted if in_parts && merges_whole_text(tok) => {
+                                let key = (stamp, generation);
+                                resume(&mut col.whole_scripts_part, key, &mut self.behind, |part| {
+                                    whole_in_parts(
+                                        tok,
+                                        pasted,
+                                        part,
+                                        deadline,
+                                        |shares, piece, ids, starts| {
+                                            let from = starts.first().copied().unwrap_or(0);
+                                            let spans = ids.iter().zip(starts).map(|(&id, &at)| {
+                                                (id, at - from..at - from + tok.bytes_of(id).len())
+                                            });
+                                            fertility::add_shares(
+                                                shares,
+                                                fertility::shares_of(piece, spans.collect()),
+                                            );
+                                        },
+                                    )
+                                })
+                            }
                             TextSource::Pasted if in_parts => {
                                 let key = (stamp, generation);
                                 resume(&mut col.scripts_part, key, &mut self.behind, |part| {

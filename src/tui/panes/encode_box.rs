@@ -7,11 +7,14 @@
 //! emoji with its skin tone, or a flag moves and deletes as one.
 
 use crate::bpe::encoder::{EncodedToken, Tokenizer};
-use crate::bpe::line_cuts::{cuts_at_lines, line_starts_word, spans_from, tokens_between};
+use crate::bpe::line_cuts::{
+    cuts_at_lines, is_cut, next_cut, prev_cut, spans_from, tokens_between,
+};
+use crate::bpe::resync::{Splice, merges_whole_text, splice};
 use crate::bpe::{Mode, TokenId};
 use crate::tui::fertility::tokenizers::TokenizerSet;
 use crate::tui::panes::lines::LineIndex;
-use crate::tui::panes::places::Places;
+use crate::tui::panes::places::{Places, remove_at};
 use crate::tui::panes::rows::{self, TAB_WIDTH};
 use std::ops::Range;
 use std::sync::Arc;
@@ -371,11 +374,11 @@ impl EncodeBox {
     /// place a part's length on, appending the tokens. False if the text
     /// cannot be cut there, or the tokens do not tile it.
     fn encode_part(&mut self, tok: &Tokenizer, from: usize) -> bool {
+        if merges_whole_text(tok) {
+            return self.append_part(tok, from);
+        }
         let text = self.text.as_bytes();
-        let len = text.len();
-        let to = (from + PART..len)
-            .find(|&i| text[i] == b'\n' && line_starts_word(&self.text, i + 1, len))
-            .map_or(len, |i| i + 1);
+        let to = next_cut(tok, &self.text, from + PART);
         let next = self.text[to..].chars().next().map_or(0, char::len_utf8);
         let Some(kept) = tokens_between(tok, &self.text, from, to) else {
             return false;
@@ -385,10 +388,105 @@ impl EncodeBox {
         self.ids.extend(kept);
         self.spans.extend(spans);
         self.chunk_starts.extend(flags);
+        self.progress = (to < text.len()).then_some(to);
+        if self.progress.is_none() {
+            self.fit_memory();
+        }
+        true
+    }
+
+    /// [`EncodeBox::encode_part`] for a tokenizer that merges the whole
+    /// text as one chunk: the part is an edit that appends to the text
+    /// encoded so far (whose last tokens it may change).
+    fn append_part(&mut self, tok: &Tokenizer, from: usize) -> bool {
+        let len = self.text.len();
+        let to = (from + PART).min(len);
+        if self.spans.len() != self.ids.len() {
+            return false;
+        }
+        let spans = &self.spans;
+        let found = splice(
+            tok,
+            &self.text.as_bytes()[..to],
+            &self.ids,
+            |k| spans.range(k).start,
+            from,
+            from,
+            to,
+        );
+        let Some(found) = found else {
+            return false;
+        };
+        self.put(tok, found, 0);
         self.progress = (to < len).then_some(to);
         if self.progress.is_none() {
             self.fit_memory();
         }
+        true
+    }
+
+    /// Put `found` in place of the tokens it replaces, moving those after
+    /// them by `delta` bytes. One chunk holds the whole text: only the
+    /// first token starts one.
+    fn put(&mut self, tok: &Tokenizer, found: Splice, delta: isize) {
+        let spans = spans_from(tok, found.from, &found.middle);
+        let flags: Vec<bool> = (0..found.middle.len())
+            .map(|i| found.keep_before + i == 0)
+            .collect();
+        let mut after_spans = self.spans.split_off(found.keep_after);
+        after_spans.shift(delta);
+        self.spans.truncate(found.keep_before);
+        self.spans.extend(spans);
+        self.spans.extend([after_spans]);
+        self.ids
+            .splice(found.keep_before..found.keep_after, found.middle);
+        if follows_merges(tok) && self.chunk_starts.len() >= found.keep_after {
+            self.chunk_starts
+                .splice(found.keep_before..found.keep_after, flags);
+            if let Some(first) = self.chunk_starts.first_mut() {
+                *first = true;
+            }
+        } else {
+            self.chunk_starts.clear();
+        }
+    }
+
+    /// [`EncodeBox::reencode_part`] for a tokenizer that merges the whole
+    /// text as one chunk: a stretch around the edit is encoded again and
+    /// joined where it meets the old tokens (see [`crate::bpe::resync`]).
+    fn resplice(&mut self, tok: &Tokenizer, d: Dirty) -> bool {
+        if self.spans.len() != self.ids.len() || (self.ids.is_empty() && d.old_len > 0) {
+            return false;
+        }
+        // While a long text is still encoded a part at a time, the tokens
+        // cover it up to `p`: an edit after that is met by the next part.
+        let covered = match self.progress {
+            Some(p) if d.lo >= p => return true,
+            Some(_) => return false,
+            None => d.old_len,
+        };
+        let new_len = self.text.len();
+        if d.hi > new_len || d.old_len < new_len - d.hi {
+            return false;
+        }
+        if d.hi - d.lo > 2 * PART && new_len >= ENCODE_IN_PARTS_FROM {
+            // A long paste: encoded a part at a time instead.
+            return false;
+        }
+        let spans = &self.spans;
+        let found = splice(
+            tok,
+            self.text.as_bytes(),
+            &self.ids,
+            |k| spans.range(k).start,
+            covered,
+            d.lo,
+            d.hi,
+        );
+        let Some(found) = found else {
+            return false;
+        };
+        self.put(tok, found, new_len as isize - d.old_len as isize);
         true
     }
 
@@ -448,7 +546,7 @@ impl EncodeBox {
         self.progress = None;
         if let Some(tok) = toks.get(slot)
             && self.text.len() >= ENCODE_IN_PARTS_FROM
-            && cuts_at_lines(tok)
+            && (cuts_at_lines(tok) || merges_whole_text(tok))
         {
             // A long text: the first part now, the rest between frames.
             self.ids.clear();
@@ -489,13 +587,16 @@ impl EncodeBox {
     /// lines stay as they were. False (nothing changed) where that cannot
     /// be relied on; the caller then encodes the whole text.
     fn reencode_part(&mut self, tok: &Tokenizer, d: Dirty) -> bool {
+        if merges_whole_text(tok) {
+            return self.resplice(tok, d);
+        }
         let lined_up =
             self.spans.len() == self.ids.len() && (self.ids.is_empty() || !self.spans.is_empty());
         if !cuts_at_lines(tok) || !lined_up {
             return false;
         }
         if let Some(p) = self.progress
-            && line_starts_word(&self.text, p, d.lo)
+            && is_cut(tok, &self.text, p, d.lo)
         {
             // All of the edit lies in the part still to be encoded.
             return true;
@@ -505,15 +606,9 @@ impl EncodeBox {
         if d.hi > new_len || d.old_len < new_len - d.hi {
             return false;
         }
-        // A cut before `lo` whose line's first character lies before `lo`
-        // too, and one after `hi` whose line break comes after `hi`.
-        let a = (1..=d.lo)
-            .rev()
-            .find(|&i| text[i - 1] == b'\n' && line_starts_word(&self.text, i, d.lo))
-            .unwrap_or(0);
-        let b = (d.hi..new_len)
-            .find(|&i| text[i] == b'\n' && line_starts_word(&self.text, i + 1, new_len))
-            .map_or(new_len, |i| i + 1);
+        // A cut told wholly before `lo`, and one told wholly after `hi`.
+        let a = prev_cut(tok, &self.text, d.lo);
+        let b = next_cut(tok, &self.text, d.hi);
         if b - a > 2 * PART && new_len >= ENCODE_IN_PARTS_FROM {
             // A long stretch: encoded a part at a time instead.
             return false;
@@ -604,34 +699,26 @@ impl EncodeBox {
 
     /// Join `pair` into `id` wherever it stands within one chunk.
     fn join(&mut self, pair: crate::bpe::Pair, id: crate::bpe::TokenId) {
-        let n = self.ids.len();
-        let mut w = 0;
+        let (ids, starts) = (&mut self.ids, &mut self.chunk_starts);
+        // Where the pair's left token stands, left to right (`aaa` joins
+        // as `aa a`).
+        let mut lefts = Vec::new();
         let mut i = 0;
-        while i < n {
-            let joins = i + 1 < n
-                && self.ids[i] == pair.0
-                && self.ids[i + 1] == pair.1
-                && !self.chunk_starts[i + 1];
-            if joins {
-                self.ids[w] = id;
-                let joined = self.spans.range(i).start..self.spans.range(i + 1).end;
-                self.spans.set(w, joined);
-                self.chunk_starts[w] = self.chunk_starts[i];
+        while i + 1 < ids.len() {
+            if ids[i] == pair.0 && ids[i + 1] == pair.1 && !starts[i + 1] {
+                lefts.push(i);
                 i += 2;
             } else {
-                if w != i {
-                    self.ids[w] = self.ids[i];
-                    let moved = self.spans.range(i);
-                    self.spans.set(w, moved);
-                    self.chunk_starts[w] = self.chunk_starts[i];
-                }
                 i += 1;
             }
-            w += 1;
         }
-        self.ids.truncate(w);
-        self.spans.truncate(w);
-        self.chunk_starts.truncate(w);
+        for &i in &lefts {
+            ids[i] = id;
+        }
+        // The joined token keeps the left one's place in its chunk.
+        remove_at(ids, lefts.iter().map(|&i| i + 1));
+        remove_at(starts, lefts.iter().map(|&i| i + 1));
+        self.spans.join_after(&lefts);
     }
 
     /// Split every token `id` back into `pair`, its left part `left` bytes.

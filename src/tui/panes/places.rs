@@ -117,6 +117,15 @@ impl Places {
         self.ends[i] = narrow(r.end);
     }
 
+    /// Join token `i` and token `i + 1` into one for each `i` of `lefts`
+    /// (ascending, no two next to each other), as a merge joins a pair.
+    pub fn join_after(&mut self, lefts: &[usize]) {
+        remove_at(&mut self.ends, lefts.iter().copied());
+        if !self.tiled() {
+            remove_at(&mut self.starts, lefts.iter().map(|&i| i + 1));
+        }
+    }
+
     pub fn truncate(&mut self, n: usize) {
         self.ends.truncate(n);
         self.starts.truncate(n);
@@ -161,6 +170,29 @@ impl Places {
     pub fn shrink_to_fit(&mut self) {
         self.ends.shrink_to_fit();
         self.starts.shrink_to_fit();
+    }
+}
+
+/// `v` without the items at `gone` (ascending indices): the runs between
+/// them moved down whole, as a merge leaves long runs untouched.
+pub fn remove_at<T: Copy>(v: &mut Vec<T>, gone: impl Iterator<Item = usize>) {
+    let mut write = None;
+    let mut read = 0;
+    for g in gone {
+        let w = match write {
+            None => g,
+            Some(w) => {
+                v.copy_within(read..g, w);
+                w + (g - read)
+            }
+        };
+        write = Some(w);
+        read = g + 1;
+    }
+    if let Some(w) = write {
+        let len = v.len();
+        v.copy_within(read..len, w);
+        v.truncate(w + (len - read));
     }
 }
 
