@@ -316,17 +316,22 @@ fn merge_small(
     }
     while len > 1 {
         let mut at = 0;
-        for i in 1..len - 1 {
-            if ranks[i].0 < ranks[at].0 {
-                at = i;
+        let mut best = ranks[0].0;
+        for (i, r) in ranks.iter().enumerate().take(len - 1).skip(1) {
+            if r.0 < best {
+                (at, best) = (i, r.0);
             }
         }
-        if ranks[at].0 == u32::MAX {
+        if best == u32::MAX {
             break;
         }
         symbols[at] = ranks[at].1;
-        symbols.copy_within(at + 2..len, at + 1);
-        ranks.copy_within(at + 2..len, at + 1);
+        // A few places each: moved one by one, cheaper than a call to
+        // move memory.
+        for i in at + 1..len - 1 {
+            symbols[i] = symbols[i + 1];
+            ranks[i] = ranks[i + 1];
+        }
         len -= 1;
         ranks[at] = if at + 1 < len {
             rank_of((symbols[at], symbols[at + 1])).unwrap_or(NO_RANK)
