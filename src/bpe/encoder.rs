@@ -12,6 +12,7 @@ use crate::bpe::chunk_cache::ChunkCache;
 use crate::bpe::io::byte_unicode;
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
+use crate::bpe::pair_filter::PairFilter;
 use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::rank_pairs::pair_ranks;
 use crate::bpe::regex_split::RegexChain;
@@ -52,6 +53,9 @@ pub struct Tokenizer {
     /// short chunk's look-ups are of these, and outside ASCII most chunks
     /// are short and new.
     byte_pairs: std::sync::OnceLock<Arc<[(u32, TokenId)]>>,
+    /// Which pairs surely have no rank (see [`crate::bpe::pair_filter`]),
+    /// built with `byte_pairs`.
+    pair_filter: std::sync::OnceLock<Arc<PairFilter>>,
     /// Tokens by their bytes, for taking a chunk whole (rank files only).
     whole: Option<FxHashMap<Vec<u8>, TokenId>>,
     specials: Specials,
@@ -111,6 +115,7 @@ impl Tokenizer {
             .collect();
         Tokenizer {
             byte_pairs: Default::default(),
+            pair_filter: Default::default(),
             name: "trained".into(),
             vocab,
             byte_ids: (0..256).collect(),
@@ -207,6 +212,7 @@ impl Tokenizer {
         }
         Ok(Tokenizer {
             byte_pairs: Default::default(),
+            pair_filter: Default::default(),
             name: name.into(),
             vocab,
             byte_ids,
@@ -285,6 +291,7 @@ impl Tokenizer {
     ) -> Self {
         Tokenizer {
             byte_pairs: Default::default(),
+            pair_filter: Default::default(),
             name: name.into(),
             vocab,
             byte_ids,
@@ -312,6 +319,7 @@ impl Tokenizer {
         let tokens = model.pieces().iter().map(SpmModel::token_bytes).collect();
         Tokenizer {
             byte_pairs: Default::default(),
+            pair_filter: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -349,6 +357,7 @@ impl Tokenizer {
             .collect();
         Tokenizer {
             byte_pairs: Default::default(),
+            pair_filter: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -388,6 +397,7 @@ impl Tokenizer {
     fn from_wordpiece_parts(name: &str, tokens: Vec<Vec<u8>>, added: Option<AddedVocab>) -> Self {
         Tokenizer {
             byte_pairs: Default::default(),
+            pair_filter: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -584,6 +594,19 @@ impl Tokenizer {
     /// that decoding gives back another text.
     pub fn rewrites_text(&self) -> bool {
         self.hf_text.is_some()
+    }
+
+    /// Whether text is cut into chunks by the chunker's named rule alone
+    /// and each chunk merged by rank (no split patterns of a file's own,
+    /// no other model), and whether a chunk that is a token is taken whole
+    /// first: what cutting a text into parts relies on.
+    pub(crate) fn chunks_by_rule(&self) -> (bool, bool) {
+        let by_rule = self.split.is_none()
+            && self.hf_text.is_none()
+            && self.spm.is_none()
+            && self.wp.is_none()
+            && self.cbpe.is_none();
+        (by_rule, self.whole.is_some())
     }
 
     /// A Hugging Face byte-level file's own steps, where it runs them.
@@ -831,6 +854,25 @@ impl Tokenizer {
                 let drops_bytes = self.drops_bytes();
                 let pairs = (cache.is_some() && !drops_bytes).then(|| self.byte_pair_table());
                 let mut each = |chunk: &[u8]| {
+                    // A chunk of one or two bytes (most of code's
+                    // punctuation) is its byte or its pair, looked up
+                    // directly.
+                    if let Some(pairs) = pairs {
+                        match *chunk {
+                            [a] => return out.push(self.byte_ids[a as usize]),
+                            [a, b] => {
+                                match pairs[(a as usize) << 8 | b as usize] {
+                                    (u32::MAX, _) => out.extend([
+                                        self.byte_ids[a as usize],
+                                        self.byte_ids[b as usize],
+                                    ]),
+                                    (_, id) => out.push(id),
+                                }
+                                return;
+                            }
+                            _ => {}
+                        }
+                    }
                     if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
                         out.extend_from_slice(ids);
                         return;
@@ -913,8 +955,15 @@ impl Tokenizer {
         }
         symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
         let first = |i: usize| pairs[(chunk[i] as usize) << 8 | chunk[i + 1] as usize];
+        let filter = self
+            .pair_filter
+            .get_or_init(|| Arc::new(PairFilter::new(self.ranks.keys().copied())));
         crate::bpe::merge::apply_ranked_seeded(symbols, first, |p: Pair| {
-            self.ranks.get(&p).copied()
+            if filter.may_hold(p) {
+                self.ranks.get(&p).copied()
+            } else {
+                None
+            }
         });
     }
 

@@ -22,7 +22,7 @@ enum Cut {
 }
 
 fn cut_rule(tok: &Tokenizer) -> Option<Cut> {
-    if tok.mode() != Mode::Byte || tok.added().is_some() {
+    if tok.mode() != Mode::Byte || tok.added().is_some() || !tok.chunks_by_rule().0 {
         return None;
     }
     match tok.pretok() {

@@ -25,6 +25,7 @@ pub fn merges_whole_text(tok: &Tokenizer) -> bool {
     tok.mode() == Mode::Byte
         && tok.added().is_none()
         && !tok.is_piece_model()
+        && tok.chunks_by_rule() == (true, false)
         && chunker.pretok == Pretok::None
         && chunker.digits == Digits::Keep
 }
