@@ -362,6 +362,10 @@ impl Chunker {
     }
 
     pub fn for_each_chunk(self, text: &[u8], mut f: impl FnMut(Range<usize>)) {
+        if self.digits == Digits::Keep {
+            // Chunks by the million: no call per chunk to leave it whole.
+            return self.pretok.for_each_chunk(text, f);
+        }
         self.pretok
             .for_each_chunk(text, |r| self.digits.cut(text, r, &mut f));
     }
