@@ -12,7 +12,6 @@ use crate::bpe::chunk_cache::ChunkCache;
 use crate::bpe::io::byte_unicode;
 use crate::bpe::merge::{Merge, apply_ranked};
 use crate::bpe::names::{Mode, TieRule};
-use crate::bpe::pair_filter::PairFilter;
 use crate::bpe::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
 use crate::bpe::rank_pairs::pair_ranks;
 use crate::bpe::regex_split::RegexChain;
@@ -53,9 +52,6 @@ pub struct Tokenizer {
     /// short chunk's look-ups are of these, and outside ASCII most chunks
     /// are short and new.
     byte_pairs: std::sync::OnceLock<Arc<[(u32, TokenId)]>>,
-    /// Which pairs surely have no rank (see [`crate::bpe::pair_filter`]),
-    /// built with `byte_pairs`.
-    pair_filter: std::sync::OnceLock<Arc<PairFilter>>,
     /// Tokens by their bytes, for taking a chunk whole (rank files only).
     whole: Option<FxHashMap<Vec<u8>, TokenId>>,
     specials: Specials,
@@ -115,7 +111,6 @@ impl Tokenizer {
             .collect();
         Tokenizer {
             byte_pairs: Default::default(),
-            pair_filter: Default::default(),
             name: "trained".into(),
             vocab,
             byte_ids: (0..256).collect(),
@@ -212,7 +207,6 @@ impl Tokenizer {
         }
         Ok(Tokenizer {
             byte_pairs: Default::default(),
-            pair_filter: Default::default(),
             name: name.into(),
             vocab,
             byte_ids,
@@ -291,7 +285,6 @@ impl Tokenizer {
     ) -> Self {
         Tokenizer {
             byte_pairs: Default::default(),
-            pair_filter: Default::default(),
             name: name.into(),
             vocab,
             byte_ids,
@@ -319,7 +312,6 @@ impl Tokenizer {
         let tokens = model.pieces().iter().map(SpmModel::token_bytes).collect();
         Tokenizer {
             byte_pairs: Default::default(),
-            pair_filter: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -357,7 +349,6 @@ impl Tokenizer {
             .collect();
         Tokenizer {
             byte_pairs: Default::default(),
-            pair_filter: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -397,7 +388,6 @@ impl Tokenizer {
     fn from_wordpiece_parts(name: &str, tokens: Vec<Vec<u8>>, added: Option<AddedVocab>) -> Self {
         Tokenizer {
             byte_pairs: Default::default(),
-            pair_filter: Default::default(),
             name: name.into(),
             vocab: Vocab::from_tokens(tokens),
             byte_ids: Vec::new(),
@@ -955,15 +945,8 @@ impl Tokenizer {
         }
         symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
         let first = |i: usize| pairs[(chunk[i] as usize) << 8 | chunk[i + 1] as usize];
-        let filter = self
-            .pair_filter
-            .get_or_init(|| Arc::new(PairFilter::new(self.ranks.keys().copied())));
         crate::bpe::merge::apply_ranked_seeded(symbols, first, |p: Pair| {
-            if filter.may_hold(p) {
-                self.ranks.get(&p).copied()
-            } else {
-                None
-            }
+            self.ranks.get(&p).copied()
         });
     }
 

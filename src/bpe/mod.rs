@@ -27,7 +27,6 @@ pub(crate) mod merge;
 pub(crate) mod names;
 pub(crate) mod packed;
 pub(crate) mod paged;
-pub(crate) mod pair_filter;
 pub(crate) mod pairs;
 pub mod pretok;
 pub(crate) mod rank_pairs;
