@@ -6,33 +6,24 @@
 use bpeek::bpe::resync::{Splice, merges_whole_text, splice};
 use bpeek::bpe::{Pretok, Tokenizer, Trainer, TrainerConfig};
 
-/// A small random number source, the same for a seed on every machine.
-struct Dice(u64);
+mod common;
+use common::Rng as Dice;
 
-impl Dice {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-
-    /// Text from few letters, so that merges pile up and overlap (`aaa`,
-    /// `abab`), with a letter outside ASCII now and then.
-    fn text(&mut self, len: usize) -> Vec<u8> {
-        const PIECES: [&str; 7] = ["a", "b", "a", "ab", " ", "é", "c"];
-        let mut out = Vec::new();
-        while out.len() < len {
-            if self.below(40) == 0 {
-                // A long run of one letter: an edit at its start shifts
-                // how every pair after it in the run is merged.
-                let run = 20 + self.below(300);
-                out.extend(std::iter::repeat_n(b'a', run));
-            }
-            out.extend_from_slice(PIECES[self.below(PIECES.len())].as_bytes());
+/// Text from few letters, so that merges pile up and overlap (`aaa`,
+/// `abab`), with a letter outside ASCII now and then, and now and then a
+/// long run of one letter: an edit at its start shifts how every pair
+/// after it in the run is merged.
+fn text_of(dice: &mut Dice, len: usize) -> Vec<u8> {
+    const PIECES: [&str; 7] = ["a", "b", "a", "ab", " ", "é", "c"];
+    let mut out = Vec::new();
+    while out.len() < len {
+        if dice.below(40) == 0 {
+            let run = 20 + dice.below(300);
+            out.extend(std::iter::repeat_n(b'a', run));
         }
-        out
+        out.extend_from_slice(PIECES[dice.below(PIECES.len())].as_bytes());
     }
+    out
 }
 
 /// A tokenizer trained with no pre-tokenizer on a random text.
@@ -41,7 +32,7 @@ fn trained(dice: &mut Dice, merges: usize) -> Tokenizer {
         pretok: Pretok::None,
         ..Default::default()
     };
-    let mut trainer = Trainer::new(dice.text(3000), config).unwrap();
+    let mut trainer = Trainer::new(text_of(dice, 3000), config).unwrap();
     for _ in 0..merges {
         if trainer.step().is_err() {
             break;
@@ -77,14 +68,14 @@ fn an_edit_anywhere_gives_the_tokens_of_the_new_text() {
         assert!(merges_whole_text(&tok));
         for _ in 0..150 {
             let len = dice.below(1200);
-            let old_text = dice.text(len);
+            let old_text = text_of(&mut dice, len);
             let old = tok.encode_bytes(&old_text, false).unwrap();
             let old_starts = starts(&tok, &old);
             // Replace a random stretch with random new bytes.
             let lo = dice.below(old_text.len() + 1);
             let gone = dice.below(old_text.len() - lo + 1).min(8);
             let want_len = dice.below(6);
-            let put = dice.text(want_len);
+            let put = text_of(&mut dice, want_len);
             let cut = dice.below(7).min(put.len());
             let put = &put[..cut];
             let mut text = old_text[..lo].to_vec();
@@ -129,7 +120,7 @@ fn a_long_text_a_part_at_a_time_gives_the_tokens_of_the_whole() {
     for seed in 1..=6u64 {
         let mut dice = Dice(seed * 0xD1B5_4A32_D192_ED03);
         let tok = trained(&mut dice, 80);
-        let text = dice.text(20_000);
+        let text = text_of(&mut dice, 20_000);
         let want = tok.encode_bytes(&text, false).unwrap();
         for part in [7, 100, 999] {
             // Each part is an edit that appends to what is encoded so far.

@@ -70,15 +70,6 @@ impl Appended {
         self.done = to;
         Some(())
     }
-
-    /// Each token with the bytes it stands for.
-    pub fn spans(&self, tok: &Tokenizer) -> Vec<(TokenId, std::ops::Range<usize>)> {
-        self.ids
-            .iter()
-            .zip(&self.starts)
-            .map(|(&id, &at)| (id, at..at + tok.bytes_of(id).len()))
-            .collect()
-    }
 }
 
 /// Bytes on either side of an edit encoded again at first; each retry
