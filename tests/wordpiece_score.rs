@@ -141,21 +141,32 @@ fn random_text(seed: u64) -> String {
         .join(" ")
 }
 
+/// A trainer that made the first 30 merges WordPiece's score makes on
+/// `text` (ties by lex order), the configuration set by `set`.
+fn first_30_by_score(text: &str, set: impl FnOnce(&mut TrainerConfig)) -> Trainer {
+    let mut config = TrainerConfig {
+        tie: TieRule::Lex,
+        score: Score::WordPiece,
+        max_merges: Some(30),
+        ..Default::default()
+    };
+    set(&mut config);
+    let mut trainer = Trainer::new(text.as_bytes().to_vec(), config).unwrap();
+    trainer.run();
+    trainer
+}
+
+/// Each merge's pair with its count.
+fn pairs_and_counts(trainer: &Trainer) -> Vec<((u32, u32), u64)> {
+    trainer.merges().iter().map(|m| (m.pair, m.count)).collect()
+}
+
 #[test]
 fn merges_are_those_of_a_naive_trainer_on_random_corpora() {
     for seed in 1..=25u64 {
         let text = random_text(seed * 7919);
-        let config = TrainerConfig {
-            pretok: Pretok::Whitespace,
-            tie: TieRule::Lex,
-            score: Score::WordPiece,
-            max_merges: Some(30),
-            ..Default::default()
-        };
-        let mut trainer = Trainer::new(text.clone().into_bytes(), config).unwrap();
-        trainer.run();
-        let got: Vec<((u32, u32), u64)> =
-            trainer.merges().iter().map(|m| (m.pair, m.count)).collect();
+        let trainer = first_30_by_score(&text, |c| c.pretok = Pretok::Whitespace);
+        let got = pairs_and_counts(&trainer);
         // The chunks as the whitespace pre-tokenizer cuts them: ` ?\S+`.
         let mut counts = std::collections::BTreeMap::<Vec<u32>, u64>::new();
         for (i, word) in text.split(' ').enumerate() {
@@ -245,17 +256,8 @@ fn char_mode_merges_are_those_of_a_naive_trainer_on_random_corpora() {
             })
             .collect();
         let text = words.join(if seed % 2 == 0 { " " } else { "\n" });
-        let config = TrainerConfig {
-            mode: bpeek::bpe::Mode::Char,
-            tie: TieRule::Lex,
-            score: Score::WordPiece,
-            max_merges: Some(30),
-            ..Default::default()
-        };
-        let mut trainer = Trainer::new(text.clone().into_bytes(), config).unwrap();
-        trainer.run();
-        let got: Vec<((u32, u32), u64)> =
-            trainer.merges().iter().map(|m| (m.pair, m.count)).collect();
+        let trainer = first_30_by_score(&text, |c| c.mode = bpeek::bpe::Mode::Char);
+        let got = pairs_and_counts(&trainer);
         // The symbols as the course lays them out: [UNK], </w>, the first
         // characters, then the `##` ones, each in code point order.
         let mut first: Vec<char> = words.iter().filter_map(|w| w.chars().next()).collect();
