@@ -99,6 +99,12 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         ));
     }
     let result = terminal::run_app(&mut app);
+    if record.is_some() && terminal::signals::received().is_none() {
+        // A step still under way at `q` (a lesson's step back, a go-to)
+        // is finished, so the recording ends where the screen said
+        // training was.
+        finish_jobs(&mut app);
+    }
     if let (Some(out), Some(rec)) = (record.as_mut(), &app.recording) {
         let corpus = app
             .options
@@ -118,6 +124,17 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         std::process::exit(128 + signal);
     }
     result
+}
+
+/// Run the long action under way to its end, here and now (the work
+/// meant for another thread too), each slice noted as the loop notes it.
+fn finish_jobs(app: &mut App) {
+    while app.jobs.current.is_some() {
+        for work in app.take_work() {
+            work.run();
+        }
+        update(app, Action::JobMore);
+    }
 }
 
 /// A lesson by file or bundled name, with the folder its corpus path is
