@@ -24,7 +24,8 @@
 //! Options (after `--`): `--megabytes N` for the explorer corpus (10),
 //! `--merges N` (2000), `--rounds N` encoding runs, best kept (5), and
 //! `--only encode|spm|hf|python|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
-//! (the explorer's pre-tokenizers, all by default). Figures are printed, never asserted.
+//! (the explorer's pre-tokenizers, all by default), `--texts code` (only
+//! the PyPI comparison's texts whose names hold the word). Figures are printed, never asserted.
 
 #[path = "peers/hf.rs"]
 mod hf;
@@ -42,6 +43,8 @@ struct Options {
     only: Option<String>,
     tokenizers: Vec<String>,
     pretoks: Vec<Pretok>,
+    /// Only the PyPI comparison's texts whose names hold this word.
+    texts: Option<String>,
 }
 
 fn options() -> Options {
@@ -52,6 +55,7 @@ fn options() -> Options {
         only: None,
         tokenizers: vec!["gpt2".into(), "cl100k".into(), "o200k".into()],
         pretoks: Pretok::ALL.to_vec(),
+        texts: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -62,6 +66,7 @@ fn options() -> Options {
             "--merges" => o.merges = value.parse().unwrap_or(o.merges),
             "--rounds" => o.rounds = value.parse().unwrap_or(o.rounds).max(1),
             "--only" => o.only = Some(value),
+            "--texts" => o.texts = Some(value.to_lowercase()),
             "--tokenizers" => o.tokenizers = value.split(',').map(str::to_string).collect(),
             "--pretoks" => {
                 o.pretoks = value

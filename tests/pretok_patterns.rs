@@ -153,7 +153,28 @@ fn ascii_text() -> impl Strategy<Value = String> {
         "123456",
         "'x",
     ];
+    // Runs of one class, up to 20 long, so cuts fall at every place of
+    // the eight bytes bpeek reads at once.
+    const CLASSES: &[&str] = &[
+        "abcdefghijklmnopqrstuvwxyz",
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        "aBcDeFgHiJkLmNoPqRsTuVwXyZ@[`{",
+        "0123456789",
+        " \t\n\r\x0b\x0c",
+        "     \t",
+        "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~",
+        "\x00\x01\x08\x0e\x1f\x7f",
+    ];
+    let class_run = (
+        0..CLASSES.len(),
+        proptest::collection::vec(any::<prop::sample::Index>(), 1..20),
+    )
+        .prop_map(|(c, picks)| {
+            let chars: Vec<char> = CLASSES[c].chars().collect();
+            picks.iter().map(|p| *p.get(&chars)).collect::<String>()
+        });
     let piece = prop_oneof![
+        3 => class_run,
         4 => (0u8..128).prop_map(|b| (b as char).to_string()),
         4 => prop::sample::select(vec![" ", "a", "Z", "q", "7", ".", "\n", "'", "\t"]).prop_map(str::to_string),
         1 => prop::sample::select(ODD).prop_map(str::to_string),

@@ -184,6 +184,9 @@ pub fn python_peers(o: &Options) {
             ),
         );
     }
+    if let Some(word) = &o.texts {
+        inputs.retain(|(label, _)| label.to_lowercase().contains(word.as_str()));
+    }
     println!(
         "MB/s. Python peers are timed inside Python, not counting its start. A peer whose ids differ from bpeek's is marked `≠` and left out of \"fastest exact\".\n"
     );
@@ -201,6 +204,9 @@ pub fn python_peers(o: &Options) {
         ("cl100k", "cl100k_base", CL100K_PATTERN),
         ("o200k", "o200k_base", O200K_PATTERN),
     ] {
+        if !o.tokenizers.iter().any(|t| t == name) {
+            continue;
+        }
         let ours = builtin::load(name).expect("built-in tokenizer");
         let tiktoken = match name {
             "cl100k" => tiktoken_rs::cl100k_base(),
