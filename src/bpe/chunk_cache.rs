@@ -61,10 +61,28 @@ impl<const B: usize, const T: usize> Table<B, T> {
     }
 
     fn slot(&self, chunk: &[u8]) -> usize {
-        let mut h = chunk.len() as u64;
-        for &b in chunk {
-            h = (h ^ b as u64).wrapping_mul(0x100_0000_01B3);
-        }
+        let n = chunk.len();
+        // Up to 16 bytes by at most two loads and one multiply: a chain of
+        // one multiply a byte was the longest wait of a hit.
+        let h = match n {
+            8..=16 => word(chunk, 0) ^ word(chunk, n - 8).rotate_left(23) ^ n as u64,
+            4..=7 => {
+                ((half(chunk, 0) as u64) << 32) | (half(chunk, n - 4) as u64 ^ ((n as u64) << 60))
+            }
+            1..=3 => {
+                chunk[0] as u64
+                    | ((chunk[n / 2] as u64) << 8)
+                    | ((chunk[n - 1] as u64) << 16)
+                    | ((n as u64) << 24)
+            }
+            _ => {
+                let mut h = n as u64;
+                for &b in chunk {
+                    h = (h ^ b as u64).wrapping_mul(0x100_0000_01B3);
+                }
+                h
+            }
+        };
         (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.slots.len() - 1)
     }
 
@@ -93,15 +111,23 @@ impl<const B: usize, const T: usize> Table<B, T> {
 #[inline]
 fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
-    let word =
-        |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default());
-    let half =
-        |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or_default());
     match n {
         8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
         4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
         _ => a == b,
     }
+}
+
+/// Eight bytes of `s` from `at`, as a number.
+#[inline]
+fn word(s: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default())
+}
+
+/// Four bytes of `s` from `at`, as a number.
+#[inline]
+fn half(s: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or_default())
 }
 
 pub struct ChunkCache {

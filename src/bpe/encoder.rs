@@ -864,7 +864,11 @@ impl Tokenizer {
                         }
                     }
                     if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
-                        out.extend_from_slice(ids);
+                        // One id at a time: a hit is a few ids, and a call
+                        // to copy memory costs more than they do.
+                        for &id in ids {
+                            out.push(id);
+                        }
                         return;
                     }
                     match pairs {
