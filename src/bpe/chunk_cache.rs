@@ -13,12 +13,12 @@ use crate::bpe::TokenId;
 /// `SHORT_TOKENS` tokens.
 const SHORT_BYTES: usize = 15;
 const SHORT_TOKENS: usize = 4;
-const SHORT_SLOTS: usize = 4096;
+const SHORT_SLOTS: usize = 8192;
 /// Longer chunks up to this many bytes go in the long table.
 const LONG_FROM: usize = SHORT_BYTES + 1;
 const LONG_BYTES: usize = 31;
 const LONG_TOKENS: usize = 8;
-const LONG_SLOTS: usize = 4096;
+const LONG_SLOTS: usize = 8192;
 /// Longer chunks still, up to this many bytes, go in a third table: text
 /// written without spaces (Chinese, Japanese, Thai) is cut into whole
 /// phrases, and a phrase met again is worth finding again.
@@ -49,14 +49,23 @@ impl<const B: usize, const T: usize> Default for Slot<B, T> {
 /// A direct-mapped table: each chunk has one slot, and a newer chunk in
 /// the same slot replaces the older one. A hit compares the whole chunk,
 /// so it is never wrong.
+///
+/// A slot holds up to `T` tokens, what most chunks of English need. A
+/// chunk with more (a word of a script its vocabulary knows little of, at
+/// a token for every letter or two) keeps them in the slot's place in
+/// `spill`, which only such chunks touch: the slots stay small enough to
+/// sit in the processor's nearer caches.
 struct Table<const B: usize, const T: usize> {
     slots: Vec<Slot<B, T>>,
+    spill: Vec<[TokenId; B]>,
 }
 
 impl<const B: usize, const T: usize> Table<B, T> {
     fn new(slots: usize) -> Self {
         Table {
             slots: vec![Slot::default(); slots],
+            // Made when a chunk first spills: most English never does.
+            spill: Vec::new(),
         }
     }
 
@@ -87,13 +96,23 @@ impl<const B: usize, const T: usize> Table<B, T> {
     }
 
     fn get(&self, chunk: &[u8]) -> Option<&[TokenId]> {
-        let s = &self.slots[self.slot(chunk)];
-        (s.len as usize == chunk.len() && same(&s.bytes[..chunk.len()], chunk))
-            .then(|| &s.ids[..s.count as usize])
+        let i = self.slot(chunk);
+        let s = &self.slots[i];
+        if s.len as usize != chunk.len() || !same(&s.bytes[..chunk.len()], chunk) {
+            return None;
+        }
+        let count = s.count as usize;
+        Some(if count <= T {
+            &s.ids[..count]
+        } else {
+            &self.spill[i][..count]
+        })
     }
 
     fn put(&mut self, chunk: &[u8], ids: &[TokenId]) {
-        if ids.len() > T {
+        // Every token is at least a byte, but a tokenizer that drops bytes
+        // it has no token for could in principle be asked otherwise.
+        if ids.len() > B {
             return;
         }
         let i = self.slot(chunk);
@@ -101,7 +120,15 @@ impl<const B: usize, const T: usize> Table<B, T> {
         s.len = chunk.len() as u8;
         s.bytes[..chunk.len()].copy_from_slice(chunk);
         s.count = ids.len() as u8;
-        s.ids[..ids.len()].copy_from_slice(ids);
+        if ids.len() <= T {
+            s.ids[..ids.len()].copy_from_slice(ids);
+        } else {
+            if self.spill.is_empty() {
+                // Zeroed memory: pages nothing spills into are never touched.
+                self.spill = vec![[0; B]; self.slots.len()];
+            }
+            self.spill[i][..ids.len()].copy_from_slice(ids);
+        }
     }
 }
 
@@ -138,15 +165,25 @@ pub struct ChunkCache {
 
 impl Default for ChunkCache {
     fn default() -> Self {
-        ChunkCache {
-            short: Table::new(SHORT_SLOTS),
-            long: Table::new(LONG_SLOTS),
-            phrase: Table::new(PHRASE_SLOTS),
-        }
+        ChunkCache::for_text(usize::MAX)
     }
 }
 
 impl ChunkCache {
+    /// A cache sized for a text of `len` bytes: a short text has fewer
+    /// distinct chunks, and setting up large tables would cost it more
+    /// than their hits give back.
+    pub fn for_text(len: usize) -> Self {
+        let slots = |most: usize, bytes_per_slot: usize| {
+            (len / bytes_per_slot).next_power_of_two().clamp(256, most)
+        };
+        ChunkCache {
+            short: Table::new(slots(SHORT_SLOTS, 128)),
+            long: Table::new(slots(LONG_SLOTS, 128)),
+            phrase: Table::new(slots(PHRASE_SLOTS, 1024)),
+        }
+    }
+
     /// The tokens of `chunk`, if it is here.
     #[inline]
     pub fn get(&self, chunk: &[u8]) -> Option<&[TokenId]> {
@@ -198,8 +235,8 @@ mod tests {
         cache.put(b"abcde", &[1, 2, 3, 4, 5]);
         assert_eq!(
             cache.get(b"abcde"),
-            None,
-            "too many tokens for a short chunk"
+            Some(&[1, 2, 3, 4, 5][..]),
+            "more tokens than a short slot holds"
         );
         let word = " слово за словом".as_bytes();
         cache.put(word, &[7, 8, 9, 10, 11]);
@@ -214,5 +251,34 @@ mod tests {
         cache.put(long.as_bytes(), &[3]);
         assert_eq!(cache.get(long.as_bytes()), None);
         assert_eq!(cache.get(b""), None);
+    }
+
+    #[test]
+    fn every_hit_is_what_was_last_put_for_that_chunk() {
+        // Chunks of every length the tables take, with as many tokens as
+        // bytes or as few as one, many sharing slots.
+        let mut cache = ChunkCache::default();
+        let mut last: std::collections::HashMap<Vec<u8>, Vec<TokenId>> = Default::default();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        for round in 0..60_000u32 {
+            let len = 1 + next(PHRASE_BYTES as u64) as usize;
+            // Few distinct bytes, so chunks repeat with new ids.
+            let chunk: Vec<u8> = (0..len).map(|_| b'a' + next(2) as u8).collect();
+            let count = 1 + next(len as u64) as usize;
+            let ids: Vec<TokenId> = (0..count as u32).map(|k| round ^ k).collect();
+            cache.put(&chunk, &ids);
+            assert_eq!(cache.get(&chunk), Some(&ids[..]), "round {round}");
+            last.insert(chunk, ids);
+            let probe = last.keys().nth(next(last.len() as u64) as usize).unwrap();
+            if let Some(got) = cache.get(probe) {
+                assert_eq!(got, &last[probe][..], "round {round}, {probe:?}");
+            }
+        }
     }
 }

@@ -838,7 +838,8 @@ impl Tokenizer {
         match self.mode() {
             Mode::Byte => {
                 let mut symbols = Vec::new();
-                let mut cache = (text.len() >= CACHE_FROM).then(ChunkCache::default);
+                let mut cache =
+                    (text.len() >= CACHE_FROM).then(|| ChunkCache::for_text(text.len()));
                 // Only a vocabulary without every byte (some GGUF files)
                 // drops bytes: the others keep the plain, sized copy.
                 let drops_bytes = self.drops_bytes();
