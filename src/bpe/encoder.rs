@@ -699,8 +699,16 @@ impl Tokenizer {
         self.for_each_piece(text.as_bytes(), allow_special, |piece| {
             match piece {
                 Piece::Special(id) => ids.push(id),
-                Piece::Text(t) => self.encode_ordinary(t, first, &mut ids),
-                Piece::Normalized(t) => self.encode_ordinary(t.as_bytes(), first, &mut ids),
+                Piece::Text(t) => {
+                    // The piece as the string it is a part of (pieces are cut
+                    // at whole characters), so it is not checked again.
+                    let start = t.as_ptr() as usize - text.as_ptr() as usize;
+                    let s = text.get(start..start + t.len());
+                    self.encode_ordinary(t, s, first, &mut ids)
+                }
+                Piece::Normalized(t) => {
+                    self.encode_ordinary(t.as_bytes(), Some(&t), first, &mut ids)
+                }
             }
             first = false;
         });
@@ -725,8 +733,10 @@ impl Tokenizer {
                 self.for_each_piece(text, allow_special, |piece| {
                     match piece {
                         Piece::Special(id) => ids.push(id),
-                        Piece::Text(t) => self.encode_ordinary(t, first, &mut ids),
-                        Piece::Normalized(t) => self.encode_ordinary(t.as_bytes(), first, &mut ids),
+                        Piece::Text(t) => self.encode_ordinary(t, None, first, &mut ids),
+                        Piece::Normalized(t) => {
+                            self.encode_ordinary(t.as_bytes(), Some(&t), first, &mut ids)
+                        }
                     }
                     first = false;
                 });
@@ -821,7 +831,15 @@ impl Tokenizer {
     /// Encode text with no special tokens in it; `at_start` says whether
     /// it starts the whole text (a Metaspace with prepend scheme `first`
     /// puts its mark only there).
-    fn encode_ordinary(&self, text: &[u8], at_start: bool, out: &mut Vec<TokenId>) {
+    /// `as_str` is `text` as a string, when the caller has one: it is
+    /// then not checked for UTF-8 again.
+    fn encode_ordinary(
+        &self,
+        text: &[u8],
+        as_str: Option<&str>,
+        at_start: bool,
+        out: &mut Vec<TokenId>,
+    ) {
         if let Some(spm) = &self.spm {
             spm.encode_piece(text, at_start, out, None);
             return;
@@ -900,7 +918,10 @@ impl Tokenizer {
                 }
                 match &self.split {
                     Some(chain) => chain.for_each_chunk(text, |r| each(&text[r])),
-                    None => self.chunker.for_each_chunk(text, |r| each(&text[r])),
+                    None => match as_str {
+                        Some(s) => self.chunker.for_each_chunk_str(s, |r| each(&text[r])),
+                        None => self.chunker.for_each_chunk(text, |r| each(&text[r])),
+                    },
                 }
             }
             Mode::Char => {

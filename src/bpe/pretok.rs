@@ -206,6 +206,19 @@ impl Pretok {
     }
 }
 
+impl Pretok {
+    /// As [`Pretok::for_each_chunk`], for text already known to be UTF-8:
+    /// it is not checked again (on text outside ASCII the check costs a
+    /// twentieth of encoding).
+    pub fn for_each_chunk_str(self, text: &str, mut f: impl FnMut(Range<usize>)) {
+        match self.compiled() {
+            Some(pattern) => split_str(pattern, text, 0, &mut f),
+            // No pattern: whole or by lines, no character looked at.
+            None => self.for_each_chunk(text.as_bytes(), f),
+        }
+    }
+}
+
 impl fmt::Display for Pretok {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -368,6 +381,16 @@ impl Chunker {
         }
         self.pretok
             .for_each_chunk(text, |r| self.digits.cut(text, r, &mut f));
+    }
+
+    /// As [`Chunker::for_each_chunk`], for text already known to be UTF-8.
+    pub fn for_each_chunk_str(self, text: &str, mut f: impl FnMut(Range<usize>)) {
+        if self.digits == Digits::Keep {
+            return self.pretok.for_each_chunk_str(text, f);
+        }
+        let bytes = text.as_bytes();
+        self.pretok
+            .for_each_chunk_str(text, |r| self.digits.cut(bytes, r, &mut f));
     }
 
     pub fn split(self, text: &[u8]) -> Vec<Range<usize>> {
