@@ -267,10 +267,27 @@ fn punctuation(s: &[u8], i: usize, tail: &[u8]) -> Option<Option<usize>> {
 /// `\s*[\r\n]`: a whitespace run of `w` bytes from `i`, through its last
 /// line break.
 fn through_last_break(s: &[u8], i: usize, w: usize) -> Option<usize> {
-    s[i..i + w]
+    // Eight bytes at a time from the end: runs of indentation are long.
+    let mut end = i + w;
+    while end >= i + 8 {
+        let x = u64::from_le_bytes(s[end - 8..end].try_into().expect("eight bytes"));
+        let breaks = equal_bytes(x, b'\n') | equal_bytes(x, b'\r');
+        if breaks != 0 {
+            return Some(end - 8 + (63 - breaks.leading_zeros() as usize) / 8 + 1);
+        }
+        end -= 8;
+    }
+    s[i..end]
         .iter()
         .rposition(|&b| CLASS[b as usize] & BREAK != 0)
         .map(|k| i + k + 1)
+}
+
+/// The high bit of each byte of `x` equal to `b` (exact: no carries
+/// between bytes).
+fn equal_bytes(x: u64, b: u8) -> u64 {
+    let v = x ^ splat(b);
+    !(((v & LOW_BITS) + LOW_BITS) | v) & HIGH_BITS
 }
 
 /// `\s+(?!\S)|\s`: the run of `w` spaces from `i`, less the last one when

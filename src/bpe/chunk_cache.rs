@@ -84,12 +84,12 @@ impl<const B: usize, const T: usize> Table<B, T> {
                     | ((chunk[n - 1] as u64) << 16)
                     | ((n as u64) << 24)
             }
+            0 => 0,
+            // Longer chunks a word at a time, the last word overlapping.
             _ => {
-                let mut h = n as u64;
-                for &b in chunk {
-                    h = (h ^ b as u64).wrapping_mul(0x100_0000_01B3);
-                }
-                h
+                (0..n - 8).step_by(8).fold(n as u64, |h, k| {
+                    (h ^ word(chunk, k)).wrapping_mul(0x100_0000_01B3)
+                }) ^ word(chunk, n - 8).rotate_left(23)
             }
         };
         (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.slots.len() - 1)
@@ -141,6 +141,11 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     match n {
         8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
         4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        // Longer chunks a word at a time, the last word overlapping.
+        17.. => {
+            (0..n - 8).step_by(8).all(|k| word(a, k) == word(b, k))
+                && word(a, n - 8) == word(b, n - 8)
+        }
         _ => a == b,
     }
 }
