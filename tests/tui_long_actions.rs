@@ -530,17 +530,21 @@ fn a_long_paste_measured_a_part_at_a_time_counts_what_measuring_it_whole_does() 
 #[test]
 fn a_long_paste_measured_in_parts_with_no_pretokenizer_or_spaces_counts_the_same() {
     for pretok in [bpeek::bpe::Pretok::None, bpeek::bpe::Pretok::Spaces] {
-        let config = TrainerConfig {
-            pretok,
-            ..TrainerConfig::default()
-        };
-        // Trained on text like the pasted one, so that its tokens are long
-        // and a part's end falls inside one.
-        let mut trainer = Trainer::new(pasted_text(50_000).into_bytes(), config).unwrap();
-        trainer.seek(300);
-        let mut app = App::from_trainer("generated", trainer, Theme::plain());
-        app.jobs.slice = Duration::ZERO;
-        measured_in_parts_as_whole(app);
+        // Trained on text like the pasted one: after 300 merges its tokens
+        // are long and a part's end falls inside one; after 30 they are
+        // short, and a token starts inside many a word, where a part must
+        // not end (the word would count twice).
+        for merges in [30, 300] {
+            let config = TrainerConfig {
+                pretok,
+                ..TrainerConfig::default()
+            };
+            let mut trainer = Trainer::new(pasted_text(50_000).into_bytes(), config).unwrap();
+            trainer.seek(merges);
+            let mut app = App::from_trainer("generated", trainer, Theme::plain());
+            app.jobs.slice = Duration::ZERO;
+            measured_in_parts_as_whole(app);
+        }
     }
 }
 
