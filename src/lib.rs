@@ -10,6 +10,8 @@ pub mod bench;
 pub mod bpe;
 pub mod cli;
 pub mod corpora;
+#[cfg(test)]
+pub(crate) mod dice;
 pub mod error;
 pub(crate) mod freed_memory;
 pub mod options;

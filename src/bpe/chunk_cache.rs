@@ -264,13 +264,7 @@ mod tests {
         // bytes or as few as one, many sharing slots.
         let mut cache = ChunkCache::default();
         let mut last: std::collections::HashMap<Vec<u8>, Vec<TokenId>> = Default::default();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |below: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % below
-        };
+        let mut next = crate::dice::rolls(0x2545_f491_4f6c_dd1d);
         for round in 0..60_000u32 {
             let len = 1 + next(PHRASE_BYTES as u64) as usize;
             // Few distinct bytes, so chunks repeat with new ids.

@@ -85,13 +85,7 @@ mod tests {
     /// every rank before it.
     #[test]
     fn random_lists_agree_with_a_naive_reading() {
-        let mut seed = 0x2545F4914F6CDD1Du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::dice::rolls(0x2545F4914F6CDD1D);
         for _ in 0..500 {
             let k = 2 + next(3) as usize;
             let lists: Vec<Vec<MergeBytes>> = (0..k)

@@ -158,13 +158,8 @@ mod tests {
             "word", " ", "  ", "\n", "\n\n", " \n", "12345", "!?", "é", "日本", "\t", "'s", "\r\n",
             "x=2", "Ab", "  \n ",
         ];
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut roll = crate::dice::rolls(0x9E37_79B9_7F4A_7C15);
+        let mut below = |n: usize| roll(n as u64) as usize;
         let mut with_cuts = 0;
         for pretok in Pretok::ALL {
             let corpus: String = (0..2000).map(|_| PIECES[below(PIECES.len())]).collect();

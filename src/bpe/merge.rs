@@ -536,13 +536,7 @@ mod tests {
     fn long_runs_merge_as_runs_and_follow_the_rule() {
         // Ranks over a few symbols, some pairs of new tokens ranked below
         // the merges that made them; chunks of long runs with some breaks.
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::dice::rolls(0x9e37_79b9_7f4a_7c15);
         for round in 0..300 {
             let mut table: FxHashMap<Pair, (u32, TokenId)> = FxHashMap::default();
             let mut made = 10;

@@ -107,13 +107,8 @@ mod tests {
     /// frame over random text, give the same cells.
     #[test]
     fn a_pane_frame_draws_what_a_bordered_block_draws() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut below = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as u16
-        };
+        let mut roll = crate::dice::rolls(0x2545_F491_4F6C_DD1D);
+        let mut below = |n: u64| roll(n) as u16;
         let titles = [
             "",
             "Pairs",
