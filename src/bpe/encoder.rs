@@ -701,9 +701,12 @@ impl Tokenizer {
                 Piece::Special(id) => ids.push(id),
                 Piece::Text(t) => {
                     // The piece as the string it is a part of (pieces are cut
-                    // at whole characters), so it is not checked again.
-                    let start = t.as_ptr() as usize - text.as_ptr() as usize;
-                    let s = text.get(start..start + t.len());
+                    // at whole characters), so it is not checked again;
+                    // checked once more if it were not a part of `text`.
+                    let s = (t.as_ptr() as usize)
+                        .checked_sub(text.as_ptr() as usize)
+                        .and_then(|start| text.get(start..start + t.len()))
+                        .filter(|s| s.as_ptr() == t.as_ptr());
                     self.encode_ordinary(t, s, first, &mut ids)
                 }
                 Piece::Normalized(t) => {
