@@ -113,10 +113,7 @@ fn members(x: u64, mask: u8) -> u64 {
     let lower = || within(low, b'a', b'z');
     let letter = || within(low | splat(0x20), b'a', b'z');
     let digit = || within(low, b'0', b'9');
-    let space = || {
-        let not_blank = ((low ^ splat(b' ')) + LOW_BITS) | (low ^ splat(b' '));
-        within(low, b'\t', b'\r') | !not_blank
-    };
+    let space = || within(low, b'\t', b'\r') | equal_bytes(x, b' ');
     let in_class = match mask {
         UPPER => upper(),
         LOWER => lower(),
