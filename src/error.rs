@@ -34,9 +34,15 @@ pub fn quoted(value: &str) -> String {
 }
 
 /// A message as it may reach a terminal: one line with no control
-/// characters, whatever a value in it held, and of bounded length.
+/// characters and no invisible ones (a direction override would reorder
+/// what follows it), a value quoted in double quotes cut as [`quoted`]
+/// cuts, whatever a value held, and of bounded length.
 fn one_line(msg: String) -> String {
-    let escaped = if msg.chars().any(char::is_control) {
+    let msg = cut_long_quotes(msg);
+    let escaped = if msg
+        .chars()
+        .any(|c| c.is_control() || crate::bpe::display::is_invisible(c))
+    {
         crate::bpe::display::escape_controls(&msg)
     } else {
         msg
@@ -48,6 +54,72 @@ fn one_line(msg: String) -> String {
     let head: String = escaped.chars().take(MESSAGE_HEAD).collect();
     let tail: String = escaped.chars().skip(n - MESSAGE_TAIL).collect();
     format!("{head} … {tail}")
+}
+
+/// Values many messages quote as Rust writes strings (`{:?}`: in double
+/// quotes, quotes inside escaped): a quoted span longer than [`quoted`]
+/// allows is cut the same way, with its length.
+fn cut_long_quotes(msg: String) -> String {
+    if msg.len() <= QUOTED_CHARS + 5 {
+        return msg;
+    }
+    let mut out = String::with_capacity(msg.len().min(4 * QUOTED_CHARS));
+    let mut rest = msg.as_str();
+    while let Some(open) = rest.find('"') {
+        out.push_str(&rest[..=open]);
+        let inside = &rest[open + 1..];
+        let Some(close) = closing_quote(inside) else {
+            out.push_str(inside);
+            return out;
+        };
+        let value = &inside[..close];
+        let n = value.chars().count();
+        if n > QUOTED_CHARS + 3 {
+            let cut = value
+                .char_indices()
+                .nth(QUOTED_CHARS)
+                .map_or(value.len(), |(i, _)| i);
+            out.push_str(&value[..cut]);
+            out.push_str(&format!("…\" ({n} characters)"));
+        } else {
+            out.push_str(value);
+            out.push('"');
+        }
+        rest = &inside[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the double quote that ends a quoted span is: the first one not
+/// escaped by a backslash.
+fn closing_quote(s: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'\\' if !escaped => escaped = true,
+            b'"' if !escaped => return Some(i),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+/// Write one line to standard error. A standard error that cannot be
+/// written (`2>/dev/full`, a closed pipe) loses the line; it never ends
+/// the program with a panic as `eprintln!` would.
+pub fn to_stderr(line: fmt::Arguments) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_fmt(line).and_then(|()| err.write_all(b"\n"));
+}
+
+/// `eprintln!` that never panics: see [`to_stderr`].
+#[macro_export]
+macro_rules! tell {
+    ($($arg:tt)*) => {
+        $crate::error::to_stderr(format_args!($($arg)*))
+    };
 }
 
 impl Error {

@@ -101,7 +101,7 @@ fn main() {
     }
     let command = args.command.unwrap_or(cli::Command::Tui(args.explorer));
     if let Err(e) = cli::run(command) {
-        eprintln!("bpeek: {e}");
+        bpeek::tell!("bpeek: {e}");
         std::process::exit(e.exit_code());
     }
 }
@@ -121,10 +121,10 @@ fn refuse_misspelled_command(corpus: &str) {
         .filter(|name| edit_distance(name, corpus) <= 2)
         .min_by_key(|name| edit_distance(name, corpus));
     if let Some(name) = near {
-        eprintln!(
+        bpeek::tell!(
             "bpeek: unrecognized command '{corpus}' (and no file of that name); a similar command exists: '{name}'"
         );
-        eprintln!("For more information, try '--help'.");
+        bpeek::tell!("For more information, try '--help'.");
         std::process::exit(2);
     }
 }
@@ -175,13 +175,13 @@ fn usage_error(e: clap::Error) -> ! {
             _ => String::new(),
         };
         if value.is_empty() || source.contains(&value) {
-            eprintln!("bpeek: {option}: {source}");
+            bpeek::tell!("bpeek: {option}: {source}");
         } else {
-            eprintln!("bpeek: {option} {value}: {source}");
+            bpeek::tell!("bpeek: {option} {value}: {source}");
         }
         std::process::exit(2)
     }
-    eprint!("{}", usage_message(&e.render().to_string()));
+    bpeek::tell!("{}", usage_message(&e.render().to_string()).trim_end());
     std::process::exit(2)
 }
 

@@ -239,7 +239,10 @@ impl ChunkCounts {
             let bytes = &old_arena[e.start as usize..e.start as usize + e.len as usize];
             if e.count < min {
                 dropped.chunks += 1;
-                dropped.covered += e.count.saturating_mul(u64::from(e.len));
+                // At most the covered bytes, which are checked.
+                dropped.covered = dropped
+                    .covered
+                    .saturating_add(e.count.saturating_mul(u64::from(e.len)));
                 continue;
             }
             // Cannot fail: it was in the table before, and is added once.
@@ -270,12 +273,11 @@ impl ChunkCounts {
         self.arena.len() as u64
     }
 
-    /// Bytes of the corpus the chunks cover (each count x length).
-    pub fn covered_bytes(&self) -> u64 {
-        self.entries
-            .iter()
-            .map(|e| e.count.saturating_mul(u64::from(e.len)))
-            .fold(0u64, u64::saturating_add)
+    /// Bytes of the corpus the chunks cover (each count x length), or an
+    /// error when they pass what 64 bits count: no total is ever wrapped
+    /// or cut.
+    pub fn covered_bytes(&self) -> Result<u64> {
+        checked_total(self.entries.iter().map(|e| (e.count, u64::from(e.len))))
     }
 
     /// Bytes of the text the chunks were counted from.
@@ -331,6 +333,10 @@ impl ChunkCounts {
     /// The corpus these counts stand for: chunks in order of first
     /// appearance, each with its summed count. Trains as the whole text does.
     pub fn into_corpus(self) -> Result<Corpus> {
+        // Tokens at merge 0 are at most a chunk's bytes and its end marker;
+        // every pair count and token total training keeps is at most that
+        // sum, so checking it once here keeps them all in 64 bits.
+        checked_total(self.entries.iter().map(|e| (e.count, u64::from(e.len) + 1)))?;
         if self.arena.len() > u32::MAX as usize {
             return Err(Error::input(
                 "the distinct chunks hold more than 4 GiB: drop rare ones with --min-chunk-count",
@@ -359,4 +365,21 @@ impl ChunkCounts {
         let source = usize::try_from(self.source_bytes).unwrap_or(usize::MAX);
         Ok(Corpus::from_counted(text, chunks, source))
     }
+}
+
+/// The sum of `count x length` over `rows`, or an error naming the limit
+/// when it does not fit in 64 bits.
+pub fn checked_total(rows: impl Iterator<Item = (u64, u64)>) -> Result<u64> {
+    let mut total = 0u64;
+    for (count, len) in rows {
+        total = count
+            .checked_mul(len)
+            .and_then(|n| total.checked_add(n))
+            .ok_or_else(|| {
+                Error::input(
+                    "the chunk counts times their lengths pass 2^64 - 1: more text than bpeek counts in 64 bits",
+                )
+            })?;
+    }
+    Ok(total)
 }

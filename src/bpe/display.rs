@@ -56,7 +56,7 @@ pub fn escape_controls(s: &str) -> String {
 /// Characters that draw nothing on their own: format characters (byte-order
 /// mark, zero-width space, direction marks and overrides, word joiner, soft
 /// hyphen, ...), line and paragraph separators, and blank fillers.
-fn is_invisible(c: char) -> bool {
+pub fn is_invisible(c: char) -> bool {
     matches!(c as u32,
         0x00AD | 0x034F | 0x061C | 0x0600..=0x0605 | 0x06DD | 0x070F | 0x0890..=0x0891
         | 0x08E2 | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180E | 0x200B | 0x200E | 0x200F

@@ -9,11 +9,25 @@ use crate::bpe::io::atomic::{Output, commit_all};
 use crate::bpe::io::count_file::{self, CountFormat as FileFormat, write_counts};
 use crate::bpe::io::count_merge;
 use crate::bpe::io::count_rows::RowSource;
+use crate::bpe::io::same_file::{Role, refuse_outputs_over_inputs};
 use crate::bpe::pretok::Pretok;
 use crate::cli::args::{CountArgs, CountFormat, Format};
 use crate::error::{Error, Result};
 use std::io::Write;
 use std::path::Path;
+
+/// Refuse an `--out` that is one of the shards or count files read.
+fn refuse_output_over_inputs(args: &CountArgs, files: &[std::path::PathBuf]) -> Result<()> {
+    let mut roles: Vec<Role> = args
+        .shards
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Role::reads(format!("shard {}", args.shard.saturating_add(i as u64)), s))
+        .collect();
+    roles.extend(files.iter().map(|p| Role::reads("a count file", p)));
+    roles.push(Role::writes("--out", &args.out));
+    refuse_outputs_over_inputs(&roles)
+}
 
 pub fn run(args: &CountArgs) -> Result<()> {
     if args.shards.is_empty() && args.counts.is_empty() {
@@ -35,13 +49,20 @@ pub fn run(args: &CountArgs) -> Result<()> {
         None => FileFormat::Parquet,
     };
     let files = crate::options::count_files::expand(&args.counts)?;
+    refuse_output_over_inputs(args, &files)?;
     crate::cli::interrupt::clean_up_on_signals();
     // A path that cannot be written is said before any counting.
     let mut out = Output::create(&args.out)?;
     let numbers = if args.shards.is_empty() && count_merge::can_merge_in_one_pass(&files)? {
         // The reduce step: sorted files merged in one pass, no table.
         let w = out.writer()?;
-        let m = count_merge::merge(&files, args.min_chunk_count, format, w)?;
+        let m = count_merge::merge(&files, args.min_chunk_count, format, w).map_err(|e| {
+            match e {
+                // A failed write (a full disk) names the file written.
+                Error::Failure(_) => e.context(args.out.display()),
+                Error::Input(_) => e.context("--counts"),
+            }
+        })?;
         Numbers {
             source_bytes: m.source_bytes.unwrap_or(m.covered),
             options: RowSource::open(&files[0])?.0.options,
@@ -57,11 +78,11 @@ pub fn run(args: &CountArgs) -> Result<()> {
         let (distinct, distinct_bytes, covered) = (
             counts.0.len() as u64,
             counts.0.chunk_bytes(),
-            counts.0.covered_bytes(),
+            counts.0.covered_bytes()?,
         );
         let (mut counts, _) = counts;
         let dropped = counts.keep_at_least(args.min_chunk_count);
-        write_counts(&counts, format, out.writer()?)?;
+        write_counts(&counts, format, out.writer()?).map_err(|e| e.context(args.out.display()))?;
         Numbers {
             source_bytes: counts.source_bytes(),
             options: counts.options(),
@@ -116,10 +137,16 @@ fn count_in_table(
     }
     for (i, shard) in args.shards.iter().enumerate() {
         let corpus = count_shard(shard, options)?;
-        counts.add_corpus(&corpus, args.shard + i as u64)?;
+        let number = args.shard.checked_add(i as u64).ok_or_else(|| {
+            Error::input(format!(
+                "{shard}: --shard {} + {i} passes 2^64 - 1",
+                args.shard
+            ))
+        })?;
+        counts.add_corpus(&corpus, number)?;
     }
     if estimated {
-        counts.set_source_bytes(counts.source_bytes().max(counts.covered_bytes()));
+        counts.set_source_bytes(counts.source_bytes().max(counts.covered_bytes()?));
     }
     Ok((counts, estimated))
 }

@@ -1,7 +1,8 @@
 //! `bpeek train`: run training to a stop and report the merges.
 
 use crate::bpe::display::{token_text, token_visible};
-use crate::bpe::io::atomic::{Identity, Output, commit_all, identity};
+use crate::bpe::io::atomic::{Output, commit_all};
+use crate::bpe::io::same_file::{Role, refuse_outputs_over_inputs};
 use crate::bpe::io::trace_file::{Bounded, TraceWriter, pair_json};
 use crate::bpe::io::{hf_export, tiktoken_export, tokenizer_file};
 use crate::bpe::trainer::{PairScore, Round, StopReason};
@@ -12,7 +13,6 @@ use crate::cli::train_progress::TrainProgress;
 use crate::error::{Error, Result};
 use serde_json::{Value, json};
 use std::io::Write;
-use std::path::Path;
 
 /// Above this size (estimated before training, or reached while writing)
 /// the size of the trace is said.
@@ -128,7 +128,7 @@ fn check_out_format(args: &TrainArgs) -> Result<()> {
                 ));
             }
             if let Some(out) = &args.out {
-                eprintln!(
+                crate::tell!(
                     "load the rank file with --tokenizer {}:{}",
                     out.display(),
                     config.pretok.name()
@@ -139,41 +139,13 @@ fn check_out_format(args: &TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// Refuse a run whose corpus, tokenizer and trace are not three different
-/// files: writing one would destroy another.
+/// Refuse a run whose corpus (or count files), tokenizer and trace are not
+/// different files: writing one would destroy another.
 fn check_distinct(args: &TrainArgs) -> Result<()> {
-    // A corpus that is not there is reported when it is read.
-    let corpus = match (&args.training.corpus, &args.training.corpus_name) {
-        (Some(c), None) if c != "-" && Path::new(c).exists() => Some(Path::new(c.as_str())),
-        _ => None,
-    };
-    let mut seen: Vec<(&str, &Path, Identity)> = Vec::new();
-    for (what, path) in [
-        ("the corpus", corpus),
-        ("--out", args.out.as_deref()),
-        ("--trace", args.trace.as_deref()),
-    ] {
-        let Some(path) = path else { continue };
-        let id = identity(path)?;
-        if id == Identity::Device {
-            continue;
-        }
-        if let Some((other, other_path, _)) = seen.iter().find(|(_, _, i)| *i == id) {
-            let same = if id == Identity::Stdout {
-                "both go to standard output".to_string()
-            } else if other_path == &path {
-                "are the same path".to_string()
-            } else {
-                format!("are the same file ({})", other_path.display())
-            };
-            return Err(Error::input(format!(
-                "{}: {other} and {what} {same}; writing one would destroy the other",
-                path.display()
-            )));
-        }
-        seen.push((what, path, id));
-    }
-    Ok(())
+    let mut roles = crate::options::input_roles(&args.training);
+    roles.extend(args.out.as_deref().map(|p| Role::writes("--out", p)));
+    roles.extend(args.trace.as_deref().map(|p| Role::writes("--trace", p)));
+    refuse_outputs_over_inputs(&roles)
 }
 
 /// Estimate the size of the trace before training, from the pairs counted
@@ -210,7 +182,7 @@ fn check_trace_size(trainer: &Trainer, top: Option<usize>, max: u64) -> Result<(
         )));
     }
     if bytes > TRACE_WARN {
-        eprintln!("bpeek: --trace: {about}");
+        crate::tell!("bpeek: --trace: {about}");
     }
     Ok(())
 }

@@ -61,7 +61,7 @@ impl TrainProgress {
 
     /// A line on stderr for the user, above the bar (not torn through it).
     pub fn note(&self, line: &str) {
-        self.bar.suspend(|| eprintln!("bpeek: {line}"));
+        self.bar.suspend(|| crate::tell!("bpeek: {line}"));
     }
 
     /// One more merge was made.

@@ -82,7 +82,7 @@ pub fn read_all(specs: &[String]) -> Result<(ChunkCounts, bool)> {
     if estimated {
         // A file that lost its metadata still has its chunks: in byte mode
         // they cover every byte of the text.
-        counts.set_source_bytes(counts.source_bytes().max(counts.covered_bytes()));
+        counts.set_source_bytes(counts.source_bytes().max(counts.covered_bytes()?));
     }
     Ok((counts, estimated))
 }

@@ -200,7 +200,7 @@ fn trainer_from_counts(opts: &TrainingOptions, keep_history: bool) -> Result<(St
         // The merges are those of the kept chunks: the report says so.
         name.push_str(&format!(" (chunks seen fewer than {k} times dropped)"));
     }
-    let corpus = counts.into_corpus()?;
+    let corpus = counts.into_corpus().map_err(|e| e.context(&name))?;
     let trainer = Trainer::from_corpus(corpus, config).map_err(|e| e.context(&name))?;
     Ok((name, trainer_with_budget(opts, trainer)?))
 }

@@ -67,13 +67,16 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         (None, true) => Some(host_key_path(args)?.with_file_name("serve.log")),
         (None, false) => None,
     };
+    if let Some(path) = &log_path {
+        refuse_log_over_inputs(args, path)?;
+    }
     let log = match &log_path {
         Some(path) => open_log(path)?,
         None => Log::stderr(),
     };
     let running = start(args, log)?;
     for line in running.start_lines(args, log_path.as_deref()) {
-        eprintln!("{line}");
+        crate::tell!("{line}");
     }
     install_panic_log(running.log.clone());
     if args.lead {
@@ -540,6 +543,26 @@ fn install_panic_log(log: Log) {
             _ => previous(info),
         }
     }));
+}
+
+/// The log is appended to: it must not be the corpus, a count or
+/// tokenizer file, or a key file.
+fn refuse_log_over_inputs(args: &ServeArgs, log: &std::path::Path) -> Result<()> {
+    use crate::bpe::io::same_file::{Role as FileRole, refuse_outputs_over_inputs};
+    let mut roles = crate::options::input_roles(&args.training);
+    roles.extend(crate::options::tokenizer_roles(&args.screen.tokenizers));
+    roles.extend(
+        args.host_key
+            .iter()
+            .map(|k| FileRole::reads("--host-key", k)),
+    );
+    roles.extend(
+        args.teacher_keys
+            .iter()
+            .map(|k| FileRole::reads("--teacher-keys", k)),
+    );
+    roles.push(FileRole::writes("--log", log));
+    refuse_outputs_over_inputs(&roles)
 }
 
 fn open_log(path: &std::path::Path) -> Result<Log> {

@@ -35,6 +35,7 @@ pub use runner::run_loop;
 pub use terminal::screen::Screen;
 pub use update::update;
 
+use crate::bpe::io::same_file::{Role, refuse_outputs_over_inputs};
 use crate::error::{Error, Result};
 use crate::options::args::{TrainingOptions, TuiArgs};
 use std::io::IsTerminal;
@@ -61,7 +62,16 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         }
         None => args.training.clone(),
     };
-    // An output that cannot be written is said before the screen opens.
+    // An output that cannot be written, or that is one of the inputs, is
+    // said before the screen opens.
+    if let Some(record) = &args.record {
+        let mut roles = crate::options::input_roles(&training);
+        roles.extend(crate::options::tokenizer_roles(&args.screen.tokenizers));
+        roles.extend(args.lesson.iter().map(|l| Role::reads("the lesson", l)));
+        roles.extend(args.english.iter().map(|e| Role::reads("--english", e)));
+        roles.push(Role::writes("--record", record));
+        refuse_outputs_over_inputs(&roles)?;
+    }
     let mut record = args
         .record
         .as_deref()

@@ -196,6 +196,7 @@ impl Output {
             Destination::Stdout => Kind::Stdout(BufWriter::new(io::stdout())),
             Destination::Direct(_) => Kind::Direct(None),
             Destination::Replace(target) => {
+                refuse_protected(&shown, &target)?;
                 let tmp = temp_path(&target);
                 let file = create_temp(&tmp, &target).map_err(|e| {
                     Error::input(format!("{}: cannot write: {}", shown.display(), why(&e)))
@@ -303,6 +304,20 @@ pub fn commit_all(mut outputs: Vec<&mut Output>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Refuse to replace a file this user may not write (mode 0444, say), as
+/// `cp` would: the rename that replaces it needs only the folder's
+/// permission, so the file's own is asked by opening it for writing,
+/// without truncating it.
+fn refuse_protected(shown: &Path, target: &Path) -> Result<()> {
+    match OpenOptions::new().write(true).open(target) {
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => Err(Error::input(format!(
+            "{}: cannot write: permission denied (the file is write-protected; it is left as it is)",
+            shown.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Create the temporary file and list it, with the mode (and, where

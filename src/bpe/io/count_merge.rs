@@ -3,6 +3,7 @@
 //! any number of rows takes memory for the files, not for the chunks.
 
 use crate::bpe::chunk_counts::Dropped;
+use crate::bpe::chunk_counts::checked_total;
 use crate::bpe::io::count_file::{
     BATCH, CountFormat, CountRow, CountWriter, Header, options_differ,
 };
@@ -163,13 +164,12 @@ pub fn merge(
         let len = row.chunk.len() as u64;
         merged.distinct += 1;
         merged.distinct_bytes += len;
-        merged.covered = merged.covered.saturating_add(row.count.saturating_mul(len));
+        let covered = checked_total([(row.count, len)].into_iter())?;
+        merged.covered = checked_total([(1, merged.covered), (1, covered)].into_iter())?;
         if row.count < min {
             merged.dropped.chunks += 1;
-            merged.dropped.covered = merged
-                .dropped
-                .covered
-                .saturating_add(row.count.saturating_mul(len));
+            // At most the covered bytes, which are checked.
+            merged.dropped.covered += covered;
             return Ok(());
         }
         merged.kept += 1;
@@ -193,7 +193,7 @@ pub fn merge(
             Some(mut c) if c.chunk == row.chunk => {
                 c.count = c.count.checked_add(row.count).ok_or_else(|| {
                     crate::error::Error::input(
-                        "a chunk's count passes 2^63: the counts cannot be summed",
+                        "a chunk's count passes 2^64 - 1: the counts cannot be summed",
                     )
                 })?;
                 c.first = c.first.min(row.first);

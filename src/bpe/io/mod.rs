@@ -19,6 +19,7 @@ pub mod import;
 pub(crate) mod limits;
 pub mod load;
 pub mod regex_check;
+pub mod same_file;
 pub mod sentencepiece;
 pub(crate) mod tiktoken_export;
 pub mod tokenizer_file;

@@ -106,12 +106,19 @@ pub fn save_in(app: &mut App, dir: &std::path::Path) {
     };
     let name = file_name(app);
     let path = dir.join(&name);
-    let written = crate::bpe::io::atomic::Output::create(&path).and_then(|mut out| {
-        out.writer()?
-            .write_all(&report)
-            .map_err(|e| out.write_error(&e))?;
-        crate::bpe::io::atomic::commit_all(vec![&mut out])
-    });
+    let mut roles = crate::options::input_roles(&app.options);
+    roles.push(crate::bpe::io::same_file::Role::writes(
+        name.as_str(),
+        &path,
+    ));
+    let written = crate::bpe::io::same_file::refuse_outputs_over_inputs(&roles)
+        .and_then(|()| crate::bpe::io::atomic::Output::create(&path))
+        .and_then(|mut out| {
+            out.writer()?
+                .write_all(&report)
+                .map_err(|e| out.write_error(&e))?;
+            crate::bpe::io::atomic::commit_all(vec![&mut out])
+        });
     app.notice = Some(match written {
         Ok(()) => format!(
             "wrote {name}: {} ids and tokens, as bpeek encode prints them",
