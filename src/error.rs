@@ -122,6 +122,40 @@ macro_rules! tell {
     };
 }
 
+thread_local! {
+    /// How many [`catch_quietly`] calls this thread is inside.
+    static CATCHING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Run `f`, turning a panic inside it (a dependency's decoder failing on
+/// untrusted bytes) into `None`, with no panic text printed: the caller
+/// reports the failure as its own one-line error.
+pub fn catch_quietly<T>(f: impl FnOnce() -> T) -> Option<T> {
+    CATCHING.with(|c| c.set(c.get() + 1));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CATCHING.with(|c| c.set(c.get() - 1));
+    result.ok()
+}
+
+/// Whether a panic now on this thread is one [`catch_quietly`] catches:
+/// panic hooks say nothing and touch nothing (the terminal stays as it
+/// is) for it.
+pub fn panic_is_caught() -> bool {
+    CATCHING.with(|c| c.get() > 0)
+}
+
+/// Install the process's panic hook: the default report, except for the
+/// panics [`catch_quietly`] catches. Hooks installed later (the explorer's,
+/// the server's) call this one after their own work.
+pub fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !panic_is_caught() {
+            default(info);
+        }
+    }));
+}
+
 impl Error {
     pub fn input(msg: impl Into<String>) -> Self {
         Error::Input(one_line(msg.into()))

@@ -93,6 +93,7 @@ fn out_of_memory(size: usize) -> ! {
 }
 
 fn main() {
+    bpeek::error::install_panic_hook();
     let args = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
     if args.command.is_none()
         && let Some(corpus) = args.explorer.training.corpus.as_deref()

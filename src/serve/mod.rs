@@ -535,6 +535,9 @@ fn wait_for_stop_signal() -> Result<()> {
 fn install_panic_log(log: Log) {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if crate::error::panic_is_caught() {
+            return;
+        }
         let thread = std::thread::current();
         match thread.name() {
             Some(name) if name.starts_with("bpeek-session") => {

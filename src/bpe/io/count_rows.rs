@@ -87,8 +87,8 @@ impl RowSource {
 /// `read`, with a panic in the Parquet decoder (a large decoder of
 /// untrusted bytes) turned into this file's error.
 fn guarded<T>(read: impl FnOnce() -> Result<T>) -> Result<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(read))
-        .unwrap_or_else(|_| Err(Error::input("the Parquet decoder failed on it")))
+    crate::error::catch_quietly(read)
+        .unwrap_or_else(|| Err(Error::input("the Parquet decoder failed on it")))
 }
 
 fn bad_line(line: usize, what: impl std::fmt::Display) -> Error {

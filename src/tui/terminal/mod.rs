@@ -55,6 +55,9 @@ pub fn run_with(app: &mut App, setup: impl FnOnce(&TerminalEvents)) -> Result<()
     // the explorer's own thread owns the terminal: other threads' panics
     // (a served session's, say) leave it alone.
     std::panic::set_hook(Box::new(move |info| {
+        if crate::error::panic_is_caught() {
+            return;
+        }
         if std::thread::current().id() == explorer {
             restore();
         }
