@@ -184,7 +184,7 @@ fn count_shard(shard: &str, options: ChunkOptions) -> Result<Corpus> {
             let stdin = std::io::stdin();
             return Corpus::count_stream(stdin.lock(), chunker, options.by_line, name, |_| {});
         }
-        let file = crate::bpe::io::files::open(Path::new(shard))?;
+        let file = crate::bpe::io::files::open_stream(Path::new(shard))?;
         return Corpus::count_stream(file, chunker, options.by_line, name, |_| {});
     }
     let text = if shard == "-" {

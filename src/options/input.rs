@@ -133,7 +133,7 @@ pub fn build_trainer_with(
                 |_| {},
             )?
         } else {
-            let file = crate::bpe::io::files::open(Path::new(path))?;
+            let file = crate::bpe::io::files::open_stream(Path::new(path))?;
             let counted = |n: usize| {
                 phase(&format!(
                     "reading and counting the corpus: {} MB",

@@ -35,7 +35,8 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     if std::fs::symlink_metadata(path).is_err() {
         // `FILE:PRETOK`: a rank file and the pre-tokenizer it needs.
         if let Some((file, pretok)) = spec.rsplit_once(':')
-            && Path::new(file).is_file()
+            && Path::new(file).exists()
+            && !Path::new(file).is_dir()
         {
             let pretok = Pretok::parse(pretok).map_err(|e| e.context(spec))?;
             let text = read_text(Path::new(file))?;
