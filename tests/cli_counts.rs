@@ -354,7 +354,11 @@ fn damaged_count_files_are_refused_by_name_never_a_panic() {
     // One byte of a page header changed so that the decoder reads past a
     // buffer and panics inside the parquet crate: refused in one line.
     let text = dir.join("repeated.txt");
-    std::fs::write(&text, "the cat sat on the mat\nhello world of words\n".repeat(50)).unwrap();
+    std::fs::write(
+        &text,
+        "the cat sat on the mat\nhello world of words\n".repeat(50),
+    )
+    .unwrap();
     let counted = dir.join("repeated.parquet");
     ok(&["count", "-q", s(&text), "--out", s(&counted)]);
     let mut bad = std::fs::read(&counted).unwrap();

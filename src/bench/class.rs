@@ -177,7 +177,9 @@ fn start_server(sessions: usize, corpus: Option<&std::path::Path>) -> Result<Ser
     let dir = std::env::temp_dir().join(format!("bpeek-bench-serve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Error::failure(format!("{}: {e}", dir.display())))?;
     let exe = std::env::current_exe().map_err(|e| Error::failure(format!("bpeek itself: {e}")))?;
-    let mut child = Command::new(exe)
+    crate::bpe::io::atomic::remove_on_exit(&dir);
+    let mut command = Command::new(exe);
+    command
         .args([
             "serve",
             "--listen",
@@ -199,7 +201,9 @@ fn start_server(sessions: usize, corpus: Option<&std::path::Path>) -> Result<Ser
         .args(corpus)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    ends_with_this_process(&mut command);
+    let mut child = command
         .spawn()
         .map_err(|e| Error::failure(format!("starting bpeek serve: {e}")))?;
     let stderr = child.stderr.take().expect("piped");
@@ -225,6 +229,28 @@ fn start_server(sessions: usize, corpus: Option<&std::path::Path>) -> Result<Ser
             dir,
         }),
         _ => Err(Error::failure("bpeek serve did not start")),
+    }
+}
+
+/// The server is stopped when this process ends in any way (an error, a
+/// signal, running out of memory): the kernel sends it SIGTERM when its
+/// parent is gone, so it never outlives the bench.
+fn ends_with_this_process(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: between fork and exec only async-signal-safe calls are made
+    // (prctl, getppid, kill); nothing is allocated.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have ended before the call above.
+            if libc::getppid() != parent as libc::pid_t {
+                libc::kill(libc::getpid(), libc::SIGTERM);
+            }
+            Ok(())
+        });
     }
 }
 
@@ -338,10 +364,23 @@ async fn big_goto(teacher: &Client, class: &[Client], merges: usize) -> Result<(
 
 /// Serve `corpus` (the bundled one without it) to `students` and a
 /// teacher, go to merge `goto` at the end, and print what it cost.
+/// The most students the bench starts: each is a session of the server
+/// and a client here, a few MB each, on one machine.
+pub const MAX_STUDENTS: usize = 2000;
+
 pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Result<()> {
     if students == 0 {
         return Err(Error::input("--serve: at least 1 student"));
     }
+    // Bounds before anything is allocated or started.
+    if students > MAX_STUDENTS {
+        return Err(Error::input(format!(
+            "--serve {students}: at most {MAX_STUDENTS} students (each is a session of the server and a client here)"
+        )));
+    }
+    // Ctrl-C or kill: the server's folder goes with the bench (the server
+    // itself gets SIGTERM from the kernel).
+    crate::cli::interrupt::clean_up_on_signals();
     let server = start_server(students + 1, corpus)?;
     let pid = server.child.id();
     let (rss_idle, _) = usage(pid);

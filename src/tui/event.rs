@@ -67,6 +67,19 @@ pub trait EventSource {
     fn spawn(&mut self, work: Work) {
         std::thread::spawn(move || work.run());
     }
+
+    /// Whether the user asked to stop ahead of everything queued (Ctrl-C
+    /// typed after thousands of keys, a signal): the loop stops at once
+    /// instead of working through the queue first.
+    fn stop_requested(&self) -> bool {
+        false
+    }
+
+    /// Whether another event is already waiting: the loop then takes it
+    /// before drawing, so a flood of keys costs one frame, not one a key.
+    fn pending(&mut self) -> bool {
+        false
+    }
 }
 
 /// What a [`ScriptedEvents`] does with a load.

@@ -17,6 +17,9 @@ use crate::tui::view;
 use ratatui::Terminal;
 use std::time::{Duration, Instant};
 
+/// The most time between frames while input is queued.
+const FLOOD_FRAME: Duration = Duration::from_millis(100);
+
 fn draw_error(e: impl std::fmt::Display) -> Error {
     Error::failure(format!("drawing the screen: {e}"))
 }
@@ -51,15 +54,24 @@ pub fn run_loop<B: Screen>(
     update(app, Action::Resize(size.width, size.height));
     let mut next_tick: Option<Instant> = None;
     let mut tick_every: Option<Duration> = None;
+    let mut last_frame = Instant::now();
     while !app.quit {
+        if events.stop_requested() {
+            // Ctrl-C or a signal, ahead of whatever is queued: quit now.
+            update(app, Action::Quit);
+            break;
+        }
         for spec in app.toks.take_requests() {
             events.load(&spec);
         }
         for work in app.take_work() {
             events.spawn(work);
         }
-        if app.dirty {
+        // While keys are queued, a frame at most every FLOOD_FRAME: the
+        // screen keeps moving, and a flood costs a few frames, not one a key.
+        if app.dirty && (!events.pending() || last_frame.elapsed() >= FLOOD_FRAME) {
             draw(terminal, app)?;
+            last_frame = Instant::now();
         }
         // Ticks keep a steady beat: each is due one interval after the last
         // was due, not after the last one finished.

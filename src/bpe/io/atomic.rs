@@ -24,9 +24,25 @@ use std::sync::Mutex;
 /// The temporary files not yet renamed or removed.
 static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Folders a run made for itself (a bench's server keys and log), removed
+/// with the temporary files however the run ends.
+static TEMPORARY_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Remove `dir` and what is in it when the process is told to stop or
+/// runs out of memory (a normal end removes it itself).
+pub fn remove_on_exit(dir: &Path) {
+    let mut list = TEMPORARY_DIRS.lock().unwrap_or_else(|e| e.into_inner());
+    list.push(dir.to_path_buf());
+}
+
 /// Remove every temporary file still pending. Called when the process is
 /// told to stop; it waits for renames under way to finish.
 pub fn remove_temporaries() {
+    if let Ok(dirs) = TEMPORARY_DIRS.try_lock() {
+        for d in dirs.iter() {
+            let _ = fs::remove_dir_all(d);
+        }
+    }
     let list = TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner());
     for p in list.iter() {
         let _ = fs::remove_file(p);

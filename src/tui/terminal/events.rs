@@ -15,6 +15,10 @@ use std::time::Duration;
 pub struct TerminalEvents {
     rx: Receiver<io::Result<Event>>,
     tx: Sender<io::Result<Event>>,
+    /// An event taken from the channel to see whether one was waiting.
+    peeked: Option<io::Result<Event>>,
+    /// Set by the input thread as soon as it reads Ctrl-C.
+    interrupted: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Why Ctrl-Z must not stop this process, if it must not.
     no_suspend: std::cell::RefCell<Option<String>>,
 }
@@ -24,7 +28,9 @@ impl TerminalEvents {
     pub fn start() -> Self {
         let (tx, rx) = mpsc::channel();
         let input = tx.clone();
-        std::thread::spawn(move || read_terminal(&input));
+        let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let seen = interrupted.clone();
+        std::thread::spawn(move || read_terminal(&input, &seen));
         let resized = tx.clone();
         if let Err(e) = watch_resizes(resized) {
             let _ = tx.send(Err(e));
@@ -38,6 +44,8 @@ impl TerminalEvents {
         TerminalEvents {
             rx,
             tx,
+            peeked: None,
+            interrupted,
             no_suspend: std::cell::RefCell::new(None),
         }
     }
@@ -110,7 +118,7 @@ pub const LOCAL_PASTE_CAP: usize = 64 << 20;
 
 /// Forward terminal input until the terminal fails or nobody listens. A
 /// paste whose end never comes ends after a second without input.
-fn read_terminal(tx: &Sender<io::Result<Event>>) {
+fn read_terminal(tx: &Sender<io::Result<Event>>, interrupted: &std::sync::atomic::AtomicBool) {
     use crate::tui::terminal::input_bytes::{InputParser, PASTE_SILENCE};
     use std::io::Read;
     let mut input = match terminal_input() {
@@ -161,6 +169,10 @@ fn read_terminal(tx: &Sender<io::Result<Event>>) {
             )));
         }
         for event in events {
+            if event == Event::ctrl('c') {
+                // Seen by the loop before the keys queued ahead of it.
+                interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
             if tx.send(Ok(event)).is_err() {
                 return;
             }
@@ -169,29 +181,27 @@ fn read_terminal(tx: &Sender<io::Result<Event>>) {
 }
 
 impl EventSource for TerminalEvents {
-    fn next(&mut self, timeout: Option<Duration>) -> io::Result<Option<Event>> {
-        let got = match timeout {
-            Some(t) => match self.rx.recv_timeout(t) {
-                Ok(e) => e,
-                Err(RecvTimeoutError::Timeout) => return Ok(None),
-                Err(RecvTimeoutError::Disconnected) => Ok(Event::Closed),
-            },
-            // The channel holds a sender of its own, so this only ends with
-            // an event.
-            None => self.rx.recv().unwrap_or(Ok(Event::Closed)),
-        };
-        match got {
-            // Suspending here, between frames, means no frame is half drawn
-            // when the shell gets the terminal back.
-            Ok(e) if crate::tui::terminal::signals::is_suspend(&e) => {
-                if let Some(why) = self.no_suspend.borrow().clone() {
-                    return Ok(Some(Event::Notice(why)));
-                }
-                crate::tui::terminal::mode::suspend()?;
-                Ok(Some(Event::Redraw))
-            }
-            other => other.map(Some),
+    fn stop_requested(&self) -> bool {
+        self.interrupted.load(std::sync::atomic::Ordering::SeqCst)
+            || crate::tui::terminal::signals::received().is_some()
+    }
+
+    fn pending(&mut self) -> bool {
+        if self.peeked.is_none() {
+            self.peeked = self.rx.try_recv().ok();
         }
+        self.peeked.is_some()
+    }
+
+    fn next(&mut self, timeout: Option<Duration>) -> io::Result<Option<Event>> {
+        let got = match self.peeked.take() {
+            Some(e) => e,
+            None => match self.wait(timeout) {
+                Some(e) => e,
+                None => return Ok(None),
+            },
+        };
+        self.handle_suspend(got)
     }
 
     fn load(&mut self, spec: &str) {
@@ -208,5 +218,37 @@ impl EventSource for TerminalEvents {
             work.run();
             let _ = tx.send(Ok(Event::JobDone));
         });
+    }
+}
+
+impl TerminalEvents {
+    /// Wait up to `timeout` (forever with `None`) for the next event from
+    /// the channel; `None` when the time passed with none.
+    fn wait(&mut self, timeout: Option<Duration>) -> Option<io::Result<Event>> {
+        match timeout {
+            Some(t) => match self.rx.recv_timeout(t) {
+                Ok(e) => Some(e),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => Some(Ok(Event::Closed)),
+            },
+            // The channel holds a sender of its own, so this only ends with
+            // an event.
+            None => Some(self.rx.recv().unwrap_or(Ok(Event::Closed))),
+        }
+    }
+
+    fn handle_suspend(&self, got: io::Result<Event>) -> io::Result<Option<Event>> {
+        match got {
+            // Suspending here, between frames, means no frame is half drawn
+            // when the shell gets the terminal back.
+            Ok(e) if crate::tui::terminal::signals::is_suspend(&e) => {
+                if let Some(why) = self.no_suspend.borrow().clone() {
+                    return Ok(Some(Event::Notice(why)));
+                }
+                crate::tui::terminal::mode::suspend()?;
+                Ok(Some(Event::Redraw))
+            }
+            other => other.map(Some),
+        }
     }
 }

@@ -73,7 +73,7 @@ fn run_session(app: &mut App, setup: impl FnOnce(&TerminalEvents)) -> Result<()>
     let fail = |e: io::Error| Error::failure(format!("terminal: {e}"));
     let _session = Session::start().map_err(fail)?;
     // One buffered write per frame keeps the bytes on the wire together.
-    let backend = WideCellBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
+    let backend = WideCellBackend::new(BufWriter::with_capacity(1 << 16, mode::FrameOutput));
     let mut terminal = Terminal::new(backend).map_err(fail)?;
     terminal.clear().map_err(fail)?;
     let mut events = TerminalEvents::start();

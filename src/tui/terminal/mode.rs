@@ -15,8 +15,50 @@ pub fn restore_if_entered() {
     }
 }
 
+/// Held while frame bytes go out and while the terminal is given back, so
+/// that the two never interleave.
+static OUTPUT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Standard output for the explorer's frames. Bytes written once the
+/// terminal has been given back are dropped: a frame still being drawn
+/// when a signal ends the program (the signal thread restores the
+/// terminal) must not land on the shell's screen.
+pub struct FrameOutput;
+
+impl Write for FrameOutput {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let _held = OUTPUT.lock().unwrap_or_else(|e| e.into_inner());
+        if !ENTERED.load(std::sync::atomic::Ordering::SeqCst) {
+            return Ok(buf.len());
+        }
+        io::stdout().write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let _held = OUTPUT.lock().unwrap_or_else(|e| e.into_inner());
+        io::stdout().flush()
+    }
+}
+
+/// The output lock, waited for a little: a panic on the thread that holds
+/// it (it cannot be waited for) restores the terminal all the same.
+fn hold_output() -> Option<std::sync::MutexGuard<'static, ()>> {
+    for _ in 0..100 {
+        match OUTPUT.try_lock() {
+            Ok(held) => return Some(held),
+            Err(std::sync::TryLockError::Poisoned(e)) => return Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
+    }
+    None
+}
+
 /// Put the terminal back as the shell expects it. Safe to call twice.
 pub fn restore() {
+    let _held = hold_output();
     ENTERED.store(false, std::sync::atomic::Ordering::SeqCst);
     let mut out = io::stdout();
     let _ = execute!(
