@@ -14,6 +14,7 @@ pub mod corpora;
 pub(crate) mod dice;
 pub mod error;
 pub(crate) mod freed_memory;
+pub mod memory_budget;
 pub mod options;
 pub mod output;
 pub mod serve;

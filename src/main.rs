@@ -18,44 +18,59 @@ extern "C" fn note_closed_stdin() {
     }
 }
 
-/// The system's allocator, except that a request it cannot meet ends the
-/// program with a clear error (and the terminal and files as they were)
-/// instead of Rust's abort: a corpus or text too big for the memory there
-/// is, is bad input like any other.
+/// The system's allocator, with the heap counted against the memory
+/// budget ([`bpeek::memory_budget`]): a request the budget or the system
+/// cannot meet ends the program with a clear error (and the terminal and
+/// files as they were) instead of Rust's abort or the kernel's OOM killer:
+/// a corpus or text too big for the memory there is, is bad input like any
+/// other.
 struct ReportingAllocator;
 
-/// Requests at least this big fail while small ones still succeed, so
-/// the terminal can be put back and temporary files removed the usual way.
-const BIG_REQUEST: usize = 1 << 16;
+use bpeek::memory_budget::{SMALL_REQUEST, give_back, take};
 
-// SAFETY: every call goes to the system allocator unchanged; only a null
-// answer is turned into the end of the process.
+// SAFETY: every call goes to the system allocator unchanged; the counting
+// only reads the sizes, and a null answer or a refused request ends the
+// process.
 unsafe impl GlobalAlloc for ReportingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if !take(layout.size()) {
+            out_of_memory(layout.size(), true);
+        }
         let p = unsafe { System.alloc(layout) };
         if p.is_null() {
-            out_of_memory(layout.size());
+            out_of_memory(layout.size(), false);
         }
         p
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if !take(layout.size()) {
+            out_of_memory(layout.size(), true);
+        }
         let p = unsafe { System.alloc_zeroed(layout) };
         if p.is_null() {
-            out_of_memory(layout.size());
+            out_of_memory(layout.size(), false);
         }
         p
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let old = layout.size();
+        if new_size > old && !take(new_size - old) {
+            out_of_memory(new_size, true);
+        }
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if p.is_null() {
-            out_of_memory(new_size);
+            out_of_memory(new_size, false);
+        }
+        if new_size < old {
+            give_back(old - new_size);
         }
         p
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        give_back(layout.size());
         unsafe { System.dealloc(ptr, layout) }
     }
 }
@@ -63,27 +78,48 @@ unsafe impl GlobalAlloc for ReportingAllocator {
 #[global_allocator]
 static ALLOCATOR: ReportingAllocator = ReportingAllocator;
 
+/// `n` in decimal, written into `buf` without allocating.
+fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
+}
+
 #[cold]
-fn out_of_memory(size: usize) -> ! {
-    if size >= BIG_REQUEST {
+fn out_of_memory(size: usize, over_budget: bool) -> ! {
+    if size >= SMALL_REQUEST {
         bpeek::tui::terminal::mode::restore_if_entered();
         bpeek::bpe::io::atomic::remove_temporaries();
     }
     // Written without allocating: the message must get out even when
     // nothing more can be had.
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut mb = size.div_ceil(1 << 20).max(1);
-    while mb > 0 || at == digits.len() {
-        at -= 1;
-        digits[at] = b'0' + (mb % 10) as u8;
-        mb /= 10;
-    }
-    let parts: [&[u8]; 3] = [
-        b"bpeek: out of memory: ",
-        &digits[at..],
-        b" MB more could not be had; try a smaller input, or a machine with more memory\n",
-    ];
+    let (mut a, mut b) = ([0u8; 20], [0u8; 20]);
+    let more = decimal(size.div_ceil(1 << 20).max(1) as u64, &mut a);
+    let budget = bpeek::memory_budget::budget().unwrap_or(0) >> 20;
+    let budget = decimal(budget as u64, &mut b);
+    let parts: [&[u8]; 5] = if over_budget {
+        [
+            b"bpeek: out of memory: ",
+            more,
+            b" MB more would pass the memory budget of ",
+            budget,
+            b" MB (BPEEK_MAX_MEMORY, or the memory available at start); try a smaller input\n",
+        ]
+    } else {
+        [
+            b"bpeek: out of memory: ",
+            more,
+            b" MB more could not be had; try a smaller input, or a machine with more memory\n",
+            b"",
+            b"",
+        ]
+    };
     for part in parts {
         // SAFETY: writes a valid buffer to stderr.
         unsafe { libc::write(2, part.as_ptr().cast(), part.len()) };
@@ -94,6 +130,10 @@ fn out_of_memory(size: usize) -> ! {
 
 fn main() {
     bpeek::error::install_panic_hook();
+    if let Err(e) = bpeek::memory_budget::set_from_environment() {
+        bpeek::tell!("bpeek: {e}");
+        std::process::exit(e.exit_code());
+    }
     let args = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
     if args.command.is_none()
         && let Some(corpus) = args.explorer.training.corpus.as_deref()

@@ -208,6 +208,9 @@ impl Corpus {
         let mut block: Vec<u8> = Vec::with_capacity(block_size + block_size / 4);
         let mut total = 0usize;
         let mut done = false;
+        // The block before this place holds no cut (it was looked at):
+        // each byte is looked at once, however long a text goes uncut.
+        let mut searched = 0usize;
         while !done {
             // Fill the block up to its size (a short read is not the end).
             let want = block_size
@@ -234,10 +237,20 @@ impl Corpus {
             let end = if done {
                 block.len()
             } else {
-                match last_cut(&block, by_line) {
-                    Some(at) => at,
-                    // Nowhere to cut yet: read on.
-                    None => continue,
+                // A cut looks at three bytes: start two before the new ones.
+                let from = searched.saturating_sub(2);
+                searched = block.len();
+                match last_cut(&block[from..], by_line) {
+                    Some(at) => from + at,
+                    // Nowhere to cut yet: read on, up to what a chunk can
+                    // hold (an endless run such as /dev/zero ends here).
+                    None if block.len() < MAX_UNCUT => continue,
+                    None => {
+                        return Err(Error::input(format!(
+                            "{what}: more than {} GiB with no place to cut it into chunks; bpeek keeps a chunk up to 4 GiB",
+                            MAX_UNCUT >> 30
+                        )));
+                    }
                 }
             };
             let piece = &block[..end];
@@ -292,6 +305,8 @@ impl Corpus {
                 }
             }
             block.drain(..end);
+            // What is left follows the last cut: it holds none.
+            searched = block.len();
             consumed += end as u64;
         }
         drop(index);
@@ -346,6 +361,10 @@ const STREAM_BLOCK: usize = 8 << 20;
 
 /// The last place in `block` where it can be cut (see [`cut_points`]; any
 /// line break when lines are cut on their own).
+/// The most bytes read with no place found to cut them: a chunk's length
+/// and place are 32-bit numbers.
+const MAX_UNCUT: usize = u32::MAX as usize;
+
 fn last_cut(block: &[u8], by_line: bool) -> Option<usize> {
     if by_line {
         return block.iter().rposition(|&b| b == b'\n').map(|i| i + 1);

@@ -11,16 +11,33 @@ use std::io::Read;
 use std::path::Path;
 
 /// Read a whole file, with a message that names it.
+/// The most bytes of one text or corpus read whole: a corpus holds its
+/// places in 32 bits, and an endless input (`/dev/zero`) ends here.
+pub const MAX_TEXT_BYTES: u64 = u32::MAX as u64;
+
+/// A text or corpus file, read once (a FIFO as it comes), up to
+/// [`MAX_TEXT_BYTES`].
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    crate::bpe::io::files::read_bytes(path)
+    let file = crate::bpe::io::files::open_stream(path)?;
+    read_bounded(file, &path.display().to_string())
 }
 
 pub fn read_stdin() -> Result<Vec<u8>> {
     check_stdin_open()?;
+    read_bounded(std::io::stdin().lock(), "stdin")
+}
+
+fn read_bounded(read: impl Read, what: &str) -> Result<Vec<u8>> {
     let mut buf = Vec::new();
-    std::io::stdin()
+    read.take(MAX_TEXT_BYTES + 1)
         .read_to_end(&mut buf)
-        .map_err(|e| Error::input(format!("stdin: cannot read: {e}")))?;
+        .map_err(|e| Error::input(format!("{what}: cannot read: {e}")))?;
+    if buf.len() as u64 > MAX_TEXT_BYTES {
+        return Err(Error::input(format!(
+            "{what}: more than {} GiB; bpeek reads a text or corpus up to 4 GiB (train on shards with bpeek count for more)",
+            MAX_TEXT_BYTES >> 30
+        )));
+    }
     Ok(buf)
 }
 
