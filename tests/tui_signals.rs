@@ -120,3 +120,40 @@ fn ctrl_z_and_kill_tstp_suspend_and_fg_takes_the_screen_back() {
     let after = save_tty(&term, &dir, "after-quit");
     assert_eq!(before, after, "stty -a after quitting");
 }
+
+#[test]
+fn ctrl_c_or_a_signal_after_a_flood_of_typing_ends_at_once_and_leaves_the_screen_clean() {
+    let Some(tmux) = Tmux::start("flood") else {
+        return;
+    };
+    let term = tmux.open("t", 100, 30);
+    let dir = TempDir::new("flood");
+    let before = save_tty(&term, &dir, "before");
+    let chunk = "abcdefg ".repeat(125);
+    for (ending, code) in [("C-c", 0), ("TERM", 143), ("INT", 130)] {
+        term.clear();
+        term.command(&format!("{}; echo exit-$?", explorer()));
+        term.wait_for("the explorer", |s| s.contains("Merges 0"));
+        term.keys(&["e"]);
+        term.wait_for("the encode box", |s| s.contains("editing"));
+        // 32,000 characters typed, far more than the explorer works
+        // through before the end is asked for.
+        for _ in 0..32 {
+            term.text(&chunk);
+        }
+        if ending == "C-c" {
+            term.keys(&["C-c"]);
+        } else {
+            kill(ending, term.child_pid());
+        }
+        // Without the end acting ahead of the queue this takes minutes
+        // and the wait fails.
+        let screen = term.wait_for_line(&format!("exit-{code}"));
+        assert!(
+            !screen.contains("Encode") && !screen.contains("abcdefg"),
+            "{ending}: no part of a frame or of the typing is left on the shell's screen:\n{screen}"
+        );
+        let after = save_tty(&term, &dir, &format!("after-{ending}"));
+        assert_eq!(before, after, "{ending}: stty -a before and after");
+    }
+}

@@ -247,8 +247,7 @@ impl Corpus {
                     None if block.len() < MAX_UNCUT => continue,
                     None => {
                         return Err(Error::input(format!(
-                            "{what}: more than {} GiB with no place to cut it into chunks; bpeek keeps a chunk up to 4 GiB",
-                            MAX_UNCUT >> 30
+                            "{what}: more than 4 GiB with no place to cut it into chunks; bpeek keeps a chunk up to 4 GiB"
                         )));
                     }
                 }

@@ -34,8 +34,7 @@ fn read_bounded(read: impl Read, what: &str) -> Result<Vec<u8>> {
         .map_err(|e| Error::input(format!("{what}: cannot read: {e}")))?;
     if buf.len() as u64 > MAX_TEXT_BYTES {
         return Err(Error::input(format!(
-            "{what}: more than {} GiB; bpeek reads a text or corpus up to 4 GiB (train on shards with bpeek count for more)",
-            MAX_TEXT_BYTES >> 30
+            "{what}: more than 4 GiB; bpeek reads a text or corpus up to 4 GiB (train on shards with bpeek count for more)"
         )));
     }
     Ok(buf)
