@@ -379,3 +379,72 @@ fn a_bench_asked_for_too_many_students_starts_nothing() {
         assert!(err.contains("at most 2000 students"), "{err}");
     }
 }
+
+/// The process whose parent is `parent` and whose command line holds
+/// `word`, waited for up to a minute.
+fn child_of(parent: u32, word: &str) -> u32 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // The parent is the second field after the command's `)`.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if ppid == Some(parent) && String::from_utf8_lossy(&cmdline).contains(word) {
+                return pid;
+            }
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no child of {parent} running {word}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Whether process `pid` is gone (or a zombie nobody waits for), waited
+/// for up to a minute.
+fn ends(pid: u32) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next().map(str::to_string));
+        if stat.is_empty() || state.as_deref() == Some("Z") {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn the_bench_s_server_never_outlives_the_bench() {
+    for signal in [libc::SIGTERM, libc::SIGKILL] {
+        let mut bench = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+            .args(["bench", "--serve", "2"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let server = child_of(bench.id(), "serve");
+        let folder = std::env::temp_dir().join(format!("bpeek-bench-serve-{}", bench.id()));
+        unsafe { libc::kill(bench.id() as i32, signal) };
+        bench.wait().unwrap();
+        assert!(
+            ends(server),
+            "signal {signal}: the server {server} outlives the bench"
+        );
+        if signal == libc::SIGTERM {
+            assert!(!folder.exists(), "the server's folder is removed");
+        }
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+}
