@@ -46,7 +46,7 @@ pub fn read_prefix(path: &Path, limit: usize) -> Result<Vec<u8>> {
 
 /// The most bytes kept of one stream: more than any tokenizer or count
 /// file bpeek reads whole is refused rather than held in memory.
-pub const MAX_KEPT_STREAM: u64 = 1 << 30;
+pub const MAX_KEPT_STREAM: u64 = 256 << 20;
 
 /// Whether `path` is something other than a regular file (a FIFO, a
 /// pipe, a character device): it cannot be opened twice for the same bytes.
