@@ -150,9 +150,26 @@ fn ctrl_c_or_a_signal_after_a_flood_of_typing_ends_at_once_and_leaves_the_screen
         // and the wait fails.
         let screen = term.wait_for_line(&format!("exit-{code}"));
         assert!(
-            !screen.contains("Encode") && !screen.contains("abcdefg"),
-            "{ending}: no part of a frame or of the typing is left on the shell's screen:\n{screen}"
+            !screen.contains("Encode") && !screen.contains("Merges") && !screen.contains('│'),
+            "{ending}: no part of a frame is left on the shell's screen:\n{screen}"
         );
+        if ending == "C-c" {
+            // Everything typed came before Ctrl-C, so the explorer read it all.
+            assert!(
+                !screen.contains("abcdefg"),
+                "nothing typed reaches the shell:\n{screen}"
+            );
+        } else {
+            // A signal may come while the terminal still holds typing the
+            // explorer never read: the shell gets it, as with any program.
+            // Its line is cleared, and the typing is waited out.
+            let mut last = String::new();
+            while last != term.screen() {
+                last = term.screen();
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            term.keys(&["C-c"]);
+        }
         let after = save_tty(&term, &dir, &format!("after-{ending}"));
         assert_eq!(before, after, "{ending}: stty -a before and after");
     }
