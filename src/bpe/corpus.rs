@@ -207,6 +207,11 @@ impl Corpus {
         let block_size = block_size.max(1);
         let mut block: Vec<u8> = Vec::with_capacity(block_size + block_size / 4);
         let mut total = 0usize;
+        // The bytes at the block's start known to hold no place to cut: a
+        // chunk longer than a block (a run with no space) is read on block
+        // after block, and searching it all again each time would cost its
+        // length squared.
+        let mut searched = 0usize;
         let mut done = false;
         while !done {
             // Fill the block up to its size (a short read is not the end).
@@ -234,10 +239,13 @@ impl Corpus {
             let end = if done {
                 block.len()
             } else {
-                match last_cut(&block, by_line) {
+                match last_cut_after(&block, searched, by_line) {
                     Some(at) => at,
                     // Nowhere to cut yet: read on.
-                    None => continue,
+                    None => {
+                        searched = block.len();
+                        continue;
+                    }
                 }
             };
             let piece = &block[..end];
@@ -292,6 +300,8 @@ impl Corpus {
                 }
             }
             block.drain(..end);
+            // What is left follows the last place to cut.
+            searched = block.len();
             consumed += end as u64;
         }
         drop(index);
@@ -343,6 +353,14 @@ const MAX_PARTS: usize = 8;
 
 /// Bytes read at a time by [`Corpus::count_stream`].
 const STREAM_BLOCK: usize = 8 << 20;
+
+/// [`last_cut`] where the first `known` bytes of `block` hold no place to
+/// cut: only the places whose bytes reach past them are looked at.
+fn last_cut_after(block: &[u8], known: usize, by_line: bool) -> Option<usize> {
+    // A place to cut is read from the two bytes before it and the one at it.
+    let from = known.min(block.len()).saturating_sub(2);
+    last_cut(&block[from..], by_line).map(|at| at + from)
+}
 
 /// The last place in `block` where it can be cut (see [`cut_points`]; any
 /// line break when lines are cut on their own).
@@ -512,4 +530,37 @@ fn for_each_word(text: &[u8], mut out: impl FnMut(Range<usize>)) -> Result<()> {
         out(st..s.len());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::rolls;
+
+    /// Searching only past the bytes known to hold no place to cut finds
+    /// the place a search of the whole block finds.
+    #[test]
+    fn a_search_past_what_is_known_finds_the_last_cut() {
+        let bytes = b"ab\n\n1 .";
+        let mut roll = rolls(0x1a57);
+        for _ in 0..2000 {
+            let len = roll(40) as usize;
+            let block: Vec<u8> = (0..len)
+                .map(|_| bytes[roll(bytes.len() as u64) as usize])
+                .collect();
+            let by_line = roll(2) == 0;
+            // The longest start with no place to cut in it.
+            let known = (0..=len)
+                .rev()
+                .find(|&k| last_cut(&block[..k], by_line).is_none())
+                .unwrap_or(0);
+            for k in 0..=known {
+                assert_eq!(
+                    last_cut_after(&block, k, by_line),
+                    last_cut(&block, by_line),
+                    "{block:?}, {k} known, by line {by_line}"
+                );
+            }
+        }
+    }
 }
