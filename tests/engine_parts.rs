@@ -132,6 +132,52 @@ fn a_corpus_counted_as_it_is_read_trains_the_same_merges() {
     }
 }
 
+/// A run with no place to cut in it (one byte over and over, two in turn,
+/// letters with no space) that is longer than many blocks is read on
+/// block after block until it ends, and trains the merges it trains in
+/// memory.
+#[test]
+fn a_run_longer_than_a_block_trains_as_in_memory() {
+    use bpeek::bpe::{Trainer, TrainerConfig};
+    let mut rng = Rng(0x2e20);
+    for round in 0..30 {
+        let len = 500 + rng.below(5000);
+        let run: Vec<u8> = match round % 3 {
+            0 => vec![0; len],
+            1 => b"ab".repeat(len / 2),
+            _ => (0..len).map(|_| b'a' + rng.below(26) as u8).collect(),
+        };
+        let (before, after) = (50 + rng.below(300), rng.below(300));
+        let mut text = lines(&mut rng, before);
+        text.extend_from_slice(&run);
+        text.extend(lines(&mut rng, after));
+        let by_line = rng.below(2) == 0;
+        let config = TrainerConfig {
+            pretok: Pretok::Gpt2,
+            by_line,
+            max_merges: Some(rng.below(40)),
+            ..TrainerConfig::default()
+        };
+        let block = 1 + rng.below(200);
+        let read = Trickle(&text, 1 + rng.below(50));
+        let corpus =
+            Corpus::count_stream_in_blocks(read, config.chunker(), by_line, "text", |_| {}, block)
+                .expect("counted");
+        let headless = TrainerConfig {
+            text_positions: false,
+            keep_history: false,
+            ..config.clone()
+        };
+        let mut streamed = Trainer::from_corpus(corpus, headless).expect("trains");
+        let mut whole = Trainer::new(text.clone(), config).expect("trains");
+        while streamed.step().is_ok() {}
+        while whole.step().is_ok() {}
+        let what = format!("round {round}, by line {by_line}, block {block}");
+        assert_eq!(learned(&streamed), learned(&whole), "{what}");
+        assert_eq!(streamed.corpus_tokens(), whole.corpus_tokens(), "{what}");
+    }
+}
+
 /// Without the record of what each merge replaced, stepping back counts
 /// afresh and replays: the state must be the one stepping back reaches.
 #[test]

@@ -368,3 +368,45 @@ fn a_long_text_gives_the_ids_sentencepiece_gives() {
         );
     }
 }
+
+#[test]
+fn a_long_word_gives_the_ids_sentencepiece_gives() {
+    // A text with no space is one word, merged as a whole however long:
+    // one letter over and over, two in turn, any letters, and each
+    // between other words.
+    let Some(python) = spm::python() else { return };
+    let dir = spm::TempDir::new("spm-long-word");
+    let models = train(&python, &dir);
+    let mut rng = Rng(0x10_6e0d);
+    let any: String = (0..50_000)
+        .map(|_| (b'a' + rng.below(26) as u8) as char)
+        .collect();
+    let words = [
+        "a".repeat(50_000),
+        "ab".repeat(25_000),
+        "e".repeat(9_999),
+        any,
+    ];
+    let mut texts: Vec<String> = words.to_vec();
+    texts.extend(words.iter().map(|w| format!("the {w} end")));
+    let jobs: Vec<Value> = models
+        .iter()
+        .map(|(path, _)| json!({"model": path, "texts": texts}))
+        .collect();
+    let answers = spm::run(&python, &json!({ "encode": jobs }));
+    for ((_, tok), answer) in models.iter().zip(answers.as_array().unwrap()) {
+        for (text, want) in texts.iter().zip(answer["ids"].as_array().unwrap()) {
+            let want: Vec<u32> = serde_json::from_value(want.clone()).unwrap();
+            let got = tok.encode(text, false);
+            let first = got.iter().zip(&want).position(|(a, b)| a != b);
+            assert!(
+                got == want,
+                "{} on {}...: {} ids from bpeek, {} from sentencepiece, first differing at {first:?}",
+                tok.name(),
+                &text[..12],
+                got.len(),
+                want.len()
+            );
+        }
+    }
+}

@@ -207,10 +207,12 @@ impl Corpus {
         let block_size = block_size.max(1);
         let mut block: Vec<u8> = Vec::with_capacity(block_size + block_size / 4);
         let mut total = 0usize;
-        let mut done = false;
-        // The block before this place holds no cut (it was looked at):
-        // each byte is looked at once, however long a text goes uncut.
+        // The bytes at the block's start known to hold no place to cut: a
+        // chunk longer than a block (a run with no space) is read on block
+        // after block, and searching it all again each time would cost its
+        // length squared.
         let mut searched = 0usize;
+        let mut done = false;
         while !done {
             // Fill the block up to its size (a short read is not the end).
             let want = block_size
@@ -237,14 +239,14 @@ impl Corpus {
             let end = if done {
                 block.len()
             } else {
-                // A cut looks at three bytes: start two before the new ones.
-                let from = searched.saturating_sub(2);
-                searched = block.len();
-                match last_cut(&block[from..], by_line) {
-                    Some(at) => from + at,
+                match last_cut_after(&block, searched, by_line) {
+                    Some(at) => at,
                     // Nowhere to cut yet: read on, up to what a chunk can
                     // hold (an endless run such as /dev/zero ends here).
-                    None if block.len() < MAX_UNCUT => continue,
+                    None if block.len() < MAX_UNCUT => {
+                        searched = block.len();
+                        continue;
+                    }
                     None => {
                         return Err(Error::input(format!(
                             "{what}: more than 4 GiB with no place to cut it into chunks; bpeek keeps a chunk up to 4 GiB"
@@ -304,7 +306,7 @@ impl Corpus {
                 }
             }
             block.drain(..end);
-            // What is left follows the last cut: it holds none.
+            // What is left follows the last place to cut.
             searched = block.len();
             consumed += end as u64;
         }
@@ -358,12 +360,20 @@ const MAX_PARTS: usize = 8;
 /// Bytes read at a time by [`Corpus::count_stream`].
 const STREAM_BLOCK: usize = 8 << 20;
 
-/// The last place in `block` where it can be cut (see [`cut_points`]; any
-/// line break when lines are cut on their own).
+/// [`last_cut`] where the first `known` bytes of `block` hold no place to
+/// cut: only the places whose bytes reach past them are looked at.
+fn last_cut_after(block: &[u8], known: usize, by_line: bool) -> Option<usize> {
+    // A place to cut is read from the two bytes before it and the one at it.
+    let from = known.min(block.len()).saturating_sub(2);
+    last_cut(&block[from..], by_line).map(|at| at + from)
+}
+
 /// The most bytes read with no place found to cut them: a chunk's length
 /// and place are 32-bit numbers.
 const MAX_UNCUT: usize = u32::MAX as usize;
 
+/// The last place in `block` where it can be cut (see [`cut_points`]; any
+/// line break when lines are cut on their own).
 fn last_cut(block: &[u8], by_line: bool) -> Option<usize> {
     if by_line {
         return block.iter().rposition(|&b| b == b'\n').map(|i| i + 1);
@@ -530,4 +540,37 @@ fn for_each_word(text: &[u8], mut out: impl FnMut(Range<usize>)) -> Result<()> {
         out(st..s.len());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::rolls;
+
+    /// Searching only past the bytes known to hold no place to cut finds
+    /// the place a search of the whole block finds.
+    #[test]
+    fn a_search_past_what_is_known_finds_the_last_cut() {
+        let bytes = b"ab\n\n1 .";
+        let mut roll = rolls(0x1a57);
+        for _ in 0..2000 {
+            let len = roll(40) as usize;
+            let block: Vec<u8> = (0..len)
+                .map(|_| bytes[roll(bytes.len() as u64) as usize])
+                .collect();
+            let by_line = roll(2) == 0;
+            // The longest start with no place to cut in it.
+            let known = (0..=len)
+                .rev()
+                .find(|&k| last_cut(&block[..k], by_line).is_none())
+                .unwrap_or(0);
+            for k in 0..=known {
+                assert_eq!(
+                    last_cut_after(&block, k, by_line),
+                    last_cut(&block, by_line),
+                    "{block:?}, {k} known, by line {by_line}"
+                );
+            }
+        }
+    }
 }

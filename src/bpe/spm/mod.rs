@@ -391,30 +391,35 @@ impl SpmModel {
         self
     }
 
-    /// The pieces of a normalized text, word by word where the model
-    /// splits words.
-    fn cut(&self, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
-        let run = |part: &[u8]| match self.algorithm {
-            Algorithm::Bpe => bpe::encode(self, part),
-            Algorithm::Unigram => unigram::encode(self, part),
+    /// Hand each piece of a normalized text to `f`, in order, as a byte
+    /// range of it and its id; word by word where the model splits words.
+    /// The pieces are not gathered first: a long text's would cost more
+    /// than its ids.
+    fn each_cut(&self, norm: &[u8], mut f: impl FnMut(Range<usize>, TokenId)) {
+        let mut run = |part: &[u8], start: usize| {
+            let mut moved = |w: Range<usize>, id| f(w.start + start..w.end + start, id);
+            match self.algorithm {
+                Algorithm::Bpe => bpe::each_piece(self, part, &mut moved),
+                Algorithm::Unigram => {
+                    for (w, id) in unigram::encode(self, part) {
+                        moved(w, id);
+                    }
+                }
+            }
         };
         if !self.word_split.is_some_and(|m| m.split) {
-            return run(norm);
+            return run(norm, 0);
         }
-        let mut out = Vec::new();
         let mut start = 0;
         let mut at = 1;
         while start < norm.len() {
             while at < norm.len() && !norm[at..].starts_with(SPACE) {
                 at += 1;
             }
-            for (w, id) in run(&norm[start..at]) {
-                out.push((w.start + start..w.end + start, id));
-            }
+            run(&norm[start..at], start);
             start = at;
             at += 1;
         }
-        out
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -483,7 +488,7 @@ impl SpmModel {
     /// The ids of a normalized text, as [`SpmModel::encode`] gives them.
     fn ids_of(&self, norm: &[u8], out: &mut Vec<TokenId>) {
         let mut prev_unknown = false;
-        for (w, id) in self.cut(norm) {
+        self.each_cut(norm, |w, id| {
             let kind = self.pieces[id as usize].kind;
             let unknown = kind == PieceType::Unknown;
             if unknown && self.byte_fallback {
@@ -492,7 +497,7 @@ impl SpmModel {
                 out.push(id);
             }
             prev_unknown = unknown;
-        }
+        });
     }
 
     /// Encode `text`, appending the ids to `out`; with `spans`, also the
@@ -510,9 +515,8 @@ impl SpmModel {
             return;
         }
         let (norm, to_orig) = self.normalize(text);
-        let pieces = self.cut(&norm);
         let mut prev_unknown = false;
-        for (w, id) in pieces {
+        self.each_cut(&norm, |w, id| {
             let kind = self.pieces[id as usize].kind;
             let unknown = kind == PieceType::Unknown;
             let (from, to) = (to_orig[w.start], to_orig[w.end]);
@@ -544,7 +548,7 @@ impl SpmModel {
                 }
             }
             prev_unknown = unknown;
-        }
+        });
     }
 
     /// Decode as sentencepiece does: `▁` becomes a space, the first one

@@ -6,7 +6,7 @@
 mod cuts;
 mod merges;
 #[cfg(test)]
-mod random_models;
+pub(super) mod random_models;
 
 pub use cuts::{Cut, UnigramCuts, unigram_cuts};
 pub use merges::{BpeReplay, Merge, replay_bpe};
