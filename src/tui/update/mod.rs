@@ -37,7 +37,25 @@ pub use training::adopt;
 use training::*;
 use trees::*;
 
+/// Apply `action` to `app`. A regex of a tokenizer file's that refuses
+/// the text (its work would grow faster than the text) is told in the
+/// notice line; what it was to cut is left out.
 pub fn update(app: &mut App, action: Action) {
+    let refused = crate::bpe::pattern_work::watch(|| update_unwatched(app, action))
+        .err()
+        .or_else(crate::bpe::pattern_work::take_unwatched);
+    if let Some(e) = refused {
+        app.notice = Some(e.to_string());
+        app.dirty = true;
+    } else if app.notice.is_none()
+        && let Some(why) = &app.encode.refused
+    {
+        // Said again after each key, for as long as the text is refused.
+        app.notice = Some(why.clone());
+    }
+}
+
+fn update_unwatched(app: &mut App, action: Action) {
     if matches!(action, Action::Tick) && !app.autoplay.on {
         return;
     }
