@@ -107,9 +107,9 @@ struct Inner {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Way {
     /// A pattern with no look-around (the linear-time engine runs it
-    /// whole): each search runs from where the last match ended, and its
-    /// work is the bytes the pattern's own automaton (leftmost-first, not
-    /// anchored, as that engine's) reads from there until it dies.
+    /// whole): each search runs from where the last match ended, anchored
+    /// there first, and its work is the bytes the pattern's own automaton
+    /// (leftmost-first, as that engine's) reads from there until it dies.
     Whole,
     /// Any other: the engine is run anchored at each position in turn,
     /// and the work is the bytes the relaxed automaton reads from each.
@@ -222,15 +222,42 @@ impl FileRegex {
         if self.inner.way == Way::EachStart {
             return self.next_match_each(s, pos, meter, cache);
         }
-        let steps = self.reach(s.as_bytes(), pos, meter, cache);
+        // Most often a match starts where the last one ended: the
+        // automaton, anchored there, says whether one may, and reads what
+        // the engine run anchored there reads.
+        let (steps, may_match) = self.scan(s.as_bytes(), pos, meter, cache);
+        self.charge(steps, s.len(), meter)?;
+        if may_match {
+            let input = RegexInput::new(s).from_pos(pos).anchored(true);
+            match self.inner.engine.find_input(input) {
+                Ok(Some(m)) => return Ok(Some(m.range())),
+                Ok(None) => {}
+                Err(e) => return Err(self.backtracked(e)),
+            }
+        }
+        // Else one search, not anchored, in linear time. If it finds
+        // nothing, it read the rest of the text once and the searches end;
+        // if it finds a match, its work is what the automaton reads from
+        // `pos` until it dies, which may run far past the match.
+        let found = match self.inner.engine.find_from_pos(s, pos) {
+            Ok(m) => m.map(|m| m.range()),
+            Err(e) => return Err(self.backtracked(e)),
+        };
+        let steps = match found {
+            Some(_) => self.reach(s.as_bytes(), pos, meter, cache),
+            None => (s.len() - pos) as u64 + 1,
+        };
+        self.charge(steps, s.len(), meter)?;
+        Ok(found)
+    }
+
+    /// Add `steps` to `meter`; the refusal if that passes its bound.
+    fn charge(&self, steps: u64, len: usize, meter: &mut Meter) -> Result<()> {
         meter.used = meter.used.saturating_add(steps);
         if meter.used > meter.allowed {
-            return Err(self.too_much(s.len(), meter));
+            return Err(self.too_much(len, meter));
         }
-        match self.inner.engine.find_from_pos(s, pos) {
-            Ok(m) => Ok(m.map(|m| m.range())),
-            Err(e) => Err(self.backtracked(e)),
-        }
+        Ok(())
     }
 
     /// The bytes a search from `at` reads, not anchored, until the
@@ -273,10 +300,7 @@ impl FileRegex {
     ) -> Result<Option<Range<usize>>> {
         while pos <= s.len() {
             let (steps, may_match) = self.scan(s.as_bytes(), pos, meter, cache);
-            meter.used = meter.used.saturating_add(steps);
-            if meter.used > meter.allowed {
-                return Err(self.too_much(s.len(), meter));
-            }
+            self.charge(steps, s.len(), meter)?;
             if may_match {
                 let input = RegexInput::new(s).from_pos(pos).anchored(true);
                 match self.inner.engine.find_input(input) {
@@ -290,13 +314,15 @@ impl FileRegex {
         Ok(None)
     }
 
-    /// Scan `text` from `at` with the relaxed automaton, anchored: the
-    /// bytes read until it dies (at least one step), stopping early once
+    /// Scan `text` from `at` with the automaton, anchored: the bytes read
+    /// until it dies (at least one step), stopping early once
     /// the meter would pass its bound; and whether it matched anywhere.
     fn scan(&self, text: &[u8], at: usize, meter: &Meter, cache: &mut Cache) -> (u64, bool) {
         let dfa = &self.inner.dfa;
         let room = meter.allowed.saturating_sub(meter.used);
-        let config = start::Config::new().anchored(Anchored::Yes);
+        let config = start::Config::new()
+            .anchored(Anchored::Yes)
+            .look_behind(at.checked_sub(1).map(|i| text[i]));
         let Ok(mut sid) = dfa.start_state(cache, &config) else {
             // The lazy automaton gave up: count the rest of the text.
             return ((text.len() - at) as u64 + 1, true);

@@ -11,8 +11,10 @@
 //! look-around after an unbounded repetition (a failing look-around makes
 //! the repetition give back its characters one by one, at every place) —
 //! except `X+(?!Y)` where no character is both X and Y, which gives back at
-//! most one (GPT-2's `\s+(?!\S)`). The bound on backtracking steps stays as
-//! a second guard.
+//! most one (GPT-2's `\s+(?!\S)`). What passes is searched with a bound on
+//! its work ([`crate::bpe::pattern_work`]): a text on which a pattern would
+//! take more than linear work, or reach the bound on backtracking steps, is
+//! refused by the pattern's name, never cut in part.
 
 use crate::bpe::pattern_work::FileRegex;
 use crate::error::{Error, Result, quoted};
