@@ -276,9 +276,9 @@ impl FileRegex {
         let mut steps = 0u64;
         for &b in &text[at..] {
             steps += 1;
-            match dfa.next_state(cache, sid, b) {
-                Ok(next) => sid = next,
-                Err(_) => return rest,
+            match step(dfa, cache, sid, b) {
+                Some(next) => sid = next,
+                None => return rest,
             }
             if sid.is_tagged() && (sid.is_dead() || sid.is_quit()) {
                 return if sid.is_quit() { rest } else { steps };
@@ -331,9 +331,9 @@ impl FileRegex {
         let mut steps = 0u64;
         for &b in &text[at..] {
             steps += 1;
-            match dfa.next_state(cache, sid, b) {
-                Ok(next) => sid = next,
-                Err(_) => return ((text.len() - at) as u64 + 1, true),
+            match step(dfa, cache, sid, b) {
+                Some(next) => sid = next,
+                None => return ((text.len() - at) as u64 + 1, true),
             }
             if sid.is_tagged() {
                 if sid.is_match() {
@@ -374,6 +374,24 @@ impl FileRegex {
             "reached the bound on backtracking on this text ({e})"
         ))
     }
+}
+
+/// The state after `sid` on byte `b`, by the cached transition when there
+/// is one (`None`: the lazy automaton gave up).
+#[inline(always)]
+fn step(
+    dfa: &DFA,
+    cache: &mut Cache,
+    sid: regex_automata::hybrid::LazyStateID,
+    b: u8,
+) -> Option<regex_automata::hybrid::LazyStateID> {
+    if !sid.is_tagged() {
+        let next = dfa.next_state_untagged(cache, sid, b);
+        if !next.is_unknown() {
+            return Some(next);
+        }
+    }
+    dfa.next_state(cache, sid, b).ok()
 }
 
 /// The position of the character after the one at `at` (`at + 1` at the
