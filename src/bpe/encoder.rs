@@ -690,8 +690,26 @@ impl Tokenizer {
         self.vocab.len().max(self.specials.id_limit())
     }
 
+    /// [`Tokenizer::encode`], or the refusal of a regex of the file's that
+    /// would take more than linear work on `text` (see
+    /// [`crate::bpe::pattern_work`]), naming the tokenizer, the field and
+    /// the pattern.
+    pub fn try_encode(&self, text: &str, allow_special: bool) -> Result<Vec<TokenId>> {
+        self.watched(|| self.encode(text, allow_special))
+    }
+
+    /// Run `f`; if a regex of the file's refused a text inside it, that
+    /// refusal (naming this tokenizer) instead of what `f` made.
+    pub fn watched<T>(&self, f: impl FnOnce() -> T) -> Result<T> {
+        crate::bpe::pattern_work::watch(f).map_err(|e| e.context(self.name()))
+    }
+
     /// Encode text. Text that looks like a special token is ordinary text
-    /// unless `allow_special` is set.
+    /// unless `allow_special` is set. A regex of the file's that would take
+    /// more than linear work on `text` gives no tokens for the part it was
+    /// to cut, and its refusal goes to the
+    /// [`crate::bpe::pattern_work::watch`] around: text from outside is
+    /// encoded with [`Tokenizer::try_encode`].
     pub fn encode(&self, text: &str, allow_special: bool) -> Vec<TokenId> {
         let mut ids = Vec::new();
         // Whether a piece starts the text (nothing came before it).
@@ -719,7 +737,13 @@ impl Tokenizer {
     }
 
     /// Encode raw bytes. Byte mode takes any bytes; char mode needs UTF-8.
+    /// A regex of the file's that would take more than linear work on the
+    /// text is refused as in [`Tokenizer::try_encode`].
     pub fn encode_bytes(&self, text: &[u8], allow_special: bool) -> Result<Vec<TokenId>> {
+        self.watched(|| self.encode_bytes_unwatched(text, allow_special))?
+    }
+
+    fn encode_bytes_unwatched(&self, text: &[u8], allow_special: bool) -> Result<Vec<TokenId>> {
         match self.mode() {
             Mode::Char => {
                 let s = std::str::from_utf8(text).map_err(|e| {

@@ -5,6 +5,7 @@
 //! word traced to the input it came from.
 
 use crate::bpe::mapped::Mapped;
+use crate::bpe::pattern_work::{self, FileRegex, Meter};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -58,7 +59,7 @@ pub enum Pattern {
     /// A string, matched left to right without overlap.
     Literal(String),
     /// A regex, its matches left to right.
-    Regex(Box<fancy_regex::Regex>),
+    Regex(Box<FileRegex>),
     /// Runs of word characters and runs of other non-space characters:
     /// HF `Whitespace`'s `\w+|[^\w\s]+`, on a linear-time engine.
     WordsAndSymbols,
@@ -151,11 +152,14 @@ pub struct Word {
     pub at_origin: bool,
 }
 
-/// Run `steps` over one normalized piece of text.
+/// Run `steps` over one normalized piece of text. A regex that would take
+/// more than linear work on it makes no words at all and reports the
+/// refusal to the [`pattern_work::watch`] around.
 pub fn pre_tokenize(steps: &[PreStep], text: Mapped, at_start: bool) -> Vec<Word> {
     if text.text.is_empty() {
         return Vec::new();
     }
+    let mut meter = Meter::new();
     let mut words = vec![Word {
         text,
         at_origin: at_start,
@@ -163,21 +167,24 @@ pub fn pre_tokenize(steps: &[PreStep], text: Mapped, at_start: bool) -> Vec<Word
     for step in steps {
         let mut next = Vec::with_capacity(words.len() * 2);
         for w in words {
-            apply(step, w, at_start, &mut next);
+            apply(step, w, at_start, &mut meter, &mut next);
+        }
+        if meter.refused() {
+            return Vec::new();
         }
         words = next;
     }
     words
 }
 
-fn apply(step: &PreStep, mut w: Word, at_start: bool, out: &mut Vec<Word>) {
+fn apply(step: &PreStep, mut w: Word, at_start: bool, meter: &mut Meter, out: &mut Vec<Word>) {
     match step {
         PreStep::Split {
             pattern,
             behavior,
             invert,
         } => {
-            let matches = find_matches(pattern, &w.text.text, *invert);
+            let matches = find_matches(pattern, &w.text.text, *invert, meter);
             cut(&w, &keep(matches, *behavior), at_start, out);
         }
         PreStep::Metaspace(ms) => {
@@ -193,6 +200,7 @@ fn apply(step: &PreStep, mut w: Word, at_start: bool, out: &mut Vec<Word>) {
                     &Pattern::Class(CharClass::One(ms.replacement)),
                     &w.text.text,
                     false,
+                    meter,
                 );
                 cut(&w, &keep(m, Behavior::MergedWithNext), at_start, out);
             } else {
@@ -210,7 +218,7 @@ fn apply(step: &PreStep, mut w: Word, at_start: bool, out: &mut Vec<Word>) {
             let mut parts = Vec::new();
             match regex {
                 Some(re) => {
-                    let m = find_matches(re, &w.text.text, false);
+                    let m = find_matches(re, &w.text.text, false, meter);
                     cut(&w, &keep(m, Behavior::Isolated), at_start, &mut parts);
                 }
                 None => parts.push(w),
@@ -241,7 +249,12 @@ fn cut(w: &Word, ranges: &[Range<usize>], at_start: bool, out: &mut Vec<Word>) {
 }
 
 /// The text as alternating pieces: each match and the text between.
-fn find_matches(pattern: &Pattern, s: &str, invert: bool) -> Vec<(Range<usize>, bool)> {
+fn find_matches(
+    pattern: &Pattern,
+    s: &str,
+    invert: bool,
+    meter: &mut Meter,
+) -> Vec<(Range<usize>, bool)> {
     let mut out = Vec::new();
     let mut last = 0;
     let mut push_match = |r: Range<usize>, out: &mut Vec<(Range<usize>, bool)>| {
@@ -265,13 +278,15 @@ fn find_matches(pattern: &Pattern, s: &str, invert: bool) -> Vec<(Range<usize>, 
                 push_match(i..i + p.len(), &mut out);
             }
         }
-        Pattern::Regex(re) => {
-            for m in re.find_iter(s) {
-                // The backtracking bound was reached: the rest is not cut.
-                let Ok(m) = m else { break };
-                push_match(m.range(), &mut out);
+        Pattern::Regex(re) => match re.find_all(s, meter) {
+            Ok(found) => {
+                for m in found {
+                    push_match(m, &mut out);
+                }
             }
-        }
+            // The refusal goes to the caller's watch; nothing is cut.
+            Err(e) => pattern_work::note(e),
+        },
         Pattern::WordsAndSymbols => {
             for m in words_and_symbols().find_iter(s) {
                 push_match(m.range(), &mut out);

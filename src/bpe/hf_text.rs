@@ -25,7 +25,7 @@ pub enum NormStep {
     /// `Replace` with a regex pattern: every match, left to right, by the
     /// text as written (no group references).
     ReplaceRegex {
-        from: Box<fancy_regex::Regex>,
+        from: Box<crate::bpe::pattern_work::FileRegex>,
         to: String,
     },
     /// `BertNormalizer`.
@@ -81,9 +81,13 @@ pub struct HfText {
 }
 
 impl HfText {
-    /// The normalized text of `text`, with where each byte came from.
+    /// The normalized text of `text`, with where each byte came from. A
+    /// regex that would take more than linear work on it makes the result
+    /// empty and reports the refusal to the
+    /// [`crate::bpe::pattern_work::watch`] around.
     pub fn normalize(&self, text: &str) -> Mapped {
         let mut m = Mapped::new(text);
+        let mut meter = crate::bpe::pattern_work::Meter::new();
         for step in &self.normalizer {
             match step {
                 NormStep::Prepend(p) => m.prepend(p),
@@ -91,16 +95,13 @@ impl HfText {
                 NormStep::Unicode(s) => m.unicode(*s),
                 NormStep::Strip { left, right } => m.strip(*left, *right),
                 NormStep::StripAccents => m.filter(is_combining_mark),
-                NormStep::ReplaceRegex { from, to } => {
-                    let mut matches = Vec::new();
-                    for found in from.find_iter(&m.text) {
-                        // The backtracking bound was reached: the rest is
-                        // left as it is.
-                        let Ok(found) = found else { break };
-                        matches.push(found.range());
+                NormStep::ReplaceRegex { from, to } => match from.find_all(&m.text, &mut meter) {
+                    Ok(matches) => m.replace_ranges(&matches, to),
+                    Err(e) => {
+                        crate::bpe::pattern_work::note(e);
+                        return Mapped::new("");
                     }
-                    m.replace_ranges(&matches, to);
-                }
+                },
                 NormStep::Bert(n) => m.bert(*n),
                 NormStep::Precompiled(n) => m.charsmap(n),
             }

@@ -28,6 +28,7 @@ pub(crate) mod names;
 pub(crate) mod packed;
 pub(crate) mod paged;
 pub(crate) mod pairs;
+pub mod pattern_work;
 pub mod pretok;
 pub(crate) mod rank_pairs;
 pub mod regex_split;

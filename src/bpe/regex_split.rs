@@ -5,11 +5,13 @@
 //!
 //! The regexes run on `fancy-regex`, a backtracking engine. A pattern whose
 //! shape can make a search super-linear is refused when it is read
-//! ([`compile`]); the bound on backtracking steps stays as a second guard:
-//! a search that reaches it leaves the rest of that piece whole rather than
-//! the program hanging.
+//! ([`compile`]); the work of each search is bounded too
+//! ([`crate::bpe::pattern_work`]): a text on which a pattern would take
+//! more is refused by the pattern's name (see [`pattern_work::watch`]),
+//! never cut in part.
 
 use crate::bpe::io::regex_check::compile;
+use crate::bpe::pattern_work::{self, FileRegex, Meter};
 use crate::bpe::pretok::for_each_utf8_run;
 use crate::error::Result;
 use std::ops::Range;
@@ -17,7 +19,7 @@ use std::ops::Range;
 #[derive(Debug, Clone)]
 pub struct RegexChain {
     name: String,
-    regexes: Vec<fancy_regex::Regex>,
+    regexes: Vec<FileRegex>,
 }
 
 impl RegexChain {
@@ -40,8 +42,20 @@ impl RegexChain {
     }
 
     /// Call `f` with each piece of `text`, in order; together they cover
-    /// it. Bytes that are not UTF-8 are pieces of their own.
+    /// it. Bytes that are not UTF-8 are pieces of their own. A pattern that
+    /// would take more than linear work on the text makes no pieces at all
+    /// and reports the refusal to the [`pattern_work::watch`] around.
     pub fn for_each_chunk(&self, text: &[u8], mut f: impl FnMut(Range<usize>)) {
+        if let Err(e) = self.try_for_each_chunk(text, &mut f) {
+            pattern_work::note(e);
+        }
+    }
+
+    /// [`RegexChain::for_each_chunk`], the refusal returned (then `f` is
+    /// not called).
+    pub fn try_for_each_chunk(&self, text: &[u8], mut f: impl FnMut(Range<usize>)) -> Result<()> {
+        let mut meter = Meter::new();
+        let mut refused = None;
         let mut pieces: Vec<Range<usize>> = Vec::new();
         for_each_utf8_run(text, |start, run| match run {
             Ok(s) => {
@@ -49,9 +63,19 @@ impl RegexChain {
                 let mut current: Vec<Range<usize>> =
                     std::iter::once(start..start + s.len()).collect();
                 for re in &self.regexes {
+                    if refused.is_some() {
+                        break;
+                    }
                     let mut next = Vec::with_capacity(current.len() * 2);
                     for r in current {
-                        split_one(re, text, r, &mut next);
+                        if refused.is_some() {
+                            next.push(r);
+                            continue;
+                        }
+                        if let Err(e) = split_one(re, text, r.clone(), &mut meter, &mut next) {
+                            refused = Some(e);
+                            next.push(r);
+                        }
                     }
                     current = next;
                 }
@@ -59,38 +83,45 @@ impl RegexChain {
             }
             Err(len) => pieces.push(start..start + len),
         });
+        if let Some(e) = refused {
+            return Err(e);
+        }
         for p in pieces {
             f(p);
         }
+        Ok(())
     }
 }
 
 /// Cut `text[r]` (valid UTF-8) at the matches of `re`, keeping the text
-/// between them.
-fn split_one(re: &fancy_regex::Regex, text: &[u8], r: Range<usize>, out: &mut Vec<Range<usize>>) {
+/// between them; nothing is cut if the work would pass `meter`'s bound.
+fn split_one(
+    re: &FileRegex,
+    text: &[u8],
+    r: Range<usize>,
+    meter: &mut Meter,
+    out: &mut Vec<Range<usize>>,
+) -> Result<()> {
     let Ok(s) = std::str::from_utf8(&text[r.clone()]) else {
         out.push(r);
-        return;
+        return Ok(());
     };
     let base = r.start;
     let mut last = 0;
-    for m in re.find_iter(s) {
-        let Ok(m) = m else {
-            // The backtracking bound was reached: the rest stays whole.
-            break;
-        };
-        if m.start() == m.end() {
+    for m in re.find_all(s, meter)? {
+        if m.is_empty() {
             continue;
         }
-        if m.start() > last {
-            out.push(base + last..base + m.start());
+        if m.start > last {
+            out.push(base + last..base + m.start);
         }
-        out.push(base + m.start()..base + m.end());
-        last = m.end();
+        out.push(base + m.start..base + m.end);
+        last = m.end;
     }
     if last < s.len() {
         out.push(base + last..base + s.len());
     }
+    Ok(())
 }
 
 #[cfg(test)]

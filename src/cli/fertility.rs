@@ -26,7 +26,7 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
     let mut rows = Vec::new();
     for tok in &tokenizers {
         for (label, text) in &texts {
-            let mut row = fertility::measure(tok, label, text);
+            let mut row = tok.watched(|| fertility::measure(tok, label, text))?;
             if args.add_special_tokens {
                 // The model's own count: the tokens around the text too.
                 row.tokens = tok

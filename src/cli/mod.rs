@@ -62,8 +62,18 @@ pub fn man_page(command: Option<&str>) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Run one subcommand, writing its report to stdout.
+/// Run one subcommand, writing its report to stdout. A regex of a
+/// tokenizer file's that would take more than linear work on a text fails
+/// the command with its refusal (the explorer and the classroom show it
+/// instead).
 pub fn run(command: Command) -> Result<()> {
+    if matches!(command, Command::Tui(_) | Command::Serve(_)) {
+        return run_command(command);
+    }
+    crate::bpe::pattern_work::watch(|| run_command(command))?
+}
+
+fn run_command(command: Command) -> Result<()> {
     match command {
         Command::Train(a) => train::run(&a),
         Command::Count(a) => count::run(&a),

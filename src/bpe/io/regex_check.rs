@@ -11,9 +11,12 @@
 //! look-around after an unbounded repetition (a failing look-around makes
 //! the repetition give back its characters one by one, at every place) —
 //! except `X+(?!Y)` where no character is both X and Y, which gives back at
-//! most one (GPT-2's `\s+(?!\S)`). The bound on backtracking steps stays as
-//! a second guard.
+//! most one (GPT-2's `\s+(?!\S)`). What passes is searched with a bound on
+//! its work ([`crate::bpe::pattern_work`]): a text on which a pattern would
+//! take more than linear work, or reach the bound on backtracking steps, is
+//! refused by the pattern's name, never cut in part.
 
+use crate::bpe::pattern_work::FileRegex;
 use crate::error::{Error, Result, quoted};
 use fancy_regex::{Expr, LookAround};
 
@@ -21,7 +24,7 @@ use fancy_regex::{Expr, LookAround};
 pub const BACKTRACK_LIMIT: usize = 1_000_000;
 
 /// Compile `pattern` or say why not; `path` names the field.
-pub fn compile(pattern: &str, path: &str) -> Result<fancy_regex::Regex> {
+pub fn compile(pattern: &str, path: &str) -> Result<FileRegex> {
     let refuse = |why: String| Error::input(format!("{path}: the regex {} {why}", quoted(pattern)));
     let tree = Expr::parse_tree(pattern).map_err(|e| refuse(format!("does not compile: {e}")))?;
     if let Some(why) = super_linear(&tree.expr) {
@@ -29,10 +32,11 @@ pub fn compile(pattern: &str, path: &str) -> Result<fancy_regex::Regex> {
             "could take more than linear time ({why}); bpeek refuses it rather than risk hanging"
         )));
     }
-    fancy_regex::RegexBuilder::new(pattern)
+    let engine = fancy_regex::RegexBuilder::new(pattern)
         .backtrack_limit(BACKTRACK_LIMIT)
         .build()
-        .map_err(|e| refuse(format!("does not compile: {e}")))
+        .map_err(|e| refuse(format!("does not compile: {e}")))?;
+    FileRegex::new(pattern, path, engine, &tree.expr)
 }
 
 /// What in `e` can make a search super-linear, if anything.
@@ -44,7 +48,7 @@ pub fn super_linear(e: &Expr) -> Option<String> {
 }
 
 /// Whether `e` needs the backtracking engine at all.
-fn is_fancy(e: &Expr) -> bool {
+pub(crate) fn is_fancy(e: &Expr) -> bool {
     match e {
         Expr::LookAround(..)
         | Expr::Backref { .. }
@@ -150,7 +154,7 @@ fn gives_back_once(rep: &Expr, look: &Expr) -> bool {
     }
 }
 
-fn strip_groups(e: &Expr) -> &Expr {
+pub(crate) fn strip_groups(e: &Expr) -> &Expr {
     match e {
         Expr::Group(inner) => strip_groups(inner),
         Expr::AtomicGroup(inner) => strip_groups(inner),
@@ -159,7 +163,7 @@ fn strip_groups(e: &Expr) -> &Expr {
 }
 
 /// The characters a one-character expression matches.
-fn class_of(e: &Expr) -> Option<regex_syntax::hir::ClassUnicode> {
+pub(crate) fn class_of(e: &Expr) -> Option<regex_syntax::hir::ClassUnicode> {
     use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind};
     match strip_groups(e) {
         Expr::Delegate {

@@ -82,6 +82,9 @@ pub struct EncodeBox {
     /// A long text is encoded a part at a time, between frames: the tokens
     /// cover the text up to here so far.
     progress: Option<usize>,
+    /// Why the text has no tokens: a regex of the tokenizer file's refused
+    /// it (its work would grow faster than the text).
+    pub refused: Option<String>,
 }
 
 /// Texts longer than this are encoded a part at a time.
@@ -523,6 +526,11 @@ impl EncodeBox {
         if self.encoded_for == Some(key) {
             return;
         }
+        if self.refused.take().is_some() {
+            // Nothing was encoded: nothing to build on.
+            self.encoded_for = None;
+            self.dirty = None;
+        }
         let same_tokenizer = self
             .encoded_for
             .is_some_and(|(s, stamp, _)| (s, stamp) == (key.0, key.1));
@@ -560,9 +568,15 @@ impl EncodeBox {
             self.progress = None;
         }
         self.ids = match toks.get(slot) {
-            Some(tok) if !self.text.is_empty() => tok
-                .encode_bytes(self.text.as_bytes(), false)
-                .unwrap_or_default(),
+            Some(tok) if !self.text.is_empty() => {
+                match tok.encode_bytes(self.text.as_bytes(), false) {
+                    Ok(ids) => ids,
+                    Err(e) => {
+                        self.refused = Some(e.to_string());
+                        Vec::new()
+                    }
+                }
+            }
             _ => Vec::new(),
         };
         self.spans = match toks.get(slot) {

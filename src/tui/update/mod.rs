@@ -37,7 +37,27 @@ pub use training::adopt;
 use training::*;
 use trees::*;
 
+/// Apply `action` to `app`. A regex of a tokenizer file's that refuses
+/// the text (its work would grow faster than the text) is told in the
+/// notice line; what it was to cut is left out.
 pub fn update(app: &mut App, action: Action) {
+    let encode_refused = app.encode.refused.is_some();
+    let refused = crate::bpe::pattern_work::watch(|| update_unwatched(app, action))
+        .err()
+        .or_else(crate::bpe::pattern_work::take_unwatched);
+    if let Some(e) = refused {
+        app.notice = Some(e.to_string());
+        app.dirty = true;
+    } else if let Some(why) = &app.encode.refused
+        && (app.notice.is_none() || !encode_refused)
+    {
+        // Said when the encode box's text is refused, and again after each
+        // key for as long as it is.
+        app.notice = Some(why.clone());
+    }
+}
+
+fn update_unwatched(app: &mut App, action: Action) {
     if matches!(action, Action::Tick) && !app.autoplay.on {
         return;
     }

@@ -262,6 +262,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // While the tokenizer loads there is nothing to count yet.
     let right = if enc.text.is_empty() || slot.is_loading() || slot.error().is_some() {
         String::new()
+    } else if enc.refused.is_some() {
+        format!("{} bytes {} no tokens: refused", enc.bytes(), t.glyphs.dot)
     } else if let Some(done) = enc.encoded_percent() {
         format!(
             "{} bytes {} encoding, {done}% done{}",
