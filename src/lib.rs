@@ -12,8 +12,10 @@ pub mod cli;
 pub mod corpora;
 #[cfg(test)]
 pub(crate) mod dice;
+pub mod encode_report;
 pub mod error;
 pub(crate) mod freed_memory;
+pub mod interrupt;
 pub mod memory_budget;
 pub mod options;
 pub mod output;

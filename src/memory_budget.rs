@@ -56,8 +56,9 @@ pub fn in_use() -> usize {
 /// Set the budget from `BPEEK_MAX_MEMORY`, else from the memory available.
 pub fn set_from_environment() -> crate::error::Result<()> {
     let budget = match std::env::var(VARIABLE) {
-        Ok(v) => crate::options::args::size_in_bytes(&v)
-            .map_err(|e| crate::error::Error::input(format!("{VARIABLE}: {e}")))?,
+        Ok(v) => {
+            size_in_bytes(&v).map_err(|e| crate::error::Error::input(format!("{VARIABLE}: {e}")))?
+        }
         Err(_) => match available() {
             Some(bytes) => bytes,
             None => return Ok(()),
@@ -108,4 +109,27 @@ mod tests {
         assert_eq!(meminfo_kb(info, "MemAvailable:"), Some(20_000_000));
         assert_eq!(meminfo_kb(info, "Swap:"), None);
     }
+}
+
+/// A size as a user writes it: `1500`, `64kB`, `500MB`, `2GB` (powers of
+/// 1000, as the messages print them; `KiB`, `MiB` and `GiB` too).
+pub fn size_in_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" => 1_000,
+        "m" | "mb" => 1_000_000,
+        "g" | "gb" => 1_000_000_000,
+        "kib" => 1 << 10,
+        "mib" => 1 << 20,
+        "gib" => 1 << 30,
+        _ => return Err(format!("{s:?} is not a size (write e.g. 500MB or 2GB)")),
+    };
+    number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("{s:?} is not a size (write e.g. 500MB or 2GB)"))
 }

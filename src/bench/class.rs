@@ -362,12 +362,12 @@ async fn big_goto(teacher: &Client, class: &[Client], merges: usize) -> Result<(
     Ok(())
 }
 
-/// Serve `corpus` (the bundled one without it) to `students` and a
-/// teacher, go to merge `goto` at the end, and print what it cost.
 /// The most students the bench starts: each is a session of the server
 /// and a client here, a few MB each, on one machine.
 pub const MAX_STUDENTS: usize = 2000;
 
+/// Serve `corpus` (the bundled one without it) to `students` and a
+/// teacher, go to merge `goto` at the end, and print what it cost.
 pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Result<()> {
     if students == 0 {
         return Err(Error::input("--serve: at least 1 student"));
@@ -380,10 +380,8 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
     }
     // Ctrl-C or kill: the server's folder goes with the bench (the server
     // itself gets SIGTERM from the kernel).
-    crate::cli::interrupt::clean_up_on_signals();
+    crate::interrupt::clean_up_on_signals();
     let server = start_server(students + 1, corpus)?;
-    let pid = server.child.id();
-    let (rss_idle, _) = usage(pid);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -397,10 +395,83 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
     crate::say!(
         "serve bench: {what}; {students} students at 120x40 following a teacher, and one at 80x24; loopback"
     );
-    runtime.block_on(async {
+    runtime.block_on(follow_the_teacher(&server, students, goto))
+}
+
+/// The class joins, follows the teacher's steps, presses keys of its own
+/// and follows a big go-to; every figure printed.
+async fn follow_the_teacher(server: &ServerProcess, students: usize, goto: usize) -> Result<()> {
+    let pid = server.child.id();
+    let (rss_idle, _) = usage(pid);
+    let class = Class::join(server, students).await?;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let (rss_class, cpu_before) = usage(pid);
+    let (_, clients_before) = usage(std::process::id());
+    let started = Instant::now();
+    let steps = class.follow_steps().await?;
+    let own_ms = class.own_keys().await?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let (rss_end, cpu_after) = usage(pid);
+    let (_, clients_after) = usage(std::process::id());
+    steps.report_latency()?;
+    crate::say!(
+        "own keys (all {students} at once, {KEY_ROUNDS} rounds), keystroke to first frame byte: {}",
+        percentiles("own_key", own_ms)
+    );
+    steps.report_bytes(students)?;
+    let sessions = students + 2;
+    let clients_cpu = clients_after - clients_before;
+    let cpu = cpu_after - cpu_before;
+    put(&["server", "rss_idle_mb"], round(rss_idle, 1));
+    put(&["server", "rss_class_mb"], round(rss_class, 1));
+    put(&["server", "rss_after_mb"], round(rss_end, 1));
+    put(&["server", "sessions"], sessions);
+    put(&["server", "cpu_s"], round(cpu, 3));
+    put(&["server", "elapsed_s"], round(elapsed, 3));
+    put(&["clients_cpu_s"], round(clients_cpu, 3));
+    crate::say!(
+        "server: RSS {rss_idle:.0} MB idle, {rss_class:.0} MB with {sessions} sessions, {rss_end:.0} MB after; \
+         CPU {cpu:.2} s in {elapsed:.1} s ({:.0}% of one core); the clients here took {clients_cpu:.2} s more",
+        100.0 * cpu / elapsed,
+    );
+    if sessions >= 100 {
+        crate::say!(
+            "  memory with {sessions} sessions: {}",
+            against(rss_class, 300.0, "MB")
+        );
+    }
+    big_goto(&class.teacher, &class.students, goto).await?;
+    let (rss_goto, _) = usage(pid);
+    put(&["server", "rss_after_goto_mb"], round(rss_goto, 1));
+    crate::say!("server: RSS {rss_goto:.0} MB after the go-to");
+    Ok(())
+}
+
+/// The clients of a benched class: students at 120x40, one at 80x24 and
+/// the teacher.
+struct Class {
+    students: Vec<Client>,
+    small: Client,
+    teacher: Client,
+}
+
+/// What the followers received while the teacher stepped.
+struct Followed {
+    /// Keystroke to a follower's first frame byte, each step, each student.
+    ms: Vec<f64>,
+    big_bytes: usize,
+    small_bytes: usize,
+}
+
+impl Class {
+    /// Connect every student at once, then the small terminal and the
+    /// teacher; print how long each student waited for a first frame.
+    async fn join(server: &ServerProcess, students: usize) -> Result<Class> {
         let port = server.port;
         let joins: Vec<_> = (0..students)
-            .map(|i| tokio::spawn(async move { connect(port, &format!("s{i}"), None, (120, 40)).await }))
+            .map(|i| {
+                tokio::spawn(async move { connect(port, &format!("s{i}"), None, (120, 40)).await })
+            })
             .collect();
         let mut class = Vec::new();
         for j in joins {
@@ -417,94 +488,77 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
             "connect to first frame: {}",
             percentiles("connect_to_first_frame", connects)
         );
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        let (rss_class, cpu_before) = usage(pid);
-        let (_, clients_before) = usage(std::process::id());
+        Ok(Class {
+            students: class,
+            small,
+            teacher,
+        })
+    }
 
-        // The teacher steps twice a second; every follower redraws.
-        let started = Instant::now();
+    /// The teacher steps twice a second; every follower redraws.
+    async fn follow_steps(&self) -> Result<Followed> {
         let mut marks = Vec::new();
         for _ in 0..STEPS {
-            marks.push(teacher.press(b"n").await?);
+            marks.push(self.teacher.press(b"n").await?);
             tokio::time::sleep(STEP_EVERY).await;
         }
         marks.push(Instant::now());
-        let mut follow_ms = Vec::new();
-        let mut big_bytes = 0;
-        let mut small_bytes = 0;
+        let mut followed = Followed {
+            ms: Vec::new(),
+            big_bytes: 0,
+            small_bytes: 0,
+        };
         for w in marks.windows(2) {
-            for c in &class {
+            for c in &self.students {
                 let (first, bytes) = c.between(w[0], w[1]);
-                follow_ms.extend(first.map(|d| d.as_secs_f64() * 1e3));
-                big_bytes += bytes;
+                followed.ms.extend(first.map(|d| d.as_secs_f64() * 1e3));
+                followed.big_bytes += bytes;
             }
-            small_bytes += small.between(w[0], w[1]).1;
+            followed.small_bytes += self.small.between(w[0], w[1]).1;
         }
-        // Each student presses a key of their own, all at once.
+        Ok(followed)
+    }
+
+    /// Each student presses a key of their own, all at once, in rounds:
+    /// keystroke to first frame byte, each round, each student.
+    async fn own_keys(&self) -> Result<Vec<f64>> {
         let mut own_ms = Vec::new();
         for _ in 0..KEY_ROUNDS {
             let mut sent = Vec::new();
-            for c in &class {
+            for c in &self.students {
                 sent.push(c.press(b"\t").await?);
             }
             tokio::time::sleep(STEP_EVERY).await;
             let end = Instant::now();
-            for (c, at) in class.iter().zip(&sent) {
+            for (c, at) in self.students.iter().zip(&sent) {
                 own_ms.extend(c.between(*at, end).0.map(|d| d.as_secs_f64() * 1e3));
             }
         }
-        let elapsed = started.elapsed().as_secs_f64();
-        let (rss_end, cpu_after) = usage(pid);
-        let (_, clients_after) = usage(std::process::id());
+        Ok(own_ms)
+    }
+}
 
+impl Followed {
+    fn report_latency(&self) -> Result<()> {
         crate::say!(
             "teacher steps ({STEPS} at 2/s), keystroke to a follower's first frame byte: {}; {}",
-            percentiles("teacher_key_to_follower", follow_ms.clone()),
-            against(p95(&follow_ms), 50.0, "ms at p95")
+            percentiles("teacher_key_to_follower", self.ms.clone()),
+            against(p95(&self.ms), 50.0, "ms at p95")
         );
-        crate::say!(
-            "own keys (all {students} at once, {KEY_ROUNDS} rounds), keystroke to first frame byte: {}",
-            percentiles("own_key", own_ms)
-        );
-        let per_step_big = big_bytes as f64 / (STEPS * students) as f64;
-        let per_step_small = small_bytes as f64 / STEPS as f64;
+        Ok(())
+    }
+
+    fn report_bytes(&self, students: usize) -> Result<()> {
+        let per_step_big = self.big_bytes as f64 / (STEPS * students) as f64;
+        let per_step_small = self.small_bytes as f64 / STEPS as f64;
         put(&["bytes_per_step", "at_120x40"], round(per_step_big, 0));
         put(&["bytes_per_step", "at_80x24"], round(per_step_small, 0));
-        put(&["server", "rss_idle_mb"], round(rss_idle, 1));
-        put(&["server", "rss_class_mb"], round(rss_class, 1));
-        put(&["server", "rss_after_mb"], round(rss_end, 1));
-        put(&["server", "sessions"], students + 2);
-        put(&["server", "cpu_s"], round(cpu_after - cpu_before, 3));
-        put(&["server", "elapsed_s"], round(elapsed, 3));
-        put(&["clients_cpu_s"], round(clients_after - clients_before, 3));
         crate::say!(
             "bytes per step per session: {:.0} at 120x40, {:.0} at 80x24 ({})",
             per_step_big,
             per_step_small,
             against(per_step_small / 1024.0, 4.0, "KB at 80x24")
         );
-        crate::say!(
-            "server: RSS {rss_idle:.0} MB idle, {rss_class:.0} MB with {} sessions, {rss_end:.0} MB after; \
-             CPU {:.2} s in {elapsed:.1} s ({:.0}% of one core); the clients here took {:.2} s more",
-            students + 2,
-            cpu_after - cpu_before,
-            100.0 * (cpu_after - cpu_before) / elapsed,
-            clients_after - clients_before
-        );
-        if students + 2 >= 100 {
-            crate::say!(
-                "  memory with {} sessions: {}",
-                students + 2,
-                against(rss_class, 300.0, "MB")
-            );
-        }
-        big_goto(&teacher, &class, goto).await?;
-        let (rss_goto, _) = usage(pid);
-        put(&["server", "rss_after_goto_mb"], round(rss_goto, 1));
-        crate::say!("server: RSS {rss_goto:.0} MB after the go-to");
-        drop(teacher);
-        drop(small);
-        Ok::<(), Error>(())
-    })?;
-    Ok(())
+        Ok(())
+    }
 }

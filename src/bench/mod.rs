@@ -10,14 +10,14 @@ pub(crate) mod limits;
 pub(crate) mod side_by_side;
 
 use crate::bpe::io::files::read_prefix;
-use crate::bpe::{Trainer, TrainerConfig};
+use crate::bpe::{Pretok, TieRule, Trainer, TrainerConfig};
 use crate::error::Result;
 use crate::options::args::BenchArgs;
 use figures::put;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &BenchArgs) -> Result<()> {
-    if args.format == crate::cli::args::Format::Json {
+    if args.format == crate::options::args::Format::Json {
         figures::as_json();
     }
     run_bench(args)?;
@@ -61,6 +61,18 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         };
         return explorer::run(&source, text, config, args.merges);
     }
+    train_and_seek(&source, text, pretok, tie, args.merges)
+}
+
+/// Train on `text` to `merges` merges timing every step, then step back
+/// and seek, and report each with the peak memory.
+fn train_and_seek(
+    source: &str,
+    text: Vec<u8>,
+    pretok: Pretok,
+    tie: TieRule,
+    merges: usize,
+) -> Result<()> {
     let bytes = text.len();
     put(&["pretok"], pretok.to_string());
     put(&["tie"], tie.to_string());
@@ -68,15 +80,23 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         "corpus: {source}, {:.1} MB; pretok {pretok}, tie {tie}",
         bytes as f64 / 1e6
     );
-
     let config = TrainerConfig {
         pretok,
         tie,
-        max_merges: Some(args.merges),
+        max_merges: Some(merges),
         ..Default::default()
     };
+    let mut trainer = first_count(text, config)?;
+    let n = time_steps(&mut trainer, merges)?;
+    let backs = time_steps_back(&mut trainer, n)?;
+    time_seeks(&mut trainer, n, backs)?;
+    report_peak_memory(bytes)
+}
+
+/// Build the trainer (chunking and the first count), timed.
+fn first_count(text: Vec<u8>, config: TrainerConfig) -> Result<Trainer> {
     let t = Instant::now();
-    let mut trainer = Trainer::new(text, config)?;
+    let trainer = Trainer::new(text, config)?;
     let build = t.elapsed();
     put(&["first_count", "ms"], figures::ms(build));
     put(&["first_count", "chunks"], trainer.corpus().chunks().len());
@@ -92,8 +112,12 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         trainer.corpus().occurrences().len(),
         trainer.pairs().len()
     );
+    Ok(trainer)
+}
 
-    let mut steps = Vec::with_capacity(args.merges);
+/// Step until the trainer stops, each step timed; the number of steps.
+fn time_steps(trainer: &mut Trainer, merges: usize) -> Result<usize> {
+    let mut steps = Vec::with_capacity(merges);
     loop {
         let t = Instant::now();
         if trainer.step().is_err() {
@@ -114,7 +138,11 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
             against(slowest, 16.0)
         );
     }
+    Ok(n)
+}
 
+/// Step back up to 200 of the `n` merges, each timed; how many.
+fn time_steps_back(trainer: &mut Trainer, n: usize) -> Result<usize> {
     let mut backs = Vec::with_capacity(n);
     for _ in 0..n.min(200) {
         let t = Instant::now();
@@ -122,7 +150,12 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         backs.push(t.elapsed());
     }
     report("step_back", "step back", &mut backs)?;
+    Ok(backs.len())
+}
 
+/// Seek forward to `n` (from where stepping back left it), back to half
+/// and back to 0, each timed.
+fn time_seeks(trainer: &mut Trainer, n: usize, backs: usize) -> Result<()> {
     let t = Instant::now();
     trainer.seek(n);
     let forward = t.elapsed();
@@ -132,7 +165,7 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
     let t = Instant::now();
     trainer.seek(0);
     let zero = t.elapsed();
-    put(&["seek", "from"], n.saturating_sub(backs.len()));
+    put(&["seek", "from"], n.saturating_sub(backs));
     put(&["seek", "to"], n);
     put(&["seek", "forward_ms"], figures::ms(forward));
     put(&["seek", "back_to"], n / 2);
@@ -140,31 +173,37 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
     put(&["seek", "back_to_0_ms"], figures::ms(zero));
     crate::say!(
         "seek: to {n} from {}: {}; back to {}: {}; back to 0: {}",
-        n.saturating_sub(backs.len()),
+        n.saturating_sub(backs),
         ms(forward),
         n / 2,
         ms(half),
         ms(zero)
     );
-    if let Some(kb) = peak_rss_kb() {
-        let times = kb as f64 * 1000.0 / bytes.max(1) as f64;
-        put(
-            &["peak_memory", "mb"],
-            figures::round(kb as f64 / 1000.0, 1),
-        );
-        put(&["peak_memory", "times_corpus"], figures::round(times, 2));
-        put(&["peak_memory", "target_times_corpus"], 10.0);
-        put(&["peak_memory", "met"], times < 10.0);
-        let verdict = if times < 10.0 {
-            "under the target of 10x"
-        } else {
-            "missed: the target is under 10x"
-        };
-        crate::say!(
-            "peak memory: {:.1} MB ({times:.1}x the corpus; {verdict})",
-            kb as f64 / 1000.0,
-        );
-    }
+    Ok(())
+}
+
+/// The process's peak memory against the target of 10x the corpus.
+fn report_peak_memory(bytes: usize) -> Result<()> {
+    let Some(kb) = peak_rss_kb() else {
+        return Ok(());
+    };
+    let times = kb as f64 * 1000.0 / bytes.max(1) as f64;
+    put(
+        &["peak_memory", "mb"],
+        figures::round(kb as f64 / 1000.0, 1),
+    );
+    put(&["peak_memory", "times_corpus"], figures::round(times, 2));
+    put(&["peak_memory", "target_times_corpus"], 10.0);
+    put(&["peak_memory", "met"], times < 10.0);
+    let verdict = if times < 10.0 {
+        "under the target of 10x"
+    } else {
+        "missed: the target is under 10x"
+    };
+    crate::say!(
+        "peak memory: {:.1} MB ({times:.1}x the corpus; {verdict})",
+        kb as f64 / 1000.0,
+    );
     Ok(())
 }
 

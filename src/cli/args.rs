@@ -7,7 +7,7 @@ use std::path::PathBuf;
 // the explorer and the server need nothing of it.
 use crate::options::args::whole;
 pub use crate::options::args::{
-    BenchArgs, ColorChoice, ServeArgs, TrainingOptions, TuiArgs, size_in_bytes,
+    BenchArgs, ColorChoice, Format, ServeArgs, TrainingOptions, TuiArgs, size_in_bytes,
 };
 
 #[derive(Parser, Debug)]
@@ -61,13 +61,6 @@ pub enum Command {
         /// The command whose page to print [default: bpeek's own]
         command: Option<String>,
     },
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
 }
 
 /// The file format of `train --out`.

@@ -50,7 +50,7 @@ pub fn run(args: &CountArgs) -> Result<()> {
     };
     let files = crate::options::count_files::expand(&args.counts)?;
     refuse_output_over_inputs(args, &files)?;
-    crate::cli::interrupt::clean_up_on_signals();
+    crate::interrupt::clean_up_on_signals();
     // A path that cannot be written is said before any counting.
     let mut out = Output::create(&args.out)?;
     let numbers = if args.shards.is_empty() && count_merge::can_merge_in_one_pass(&files)? {

@@ -1,52 +1,13 @@
-//! `encode` as text, written as it goes: the ids on one line, the tokens on
-//! the next, then the count. Each token is described as it is written, so
-//! memory stays near that of the ids however long the text is.
+//! `encode` as text, written to stdout as it goes (the report itself is
+//! [`crate::encode_report`], which the explorer's export writes too).
 
-use crate::bpe::display::token_visible;
+use crate::bpe::TokenId;
 use crate::bpe::encoder::Tokenizer;
-use crate::bpe::{Mode, TokenId};
 use crate::error::Result;
-use std::io::{self, Write};
 
 /// Write the report for `ids`, encoded from `bytes` bytes of text, to stdout.
 pub fn emit(tokenizer: &Tokenizer, ids: &[TokenId], bytes: usize) -> Result<()> {
-    crate::output::emit_with(false, |mut out| write(&mut out, tokenizer, ids, bytes))
-}
-
-pub fn write(
-    w: &mut impl Write,
-    tokenizer: &Tokenizer,
-    ids: &[TokenId],
-    bytes: usize,
-) -> io::Result<()> {
-    for (k, id) in ids.iter().enumerate() {
-        if k > 0 {
-            w.write_all(b" ")?;
-        }
-        write!(w, "{id}")?;
-    }
-    w.write_all(b"\n")?;
-    for (k, &id) in ids.iter().enumerate() {
-        if k > 0 {
-            w.write_all(b" ")?;
-        }
-        write!(w, "\"{}\"", token_visible(&tokenizer.describe(id).bytes))?;
-    }
-    w.write_all(b"\n")?;
-    let per = if ids.is_empty() {
-        0.0
-    } else {
-        bytes as f64 / ids.len() as f64
-    };
-    let unit = match (tokenizer.mode(), ids.len()) {
-        (Mode::Char, 1) => "symbol",
-        (Mode::Char, _) => "symbols",
-        (_, 1) => "token",
-        _ => "tokens",
-    };
-    writeln!(
-        w,
-        "{bytes} bytes -> {} {unit} ({per:.2} bytes per token)",
-        ids.len()
-    )
+    crate::output::emit_with(false, |mut out| {
+        crate::encode_report::write(&mut out, tokenizer, ids, bytes)
+    })
 }

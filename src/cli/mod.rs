@@ -12,7 +12,6 @@ pub(crate) mod fertility;
 /// How a corpus and its trainer are made from the options (shared with the
 /// explorer and the server, see [`crate::options`]).
 pub use crate::options::input;
-pub(crate) mod interrupt;
 pub use crate::output;
 pub(crate) mod train;
 pub(crate) mod train_compare;

@@ -26,7 +26,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     // corpus is read: a wrong path costs nothing.
     check_distinct(args)?;
     check_out_format(args)?;
-    crate::cli::interrupt::clean_up_on_signals();
+    crate::interrupt::clean_up_on_signals();
     let mut trace_out = args.trace.as_deref().map(Output::create).transpose()?;
     let mut tokenizer_out = args.out.as_deref().map(Output::create).transpose()?;
 

@@ -257,27 +257,14 @@ pub struct ServeArgs {
     pub log: Option<PathBuf>,
 }
 
-/// A size as a user writes it: `1500`, `64kB`, `500MB`, `2GB` (powers of
-/// 1000, as the messages print them; `KiB`, `MiB` and `GiB` too).
-pub fn size_in_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (number, unit) = t.split_at(digits);
-    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" => 1_000,
-        "m" | "mb" => 1_000_000,
-        "g" | "gb" => 1_000_000_000,
-        "kib" => 1 << 10,
-        "mib" => 1 << 20,
-        "gib" => 1 << 30,
-        _ => return Err(format!("{s:?} is not a size (write e.g. 500MB or 2GB)")),
-    };
-    number
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(scale))
-        .ok_or_else(|| format!("{s:?} is not a size (write e.g. 500MB or 2GB)"))
+pub use crate::memory_budget::size_in_bytes;
+
+/// How a report is written: text for people, JSON for programs.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
 }
 
 /// A whole number 0 or above, with a message that says so (negative
@@ -337,8 +324,8 @@ pub struct BenchArgs {
     pub serve: Option<usize>,
     /// Lines of text as the figures come, or one JSON document of them at
     /// the end
-    #[arg(long, value_enum, default_value_t = crate::cli::args::Format::Text)]
-    pub format: crate::cli::args::Format,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// A clap value parser from one of the engine's `parse` functions, so a

@@ -24,7 +24,7 @@ pub fn report(app: &App) -> Result<Vec<u8>, String> {
         return Err("the text is still being encoded: try again when it is done".into());
     }
     let mut out = Vec::new();
-    crate::cli::encode_text::write(&mut out, tok, &enc.ids, enc.text.len())
+    crate::encode_report::write(&mut out, tok, &enc.ids, enc.text.len())
         .map_err(|e| e.to_string())?;
     Ok(out)
 }
