@@ -148,45 +148,7 @@ pub fn python_peers(o: &Options) {
     let Some(python) = venv() else { return };
     let dir = std::env::temp_dir().join(format!("bpeek-bench-py-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let gettext_file = dir.join("gettext.txt");
-    let _ = Command::new("python3")
-        .args(["-c", GETTEXT])
-        .arg(&gettext_file)
-        .arg("2000000")
-        .status();
-    let gettext = std::fs::read_to_string(&gettext_file).unwrap_or_default();
-    let (english_name, english) = english(5_000_000);
-    let mut inputs: Vec<(String, String)> = vec![
-        (format!("{english_name}, 5 MB"), english),
-        ("English code: Rust sources, 2 MB".into(), code(2_000_000)),
-        (
-            "multilingual: the 15 language samples and emoji, 4 MB".into(),
-            multilingual(4_000_000),
-        ),
-        ("digits: numbers of 1-12 digits, 2 MB".into(), digits(2_000_000)),
-        ("one letter: 1 MB of `a`".into(), "a".repeat(1_000_000)),
-        (
-            "spaces and newlines: runs of 1-40, 1 MB".into(),
-            (0..40_000)
-                .map(|i| if i % 3 == 0 { "\n".repeat(i % 7 + 1) } else { " ".repeat(i % 40 + 1) } + "x")
-                .collect::<String>(),
-        ),
-    ];
-    if gettext.len() > 100_000 {
-        inputs.insert(
-            3,
-            (
-                format!(
-                    "UI strings: gettext translations on this machine, {:.1} MB",
-                    gettext.len() as f64 / 1e6
-                ),
-                gettext,
-            ),
-        );
-    }
-    if let Some(word) = &o.texts {
-        inputs.retain(|(label, _)| label.to_lowercase().contains(word.as_str()));
-    }
+    let inputs = texts(o, &dir);
     println!(
         "MB/s. Python peers are timed inside Python, not counting its start. A peer whose ids differ from bpeek's is marked `≠` and left out of \"fastest exact\".\n"
     );
@@ -226,38 +188,14 @@ pub fn python_peers(o: &Options) {
             let ours_speed = mb_per_s(text.len(), ours_t);
             let tik_speed = mb_per_s(text.len(), tik_t);
             std::fs::write(&text_file, text).unwrap();
-            let mut cells = Vec::new();
-            let mut fastest: Option<f64> = None;
-            for (peer, _) in PEERS {
-                // A peer that is quadratic on a run would take hours.
-                let out = Command::new("timeout")
-                    .arg(LIMIT_SECONDS.to_string())
-                    .arg(&python)
-                    .args(["-c", RUN, peer, encoding, pattern])
-                    .arg(&text_file)
-                    .arg(o.rounds.to_string())
-                    .output();
-                let answer: serde_json::Value = out
-                    .ok()
-                    .and_then(|o| serde_json::from_slice(&o.stdout).ok())
-                    .unwrap_or_default();
-                let cell = match (answer["seconds"].as_f64(), answer.get("error")) {
-                    (Some(s), _) => {
-                        let speed = text.len() as f64 / 1e6 / s;
-                        let theirs: Vec<u32> =
-                            serde_json::from_value(answer["ids"].clone()).unwrap_or_default();
-                        if theirs == ids {
-                            fastest = Some(fastest.map_or(speed, |f: f64| f.max(speed)));
-                            format!("{speed:.1}")
-                        } else {
-                            format!("{speed:.1} ≠")
-                        }
-                    }
-                    (None, Some(e)) => format!("error: {}", e.as_str().unwrap_or("?")),
-                    (None, None) => format!("over {LIMIT_SECONDS} s"),
-                };
-                cells.push(cell);
-            }
+            let run = PeerRun {
+                python: &python,
+                encoding,
+                pattern,
+                text_file: &text_file,
+                rounds: o.rounds,
+            };
+            let (cells, fastest) = run.every_peer(text.len(), &ids);
             let vs_fastest = fastest.map_or("-".into(), |f| format!("{:.2}", ours_speed / f));
             println!(
                 "| {label} | {name} | {ours_speed:.1} | {tik_speed:.1}{} | {} | {vs_fastest} | {:.2} |",
@@ -269,4 +207,102 @@ pub fn python_peers(o: &Options) {
     }
     println!();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The texts timed, by label (gettext strings where the machine has them),
+/// kept to those `--texts` names.
+fn texts(o: &Options, dir: &std::path::Path) -> Vec<(String, String)> {
+    let gettext_file = dir.join("gettext.txt");
+    let _ = Command::new("python3")
+        .args(["-c", GETTEXT])
+        .arg(&gettext_file)
+        .arg("2000000")
+        .status();
+    let gettext = std::fs::read_to_string(&gettext_file).unwrap_or_default();
+    let (english_name, english) = english(5_000_000);
+    let mut inputs: Vec<(String, String)> = vec![
+        (format!("{english_name}, 5 MB"), english),
+        ("English code: Rust sources, 2 MB".into(), code(2_000_000)),
+        (
+            "multilingual: the 15 language samples and emoji, 4 MB".into(),
+            multilingual(4_000_000),
+        ),
+        ("digits: numbers of 1-12 digits, 2 MB".into(), digits(2_000_000)),
+        ("one letter: 1 MB of `a`".into(), "a".repeat(1_000_000)),
+        (
+            "spaces and newlines: runs of 1-40, 1 MB".into(),
+            (0..40_000)
+                .map(|i| if i % 3 == 0 { "\n".repeat(i % 7 + 1) } else { " ".repeat(i % 40 + 1) } + "x")
+                .collect::<String>(),
+        ),
+    ];
+    if gettext.len() > 100_000 {
+        inputs.insert(
+            3,
+            (
+                format!(
+                    "UI strings: gettext translations on this machine, {:.1} MB",
+                    gettext.len() as f64 / 1e6
+                ),
+                gettext,
+            ),
+        );
+    }
+    if let Some(word) = &o.texts {
+        inputs.retain(|(label, _)| label.to_lowercase().contains(word.as_str()));
+    }
+    inputs
+}
+
+/// One text under one encoding, timed in each Python peer.
+struct PeerRun<'a> {
+    python: &'a std::path::Path,
+    encoding: &'a str,
+    pattern: &'a str,
+    text_file: &'a std::path::Path,
+    rounds: usize,
+}
+
+impl PeerRun<'_> {
+    /// Every peer's cell (MB/s, `≠` when its ids differ from `ids`), and
+    /// the fastest exact peer's speed.
+    fn every_peer(&self, bytes: usize, ids: &[u32]) -> (Vec<String>, Option<f64>) {
+        let mut cells = Vec::new();
+        let mut fastest: Option<f64> = None;
+        for (peer, _) in PEERS {
+            let answer = self.answer(peer);
+            let cell = match (answer["seconds"].as_f64(), answer.get("error")) {
+                (Some(s), _) => {
+                    let speed = bytes as f64 / 1e6 / s;
+                    let theirs: Vec<u32> =
+                        serde_json::from_value(answer["ids"].clone()).unwrap_or_default();
+                    if theirs == ids {
+                        fastest = Some(fastest.map_or(speed, |f: f64| f.max(speed)));
+                        format!("{speed:.1}")
+                    } else {
+                        format!("{speed:.1} ≠")
+                    }
+                }
+                (None, Some(e)) => format!("error: {}", e.as_str().unwrap_or("?")),
+                (None, None) => format!("over {LIMIT_SECONDS} s"),
+            };
+            cells.push(cell);
+        }
+        (cells, fastest)
+    }
+
+    /// What the peer printed: its time and ids, or an error.
+    fn answer(&self, peer: &str) -> serde_json::Value {
+        // A peer that is quadratic on a run would take hours.
+        let out = Command::new("timeout")
+            .arg(LIMIT_SECONDS.to_string())
+            .arg(self.python)
+            .args(["-c", RUN, peer, self.encoding, self.pattern])
+            .arg(self.text_file)
+            .arg(self.rounds.to_string())
+            .output();
+        out.ok()
+            .and_then(|o| serde_json::from_slice(&o.stdout).ok())
+            .unwrap_or_default()
+    }
 }
