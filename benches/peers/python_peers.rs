@@ -135,7 +135,7 @@ fn code(limit: usize) -> String {
         .unwrap_or_default();
     let mut text = String::from_utf8_lossy(&out).into_owned();
     if text.len() < limit / 2 {
-        text = include_str!("../../src/bpe/encoder.rs").repeat(limit / 30_000 + 1);
+        text = include_str!("python_peers.rs").repeat(limit / 10_000 + 1);
     }
     text
 }
