@@ -99,18 +99,6 @@ fn cgroup_room() -> Option<u64> {
     Some(max.saturating_sub(current))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn meminfo_lines_are_read_in_kilobytes() {
-        let info = "MemTotal:       24000000 kB\nMemAvailable:   20000000 kB\n";
-        assert_eq!(meminfo_kb(info, "MemAvailable:"), Some(20_000_000));
-        assert_eq!(meminfo_kb(info, "Swap:"), None);
-    }
-}
-
 /// A size as a user writes it: `1500`, `64kB`, `500MB`, `2GB` (powers of
 /// 1000, as the messages print them; `KiB`, `MiB` and `GiB` too).
 pub fn size_in_bytes(s: &str) -> Result<u64, String> {
@@ -132,4 +120,16 @@ pub fn size_in_bytes(s: &str) -> Result<u64, String> {
         .ok()
         .and_then(|n| n.checked_mul(scale))
         .ok_or_else(|| format!("{s:?} is not a size (write e.g. 500MB or 2GB)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meminfo_lines_are_read_in_kilobytes() {
+        let info = "MemTotal:       24000000 kB\nMemAvailable:   20000000 kB\n";
+        assert_eq!(meminfo_kb(info, "MemAvailable:"), Some(20_000_000));
+        assert_eq!(meminfo_kb(info, "Swap:"), None);
+    }
 }
