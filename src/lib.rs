@@ -1,23 +1,27 @@
 //! bpeek: see how byte-pair-encoding tokenizers are made and what they cost.
 //!
-//! The [`bpe`] module is the engine and knows nothing of terminals; the
-//! command line ([`cli`]), the explorer ([`tui`]) and the classroom
-//! ([`serve`]) all drive its step-wise [`bpe::Trainer`], with the options
-//! they share in [`options`]. Each uses only the modules it needs below
-//! it: the explorer never the server or the command line.
+//! This crate is the `bpeek` program: its command line ([`cli`]) and its
+//! benchmarks ([`bench`]). The layers below are crates of their own, each
+//! using only the ones under it:
+//!
+//! - `bpeek-core` ([`bpe`]): the engine, the tokenizers, their files and
+//!   the step-wise trainer; nothing of terminals, command lines or sockets.
+//! - `bpeek-counts` ([`counts`]): count files, Parquet or tab-separated.
+//! - `bpeek-tui` ([`tui`], [`options`]): the explorer and the options the
+//!   commands share.
+//! - `bpeek-serve` ([`serve`], with the `classroom` feature): the explorer
+//!   for a whole class over SSH.
+//!
+//! The names below are those the program's tests and benchmarks use.
 
 pub mod bench;
-pub mod bpe;
 pub mod cli;
-pub mod corpora;
-#[cfg(test)]
-pub(crate) mod dice;
-pub mod encode_report;
-pub mod error;
-pub(crate) mod freed_memory;
 pub mod interrupt;
-pub mod memory_budget;
-pub mod options;
-pub mod output;
-pub mod serve;
-pub mod tui;
+
+pub use bpeek_core as bpe;
+pub use bpeek_core::{corpora, encode_report, error, memory_budget, outln, output, tell};
+pub use bpeek_counts as counts;
+#[cfg(feature = "classroom")]
+pub use bpeek_serve as serve;
+pub use bpeek_tui as tui;
+pub use bpeek_tui::options;

@@ -6,9 +6,9 @@
 
 use bpeek::bpe::chunk_counts::{ChunkCounts, ChunkOptions};
 use bpeek::bpe::corpus::Corpus;
-use bpeek::bpe::io::count_file::{self, CountReader};
 use bpeek::bpe::pretok::Digits;
 use bpeek::bpe::{Mode, Pretok, TieRule, Trainer, TrainerConfig};
+use bpeek::counts::count_file::{self, CountReader};
 use std::path::PathBuf;
 
 mod reference;
@@ -272,7 +272,7 @@ fn every_byte_survives_the_tsv_escapes() {
 
 /// All rows of a count file, read back.
 fn rows_of(path: &std::path::Path) -> (count_file::Header, Vec<count_file::CountRow>) {
-    let (header, mut source) = bpeek::bpe::io::count_rows::RowSource::open(path).expect("opens");
+    let (header, mut source) = bpeek::counts::count_rows::RowSource::open(path).expect("opens");
     let mut all = Vec::new();
     let mut batch = Vec::new();
     loop {
@@ -288,8 +288,8 @@ fn rows_of(path: &std::path::Path) -> (count_file::Header, Vec<count_file::Count
 /// that summing in a table and dropping rare chunks writes.
 #[test]
 fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
-    use bpeek::bpe::io::count_file::CountFormat;
-    use bpeek::bpe::io::count_merge;
+    use bpeek::counts::count_file::CountFormat;
+    use bpeek::counts::count_merge;
     let mut rng = Rng(41);
     let options = ChunkOptions {
         mode: Mode::Byte,

@@ -195,7 +195,7 @@ fn random_keys_over_a_corpus_read_from_counts_never_panic() {
         let counts = ChunkCounts::from_corpus(options, &corpus, 0).unwrap();
         let path = dir.join(format!("{mode}.parquet"));
         let mut bytes = Vec::new();
-        bpeek::bpe::io::count_file::write_parquet(&counts, &mut bytes).unwrap();
+        bpeek::counts::count_file::write_parquet(&counts, &mut bytes).unwrap();
         std::fs::write(&path, bytes).unwrap();
         let training = TrainingOptions {
             counts: vec![path.display().to_string()],

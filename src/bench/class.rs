@@ -7,7 +7,7 @@
 //! follower at 80x24 measures bytes per step at the smaller size.
 
 use crate::bench::figures::{put, round};
-use crate::error::{Error, Result};
+use bpeek_core::error::{Error, Result};
 use russh::client::{self, Msg};
 use russh::keys::PublicKeyOrCertificate;
 use std::io::{BufRead, BufReader};
@@ -177,7 +177,7 @@ fn start_server(sessions: usize, corpus: Option<&std::path::Path>) -> Result<Ser
     let dir = std::env::temp_dir().join(format!("bpeek-bench-serve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Error::failure(format!("{}: {e}", dir.display())))?;
     let exe = std::env::current_exe().map_err(|e| Error::failure(format!("bpeek itself: {e}")))?;
-    crate::bpe::io::atomic::remove_on_exit(&dir);
+    bpeek_core::io::atomic::remove_on_exit(&dir);
     let mut command = Command::new(exe);
     command
         .args([

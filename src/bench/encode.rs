@@ -2,8 +2,8 @@
 //! text in the same run. Printed, never asserted.
 
 use crate::bench::figures::{push, put, round};
-use crate::bpe::io::builtin;
-use crate::error::{Error, Result};
+use bpeek_core::error::{Error, Result};
+use bpeek_core::io::builtin;
 use serde_json::json;
 use std::time::Instant;
 

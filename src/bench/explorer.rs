@@ -2,16 +2,16 @@
 //! bytes one step sends to the terminal. Printed, never asserted.
 
 use crate::bench::figures::{self, put};
-use crate::bpe::{Trainer, TrainerConfig};
-use crate::corpora;
-use crate::error::{Error, Result};
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::runner::draw;
-use crate::tui::terminal::cell_writer::CompactBackend;
-use crate::tui::terminal::wide_cells::WideCellBackend;
-use crate::tui::theme::Theme;
-use crate::tui::update::update;
+use bpeek_core::corpora;
+use bpeek_core::error::{Error, Result};
+use bpeek_core::{Trainer, TrainerConfig};
+use bpeek_tui::action::Action;
+use bpeek_tui::app::App;
+use bpeek_tui::runner::draw;
+use bpeek_tui::terminal::cell_writer::CompactBackend;
+use bpeek_tui::terminal::wide_cells::WideCellBackend;
+use bpeek_tui::theme::Theme;
+use bpeek_tui::update::update;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use std::io::{self, Write};
@@ -168,7 +168,7 @@ pub fn run(source: &str, text: Vec<u8>, config: TrainerConfig, merges: usize) ->
 
 /// The fertility view with 1 MB pasted and five tokenizers (trained,
 /// bytes, gpt2, cl100k, o200k): measuring it between frames, then keys.
-fn fertility_paste<B: crate::tui::terminal::screen::Screen>(
+fn fertility_paste<B: bpeek_tui::terminal::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
 ) -> Result<()> {
@@ -193,7 +193,7 @@ fn fertility_paste<B: crate::tui::terminal::screen::Screen>(
     for spec in ["gpt2", "cl100k", "o200k"] {
         update(
             app,
-            Action::Loaded(crate::tui::fertility::tokenizers::LoadDone::now(spec)),
+            Action::Loaded(bpeek_tui::fertility::tokenizers::LoadDone::now(spec)),
         );
     }
     let t = Instant::now();
@@ -225,7 +225,7 @@ fn fertility_paste<B: crate::tui::terminal::screen::Screen>(
     let keys = [
         Action::NextTokenizer,
         Action::NextToken,
-        Action::Scroll(crate::tui::action::Scroll::Down),
+        Action::Scroll(bpeek_tui::action::Scroll::Down),
         Action::NextPanel,
     ];
     let mut times = Vec::new();
@@ -247,7 +247,7 @@ fn fertility_paste<B: crate::tui::terminal::screen::Screen>(
 /// Go to a merge and back as the loop runs them: a slice of the job, then
 /// a frame, until it is done. The longest of these is the longest the
 /// screen goes without answering a key.
-fn long_actions<B: crate::tui::terminal::screen::Screen>(
+fn long_actions<B: bpeek_tui::terminal::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
 ) -> Result<()> {
@@ -258,7 +258,7 @@ fn long_actions<B: crate::tui::terminal::screen::Screen>(
     app.trainer_mut().seek(0);
     crate::say!(
         "long actions, each slice (update) and the frame after it (budget {}):",
-        ms(crate::tui::job::SLICE)
+        ms(bpeek_tui::job::SLICE)
     );
     let mut go = |app: &mut App, keys: &str, what: &str| -> Result<()> {
         let from = app.trainer().merges().len();
@@ -305,7 +305,7 @@ fn long_actions<B: crate::tui::terminal::screen::Screen>(
 /// Run the job under way to its end as the loop would, timing each slice
 /// and frame (work for another thread runs on one; the loop looks at it
 /// every so often).
-fn run_job<B: crate::tui::terminal::screen::Screen>(
+fn run_job<B: bpeek_tui::terminal::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
     gaps: &mut Vec<Duration>,
@@ -331,7 +331,7 @@ fn run_job<B: crate::tui::terminal::screen::Screen>(
 
 /// A large paste in the encode box: the paste itself, then keystrokes and
 /// steps with it there, each an update and a frame.
-fn big_paste<B: crate::tui::terminal::screen::Screen>(
+fn big_paste<B: bpeek_tui::terminal::screen::Screen>(
     app: &mut App,
     terminal: &mut Terminal<B>,
 ) -> Result<()> {
@@ -390,7 +390,7 @@ fn big_paste<B: crate::tui::terminal::screen::Screen>(
     for _ in 0..200 {
         update(
             app,
-            Action::MoveCursor(crate::tui::panes::encode_box::Move::Up),
+            Action::MoveCursor(bpeek_tui::panes::encode_box::Move::Up),
         );
     }
     for i in 0..20 {

@@ -3,7 +3,7 @@
 //! document at the end (times in milliseconds, sizes in bytes unless the
 //! name says otherwise).
 
-use crate::error::Result;
+use bpeek_core::error::Result;
 use serde_json::{Map, Value};
 use std::sync::Mutex;
 
@@ -24,7 +24,7 @@ pub fn say(line: &str) -> Result<()> {
     if gathered().is_some() {
         return Ok(());
     }
-    crate::output::emit(&format!("{line}\n"))
+    bpeek_core::output::emit(&format!("{line}\n"))
 }
 
 /// The figure at `path` (names from the outermost in), when the output is
@@ -88,7 +88,7 @@ pub fn finish() -> Result<()> {
         return Ok(());
     };
     let text = serde_json::to_string_pretty(&Value::Object(map)).expect("figures are JSON");
-    crate::output::emit(&format!("{text}\n"))
+    bpeek_core::output::emit(&format!("{text}\n"))
 }
 
 /// `format!` a line of the text report and [`say`] it.

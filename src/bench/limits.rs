@@ -2,8 +2,8 @@
 //! allocated, so that a large number is refused with a message rather than
 //! ending in an allocation failure.
 
-use crate::error::{Error, Result};
-use crate::options::args::BenchArgs;
+use bpeek_core::error::{Error, Result};
+use bpeek_tui::options::args::BenchArgs;
 
 /// Training takes up to about this many times the corpus in memory (the
 /// bench reports the real figure, about 6.5x on man pages).

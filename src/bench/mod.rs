@@ -9,15 +9,15 @@ pub mod figures;
 pub(crate) mod limits;
 pub(crate) mod side_by_side;
 
-use crate::bpe::io::files::read_prefix;
-use crate::bpe::{Pretok, TieRule, Trainer, TrainerConfig};
-use crate::error::Result;
-use crate::options::args::BenchArgs;
+use bpeek_core::error::Result;
+use bpeek_core::io::files::read_prefix;
+use bpeek_core::{Pretok, TieRule, Trainer, TrainerConfig};
+use bpeek_tui::options::args::BenchArgs;
 use figures::put;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &BenchArgs) -> Result<()> {
-    if args.format == crate::options::args::Format::Json {
+    if args.format == bpeek_tui::options::args::Format::Json {
         figures::as_json();
     }
     run_bench(args)?;
@@ -46,7 +46,7 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         return encode::run(&String::from_utf8_lossy(&text), 3);
     }
     if args.tui && !args.compare.is_empty() {
-        let base = crate::options::args::TrainingOptions {
+        let base = bpeek_tui::options::args::TrainingOptions {
             pretok: Some(pretok),
             tie,
             ..Default::default()
@@ -258,7 +258,7 @@ fn man_pages(limit: usize) -> Option<(String, Vec<u8>)> {
 
 /// English-like text made by shuffling the words of the bundled corpus.
 fn generated(limit: usize) -> Vec<u8> {
-    let words: Vec<&str> = crate::corpora::default_corpus()
+    let words: Vec<&str> = bpeek_core::corpora::default_corpus()
         .text
         .split_whitespace()
         .collect();

@@ -6,14 +6,14 @@
 
 use crate::bench::explorer::{counting_terminal, report};
 use crate::bench::figures::{self, put};
-use crate::corpora;
-use crate::error::Result;
-use crate::options::args::TrainingOptions;
-use crate::tui::action::Action;
-use crate::tui::app::App;
-use crate::tui::runner::draw;
-use crate::tui::theme::Theme;
-use crate::tui::update::update;
+use bpeek_core::corpora;
+use bpeek_core::error::Result;
+use bpeek_tui::action::Action;
+use bpeek_tui::app::App;
+use bpeek_tui::options::args::TrainingOptions;
+use bpeek_tui::runner::draw;
+use bpeek_tui::theme::Theme;
+use bpeek_tui::update::update;
 use std::time::{Duration, Instant};
 
 pub fn run(
@@ -36,25 +36,25 @@ pub fn run(
         );
         // Each configuration stepping alone: the slowest of them is as
         // fast as all of them together can be.
-        let configs = crate::options::compare::configurations(base, given)?;
+        let configs = bpeek_tui::options::compare::configurations(base, given)?;
         let mut alone = Vec::with_capacity(configs.len());
         for (i, o) in configs.iter().enumerate() {
-            let trainer = crate::options::input::trainer_for_text(
+            let trainer = bpeek_tui::options::input::trainer_for_text(
                 o,
                 name,
                 text.to_vec(),
-                crate::options::input::trainer_config(o)?,
+                bpeek_tui::options::input::trainer_config(o)?,
             )?;
             let mut app = App::from_built(o, name.to_string(), trainer, Theme::new(true, false));
             let mut steps = step_and_draw(&mut app, merges)?.steps;
-            let letter = crate::tui::compare::Comparison::name(i).to_string();
+            let letter = bpeek_tui::compare::Comparison::name(i).to_string();
             let what = format!("column {letter} alone ({}): step", given[i]);
             report(&[key, "alone", &letter, "step"], &what, &mut steps)?;
             alone.push(median(&steps).unwrap_or_default());
         }
         let t = Instant::now();
         let mut app =
-            crate::tui::compare::app_on_text(base, given, name, text, Theme::new(true, false))?;
+            bpeek_tui::compare::app_on_text(base, given, name, text, Theme::new(true, false))?;
         put(&[key, "compare", "open_ms"], figures::ms(t.elapsed()));
         crate::say!(
             "  open (every column counted): {:.0} ms",

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 // The options every front end shares live below the command line, so that
 // the explorer and the server need nothing of it.
-use crate::options::args::whole;
-pub use crate::options::args::{
+use bpeek_tui::options::args::whole;
+pub use bpeek_tui::options::args::{
     BenchArgs, ColorChoice, Format, ServeArgs, TrainingOptions, TuiArgs, size_in_bytes,
 };
 
@@ -125,14 +125,14 @@ pub struct CountArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = whole::<u64>)]
     pub min_chunk_count: u64,
     /// byte or char: as `bpeek train --mode`
-    #[arg(long, default_value = "byte", value_parser = crate::options::args::named(crate::bpe::Mode::parse))]
-    pub mode: crate::bpe::Mode,
+    #[arg(long, default_value = "byte", value_parser = bpeek_tui::options::args::named(bpeek_core::Mode::parse))]
+    pub mode: bpeek_core::Mode,
     /// As `bpeek train --pretok` [default: gpt2]
-    #[arg(long, value_parser = crate::options::args::named(crate::bpe::Pretok::parse))]
-    pub pretok: Option<crate::bpe::Pretok>,
+    #[arg(long, value_parser = bpeek_tui::options::args::named(bpeek_core::Pretok::parse))]
+    pub pretok: Option<bpeek_core::Pretok>,
     /// As `bpeek train --digits`
-    #[arg(long, default_value = "keep", value_parser = crate::options::args::named(crate::bpe::Digits::parse))]
-    pub digits: crate::bpe::Digits,
+    #[arg(long, default_value = "keep", value_parser = bpeek_tui::options::args::named(bpeek_core::Digits::parse))]
+    pub digits: bpeek_core::Digits,
     /// As `bpeek train --by-line`
     #[arg(long)]
     pub by_line: bool,

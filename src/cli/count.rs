@@ -2,17 +2,17 @@
 //! for one machine. Each shard's distinct chunks are counted (or count
 //! files summed) into one count file that `bpeek train --counts` reads.
 
-use crate::bpe::Corpus;
-use crate::bpe::Mode;
-use crate::bpe::chunk_counts::{ChunkCounts, ChunkOptions, Dropped};
-use crate::bpe::io::atomic::{Output, commit_all};
-use crate::bpe::io::count_file::{self, CountFormat as FileFormat, write_counts};
-use crate::bpe::io::count_merge;
-use crate::bpe::io::count_rows::RowSource;
-use crate::bpe::io::same_file::{Role, refuse_outputs_over_inputs};
-use crate::bpe::pretok::Pretok;
 use crate::cli::args::{CountArgs, CountFormat, Format};
-use crate::error::{Error, Result};
+use bpeek_core::Corpus;
+use bpeek_core::Mode;
+use bpeek_core::chunk_counts::{ChunkCounts, ChunkOptions, Dropped};
+use bpeek_core::error::{Error, Result};
+use bpeek_core::io::atomic::{Output, commit_all};
+use bpeek_core::io::same_file::{Role, refuse_outputs_over_inputs};
+use bpeek_core::pretok::Pretok;
+use bpeek_counts::count_file::{self, CountFormat as FileFormat, write_counts};
+use bpeek_counts::count_merge;
+use bpeek_counts::count_rows::RowSource;
 use std::io::Write;
 use std::path::Path;
 
@@ -48,7 +48,7 @@ pub fn run(args: &CountArgs) -> Result<()> {
         }
         None => FileFormat::Parquet,
     };
-    let files = crate::options::count_files::expand(&args.counts)?;
+    let files = bpeek_tui::options::count_files::expand(&args.counts)?;
     refuse_output_over_inputs(args, &files)?;
     crate::interrupt::clean_up_on_signals();
     // A path that cannot be written is said before any counting.
@@ -106,7 +106,7 @@ pub fn run(args: &CountArgs) -> Result<()> {
         min: args.min_chunk_count,
         out: &args.out,
     };
-    crate::output::emit_with(to_stderr, |w| match args.report {
+    bpeek_core::output::emit_with(to_stderr, |w| match args.report {
         Format::Text => report.write_text(w),
         Format::Json => report.write_json(w),
     })
@@ -158,7 +158,7 @@ fn chunk_options(args: &CountArgs) -> Result<ChunkOptions> {
             "--pretok applies to byte mode only; char mode always splits words on whitespace",
         ));
     }
-    if args.mode == Mode::Char && args.digits != crate::bpe::Digits::Keep {
+    if args.mode == Mode::Char && args.digits != bpeek_core::Digits::Keep {
         return Err(Error::input("--digits applies to byte mode only"));
     }
     let options = ChunkOptions {
@@ -180,17 +180,17 @@ fn count_shard(shard: &str, options: ChunkOptions) -> Result<Corpus> {
     let name = if shard == "-" { "stdin" } else { shard };
     if Corpus::can_stream(options.mode, chunker, options.by_line) {
         if shard == "-" {
-            crate::options::input::check_stdin_open()?;
+            bpeek_tui::options::input::check_stdin_open()?;
             let stdin = std::io::stdin();
             return Corpus::count_stream(stdin.lock(), chunker, options.by_line, name, |_| {});
         }
-        let file = crate::bpe::io::files::open_stream(Path::new(shard))?;
+        let file = bpeek_core::io::files::open_stream(Path::new(shard))?;
         return Corpus::count_stream(file, chunker, options.by_line, name, |_| {});
     }
     let text = if shard == "-" {
-        crate::options::input::read_stdin()?
+        bpeek_tui::options::input::read_stdin()?
     } else {
-        crate::options::input::read_file(Path::new(shard))?
+        bpeek_tui::options::input::read_file(Path::new(shard))?
     };
     Corpus::new(text, options.mode, chunker, false, options.by_line).map_err(|e| e.context(name))
 }

@@ -1,9 +1,9 @@
 //! `bpeek decode`: ids in, text out.
 
-use crate::bpe::{TokenId, Tokenizer};
 use crate::cli::args::{DecodeArgs, Format};
 use crate::cli::input::{load_tokenizer, read_stdin};
-use crate::error::{Error, Result};
+use bpeek_core::error::{Error, Result};
+use bpeek_core::{TokenId, Tokenizer};
 use serde_json::json;
 
 pub fn run(args: &DecodeArgs) -> Result<()> {
@@ -29,7 +29,7 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
     match args.format {
         Format::Json => {
             let text = tokenizer.decode(&ids)?;
-            crate::outln!(
+            bpeek_core::outln!(
                 "{}",
                 json!({"ids": ids, "bytes": bytes, "text": text, "valid_utf8": std::str::from_utf8(&bytes).is_ok()})
             );
@@ -38,7 +38,7 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
             // The exact bytes: decoding is only correct on the whole sequence.
             let mut bytes = bytes;
             bytes.push(b'\n');
-            crate::output::emit_bytes(&bytes)?;
+            bpeek_core::output::emit_bytes(&bytes)?;
         }
     }
     Ok(())
@@ -59,7 +59,7 @@ fn parse_ids<'a>(
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(Error::input(format!(
                 "{place} {} is not a token id (a whole number 0 or above)",
-                crate::error::quoted(s)
+                bpeek_core::error::quoted(s)
             )));
         }
         let id = s.parse::<u64>().ok().filter(|&id| id <= last as u64);

@@ -2,7 +2,7 @@
 
 use crate::cli::args::{EncodeArgs, Format};
 use crate::cli::input::{load_tokenizer, read_file, read_stdin};
-use crate::error::{Error, Result};
+use bpeek_core::error::{Error, Result};
 
 pub fn run(args: &EncodeArgs) -> Result<()> {
     let tokenizer = load_tokenizer(&args.tokenizer)?;

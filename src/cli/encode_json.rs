@@ -3,15 +3,15 @@
 //! the ids themselves however long the text is. The bytes are those a
 //! `serde_json` value of the same report would print (keys in order).
 
-use crate::bpe::TokenId;
-use crate::bpe::display::token_text;
-use crate::bpe::encoder::Tokenizer;
-use crate::error::Result;
+use bpeek_core::TokenId;
+use bpeek_core::display::token_text;
+use bpeek_core::encoder::Tokenizer;
+use bpeek_core::error::Result;
 use std::io::{self, Write};
 
 /// Write the report for `ids`, encoded from `bytes` bytes of text, to stdout.
 pub fn emit(tokenizer: &Tokenizer, ids: &[TokenId], bytes: usize) -> Result<()> {
-    crate::output::emit_with(false, |mut out| write(&mut out, tokenizer, ids, bytes))
+    bpeek_core::output::emit_with(false, |mut out| write(&mut out, tokenizer, ids, bytes))
 }
 
 pub fn write(

@@ -1,13 +1,13 @@
 //! `bpeek fertility`: what texts cost in tokens under several tokenizers.
 
-use crate::bpe::Tokenizer;
-use crate::bpe::display::token_visible;
-use crate::bpe::fertility::{self, Row};
-use crate::bpe::io::load;
 use crate::cli::args::{FertilityArgs, Format};
 use crate::cli::input::{read_file, read_stdin};
-use crate::corpora;
-use crate::error::{Error, Result};
+use bpeek_core::Tokenizer;
+use bpeek_core::corpora;
+use bpeek_core::display::token_visible;
+use bpeek_core::error::{Error, Result};
+use bpeek_core::fertility::{self, Row};
+use bpeek_core::io::load;
 use serde_json::{Value, json};
 
 pub const DEFAULT_TOKENIZERS: &[&str] = &["bytes", "gpt2", "cl100k", "o200k"];
@@ -68,16 +68,16 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
             if args.numbers {
                 out["numbers"] = numbers_json(&tokenizers);
             }
-            crate::outln!("{out}");
+            bpeek_core::outln!("{out}");
         }
         Format::Text => {
-            crate::output::emit(&table(&rows, &texts))?;
-            crate::output::emit(&kinds_text(&tokenizers))?;
+            bpeek_core::output::emit(&table(&rows, &texts))?;
+            bpeek_core::output::emit(&kinds_text(&tokenizers))?;
             if args.scripts {
-                crate::output::emit(&scripts_text(&tokenizers, &mixed))?;
+                bpeek_core::output::emit(&scripts_text(&tokenizers, &mixed))?;
             }
             if args.numbers {
-                crate::output::emit(&numbers_text(&tokenizers))?;
+                bpeek_core::output::emit(&numbers_text(&tokenizers))?;
             }
         }
     }
@@ -257,13 +257,13 @@ fn truncate(s: &str, n: usize) -> String {
 }
 
 /// How many words of `text` are in `script` (see
-/// [`crate::bpe::script::word_scripts`]).
-fn words_in(words: &[crate::bpe::script::Script], script: crate::bpe::script::Script) -> usize {
+/// [`bpeek_core::script::word_scripts`]).
+fn words_in(words: &[bpeek_core::script::Script], script: bpeek_core::script::Script) -> usize {
     words.iter().filter(|&&w| w == script).count()
 }
 
 fn scripts_json(tokenizers: &[Tokenizer], text: &str) -> Value {
-    let words = crate::bpe::script::word_scripts(text);
+    let words = bpeek_core::script::word_scripts(text);
     let mut out = Vec::new();
     for tok in tokenizers {
         for s in fertility::script_shares(tok, text) {
@@ -289,7 +289,7 @@ fn scripts_text(tokenizers: &[Tokenizer], text: &str) -> String {
     let Some(first) = shares.iter().find(|s| !s.is_empty()) else {
         return out;
     };
-    let words = crate::bpe::script::word_scripts(text);
+    let words = bpeek_core::script::word_scripts(text);
     out += &format!("{:<22} {:>5}", "script", "words");
     for t in tokenizers {
         out += &format!(" {:>9}", truncate(t.name(), 9));
@@ -311,7 +311,7 @@ fn scripts_text(tokenizers: &[Tokenizer], text: &str) -> String {
     }
     // How words are counted, wrapped for an 80-column terminal.
     let mut line = String::from("words:");
-    for w in crate::bpe::script::WORD_RULE.split(' ') {
+    for w in bpeek_core::script::WORD_RULE.split(' ') {
         if line.chars().count() + 1 + w.chars().count() > 78 {
             out += &line;
             out += "\n";

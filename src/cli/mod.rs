@@ -9,17 +9,17 @@ pub(crate) mod encode_json;
 pub(crate) mod encode_text;
 pub(crate) mod fertility;
 
+pub use bpeek_core::output;
 /// How a corpus and its trainer are made from the options (shared with the
-/// explorer and the server, see [`crate::options`]).
-pub use crate::options::input;
-pub use crate::output;
+/// explorer and the server, see [`bpeek_tui::options`]).
+pub use bpeek_tui::options::input;
 pub(crate) mod train;
 pub(crate) mod train_compare;
 pub(crate) mod train_progress;
 
 pub use args::{Cli, Command};
 
-use crate::error::Result;
+use bpeek_core::error::Result;
 use clap::CommandFactory;
 
 /// The manual pages there are: `bpeek`'s own, and one per command
@@ -42,9 +42,9 @@ pub fn man_page(command: Option<&str>) -> Result<Vec<u8>> {
         None => cli,
         Some(name) => {
             let Some(sub) = cli.find_subcommand(name) else {
-                return Err(crate::error::Error::input(format!(
+                return Err(bpeek_core::error::Error::input(format!(
                     "man: no command {}; the pages are {}",
-                    crate::error::quoted(name),
+                    bpeek_core::error::quoted(name),
                     man_pages().join(", ")
                 )));
             };
@@ -57,7 +57,7 @@ pub fn man_page(command: Option<&str>) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     clap_mangen::Man::new(page)
         .render(&mut out)
-        .map_err(|e| crate::error::Error::failure(format!("the manual page: {e}")))?;
+        .map_err(|e| bpeek_core::error::Error::failure(format!("the manual page: {e}")))?;
     Ok(out)
 }
 
@@ -69,7 +69,7 @@ pub fn run(command: Command) -> Result<()> {
     if matches!(command, Command::Tui(_) | Command::Serve(_)) {
         return run_command(command);
     }
-    crate::bpe::pattern_work::watch(|| run_command(command))?
+    bpeek_core::pattern_work::watch(|| run_command(command))?
 }
 
 fn run_command(command: Command) -> Result<()> {
@@ -79,15 +79,15 @@ fn run_command(command: Command) -> Result<()> {
         Command::Encode(a) => encode::run(&a),
         Command::Decode(a) => decode::run(&a),
         Command::Bench(a) => crate::bench::run(&a),
-        Command::Tui(a) => crate::tui::run(&a),
-        Command::Serve(a) => crate::serve::run(&a),
+        Command::Tui(a) => bpeek_tui::run(&a),
+        Command::Serve(a) => bpeek_serve::run(&a),
         Command::Fertility(a) => fertility::run(&a),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "bpeek", &mut out);
-            crate::output::emit_bytes(&out)
+            bpeek_core::output::emit_bytes(&out)
         }
-        Command::Man { command } => crate::output::emit_bytes(&man_page(command.as_deref())?),
+        Command::Man { command } => bpeek_core::output::emit_bytes(&man_page(command.as_deref())?),
         Command::Corpora {
             format: args::Format::Json,
         } => {
@@ -99,21 +99,21 @@ fn run_command(command: Command) -> Result<()> {
                     })
                     .collect()
             };
-            let corpora = crate::corpora::BUNDLED.iter();
-            let lessons = crate::corpora::LESSONS.iter();
+            let corpora = bpeek_core::corpora::BUNDLED.iter();
+            let lessons = bpeek_core::corpora::LESSONS.iter();
             let doc = serde_json::json!({
                 "corpora": list(corpora.map(|c| (c.name, c.text.len(), c.about)).collect()),
                 "lessons": list(lessons.map(|l| (l.name, l.text.len(), l.about)).collect()),
             });
-            crate::outln!("{doc:#}");
+            bpeek_core::outln!("{doc:#}");
             Ok(())
         }
         Command::Corpora { .. } => {
-            for c in crate::corpora::BUNDLED {
-                crate::outln!("{:<8} {:>6} bytes  {}", c.name, c.text.len(), c.about);
+            for c in bpeek_core::corpora::BUNDLED {
+                bpeek_core::outln!("{:<8} {:>6} bytes  {}", c.name, c.text.len(), c.about);
             }
-            for l in crate::corpora::LESSONS {
-                crate::outln!("{:<8} {:>6} bytes  {}", l.name, l.text.len(), l.about);
+            for l in bpeek_core::corpora::LESSONS {
+                bpeek_core::outln!("{:<8} {:>6} bytes  {}", l.name, l.text.len(), l.about);
             }
             Ok(())
         }

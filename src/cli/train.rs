@@ -1,16 +1,16 @@
 //! `bpeek train`: run training to a stop and report the merges.
 
-use crate::bpe::display::{token_text, token_visible};
-use crate::bpe::io::atomic::{Output, commit_all};
-use crate::bpe::io::same_file::{Role, refuse_outputs_over_inputs};
-use crate::bpe::io::trace_file::{Bounded, TraceWriter, pair_json};
-use crate::bpe::io::{hf_export, tiktoken_export, tokenizer_file};
-use crate::bpe::trainer::{PairScore, Round, StopReason};
-use crate::bpe::{Mode, Score, Trainer};
 use crate::cli::args::{Format, OutFormat, TrainArgs};
 use crate::cli::input::{build_trainer_with, trainer_config};
 use crate::cli::train_progress::TrainProgress;
-use crate::error::{Error, Result};
+use bpeek_core::display::{token_text, token_visible};
+use bpeek_core::error::{Error, Result};
+use bpeek_core::io::atomic::{Output, commit_all};
+use bpeek_core::io::same_file::{Role, refuse_outputs_over_inputs};
+use bpeek_core::io::trace_file::{Bounded, TraceWriter, pair_json};
+use bpeek_core::io::{hf_export, tiktoken_export, tokenizer_file};
+use bpeek_core::trainer::{PairScore, Round, StopReason};
+use bpeek_core::{Mode, Score, Trainer};
 use serde_json::{Value, json};
 use std::io::Write;
 
@@ -34,7 +34,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let (name, mut trainer) = build_trainer_with(&args.training, false, |p| progress.phase(p))?;
     // HF and rank files write tokens out whole, and bound them tighter.
     if matches!(args.out_format, OutFormat::Hf | OutFormat::Tiktoken) {
-        trainer.set_max_token_bytes(crate::bpe::io::limits::MAX_IMPORTED_TOKEN_BYTES);
+        trainer.set_max_token_bytes(bpeek_core::io::limits::MAX_IMPORTED_TOKEN_BYTES);
     }
     progress.merging(&trainer);
     let tokens_before = trainer.corpus_tokens();
@@ -99,7 +99,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     };
     // Standard output may hold a file: the report then goes beside it, on
     // stderr, not into it. It is written as it goes, a merge per line.
-    crate::output::emit_with(!report_to_stdout, |out| match args.format {
+    bpeek_core::output::emit_with(!report_to_stdout, |out| match args.format {
         Format::Json => report.write_json(out),
         Format::Text => report.write_text(out),
     })
@@ -110,8 +110,8 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 fn check_out_format(args: &TrainArgs) -> Result<()> {
     let config = trainer_config(&args.training)?;
     if args.out.is_some()
-        && config.mode == crate::bpe::Mode::Char
-        && config.score == crate::bpe::Score::WordPiece
+        && config.mode == bpeek_core::Mode::Char
+        && config.score == bpeek_core::Score::WordPiece
     {
         return Err(Error::input(
             "--out: a char-mode vocabulary with WordPiece's ## symbols (--mode char --score wordpiece) is not written to a tokenizer file yet; train it without --out to see its merges",
@@ -128,7 +128,7 @@ fn check_out_format(args: &TrainArgs) -> Result<()> {
                 ));
             }
             if let Some(out) = &args.out {
-                crate::tell!(
+                bpeek_core::tell!(
                     "load the rank file with --tokenizer {}:{}",
                     out.display(),
                     config.pretok.name()
@@ -142,7 +142,7 @@ fn check_out_format(args: &TrainArgs) -> Result<()> {
 /// Refuse a run whose corpus (or count files), tokenizer and trace are not
 /// different files: writing one would destroy another.
 fn check_distinct(args: &TrainArgs) -> Result<()> {
-    let mut roles = crate::options::input_roles(&args.training);
+    let mut roles = bpeek_tui::options::input_roles(&args.training);
     roles.extend(args.out.as_deref().map(|p| Role::writes("--out", p)));
     roles.extend(args.trace.as_deref().map(|p| Role::writes("--trace", p)));
     refuse_outputs_over_inputs(&roles)
@@ -182,7 +182,7 @@ fn check_trace_size(trainer: &Trainer, top: Option<usize>, max: u64) -> Result<(
         )));
     }
     if bytes > TRACE_WARN {
-        crate::tell!("bpeek: --trace: {about}");
+        bpeek_core::tell!("bpeek: --trace: {about}");
     }
     Ok(())
 }
@@ -419,7 +419,7 @@ impl Report<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bpe::{Pretok, TrainerConfig};
+    use bpeek_core::{Pretok, TrainerConfig};
 
     #[test]
     fn the_streamed_json_report_is_the_one_value_written_at_once() {

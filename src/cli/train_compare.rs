@@ -2,14 +2,14 @@
 //! trained on one corpus, their merges side by side, the first rank where
 //! the lists part, and the merges that only one list has.
 
-use crate::bpe::compare::{MergeBytes, first_difference, merges_as_bytes, only_here};
-use crate::bpe::display::{token_text, token_visible};
-use crate::bpe::trainer::StopReason;
-use crate::bpe::{Trainer, TrainerConfig};
 use crate::cli::args::{Format, TrainArgs};
 use crate::cli::input::{corpus_text, trainer_config, trainer_for_text};
-use crate::error::{Error, Result};
-use crate::options::compare::{configurations, differing};
+use bpeek_core::compare::{MergeBytes, first_difference, merges_as_bytes, only_here};
+use bpeek_core::display::{token_text, token_visible};
+use bpeek_core::error::{Error, Result};
+use bpeek_core::trainer::StopReason;
+use bpeek_core::{Trainer, TrainerConfig};
+use bpeek_tui::options::compare::{configurations, differing};
 use serde_json::{Value, json};
 use std::io::Write;
 use unicode_width::UnicodeWidthStr;
@@ -40,7 +40,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     // Every configuration is checked before the corpus is read.
     for (given, o) in args.compare.iter().zip(&configs) {
         trainer_config(o)
-            .map_err(|e| e.context(format!("--compare {}", crate::error::quoted(given))))?;
+            .map_err(|e| e.context(format!("--compare {}", bpeek_core::error::quoted(given))))?;
     }
     let (name, text) = corpus_text(&args.training)?;
     let titles = differing(&configs);
@@ -65,7 +65,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let lists: Vec<Vec<MergeBytes>> = columns.iter().map(|c| c.merges.clone()).collect();
     let first = first_difference(&lists);
     let only = only_here(&lists);
-    crate::output::emit_with(false, |out| match args.format {
+    bpeek_core::output::emit_with(false, |out| match args.format {
         Format::Json => write_json(out, &name, text.len(), &columns, first, &only),
         Format::Text => write_text(out, &name, text.len(), &columns, first, &only),
     })

@@ -2,8 +2,8 @@
 //! stderr is a terminal and `--quiet` is not given, so pipes, files and
 //! scripts see exactly the report and nothing else.
 
-use crate::bpe::Trainer;
-use crate::bpe::trainer::{Merge, StopReason};
+use bpeek_core::Trainer;
+use bpeek_core::trainer::{Merge, StopReason};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::fmt;
 use std::io::IsTerminal;
@@ -61,7 +61,7 @@ impl TrainProgress {
 
     /// A line on stderr for the user, above the bar (not torn through it).
     pub fn note(&self, line: &str) {
-        self.bar.suspend(|| crate::tell!("bpeek: {line}"));
+        self.bar.suspend(|| bpeek_core::tell!("bpeek: {line}"));
     }
 
     /// One more merge was made.

@@ -1,0 +1,210 @@
+//! BERT's text rules as Hugging Face `tokenizers` applies them: the
+//! `BertNormalizer` (clean the text, space CJK ideographs, strip accents,
+//! lowercase), the punctuation BERT cuts at, and the WordPiece decoder's
+//! tidying of spaces. Each character keeps the source range it came from.
+//!
+//! The character classes are those of the Unicode tables the library is
+//! built with: punctuation, format characters and nonspacing marks as
+//! assigned up to Unicode 8.0 (a mark or a punctuation sign added later is
+//! an ordinary character there, and here).
+
+use std::ops::Range;
+use std::sync::OnceLock;
+use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+
+/// BERT's text normalizer (HF `BertNormalizer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BertNormalizer {
+    /// Drop control and format characters, make every whitespace a space.
+    pub clean_text: bool,
+    /// Put a space on each side of a CJK ideograph.
+    pub handle_chinese_chars: bool,
+    /// Decompose (NFD) and drop nonspacing marks.
+    pub strip_accents: bool,
+    pub lowercase: bool,
+}
+
+impl BertNormalizer {
+    /// BERT uncased (`true`) or cased (`false`): accents are stripped
+    /// where the text is lowercased.
+    pub fn bert(lowercase: bool) -> Self {
+        BertNormalizer {
+            clean_text: true,
+            handle_chinese_chars: true,
+            strip_accents: lowercase,
+            lowercase,
+        }
+    }
+}
+
+/// HF's WordPiece decoder cleanup of one piece (its space included).
+pub fn cleanup(token: &str) -> String {
+    let mut t = token.to_string();
+    for (from, to) in [
+        (" .", "."),
+        (" ?", "?"),
+        (" !", "!"),
+        (" ,", ","),
+        (" ' ", "'"),
+        (" n't", "n't"),
+        (" 'm", "'m"),
+        (" do not", " don't"),
+        (" 's", "'s"),
+        (" 've", "'ve"),
+        (" 're", "'re"),
+    ] {
+        if t.contains(from) {
+            t = t.replace(from, to);
+        }
+    }
+    t
+}
+
+/// BERT normalization, each character with the source range it came from.
+pub fn bert_normalize(
+    n: BertNormalizer,
+    chars: Vec<(char, Range<usize>)>,
+) -> Vec<(char, Range<usize>)> {
+    let mut out = Vec::with_capacity(chars.len());
+    for (c, r) in chars {
+        if n.clean_text {
+            if c == '\0' || c == '\u{FFFD}' || is_control(c) {
+                continue;
+            }
+            if c.is_whitespace() {
+                out.push((' ', r));
+                continue;
+            }
+        }
+        if n.handle_chinese_chars && is_cjk(c) {
+            out.push((' ', r.start..r.start));
+            out.push((c, r.clone()));
+            out.push((' ', r.end..r.end));
+            continue;
+        }
+        out.push((c, r));
+    }
+    if n.strip_accents {
+        let mut decomposed = Vec::with_capacity(out.len());
+        for (c, r) in out {
+            decompose_canonical(c, |d| decomposed.push((d, r.clone())));
+        }
+        canonical_order(&mut decomposed);
+        decomposed.retain(|(c, _)| !is_nonspacing_mark(*c));
+        out = decomposed;
+    }
+    if n.lowercase {
+        let mut lower = Vec::with_capacity(out.len());
+        for (c, r) in out {
+            for l in c.to_lowercase() {
+                lower.push((l, r.clone()));
+            }
+        }
+        out = lower;
+    }
+    out
+}
+
+/// Put each run of combining characters in canonical order (a stable sort
+/// by combining class), as NFD does.
+fn canonical_order(chars: &mut [(char, Range<usize>)]) {
+    let mut i = 0;
+    while i < chars.len() {
+        if canonical_combining_class(chars[i].0) == 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && canonical_combining_class(chars[i].0) != 0 {
+            i += 1;
+        }
+        chars[start..i].sort_by_key(|(c, _)| canonical_combining_class(*c));
+    }
+}
+
+/// CJK ideographs, the blocks BERT puts spaces around.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x4E00..=0x9FFF
+        | 0x3400..=0x4DBF
+        | 0x20000..=0x2A6DF
+        | 0x2A700..=0x2B73F
+        | 0x2B740..=0x2B81F
+        | 0x2B920..=0x2CEAF
+        | 0xF900..=0xFAFF
+        | 0x2F800..=0x2FA1F)
+}
+
+/// Sorted code point ranges of a character class.
+pub struct Class(Vec<(u32, u32)>);
+
+impl Class {
+    fn new(pattern: &str) -> Class {
+        let hir = regex_syntax::parse(pattern).expect("the class parses");
+        let ranges = match hir.kind() {
+            regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(u)) => u
+                .ranges()
+                .iter()
+                .map(|r| (r.start() as u32, r.end() as u32))
+                .collect(),
+            _ => Vec::new(),
+        };
+        Class(ranges)
+    }
+
+    pub fn contains(&self, c: char) -> bool {
+        let c = c as u32;
+        self.0
+            .binary_search_by(|&(lo, hi)| {
+                if hi < c {
+                    std::cmp::Ordering::Less
+                } else if lo > c {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .is_ok()
+    }
+}
+
+pub fn class(cell: &'static OnceLock<Class>, pattern: &str) -> &'static Class {
+    cell.get_or_init(|| Class::new(pattern))
+}
+
+/// A control or format character HF's `clean_text` drops (tab, newline
+/// and carriage return are whitespace instead).
+fn is_control(c: char) -> bool {
+    static C: OnceLock<Class> = OnceLock::new();
+    !matches!(c, '\t' | '\n' | '\r')
+        && class(&C, r"[\p{Cc}\p{Co}[\p{Cf}&&\p{Age=V8_0}]]").contains(c)
+}
+
+/// Punctuation as BERT splits at it: ASCII punctuation (`$`, `+`, `^`
+/// too) and the Unicode punctuation classes.
+pub fn is_bert_punctuation(c: char) -> bool {
+    static P: OnceLock<Class> = OnceLock::new();
+    c.is_ascii_punctuation() || class(&P, r"[\p{P}&&\p{Age=V8_0}]").contains(c)
+}
+
+fn is_nonspacing_mark(c: char) -> bool {
+    static MN: OnceLock<Class> = OnceLock::new();
+    class(&MN, r"[\p{Mn}&&\p{Age=V8_0}]").contains(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_are_those_of_unicode_8() {
+        assert!(is_bert_punctuation('\u{2E42}'));
+        assert!(!is_bert_punctuation('\u{2E43}'));
+        assert!(is_bert_punctuation('$'));
+        assert!(is_control('\u{AD}'));
+        assert!(!is_control('\u{8E2}'));
+        assert!(!is_control('\n'));
+        assert!(is_nonspacing_mark('\u{301}'));
+        assert!(!is_nonspacing_mark('\u{1E944}'));
+    }
+}

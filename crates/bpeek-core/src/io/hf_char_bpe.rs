@@ -1,0 +1,172 @@
+//! Hugging Face `tokenizer.json` files of BPE on characters: Llama 2,
+//! Mistral, Phi-3, and any BPE file without a ByteLevel step. The text
+//! goes through the file's normalizer and pre-tokenizer steps
+//! ([`hf_pipeline`](crate::io::hf_pipeline)), each word starts as its
+//! characters (with `continuing_subword_prefix` on all but the first and
+//! `end_of_word_suffix` on the last; a character with no token as its
+//! `<0xNN>` byte tokens with `byte_fallback`, else the unknown token), and
+//! merges follow their rank. Ids go back to text through the decoder.
+
+use crate::Tokenizer;
+use crate::added::AddedVocab;
+use crate::char_bpe::{CharBpe, HfModel};
+use crate::error::{Error, Result, quoted};
+use crate::io::hf_fields::{added_tokens, vocab_ids};
+use crate::io::hf_pipeline;
+use serde_json::Value;
+
+/// Whether a BPE file is byte-level (a ByteLevel pre-tokenizer or
+/// decoder): everything else is BPE on characters.
+pub fn is_byte_level(doc: &Value) -> bool {
+    fn has_byte_level(v: &Value) -> bool {
+        match v {
+            Value::Object(o) => {
+                o.get("type").and_then(Value::as_str) == Some("ByteLevel")
+                    || o.values().any(has_byte_level)
+            }
+            Value::Array(a) => a.iter().any(has_byte_level),
+            _ => false,
+        }
+    }
+    has_byte_level(doc.get("pre_tokenizer").unwrap_or(&Value::Null))
+        || has_byte_level(doc.get("decoder").unwrap_or(&Value::Null))
+}
+
+/// A merge written `"LEFT RIGHT"` or `[LEFT, RIGHT]`.
+fn merge_pair(m: &Value, i: usize) -> Result<(String, String)> {
+    let pair = match m {
+        Value::String(s) => s
+            .split_once(' ')
+            .map(|(a, b)| (a.to_string(), b.to_string())),
+        Value::Array(v) if v.len() == 2 => match (v[0].as_str(), v[1].as_str()) {
+            (Some(a), Some(b)) => Some((a.to_string(), b.to_string())),
+            _ => None,
+        },
+        _ => None,
+    };
+    pair.ok_or_else(|| {
+        Error::input(format!(
+            "model.merges[{i}]: expected \"LEFT RIGHT\" or [LEFT, RIGHT]"
+        ))
+    })
+}
+
+/// A Hugging Face BPE file on characters.
+pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
+    let model = doc
+        .get("model")
+        .ok_or_else(|| Error::input("field 'model' is missing"))?;
+    if model.get("dropout").is_some_and(|d| !d.is_null()) {
+        return Err(Error::input(
+            "model.dropout is not supported: it makes the ids random, and bpeek encodes exactly",
+        ));
+    }
+    let affix = |field: &str| -> Result<String> {
+        match model.get(field) {
+            None | Some(Value::Null) => Ok(String::new()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(Error::input(format!(
+                "model.{field}: {other} is not a string"
+            ))),
+        }
+    };
+    let (prefix, suffix) = (
+        affix("continuing_subword_prefix")?,
+        affix("end_of_word_suffix")?,
+    );
+    let flag = |field: &str| model.get(field).and_then(Value::as_bool).unwrap_or(false);
+    let (byte_fallback, fuse_unk, ignore_merges) = (
+        flag("byte_fallback"),
+        flag("fuse_unk"),
+        flag("ignore_merges"),
+    );
+    let mut text = hf_pipeline::read(doc, "BPE on characters")?;
+
+    let vocab_obj = model
+        .get("vocab")
+        .and_then(Value::as_object)
+        .ok_or_else(|| Error::input("model.vocab is missing or not an object"))?;
+    let vocab = vocab_ids(vocab_obj, "model.vocab")?;
+    let added = added_tokens(doc)?;
+    let size = vocab
+        .values()
+        .chain(added.iter().map(|(_, t)| &t.id))
+        .map(|&id| id as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut texts = vec![String::new(); size];
+    for (t, &id) in &vocab {
+        texts[id as usize] = t.clone();
+    }
+    let mut silent = vec![false; size];
+    for (place, t) in &added {
+        match vocab.get(&t.text) {
+            Some(&own) if own != t.id => {
+                return Err(Error::input(format!(
+                    "{place}: added token {:?} has id {}, but model.vocab gives it id {own}",
+                    t.text, t.id
+                )));
+            }
+            _ => {}
+        }
+        texts[t.id as usize] = t.text.clone();
+        // Decoding leaves special tokens out, as `decode` does by default.
+        silent[t.id as usize] = t.special;
+    }
+    let is_byte: Vec<bool> = texts
+        .iter()
+        .map(|t| byte_fallback && crate::spm::byte_of_piece(t.as_bytes()).is_some())
+        .collect();
+    let unk = match model.get("unk_token") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(u)) => Some(*vocab.get(u).ok_or_else(|| {
+            Error::input(format!(
+                "model.unk_token {} is not in model.vocab",
+                quoted(u)
+            ))
+        })?),
+        Some(other) => {
+            return Err(Error::input(format!(
+                "model.unk_token: {other} is not a string"
+            )));
+        }
+    };
+    let raw = model
+        .get("merges")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::input("model.merges is missing or not a list"))?;
+    let merges = raw
+        .iter()
+        .enumerate()
+        .map(|(i, m)| merge_pair(m, i))
+        .collect::<Result<Vec<_>>>()?;
+    let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
+    let added_normalizer = hf_pipeline::added_normalizer(&mut text, &tokens);
+    // Special tokens are silent when decoding but are still tokens the
+    // model may hold: the model's own table keeps them findable.
+    let cbpe = CharBpe::with_pairs(
+        texts,
+        &is_byte,
+        vec![false; size],
+        &merges,
+        prefix.len(),
+        "model.merges",
+    )?
+    .with_silent(silent)
+    .with_hf(HfModel {
+        text,
+        unk,
+        fuse_unk,
+        ignore_merges,
+        byte_fallback,
+        prefix,
+        suffix,
+    });
+    let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
+    Ok(Tokenizer::from_char_bpe(
+        name,
+        cbpe,
+        size,
+        (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer)),
+    ))
+}

@@ -1,0 +1,461 @@
+//! Count files: a corpus's distinct chunks with their counts, as Parquet
+//! (what Spark, Dask, Ray and DuckDB read and write) or as tab-separated
+//! text (what a pipe carries).
+//!
+//! Parquet schema, one row per distinct chunk:
+//!
+//! | column | type | meaning |
+//! |---|---|---|
+//! | `chunk` | binary | the chunk's bytes |
+//! | `count` | int64 | how many times it appears |
+//! | `first_shard` | int64 | the shard it first appears in |
+//! | `first_offset` | int64 | its first byte offset in that shard |
+//! | `options` | string | the options that cut it (same in every row) |
+//!
+//! Rows are in chunk order (ascending bytes), each chunk once, so that
+//! count files merge in one pass holding a batch of each (the reduce step
+//! needs no table). The file's key-value metadata holds `bpeek.counts`
+//! (the format version), `bpeek.options`, `bpeek.source_bytes`,
+//! `bpeek.order` (`chunk`) and, when rare chunks were dropped,
+//! `bpeek.min_chunk_count`. Files that another engine rewrote keep the
+//! `options` column even when they lose the metadata and the order; they
+//! are summed in a table instead.
+//!
+//! A count file is untrusted: every column is checked, every count must be
+//! positive, and a damaged file is refused with its name.
+
+use crate::count_rows::RowSource;
+use bpeek_core::chunk_counts::{ChunkCounts, ChunkOptions, FirstPlace};
+use bpeek_core::error::{Error, Result};
+use parquet::basic::Compression;
+use parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The count file format this build writes and reads.
+pub const FORMAT_VERSION: &str = "1";
+
+/// Rows per Parquet row group: small enough that a merge of many files
+/// holds one group of each in little memory.
+const ROWS_PER_GROUP: usize = 1 << 14;
+
+/// Rows read at a time.
+pub const BATCH: usize = 1 << 11;
+
+/// The first line of a tab-separated count file starts with this.
+pub const TSV_MAGIC: &str = "# bpeek counts ";
+
+const SCHEMA: &str = "message bpeek_counts {
+    required binary chunk;
+    required int64 count;
+    required int64 first_shard;
+    required int64 first_offset;
+    required binary options (STRING);
+}";
+
+/// What a count file says about all its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub options: ChunkOptions,
+    /// Bytes of the text counted, when the file says.
+    pub source_bytes: Option<u64>,
+    /// The `--min-chunk-count` that dropped chunks, if one did.
+    pub min_chunk_count: Option<u64>,
+    /// Whether rows are in chunk order, each chunk once.
+    pub sorted: bool,
+}
+
+impl Header {
+    /// The header of a file that will hold `counts`, in chunk order.
+    pub fn of(counts: &ChunkCounts) -> Self {
+        Header {
+            options: counts.options(),
+            source_bytes: Some(counts.source_bytes()),
+            min_chunk_count: counts.min_chunk_count(),
+            sorted: true,
+        }
+    }
+}
+
+/// One row: a distinct chunk, its count and where it first appeared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountRow {
+    pub chunk: Vec<u8>,
+    pub count: u64,
+    pub first: FirstPlace,
+}
+
+/// The file format of a count file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountFormat {
+    Parquet,
+    Tsv,
+}
+
+/// Writes a count file a row at a time.
+pub struct CountWriter<'w> {
+    kind: WriterKind<'w>,
+    /// Rows not yet written (a row group's worth for Parquet).
+    rows: Vec<CountRow>,
+    options: String,
+}
+
+enum WriterKind<'w> {
+    Parquet(Box<SerializedFileWriter<&'w mut (dyn Write + Send)>>),
+    Tsv(&'w mut (dyn Write + Send)),
+}
+
+fn parquet_failure(e: parquet::errors::ParquetError) -> Error {
+    Error::failure(format!("writing Parquet: {e}"))
+}
+
+impl<'w> CountWriter<'w> {
+    /// Start a count file with `header` on `out`.
+    pub fn new(
+        format: CountFormat,
+        header: &Header,
+        out: &'w mut (dyn Write + Send),
+    ) -> Result<Self> {
+        let options = header.options.describe();
+        let kind = match format {
+            CountFormat::Parquet => {
+                let schema = Arc::new(parse_message_type(SCHEMA).map_err(parquet_failure)?);
+                let props = WriterProperties::builder()
+                    .set_compression(Compression::SNAPPY)
+                    .set_created_by(format!("bpeek {}", env!("CARGO_PKG_VERSION")))
+                    .build();
+                let mut w = SerializedFileWriter::new(out, schema, Arc::new(props))
+                    .map_err(parquet_failure)?;
+                let mut kv = vec![
+                    ("bpeek.counts", FORMAT_VERSION.to_string()),
+                    ("bpeek.options", options.clone()),
+                ];
+                if let Some(n) = header.source_bytes {
+                    kv.push(("bpeek.source_bytes", n.to_string()));
+                }
+                if header.sorted {
+                    kv.push(("bpeek.order", "chunk".to_string()));
+                }
+                if let Some(k) = header.min_chunk_count {
+                    kv.push(("bpeek.min_chunk_count", k.to_string()));
+                }
+                for (key, value) in kv {
+                    w.append_key_value_metadata(KeyValue::new(key.to_string(), value));
+                }
+                WriterKind::Parquet(Box::new(w))
+            }
+            CountFormat::Tsv => {
+                let mut line = format!("{TSV_MAGIC}{FORMAT_VERSION}: {options}");
+                if let Some(n) = header.source_bytes {
+                    line.push_str(&format!("; source-bytes {n}"));
+                }
+                if let Some(k) = header.min_chunk_count {
+                    line.push_str(&format!("; min-chunk-count {k}"));
+                }
+                if header.sorted {
+                    line.push_str("; sorted");
+                }
+                line.push('\n');
+                out.write_all(line.as_bytes()).map_err(write_failure)?;
+                WriterKind::Tsv(out)
+            }
+        };
+        Ok(CountWriter {
+            kind,
+            rows: Vec::new(),
+            options,
+        })
+    }
+
+    pub fn push(&mut self, row: CountRow) -> Result<()> {
+        self.rows.push(row);
+        let full = match self.kind {
+            WriterKind::Parquet(_) => ROWS_PER_GROUP,
+            WriterKind::Tsv(_) => BATCH,
+        };
+        if self.rows.len() >= full {
+            self.flush_rows()?;
+        }
+        Ok(())
+    }
+
+    fn flush_rows(&mut self) -> Result<()> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        match &mut self.kind {
+            WriterKind::Parquet(w) => write_group(w, &self.rows, &self.options)?,
+            WriterKind::Tsv(out) => {
+                let mut text = Vec::new();
+                for r in &self.rows {
+                    escape(&r.chunk, &mut text);
+                    writeln!(text, "\t{}\t{}\t{}", r.count, r.first.shard, r.first.offset)
+                        .map_err(write_failure)?;
+                }
+                out.write_all(&text).map_err(write_failure)?;
+            }
+        }
+        self.rows.clear();
+        Ok(())
+    }
+
+    /// Write what is left and the file's footer.
+    pub fn finish(mut self) -> Result<()> {
+        self.flush_rows()?;
+        match self.kind {
+            WriterKind::Parquet(w) => {
+                w.close().map_err(parquet_failure)?;
+            }
+            WriterKind::Tsv(out) => out.flush().map_err(write_failure)?,
+        }
+        Ok(())
+    }
+}
+
+fn write_failure(e: std::io::Error) -> Error {
+    Error::failure(format!("cannot write: {e}"))
+}
+
+fn write_group(
+    w: &mut SerializedFileWriter<&mut (dyn Write + Send)>,
+    rows: &[CountRow],
+    options: &str,
+) -> Result<()> {
+    let mut rg = w.next_row_group().map_err(parquet_failure)?;
+    let mut column = 0;
+    while let Some(mut col) = rg.next_column().map_err(parquet_failure)? {
+        match column {
+            0 => {
+                let v: Vec<ByteArray> = rows
+                    .iter()
+                    .map(|r| ByteArray::from(r.chunk.as_slice()))
+                    .collect();
+                col.typed::<ByteArrayType>().write_batch(&v, None, None)
+            }
+            4 => {
+                let v = vec![ByteArray::from(options); rows.len()];
+                col.typed::<ByteArrayType>().write_batch(&v, None, None)
+            }
+            _ => {
+                let v: Vec<i64> = rows
+                    .iter()
+                    .map(|r| match column {
+                        1 => r.count,
+                        2 => r.first.shard,
+                        _ => r.first.offset,
+                    })
+                    .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
+                    .collect();
+                col.typed::<Int64Type>().write_batch(&v, None, None)
+            }
+        }
+        .map_err(parquet_failure)?;
+        col.close().map_err(parquet_failure)?;
+        column += 1;
+    }
+    rg.close().map_err(parquet_failure)?;
+    Ok(())
+}
+
+/// Write `counts` as a count file, rows in chunk order.
+pub fn write_counts(
+    counts: &ChunkCounts,
+    format: CountFormat,
+    out: &mut (dyn Write + Send),
+) -> Result<()> {
+    let mut w = CountWriter::new(format, &Header::of(counts), out)?;
+    for (chunk, count, first) in counts.in_chunk_order() {
+        w.push(CountRow {
+            chunk: chunk.to_vec(),
+            count,
+            first,
+        })?;
+    }
+    w.finish()
+}
+
+/// [`write_counts`] as Parquet.
+pub fn write_parquet(counts: &ChunkCounts, out: &mut (dyn Write + Send)) -> Result<()> {
+    write_counts(counts, CountFormat::Parquet, out)
+}
+
+/// [`write_counts`] as TSV: a first line
+/// `# bpeek counts 1: OPTIONS; source-bytes N[; min-chunk-count K]; sorted`,
+/// then `chunk<TAB>count<TAB>first_shard<TAB>first_offset` per chunk, the
+/// chunk escaped as [`escape`] says.
+pub fn write_tsv(counts: &ChunkCounts, out: &mut (dyn Write + Send)) -> Result<()> {
+    write_counts(counts, CountFormat::Tsv, out)
+}
+
+/// A chunk as one TSV field: `\\`, `\t`, `\n`, `\r`, and `\xHH` for other
+/// control bytes, bytes that are not UTF-8 and a `#` that starts the
+/// field (so no data line looks like the header). Python's
+/// `codecs.escape_decode` reverses it.
+pub fn escape(bytes: &[u8], out: &mut Vec<u8>) {
+    let mut rest = bytes;
+    let mut at_start = true;
+    while !rest.is_empty() {
+        let (valid, bad) = match std::str::from_utf8(rest) {
+            Ok(s) => (s, 0),
+            Err(e) => {
+                let (ok, _) = rest.split_at(e.valid_up_to());
+                let bad = e.error_len().unwrap_or(rest.len() - ok.len());
+                (std::str::from_utf8(ok).unwrap_or_default(), bad)
+            }
+        };
+        for c in valid.chars() {
+            match c {
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\t' => out.extend_from_slice(b"\\t"),
+                '\n' => out.extend_from_slice(b"\\n"),
+                '\r' => out.extend_from_slice(b"\\r"),
+                '#' if at_start => out.extend_from_slice(b"\\x23"),
+                c if c.is_ascii_control() => {
+                    let _ = write!(out, "\\x{:02x}", c as u32);
+                }
+                c => {
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+            at_start = false;
+        }
+        let from = valid.len();
+        for &b in &rest[from..from + bad] {
+            let _ = write!(out, "\\x{b:02x}");
+            at_start = false;
+        }
+        rest = &rest[from + bad..];
+    }
+}
+
+/// The bytes [`escape`] wrote, or what is wrong with the field.
+pub fn unescape(field: &[u8]) -> std::result::Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(field.len());
+    let mut i = 0;
+    while i < field.len() {
+        let b = field[i];
+        if b != b'\\' {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        match field.get(i + 1) {
+            Some(b'\\') => out.push(b'\\'),
+            Some(b't') => out.push(b'\t'),
+            Some(b'n') => out.push(b'\n'),
+            Some(b'r') => out.push(b'\r'),
+            Some(b'x') => {
+                let hex = field
+                    .get(i + 2..i + 4)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .ok_or("\\x is not followed by two hex digits")?;
+                out.push(hex);
+                i += 4;
+                continue;
+            }
+            _ => return Err(format!("unknown escape at byte {}", i + 1)),
+        }
+        i += 2;
+    }
+    Ok(out)
+}
+
+/// Sums count files into one table.
+pub struct CountReader {
+    counts: Option<ChunkCounts>,
+    /// The file the options were first read from, for messages.
+    options_from: String,
+    /// Whether some file did not say the bytes of its source, so the total
+    /// is the bytes its chunks cover.
+    pub source_estimated: bool,
+}
+
+impl Default for CountReader {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The error for a file whose options differ from the first file's.
+pub fn options_differ(
+    file: &str,
+    options: ChunkOptions,
+    first_file: &str,
+    first: ChunkOptions,
+) -> Error {
+    Error::input(format!(
+        "{file}: counted with {}, but {first_file} was counted with {}; counts of differently cut text cannot be summed",
+        options.describe(),
+        first.describe()
+    ))
+}
+
+impl CountReader {
+    pub fn new() -> Self {
+        CountReader {
+            counts: None,
+            options_from: String::new(),
+            source_estimated: false,
+        }
+    }
+
+    /// The sum of every file read, or `None` if none was.
+    pub fn finish(self) -> Option<ChunkCounts> {
+        self.counts
+    }
+
+    /// Add the counts in `path` (Parquet or tab-separated, told by its
+    /// first bytes).
+    pub fn read(&mut self, path: &Path) -> Result<()> {
+        let (header, mut rows) = RowSource::open(path)?;
+        let counts = self.table_for(&header, rows.name())?;
+        let mut batch = Vec::with_capacity(BATCH);
+        loop {
+            rows.next_batch(BATCH, &mut batch)?;
+            if batch.is_empty() {
+                return Ok(());
+            }
+            for r in &batch {
+                counts
+                    .add(&r.chunk, r.count, r.first)
+                    .map_err(|e| e.context(rows.name()))?;
+            }
+        }
+    }
+
+    /// The table to add the rows of a file with `header` to, after
+    /// checking its options match the files read before.
+    fn table_for(&mut self, header: &Header, name: &str) -> Result<&mut ChunkCounts> {
+        if let Some(counts) = &self.counts
+            && counts.options() != header.options
+        {
+            return Err(options_differ(
+                name,
+                header.options,
+                &self.options_from,
+                counts.options(),
+            ));
+        }
+        if self.counts.is_none() {
+            self.options_from = name.to_string();
+        }
+        let counts = self
+            .counts
+            .get_or_insert_with(|| ChunkCounts::new(header.options));
+        match header.source_bytes {
+            Some(n) => counts.set_source_bytes(counts.source_bytes().saturating_add(n)),
+            None => self.source_estimated = true,
+        }
+        if let Some(k) = header.min_chunk_count {
+            counts.set_min_chunk_count(Some(counts.min_chunk_count().unwrap_or(1).max(k)));
+        }
+        Ok(counts)
+    }
+}

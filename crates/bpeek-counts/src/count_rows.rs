@@ -1,0 +1,510 @@
+//! Reading a count file a batch of rows at a time, Parquet or TSV alike,
+//! every field checked: a count file is untrusted input.
+
+use crate::count_file::{CountRow, FORMAT_VERSION, Header, TSV_MAGIC, unescape};
+use bpeek_core::chunk_counts::{ChunkOptions, FirstPlace};
+use bpeek_core::error::{Error, Result};
+use parquet::column::reader::ColumnReader;
+use parquet::data_type::ByteArray;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use std::io::BufRead;
+use std::path::Path;
+
+/// The rows of one count file, read in order.
+pub struct RowSource {
+    shown: String,
+    sorted: bool,
+    /// The last chunk handed out, to check a file that says it is sorted.
+    last: Option<Vec<u8>>,
+    rows: u64,
+    kind: Kind,
+}
+
+enum Kind {
+    Tsv {
+        lines: std::io::BufReader<std::fs::File>,
+        line: usize,
+    },
+    Parquet(Box<ParquetRows>),
+}
+
+impl RowSource {
+    /// Open `path` (Parquet or TSV, told by its first bytes) and read what
+    /// its header says.
+    pub fn open(path: &Path) -> Result<(Header, RowSource)> {
+        let shown = path.display().to_string();
+        let head = bpeek_core::io::files::read_prefix(path, 4)?;
+        let opened = if head == b"PAR1" {
+            guarded(|| ParquetRows::open(path)).map(|(h, p)| (h, Kind::Parquet(Box::new(p))))
+        } else {
+            open_tsv(path)
+        };
+        let (header, kind) = opened.map_err(|e| e.context(&shown))?;
+        let source = RowSource {
+            shown,
+            sorted: header.sorted,
+            last: None,
+            rows: 0,
+            kind,
+        };
+        Ok((header, source))
+    }
+
+    /// The file's name as given, for messages.
+    pub fn name(&self) -> &str {
+        &self.shown
+    }
+
+    /// Up to `max` more rows into `out` (cleared first); none at the end.
+    pub fn next_batch(&mut self, max: usize, out: &mut Vec<CountRow>) -> Result<()> {
+        out.clear();
+        let read = match &mut self.kind {
+            Kind::Tsv { lines, line } => tsv_rows(lines, line, max, out),
+            Kind::Parquet(p) => guarded(|| p.rows(max, out)),
+        };
+        read.map_err(|e| e.context(&self.shown))?;
+        if self.sorted {
+            for (i, row) in out.iter().enumerate() {
+                if self
+                    .last
+                    .as_deref()
+                    .is_some_and(|last| last >= row.chunk.as_slice())
+                {
+                    return Err(Error::input(format!(
+                        "{}: row {}: the file says its rows are in chunk order, each chunk once, but this one is not",
+                        self.shown,
+                        self.rows + i as u64
+                    )));
+                }
+                self.last = Some(row.chunk.clone());
+            }
+        }
+        self.rows += out.len() as u64;
+        Ok(())
+    }
+}
+
+/// `read`, with a panic in the Parquet decoder (a large decoder of
+/// untrusted bytes) turned into this file's error.
+fn guarded<T>(read: impl FnOnce() -> Result<T>) -> Result<T> {
+    bpeek_core::error::catch_quietly(read)
+        .unwrap_or_else(|| Err(Error::input("the Parquet decoder failed on it")))
+}
+
+fn bad_line(line: usize, what: impl std::fmt::Display) -> Error {
+    Error::input(format!("line {line}: {what}"))
+}
+
+fn open_tsv(path: &Path) -> Result<(Header, Kind)> {
+    let file = bpeek_core::io::files::open(path)?;
+    let mut lines = std::io::BufReader::new(file);
+    let mut header = Vec::new();
+    read_line(&mut lines, &mut header).map_err(|e| bad_line(1, e))?;
+    let header = std::str::from_utf8(&header)
+        .ok()
+        .and_then(|h| h.strip_prefix(TSV_MAGIC))
+        .ok_or_else(|| {
+            Error::input(format!(
+                "not a count file: neither Parquet nor text starting with {TSV_MAGIC:?}"
+            ))
+        })?;
+    let (version, rest) = header
+        .split_once(": ")
+        .ok_or_else(|| bad_line(1, "no options in the header"))?;
+    if version != FORMAT_VERSION {
+        return Err(bad_line(
+            1,
+            format!("count file format {version:?}; this bpeek reads format {FORMAT_VERSION}"),
+        ));
+    }
+    let mut parts = rest.split("; ");
+    let options = ChunkOptions::parse(parts.next().unwrap_or_default())
+        .map_err(|e| bad_line(1, format!("options: {e}")))?;
+    let mut h = Header {
+        options,
+        source_bytes: None,
+        min_chunk_count: None,
+        sorted: false,
+    };
+    for part in parts {
+        let (key, value) = part.split_once(' ').unwrap_or((part, ""));
+        let number = || -> Result<u64> {
+            value
+                .parse()
+                .map_err(|_| bad_line(1, format!("{key}: not a whole number")))
+        };
+        match key {
+            "source-bytes" => h.source_bytes = Some(number()?),
+            "min-chunk-count" => h.min_chunk_count = Some(number()?),
+            "sorted" => h.sorted = true,
+            _ => return Err(bad_line(1, format!("unknown header field {part:?}"))),
+        }
+    }
+    Ok((h, Kind::Tsv { lines, line: 1 }))
+}
+
+fn tsv_rows(
+    lines: &mut std::io::BufReader<std::fs::File>,
+    n: &mut usize,
+    max: usize,
+    out: &mut Vec<CountRow>,
+) -> Result<()> {
+    let mut line = Vec::new();
+    while out.len() < max {
+        *n += 1;
+        line.clear();
+        if read_line(lines, &mut line).map_err(|e| bad_line(*n, e))? == 0 {
+            break;
+        }
+        let fields: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
+        let [chunk, count, shard, offset] = fields[..] else {
+            return Err(bad_line(
+                *n,
+                format!(
+                    "{} fields; a row has 4 (chunk, count, first_shard, first_offset)",
+                    fields.len()
+                ),
+            ));
+        };
+        let chunk = unescape(chunk).map_err(|e| bad_line(*n, format!("chunk: {e}")))?;
+        let number = |field: &[u8], name: &str| -> Result<u64> {
+            std::str::from_utf8(field)
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| bad_line(*n, format!("{name}: not a whole number")))
+        };
+        let count = number(count, "count")?;
+        if count == 0 {
+            return Err(bad_line(
+                *n,
+                "count: 0 (a chunk in the file appears at least once)",
+            ));
+        }
+        let first = FirstPlace {
+            shard: number(shard, "first_shard")?,
+            offset: number(offset, "first_offset")?,
+        };
+        out.push(CountRow {
+            chunk,
+            count,
+            first,
+        });
+    }
+    Ok(())
+}
+
+/// One line (without its `\n`) into `line`; how many bytes were read.
+fn read_line(r: &mut impl BufRead, line: &mut Vec<u8>) -> std::result::Result<usize, String> {
+    let n = r
+        .read_until(b'\n', line)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    }
+    Ok(n)
+}
+
+fn damaged(e: parquet::errors::ParquetError) -> Error {
+    Error::input(format!("damaged Parquet: {e}"))
+}
+
+/// A Parquet count file, a row group at a time.
+struct ParquetRows {
+    reader: SerializedFileReader<std::fs::File>,
+    /// The columns chunk, count, first_shard, first_offset.
+    columns: [usize; 4],
+    /// The next row group to open.
+    group: usize,
+    /// The open row group's column readers and the rows it has left.
+    open: Option<([Column; 4], usize)>,
+    row: u64,
+}
+
+impl ParquetRows {
+    fn open(path: &Path) -> Result<(Header, ParquetRows)> {
+        let file = bpeek_core::io::files::open(path)?;
+        let file_len = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+        let reader = SerializedFileReader::new(file).map_err(damaged)?;
+        let meta = reader.metadata();
+        let kv = |key: &str| -> Option<String> {
+            meta.file_metadata()
+                .key_value_metadata()?
+                .iter()
+                .find(|kv| kv.key == key)?
+                .value
+                .clone()
+        };
+        if let Some(v) = kv("bpeek.counts")
+            && v != FORMAT_VERSION
+        {
+            return Err(Error::input(format!(
+                "bpeek.counts: count file format {v:?}; this bpeek reads format {FORMAT_VERSION}"
+            )));
+        }
+        let number = |key: &str| -> Result<Option<u64>> {
+            kv(key)
+                .map(|v| {
+                    v.parse()
+                        .map_err(|_| Error::input(format!("{key}: {v:?} is not a whole number")))
+                })
+                .transpose()
+        };
+        let schema = meta.file_metadata().schema_descr();
+        let find = |name: &str| {
+            schema
+                .columns()
+                .iter()
+                .position(|c| c.path().parts().len() == 1 && c.name() == name)
+        };
+        let need = |name: &str| {
+            find(name).ok_or_else(|| {
+                Error::input(format!(
+                    "no column {name:?} (a count file has chunk, count, first_shard, first_offset and options)"
+                ))
+            })
+        };
+        let columns = [
+            need("chunk")?,
+            need("count")?,
+            need("first_shard")?,
+            need("first_offset")?,
+        ];
+        for g in 0..meta.num_row_groups() {
+            for c in meta.row_group(g).columns() {
+                use parquet::basic::Compression;
+                if !matches!(
+                    c.compression(),
+                    Compression::UNCOMPRESSED | Compression::SNAPPY
+                ) {
+                    return Err(Error::input(format!(
+                        "column {:?} is compressed with {}; bpeek reads snappy or uncompressed Parquet (pyarrow: compression=\"snappy\"; Polars: compression=\"snappy\")",
+                        c.column_path().string(),
+                        c.compression()
+                    )));
+                }
+                // A page may claim any size; snappy expands at most about
+                // 6x, so a claim far past the bytes stored is a damaged file.
+                let stored = c.compressed_size().max(0) as u64;
+                let claimed = c.uncompressed_size().max(0) as u64;
+                if claimed > stored.saturating_mul(64).saturating_add(1 << 20) || stored > file_len
+                {
+                    return Err(Error::input(format!(
+                        "row group {g}: column {:?} claims {claimed} bytes from {stored} stored",
+                        c.column_path().string()
+                    )));
+                }
+            }
+        }
+        let meta_options = kv("bpeek.options")
+            .map(|o| {
+                ChunkOptions::parse(&o).map_err(|e| Error::input(format!("bpeek.options: {e}")))
+            })
+            .transpose()?;
+        // The options column decides when the metadata is gone (a file
+        // another engine rewrote); both must agree.
+        let column_options = match find("options") {
+            Some(c) => first_options(&reader, c)?,
+            None => None,
+        };
+        let options = match (meta_options, column_options) {
+            (Some(a), Some(b)) if a != b => {
+                return Err(Error::input(format!(
+                    "bpeek.options says {} but the options column says {}",
+                    a.describe(),
+                    b.describe()
+                )));
+            }
+            (a, b) => a.or(b).ok_or_else(|| {
+                Error::input(
+                    "no options: neither the bpeek.options metadata nor an options column says how the text was cut",
+                )
+            })?,
+        };
+        let header = Header {
+            options,
+            source_bytes: number("bpeek.source_bytes")?,
+            min_chunk_count: number("bpeek.min_chunk_count")?,
+            sorted: kv("bpeek.order").as_deref() == Some("chunk"),
+        };
+        let rows = ParquetRows {
+            reader,
+            columns,
+            group: 0,
+            open: None,
+            row: 0,
+        };
+        Ok((header, rows))
+    }
+
+    /// The column readers of the next row group with rows, if any is left.
+    fn open_group(&mut self) -> Result<Option<([Column; 4], usize)>> {
+        let schema = self.reader.metadata().file_metadata().schema_descr_ptr();
+        while self.group < self.reader.metadata().num_row_groups() {
+            let g = self.group;
+            self.group += 1;
+            let rg = self.reader.get_row_group(g).map_err(damaged)?;
+            let rows = rg.metadata().num_rows().max(0) as usize;
+            if rows == 0 {
+                continue;
+            }
+            let mut readers = Vec::with_capacity(4);
+            for (i, &c) in self.columns.iter().enumerate() {
+                let r = rg.get_column_reader(c).map_err(damaged)?;
+                let ok = matches!(
+                    (&r, i),
+                    (ColumnReader::ByteArrayColumnReader(_), 0)
+                        | (ColumnReader::Int64ColumnReader(_), 1..)
+                        | (ColumnReader::Int32ColumnReader(_), 1..)
+                );
+                if !ok {
+                    let want = if i == 0 {
+                        "binary or string"
+                    } else {
+                        "an integer"
+                    };
+                    return Err(Error::input(format!(
+                        "column {:?} is not {want}",
+                        schema.column(c).name()
+                    )));
+                }
+                readers.push(Column::new(r));
+            }
+            let readers: [Column; 4] = readers
+                .try_into()
+                .map_err(|_| Error::failure("four column readers"))?;
+            return Ok(Some((readers, rows)));
+        }
+        Ok(None)
+    }
+
+    fn rows(&mut self, max: usize, out: &mut Vec<CountRow>) -> Result<()> {
+        if self.open.is_none() {
+            self.open = self.open_group()?;
+        }
+        let Some((readers, left)) = &mut self.open else {
+            return Ok(());
+        };
+        let want = max.min(*left).max(1);
+        let row = self.row;
+        let at = |e: Error, column: &str| e.context(format!("column {column:?} near row {row}"));
+        let chunks = readers[0].bytes(want).map_err(|e| at(e, "chunk"))?;
+        let counts = readers[1].ints(want).map_err(|e| at(e, "count"))?;
+        let shards = readers[2].ints(want).map_err(|e| at(e, "first_shard"))?;
+        let offsets = readers[3].ints(want).map_err(|e| at(e, "first_offset"))?;
+        let n = chunks.len();
+        if n == 0 || [counts.len(), shards.len(), offsets.len()] != [n; 3] {
+            return Err(Error::input(format!(
+                "row group {}: the columns end at different rows",
+                self.group - 1
+            )));
+        }
+        for (i, chunk) in chunks.into_iter().enumerate() {
+            let r = row + i as u64;
+            let whole = |v: i64, name: &str, zero_ok: bool| -> Result<u64> {
+                if v < 0 || (v == 0 && !zero_ok) {
+                    Err(Error::input(format!("row {r}: {name} is {v}")))
+                } else {
+                    Ok(v as u64)
+                }
+            };
+            out.push(CountRow {
+                chunk: chunk.data().to_vec(),
+                count: whole(counts[i], "count", false)?,
+                first: FirstPlace {
+                    shard: whole(shards[i], "first_shard", true)?,
+                    offset: whole(offsets[i], "first_offset", true)?,
+                },
+            });
+        }
+        *left -= n;
+        if *left == 0 {
+            self.open = None;
+        }
+        self.row += n as u64;
+        Ok(())
+    }
+}
+
+/// The options written in the first row of column `c`, if there is a row.
+fn first_options(
+    reader: &SerializedFileReader<std::fs::File>,
+    c: usize,
+) -> Result<Option<ChunkOptions>> {
+    for g in 0..reader.metadata().num_row_groups() {
+        let rg = reader.get_row_group(g).map_err(damaged)?;
+        let r = rg.get_column_reader(c).map_err(damaged)?;
+        if !matches!(r, ColumnReader::ByteArrayColumnReader(_)) {
+            return Err(Error::input("column \"options\" is not a string"));
+        }
+        let values = Column::new(r).bytes(1)?;
+        if let Some(v) = values.first() {
+            let text = std::str::from_utf8(v.data())
+                .map_err(|_| Error::input("column \"options\": not UTF-8"))?;
+            return ChunkOptions::parse(text)
+                .map(Some)
+                .map_err(|e| Error::input(format!("column \"options\": {e}")));
+        }
+    }
+    Ok(None)
+}
+
+/// One column being read, with the nulls it may not hold refused.
+struct Column {
+    reader: ColumnReader,
+    levels: Vec<i16>,
+}
+
+impl Column {
+    fn new(reader: ColumnReader) -> Self {
+        Column {
+            reader,
+            levels: Vec::new(),
+        }
+    }
+
+    fn bytes(&mut self, want: usize) -> Result<Vec<ByteArray>> {
+        let mut values = Vec::with_capacity(want);
+        self.levels.clear();
+        let (records, got, _) = match &mut self.reader {
+            ColumnReader::ByteArrayColumnReader(r) => r
+                .read_records(want, Some(&mut self.levels), None, &mut values)
+                .map_err(damaged)?,
+            _ => return Err(Error::input("not a binary column")),
+        };
+        no_nulls(records, got)?;
+        Ok(values)
+    }
+
+    fn ints(&mut self, want: usize) -> Result<Vec<i64>> {
+        self.levels.clear();
+        match &mut self.reader {
+            ColumnReader::Int64ColumnReader(r) => {
+                let mut values = Vec::with_capacity(want);
+                let (records, got, _) = r
+                    .read_records(want, Some(&mut self.levels), None, &mut values)
+                    .map_err(damaged)?;
+                no_nulls(records, got)?;
+                Ok(values)
+            }
+            ColumnReader::Int32ColumnReader(r) => {
+                let mut values = Vec::with_capacity(want);
+                let (records, got, _) = r
+                    .read_records(want, Some(&mut self.levels), None, &mut values)
+                    .map_err(damaged)?;
+                no_nulls(records, got)?;
+                Ok(values.into_iter().map(i64::from).collect())
+            }
+            _ => Err(Error::input("not an integer column")),
+        }
+    }
+}
+
+fn no_nulls(records: usize, values: usize) -> Result<()> {
+    if values < records {
+        return Err(Error::input(format!(
+            "{} of {records} rows are null",
+            records - values
+        )));
+    }
+    Ok(())
+}

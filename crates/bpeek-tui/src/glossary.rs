@@ -1,0 +1,73 @@
+//! What the screen's words, marks and colours mean: the last section of
+//! the help overlay, in the glyphs the screen is drawn with.
+
+use crate::app::App;
+
+/// The section's heading.
+pub const TITLE: &str = "What the screen shows";
+
+/// Each entry: what is seen, and what it means.
+pub fn rows(app: &App) -> Vec<(String, &'static str)> {
+    let g = &app.theme.glyphs;
+    let colour = app.theme.colour;
+    #[rustfmt::skip]
+    let mut rows = vec![
+        ("counted".to_string(), "phase: every pair of neighbouring tokens is counted"),
+        ("chosen".to_string(), "phase: the pair to merge is picked (ties by the tie rule)"),
+        ("merged".to_string(), "phase: each place of that pair becomes the new token"),
+        (g.winner.to_string(), "the pair that wins this round"),
+        (g.tie.to_string(), "a pair tied with the winner, which the tie rule passed over"),
+        (g.space.to_string(), "a space (w shows whitespace as glyphs)"),
+        (g.end_of_word.to_string(), "char mode: the end of a word (</w>)"),
+        (g.separator.to_string(), "a token boundary (b shows them)"),
+        (g.fragment.to_string(), "a boundary inside a character that tokens share"),
+        ("cnt count".to_string(), "how often the pair stood side by side when merged"),
+        ("rep repl".to_string(), "how many places the merge replaced"),
+        ("B/tok".to_string(), "bytes per token: higher is cheaper text"),
+        ("premium".to_string(), "tokens against the same text in English (1.00: as cheap)"),
+        ("trained".to_string(), "the tokenizer being trained here, at its current merge"),
+        ("[UNK]".to_string(), "char mode: a character never seen in training"),
+    ];
+    // Every mark is told apart without colour; colour only adds to it.
+    let (chosen, made, selected, inside) = if colour {
+        ("yellow", "green", "magenta", "bold magenta")
+    } else {
+        ("reverse", "bold rev.", "italic rev.", "bold")
+    };
+    rows.extend([
+        (chosen.to_string(), "the chosen pair, everywhere it stands"),
+        (made.to_string(), "the token just made"),
+        (selected.to_string(), "the selected merge's token"),
+        (
+            inside.to_string(),
+            "a later token built on the selected one",
+        ),
+        (
+            "underline".to_string(),
+            "every other token, so that neighbours differ",
+        ),
+    ]);
+    rows
+}
+
+/// The section as lines `width` columns wide: each term, and its meaning
+/// wrapped beside it (never cut).
+pub fn lines(app: &App, width: usize) -> Vec<(String, String)> {
+    let rows = rows(app);
+    let term_width = rows
+        .iter()
+        .map(|(t, _)| crate::panes::rows::cell_width(t))
+        .max()
+        .unwrap_or(0);
+    let room = width.saturating_sub(term_width + 1).max(12);
+    let mut out = Vec::new();
+    for (term, meaning) in rows {
+        let wrapped = crate::panes::why::wrap(meaning, room);
+        for (k, line) in wrapped.into_iter().enumerate() {
+            let label = if k == 0 { term.as_str() } else { "" };
+            let pad = term_width.saturating_sub(crate::panes::rows::cell_width(label));
+            out.push((format!("{label}{} ", " ".repeat(pad)), line));
+        }
+    }
+    out
+}

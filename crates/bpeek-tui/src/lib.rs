@@ -1,0 +1,172 @@
+//! The full-screen explorer: a class watches a tokenizer take shape, one
+//! merge (or one phase of a merge) at a time.
+//!
+//! The shape is model / action / update / view. [`App`] holds everything the
+//! screen shows, [`Action`] is everything a user can ask for, [`update`] is
+//! the only place behaviour lives, and the views under [`view`] are functions
+//! of `&App`. Keys become actions through the table in [`keymap`], which also
+//! feeds the footer and the help overlay. The loop in [`runner`] takes its
+//! events from any [`EventSource`] and draws to any ratatui backend, so tests
+//! drive the real loop with scripted events and a `TestBackend`.
+
+pub mod action;
+pub mod app;
+pub mod class;
+pub mod compare;
+pub mod event;
+pub mod fertility;
+pub mod freed_memory;
+pub mod glossary;
+pub mod job;
+pub mod keymap;
+pub mod layout;
+pub mod lesson;
+pub mod mark;
+pub mod options;
+pub mod panes;
+pub mod runner;
+pub mod terminal;
+pub mod theme;
+pub mod update;
+pub mod view;
+
+pub use action::Action;
+pub use app::App;
+pub use event::{Event, EventSource, ScriptedEvents};
+pub use runner::run_loop;
+pub use terminal::screen::Screen;
+pub use update::update;
+
+use crate::options::args::{TrainingOptions, TuiArgs};
+use bpeek_core::error::{Error, Result};
+use bpeek_core::io::same_file::{Role, refuse_outputs_over_inputs};
+use std::io::IsTerminal;
+use theme::Theme;
+
+/// `bpeek tui`: open the explorer on the terminal this process runs in.
+pub fn run(args: &TuiArgs) -> Result<()> {
+    // Options are checked first, so a wrong one is reported as such anywhere.
+    let theme = Theme::new(
+        args.screen.color.for_this_terminal(),
+        args.screen.ascii_here(),
+    )
+    .with_palette(theme::Palette::from_env());
+    let lesson = args.lesson.as_deref().map(load_lesson).transpose()?;
+    let training = match &lesson {
+        Some((lesson, dir)) => {
+            if args.training != TrainingOptions::default() {
+                return Err(Error::input(format!(
+                    "{}: a lesson names its corpus and options; give them in the lesson, not on the command line",
+                    lesson.name
+                )));
+            }
+            lesson.training_options(dir.as_deref())?
+        }
+        None => args.training.clone(),
+    };
+    // An output that cannot be written, or that is one of the inputs, is
+    // said before the screen opens.
+    if let Some(record) = &args.record {
+        let mut roles = crate::options::input_roles(&training);
+        roles.extend(crate::options::tokenizer_roles(&args.screen.tokenizers));
+        roles.extend(args.lesson.iter().map(|l| Role::reads("the lesson", l)));
+        roles.extend(args.english.iter().map(|e| Role::reads("--english", e)));
+        roles.push(Role::writes("--record", record));
+        refuse_outputs_over_inputs(&roles)?;
+    }
+    let mut record = args
+        .record
+        .as_deref()
+        .map(bpeek_core::io::atomic::Output::create)
+        .transpose()?;
+    let mut app = if args.screen.compare.is_empty() {
+        App::opening(&training, theme)?
+    } else {
+        if lesson.is_some() {
+            return Err(Error::input(
+                "--compare: a lesson trains one configuration; give --compare without --lesson",
+            ));
+        }
+        compare::app(&training, &args.screen.compare, theme)?
+    };
+    app.lesson = lesson.map(|(l, _)| l);
+    if record.is_some() {
+        app.recording = Some(lesson::record::Recording::new(app.current));
+    }
+    // A wrong --tokenizer is a usage error here as in `encode`, not a
+    // message inside the screen.
+    for spec in &args.screen.tokenizers {
+        bpeek_core::io::load::check(spec)?;
+    }
+    for spec in &args.screen.tokenizers {
+        app.add_tokenizer(spec);
+    }
+    if let Some(path) = &args.english {
+        let text = bpeek_core::io::files::read_text(std::path::Path::new(path))?;
+        app.fert.english = Some((path.clone(), text));
+    }
+    if !std::io::stdout().is_terminal() {
+        return Err(Error::input(
+            "the explorer needs a terminal, but stdout is not one (for text output use `bpeek train`)",
+        ));
+    }
+    let result = terminal::run_app(&mut app);
+    if record.is_some() && terminal::signals::received().is_none() {
+        // A step still under way at `q` (a lesson's step back, a go-to)
+        // is finished, so the recording ends where the screen said
+        // training was.
+        finish_jobs(&mut app);
+    }
+    if let (Some(out), Some(rec)) = (record.as_mut(), &app.recording) {
+        let corpus = app
+            .options
+            .corpus
+            .clone()
+            .or_else(|| app.options.corpus_name.clone())
+            .unwrap_or_else(|| bpeek_core::corpora::DEFAULT_NAME.to_string());
+        let text = rec.text(&corpus, &app.options);
+        let w = out.writer()?;
+        w.write_all(text.as_bytes())
+            .map_err(|e| out.write_error(&e))?;
+        bpeek_core::io::atomic::commit_all(vec![out])?;
+    }
+    // The terminal is restored by now; a signal ends the process the way
+    // the shell expects of one it killed.
+    if let Some(signal) = terminal::signals::received() {
+        std::process::exit(128 + signal);
+    }
+    result
+}
+
+/// Run the long action under way to its end, here and now (the work
+/// meant for another thread too), each slice noted as the loop notes it.
+fn finish_jobs(app: &mut App) {
+    while app.jobs.current.is_some() {
+        for work in app.take_work() {
+            work.run();
+        }
+        update(app, Action::JobMore);
+    }
+}
+
+/// A lesson by file or bundled name, with the folder its corpus path is
+/// relative to.
+fn load_lesson(spec: &str) -> Result<(lesson::Lesson, Option<std::path::PathBuf>)> {
+    let path = std::path::Path::new(spec);
+    if path.exists() {
+        let text = bpeek_core::io::files::read_text(path)?;
+        let dir = path.parent().map(|d| d.to_path_buf());
+        return Ok((lesson::Lesson::parse(spec, &text)?, dir));
+    }
+    match bpeek_core::corpora::find_lesson(spec) {
+        Some(l) => Ok((lesson::Lesson::parse(l.name, l.text)?, None)),
+        None => Err(Error::input(format!(
+            "{spec}: no such lesson file or bundled lesson (bundled: {})",
+            bpeek_core::corpora::LESSONS
+                .iter()
+                .map(|l| l.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}

@@ -1,0 +1,285 @@
+//! All behaviour: `update` takes the model and one action and leaves the
+//! model as the screen should show it next. Nothing here draws or waits.
+
+use crate::action::{Action, Scroll, Toggle};
+use crate::app::{App, CorpusScroll, Focus, InputMode, SPEEDS};
+use crate::fertility::layout::plan;
+use crate::fertility::{Metric, Panel, TextSource, merge_rows, numbers};
+use crate::job::{Job, Run, Work, move_until};
+use crate::keymap;
+use crate::layout::{self, inner};
+use crate::lesson;
+use crate::mark::Mark;
+use crate::panes::corpus_text::CorpusLook;
+use crate::panes::merge_tree;
+use bpeek_core::Phase;
+use std::sync::Arc;
+use std::time::Instant;
+
+mod editing;
+pub mod export;
+mod fertility;
+mod lessons;
+mod navigation;
+mod prompt;
+mod showing;
+mod training;
+mod trees;
+pub mod vocab;
+
+use editing::*;
+use fertility::*;
+use lessons::*;
+use navigation::*;
+use prompt::*;
+use showing::*;
+pub use training::adopt;
+use training::*;
+use trees::*;
+
+/// Apply `action` to `app`. A regex of a tokenizer file's that refuses
+/// the text (its work would grow faster than the text) is told in the
+/// notice line; what it was to cut is left out.
+pub fn update(app: &mut App, action: Action) {
+    let encode_refused = app.encode.refused.is_some();
+    let refused = bpeek_core::pattern_work::watch(|| update_unwatched(app, action))
+        .err()
+        .or_else(bpeek_core::pattern_work::take_unwatched);
+    if let Some(e) = refused {
+        app.notice = Some(e.to_string());
+        app.dirty = true;
+    } else if let Some(why) = &app.encode.refused
+        && (app.notice.is_none() || !encode_refused)
+    {
+        // Said when the encode box's text is refused, and again after each
+        // key for as long as it is.
+        app.notice = Some(why.clone());
+    }
+}
+
+fn update_unwatched(app: &mut App, action: Action) {
+    if matches!(action, Action::Tick) && !app.autoplay.on {
+        return;
+    }
+    if app.opening_job() {
+        return while_opening(app, action);
+    }
+    if matches!(action, Action::JobMore) && app.jobs.current.is_none() {
+        // Work done away (a big trainer freed) changes nothing on screen.
+        return;
+    }
+    if !action.is_background() {
+        app.notice = None;
+    }
+    app.dirty = true;
+    if app.jobs.current.is_some() && action.waits_for_job(app.goto_is_rank()) {
+        wait_for_job(app, action);
+        return;
+    }
+    if app.tree.is_some()
+        && !action.is_background()
+        && !matches!(action, Action::Scroll(Scroll::Up | Scroll::Down))
+    {
+        // Anything else the user asks for is about the screen below.
+        app.tree = None;
+        if app.vocab.is_some() {
+            // The tree was opened from the vocabulary search: back to it.
+            app.input = InputMode::Vocab;
+        }
+        if action == Action::CloseTree {
+            return;
+        }
+    }
+    let trains = action.trains();
+    if trains {
+        // The winner of a round is the top row of the pair table.
+        app.scroll.pairs = 0;
+    }
+    if app.compare.is_some() && compare_first(app, &action) {
+        after_change(app);
+        return;
+    }
+    match action {
+        Action::Tick if app.autoplay.by_phase => advance(app),
+        Action::Step | Action::Tick => step(app),
+        Action::Undo => undo(app),
+        Action::Advance => advance(app),
+        Action::Reset => start_seek(app, 0, "back to merge 0".into()),
+        Action::EncodeMore => app.encode.encode_more(&app.toks),
+        // The view's refresh below measures the next tokenizers.
+        Action::MeasureMore => {}
+        Action::JobMore => job_more(app),
+        Action::Follow(target) => follow_to(app, target),
+        Action::AskClass => crate::class::question::ask(app),
+        Action::BallotMove(down) => crate::class::question::move_cursor(app, down),
+        Action::Vote => crate::class::question::vote(app),
+        Action::CancelJob => cancel_job(app),
+        Action::Goto(n) => goto(app, n),
+        Action::OpenGoto => app.input = InputMode::Goto(String::new()),
+        Action::PromptType(c) => prompt_type(app, c),
+        Action::PromptDelete => prompt_delete(app),
+        Action::PromptSubmit => prompt_submit(app),
+        Action::PromptCancel => app.input = InputMode::Normal,
+        Action::ToggleAutoplay => toggle_autoplay(app, false),
+        Action::ToggleAutoplayPhases => toggle_autoplay(app, true),
+        Action::Faster => faster(app),
+        Action::Slower => slower(app),
+        Action::FocusNext => cycle_focus(app, 1),
+        Action::FocusPrev => cycle_focus(app, Focus::ORDER.len() - 1),
+        Action::Scroll(by) if app.input == InputMode::Vocab => vocab::scroll(app, by),
+        Action::Scroll(by) => scroll(app, by),
+        Action::FindNext => find_next(app),
+        Action::StartEditing => start_editing(app),
+        Action::StopEditing => app.input = InputMode::Normal,
+        Action::Type(c) => type_char(app, c),
+        Action::Paste(text) => paste(app, &text),
+        Action::MoveCursor(to) => app.encode.move_cursor(to),
+        Action::DeleteBack => app.encode.delete_back(),
+        Action::DeleteForward => app.encode.delete_forward(),
+        Action::ClearEncode => app.encode.clear(),
+        Action::Toggle(t) => toggle(app, t),
+        Action::Redraw => app.redraw = true,
+        Action::NextCorpus => switch_corpus(app, 1),
+        Action::PrevCorpus => switch_corpus(app, app.sources.len() - 1),
+        Action::TrainOnTyped => train_on_typed(app),
+        Action::CopyEncoded => export::copy(app),
+        Action::SaveEncoded => export::save(app),
+        Action::ToggleHelp => toggle_help(app),
+        Action::ToggleFertility => toggle_fertility(app),
+        Action::NextPanel => cycle_panel(app, 1),
+        Action::PrevPanel => cycle_panel(app, Panel::ORDER.len() - 1),
+        Action::ToggleCuts => crate::fertility::cuts::toggle(app),
+        Action::NextTokenizer if app.fert.cuts.on => crate::fertility::cuts::select_band(app, 1),
+        Action::PrevTokenizer if app.fert.cuts.on => crate::fertility::cuts::select_band(app, -1),
+        Action::NextTokenizer => select_tokenizer(app, 1),
+        Action::PrevTokenizer => select_tokenizer(app, -1),
+        Action::NextToken if !app.fert.open => select_encode_token(app, 1),
+        Action::PrevToken if !app.fert.open => select_encode_token(app, -1),
+        Action::NextToken => app.fert.token += 1,
+        Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
+        Action::OpenTree if app.input == InputMode::Vocab => vocab::open_tree(app),
+        Action::OpenTree => open_tree(app),
+        Action::OpenVocab => vocab::open(app),
+        Action::VocabType(c) => vocab::type_char(app, c),
+        Action::VocabDelete => vocab::delete(app),
+        Action::CloseVocab => vocab::close(app),
+        Action::LessonNext => lesson_next(app),
+        Action::LessonBack => lesson_back(app),
+        Action::CloseTree => app.tree = None,
+        Action::ToggleTextSource => toggle_text_source(app),
+        Action::NextMetric => {
+            app.fert.metric = cycle(&Metric::ORDER, app.fert.metric, 1);
+        }
+        Action::FocusColumn(next) => focus_column(app, next),
+        Action::OpenAddColumn => app.input = InputMode::AddColumn,
+        Action::AddColumn(change) => {
+            app.input = InputMode::Normal;
+            crate::compare::add(app, change);
+        }
+        Action::DropColumn => crate::compare::drop_focused(app),
+        // The refresh below moves the columns on.
+        Action::CompareMore => {}
+        Action::Loaded(done) => loaded(app, done),
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Quit => app.quit = true,
+    }
+    if trains {
+        follow_round(app);
+    }
+    record(app);
+    after_change(app);
+}
+
+/// Training keys the comparison answers itself: a step or undo past a
+/// focused column that stopped moves the others; a change of corpus is
+/// not one a comparison can make. True if it took the action.
+fn compare_first(app: &mut App, action: &Action) -> bool {
+    use crate::compare;
+    match action {
+        Action::Step | Action::Tick if compare::step_past_focused(app) => true,
+        Action::Undo if compare::undo_past_focused(app) => true,
+        Action::NextCorpus | Action::PrevCorpus | Action::TrainOnTyped => {
+            app.notice = Some(
+                "every column trains on this corpus: start bpeek again with --corpus to compare on another"
+                    .into(),
+            );
+            true
+        }
+        _ => false,
+    }
+}
+
+fn focus_column(app: &mut App, next: bool) {
+    let Some(c) = app.compare.as_ref() else {
+        return;
+    };
+    let n = c.columns.len();
+    let to = if next {
+        (c.focused + 1) % n
+    } else {
+        (c.focused + n - 1) % n
+    };
+    crate::compare::focus(app, to);
+}
+
+/// Keep the views consistent with the trainer after any action.
+fn after_change(app: &mut App) {
+    crate::compare::refresh(
+        app,
+        Instant::now() + app.jobs.slice.max(std::time::Duration::from_millis(1)),
+    );
+    let merges = app.trainer().merges().len();
+    if app.scroll.merge_cursor.is_some_and(|i| i + 1 >= merges) {
+        // At (or past) the newest merge the list follows training again.
+        app.scroll.merge_cursor = None;
+    }
+    let pairs = app.trainer().pairs().len();
+    app.scroll.pairs = app.scroll.pairs.min(pairs.saturating_sub(1));
+    let lines = app.lines().count();
+    if app.scroll.corpus.line >= lines {
+        app.scroll.corpus = CorpusScroll::default();
+    }
+    let current = app.current;
+    // The trained tokenizer is rebuilt only when something shows it.
+    let encoding_trained = app.toks.is_trained(app.toks.selected) && !app.encode.text.is_empty();
+    if app.fert.open || encoding_trained {
+        let trainer = Arc::clone(&app.loaded().trainer);
+        app.toks.sync_trained(current, &trainer);
+    }
+    app.encode.refresh(&app.toks);
+    if app
+        .encode
+        .selected
+        .is_some_and(|i| i >= app.encode.ids.len())
+    {
+        app.encode.selected = None;
+    }
+    if app.input == InputMode::Editing {
+        // Editing shows the cursor; leaving shows the end again.
+        app.encode.scroll = 0;
+    }
+    if app.fert.open {
+        let generation = app.encode.generation();
+        // Less than a long action's slice: a key that starts measuring is
+        // answered within a frame, and the rest goes on between frames.
+        let deadline = Instant::now() + app.jobs.slice.min(crate::fertility::MEASURE_SLICE);
+        app.fert
+            .refresh(&app.toks, &app.encode.text, generation, deadline);
+    }
+    crate::fertility::cuts::refresh(app);
+}
+
+/// Write down where training stands, if the session is being recorded.
+fn record(app: &mut App) {
+    if app.jobs.current.is_some() {
+        // The merges a job passes on its way are not lesson steps.
+        return;
+    }
+    let trainer = Arc::clone(&app.loaded().trainer);
+    let current = app.current;
+    if let Some(rec) = app.recording.as_mut()
+        && rec.source == current
+    {
+        rec.note(&trainer);
+    }
+}

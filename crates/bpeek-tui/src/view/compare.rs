@@ -1,0 +1,309 @@
+//! Configurations side by side: one column per configuration (what it
+//! merges next, its pair table's head, its merge list with the first rank
+//! where the lists part and the merges no other list holds), the first
+//! difference in words, and the corpus-token curves of all columns in one
+//! chart.
+
+use crate::app::{App, Focus};
+use crate::compare::{Comparison, trainer_of};
+use crate::layout::inner;
+use crate::panes::rows::label;
+use crate::view::widths::fit_left;
+use bpeek_core::compare::MergeBytes;
+use bpeek_core::{Phase, Trainer};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Block;
+
+/// The mark of the rank where the lists part, and of a merge that no
+/// other list holds: characters, so they show without colour too.
+pub const PART_MARK: char = '>';
+pub const ONLY_MARK: char = '*';
+
+/// The chart's mark where curves meet in one cell.
+pub const SEVERAL_MARK: char = '&';
+const SEVERAL: usize = usize::MAX;
+
+/// Pair rows under each column's next merge, when there is room.
+const PAIR_ROWS: usize = 3;
+
+pub fn draw_columns(frame: &mut Frame, area: Rect, app: &App) {
+    let Some(c) = app.compare.as_ref() else {
+        return;
+    };
+    let n = c.columns.len() as u32;
+    let rects = Layout::horizontal((0..n).map(|_| Constraint::Ratio(1, n))).split(area);
+    for (i, rect) in rects.iter().enumerate() {
+        if let Some(trainer) = trainer_of(app, i) {
+            draw_column(frame, *rect, app, c, i, trainer);
+        }
+    }
+}
+
+/// `a + b` as the tables show tokens.
+fn pair_label(app: &App, (a, b): &MergeBytes) -> String {
+    format!("{}+{}", label(a, &app.theme), label(b, &app.theme))
+}
+
+fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usize, t: &Trainer) {
+    let theme = &app.theme;
+    let focused = i == c.focused;
+    let title = format!(" {} {} ", Comparison::name(i), c.columns[i].title);
+    let title = fit_left(
+        &title,
+        area.width.saturating_sub(2) as usize,
+        theme.glyphs.ellipsis,
+    );
+    let block = Block::bordered()
+        .border_set(theme.border())
+        .border_style(theme.border_style(focused && app.focus == Focus::Merges))
+        .title(Line::styled(title, theme.title(focused)));
+    let body = inner(area);
+    frame.render_widget(block, area);
+    let w = body.width as usize;
+    if w < 4 || body.height == 0 {
+        return;
+    }
+    let mut lines: Vec<Line> = Vec::new();
+    lines.push(next_line(app, c, t, w));
+    let rows = body.height as usize;
+    // The merge list keeps at least half the rows.
+    let pair_rows = PAIR_ROWS.min(rows.saturating_sub(2) / 2);
+    let vocab = t.vocab();
+    for row in t.top_pairs(pair_rows) {
+        let bytes = (
+            vocab.token_bytes(row.pair.0).to_vec(),
+            vocab.token_bytes(row.pair.1).to_vec(),
+        );
+        let text = format!("{:>6} {}", row.count, pair_label(app, &bytes));
+        lines.push(Line::styled(
+            fit_left(&text, w, theme.glyphs.ellipsis),
+            theme.dim(),
+        ));
+    }
+    let list = &c.lists[i];
+    lines.push(Line::styled(
+        fit_left(&format!("merges {}", list.len()), w, ""),
+        theme.heading(),
+    ));
+    let visible = rows.saturating_sub(lines.len());
+    let rank_w = list.len().max(1).to_string().len();
+    // The rows end at the newest merge, or hold the selected rank (every
+    // column shows the same ranks, so a rank is read across).
+    let selected = match (app.focus, app.scroll.merge_cursor) {
+        (Focus::Merges, Some(r)) => Some(r),
+        _ => None,
+    };
+    let longest = c.lists.iter().map(Vec::len).max().unwrap_or(0);
+    let first = match selected {
+        Some(s) => s
+            .saturating_sub(visible / 2)
+            .min(longest.saturating_sub(visible)),
+        None => longest.saturating_sub(visible),
+    };
+    for rank in first..first + visible {
+        let line = match list.get(rank) {
+            Some(m) => {
+                let part = if c.first == Some(rank) {
+                    PART_MARK
+                } else {
+                    ' '
+                };
+                let alone = c.alone(i, rank);
+                let star = if alone { ONLY_MARK } else { ' ' };
+                let text = format!("{part}{rank:>rank_w$}{star}{}", pair_label(app, m));
+                let mut style = Style::new();
+                if alone {
+                    style = theme.fresh();
+                }
+                if c.first == Some(rank) {
+                    style = style.add_modifier(Modifier::BOLD);
+                }
+                if selected == Some(rank) {
+                    style = theme.cursor_row();
+                }
+                Line::styled(fit_left(&text, w, theme.glyphs.ellipsis), style)
+            }
+            None if rank == list.len() && rank < longest => {
+                Line::styled(fit_left("(stopped)", w, ""), theme.dim())
+            }
+            None => Line::default(),
+        };
+        lines.push(line);
+    }
+    crate::view::put_lines(frame, body, &lines);
+}
+
+/// What the column does next: the pair it chose or would choose, or why
+/// it stopped while the others go on.
+fn next_line(app: &App, c: &Comparison, t: &Trainer, w: usize) -> Line<'static> {
+    let theme = &app.theme;
+    let here = t.merges().len();
+    let stop = t.stop_reason().or_else(|| match t.phase() {
+        Phase::Chosen(_) => None,
+        _ => t.peek_choice().err(),
+    });
+    let pair_of = |a, b| {
+        let v = t.vocab();
+        pair_label(app, &(v.token_bytes(a).to_vec(), v.token_bytes(b).to_vec()))
+    };
+    let (text, style) = match (t.phase(), stop) {
+        (Phase::Chosen(choice), _) => (
+            format!(
+                "{} {} {}",
+                theme.glyphs.winner,
+                pair_of(choice.pair.0, choice.pair.1),
+                choice.count
+            ),
+            theme.winner(),
+        ),
+        (_, Some(reason)) => {
+            let more = if c.target.merges > here {
+                ", others go on"
+            } else {
+                ""
+            };
+            (
+                format!("stopped at {here}{more}: {}", reason.short()),
+                theme.notice(),
+            )
+        }
+        (_, None) => match t.peek_choice() {
+            Ok(choice) => (
+                format!(
+                    "next {} {}",
+                    pair_of(choice.pair.0, choice.pair.1),
+                    choice.count
+                ),
+                Style::new(),
+            ),
+            Err(_) => (String::new(), Style::new()),
+        },
+    };
+    Line::styled(fit_left(&text, w, theme.glyphs.ellipsis), style)
+}
+
+/// The first difference in words: `from merge 7 on: A merges ·t+he, B
+/// merges e+·`.
+pub fn difference_text(app: &App) -> Option<String> {
+    let c = app.compare.as_ref()?;
+    Some(match c.first {
+        Some(r) => {
+            let each: Vec<String> = c
+                .lists
+                .iter()
+                .enumerate()
+                .map(|(i, l)| format!("{} merges {}", Comparison::name(i), pair_label(app, &l[r])))
+                .collect();
+            format!("{PART_MARK} from merge {r} on: {}", each.join(", "))
+        }
+        None => {
+            let shortest = c.lists.iter().map(Vec::len).min().unwrap_or(0);
+            format!(
+                "the lists hold the same {shortest} first merges ({ONLY_MARK}: in one list only)"
+            )
+        }
+    })
+}
+
+pub fn draw_difference(frame: &mut Frame, area: Rect, app: &App) {
+    let Some(text) = difference_text(app) else {
+        return;
+    };
+    let text = fit_left(&text, area.width as usize, app.theme.glyphs.ellipsis);
+    crate::view::put_lines(frame, area, &[Line::styled(text, app.theme.heading())]);
+}
+
+/// Each column's letter, in the colour its curve is drawn in.
+fn column_style(app: &App, i: usize) -> Style {
+    match app.theme.token_colour(i) {
+        Some(colour) => Style::new().fg(colour),
+        None => Style::new(),
+    }
+}
+
+/// Corpus tokens against merges for every column in one chart, each
+/// column drawn with its own letter (and colour).
+pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
+    let Some(c) = app.compare.as_ref() else {
+        return;
+    };
+    let theme = &app.theme;
+    let curves: Vec<Vec<u64>> = (0..c.columns.len())
+        .filter_map(|i| trainer_of(app, i))
+        .map(crate::panes::curve::tokens_by_merge)
+        .collect();
+    let most = curves.iter().flatten().copied().max().unwrap_or(0);
+    let least = curves.iter().flatten().copied().min().unwrap_or(0);
+    let longest = curves.iter().map(|p| p.len() - 1).max().unwrap_or(0);
+    let mut right: Vec<Span> = Vec::new();
+    for (i, p) in curves.iter().enumerate() {
+        right.push(Span::styled(
+            format!(" {}", Comparison::name(i)),
+            column_style(app, i),
+        ));
+        right.push(Span::raw(format!(" {}", p[p.len() - 1])));
+    }
+    right.push(Span::raw(format!(" {SEVERAL_MARK} met ")));
+    let block = Block::bordered()
+        .border_set(theme.border())
+        .border_style(theme.border_style(app.focus == Focus::Corpus))
+        .title(Line::styled(
+            " Corpus tokens by merge ",
+            theme.title(app.focus == Focus::Corpus),
+        ))
+        .title_top(Line::from(right).right_aligned());
+    let body = inner(area);
+    frame.render_widget(block, area);
+    let (w, h) = (body.width as usize, body.height as usize);
+    if w < 8 || h < 2 {
+        return;
+    }
+    if longest == 0 {
+        let words = "no merges yet: each column's curve starts with its first merge";
+        crate::view::put_lines(frame, body, &[Line::raw(fit_left(words, w, ""))]);
+        return;
+    }
+    let label_w = most.to_string().len();
+    let plot_w = w.saturating_sub(label_w + 1).max(1);
+    let mut grid: Vec<Vec<Option<usize>>> = vec![vec![None; plot_w]; h];
+    let span = (most - least).max(1) as f64;
+    for (i, points) in curves.iter().enumerate() {
+        #[allow(clippy::needless_range_loop)]
+        for x in 0..plot_w {
+            // The merge this cell column stands for, on one axis for all.
+            let merge = (x * longest) / plot_w.saturating_sub(1).max(1);
+            let Some(&tokens) = points.get(merge) else {
+                continue;
+            };
+            let y = ((most - tokens) as f64 / span * (h - 1) as f64).round() as usize;
+            if let Some(cell) = grid[y.min(h - 1)].get_mut(x) {
+                // Curves that meet share the cell: neither hides the other.
+                *cell = match *cell {
+                    Some(j) if j != i => Some(SEVERAL),
+                    _ => Some(i),
+                };
+            }
+        }
+    }
+    let mut lines: Vec<Line> = Vec::with_capacity(h);
+    for (y, row) in grid.iter().enumerate() {
+        let axis = match y {
+            0 => most.to_string(),
+            _ if y + 1 == h => least.to_string(),
+            _ => String::new(),
+        };
+        let mut spans = vec![Span::styled(format!("{axis:>label_w$} "), theme.dim())];
+        for cell in row {
+            spans.push(match cell {
+                Some(SEVERAL) => Span::raw(SEVERAL_MARK.to_string()),
+                Some(i) => Span::styled(Comparison::name(*i).to_string(), column_style(app, *i)),
+                None => Span::raw(" "),
+            });
+        }
+        lines.push(Line::from(spans));
+    }
+    crate::view::put_lines(frame, body, &lines);
+}

@@ -1,0 +1,225 @@
+//! The cost panel: for the samples, a language table (one number per
+//! tokenizer, a bar for the selected one) and the selected language's full
+//! table; for pasted text, the full table.
+
+use super::{bar, header_cell, left, marker, not_ready, pad_to, rule, visible_columns};
+use crate::app::App;
+use crate::fertility::layout::Plan;
+use crate::fertility::{Metric, format_ratio};
+use crate::view::widths::{fit_number, fit_right};
+use bpeek_core::corpora::SAMPLES;
+use bpeek_core::fertility::Row;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+/// Columns of a tokenizer's number.
+const COL: usize = 8;
+/// Columns of a language's name.
+const LANG: usize = 12;
+
+/// The sample rows of tokenizer `i`, if measured.
+fn sample_rows(app: &App, i: usize) -> Option<&Vec<Row>> {
+    app.toks.get(i)?;
+    app.fert.columns.get(i)?.samples.as_ref().map(|(_, r)| r)
+}
+
+pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let metric = app.fert.metric;
+    let sel = app.toks.selected;
+    let room = w.saturating_sub(1 + LANG + 2 + 8);
+    let cols = visible_columns(app, room, COL);
+    let bar_w = w.saturating_sub(1 + LANG + cols.len() * COL + 2);
+    // One scale for every tokenizer, so bars compare across them.
+    let max = (0..app.toks.slots.len())
+        .filter_map(|i| sample_rows(app, i))
+        .flatten()
+        .filter_map(|r| metric.value(r))
+        .fold(0.0, f64::max);
+
+    let mut head = vec![Span::styled(
+        format!(" {}", left(app, "text", LANG)),
+        t.heading(),
+    )];
+    head.extend(cols.iter().map(|&i| header_cell(app, i, COL)));
+    head.push(Span::styled(
+        format!(
+            "  {}",
+            left(
+                app,
+                &format!("{}: {}", metric.short(), app.toks.slots[sel].label),
+                bar_w
+            )
+        ),
+        t.dim(),
+    ));
+    lines.push(Line::from(head));
+
+    let first = app
+        .fert
+        .language
+        .saturating_sub(plan.list / 2)
+        .min(SAMPLES.len().saturating_sub(plan.list));
+    let end = lines.len() + plan.list;
+    for (k, sample) in SAMPLES.iter().enumerate().skip(first).take(plan.list) {
+        let chosen = k == app.fert.language;
+        let mut spans = vec![Span::raw(format!(
+            "{}{}",
+            marker(app, chosen),
+            left(app, sample.language, LANG)
+        ))];
+        for &i in &cols {
+            let cell = match sample_rows(app, i) {
+                // `*`: some of the tokens are unknown (the detail below says
+                // how many).
+                Some(rows) if rows[k].unknown > 0 => format!("{}*", metric.format(&rows[k])),
+                Some(rows) => metric.format(&rows[k]),
+                None => not_ready(app, &app.toks.slots[i]),
+            };
+            spans.push(Span::raw(fit_number(&cell, COL)));
+        }
+        let value = sample_rows(app, sel).and_then(|r| metric.value(&r[k]));
+        spans.push(Span::styled(
+            format!("  {}", bar(app, value, max, bar_w)),
+            t.fresh(),
+        ));
+        let style = if chosen { t.cursor_row() } else { Style::new() };
+        lines.push(Line::from(spans).style(style));
+    }
+    pad_to(lines, end);
+
+    if plan.detail {
+        let k = app.fert.language;
+        let sample = &SAMPLES[k];
+        let any = (0..app.toks.slots.len()).find_map(|i| sample_rows(app, i));
+        let title = match any {
+            Some(rows) => {
+                let r = &rows[k];
+                let dot = super::dot(app);
+                format!(
+                    "{}: {} bytes {dot} {} chars {dot} {} words",
+                    sample.language, r.bytes, r.chars, r.words
+                )
+            }
+            None => sample.language.to_string(),
+        };
+        lines.push(rule(app, &title, w));
+        let scale = (0..app.toks.slots.len())
+            .filter_map(|i| sample_rows(app, i))
+            .flatten()
+            .filter_map(Row::bytes_per_token)
+            .fold(0.0, f64::max);
+        table(app, w, scale, false, lines, |i| {
+            sample_rows(app, i).map(|r| &r[k])
+        });
+    }
+}
+
+pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    // Numbers of another text or tokenizer are not shown while the new
+    // ones are measured.
+    let generation = app.encode.generation();
+    let row_of = |i: usize| {
+        app.toks.get(i)?;
+        let stamp = app.toks.slots[i].stamp;
+        match app.fert.columns.get(i)?.pasted.as_ref() {
+            Some((s, g, r)) if (*s, *g) == (stamp, generation) => Some(r),
+            _ => None,
+        }
+    };
+    let any = (0..app.toks.slots.len()).find_map(row_of);
+    let dot = super::dot(app);
+    let title = match any {
+        Some(r) => format!(
+            "pasted text: {} bytes {dot} {} chars {dot} {} words {dot} {}",
+            r.bytes,
+            r.chars,
+            r.words,
+            app.fert.english_label()
+        ),
+        None => "pasted text".into(),
+    };
+    lines.push(rule(app, &title, w));
+    let scale = (0..app.toks.slots.len())
+        .filter_map(row_of)
+        .filter_map(Row::bytes_per_token)
+        .fold(0.0, f64::max);
+    table(app, w, scale, true, lines, row_of);
+}
+
+/// A heading and one row per tokenizer: tokens, bytes, chars and words per
+/// token, premium, and a bar of bytes per token.
+fn table<'a>(
+    app: &'a App,
+    w: usize,
+    scale: f64,
+    cursor: bool,
+    lines: &mut Vec<Line<'static>>,
+    row_of: impl Fn(usize) -> Option<&'a Row>,
+) {
+    let t = &app.theme;
+    const NAME: usize = 10;
+    let fixed = 1 + NAME + 7 + 7 + 7 + 9 + 8 + 2;
+    let bar_w = w.saturating_sub(fixed);
+    let head = format!(
+        " {}{}{}{}{}{}  {}",
+        left(app, "tokenizer", NAME),
+        fit_right("tokens", 7, ""),
+        fit_right("B/tok", 7, ""),
+        fit_right("ch/tok", 7, ""),
+        fit_right("tok/word", 9, ""),
+        fit_right("premium", 8, ""),
+        left(app, "bytes per token", bar_w),
+    );
+    lines.push(Line::styled(head, t.heading()));
+    for (i, slot) in app.toks.slots.iter().enumerate() {
+        let chosen = i == app.toks.selected;
+        let name = format!("{}{}", marker(app, chosen), left(app, &slot.label, NAME));
+        let line = match row_of(i) {
+            Some(r) => Line::from(vec![
+                Span::raw(format!(
+                    "{name}{}{}{}{}{}",
+                    fit_number(&Metric::Tokens.format(r), 7),
+                    fit_number(&format_ratio(r.bytes_per_token()), 7),
+                    fit_number(&format_ratio(r.chars_per_token()), 7),
+                    fit_number(&format_ratio(r.tokens_per_word()), 9),
+                    fit_number(&format_ratio(r.premium), 8),
+                )),
+                match r.unknown_share() {
+                    // Unknown characters make a text look cheap: say so
+                    // instead of drawing its bar.
+                    Some(share) => Span::styled(
+                        format!(
+                            "  *{} of {} tokens are unknown ({:.0}%)",
+                            r.unknown,
+                            r.tokens,
+                            share * 100.0
+                        ),
+                        t.heading(),
+                    ),
+                    None => Span::styled(
+                        format!("  {}", bar(app, r.bytes_per_token(), scale, bar_w)),
+                        t.fresh(),
+                    ),
+                },
+            ]),
+            None => {
+                let why = match slot.error() {
+                    Some(_) => "could not load (see above)".to_string(),
+                    None if slot.is_loading() => format!("loading{}", t.glyphs.ellipsis),
+                    None => format!("measuring{}", t.glyphs.ellipsis),
+                };
+                Line::from(vec![
+                    Span::raw(name),
+                    Span::styled(format!("   {why}"), t.dim()),
+                ])
+            }
+        };
+        let style = match (chosen, cursor) {
+            (true, true) => t.cursor_row(),
+            (true, false) => t.heading(),
+            _ => Style::new(),
+        };
+        lines.push(line.style(style));
+    }
+}

@@ -1,0 +1,145 @@
+//! The digits panel: how each tokenizer cuts numbers of 1 to 20 digits,
+//! decimals, years, a phone number and long runs. Each row gives every
+//! tokenizer's token count, then the cut itself for the selected tokenizer
+//! (and the ones after it, as room allows). Token boundaries show without
+//! colour: a separator between tokens, and neighbouring tokens alternate
+//! plain and underlined.
+
+use super::{header_cell, marker, pad_to, rule, visible_columns};
+use crate::app::App;
+use crate::fertility::layout::Plan;
+use crate::fertility::{number_labels, numbers};
+use crate::theme::Mark;
+use crate::view::widths::{fit_left, fit_number, truncate, width};
+use bpeek_core::display::token_visible;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+/// Columns of a token count.
+const COL: usize = 8;
+/// Gap before each cut.
+const GAP: usize = 2;
+/// Columns of the row label (`12 digits`, `phone`).
+const LABEL: usize = 10;
+
+fn cuts(app: &App, i: usize) -> Option<&Vec<Vec<Vec<u8>>>> {
+    app.toks.get(i)?;
+    app.fert.columns.get(i)?.digits.as_ref().map(|(_, d)| d)
+}
+
+/// Columns a cut takes: the pieces and the separators between them.
+fn cut_width(app: &App, pieces: &[Vec<u8>]) -> usize {
+    let sep = width(app.theme.glyphs.separator);
+    pieces
+        .iter()
+        .map(|p| width(&token_visible(p)))
+        .sum::<usize>()
+        + sep * pieces.len().saturating_sub(1)
+}
+
+pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let n = app.toks.slots.len();
+    let sel = app.toks.selected;
+    let counts = visible_columns(app, w.saturating_sub(1 + LABEL + GAP + 20), COL);
+    let mut room = w.saturating_sub(1 + LABEL + counts.len() * COL);
+    // The cuts shown: the selected tokenizer's, then the next ones that fit.
+    let mut shown: Vec<(usize, usize)> = Vec::new();
+    for k in 0..n {
+        let i = (sel + k) % n;
+        let natural = cuts(app, i)
+            .map(|c| c.iter().map(|p| cut_width(app, p)).max().unwrap_or(0))
+            .unwrap_or(10)
+            .max(width(&app.toks.slots[i].label) + 7);
+        if k == 0 {
+            let col = natural.min(room.saturating_sub(GAP));
+            shown.push((i, col));
+            room = room.saturating_sub(col + GAP);
+        } else if natural + GAP <= room {
+            shown.push((i, natural));
+            room -= natural + GAP;
+        } else {
+            break;
+        }
+    }
+    let sep = t.glyphs.separator;
+    lines.push(rule(
+        app,
+        &format!("how numbers are cut: tokens, and the cut ({sep} between tokens)"),
+        w,
+    ));
+
+    let mut head = vec![Span::styled(
+        format!(" {}", fit_left("number", LABEL, "")),
+        t.heading(),
+    )];
+    head.extend(counts.iter().map(|&i| header_cell(app, i, COL)));
+    for &(i, col) in &shown {
+        let label = format!("cut by {}", app.toks.slots[i].label);
+        let style = if i == sel {
+            t.heading()
+                .add_modifier(ratatui::style::Modifier::UNDERLINED)
+        } else {
+            t.heading()
+        };
+        head.push(Span::raw(" ".repeat(GAP)));
+        head.push(Span::styled(
+            fit_left(&label, col, t.glyphs.ellipsis),
+            style,
+        ));
+    }
+    lines.push(Line::from(head));
+
+    let all = numbers();
+    let end = lines.len() + plan.list;
+    let top = app
+        .fert
+        .digit_row
+        .saturating_sub(plan.list / 2)
+        .min(all.len().saturating_sub(plan.list));
+    for row in top..(top + plan.list).min(all.len()) {
+        let chosen = row == app.fert.digit_row;
+        let label = fit_left(&number_labels()[row], LABEL, t.glyphs.ellipsis);
+        let mut spans = vec![Span::raw(format!("{}{label}", marker(app, chosen)))];
+        for &i in &counts {
+            let cell = match cuts(app, i) {
+                Some(c) => c[row].len().to_string(),
+                None => super::not_ready(app, &app.toks.slots[i]),
+            };
+            spans.push(Span::raw(fit_number(&cell, COL)));
+        }
+        for &(i, col) in &shown {
+            spans.push(Span::raw(" ".repeat(GAP)));
+            let Some(c) = cuts(app, i) else {
+                let cell = match app.toks.slots[i].error() {
+                    Some(_) => "error".to_string(),
+                    None => format!("loading{}", t.glyphs.ellipsis),
+                };
+                spans.push(Span::styled(fit_left(&cell, col, ""), t.dim()));
+                continue;
+            };
+            let mut used = 0;
+            for (k, p) in c[row].iter().enumerate() {
+                let text = token_visible(p);
+                let need = width(&text) + if k > 0 { width(sep) } else { 0 };
+                if used + need > col {
+                    spans.push(Span::styled(
+                        truncate(t.glyphs.ellipsis, col - used, ""),
+                        t.dim(),
+                    ));
+                    used = col;
+                    break;
+                }
+                if k > 0 {
+                    spans.push(Span::styled(sep.to_string(), t.glyph()));
+                }
+                spans.push(Span::styled(text, t.token_at(k, Mark::None)));
+                used += need;
+            }
+            spans.push(Span::raw(" ".repeat(col.saturating_sub(used))));
+        }
+        let style = if chosen { t.heading() } else { Style::new() };
+        lines.push(Line::from(spans).style(style));
+    }
+    pad_to(lines, end);
+}

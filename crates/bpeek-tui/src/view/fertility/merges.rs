@@ -1,0 +1,144 @@
+//! The merges panel: the selected tokenizer's merges by rank. For a rank
+//! file the merge that made each token is recovered, for the rows shown
+//! only.
+
+use super::{hex, marker, pad_to, rule, token_label};
+use crate::app::App;
+use crate::fertility::layout::Plan;
+use crate::fertility::tokenizers::SlotState;
+use crate::fertility::{merge_row, merge_rows};
+use crate::view::widths::{fit_right, truncate};
+use bpeek_core::encoder::MergeSource;
+use ratatui::style::Style;
+use ratatui::text::Line;
+
+pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let g = &t.glyphs;
+    let slot = app.toks.selected_slot();
+    let Some(tok) = app.toks.get(app.toks.selected) else {
+        lines.push(rule(app, &format!("{}: merges", slot.label), w));
+        let why = match &slot.state {
+            SlotState::Failed(e) => format!(" {}: {e}", slot.label),
+            _ => format!(" {} is loading{}", slot.label, g.ellipsis),
+        };
+        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        return;
+    };
+    if tok.wordpiece().is_some() {
+        lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
+        let why = format!(
+            " {} is a {}: its {} pieces have no merge list; each word is cut longest match first (the token line shows the steps)",
+            slot.label,
+            tok.kind(),
+            tok.vocab().len(),
+        );
+        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        return;
+    }
+    if tok.char_bpe().is_some() {
+        lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
+        let why = format!(
+            " {} is a {}: its merges work on characters and are not listed here (the token line shows the merge that made a token)",
+            slot.label,
+            tok.kind(),
+        );
+        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        return;
+    }
+    if tok.sentencepiece().is_some() {
+        lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
+        let why = format!(
+            " {} is a {}: its {} pieces have scores, not a merge list ({} on the token line shows a piece's score)",
+            slot.label,
+            tok.kind(),
+            tok.vocab().len(),
+            "] [",
+        );
+        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        return;
+    }
+    let (rows, first_merge) = merge_rows(tok);
+    let took = match &slot.state {
+        SlotState::Ready { took, .. } if !took.is_zero() => {
+            format!(" {} loaded in {:.2} s", super::dot(app), took.as_secs_f64())
+        }
+        _ => String::new(),
+    };
+    let (how, note) = match tok.source() {
+        MergeSource::List => (format!("{rows} merges"), ""),
+        MergeSource::Ranks => (
+            format!("{rows} tokens by rank"),
+            ", recovered from lower ranks",
+        ),
+    };
+    lines.push(rule(app, &format!("{}: {how}{took}", slot.label), w));
+    if rows == 0 {
+        let why = if app.toks.is_trained(app.toks.selected) {
+            "no merges yet: press n to make one".to_string()
+        } else {
+            format!("{} has no merges: every token is one byte", slot.label)
+        };
+        lines.push(Line::styled(format!(" {why}"), t.dim()));
+        return;
+    }
+    let at = app.fert.merge_row.unwrap_or(first_merge).min(rows - 1);
+    let num_w = rows.to_string().len().max(4);
+    lines.push(Line::styled(
+        format!(
+            " {} {}  merge{note} (g: go to rank)",
+            fit_right("rank", num_w, ""),
+            fit_right("id", num_w, "")
+        ),
+        t.heading(),
+    ));
+    let end = lines.len() + plan.list;
+    let top = at
+        .saturating_sub(plan.list / 2)
+        .min(rows.saturating_sub(plan.list));
+    for r in top..(top + plan.list).min(rows) {
+        let Some(m) = merge_row(tok, r) else { break };
+        let made = token_label(app, tok, m.id);
+        let what = match m.pair {
+            Some((a, b)) => format!(
+                "{} + {} {} {made}",
+                token_label(app, tok, a),
+                token_label(app, tok, b),
+                g.arrow
+            ),
+            None => format!("{made}  (one byte, no merge)"),
+        };
+        let text = format!(
+            "{}{} {}  {what}",
+            marker(app, r == at),
+            fit_right(&m.rank.to_string(), num_w, ""),
+            fit_right(&m.id.to_string(), num_w, ""),
+        );
+        let style = if r == at {
+            t.cursor_row()
+        } else {
+            Style::new()
+        };
+        lines.push(Line::styled(truncate(&text, w, g.ellipsis), style));
+    }
+    pad_to(lines, end);
+    let detail = match merge_row(tok, at) {
+        Some(m) => {
+            let bytes = tok.describe(m.id).bytes;
+            format!(
+                "rank {} {} id {} {} \"{}\" {} {} bytes {}",
+                m.rank,
+                super::dot(app),
+                m.id,
+                super::dot(app),
+                super::shown(app, &bytes),
+                super::dot(app),
+                bytes.len(),
+                hex(app, &bytes)
+            )
+        }
+        None => String::new(),
+    };
+    lines.push(rule(app, "selected", w));
+    lines.push(Line::raw(truncate(&format!(" {detail}"), w, g.ellipsis)));
+}
