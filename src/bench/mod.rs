@@ -2,7 +2,20 @@
 //! corpus, and (in the modules below) encoding, the explorer and a served
 //! class. Figures are printed, never asserted: machines are noisy.
 
+#[cfg(feature = "classroom")]
 pub(crate) mod class;
+#[cfg(not(feature = "classroom"))]
+pub(crate) mod class {
+    //! `bench --serve` in a build without the classroom: refused.
+    use bpeek_core::error::Result;
+
+    pub fn run(_: usize, _: Option<&std::path::Path>, _: usize) -> Result<()> {
+        Err(crate::cli::left_out(
+            "classroom",
+            "the classroom (`bench --serve`)",
+        ))
+    }
+}
 pub(crate) mod encode;
 pub mod explorer;
 pub mod figures;

@@ -72,6 +72,25 @@ pub fn run(command: Command) -> Result<()> {
     bpeek_core::pattern_work::watch(|| run_command(command))?
 }
 
+/// `bpeek serve`, in a build with the classroom.
+#[cfg(feature = "classroom")]
+fn serve(args: &bpeek_tui::options::args::ServeArgs) -> Result<()> {
+    bpeek_serve::run(args)
+}
+
+/// `bpeek serve` in a build without the classroom: refused, saying why.
+#[cfg(not(feature = "classroom"))]
+fn serve(_: &bpeek_tui::options::args::ServeArgs) -> Result<()> {
+    Err(left_out("classroom", "the classroom (`bpeek serve`)"))
+}
+
+/// The refusal of a command whose Cargo feature this build left out.
+pub fn left_out(feature: &str, what: &str) -> bpeek_core::error::Error {
+    bpeek_core::error::Error::input(format!(
+        "this bpeek was built without {what}; build it with `cargo build --release --features {feature}`"
+    ))
+}
+
 fn run_command(command: Command) -> Result<()> {
     match command {
         Command::Train(a) => train::run(&a),
@@ -80,7 +99,7 @@ fn run_command(command: Command) -> Result<()> {
         Command::Decode(a) => decode::run(&a),
         Command::Bench(a) => crate::bench::run(&a),
         Command::Tui(a) => bpeek_tui::run(&a),
-        Command::Serve(a) => bpeek_serve::run(&a),
+        Command::Serve(a) => serve(&a),
         Command::Fertility(a) => fertility::run(&a),
         Command::Completions { shell } => {
             let mut out = Vec::new();
