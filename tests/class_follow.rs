@@ -576,3 +576,49 @@ fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
     finish_job(&mut student);
     assert_eq!(student.corpus_name(), teacher.corpus_name());
 }
+
+/// Draws `app` through the class's screen cache and alone, at one size.
+fn shared_and_alone(app: &mut App) -> (ratatui::buffer::Buffer, ratatui::buffer::Buffer) {
+    use ratatui::backend::TestBackend;
+    let mut shared = ratatui::Terminal::new(TestBackend::new(100, 30)).unwrap();
+    let mut alone = ratatui::Terminal::new(TestBackend::new(100, 30)).unwrap();
+    let a = shared
+        .draw(|frame| bpeek::tui::view::shared_frame::draw(frame, app))
+        .unwrap()
+        .buffer
+        .clone();
+    let b = alone
+        .draw(|frame| bpeek::tui::view::draw(frame, app))
+        .unwrap()
+        .buffer
+        .clone();
+    (a, b)
+}
+
+#[test]
+fn a_follower_comparing_configurations_never_takes_a_screen_without_them() {
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    goto(&mut teacher, 12);
+    let mut plain = seated(&class, Role::Student, &mut seats);
+    let mut comparing = seated(&class, Role::Student, &mut seats);
+    for s in [&mut plain, &mut comparing] {
+        follow::on_class_change(s);
+    }
+    // The first follower's screen is drawn and kept for the class.
+    let (shared, alone) = shared_and_alone(&mut plain);
+    assert!(shared == alone);
+    // The second, on the same trainer at the same size, compares its
+    // configuration with another tie rule: a column the first does not have.
+    let mut other = comparing.options.clone();
+    other.tie = bpeek::bpe::TieRule::Hf;
+    let trainer = std::sync::Arc::clone(&comparing.loaded().trainer);
+    bpeek::tui::compare::start(&mut comparing, vec![(other, trainer)]);
+    finish_job(&mut comparing);
+    let (shared, alone) = shared_and_alone(&mut comparing);
+    assert!(
+        shared == alone,
+        "a comparing follower was shown another's screen"
+    );
+}

@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use std::fmt;
 
 /// How the corpus is cut into base symbols.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Mode {
     /// Ids 0-255 are byte values; every input can be encoded.
     #[default]
@@ -16,7 +16,7 @@ pub enum Mode {
 }
 
 /// Which pair wins when several have the same count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum TieRule {
     /// The pair met first when scanning the distinct chunks in order of first
     /// appearance, left to right (the tutorials' Python and minbpe).
@@ -33,7 +33,7 @@ pub enum TieRule {
 }
 
 /// What decides which pair merges next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Score {
     /// The pair with the highest count (BPE).
     #[default]

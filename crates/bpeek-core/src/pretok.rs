@@ -53,7 +53,7 @@ const WHITESPACE_PATTERN: &str = r" ?\S+";
 const SPACES_PATTERN: &str = r" ?[^ ]+| +";
 
 /// A named chunking rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Pretok {
     /// The whole text is one chunk.
     None,
@@ -285,7 +285,7 @@ pub fn for_each_utf8_run(text: &[u8], mut f: impl FnMut(usize, std::result::Resu
 }
 
 /// How digit runs are cut after the pre-tokenizer has run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Digits {
     /// Leave chunks as the pre-tokenizer made them.
     #[default]

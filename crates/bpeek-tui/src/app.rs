@@ -1,6 +1,8 @@
 //! The model: every piece of state the screen shows, and nothing that knows
 //! how to draw it.
 
+pub mod screen_key;
+
 use crate::action::Toggle;
 use crate::fertility::FertilityView;
 use crate::fertility::tokenizers::TokenizerSet;
@@ -15,7 +17,7 @@ use bpeek_core::error::Result;
 use std::sync::Arc;
 
 /// The panes that can hold the keyboard focus, in Tab order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Focus {
     Corpus,
     Pairs,
@@ -55,7 +57,7 @@ pub enum InputMode {
 /// Which parts of the main screen are shown (each [`Toggle`] on or off;
 /// all off at the start).
 /// Where each pane stands: its first row shown, or its selected row.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Scrolls {
     pub corpus: CorpusScroll,
     pub pairs: usize,
@@ -101,7 +103,7 @@ impl Default for Jobs {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Shown(u32);
 
 impl Shown {
@@ -136,7 +138,7 @@ pub const OPEN_AWAY_FROM: u64 = 4 << 20;
 pub const SPEEDS: [f64; 8] = [0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
 const DEFAULT_SPEED: usize = 2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Autoplay {
     pub on: bool,
     /// Each tick moves one phase of a round (counted, chosen, merged)
@@ -159,7 +161,7 @@ impl Autoplay {
 
 /// Where the corpus view starts: a line of the line index and a row of that
 /// line once wrapped to the pane.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct CorpusScroll {
     pub line: usize,
     pub row: usize,

@@ -31,7 +31,7 @@ const ASCII_BORDER: border::Set = border::Set {
 };
 
 /// The glyphs the screen uses, in Unicode or ASCII.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Glyphs {
     pub space: &'static str,
     pub tab: &'static str,
@@ -99,7 +99,7 @@ const ASCII_GLYPHS: Glyphs = Glyphs {
 };
 
 /// The colours a terminal can show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Palette {
     /// 256 colours (or more): mid-tone colours that read on dark and light
     /// backgrounds alike.
@@ -145,7 +145,7 @@ impl Palette {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Theme {
     pub colour: bool,
     pub ascii: bool,

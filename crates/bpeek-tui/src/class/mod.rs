@@ -15,7 +15,7 @@ use crate::mark::PhaseName;
 use bpeek_core::Trainer;
 use std::sync::{Arc, Weak};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
     Teacher,
     Student,

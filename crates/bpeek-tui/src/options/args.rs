@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
 /// Where the corpus comes from and how training runs.
-#[derive(Args, Debug, Clone, PartialEq, Eq)]
+#[derive(Args, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TrainingOptions {
     /// Corpus file, or - for stdin [default: the bundled corpus]
     pub corpus: Option<String>,
