@@ -1,3 +1,6 @@
+//! The `bpeek` program: parses the command line, runs the command and prints
+//! an error as one line with its exit code.
+
 use bpeek::cli::{self, Cli};
 use clap::Parser;
 use clap::error::ErrorKind;
