@@ -300,59 +300,77 @@ fn damaged_count_files_are_refused_by_name_never_a_panic() {
         rng
     };
     for trial in 0..240 {
-        let mut bad = bytes.clone();
-        match trial % 4 {
-            0 => bad.truncate(next() as usize % bad.len()),
-            3 => {
-                // Whole bytes overwritten anywhere: page headers whose
-                // dictionary or lengths lie (the decoder's own panics).
-                for _ in 0..1 + next() % 3 {
-                    let at = next() as usize % bad.len();
-                    bad[at] = next() as u8;
-                }
-            }
-            1 => {
-                for _ in 0..1 + next() % 8 {
-                    let at = next() as usize % bad.len();
-                    bad[at] ^= 1 << (next() % 8);
-                }
-            }
-            _ => {
-                // The footer, where the schema and sizes are.
-                let at = bad.len() - 8 - (next() as usize % 200).min(bad.len() - 9);
+        let bad = damaged(&bytes, trial, &mut next);
+        let path = dir.join(format!("bad-{trial}.parquet"));
+        std::fs::write(&path, &bad).unwrap();
+        assert_read_or_refused_by_name(&dir, &path, trial);
+    }
+    lying_page_header_is_refused_in_one_line(&dir);
+    wrong_text_count_files_are_refused_by_line(&dir);
+}
+
+/// `bytes` damaged in one of four ways, chosen by `trial`, at places
+/// `next` draws.
+fn damaged(bytes: &[u8], trial: usize, next: &mut impl FnMut() -> u64) -> Vec<u8> {
+    let mut bad = bytes.to_vec();
+    match trial % 4 {
+        0 => bad.truncate(next() as usize % bad.len()),
+        3 => {
+            // Whole bytes overwritten anywhere: page headers whose
+            // dictionary or lengths lie (the decoder's own panics).
+            for _ in 0..1 + next() % 3 {
+                let at = next() as usize % bad.len();
                 bad[at] = next() as u8;
             }
         }
-        let path = dir.join(format!("bad-{trial}.parquet"));
-        std::fs::write(&path, &bad).unwrap();
-        let summed = dir.join("summed.tsv");
-        for args in [
-            vec!["train", "--counts", s(&path), "--merges", "10"],
-            vec!["count", "--counts", s(&path), "--out", s(&summed)],
-        ] {
-            let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
-                .args(&args)
-                .env("RUST_BACKTRACE", "1")
-                .stdin(Stdio::null())
-                .output()
-                .expect("the binary runs");
-            let err = String::from_utf8_lossy(&out.stderr);
-            // No panic text of any dependency reaches the user, whether or
-            // not the damage is found (a changed byte may land in chunk
-            // bytes and still be a valid file).
-            assert!(!err.contains("panicked"), "trial {trial} {args:?}: {err}");
-            if !out.status.success() {
-                assert_eq!(out.status.code(), Some(2), "trial {trial}: {err}");
-                assert!(
-                    err.contains(&format!("bad-{trial}.parquet")),
-                    "trial {trial}: {err}"
-                );
-                assert_eq!(err.lines().count(), 1, "trial {trial}: {err}");
+        1 => {
+            for _ in 0..1 + next() % 8 {
+                let at = next() as usize % bad.len();
+                bad[at] ^= 1 << (next() % 8);
             }
         }
+        _ => {
+            // The footer, where the schema and sizes are.
+            let at = bad.len() - 8 - (next() as usize % 200).min(bad.len() - 9);
+            bad[at] = next() as u8;
+        }
     }
-    // One byte of a page header changed so that the decoder reads past a
-    // buffer and panics inside the parquet crate: refused in one line.
+    bad
+}
+
+/// The damaged count file `path` is either read, or refused in one line
+/// that names it, by train and by count alike.
+fn assert_read_or_refused_by_name(dir: &Path, path: &Path, trial: usize) {
+    let summed = dir.join("summed.tsv");
+    for args in [
+        vec!["train", "--counts", s(path), "--merges", "10"],
+        vec!["count", "--counts", s(path), "--out", s(&summed)],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+            .args(&args)
+            .env("RUST_BACKTRACE", "1")
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        // No panic text of any dependency reaches the user, whether or
+        // not the damage is found (a changed byte may land in chunk
+        // bytes and still be a valid file).
+        assert!(!err.contains("panicked"), "trial {trial} {args:?}: {err}");
+        if !out.status.success() {
+            assert_eq!(out.status.code(), Some(2), "trial {trial}: {err}");
+            assert!(
+                err.contains(&format!("bad-{trial}.parquet")),
+                "trial {trial}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "trial {trial}: {err}");
+        }
+    }
+}
+
+/// One byte of a page header changed so that the decoder reads past a
+/// buffer and panics inside the parquet crate: refused in one line.
+fn lying_page_header_is_refused_in_one_line(dir: &Path) {
     let text = dir.join("repeated.txt");
     std::fs::write(
         &text,
@@ -376,7 +394,11 @@ fn damaged_count_files_are_refused_by_name_never_a_panic() {
             format!("bpeek: {}: the Parquet decoder failed on it", s(&lying))
         );
     }
-    // Text count files: each wrong field named with its line.
+}
+
+/// Text count files: each wrong field named with its line, a file that
+/// says it is in chunk order and is not, another format, and no header.
+fn wrong_text_count_files_are_refused_by_line(dir: &Path) {
     let header = "# bpeek counts 1: mode=byte pretok=gpt2 digits=keep by-line=no; source-bytes 9\n";
     for (body, says) in [
         ("the\t-1\t0\t0\n", "line 2: count: not a whole number"),

@@ -110,17 +110,17 @@ fn texts() -> Vec<String> {
     texts
 }
 
-#[test]
-fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
-    let Some(python) = hf::python() else { return };
-    let dir = hf::TempDir::new("hf-import");
-    let corpus = dir.file(
-        "corpus.txt",
-        bpeek::corpora::default_corpus().text.as_bytes(),
-    );
-    // Name, Split pattern (None: ByteLevel's own), normalizer, added tokens.
-    type Case<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Vec<Value>);
-    let cases: Vec<Case> = vec![
+/// Name, Split pattern (None: ByteLevel's own), normalizer, added tokens.
+type SplitCase = (
+    &'static str,
+    Option<&'static str>,
+    Option<&'static str>,
+    Vec<Value>,
+);
+
+/// Files of one ByteLevel model with a Split pattern and a normalizer.
+fn split_cases() -> Vec<SplitCase> {
+    vec![
         ("bytelevel", None, None, vec![]),
         ("bytelevel-added", None, None, every_kind_of_added_token()),
         (
@@ -154,29 +154,19 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
             None,
             vec![],
         ),
-    ];
-    let mut jobs: Vec<Value> = cases
-        .iter()
-        .map(|(name, pattern, normalizer, added)| {
-            json!({
-                "out": dir.0.join(format!("{name}.json")),
-                "corpus": corpus,
-                "vocab_size": 700,
-                "pattern": pattern,
-                "normalizer": normalizer,
-                "added": added,
-            })
-        })
-        .collect();
-    // Pipelines with no fast path, run as the file's steps: Falcon's
-    // (Punctuation, ByteLevel, Digits, a Split of three digits after it),
-    // StarCoder's (single digits before ByteLevel), RoBERTa's space in
-    // front, and normalizers other than NFC.
+    ]
+}
+
+/// Pipelines with no fast path, run as the file's steps: Falcon's
+/// (Punctuation, ByteLevel, Digits, a Split of three digits after it),
+/// StarCoder's (single digits before ByteLevel), RoBERTa's space in
+/// front, and normalizers other than NFC. Name, normalizer, pre-tokenizer.
+fn pipeline_cases() -> [(&'static str, Value, Value); 4] {
     let byte_level = |prefix: bool, regex: bool| {
         json!({"type": "ByteLevel", "add_prefix_space": prefix, "trim_offsets": true,
                "use_regex": regex})
     };
-    let steps = [
+    [
         (
             "falcon",
             Value::Null,
@@ -200,7 +190,31 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
             json!({"type": "Sequence", "pretokenizers": [
                 {"type": "WhitespaceSplit"}, byte_level(true, false)]}),
         ),
-    ];
+    ]
+}
+
+/// Have Hugging Face train and write every case's file into `dir`, and
+/// return the cases' names in order.
+fn make_files(python: &str, dir: &hf::TempDir) -> Vec<&'static str> {
+    let corpus = dir.file(
+        "corpus.txt",
+        bpeek::corpora::default_corpus().text.as_bytes(),
+    );
+    let cases = split_cases();
+    let mut jobs: Vec<Value> = cases
+        .iter()
+        .map(|(name, pattern, normalizer, added)| {
+            json!({
+                "out": dir.0.join(format!("{name}.json")),
+                "corpus": corpus,
+                "vocab_size": 700,
+                "pattern": pattern,
+                "normalizer": normalizer,
+                "added": added,
+            })
+        })
+        .collect();
+    let steps = pipeline_cases();
     for (name, normalizer, pre_tokenizer) in &steps {
         jobs.push(json!({
             "out": dir.0.join(format!("{name}.json")),
@@ -212,12 +226,46 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
             "steps": {"normalizer": normalizer, "pre_tokenizer": pre_tokenizer},
         }));
     }
-    let names: Vec<&str> = cases
+    hf::run(python, "make_files.py", &Value::Array(jobs));
+    cases
         .iter()
         .map(|c| c.0)
         .chain(steps.iter().map(|s| s.0))
-        .collect();
-    hf::run(&python, "make_files.py", &Value::Array(jobs));
+        .collect()
+}
+
+/// bpeek encodes `text` with the file `name` as Hugging Face did
+/// (`hf_ids`), and shows its tokens in order inside the text.
+fn assert_encodes_as_hf(name: &str, tok: &bpeek::bpe::Tokenizer, text: &str, hf_ids: &[u32]) {
+    // HF always matches special tokens in the text: bpeek does with
+    // --allow-special.
+    assert_eq!(tok.encode(text, true), hf_ids, "{name}: {text:?}");
+    // What the explorer and the fertility view show: the ids of
+    // encoding (special tokens as text), each over its place, in
+    // order, inside the text, even where the steps put a space in
+    // front or change the text.
+    let shown = bpeek::bpe::fertility::token_spans(tok, text);
+    let plain = tok.encode(text, false);
+    assert_eq!(
+        shown.iter().map(|s| s.0).collect::<Vec<_>>(),
+        plain,
+        "{name}: {text:?}"
+    );
+    let mut start = 0;
+    for (_, r) in &shown {
+        assert!(
+            r.start >= start && r.start <= r.end && r.end <= text.len(),
+            "{name}: {text:?}: {shown:?}"
+        );
+        start = r.start;
+    }
+}
+
+#[test]
+fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
+    let Some(python) = hf::python() else { return };
+    let dir = hf::TempDir::new("hf-import");
+    let names = make_files(&python, &dir);
     let texts = texts();
     let encode_jobs: Vec<Value> = names
         .iter()
@@ -229,28 +277,7 @@ fn files_hugging_face_writes_encode_in_bpeek_as_in_hugging_face() {
         let tok = load(path.to_str().unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let theirs: Vec<Vec<u32>> = serde_json::from_value(answer["ids"].clone()).unwrap();
         for (text, hf_ids) in texts.iter().zip(&theirs) {
-            // HF always matches special tokens in the text: bpeek does with
-            // --allow-special.
-            assert_eq!(&tok.encode(text, true), hf_ids, "{name}: {text:?}");
-            // What the explorer and the fertility view show: the ids of
-            // encoding (special tokens as text), each over its place, in
-            // order, inside the text, even where the steps put a space in
-            // front or change the text.
-            let shown = bpeek::bpe::fertility::token_spans(&tok, text);
-            let plain = tok.encode(text, false);
-            assert_eq!(
-                shown.iter().map(|s| s.0).collect::<Vec<_>>(),
-                plain,
-                "{name}: {text:?}"
-            );
-            let mut start = 0;
-            for (_, r) in &shown {
-                assert!(
-                    r.start >= start && r.start <= r.end && r.end <= text.len(),
-                    "{name}: {text:?}: {shown:?}"
-                );
-                start = r.start;
-            }
+            assert_encodes_as_hf(name, &tok, text, hf_ids);
         }
     }
 }

@@ -28,9 +28,9 @@ fn parse(packets: &[&[u8]]) -> Vec<Event> {
     events
 }
 
-#[test]
-fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
-    let table: Vec<Row> = vec![
+/// Single bytes: letters and control keys.
+fn key_rows() -> Vec<Row> {
+    vec![
         ("one key", vec![b"n"], vec![Event::char('n')]),
         (
             "several keys in one packet",
@@ -42,6 +42,12 @@ fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
         ("Backspace", vec![b"\x7f"], vec![plain(KeyCode::Backspace)]),
         ("Ctrl-C", vec![b"\x03"], vec![Event::ctrl('c')]),
         ("Ctrl-U", vec![b"\x15"], vec![Event::ctrl('u')]),
+    ]
+}
+
+/// Escape sequences, whole or split, and Esc itself.
+fn sequence_rows() -> Vec<Row> {
+    vec![
         ("Right arrow", vec![b"\x1b[C"], vec![plain(KeyCode::Right)]),
         (
             "an arrow split after ESC",
@@ -95,6 +101,12 @@ fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
             vec![b"\x1b["],
             vec![plain(KeyCode::Esc), Event::char('[')],
         ),
+    ]
+}
+
+/// UTF-8 text, whole or split, and bracketed pastes.
+fn text_rows() -> Vec<Row> {
+    vec![
         (
             "UTF-8 in one packet",
             vec!["é".as_bytes()],
@@ -134,13 +146,30 @@ fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
                 plain(KeyCode::Esc),
             ],
         ),
+    ]
+}
+
+/// Function keys and Insert, whose sequences look like a paste's start.
+fn function_key_rows() -> Vec<Row> {
+    vec![
         ("F5", vec![b"\x1b[15~"], vec![plain(KeyCode::F(5))]),
         (
             "Insert is not mistaken for a paste start",
             vec![b"\x1b[2~"],
             vec![plain(KeyCode::Insert)],
         ),
-    ];
+    ]
+}
+
+#[test]
+fn a_table_of_byte_strings_gives_the_keys_a_terminal_means() {
+    let table: Vec<Row> = [
+        key_rows(),
+        sequence_rows(),
+        text_rows(),
+        function_key_rows(),
+    ]
+    .concat();
     for (what, packets, expected) in table {
         assert_eq!(parse(&packets), expected, "{what}");
     }

@@ -71,8 +71,30 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     // Two students' seats, and the teacher's kept besides.
     let served = serve(&server, &dir, "--max-sessions 2 --max-per-address 10");
     let port = served.port;
+    fingerprint_is_ssh_keygens(&server, &dir);
+    let ann = ann_explores_on_her_own(&tmux, port);
+    let ben = tmux.open("ben", 72, 22);
+    ben.command(&ssh(port, "ben@127.0.0.1"));
+    ben.wait_for("ben's explorer", |s| status_line(s).contains("merge 0/"));
+    let teacher = teacher_logs_in_at_the_second_try(&tmux, &served);
+    the_class_follows_the_teacher(&teacher, &ann, &ben);
+    ben_explores_on_his_own_then_rejoins(&ben);
+    a_third_student_finds_the_class_full(&tmux, port);
+    // Ann quits: her shell and its screen are back, and typing works.
+    ann.keys(&["q"]);
+    ann.wait_for("ann's shell", |s| {
+        s.contains("ann-was-here") && !s.contains("Merges")
+    });
+    ann.command("echo typed-$((6 * 7))");
+    ann.wait_for_line("typed-42");
+    ctrl_c_stops_the_server_and_gives_terminals_back(
+        &server,
+        &[("ben", &ben), ("teacher", &teacher)],
+    );
+}
 
-    // The fingerprint printed is the one ssh-keygen prints.
+/// The fingerprint printed is the one ssh-keygen prints.
+fn fingerprint_is_ssh_keygens(server: &Term, dir: &TempDir) {
     let keygen = Command::new("ssh-keygen")
         .arg("-l")
         .arg("-f")
@@ -86,7 +108,11 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
         "ssh-keygen -l says {keygen}:\n{}",
         server.screen()
     );
+}
 
+/// Ann connects, sees the explorer, takes a merge and shows her tokens
+/// parted and side by side again.
+fn ann_explores_on_her_own(tmux: &Tmux, port: u16) -> Term<'_> {
     let ann = tmux.open("ann", 100, 30);
     ann.command("echo ann-was-here");
     ann.command(&ssh(port, "127.0.0.1"));
@@ -108,13 +134,14 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     ann.wait_for("separators between her tokens", parted);
     ann.keys(&["b"]);
     ann.wait_for("her tokens side by side again", |s| !parted(s));
+    ann
+}
 
-    let ben = tmux.open("ben", 72, 22);
-    ben.command(&ssh(port, "ben@127.0.0.1"));
-    ben.wait_for("ben's explorer", |s| status_line(s).contains("merge 0/"));
-
+/// The teacher mistypes the password, is asked again on the same
+/// connection, is waited for while slow to type, and gets in.
+fn teacher_logs_in_at_the_second_try<'a>(tmux: &'a Tmux, served: &Served) -> Term<'a> {
     let teacher = tmux.open("teacher", 110, 32);
-    teacher.command(&ssh(port, "teacher@127.0.0.1"));
+    teacher.command(&ssh(served.port, "teacher@127.0.0.1"));
     teacher.wait_for("the password prompt", |s| s.contains("password:"));
     // A mistyped password is asked again on the same connection, and a
     // person slow to type the next one is waited for.
@@ -127,17 +154,24 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     teacher.wait_for("the teacher's explorer", |s| {
         status_line(s).contains("teacher, 2 students, 2 follow")
     });
+    teacher
+}
+
+/// Three merges of the teacher's reach both students, who keep their size.
+fn the_class_follows_the_teacher(teacher: &Term, ann: &Term, ben: &Term) {
     teacher.keys(&["n", "n", "n"]);
     teacher.wait_for("merge 3", |s| status_line(s).contains("merge 3/"));
-    for (name, term) in [("ann", &ann), ("ben", &ben)] {
+    for (name, term) in [("ann", ann), ("ben", ben)] {
         let screen = term.wait_for(name, |s| {
             status_line(s).contains("merge 3/") && status_line(s).contains("following the teacher")
         });
         assert!(screen.contains("Merges 3"), "{name}:\n{screen}");
     }
     assert_eq!(ben.screen().lines().count(), 22, "ben keeps his size");
+}
 
-    // Ben explores on his own, then rejoins.
+/// Ben explores on his own, then rejoins.
+fn ben_explores_on_his_own_then_rejoins(ben: &Term) {
     ben.keys(&["n"]);
     ben.wait_for("the question", |s| s.contains("explore on your own? y"));
     ben.keys(&["y"]);
@@ -150,29 +184,25 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
     ben.wait_for("ben back at merge 3", |s| {
         status_line(s).contains("merge 3/") && status_line(s).contains("following the teacher")
     });
+}
 
-    // A third student finds the class full.
+/// A third student finds the class full.
+fn a_third_student_finds_the_class_full(tmux: &Tmux, port: u16) {
     let late = tmux.open("late", 80, 24);
     late.command(&format!("{}; echo exit-$?", ssh(port, "127.0.0.1")));
     late.wait_for("the refusal", |s| {
         s.contains("bpeek: the class is full (2 sessions); try again later")
     });
     late.wait_for_line("exit-1");
+}
 
-    // Ann quits: her shell and its screen are back, and typing works.
-    ann.keys(&["q"]);
-    ann.wait_for("ann's shell", |s| {
-        s.contains("ann-was-here") && !s.contains("Merges")
-    });
-    ann.command("echo typed-$((6 * 7))");
-    ann.wait_for_line("typed-42");
-
-    // Ctrl-C on the server: goodbye, terminals restored, exit 0.
+/// Ctrl-C on the server: goodbye, terminals restored, exit 0.
+fn ctrl_c_stops_the_server_and_gives_terminals_back(server: &Term, clients: &[(&str, &Term)]) {
     server.keys(&["C-c"]);
     server.wait_for("the server to stop", |s| s.contains(" stopped"));
     server.command("echo server-exit-$?");
     server.wait_for_line("server-exit-0");
-    for (name, term) in [("ben", &ben), ("teacher", &teacher)] {
+    for (name, term) in clients {
         let screen = term.wait_for(name, |s| {
             s.contains("bpeek: the server is stopping; goodbye") && !s.contains("Merges")
         });

@@ -53,6 +53,10 @@ impl Cells {
         }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Empty, with room for `n` cells in the width they have now.
     pub fn clear(&mut self, n: usize) {
         self.far.clear();

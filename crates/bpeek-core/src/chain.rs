@@ -261,42 +261,38 @@ mod tests {
         }
     }
 
-    /// Joins and splits in stack order, checked against the tokens kept
-    /// as plain lists: with ids past the two-byte range (`dummies` merges
-    /// made before, so the cells widen part way) and tokens longer than a
-    /// two-byte distance reaches (a chunk of 40,000 symbols is first
-    /// joined pairwise, level by level, into tokens of up to 32,768, which
-    /// later joins make longer).
-    fn joins_and_splits_match_plain_lists(dummies: usize, seed: u64) {
-        let mut rng = seed;
-        let mut below = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
-        let mut vocab = Vocab::bytes();
-        for _ in 0..dummies {
-            vocab.push_merge((97, 98));
+    /// A chain beside the same tokens kept as plain lists (each chunk's
+    /// tokens with their positions), and the joins made so far, to undo in
+    /// stack order.
+    struct Twin {
+        chain: Chain,
+        plain: Vec<Vec<(u32, TokenId)>>,
+        vocab: Vocab,
+        stack: Vec<(usize, usize, TokenId, TokenId)>,
+    }
+
+    impl Twin {
+        fn new(vocab: Vocab, positions: usize, chunks: &[Vec<TokenId>]) -> Twin {
+            let chain = Chain::new(positions, chunks.to_vec());
+            let plain = (0..chunks.len())
+                .map(|c| {
+                    let start = chain.chunk_range(c as u32).start;
+                    chain.tokens_from(start, &vocab).collect()
+                })
+                .collect();
+            Twin {
+                chain,
+                plain,
+                vocab,
+                stack: Vec::new(),
+            }
         }
-        let chunks: Vec<Vec<TokenId>> = vec![
-            vec![97; 40_000],
-            (0..300).map(|i| 97 + i % 3).collect(),
-            vec![98],
-            vec![],
-        ];
-        let positions = chunks.iter().map(|c| c.len() + 1).sum();
-        let mut chain = Chain::new(positions, chunks.clone());
-        // Each chunk's tokens with their positions.
-        let mut plain: Vec<Vec<(u32, TokenId)>> = (0..chunks.len())
-            .map(|c| {
-                let start = chain.chunk_range(c as u32).start;
-                chain.tokens_from(start, &vocab).collect()
-            })
-            .collect();
-        let mut stack: Vec<(usize, usize, TokenId, TokenId)> = Vec::new();
-        let check = |chain: &Chain, plain: &[Vec<(u32, TokenId)>], vocab: &Vocab| {
-            for (c, tokens) in plain.iter().enumerate() {
+
+        /// The chain's tokens, left neighbours and owners are the plain
+        /// lists'.
+        fn check(&self) {
+            let (chain, vocab) = (&self.chain, &self.vocab);
+            for (c, tokens) in self.plain.iter().enumerate() {
                 let start = chain.chunk_range(c as u32).start;
                 let got: Vec<(u32, TokenId)> = chain.tokens_from(start, vocab).collect();
                 assert_eq!(&got, tokens, "chunk {c}");
@@ -309,88 +305,134 @@ mod tests {
                     }
                 }
             }
-        };
-        // The vocabulary only grows: a level of pairwise joins makes one
-        // id, as a merge does.
-        let join = |chain: &mut Chain,
-                    plain: &mut Vec<Vec<(u32, TokenId)>>,
-                    vocab: &mut Vocab,
-                    stack: &mut Vec<_>,
-                    c: usize,
-                    k: usize,
-                    new: Option<TokenId>| {
-            let ((i, a), (j, b)) = (plain[c][k], plain[c][k + 1]);
-            let new = new.unwrap_or_else(|| vocab.push_merge((a, b)));
-            chain.join(i, j, j + vocab.units(b), new);
-            plain[c][k] = (i, new);
-            plain[c].remove(k + 1);
-            stack.push((c, k, a, b));
-        };
-        let split = |chain: &mut Chain,
-                     plain: &mut Vec<Vec<(u32, TokenId)>>,
-                     vocab: &mut Vocab,
-                     stack: &mut Vec<(usize, usize, TokenId, TokenId)>| {
-            let Some((c, k, a, b)) = stack.pop() else {
+        }
+
+        /// Joins tokens `k` and `k + 1` of chunk `c` into `new`, or into a
+        /// fresh id: the vocabulary only grows, as merges make it.
+        fn join(&mut self, c: usize, k: usize, new: Option<TokenId>) {
+            let ((i, a), (j, b)) = (self.plain[c][k], self.plain[c][k + 1]);
+            let new = new.unwrap_or_else(|| self.vocab.push_merge((a, b)));
+            self.chain.join(i, j, j + self.vocab.units(b), new);
+            self.plain[c][k] = (i, new);
+            self.plain[c].remove(k + 1);
+            self.stack.push((c, k, a, b));
+        }
+
+        /// Undoes the last join, if any.
+        fn split(&mut self) {
+            let Some((c, k, a, b)) = self.stack.pop() else {
                 return;
             };
-            let (i, _) = plain[c][k];
-            let (ua, ub) = (vocab.units(a), vocab.units(b));
-            chain.split(i, i + ua, i + ua + ub, a, b);
-            plain[c][k] = (i, a);
-            plain[c].insert(k + 1, (i + ua, b));
-        };
-        for _level in 0..15 {
-            let same = plain[0][0].1;
-            let level = vocab.push_merge((same, same));
-            let mut k = 0;
-            while k + 1 < plain[0].len() {
-                if plain[0][k].1 == same && plain[0][k + 1].1 == same {
-                    join(
-                        &mut chain,
-                        &mut plain,
-                        &mut vocab,
-                        &mut stack,
-                        0,
-                        k,
-                        Some(level),
-                    );
-                }
-                k += 1;
-            }
-            check(&chain, &plain, &vocab);
+            let (i, _) = self.plain[c][k];
+            let (ua, ub) = (self.vocab.units(a), self.vocab.units(b));
+            self.chain.split(i, i + ua, i + ua + ub, a, b);
+            self.plain[c][k] = (i, a);
+            self.plain[c].insert(k + 1, (i + ua, b));
         }
-        assert!(plain[0].iter().any(|&(_, id)| vocab.units(id) == 32_768));
-        let mut far = false;
-        for _ in 0..2000 {
-            if below(3) == 0 {
-                split(&mut chain, &mut plain, &mut vocab, &mut stack);
-            } else {
-                // The long chunk half the time, near its long token.
-                let c = below(2 * chunks.len()).saturating_sub(chunks.len());
-                if plain[c].len() >= 2 {
-                    let k = below(plain[c].len() - 1);
-                    let k = if c == 0 { k.min(below(3)) } else { k };
-                    join(&mut chain, &mut plain, &mut vocab, &mut stack, c, k, None);
+
+        /// Fifteen levels of pairwise joins of chunk 0's equal neighbours,
+        /// one id a level as a merge makes.
+        fn join_levels(&mut self) {
+            for _level in 0..15 {
+                let same = self.plain[0][0].1;
+                let level = self.vocab.push_merge((same, same));
+                let mut k = 0;
+                while k + 1 < self.plain[0].len() {
+                    if self.plain[0][k].1 == same && self.plain[0][k + 1].1 == same {
+                        self.join(0, k, Some(level));
+                    }
+                    k += 1;
+                }
+                self.check();
+            }
+        }
+
+        /// Random joins and splits, checked after each; whether chunk 0
+        /// ever held a token longer than a two-byte distance reaches.
+        fn join_and_split_at_random(&mut self, below: &mut impl FnMut(usize) -> usize) -> bool {
+            let chunk_count = self.plain.len();
+            let mut far = false;
+            for _ in 0..2000 {
+                if below(3) == 0 {
+                    self.split();
+                } else {
+                    // The long chunk half the time, near its long token.
+                    let c = below(2 * chunk_count).saturating_sub(chunk_count);
+                    if self.plain[c].len() >= 2 {
+                        let k = below(self.plain[c].len() - 1);
+                        let k = if c == 0 { k.min(below(3)) } else { k };
+                        self.join(c, k, None);
+                    }
+                }
+                self.check();
+                let longest = self.plain[0]
+                    .iter()
+                    .map(|&(_, id)| self.vocab.units(id))
+                    .max();
+                far |= longest.is_some_and(|u| u > 32_768);
+            }
+            far
+        }
+
+        /// Undoes every join left, checking now and then and at the end.
+        fn split_all(&mut self) {
+            let mut n = 0;
+            while !self.stack.is_empty() {
+                self.split();
+                n += 1;
+                if n % 4096 == 0 {
+                    self.check();
                 }
             }
-            check(&chain, &plain, &vocab);
-            let longest = plain[0].iter().map(|&(_, id)| vocab.units(id)).max();
-            far |= longest.is_some_and(|u| u > 32_768);
+            self.check();
         }
+    }
+
+    /// A xorshift draw below `n`, from `seed`.
+    fn xorshift_below(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut rng = seed;
+        move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        }
+    }
+
+    /// Joins and splits in stack order, checked against the tokens kept
+    /// as plain lists: with ids past the two-byte range (`dummies` merges
+    /// made before, so the cells widen part way) and tokens longer than a
+    /// two-byte distance reaches (a chunk of 40,000 symbols is first
+    /// joined pairwise, level by level, into tokens of up to 32,768, which
+    /// later joins make longer).
+    fn joins_and_splits_match_plain_lists(dummies: usize, seed: u64) {
+        let mut below = xorshift_below(seed);
+        let mut vocab = Vocab::bytes();
+        for _ in 0..dummies {
+            vocab.push_merge((97, 98));
+        }
+        let chunks: Vec<Vec<TokenId>> = vec![
+            vec![97; 40_000],
+            (0..300).map(|i| 97 + i % 3).collect(),
+            vec![98],
+            vec![],
+        ];
+        let positions = chunks.iter().map(|c| c.len() + 1).sum();
+        let mut twin = Twin::new(vocab, positions, &chunks);
+        twin.join_levels();
+        let vocab = &twin.vocab;
+        assert!(
+            twin.plain[0]
+                .iter()
+                .any(|&(_, id)| vocab.units(id) == 32_768)
+        );
+        let far = twin.join_and_split_at_random(&mut below);
         assert!(far, "a token past a two-byte distance");
-        assert_eq!(chain.cells.is_wide(), dummies > 0);
-        let mut n = 0;
-        while !stack.is_empty() {
-            split(&mut chain, &mut plain, &mut vocab, &mut stack);
-            n += 1;
-            if n % 4096 == 0 {
-                check(&chain, &plain, &vocab);
-            }
-        }
-        check(&chain, &plain, &vocab);
+        assert_eq!(twin.chain.cells.is_wide(), dummies > 0);
+        twin.split_all();
         let fresh = Chain::new(positions, chunks.clone());
         for pos in 0..positions as u32 {
-            assert_eq!(chain.at(pos), fresh.at(pos), "position {pos}");
+            assert_eq!(twin.chain.at(pos), fresh.at(pos), "position {pos}");
         }
     }
 

@@ -198,10 +198,7 @@ impl Corpus {
         block_size: usize,
     ) -> Result<Self> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PARTS));
-        let mut index: FxHashMap<Box<[u8]>, u32> = FxHashMap::default();
-        let mut kept: Vec<u8> = Vec::new();
-        let mut chunks: Vec<Chunk> = Vec::new();
-        let mut first_offsets: Vec<u64> = Vec::new();
+        let mut distinct = DistinctChunks::default();
         // Bytes of the source before the block.
         let mut consumed = 0u64;
         let block_size = block_size.max(1);
@@ -214,112 +211,24 @@ impl Corpus {
         let mut searched = 0usize;
         let mut done = false;
         while !done {
-            // Fill the block up to its size (a short read is not the end).
-            let want = block_size
-                .saturating_sub(block.len())
-                .max(block_size / 4)
-                .max(1);
-            let before = block.len();
-            block.resize(before + want, 0);
-            let mut got = before;
-            while got < block.len() {
-                match read.read(&mut block[got..]) {
-                    Ok(0) => {
-                        done = true;
-                        break;
-                    }
-                    Ok(n) => got += n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(Error::input(format!("{what}: cannot read: {e}"))),
-                }
-            }
-            block.truncate(got);
-            total += got - before;
+            let (added, ended) = fill_block(&mut read, &mut block, block_size, what)?;
+            done = ended;
+            total += added;
             progress(total);
-            let end = if done {
-                block.len()
-            } else {
-                match last_cut_after(&block, searched, by_line) {
-                    Some(at) => at,
-                    // Nowhere to cut yet: read on, up to what a chunk can
-                    // hold (an endless run such as /dev/zero ends here).
-                    None if block.len() < MAX_UNCUT => {
-                        searched = block.len();
-                        continue;
-                    }
-                    None => {
-                        return Err(Error::input(format!(
-                            "{what}: more than 4 GiB with no place to cut it into chunks; bpeek keeps a chunk up to 4 GiB"
-                        )));
-                    }
-                }
+            let Some(end) = piece_end(&block, searched, by_line, done, what)? else {
+                searched = block.len();
+                continue;
             };
             let piece = &block[..end];
-            let cuts = if by_line {
-                cut_points_by_line(piece, threads)
-            } else {
-                cut_points(piece, threads)
-            };
-            let parts: Vec<Result<Part>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = cuts
-                    .windows(2)
-                    .map(|w| {
-                        let range = w[0]..w[1];
-                        scope.spawn(move || {
-                            count_part(piece, range, Mode::Byte, chunker, false, by_line)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
-                            Err(Error::failure("counting a part of the corpus failed"))
-                        })
-                    })
-                    .collect()
-            });
-            for part in parts {
-                for c in part?.chunks {
-                    let bytes = &piece[c.start as usize..(c.start + c.len) as usize];
-                    let id = match index.get(bytes) {
-                        Some(&id) => id,
-                        None => {
-                            if kept.len() + bytes.len() > u32::MAX as usize {
-                                return Err(Error::input(format!(
-                                    "{what}: the distinct chunks hold more than 4 GiB"
-                                )));
-                            }
-                            let id = chunks.len() as u32;
-                            first_offsets.push(consumed + u64::from(c.start));
-                            chunks.push(Chunk {
-                                start: kept.len() as u32,
-                                len: c.len,
-                                freq: 0,
-                            });
-                            kept.extend_from_slice(bytes);
-                            index.insert(bytes.into(), id);
-                            id
-                        }
-                    };
-                    chunks[id as usize].freq += c.freq;
-                }
+            for part in count_in_parts(piece, chunker, by_line, threads) {
+                distinct.absorb(piece, part?, consumed, what)?;
             }
             block.drain(..end);
             // What is left follows the last place to cut.
             searched = block.len();
             consumed += end as u64;
         }
-        drop(index);
-        kept.shrink_to_fit();
-        Ok(Corpus {
-            text: kept,
-            chunks,
-            occurrences: Vec::new(),
-            source_len: total,
-            first_offsets,
-            whole_text: false,
-        })
+        Ok(distinct.into_corpus(total))
     }
 
     /// Distinct chunks in order of first appearance.
@@ -429,6 +338,162 @@ fn cut_points(text: &[u8], parts: usize) -> Vec<usize> {
     }
     cuts.push(text.len());
     cuts
+}
+
+/// Reads into `block` until it holds `block_size` bytes (at least a
+/// quarter block more than it did), or the source ends: how many bytes
+/// were added, and whether the source ended. A short read is not the end.
+fn fill_block(
+    read: &mut impl std::io::Read,
+    block: &mut Vec<u8>,
+    block_size: usize,
+    what: &str,
+) -> Result<(usize, bool)> {
+    let want = block_size
+        .saturating_sub(block.len())
+        .max(block_size / 4)
+        .max(1);
+    let before = block.len();
+    block.resize(before + want, 0);
+    let mut got = before;
+    let mut done = false;
+    while got < block.len() {
+        match read.read(&mut block[got..]) {
+            Ok(0) => {
+                done = true;
+                break;
+            }
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::input(format!("{what}: cannot read: {e}"))),
+        }
+    }
+    block.truncate(got);
+    Ok((got - before, done))
+}
+
+/// Where the piece of `block` to count now ends: all of it once the source
+/// has `done`, else its last place to cut; `None` to read on first, as
+/// there is nowhere to cut yet. The first `searched` bytes are known to
+/// hold no place to cut.
+fn piece_end(
+    block: &[u8],
+    searched: usize,
+    by_line: bool,
+    done: bool,
+    what: &str,
+) -> Result<Option<usize>> {
+    if done {
+        return Ok(Some(block.len()));
+    }
+    match last_cut_after(block, searched, by_line) {
+        Some(at) => Ok(Some(at)),
+        // Read on, up to what a chunk can hold (an endless run such as
+        // /dev/zero ends here).
+        None if block.len() < MAX_UNCUT => Ok(None),
+        None => Err(Error::input(format!(
+            "{what}: more than 4 GiB with no place to cut it into chunks; bpeek keeps a chunk up to 4 GiB"
+        ))),
+    }
+}
+
+/// The chunks of `piece` (byte mode, no positions), counted in up to
+/// `threads` parts cut where no chunk crosses, each on a thread of its
+/// own; the parts in order.
+fn count_in_parts(
+    piece: &[u8],
+    chunker: Chunker,
+    by_line: bool,
+    threads: usize,
+) -> Vec<Result<Part<'_>>> {
+    let cuts = if by_line {
+        cut_points_by_line(piece, threads)
+    } else {
+        cut_points(piece, threads)
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| {
+                let range = w[0]..w[1];
+                scope.spawn(move || count_part(piece, range, Mode::Byte, chunker, false, by_line))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::failure("counting a part of the corpus failed")))
+            })
+            .collect()
+    })
+}
+
+/// The distinct chunks of a text read a block at a time
+/// ([`Corpus::count_stream`]): each one's bytes kept once, in order of
+/// first appearance, with where it first appears in the source.
+#[derive(Default)]
+struct DistinctChunks {
+    index: FxHashMap<Box<[u8]>, u32>,
+    kept: Vec<u8>,
+    chunks: Vec<Chunk>,
+    first_offsets: Vec<u64>,
+}
+
+impl DistinctChunks {
+    /// Adds the chunks `part` counted in `piece`, which starts `consumed`
+    /// bytes into the source.
+    fn absorb(&mut self, piece: &[u8], part: Part<'_>, consumed: u64, what: &str) -> Result<()> {
+        for c in part.chunks {
+            let bytes = &piece[c.start as usize..(c.start + c.len) as usize];
+            let id = match self.index.get(bytes) {
+                Some(&id) => id,
+                None => self.add_new(bytes, consumed + u64::from(c.start), what)?,
+            };
+            self.chunks[id as usize].freq += c.freq;
+        }
+        Ok(())
+    }
+
+    /// Keeps a chunk not seen before, first found `first_offset` bytes
+    /// into the source, with no count yet: its id.
+    fn add_new(&mut self, bytes: &[u8], first_offset: u64, what: &str) -> Result<u32> {
+        if self.kept.len() + bytes.len() > u32::MAX as usize {
+            return Err(Error::input(format!(
+                "{what}: the distinct chunks hold more than 4 GiB"
+            )));
+        }
+        let id = self.chunks.len() as u32;
+        self.first_offsets.push(first_offset);
+        self.chunks.push(Chunk {
+            start: self.kept.len() as u32,
+            len: bytes.len() as u32,
+            freq: 0,
+        });
+        self.kept.extend_from_slice(bytes);
+        self.index.insert(bytes.into(), id);
+        Ok(id)
+    }
+
+    /// The corpus of the chunks, from a source of `source_len` bytes.
+    fn into_corpus(self, source_len: usize) -> Corpus {
+        let DistinctChunks {
+            index,
+            mut kept,
+            chunks,
+            first_offsets,
+        } = self;
+        drop(index);
+        kept.shrink_to_fit();
+        Corpus {
+            text: kept,
+            chunks,
+            occurrences: Vec::new(),
+            source_len,
+            first_offsets,
+            whole_text: false,
+        }
+    }
 }
 
 /// The chunks of one piece of the text, with their first places in the

@@ -29,6 +29,10 @@ impl<T> Paged<T> {
         self.len
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     pub fn push(&mut self, item: T) {
         if self.len.is_multiple_of(PAGE) {
             self.pages.push(Vec::with_capacity(PAGE));

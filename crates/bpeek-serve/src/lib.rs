@@ -360,113 +360,187 @@ async fn accept_loop(
     stop: Arc<tokio::sync::Notify>,
 ) {
     let refusing = Arc::new(AtomicUsize::new(0));
-    let limits = server.setup.class.limits.clone();
-    let login_timeout = limits.login_timeout;
+    let login_timeout = server.setup.class.limits.login_timeout;
     let mut ticks = tokio::time::interval(Duration::from_secs(1));
-    loop {
-        let accepted = tokio::select! {
-            () = stop.notified() => {
-                server.log.flush_repeats(true);
-                return;
-            }
-            _ = ticks.tick() => {
-                server.log.flush_repeats(false);
-                continue;
-            }
-            a = listener.accept() => a,
-        };
-        let Ok((stream, peer)) = accepted else {
-            // Out of file descriptors and the like: wait, then go on.
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
-        };
+    while let Some((stream, peer)) = next_stream(&listener, &mut ticks, &stop, &server.log).await {
         let _ = stream.set_nodelay(true);
         let seat = server.setup.class.join(peer.ip());
-        if let Err(refusal) = &seat {
-            server.log.repeat(
-                "refusals",
-                peer.ip(),
-                &format!("refused {peer} ({}: {refusal})", refusal.kind()),
-            );
-            let handshake = !matches!(refusal, Refusal::Pending)
-                && refusing.fetch_add(1, Ordering::SeqCst) < REFUSING;
-            if !handshake {
-                if !matches!(refusal, Refusal::Pending) {
-                    refusing.fetch_sub(1, Ordering::SeqCst);
-                }
-                tokio::spawn(say_and_close(stream, format!("bpeek: {refusal}")));
-                continue;
-            }
+        if let Err(refusal) = &seat
+            && !refusal_gets_handshake(&server.log, &refusing, peer, refusal)
+        {
+            tokio::spawn(say_and_close(stream, format!("bpeek: {refusal}")));
+            continue;
         }
         let refused = seat.as_ref().err().map(|r| format!("bpeek: {r}"));
-        let conn = handler::Conn::new(server.clone(), peer, seat);
-        let started = conn.started.clone();
-        let watch = conn.watch.clone();
-        let config = config.clone();
-        let refusing = refusing.clone();
-        let log = server.log.clone();
         let login_by = tokio::time::Instant::now()
             + if refused.is_some() {
                 REFUSAL_TIME.min(login_timeout)
             } else {
                 login_timeout
             };
-        tokio::spawn(async move {
-            let timed_out = |log: &Log| {
-                if refused.is_none() {
-                    log.repeat(
-                        "closed without an explorer",
-                        peer.ip(),
-                        &format!(
-                            "closed {peer} (no explorer within {}: no login, or no pty and shell)",
-                            describe_duration(login_timeout)
-                        ),
-                    );
-                }
-            };
-            let stream = login_watch::Watched::new(stream, watch.clone());
-            let begun =
-                tokio::time::timeout_at(login_by, russh::server::run_stream(config, stream, conn))
-                    .await;
-            match begun {
-                Err(_) => timed_out(&log),
-                Ok(Err(_)) => {}
-                Ok(Ok(running)) => {
-                    let handle = running.handle();
-                    let mut running = std::pin::pin!(running);
-                    let login = until_login(&mut running, login_by, &watch, &started).await;
-                    if login != Login::Ended {
-                        if started.load(Ordering::SeqCst) {
-                            let _ = running.await;
-                        } else {
-                            let why = if login == Login::Stalled {
-                                log.repeat(
-                                    "asked again after a refusal",
-                                    peer.ip(),
-                                    &format!("closed {peer} (asked again on one connection after a refused login: told to connect again)"),
-                                );
-                                ASK_AGAIN.to_string()
-                            } else {
-                                timed_out(&log);
-                                refused.clone().unwrap_or_else(|| {
-                                    "bpeek: no explorer was opened in time".into()
-                                })
-                            };
-                            let _ = handle
-                                .disconnect(russh::Disconnect::ByApplication, why, String::new())
-                                .await;
-                            // A client that does not read the goodbye is
-                            // not waited for.
-                            let _ =
-                                tokio::time::timeout(Duration::from_secs(2), &mut running).await;
-                        }
-                    }
-                }
+        let visit = Visit {
+            peer,
+            refused,
+            refusing: refusing.clone(),
+            log: server.log.clone(),
+            login_timeout,
+            login_by,
+        };
+        let conn = handler::Conn::new(server.clone(), peer, seat);
+        tokio::spawn(visit.run(stream, config.clone(), conn));
+    }
+}
+
+/// The next connection, or none once the server is stopped. Meanwhile the
+/// log's repeated lines are written out every tick, and a failed accept
+/// (out of file descriptors and the like) is waited out.
+async fn next_stream(
+    listener: &tokio::net::TcpListener,
+    ticks: &mut tokio::time::Interval,
+    stop: &tokio::sync::Notify,
+    log: &Log,
+) -> Option<(tokio::net::TcpStream, std::net::SocketAddr)> {
+    loop {
+        let accepted = tokio::select! {
+            () = stop.notified() => {
+                log.flush_repeats(true);
+                return None;
             }
-            if refused.is_some() {
-                refusing.fetch_sub(1, Ordering::SeqCst);
+            _ = ticks.tick() => {
+                log.flush_repeats(false);
+                continue;
             }
-        });
+            a = listener.accept() => a,
+        };
+        let Ok(accepted) = accepted else {
+            // Out of file descriptors and the like: wait, then go on.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        return Some(accepted);
+    }
+}
+
+/// Log a refused connection and say whether its refusal is told after an
+/// SSH handshake (counted in `refusing`, at most [`REFUSING`] at once) or
+/// on a line before the handshake, for which the caller closes it.
+fn refusal_gets_handshake(
+    log: &Log,
+    refusing: &AtomicUsize,
+    peer: std::net::SocketAddr,
+    refusal: &Refusal,
+) -> bool {
+    log.repeat(
+        "refusals",
+        peer.ip(),
+        &format!("refused {peer} ({}: {refusal})", refusal.kind()),
+    );
+    let handshake =
+        !matches!(refusal, Refusal::Pending) && refusing.fetch_add(1, Ordering::SeqCst) < REFUSING;
+    if !handshake && !matches!(refusal, Refusal::Pending) {
+        refusing.fetch_sub(1, Ordering::SeqCst);
+    }
+    handshake
+}
+
+/// One accepted connection, from its handshake until it ends: what its
+/// task needs besides the stream and the handler.
+struct Visit {
+    peer: std::net::SocketAddr,
+    /// Why the seat was refused, told at the login (the connection counts
+    /// in `refusing` until it ends).
+    refused: Option<String>,
+    refusing: Arc<AtomicUsize>,
+    log: Log,
+    login_timeout: Duration,
+    /// When the connection must have an explorer, or be closed.
+    login_by: tokio::time::Instant,
+}
+
+impl Visit {
+    /// The SSH session of this connection, closed if no explorer is open
+    /// by the login time.
+    async fn run(
+        self,
+        stream: tokio::net::TcpStream,
+        config: Arc<russh::server::Config>,
+        conn: handler::Conn,
+    ) {
+        let started = conn.started.clone();
+        let watch = conn.watch.clone();
+        let stream = login_watch::Watched::new(stream, watch.clone());
+        let begun = tokio::time::timeout_at(
+            self.login_by,
+            russh::server::run_stream(config, stream, conn),
+        )
+        .await;
+        match begun {
+            Err(_) => self.log_timed_out(),
+            Ok(Err(_)) => {}
+            Ok(Ok(running)) => self.until_ended(running, &watch, &started).await,
+        }
+        if self.refused.is_some() {
+            self.refusing.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// Wait for the login; then for the explorer to end, or, if none was
+    /// opened, close the connection with the reason.
+    async fn until_ended(
+        &self,
+        running: russh::server::RunningSession<handler::Conn>,
+        watch: &login_watch::LoginWatch,
+        started: &std::sync::atomic::AtomicBool,
+    ) {
+        let handle = running.handle();
+        let mut running = std::pin::pin!(running);
+        let login = until_login(&mut running, self.login_by, watch, started).await;
+        if login == Login::Ended {
+            return;
+        }
+        if started.load(Ordering::SeqCst) {
+            let _ = running.await;
+            return;
+        }
+        let why = self.goodbye(&login);
+        let _ = handle
+            .disconnect(russh::Disconnect::ByApplication, why, String::new())
+            .await;
+        // A client that does not read the goodbye is not waited for.
+        let _ = tokio::time::timeout(Duration::from_secs(2), &mut running).await;
+    }
+
+    /// Why a connection without an explorer is closed (and logged).
+    fn goodbye(&self, login: &Login) -> String {
+        if *login == Login::Stalled {
+            self.log.repeat(
+                "asked again after a refusal",
+                self.peer.ip(),
+                &format!("closed {} (asked again on one connection after a refused login: told to connect again)", self.peer),
+            );
+            ASK_AGAIN.to_string()
+        } else {
+            self.log_timed_out();
+            self.refused
+                .clone()
+                .unwrap_or_else(|| "bpeek: no explorer was opened in time".into())
+        }
+    }
+
+    /// Log a connection whose login time ran out (a refused one was
+    /// logged when it was refused).
+    fn log_timed_out(&self) {
+        if self.refused.is_none() {
+            self.log.repeat(
+                "closed without an explorer",
+                self.peer.ip(),
+                &format!(
+                    "closed {} (no explorer within {}: no login, or no pty and shell)",
+                    self.peer,
+                    describe_duration(self.login_timeout)
+                ),
+            );
+        }
     }
 }
 

@@ -76,19 +76,8 @@ fn update_unwatched(app: &mut App, action: Action) {
         wait_for_job(app, action);
         return;
     }
-    if app.tree.is_some()
-        && !action.is_background()
-        && !matches!(action, Action::Scroll(Scroll::Up | Scroll::Down))
-    {
-        // Anything else the user asks for is about the screen below.
-        app.tree = None;
-        if app.vocab.is_some() {
-            // The tree was opened from the vocabulary search: back to it.
-            app.input = InputMode::Vocab;
-        }
-        if action == Action::CloseTree {
-            return;
-        }
+    if close_tree_first(app, &action) {
+        return;
     }
     let trains = action.trains();
     if trains {
@@ -99,36 +88,150 @@ fn update_unwatched(app: &mut App, action: Action) {
         after_change(app);
         return;
     }
+    dispatch(app, action);
+    if trains {
+        follow_round(app);
+    }
+    record(app);
+    after_change(app);
+}
+
+/// An open merge tree closes on any key the user presses but the arrows
+/// that scroll it: the key is about the screen below. True if the key
+/// was the one that closes the tree, and so is done with.
+fn close_tree_first(app: &mut App, action: &Action) -> bool {
+    if app.tree.is_none()
+        || action.is_background()
+        || matches!(action, Action::Scroll(Scroll::Up | Scroll::Down))
+    {
+        return false;
+    }
+    app.tree = None;
+    if app.vocab.is_some() {
+        // The tree was opened from the vocabulary search: back to it.
+        app.input = InputMode::Vocab;
+    }
+    *action == Action::CloseTree
+}
+
+/// Hand `action` to the function for its part of the explorer.
+fn dispatch(app: &mut App, action: Action) {
+    use Action as A;
+    match action {
+        a @ (A::Tick | A::Step | A::Undo | A::Advance | A::Reset | A::Goto(_) | A::Follow(_)) => {
+            update_training(app, a);
+        }
+        a @ (A::JobMore | A::CancelJob | A::LessonNext | A::LessonBack) => update_training(app, a),
+        a @ (A::ToggleAutoplay | A::ToggleAutoplayPhases | A::Faster | A::Slower) => {
+            update_training(app, a);
+        }
+        a @ (A::NextCorpus | A::PrevCorpus | A::TrainOnTyped) => update_training(app, a),
+        a @ (A::OpenGoto | A::PromptType(_) | A::PromptDelete | A::PromptSubmit) => {
+            update_prompt(app, a);
+        }
+        a @ A::PromptCancel => update_prompt(app, a),
+        a @ (A::AskClass | A::BallotMove(_) | A::Vote) => update_class(app, a),
+        a @ (A::FocusNext | A::FocusPrev | A::Scroll(_) | A::FindNext | A::Toggle(_)) => {
+            update_panes(app, a);
+        }
+        a @ (A::Redraw | A::ToggleHelp | A::Resize(..) | A::Quit) => update_panes(app, a),
+        a @ (A::StartEditing | A::StopEditing | A::Type(_) | A::Paste(_) | A::MoveCursor(_)) => {
+            update_encode_box(app, a);
+        }
+        a @ (A::DeleteBack | A::DeleteForward | A::ClearEncode | A::EncodeMore) => {
+            update_encode_box(app, a);
+        }
+        a @ (A::CopyEncoded | A::SaveEncoded) => update_encode_box(app, a),
+        a @ (A::OpenTree | A::CloseTree | A::OpenVocab | A::VocabType(_) | A::VocabDelete) => {
+            update_vocab_and_tree(app, a);
+        }
+        a @ A::CloseVocab => update_vocab_and_tree(app, a),
+        a @ (A::ToggleFertility | A::NextPanel | A::PrevPanel | A::ToggleCuts) => {
+            update_fertility(app, a);
+        }
+        a @ (A::NextTokenizer | A::PrevTokenizer | A::NextToken | A::PrevToken) => {
+            update_fertility(app, a);
+        }
+        a @ (A::ToggleTextSource | A::NextMetric | A::MeasureMore | A::Loaded(_)) => {
+            update_fertility(app, a);
+        }
+        a @ (A::FocusColumn(_) | A::OpenAddColumn | A::AddColumn(_) | A::DropColumn) => {
+            update_compare(app, a);
+        }
+        a @ A::CompareMore => update_compare(app, a),
+    }
+}
+
+/// Training: steps and phases, jumps, the long action under way, the
+/// lesson, autoplay and the corpus trained on.
+fn update_training(app: &mut App, action: Action) {
     match action {
         Action::Tick if app.autoplay.by_phase => advance(app),
         Action::Step | Action::Tick => step(app),
         Action::Undo => undo(app),
         Action::Advance => advance(app),
         Action::Reset => start_seek(app, 0, "back to merge 0".into()),
-        Action::EncodeMore => app.encode.encode_more(&app.toks),
-        // The view's refresh below measures the next tokenizers.
-        Action::MeasureMore => {}
         Action::JobMore => job_more(app),
         Action::Follow(target) => follow_to(app, target),
-        Action::AskClass => crate::class::question::ask(app),
-        Action::BallotMove(down) => crate::class::question::move_cursor(app, down),
-        Action::Vote => crate::class::question::vote(app),
         Action::CancelJob => cancel_job(app),
         Action::Goto(n) => goto(app, n),
+        Action::LessonNext => lesson_next(app),
+        Action::LessonBack => lesson_back(app),
+        Action::ToggleAutoplay => toggle_autoplay(app, false),
+        Action::ToggleAutoplayPhases => toggle_autoplay(app, true),
+        Action::Faster => faster(app),
+        Action::Slower => slower(app),
+        Action::NextCorpus => switch_corpus(app, 1),
+        Action::PrevCorpus => switch_corpus(app, app.sources.len() - 1),
+        Action::TrainOnTyped => train_on_typed(app),
+        other => unreachable!("not a training action: {other:?}"),
+    }
+}
+
+/// The "go to merge" prompt.
+fn update_prompt(app: &mut App, action: Action) {
+    match action {
         Action::OpenGoto => app.input = InputMode::Goto(String::new()),
         Action::PromptType(c) => prompt_type(app, c),
         Action::PromptDelete => prompt_delete(app),
         Action::PromptSubmit => prompt_submit(app),
         Action::PromptCancel => app.input = InputMode::Normal,
-        Action::ToggleAutoplay => toggle_autoplay(app, false),
-        Action::ToggleAutoplayPhases => toggle_autoplay(app, true),
-        Action::Faster => faster(app),
-        Action::Slower => slower(app),
+        other => unreachable!("not a prompt action: {other:?}"),
+    }
+}
+
+/// The class's question: asked by the teacher, voted on by students.
+fn update_class(app: &mut App, action: Action) {
+    match action {
+        Action::AskClass => crate::class::question::ask(app),
+        Action::BallotMove(down) => crate::class::question::move_cursor(app, down),
+        Action::Vote => crate::class::question::vote(app),
+        other => unreachable!("not a class action: {other:?}"),
+    }
+}
+
+/// The main screen's panes: focus, scrolling, what they show, help, the
+/// screen's size and quitting.
+fn update_panes(app: &mut App, action: Action) {
+    match action {
         Action::FocusNext => cycle_focus(app, 1),
         Action::FocusPrev => cycle_focus(app, Focus::ORDER.len() - 1),
         Action::Scroll(by) if app.input == InputMode::Vocab => vocab::scroll(app, by),
         Action::Scroll(by) => scroll(app, by),
         Action::FindNext => find_next(app),
+        Action::Toggle(t) => toggle(app, t),
+        Action::Redraw => app.redraw = true,
+        Action::ToggleHelp => toggle_help(app),
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Quit => app.quit = true,
+        other => unreachable!("not a pane action: {other:?}"),
+    }
+}
+
+/// The encode box: editing its text, encoding it and taking the result
+/// away.
+fn update_encode_box(app: &mut App, action: Action) {
+    match action {
         Action::StartEditing => start_editing(app),
         Action::StopEditing => app.input = InputMode::Normal,
         Action::Type(c) => type_char(app, c),
@@ -137,14 +240,31 @@ fn update_unwatched(app: &mut App, action: Action) {
         Action::DeleteBack => app.encode.delete_back(),
         Action::DeleteForward => app.encode.delete_forward(),
         Action::ClearEncode => app.encode.clear(),
-        Action::Toggle(t) => toggle(app, t),
-        Action::Redraw => app.redraw = true,
-        Action::NextCorpus => switch_corpus(app, 1),
-        Action::PrevCorpus => switch_corpus(app, app.sources.len() - 1),
-        Action::TrainOnTyped => train_on_typed(app),
+        Action::EncodeMore => app.encode.encode_more(&app.toks),
         Action::CopyEncoded => export::copy(app),
         Action::SaveEncoded => export::save(app),
-        Action::ToggleHelp => toggle_help(app),
+        other => unreachable!("not an encode box action: {other:?}"),
+    }
+}
+
+/// The merge tree and the vocabulary search it may be opened from.
+fn update_vocab_and_tree(app: &mut App, action: Action) {
+    match action {
+        Action::OpenTree if app.input == InputMode::Vocab => vocab::open_tree(app),
+        Action::OpenTree => open_tree(app),
+        Action::CloseTree => app.tree = None,
+        Action::OpenVocab => vocab::open(app),
+        Action::VocabType(c) => vocab::type_char(app, c),
+        Action::VocabDelete => vocab::delete(app),
+        Action::CloseVocab => vocab::close(app),
+        other => unreachable!("not a vocabulary or tree action: {other:?}"),
+    }
+}
+
+/// The fertility view, and the tokenizers and tokens the encode box
+/// shares with it.
+fn update_fertility(app: &mut App, action: Action) {
+    match action {
         Action::ToggleFertility => toggle_fertility(app),
         Action::NextPanel => cycle_panel(app, 1),
         Action::PrevPanel => cycle_panel(app, Panel::ORDER.len() - 1),
@@ -157,19 +277,21 @@ fn update_unwatched(app: &mut App, action: Action) {
         Action::PrevToken if !app.fert.open => select_encode_token(app, -1),
         Action::NextToken => app.fert.token += 1,
         Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
-        Action::OpenTree if app.input == InputMode::Vocab => vocab::open_tree(app),
-        Action::OpenTree => open_tree(app),
-        Action::OpenVocab => vocab::open(app),
-        Action::VocabType(c) => vocab::type_char(app, c),
-        Action::VocabDelete => vocab::delete(app),
-        Action::CloseVocab => vocab::close(app),
-        Action::LessonNext => lesson_next(app),
-        Action::LessonBack => lesson_back(app),
-        Action::CloseTree => app.tree = None,
         Action::ToggleTextSource => toggle_text_source(app),
         Action::NextMetric => {
             app.fert.metric = cycle(&Metric::ORDER, app.fert.metric, 1);
         }
+        // The view's refresh after every action measures the next
+        // tokenizers.
+        Action::MeasureMore => {}
+        Action::Loaded(done) => loaded(app, done),
+        other => unreachable!("not a fertility action: {other:?}"),
+    }
+}
+
+/// The compare columns.
+fn update_compare(app: &mut App, action: Action) {
+    match action {
         Action::FocusColumn(next) => focus_column(app, next),
         Action::OpenAddColumn => app.input = InputMode::AddColumn,
         Action::AddColumn(change) => {
@@ -177,17 +299,10 @@ fn update_unwatched(app: &mut App, action: Action) {
             crate::compare::add(app, change);
         }
         Action::DropColumn => crate::compare::drop_focused(app),
-        // The refresh below moves the columns on.
+        // The refresh after every action moves the columns on.
         Action::CompareMore => {}
-        Action::Loaded(done) => loaded(app, done),
-        Action::Resize(w, h) => app.size = (w, h),
-        Action::Quit => app.quit = true,
+        other => unreachable!("not a compare action: {other:?}"),
     }
-    if trains {
-        follow_round(app);
-    }
-    record(app);
-    after_change(app);
 }
 
 /// Training keys the comparison answers itself: a step or undo past a
