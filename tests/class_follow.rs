@@ -5,7 +5,6 @@ mod common;
 
 use bpeek::serve::class::Class;
 use bpeek::serve::incoming::Inbox;
-use bpeek::tui::class::follow;
 use bpeek::tui::class::{Classroom, Role};
 use bpeek::tui::{Action, App, update};
 use common::{class, default_app, finish_job};
@@ -27,7 +26,7 @@ fn seated(class: &Arc<Class>, role: Role, seats: &mut Vec<bpeek::serve::class::S
 fn goto(app: &mut App, merges: usize) {
     update(app, Action::Goto(merges));
     finish_job(app);
-    follow::after_event(app);
+    update(app, Action::Publish);
 }
 
 #[test]
@@ -40,7 +39,7 @@ fn followers_show_the_teachers_trainer_instead_of_training_again() {
         .collect();
     goto(&mut teacher, 60);
     for s in &mut students {
-        follow::on_class_change(s);
+        update(s, Action::ClassChanged);
         assert_eq!(s.trainer().merges().len(), 60);
         assert!(
             Arc::ptr_eq(&s.loaded().trainer, &teacher.loaded().trainer),
@@ -52,10 +51,10 @@ fn followers_show_the_teachers_trainer_instead_of_training_again() {
     // The teacher moves on: it copies the trainer once and steps the copy;
     // the followers still show merge 60 until they follow again.
     update(&mut teacher, Action::Step);
-    follow::after_event(&mut teacher);
+    update(&mut teacher, Action::Publish);
     assert_eq!(students[0].trainer().merges().len(), 60);
     for s in &mut students {
-        follow::on_class_change(s);
+        update(s, Action::ClassChanged);
         assert!(Arc::ptr_eq(&s.loaded().trainer, &teacher.loaded().trainer));
     }
 
@@ -87,7 +86,7 @@ fn a_shared_trainer_gives_the_same_merges_as_training_alone() {
     let mut alone = default_app();
     for n in [40, 7, 90, 3] {
         goto(&mut teacher, n);
-        follow::on_class_change(&mut student);
+        update(&mut student, Action::ClassChanged);
         update(&mut alone, Action::Goto(n));
         finish_job(&mut alone);
         assert_eq!(
@@ -109,7 +108,7 @@ fn a_teacher_alone_never_copies_its_trainer_to_step() {
     // only strong hold, so stepping moves it on in place.
     assert_eq!(Arc::strong_count(&teacher.loaded().trainer), 1);
     let mut student = seated(&class, Role::Student, &mut seats);
-    follow::on_class_change(&mut student);
+    update(&mut student, Action::ClassChanged);
     assert_eq!(Arc::strong_count(&teacher.loaded().trainer), 2);
     drop(student);
     update(&mut teacher, Action::Step);
@@ -128,7 +127,7 @@ fn key(app: &mut App, code: crossterm::event::KeyCode) {
         crossterm::event::KeyModifiers::NONE,
     ));
     common::press(app, [event]);
-    follow::after_event(app);
+    update(app, Action::Publish);
 }
 
 #[test]
@@ -146,14 +145,14 @@ fn a_class_votes_on_which_pair_wins_and_each_student_learns_if_they_were_right()
     let winner = teacher.trainer().peek_choice().unwrap().pair;
     let everyone = |students: &mut Vec<App>| {
         for s in students.iter_mut() {
-            follow::on_class_change(s);
+            update(s, Action::ClassChanged);
         }
     };
     everyone(&mut students);
 
     key(&mut teacher, Char('Q'));
     everyone(&mut students);
-    follow::on_class_change(&mut teacher);
+    update(&mut teacher, Action::ClassChanged);
     // Every follower's pair table is a ballot that does not give the
     // winner away; so is the teacher's, which may be on the projector.
     for app in [&mut students[0], &mut teacher] {
@@ -189,7 +188,7 @@ fn a_class_votes_on_which_pair_wins_and_each_student_learns_if_they_were_right()
         key(&mut students[6], k);
     }
     key(&mut students[6], Enter);
-    follow::on_class_change(&mut teacher);
+    update(&mut teacher, Action::ClassChanged);
     let status = screen(&mut teacher, 100, 30);
     assert!(status.contains("question: 7 voted"), "{status}");
 
@@ -253,11 +252,11 @@ fn a_question_needs_the_counted_phase_and_goes_with_the_teacher() {
     key(&mut teacher, Char('.'));
     key(&mut teacher, Char('.'));
     key(&mut teacher, Char('Q'));
-    follow::on_class_change(&mut student);
+    update(&mut student, Action::ClassChanged);
     assert!(bpeek::tui::class::question::open_ballot(&student).is_some());
     drop(teacher);
     seats.remove(0);
-    follow::on_class_change(&mut student);
+    update(&mut student, Action::ClassChanged);
     assert!(
         bpeek::tui::class::question::open_ballot(&student).is_none(),
         "a class without a teacher has no question"
@@ -313,7 +312,7 @@ fn followers_that_share_laid_out_corpus_rows_each_see_their_own_look() {
     for n in [4, 5, 31, 2, 0, 17] {
         goto(&mut teacher, n);
         for (i, (s, a)) in students.iter_mut().zip(&mut alone).enumerate() {
-            follow::on_class_change(s);
+            update(s, Action::ClassChanged);
             update(a, Action::Goto(n));
             finish_job(a);
             for (w, h) in [(100, 30), (61, 24)] {
@@ -376,7 +375,7 @@ fn a_served_student_who_changes_how_the_corpus_looks_sees_it_at_once() {
     let mut teacher = seated(&class, Role::Teacher, &mut seats);
     let mut student = seated(&class, Role::Student, &mut seats);
     goto(&mut teacher, 3);
-    follow::on_class_change(&mut student);
+    update(&mut student, Action::ClassChanged);
     let mut served = Served::new(80, 24);
     update(&mut student, Action::Resize(80, 24));
     let plain = served.draw(&mut student);
@@ -465,12 +464,12 @@ fn random_walk_of_a_class(seed: u64) {
             0 => goto(&mut teacher, below(40)),
             1 => {
                 update(&mut teacher, Action::Step);
-                follow::after_event(&mut teacher);
+                update(&mut teacher, Action::Publish);
             }
             _ => {}
         }
         for (i, (s, terminal)) in students.iter_mut().enumerate() {
-            follow::on_class_change(s);
+            update(s, Action::ClassChanged);
             // Most students mostly watch; now and then one presses a key.
             if below(5) == 0 {
                 key(s, keys[below(keys.len())]);
@@ -523,7 +522,7 @@ fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
     let own = alone.corpus_name().to_string();
 
     goto(&mut teacher, 5);
-    follow::on_class_change(&mut student);
+    update(&mut student, Action::ClassChanged);
     assert_eq!(student.trainer().merges().len(), 5);
 
     update(
@@ -532,7 +531,7 @@ fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
     );
     update(&mut teacher, Action::StopEditing);
     update(&mut teacher, Action::TrainOnTyped);
-    follow::after_event(&mut teacher);
+    update(&mut teacher, Action::Publish);
     assert!(teacher.corpus_name().starts_with("typed "));
     assert_ne!(teacher.corpus_name(), own);
     assert_eq!(
@@ -541,7 +540,7 @@ fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
     );
     assert_eq!(teacher.trainer().merges().len(), 0, "training starts again");
 
-    follow::on_class_change(&mut student);
+    update(&mut student, Action::ClassChanged);
     assert_eq!(student.corpus_name(), teacher.corpus_name());
     assert_eq!(
         student.trainer().corpus().text(),
@@ -552,8 +551,8 @@ fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
     // merges are those of training on that text alone.
     for _ in 0..3 {
         update(&mut teacher, Action::Step);
-        follow::after_event(&mut teacher);
-        follow::on_class_change(&mut student);
+        update(&mut teacher, Action::Publish);
+        update(&mut student, Action::ClassChanged);
         finish_job(&mut student);
     }
     let mut solo = default_app();
@@ -571,8 +570,8 @@ fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
 
     // The teacher goes back to a bundled corpus: so does the class.
     update(&mut teacher, Action::PrevCorpus);
-    follow::after_event(&mut teacher);
-    follow::on_class_change(&mut student);
+    update(&mut teacher, Action::Publish);
+    update(&mut student, Action::ClassChanged);
     finish_job(&mut student);
     assert_eq!(student.corpus_name(), teacher.corpus_name());
 }
@@ -604,7 +603,7 @@ fn a_follower_comparing_configurations_never_takes_a_screen_without_them() {
     let mut plain = seated(&class, Role::Student, &mut seats);
     let mut comparing = seated(&class, Role::Student, &mut seats);
     for s in [&mut plain, &mut comparing] {
-        follow::on_class_change(s);
+        update(s, Action::ClassChanged);
     }
     // The first follower's screen is drawn and kept for the class.
     let (shared, alone) = shared_and_alone(&mut plain);

@@ -380,12 +380,12 @@ fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
     let mut second = seated(Role::Student);
     // The second student looks at column B; following does not move focus.
     keys(&mut second, ">");
-    follow::after_event(&mut second);
+    update(&mut second, Action::Publish);
 
     go_to(&mut teacher, 25);
-    follow::after_event(&mut teacher);
+    update(&mut teacher, Action::Publish);
     for s in [&mut first, &mut second] {
-        follow::on_class_change(s);
+        update(s, Action::ClassChanged);
         catch_up(s);
     }
     let teachers = merge_lists(&teacher);
@@ -409,9 +409,9 @@ fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
 
     // One step of the teacher's moves both students' columns one on.
     keys(&mut teacher, "n");
-    follow::after_event(&mut teacher);
+    update(&mut teacher, Action::Publish);
     for s in [&mut first, &mut second] {
-        follow::on_class_change(s);
+        update(s, Action::ClassChanged);
         catch_up(s);
         let at: Vec<usize> = trainers(s).iter().map(|t| t.merges().len()).collect();
         assert_eq!(at, [26, 26]);
@@ -427,8 +427,8 @@ fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
     catch_up(&mut second);
     assert!(second.classroom.as_ref().unwrap().following);
     keys(&mut teacher, "n");
-    follow::after_event(&mut teacher);
-    follow::on_class_change(&mut second);
+    update(&mut teacher, Action::Publish);
+    update(&mut second, Action::ClassChanged);
     catch_up(&mut second);
     let at: Vec<usize> = trainers(&second).iter().map(|t| t.merges().len()).collect();
     assert_eq!(at, [27, 27, 27]);

@@ -442,7 +442,6 @@ impl bpeek::tui::class::ClassLink for Teacher {
 
 #[test]
 fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
-    use bpeek::tui::class::follow;
     use bpeek::tui::class::{Classroom, Role, TrainingState};
     use bpeek::tui::mark::PhaseName;
     let teacher = std::sync::Arc::new(std::sync::Mutex::new(None));
@@ -458,7 +457,7 @@ fn a_follower_goes_to_the_teacher_s_merge_a_slice_at_a_time() {
             phase,
             autoplay: false,
         });
-        follow::on_class_change(app);
+        update(app, Action::ClassChanged);
     };
 
     moves_to(&mut app, 300, PhaseName::Counted);

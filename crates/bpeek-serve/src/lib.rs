@@ -316,7 +316,7 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
         app.add_tokenizer(spec);
     }
     app.classroom = Some(Classroom::new(Role::Teacher, class.link(seat.id)));
-    bpeek_tui::class::follow::after_event(&mut app);
+    bpeek_tui::update(&mut app, bpeek_tui::Action::Publish);
     let result = bpeek_tui::terminal::run_with(&mut app, |events| {
         // Stopping this process would freeze every student's screen.
         events.refuse_suspend("Ctrl-Z would stop the server for the whole class; q stops it");

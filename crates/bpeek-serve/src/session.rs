@@ -8,14 +8,15 @@ use crate::input::{ESC_WAIT, InputParser, PASTE_CAP};
 use crate::screen::{self, Out, Outbox, RemoteScreen};
 use crate::shared::SharedTokenizers;
 use bpeek_core::Trainer;
+use bpeek_tui::action::Action;
 use bpeek_tui::app::App;
-use bpeek_tui::class::follow;
 use bpeek_tui::class::{Classroom, Role};
 use bpeek_tui::event::{Event, EventSource};
 use bpeek_tui::options::args::{ColorChoice, TrainingOptions};
 use bpeek_tui::runner::run_loop;
 use bpeek_tui::terminal::wide_cells::WideCellBackend;
 use bpeek_tui::theme::Theme;
+use bpeek_tui::update::update;
 use ratatui::Terminal;
 use std::collections::VecDeque;
 use std::io;
@@ -323,9 +324,9 @@ fn explore(
     app.encode.limit = Some(crate::memory::SESSION_TEXT);
     // A late joiner starts where the teacher is; a teacher starts where the
     // class is (a reconnect goes on, not back to merge 0) and tells it so.
-    follow::on_class_change(&mut app);
-    follow::resume(&mut app);
-    follow::after_event(&mut app);
+    update(&mut app, Action::ClassChanged);
+    update(&mut app, Action::ResumeClass);
+    update(&mut app, Action::Publish);
     let fail = |e: io::Error| bpeek_core::error::Error::failure(format!("client terminal: {e}"));
     outbox
         .must(Out::Bytes(screen::enter_sequence()))

@@ -55,6 +55,25 @@ pub enum Action {
     BallotMove(bool),
     /// A student votes for the pair under the ballot's cursor.
     Vote,
+    /// The class changed (the teacher moved, someone came or went, the
+    /// question changed): follow the teacher if following, read the
+    /// question again, redraw the status line.
+    ClassChanged,
+    /// After every event: a teacher tells the class where it stands, if
+    /// that changed (and reveals or withdraws its question).
+    Publish,
+    /// A teacher's explorer just opened: go where the class already is.
+    ResumeClass,
+    /// A line from the server for the notice line.
+    Notice(String),
+    /// A following student's key would move training: ask "explore on
+    /// your own?" and keep the key's action until the answer.
+    AskToExplore(Box<Action>),
+    /// The answer to "explore on your own?" (true: yes, the held action
+    /// runs).
+    AnswerExplore(bool),
+    /// A student who explored follows the teacher again (`F`).
+    FollowTeacher,
     /// Open the "go to merge" prompt.
     OpenGoto,
     /// Type into the prompt (digits only are kept).

@@ -382,7 +382,18 @@ impl Binding {
     }
 }
 
-/// The action a key press asks for now, if any.
+/// The action a key press asks for now, in a class too: the class answers
+/// some keys first, and a following student's training key becomes the
+/// question whether to leave the class for it.
+pub fn action_of_key(app: &App, event: &KeyEvent) -> Option<Action> {
+    if let Some(action) = crate::class::follow::class_key(app, event) {
+        return Some(action);
+    }
+    let action = action_for(app, event)?;
+    Some(crate::class::follow::held(app, action))
+}
+
+/// The action a key press asks for now by the key table, if any.
 pub fn action_for(app: &App, event: &KeyEvent) -> Option<Action> {
     for b in BINDINGS.iter().filter(|b| b.when.applies(app)) {
         for key in b.keys {

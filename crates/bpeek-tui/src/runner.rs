@@ -6,10 +6,9 @@
 
 use crate::action::Action;
 use crate::app::App;
-use crate::class::follow;
 use crate::event::{Event, EventSource};
 use crate::job::PROGRESS_EVERY;
-use crate::keymap::action_for;
+use crate::keymap::action_of_key;
 use crate::terminal::screen::Screen;
 use crate::update::update;
 use crate::view;
@@ -122,18 +121,12 @@ pub fn run_loop<B: Screen>(
             }
             Some(Event::Closed) => break,
             Some(Event::Key(key)) => {
-                if !follow::on_key(app, &key)
-                    && let Some(action) = action_for(app, &key)
-                    && let Some(action) = follow::guard(app, action)
-                {
+                if let Some(action) = action_of_key(app, &key) {
                     update(app, action);
                 }
             }
-            Some(Event::Class) => follow::on_class_change(app),
-            Some(Event::Notice(text)) => {
-                app.notice = Some(text);
-                app.dirty = true;
-            }
+            Some(Event::Class) => update(app, Action::ClassChanged),
+            Some(Event::Notice(text)) => update(app, Action::Notice(text)),
             Some(Event::Paste(text)) => update(app, Action::Paste(text)),
             Some(Event::Loaded(done)) => update(app, Action::Loaded(done)),
             Some(Event::JobDone) => update(app, Action::JobMore),
@@ -154,9 +147,9 @@ pub fn run_loop<B: Screen>(
         }
         if opening && !app.opening_job() {
             // The corpus is in: a follower catches up with the teacher.
-            follow::on_class_change(app);
+            update(app, Action::ClassChanged);
         }
-        follow::after_event(app);
+        update(app, Action::Publish);
     }
     match app.jobs.failed.take() {
         Some(e) => Err(e),

@@ -1,15 +1,13 @@
-//! What being in a class does to an explorer: following the teacher's
-//! training state, asking before a follower trains on its own, and telling
-//! the class where the teacher is.
+//! What being in a class means for an explorer's keys and state, read
+//! from the app: where it stands, which keys the class answers, and which
+//! actions of a follower wait for its "yes" first. What they do is
+//! `update`'s (see `update/class.rs`); nothing here changes the app.
 
 use crate::action::Action;
 use crate::app::{App, InputMode};
-use crate::class::{Role, SharedTrainer, TrainingState};
+use crate::class::{Role, TrainingState};
 use crate::mark::PhaseName;
-use crate::update::update;
-use bpeek_core::Trainer;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use std::sync::Arc;
 
 /// The training state the app shows.
 pub fn state_of(app: &App) -> TrainingState {
@@ -29,224 +27,43 @@ pub fn state_of(app: &App) -> TrainingState {
 }
 
 /// Keys the classroom answers before the key table: the answer to "explore
-/// on your own?", and `F` to follow again. Returns whether it took the key.
-pub fn on_key(app: &mut App, key: &KeyEvent) -> bool {
-    let Some(class) = &mut app.classroom else {
-        return false;
-    };
-    if let Some(pending) = class.asking.take() {
-        app.dirty = true;
-        if matches!(key.code, KeyCode::Char('y' | 'Y')) {
-            class.following = false;
-            class.link.set_following(false);
-            update(app, pending);
-            app.notice = Some("exploring on your own: F follows the teacher again".into());
-        } else {
-            app.notice = Some("still following the teacher".into());
-        }
-        return true;
+/// on your own?" (any key; only `y` says yes), and `F` that follows again.
+pub fn class_key(app: &App, key: &KeyEvent) -> Option<Action> {
+    let class = app.classroom.as_ref()?;
+    if class.asking.is_some() {
+        return Some(Action::AnswerExplore(matches!(
+            key.code,
+            KeyCode::Char('y' | 'Y')
+        )));
     }
     let plain = key.modifiers.difference(KeyModifiers::SHIFT).is_empty();
-    if class.role == Role::Student
+    let follows_again = class.role == Role::Student
         && !class.following
         && key.code == KeyCode::Char('F')
         && plain
-        && app.input == InputMode::Normal
-    {
-        class.following = true;
-        class.link.set_following(true);
-        follow(app);
-        app.notice = Some("following the teacher".into());
-        app.dirty = true;
-        return true;
-    }
-    false
+        && app.input == InputMode::Normal;
+    follows_again.then_some(Action::FollowTeacher)
 }
 
-/// Let an action through, or (a training key of a follower while a teacher
-/// leads) hold it and ask first.
-pub fn guard(app: &mut App, action: Action) -> Option<Action> {
-    let rank_prompt = app.goto_is_rank();
-    let Some(class) = &mut app.classroom else {
+/// `action` if it may go ahead, or `None` when it would move a following
+/// student's training while a teacher leads: then the student is asked
+/// first (see [`held`]).
+pub fn guard(app: &App, action: Action) -> Option<Action> {
+    let Some(class) = &app.classroom else {
         return Some(action);
     };
-    let moves_training = action.moves_class(rank_prompt);
-    if class.role == Role::Student
+    let holds = class.role == Role::Student
         && class.following
-        && moves_training
-        && class.link.teacher().is_some()
-    {
-        class.asking = Some(action);
-        app.notice =
-            Some("you follow the teacher: explore on your own? y: yes, any other key: no".into());
-        app.dirty = true;
-        return None;
-    }
-    Some(action)
+        && action.moves_class(app.goto_is_rank())
+        && class.link.teacher().is_some();
+    (!holds).then_some(action)
 }
 
-/// The class changed (the teacher moved, someone came or went): follow the
-/// teacher if this explorer follows, and redraw the status line.
-pub fn on_class_change(app: &mut App) {
-    let Some(class) = &app.classroom else {
-        return;
-    };
-    if class.role == Role::Student && class.following {
-        follow(app);
+/// The action a key's `action` becomes in a class: itself, or the
+/// question whether to leave the class for it.
+pub fn held(app: &App, action: Action) -> Action {
+    match guard(app, action.clone()) {
+        Some(action) => action,
+        None => Action::AskToExplore(Box::new(action)),
     }
-    crate::class::question::on_class_change(app);
-    app.dirty = true;
-}
-
-/// After every event: a teacher publishes its state if it changed.
-pub fn after_event(app: &mut App) {
-    // A long action's steps on the way are not the teacher's: the class
-    // moves once it is done (or cancelled).
-    if app.jobs.current.is_some() {
-        return;
-    }
-    crate::class::question::after_teacher_move(app);
-    let state = state_of(app);
-    let publishes = app
-        .classroom
-        .as_ref()
-        .is_some_and(|c| c.role == Role::Teacher && c.published != Some(state));
-    if !publishes {
-        return;
-    }
-    // The trainer is shared only where it stands at the state told.
-    let at_state = app.trainer().merges().len() == state.merges
-        && PhaseName::of(app.trainer().phase()) == state.phase;
-    let shared = at_state.then(|| SharedTrainer {
-        state,
-        corpus: app.sources[app.current].name.clone(),
-        trainer: Arc::downgrade(&app.loaded().trainer),
-    });
-    if let Some(class) = &mut app.classroom {
-        class.published = Some(state);
-        class.link.publish(state, shared);
-    }
-}
-
-/// A teacher's explorer just opened: go where the class already is.
-pub fn resume(app: &mut App) {
-    let Some(class) = &app.classroom else {
-        return;
-    };
-    if class.role != Role::Teacher {
-        return;
-    }
-    if let Some(target) = class.link.resume() {
-        seek(app, target);
-    }
-}
-
-/// Seek to the teacher's state (at this explorer's own size and view).
-fn follow(app: &mut App) {
-    if app.opening_job() {
-        return;
-    }
-    let Some(target) = app.classroom.as_ref().and_then(|c| c.link.teacher()) else {
-        return;
-    };
-    seek(app, target);
-}
-
-fn seek(app: &mut App, target: TrainingState) {
-    if app.autoplay.on {
-        // The teacher's steps drive a follower; its own clock would race them.
-        app.autoplay.on = false;
-    }
-    let corpus = local_corpus(app, target);
-    let wanted = TrainingState {
-        autoplay: false,
-        corpus,
-        ..target
-    };
-    if state_of(app) == wanted {
-        return;
-    }
-    let notice = app.notice.take();
-    if let Some(trainer) = shared_at(app, target, corpus) {
-        crate::update::adopt(app, corpus, trainer);
-        app.notice = notice;
-        return;
-    }
-    if corpus != app.current && corpus < app.sources.len() {
-        // The teacher's trainer of that corpus, wherever it stands, is the
-        // place to start from (and the only one for text the teacher typed).
-        let teachers = app
-            .classroom
-            .as_ref()
-            .and_then(|c| c.link.shared())
-            .filter(|s| s.corpus == app.sources[corpus].name)
-            .and_then(|s| s.trainer.upgrade());
-        match teachers {
-            Some(trainer) => crate::update::adopt(app, corpus, trainer),
-            None => {
-                if let Err(e) = app.switch_to(corpus) {
-                    app.notice = Some(format!("cannot follow the teacher: {e}"));
-                    return;
-                }
-            }
-        }
-        app.scroll.corpus = Default::default();
-        app.scroll.pairs = 0;
-        app.scroll.merge_cursor = None;
-    }
-    // Between frames, like the teacher's own go-to; a newer move of the
-    // teacher's takes the place of one still under way.
-    let mark = crate::mark::Mark {
-        merges: target.merges,
-        phase: Some(target.phase),
-    };
-    let heading_there = app
-        .jobs
-        .current
-        .as_ref()
-        .is_some_and(|j| j.target == Some(mark));
-    if !heading_there {
-        update(app, Action::Follow(mark));
-    }
-    app.notice = notice;
-}
-
-/// Where the teacher's corpus is among this explorer's sources. The lists
-/// are the same in every session, except for text typed and trained on: a
-/// teacher's typed corpus is found by its name, and added to the list the
-/// first time.
-fn local_corpus(app: &mut App, target: TrainingState) -> usize {
-    let Some(shared) = app.classroom.as_ref().and_then(|c| c.link.shared()) else {
-        return target.corpus;
-    };
-    let same_place = app
-        .sources
-        .get(target.corpus)
-        .is_some_and(|s| s.name == shared.corpus);
-    if shared.state.corpus != target.corpus || same_place {
-        return target.corpus;
-    }
-    if let Some(i) = app.sources.iter().position(|s| s.name == shared.corpus) {
-        return i;
-    }
-    app.sources.push(crate::app::Source {
-        name: shared.corpus.clone(),
-        loaded: None,
-    });
-    app.sources.len() - 1
-}
-
-/// The teacher's own trainer, if it stands at `target` and fits this
-/// explorer's source `corpus` (same corpus, same options).
-fn shared_at(app: &App, target: TrainingState, corpus: usize) -> Option<Arc<Trainer>> {
-    let shared = app.classroom.as_ref()?.link.shared()?;
-    let source = app.sources.get(corpus)?;
-    if source.name != shared.corpus {
-        return None;
-    }
-    let trainer = shared.at(target)?;
-    let fits = app
-        .loaded_at(corpus)
-        .is_none_or(|l| l.trainer.config() == trainer.config());
-    fits.then_some(trainer)
 }

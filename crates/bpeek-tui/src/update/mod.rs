@@ -16,12 +16,14 @@ use bpeek_core::Phase;
 use std::sync::Arc;
 use std::time::Instant;
 
+mod class;
 mod editing;
 pub mod export;
 mod fertility;
 mod lessons;
 mod navigation;
 mod prompt;
+mod question;
 mod showing;
 mod training;
 mod trees;
@@ -58,6 +60,9 @@ pub fn update(app: &mut App, action: Action) {
 }
 
 fn update_unwatched(app: &mut App, action: Action) {
+    if class::is_class_event(&action) {
+        return class::update_class_event(app, action);
+    }
     if matches!(action, Action::Tick) && !app.autoplay.on {
         return;
     }
@@ -131,6 +136,14 @@ fn dispatch(app: &mut App, action: Action) {
         }
         a @ A::PromptCancel => update_prompt(app, a),
         a @ (A::AskClass | A::BallotMove(_) | A::Vote) => update_class(app, a),
+        // Routed before anything else (see `update_unwatched`); here for
+        // the compiler's count of every action.
+        a @ (A::ClassChanged | A::Publish | A::ResumeClass | A::Notice(_)) => {
+            class::update_class_event(app, a);
+        }
+        a @ (A::AskToExplore(_) | A::AnswerExplore(_) | A::FollowTeacher) => {
+            class::update_class_event(app, a);
+        }
         a @ (A::FocusNext | A::FocusPrev | A::Scroll(_) | A::FindNext | A::Toggle(_)) => {
             update_panes(app, a);
         }
@@ -203,9 +216,9 @@ fn update_prompt(app: &mut App, action: Action) {
 /// The class's question: asked by the teacher, voted on by students.
 fn update_class(app: &mut App, action: Action) {
     match action {
-        Action::AskClass => crate::class::question::ask(app),
-        Action::BallotMove(down) => crate::class::question::move_cursor(app, down),
-        Action::Vote => crate::class::question::vote(app),
+        Action::AskClass => question::ask(app),
+        Action::BallotMove(down) => question::move_cursor(app, down),
+        Action::Vote => question::vote(app),
         other => unreachable!("not a class action: {other:?}"),
     }
 }
