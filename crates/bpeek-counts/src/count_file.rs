@@ -27,19 +27,27 @@
 use crate::count_rows::RowSource;
 use bpeek_core::chunk_counts::{ChunkCounts, ChunkOptions, FirstPlace};
 use bpeek_core::error::{Error, Result};
+#[cfg(feature = "parquet")]
 use parquet::basic::Compression;
+#[cfg(feature = "parquet")]
 use parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
+#[cfg(feature = "parquet")]
 use parquet::file::metadata::KeyValue;
+#[cfg(feature = "parquet")]
 use parquet::file::properties::WriterProperties;
+#[cfg(feature = "parquet")]
 use parquet::file::writer::SerializedFileWriter;
+#[cfg(feature = "parquet")]
 use parquet::schema::parser::parse_message_type;
 use std::io::Write;
 use std::path::Path;
+#[cfg(feature = "parquet")]
 use std::sync::Arc;
 
 /// The count file format this build writes and reads.
 pub const FORMAT_VERSION: &str = "1";
 
+#[cfg(feature = "parquet")]
 /// Rows per Parquet row group: small enough that a merge of many files
 /// holds one group of each in little memory.
 const ROWS_PER_GROUP: usize = 1 << 14;
@@ -50,6 +58,7 @@ pub const BATCH: usize = 1 << 11;
 /// The first line of a tab-separated count file starts with this.
 pub const TSV_MAGIC: &str = "# bpeek counts ";
 
+#[cfg(feature = "parquet")]
 const SCHEMA: &str = "message bpeek_counts {
     required binary chunk;
     required int64 count;
@@ -102,14 +111,18 @@ pub struct CountWriter<'w> {
     kind: WriterKind<'w>,
     /// Rows not yet written (a row group's worth for Parquet).
     rows: Vec<CountRow>,
+    /// The options column's value, in every row of a Parquet file.
+    #[cfg(feature = "parquet")]
     options: String,
 }
 
 enum WriterKind<'w> {
+    #[cfg(feature = "parquet")]
     Parquet(Box<SerializedFileWriter<&'w mut (dyn Write + Send)>>),
     Tsv(&'w mut (dyn Write + Send)),
 }
 
+#[cfg(feature = "parquet")]
 fn parquet_failure(e: parquet::errors::ParquetError) -> Error {
     Error::failure(format!("writing Parquet: {e}"))
 }
@@ -123,32 +136,7 @@ impl<'w> CountWriter<'w> {
     ) -> Result<Self> {
         let options = header.options.describe();
         let kind = match format {
-            CountFormat::Parquet => {
-                let schema = Arc::new(parse_message_type(SCHEMA).map_err(parquet_failure)?);
-                let props = WriterProperties::builder()
-                    .set_compression(Compression::SNAPPY)
-                    .set_created_by(format!("bpeek {}", env!("CARGO_PKG_VERSION")))
-                    .build();
-                let mut w = SerializedFileWriter::new(out, schema, Arc::new(props))
-                    .map_err(parquet_failure)?;
-                let mut kv = vec![
-                    ("bpeek.counts", FORMAT_VERSION.to_string()),
-                    ("bpeek.options", options.clone()),
-                ];
-                if let Some(n) = header.source_bytes {
-                    kv.push(("bpeek.source_bytes", n.to_string()));
-                }
-                if header.sorted {
-                    kv.push(("bpeek.order", "chunk".to_string()));
-                }
-                if let Some(k) = header.min_chunk_count {
-                    kv.push(("bpeek.min_chunk_count", k.to_string()));
-                }
-                for (key, value) in kv {
-                    w.append_key_value_metadata(KeyValue::new(key.to_string(), value));
-                }
-                WriterKind::Parquet(Box::new(w))
-            }
+            CountFormat::Parquet => parquet_writer(header, &options, out)?,
             CountFormat::Tsv => {
                 let mut line = format!("{TSV_MAGIC}{FORMAT_VERSION}: {options}");
                 if let Some(n) = header.source_bytes {
@@ -168,6 +156,7 @@ impl<'w> CountWriter<'w> {
         Ok(CountWriter {
             kind,
             rows: Vec::new(),
+            #[cfg(feature = "parquet")]
             options,
         })
     }
@@ -175,6 +164,7 @@ impl<'w> CountWriter<'w> {
     pub fn push(&mut self, row: CountRow) -> Result<()> {
         self.rows.push(row);
         let full = match self.kind {
+            #[cfg(feature = "parquet")]
             WriterKind::Parquet(_) => ROWS_PER_GROUP,
             WriterKind::Tsv(_) => BATCH,
         };
@@ -189,6 +179,7 @@ impl<'w> CountWriter<'w> {
             return Ok(());
         }
         match &mut self.kind {
+            #[cfg(feature = "parquet")]
             WriterKind::Parquet(w) => write_group(w, &self.rows, &self.options)?,
             WriterKind::Tsv(out) => {
                 let mut text = Vec::new();
@@ -208,6 +199,7 @@ impl<'w> CountWriter<'w> {
     pub fn finish(mut self) -> Result<()> {
         self.flush_rows()?;
         match self.kind {
+            #[cfg(feature = "parquet")]
             WriterKind::Parquet(w) => {
                 w.close().map_err(parquet_failure)?;
             }
@@ -217,10 +209,61 @@ impl<'w> CountWriter<'w> {
     }
 }
 
+/// The start of a Parquet count file: its schema and its key-value
+/// metadata (the header).
+#[cfg(feature = "parquet")]
+fn parquet_writer<'w>(
+    header: &Header,
+    options: &str,
+    out: &'w mut (dyn Write + Send),
+) -> Result<WriterKind<'w>> {
+    let schema = Arc::new(parse_message_type(SCHEMA).map_err(parquet_failure)?);
+    let props = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_created_by(format!("bpeek {}", env!("CARGO_PKG_VERSION")))
+        .build();
+    let mut w = SerializedFileWriter::new(out, schema, Arc::new(props)).map_err(parquet_failure)?;
+    let mut kv = vec![
+        ("bpeek.counts", FORMAT_VERSION.to_string()),
+        ("bpeek.options", options.to_string()),
+    ];
+    if let Some(n) = header.source_bytes {
+        kv.push(("bpeek.source_bytes", n.to_string()));
+    }
+    if header.sorted {
+        kv.push(("bpeek.order", "chunk".to_string()));
+    }
+    if let Some(k) = header.min_chunk_count {
+        kv.push(("bpeek.min_chunk_count", k.to_string()));
+    }
+    for (key, value) in kv {
+        w.append_key_value_metadata(KeyValue::new(key.to_string(), value));
+    }
+    Ok(WriterKind::Parquet(Box::new(w)))
+}
+
+/// Parquet in a build without it: refused, saying how to get it.
+#[cfg(not(feature = "parquet"))]
+fn parquet_writer<'w>(
+    _: &Header,
+    _: &str,
+    _: &'w mut (dyn Write + Send),
+) -> Result<WriterKind<'w>> {
+    Err(no_parquet())
+}
+
+/// The refusal of Parquet by a build without the `parquet` feature.
+pub fn no_parquet() -> Error {
+    Error::input(
+        "this bpeek was built without Parquet: use tab-separated count files (--format tsv), or build it with `cargo build --release --features parquet`",
+    )
+}
+
 fn write_failure(e: std::io::Error) -> Error {
     Error::failure(format!("cannot write: {e}"))
 }
 
+#[cfg(feature = "parquet")]
 fn write_group(
     w: &mut SerializedFileWriter<&mut (dyn Write + Send)>,
     rows: &[CountRow],

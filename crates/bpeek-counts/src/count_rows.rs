@@ -4,8 +4,11 @@
 use crate::count_file::{CountRow, FORMAT_VERSION, Header, TSV_MAGIC, unescape};
 use bpeek_core::chunk_counts::{ChunkOptions, FirstPlace};
 use bpeek_core::error::{Error, Result};
+#[cfg(feature = "parquet")]
 use parquet::column::reader::ColumnReader;
+#[cfg(feature = "parquet")]
 use parquet::data_type::ByteArray;
+#[cfg(feature = "parquet")]
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::io::BufRead;
 use std::path::Path;
@@ -25,6 +28,7 @@ enum Kind {
         lines: std::io::BufReader<std::fs::File>,
         line: usize,
     },
+    #[cfg(feature = "parquet")]
     Parquet(Box<ParquetRows>),
 }
 
@@ -35,7 +39,7 @@ impl RowSource {
         let shown = path.display().to_string();
         let head = bpeek_core::io::files::read_prefix(path, 4)?;
         let opened = if head == b"PAR1" {
-            guarded(|| ParquetRows::open(path)).map(|(h, p)| (h, Kind::Parquet(Box::new(p))))
+            open_parquet(path)
         } else {
             open_tsv(path)
         };
@@ -60,6 +64,7 @@ impl RowSource {
         out.clear();
         let read = match &mut self.kind {
             Kind::Tsv { lines, line } => tsv_rows(lines, line, max, out),
+            #[cfg(feature = "parquet")]
             Kind::Parquet(p) => guarded(|| p.rows(max, out)),
         };
         read.map_err(|e| e.context(&self.shown))?;
@@ -84,8 +89,21 @@ impl RowSource {
     }
 }
 
+/// A Parquet count file opened.
+#[cfg(feature = "parquet")]
+fn open_parquet(path: &Path) -> Result<(Header, Kind)> {
+    guarded(|| ParquetRows::open(path)).map(|(h, p)| (h, Kind::Parquet(Box::new(p))))
+}
+
+/// Parquet in a build without it: refused, saying how to get it.
+#[cfg(not(feature = "parquet"))]
+fn open_parquet(_: &Path) -> Result<(Header, Kind)> {
+    Err(crate::count_file::no_parquet())
+}
+
 /// `read`, with a panic in the Parquet decoder (a large decoder of
 /// untrusted bytes) turned into this file's error.
+#[cfg(feature = "parquet")]
 fn guarded<T>(read: impl FnOnce() -> Result<T>) -> Result<T> {
     bpeek_core::error::catch_quietly(read)
         .unwrap_or_else(|| Err(Error::input("the Parquet decoder failed on it")))
@@ -204,10 +222,12 @@ fn read_line(r: &mut impl BufRead, line: &mut Vec<u8>) -> std::result::Result<us
     Ok(n)
 }
 
+#[cfg(feature = "parquet")]
 fn damaged(e: parquet::errors::ParquetError) -> Error {
     Error::input(format!("damaged Parquet: {e}"))
 }
 
+#[cfg(feature = "parquet")]
 /// A Parquet count file, a row group at a time.
 struct ParquetRows {
     reader: SerializedFileReader<std::fs::File>,
@@ -220,6 +240,7 @@ struct ParquetRows {
     row: u64,
 }
 
+#[cfg(feature = "parquet")]
 impl ParquetRows {
     fn open(path: &Path) -> Result<(Header, ParquetRows)> {
         let file = bpeek_core::io::files::open(path)?;
@@ -426,6 +447,7 @@ impl ParquetRows {
 }
 
 /// The options written in the first row of column `c`, if there is a row.
+#[cfg(feature = "parquet")]
 fn first_options(
     reader: &SerializedFileReader<std::fs::File>,
     c: usize,
@@ -448,12 +470,14 @@ fn first_options(
     Ok(None)
 }
 
+#[cfg(feature = "parquet")]
 /// One column being read, with the nulls it may not hold refused.
 struct Column {
     reader: ColumnReader,
     levels: Vec<i16>,
 }
 
+#[cfg(feature = "parquet")]
 impl Column {
     fn new(reader: ColumnReader) -> Self {
         Column {
@@ -499,6 +523,7 @@ impl Column {
     }
 }
 
+#[cfg(feature = "parquet")]
 fn no_nulls(records: usize, values: usize) -> Result<()> {
     if values < records {
         return Err(Error::input(format!(
