@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod class;
+mod cuts;
 mod editing;
 pub mod export;
 mod fertility;
@@ -281,9 +282,9 @@ fn update_fertility(app: &mut App, action: Action) {
         Action::ToggleFertility => toggle_fertility(app),
         Action::NextPanel => cycle_panel(app, 1),
         Action::PrevPanel => cycle_panel(app, Panel::ORDER.len() - 1),
-        Action::ToggleCuts => crate::fertility::cuts::toggle(app),
-        Action::NextTokenizer if app.fert.cuts.on => crate::fertility::cuts::select_band(app, 1),
-        Action::PrevTokenizer if app.fert.cuts.on => crate::fertility::cuts::select_band(app, -1),
+        Action::ToggleCuts => cuts::toggle(app),
+        Action::NextTokenizer if app.fert.cuts.on => cuts::select_band(app, 1),
+        Action::PrevTokenizer if app.fert.cuts.on => cuts::select_band(app, -1),
         Action::NextTokenizer => select_tokenizer(app, 1),
         Action::PrevTokenizer => select_tokenizer(app, -1),
         Action::NextToken if !app.fert.open => select_encode_token(app, 1),
@@ -394,7 +395,7 @@ fn after_change(app: &mut App) {
         app.fert
             .refresh(&app.toks, &app.encode.text, generation, deadline);
     }
-    crate::fertility::cuts::refresh(app);
+    cuts::refresh(app);
 }
 
 /// Write down where training stands, if the session is being recorded.
