@@ -3,8 +3,10 @@
 //! bad paths are found before the work, and a stopped run leaves nothing.
 
 mod run;
+mod scratch;
 
 use run::{names_in, stderr};
+use scratch::Scratch;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -17,11 +19,8 @@ fn bpeek(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-files-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::named(&format!("bpeek-files-{}-{name}", std::process::id()))
 }
 
 fn s(p: &Path) -> &str {
@@ -185,7 +184,8 @@ fn out_and_trace_must_be_two_files() {
     }
     assert!(names_in(&dir).is_empty());
     // Both to /dev/null is fine: nothing is lost there.
-    let null = device(&scratch("outtrace-null"), "null", 3);
+    let devices = scratch("outtrace-null");
+    let null = device(&devices, "null", 3);
     let out = bpeek(&[
         "train",
         "--merges",

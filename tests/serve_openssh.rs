@@ -67,7 +67,9 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
         return;
     }
     let dir = TempDir::new("serve-class");
-    let server = tmux.open("server", 120, 20);
+    // Wide enough that the host key line, with the folder's path in it,
+    // is not wrapped in the middle of the fingerprint under a long TMPDIR.
+    let server = tmux.open("server", 220, 20);
     // Two students' seats, and the teacher's kept besides.
     let served = serve(&server, &dir, "--max-sessions 2 --max-per-address 10");
     let port = served.port;

@@ -5,7 +5,7 @@ mod tmux;
 
 use std::thread::sleep;
 use std::time::{Duration, Instant};
-use tmux::{Term, Tmux};
+use tmux::{TempDir, Term, Tmux};
 
 #[test]
 fn a_class_steps_through_the_play_corpus_in_a_real_terminal() {
@@ -175,8 +175,8 @@ fn a_lesson_plays_zooms_and_is_recorded_in_a_real_terminal() {
         return;
     };
     let term = tmux.open("e2e", 80, 24);
-    let record = std::env::temp_dir().join(format!("bpeek-e2e-{}.lesson", std::process::id()));
-    let _ = std::fs::remove_file(&record);
+    let dir = TempDir::new("e2e");
+    let record = dir.path().join("recorded.lesson");
     let command = format!(
         "{} tui --lesson classic --record {}",
         env!("CARGO_BIN_EXE_bpeek"),
@@ -233,7 +233,6 @@ fn a_lesson_plays_zooms_and_is_recorded_in_a_real_terminal() {
             "step 0 chosen"
         ]
     );
-    let _ = std::fs::remove_file(&record);
 }
 
 #[test]
