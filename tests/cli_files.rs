@@ -4,6 +4,7 @@
 
 mod run;
 mod scratch;
+mod wait;
 
 use run::{names_in, stderr};
 use scratch::Scratch;
@@ -98,10 +99,7 @@ fn a_fifo_is_written_into_not_replaced() {
         .unwrap();
     let out = bpeek(&["train", "--merges", "3", "--out", s(&fifo)]);
     // Had bpeek not opened the FIFO, `cat` would still wait for a writer.
-    let opened = reader.try_wait().unwrap().is_some() || {
-        std::thread::sleep(std::time::Duration::from_millis(500));
-        reader.try_wait().unwrap().is_some()
-    };
+    let opened = wait::until(wait::PATIENCE, || reader.try_wait().unwrap().is_some());
     if !opened {
         reader.kill().unwrap();
     }
@@ -288,11 +286,7 @@ fn a_signal_during_train_removes_the_temporary_files() {
         let dir = scratch(&format!("signal-{name}"));
         let mut child = waiting_train(&dir);
         // Both temporary files exist before the corpus is read.
-        let mut waited = 0;
-        while names_in(&dir).len() < 2 && waited < 2000 {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-            waited += 1;
-        }
+        wait::until(wait::PATIENCE, || names_in(&dir).len() >= 2);
         assert_eq!(names_in(&dir).len(), 2, "{:?}", names_in(&dir));
         assert!(names_in(&dir).iter().all(|n| n.ends_with(".tmp")));
         let killed = Command::new("kill")
