@@ -4,8 +4,10 @@
 //! has must be what the separate runs' lists say.
 
 mod common;
+mod scratch;
 
 use common::{bpeek, json_of};
+use scratch::Scratch;
 use serde_json::Value;
 
 /// The merges of a separate byte-mode run, each as the bytes of its two
@@ -58,8 +60,7 @@ fn random_corpus(seed: u64) -> String {
 
 #[test]
 fn each_column_is_the_run_its_options_make_alone() {
-    let dir = std::env::temp_dir().join(format!("bpeek-compare-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("compare");
     let configurations = [
         ["", "--pretok none", "--tie lex"],
         ["--digits single", "--digits groups3", "--pretok whitespace"],
@@ -115,7 +116,6 @@ fn each_column_is_the_run_its_options_make_alone() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -2,13 +2,14 @@
 //! one-line errors, and files that are whole or absent.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 mod run;
+mod scratch;
 use run::{bpeek, bpeek_with_stdin, s};
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> scratch::Scratch {
     run::scratch("cli", name)
 }
 

@@ -2,6 +2,8 @@
 //! shards counted apart, count files summed in a reduce step, globs and
 //! folders of part files, and every wrong or damaged file refused by name.
 
+mod scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -32,11 +34,8 @@ fn refused(args: &[&str]) -> String {
     err
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-counts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::Scratch::named(&format!("bpeek-counts-{}-{name}", std::process::id()))
 }
 
 fn s(p: &Path) -> &str {

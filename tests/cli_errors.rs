@@ -1,13 +1,13 @@
 //! Errors a user can act on: each names what is wrong and where, starts
 //! with `bpeek:`, is a few lines at most and exits with code 2.
 
-use std::path::PathBuf;
 use std::process::Output;
 
 mod run;
+mod scratch;
 use run::{bpeek, bpeek_with_stdin, s};
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> scratch::Scratch {
     run::scratch("errors", name)
 }
 
@@ -340,5 +340,4 @@ fn a_lesson_past_its_budget_or_on_a_corpus_that_is_not_there_is_refused_with_its
         err.contains("line 2: corpus 'plya': no bundled corpus has that name (bakery, play, tokens, low, echo)"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,8 @@
 //! `bpeek fertility` and `--tokenizer` names on the command line.
 
+mod scratch;
+
+use scratch::Scratch;
 use serde_json::Value;
 use std::process::{Command, Output};
 
@@ -98,8 +101,7 @@ fn samples_have_premiums_against_english() {
 
 #[test]
 fn an_english_file_gives_the_premium_of_any_text() {
-    let dir = std::env::temp_dir().join(format!("bpeek-fert-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("fert");
     let en = dir.join("en.txt");
     std::fs::write(&en, "abcd").unwrap();
     let v = json_of(&bpeek(&[
@@ -223,7 +225,7 @@ fn a_trained_tokenizer_can_split_digits() {
 
 #[test]
 fn a_file_is_named_whole_in_the_table() {
-    let dir = std::env::temp_dir().join(format!("bpeek-fertility-names-{}", std::process::id()));
+    let dir = Scratch::new("fertility-names");
     let deep = dir
         .join("a folder with a long name")
         .join("and another one");
@@ -240,7 +242,6 @@ fn a_file_is_named_whole_in_the_table() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains(file.to_str().unwrap()), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -284,8 +285,7 @@ fn words_are_counted_by_one_rule_and_each_script_gets_its_own() {
 
 #[test]
 fn a_char_mode_tokenizer_says_how_many_of_its_tokens_are_unknown() {
-    let dir = std::env::temp_dir().join(format!("bpeek-unk-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("unk");
     let corpus = dir.join("cats.txt");
     std::fs::write(&corpus, "the cat sat on the mat the cat").unwrap();
     let tok = dir.join("cats.json");
@@ -320,5 +320,4 @@ fn a_char_mode_tokenizer_says_how_many_of_its_tokens_are_unknown() {
     let plain = bpeek(&["fertility", "--tokenizer", tok.to_str().unwrap(), text]);
     let plain = String::from_utf8_lossy(&plain.stdout);
     assert!(plain.contains("are unknown ("), "{plain}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,8 +3,11 @@
 //! bad paths are found before the work, and a stopped run leaves nothing.
 
 mod run;
+mod scratch;
+mod wait;
 
 use run::{names_in, stderr};
+use scratch::Scratch;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -17,11 +20,8 @@ fn bpeek(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-files-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    Scratch::named(&format!("bpeek-files-{}-{name}", std::process::id()))
 }
 
 fn s(p: &Path) -> &str {
@@ -99,10 +99,7 @@ fn a_fifo_is_written_into_not_replaced() {
         .unwrap();
     let out = bpeek(&["train", "--merges", "3", "--out", s(&fifo)]);
     // Had bpeek not opened the FIFO, `cat` would still wait for a writer.
-    let opened = reader.try_wait().unwrap().is_some() || {
-        std::thread::sleep(std::time::Duration::from_millis(500));
-        reader.try_wait().unwrap().is_some()
-    };
+    let opened = wait::until(wait::PATIENCE, || reader.try_wait().unwrap().is_some());
     if !opened {
         reader.kill().unwrap();
     }
@@ -185,7 +182,8 @@ fn out_and_trace_must_be_two_files() {
     }
     assert!(names_in(&dir).is_empty());
     // Both to /dev/null is fine: nothing is lost there.
-    let null = device(&scratch("outtrace-null"), "null", 3);
+    let devices = scratch("outtrace-null");
+    let null = device(&devices, "null", 3);
     let out = bpeek(&[
         "train",
         "--merges",
@@ -288,11 +286,7 @@ fn a_signal_during_train_removes_the_temporary_files() {
         let dir = scratch(&format!("signal-{name}"));
         let mut child = waiting_train(&dir);
         // Both temporary files exist before the corpus is read.
-        let mut waited = 0;
-        while names_in(&dir).len() < 2 && waited < 2000 {
-            std::thread::sleep(std::time::Duration::from_millis(5));
-            waited += 1;
-        }
+        wait::until(wait::PATIENCE, || names_in(&dir).len() >= 2);
         assert_eq!(names_in(&dir).len(), 2, "{:?}", names_in(&dir));
         assert!(names_in(&dir).iter().all(|n| n.ends_with(".tmp")));
         let killed = Command::new("kill")

@@ -7,6 +7,7 @@ use bpeek::bpe::io::builtin;
 use serde_json::json;
 
 mod run;
+mod scratch;
 
 fn bpeek(args: &[&str], stdin: &[u8]) -> std::process::Output {
     run::bpeek_with_stdin(args, stdin)

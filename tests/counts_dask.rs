@@ -7,6 +7,8 @@
 //! Needs Python with `dask[distributed]` and `pyarrow`: skipped when they
 //! are missing, except under CI (`CI` set), where `.ci/run` installs them.
 
+mod scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -17,11 +19,8 @@ fn python_has(modules: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-dask-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::Scratch::named(&format!("bpeek-dask-{}-{name}", std::process::id()))
 }
 
 fn run(cmd: &mut Command) -> String {
@@ -87,8 +86,13 @@ fn a_dask_cluster_counts_shards_and_train_learns_the_whole_texts_merges() {
     assert_eq!(shards.len(), 8);
     let parts = dir.join("parts");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dask_count.py");
+    // Dask's own scratch space (dask-scratch-space) goes in the test's
+    // folder, not in the temporary directory where it would stay.
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
     let mut cmd = Command::new("python3");
     cmd.arg(&script)
+        .env("TMPDIR", &tmp)
         .args(["--workers", "2", "--bpeek", env!("CARGO_BIN_EXE_bpeek")])
         .arg("--out")
         .arg(&parts)
@@ -140,10 +144,12 @@ print(len(out))
         reduced = reduced.display(),
         whole_len = std::fs::metadata(&whole).unwrap().len(),
     );
-    let distinct: usize = run(Command::new("python3").args(["-c", &check]))
-        .trim()
-        .parse()
-        .expect("the number of distinct chunks");
+    let distinct: usize = run(Command::new("python3")
+        .args(["-c", &check])
+        .env("TMPDIR", &tmp))
+    .trim()
+    .parse()
+    .expect("the number of distinct chunks");
     assert!(distinct > 100, "{distinct}");
     let want = bpeek(&[
         "train",

@@ -7,6 +7,8 @@
 //! runtime for Spark), and says it was skipped otherwise: neither is
 //! needed by anything else, so CI does not install them.
 
+mod scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -17,11 +19,8 @@ fn python_has(module: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-engines-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::Scratch::named(&format!("bpeek-engines-{}-{name}", std::process::id()))
 }
 
 fn run(cmd: &mut Command) -> String {

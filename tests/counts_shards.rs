@@ -9,11 +9,13 @@ use bpeek::bpe::corpus::Corpus;
 use bpeek::bpe::pretok::Digits;
 use bpeek::bpe::{Mode, Pretok, TieRule, Trainer, TrainerConfig};
 use bpeek::counts::count_file::{self, CountReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 mod reference;
+mod scratch;
 
 use reference::*;
+use scratch::Scratch;
 
 /// Lines of words, numbers, punctuation, spaces and some non-ASCII text.
 fn lines(rng: &mut Rng, len: usize) -> Vec<u8> {
@@ -64,15 +66,9 @@ fn shard_corpus(shard: &[u8], options: ChunkOptions) -> Corpus {
     }
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-counts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
-/// `counts` written as Parquet or TSV and read back.
-fn round_trip(counts: &ChunkCounts, name: &str, parquet: bool) -> PathBuf {
-    let path = temp(name);
+/// `counts` written as Parquet or TSV to the file `name` in `dir`.
+fn round_trip(dir: &Path, counts: &ChunkCounts, name: &str, parquet: bool) -> PathBuf {
+    let path = dir.join(name);
     let mut bytes = Vec::new();
     if parquet {
         count_file::write_parquet(counts, &mut bytes).expect("written");
@@ -96,6 +92,7 @@ fn merges_of(corpus: Corpus, config: TrainerConfig) -> (Vec<RefMerge>, u64) {
 
 #[test]
 fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
+    let dir = Scratch::new("counts-apart");
     let mut rng = Rng(23);
     let pretoks = [
         Pretok::Gpt2,
@@ -168,7 +165,7 @@ fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
         let mut reader = CountReader::new();
         for (k, w) in workers.iter().enumerate() {
             let parquet = rng.below(2) == 0;
-            let path = round_trip(w, &format!("r{round}-w{k}"), parquet);
+            let path = round_trip(&dir, w, &format!("r{round}-w{k}"), parquet);
             reader.read(&path).expect("read back");
         }
         let summed = reader.finish().expect("two files read");
@@ -235,6 +232,7 @@ fn summing_is_the_same_in_any_grouping_and_keeps_the_first_place() {
 
 #[test]
 fn dropping_rare_chunks_says_what_it_dropped() {
+    let dir = Scratch::new("counts-dropped");
     let options = ChunkOptions {
         mode: Mode::Byte,
         pretok: Pretok::Gpt2,
@@ -250,7 +248,7 @@ fn dropping_rare_chunks_says_what_it_dropped() {
     assert_eq!(counts.len(), 2);
     assert_eq!(counts.min_chunk_count(), Some(2));
     // What was dropped is said in the file and comes back when read.
-    let path = round_trip(&counts, "dropped", true);
+    let path = round_trip(&dir, &counts, "dropped", true);
     let mut reader = CountReader::new();
     reader.read(&path).unwrap();
     assert_eq!(reader.finish().unwrap().min_chunk_count(), Some(2));
@@ -288,6 +286,7 @@ fn rows_of(path: &std::path::Path) -> (count_file::Header, Vec<count_file::Count
 /// that summing in a table and dropping rare chunks writes.
 #[test]
 fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
+    let dir = Scratch::new("counts-one-pass");
     use bpeek::counts::count_file::CountFormat;
     use bpeek::counts::count_merge;
     let mut rng = Rng(41);
@@ -310,6 +309,7 @@ fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
                 .unwrap();
             table.absorb(&counts).unwrap();
             paths.push(round_trip(
+                &dir,
                 &counts,
                 &format!("m{round}-{f}"),
                 rng.below(2) == 0,
@@ -317,7 +317,7 @@ fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
         }
         let min = 1 + rng.below(4) as u64;
         let expected_drop = table.keep_at_least(min);
-        let merged = temp(&format!("m{round}-out"));
+        let merged = dir.join(format!("m{round}-out"));
         let mut out = Vec::new();
         let format = if rng.below(2) == 0 {
             CountFormat::Parquet

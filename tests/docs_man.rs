@@ -6,6 +6,7 @@
 //! `BPEEK_WRITE_DOCS=1 cargo test --release --test docs_man`.
 
 mod run;
+mod scratch;
 use run::bpeek;
 use std::path::PathBuf;
 

@@ -1,17 +1,15 @@
 //! Tokenizers made elsewhere load and encode exactly like the originals,
 //! and broken files give a clear error, never a panic.
 
+mod scratch;
+
 use base64::Engine;
 use bpeek::bpe::io::{builtin, byte_unicode, load};
 use bpeek::bpe::{TokenId, Tokenizer};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-import-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::Scratch::named(&format!("bpeek-import-{}-{name}", std::process::id()))
 }
 
 fn sample_text() -> String {
@@ -80,7 +78,11 @@ fn gpt2_encoder_json_and_vocab_bpe_encode_like_the_builtin() {
     std::fs::write(dir.join("encoder.json"), Value::Object(encoder).to_string()).unwrap();
     std::fs::write(dir.join("vocab.bpe"), bpe).unwrap();
     let text = sample_text();
-    for spec in [dir.clone(), dir.join("encoder.json"), dir.join("vocab.bpe")] {
+    for spec in [
+        dir.to_path_buf(),
+        dir.join("encoder.json"),
+        dir.join("vocab.bpe"),
+    ] {
         let loaded = load::load(spec.to_str().unwrap()).unwrap();
         assert_eq!(
             loaded.encode(&text, false),

@@ -5,12 +5,13 @@
 //! tokenizers ship stay well inside it and find what `fancy-regex`'s
 //! `find_iter` finds.
 
+mod scratch;
+
 use bpeek::bpe::io::{byte_unicode, regex_check};
 use bpeek::bpe::pattern_work::{Meter, SLACK, STEPS_PER_BYTE};
 use bpeek::bpe::pretok::{CL100K_HF_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN};
 use serde_json::{Value, json};
 use std::ops::Range;
-use std::path::PathBuf;
 use std::process::Command;
 
 /// The steps a search of `pattern` over `text` took, and what it found.
@@ -189,12 +190,8 @@ fn shipped_patterns_stay_within_three_steps_a_byte_and_match_find_iter() {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("bpeek-pattern-work-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::Scratch::named(&format!("bpeek-pattern-work-{}-{name}", std::process::id()))
 }
 
 /// A byte-level BPE `tokenizer.json` with these normalizer and
@@ -295,5 +292,4 @@ fn the_binary_refuses_a_quadratic_split_or_replace_by_file_and_pattern() {
         let (code, _, stderr) = bpeek(&["encode", "--tokenizer", f, "aaab  ab"]);
         assert_eq!(code, 0, "{name}: {stderr}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,9 +5,12 @@
 //! error naming the file and the field (exit code 2), and no change to the
 //! bytes makes bpeek panic.
 
+mod scratch;
+
 use bpeek::bpe::Tokenizer;
 use bpeek::bpe::io::{load::load, sentencepiece};
 use bpeek::bpe::spm::SpmModel;
+use scratch::Scratch;
 use std::process::Command;
 
 fn varint(mut v: u64, out: &mut Vec<u8>) {
@@ -115,12 +118,9 @@ fn bpeek(args: &[&str]) -> std::process::Output {
 /// The error `bpeek encode` gives for a model file with these bytes, after
 /// checking it exits with code 2.
 fn refusal(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("bpeek-spm-files-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
+    let dir = Scratch::new(&format!("spm-files-{name}"));
+    let path = dir.file(name, bytes);
     let out = bpeek(&["encode", "--tokenizer", path.to_str().unwrap(), "ab"]);
-    let _ = std::fs::remove_file(&path);
     assert_eq!(out.status.code(), Some(2), "{name} is refused with code 2");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(name), "the error names the file: {err}");
@@ -131,8 +131,7 @@ fn refusal(name: &str, bytes: &[u8]) -> String {
 #[test]
 fn broken_files_are_refused_by_field() {
     let good = small_bpe();
-    let dir = std::env::temp_dir().join(format!("bpeek-spm-good-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("spm-good");
     let path = dir.join("good.model");
     std::fs::write(&path, &good).unwrap();
     let out = bpeek(&["encode", "--tokenizer", path.to_str().unwrap(), "ab ac"]);
@@ -146,7 +145,6 @@ fn broken_files_are_refused_by_field() {
             .unwrap()
             .starts_with("5 3 9\n")
     );
-    let _ = std::fs::remove_dir_all(&dir);
 
     // Cut inside the normalizer spec at the end.
     let err = refusal("truncated.model", &good[..good.len() - 4]);
@@ -284,14 +282,12 @@ fn no_change_to_the_bytes_makes_a_panic() {
 
 #[test]
 fn a_model_file_under_another_name_is_still_read() {
-    let dir = std::env::temp_dir().join(format!("bpeek-spm-name-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("spm-name");
     let path = dir.join("tokenizer.bin");
     std::fs::write(&path, small_bpe()).unwrap();
     let tok = load(path.to_str().unwrap()).unwrap();
     assert_eq!(tok.kind(), "sentencepiece bpe");
     assert_eq!(tok.name(), "tokenizer.bin");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 mod common;
@@ -319,8 +315,7 @@ fn the_explorer_shows_a_model_file_as_pieces_with_scores() {
         common::rows_of(terminal.backend()).join("\n")
     }
 
-    let dir = std::env::temp_dir().join(format!("bpeek-spm-tui-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("spm-tui");
     let path = dir.join("small.model");
     std::fs::write(&path, small_bpe()).unwrap();
     let spec = path.to_str().unwrap().to_string();
@@ -368,7 +363,6 @@ fn the_explorer_shows_a_model_file_as_pieces_with_scores() {
         key(&mut app, Event::char(']'));
         draw(&mut app);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A Unigram model with byte fallback, a user symbol and an unused piece.

@@ -3,6 +3,7 @@
 
 mod ssh;
 mod tmux;
+mod wait;
 
 use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
@@ -67,7 +68,9 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
         return;
     }
     let dir = TempDir::new("serve-class");
-    let server = tmux.open("server", 120, 20);
+    // Wide enough that the host key line, with the folder's path in it,
+    // is not wrapped in the middle of the fingerprint under a long TMPDIR.
+    let server = tmux.open("server", 220, 20);
     // Two students' seats, and the teacher's kept besides.
     let served = serve(&server, &dir, "--max-sessions 2 --max-per-address 10");
     let port = served.port;
@@ -299,6 +302,22 @@ fn threads_and_rss(pid: u32) -> (usize, usize) {
     (field("Threads:"), field("VmRSS:"))
 }
 
+/// How many of the server's threads are sessions' (named
+/// `bpeek-session-N`, and threads they start, which take their name): a
+/// session logs its disconnect just before its thread ends.
+fn session_threads(pid: u32) -> usize {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter(|t| {
+            std::fs::read_to_string(t.path().join("comm"))
+                .is_ok_and(|name| name.starts_with("bpeek-session"))
+        })
+        .count()
+}
+
 fn count_in(log: &str, what: &str) -> usize {
     log.lines().filter(|l| l.contains(what)).count()
 }
@@ -354,7 +373,9 @@ fn a_hundred_clients_killed_mid_session_leave_the_server_as_it_was() {
     first.kill().unwrap();
     first.wait().unwrap();
     wait_log("disconnect 127.0.0.1", 1);
-    sleep(Duration::from_millis(300));
+    wait::wait_until("the first session's thread to end", || {
+        session_threads(pid) == 0
+    });
     let before = threads_and_rss(pid);
 
     for batch in 0..10 {
@@ -367,7 +388,9 @@ fn a_hundred_clients_killed_mid_session_leave_the_server_as_it_was() {
         }
         wait_log("disconnect 127.0.0.1", 1 + 10 * (batch + 1));
     }
-    sleep(Duration::from_millis(300));
+    wait::wait_until("the 100 sessions' threads to end", || {
+        session_threads(pid) == 0
+    });
     let after = threads_and_rss(pid);
     eprintln!("server threads and RSS (kB): before {before:?}, after 100 killed clients {after:?}");
     assert_eq!(

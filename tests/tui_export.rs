@@ -3,6 +3,7 @@
 //! prints for the same text and tokenizer.
 
 mod common;
+mod scratch;
 
 use base64::Engine;
 use bpeek::tui::app::Focus;
@@ -11,6 +12,7 @@ use bpeek::tui::terminal::cell_writer::CompactBackend;
 use bpeek::tui::update::export;
 use bpeek::tui::{Action, App, Event, update};
 use common::{default_app, press};
+use scratch::Scratch;
 use std::process::Command;
 
 fn bpeek_encode(tokenizer: &str, text: &str) -> Vec<u8> {
@@ -70,8 +72,7 @@ fn the_export_is_what_bpeek_encode_prints_in_every_script() {
 
 #[test]
 fn the_trained_tokenizer_exports_what_its_saved_file_encodes() {
-    let dir = std::env::temp_dir().join(format!("bpeek-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("export");
     let saved = dir.join("trained.json");
     let status = Command::new(env!("CARGO_BIN_EXE_bpeek"))
         .args(["train", "--merges", "200", "--quiet", "--out"])
@@ -90,7 +91,6 @@ fn the_trained_tokenizer_exports_what_its_saved_file_encodes() {
         String::from_utf8_lossy(&export::report(&app).unwrap()),
         String::from_utf8_lossy(&bpeek_encode(saved.to_str().unwrap(), text))
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -120,8 +120,7 @@ fn y_sends_the_report_to_the_clipboard_after_the_next_frame() {
 
 #[test]
 fn capital_y_writes_the_report_to_a_file_and_an_empty_box_says_how_to_fill_it() {
-    let dir = std::env::temp_dir().join(format!("bpeek-export-y-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("export-y");
     let mut app = default_app();
     export::save_in(&mut app, &dir);
     assert!(
@@ -145,5 +144,4 @@ fn capital_y_writes_the_report_to_a_file_and_an_empty_box_says_how_to_fill_it() 
             .unwrap()
             .starts_with("wrote bpeek-encode-")
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,6 +8,7 @@
 //! N keys per configuration instead, and `BPEEK_TUI_FUZZ_SEED=S` others.
 
 mod common;
+mod scratch;
 
 use bpeek::bpe::{Mode, Pretok};
 use bpeek::cli::args::TrainingOptions;
@@ -19,6 +20,7 @@ use common::{Rng, loaded};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use scratch::Scratch;
 
 const DEFAULT_KEYS: usize = 1_500;
 const BATCH: usize = 50;
@@ -181,8 +183,7 @@ fn random_keys_over_a_corpus_read_from_counts_never_panic() {
     use bpeek::bpe::pretok::Digits;
     let mut rng = Rng(env_number("BPEEK_TUI_FUZZ_SEED", 29));
     let keys = table_keys();
-    let dir = std::env::temp_dir().join(format!("bpeek-fuzz-counts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("fuzz-counts");
     for mode in [Mode::Byte, Mode::Char] {
         let options = ChunkOptions {
             mode,
@@ -228,8 +229,7 @@ fn random_keys_with_tokenizers_run_as_their_own_steps_never_panic() {
     use serde_json::json;
     let mut rng = Rng(env_number("BPEEK_TUI_FUZZ_SEED", 31));
     let keys = table_keys();
-    let dir = std::env::temp_dir().join(format!("bpeek-fuzz-steps-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("fuzz-steps");
     let metaspace = json!({"type": "Metaspace", "replacement": "\u{2581}",
                            "prepend_scheme": "first", "split": true});
     let files = [
@@ -313,5 +313,4 @@ fn random_keys_with_tokenizers_run_as_their_own_steps_never_panic() {
             app.quit = false;
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

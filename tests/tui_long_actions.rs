@@ -6,6 +6,8 @@
 //! Slices here are one step each (`app.jobs.slice` is zero), so a job of a few
 //! hundred merges takes a few hundred slices on any machine.
 
+mod scratch;
+
 use bpeek::bpe::trainer::{PairRow, SeekPlan};
 use bpeek::bpe::{Phase, Trainer, TrainerConfig};
 use bpeek::cli::args::TrainingOptions;
@@ -14,6 +16,7 @@ use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use scratch::Scratch;
 use std::time::Duration;
 
 mod common;
@@ -281,9 +284,7 @@ fn the_loop_answers_esc_between_slices() {
 }
 
 /// A corpus file big enough to be opened on another thread.
-fn big_file(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-long-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+fn big_file(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
     let path = dir.join(name);
     let size = bpeek::tui::app::OPEN_AWAY_FROM as usize + 1000;
     std::fs::write(&path, generated_text(size)).unwrap();
@@ -299,7 +300,8 @@ fn options(path: &std::path::Path) -> TrainingOptions {
 
 #[test]
 fn a_big_corpus_opens_behind_a_screen_that_says_how_far_it_has_got() {
-    let path = big_file("open.txt");
+    let dir = Scratch::new("long-open");
+    let path = big_file(&dir, "open.txt");
     let mut app = App::opening(&options(&path), Theme::plain()).unwrap();
     assert!(app.opening_job());
     let rows = screen(&mut app);
@@ -316,21 +318,21 @@ fn a_big_corpus_opens_behind_a_screen_that_says_how_far_it_has_got() {
     assert_eq!(state(app.trainer()), state(&direct));
     assert_eq!(app.trainer().corpus().text(), direct.corpus().text());
     assert!(screen(&mut app).join("\n").contains("merge 0/"));
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]
 fn esc_while_opening_quits() {
-    let path = big_file("quit.txt");
+    let dir = Scratch::new("long-quit");
+    let path = big_file(&dir, "quit.txt");
     let mut app = App::opening(&options(&path), Theme::plain()).unwrap();
     press(&mut app, [key(KeyCode::Esc)]);
     assert!(app.quit);
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]
 fn the_loop_opens_a_big_corpus_and_reports_a_failure_after_the_count() {
-    let path = big_file("loop.txt");
+    let dir = Scratch::new("long-loop");
+    let path = big_file(&dir, "loop.txt");
     let mut app = App::opening(&options(&path), Theme::plain()).unwrap();
     let mut events = ScriptedEvents::new([Event::char('n')]);
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
@@ -348,7 +350,6 @@ fn the_loop_opens_a_big_corpus_and_reports_a_failure_after_the_count() {
     let err = run_loop(&mut terminal, &mut app, &mut events).unwrap_err();
     assert!(err.to_string().contains("smaller than the base vocabulary"));
     assert_eq!(err.exit_code(), 2);
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]

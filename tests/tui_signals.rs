@@ -163,11 +163,11 @@ fn ctrl_c_or_a_signal_after_a_flood_of_typing_ends_at_once_and_leaves_the_screen
             // A signal may come while the terminal still holds typing the
             // explorer never read: the shell gets it, as with any program.
             // Its line is cleared, and the typing is waited out.
-            let mut last = String::new();
-            while last != term.screen() {
-                last = term.screen();
-                std::thread::sleep(std::time::Duration::from_millis(300));
-            }
+            term.wait_still(
+                "the typing to be echoed",
+                std::time::Duration::from_millis(300),
+                |_| true,
+            );
             term.keys(&["C-c"]);
         }
         let after = save_tty(&term, &dir, &format!("after-{ending}"));

@@ -4,6 +4,7 @@
 //! the round.
 
 mod common;
+mod scratch;
 
 use bpeek::bpe::{Mode, TieRule, Trainer, TrainerConfig};
 use bpeek::tui::action::Toggle;
@@ -17,6 +18,7 @@ use common::{press, rows_of};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
+use scratch::Scratch;
 use std::collections::BTreeMap;
 
 fn app_on(text: &str, mode: Mode, tie: TieRule) -> App {
@@ -967,8 +969,7 @@ fn corpora_lists_the_lessons_and_a_bad_lesson_stops_before_the_screen() {
     );
     assert!(text.lines().any(|l| l.starts_with("echo ")), "{text}");
 
-    let dir = std::env::temp_dir().join(format!("bpeek-lesson-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("lesson");
     let file = dir.join("bad.lesson");
     std::fs::write(&file, "corpus play\nstep 1\nstep x\n").unwrap();
     let out = std::process::Command::new(bin)
@@ -993,7 +994,6 @@ fn corpora_lists_the_lessons_and_a_bad_lesson_stops_before_the_screen() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bundled: classic, bytes"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The explorer taken to `merges` and `phase` by steps forward only, as a

@@ -2,10 +2,12 @@
 //! screen, keys and the shell screen coming back on quit.
 
 mod tmux;
+mod wait;
 
+use std::path::Path;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
-use tmux::{Term, Tmux};
+use tmux::{TempDir, Term, Tmux};
 
 #[test]
 fn a_class_steps_through_the_play_corpus_in_a_real_terminal() {
@@ -95,34 +97,30 @@ fn the_fertility_view_loads_real_tokenizers_without_stalling() {
     term.wait_for("the shell to come back", |s| !s.contains("Fertility"));
 }
 
-/// Wait for the screen to settle: the same twice running, nothing loading.
+/// Wait for the screen to settle: unchanged for 300 ms, nothing loading.
 fn settled(term: &Term<'_>) -> String {
-    let mut before = term.screen();
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
-        sleep(Duration::from_millis(300));
-        let now = term.screen();
-        if now == before && !now.contains("loading") || Instant::now() > deadline {
-            return now;
-        }
-        before = now;
-    }
+    term.wait_still("the screen to settle", Duration::from_millis(300), |s| {
+        !s.contains("loading")
+    })
 }
 
 /// Press `key`, which changes the screen, and check that the screen then
 /// shows what a full redraw (Ctrl-L) shows: no cell is left over from the
-/// screen before.
-fn press_and_check(term: &Term<'_>, key: &str) {
+/// screen before. `output` records what the explorer writes.
+fn press_and_check(term: &Term<'_>, output: &Path, key: &str) {
     let before = term.screen();
     term.keys(&[key]);
     term.wait_for(&format!("{key} to change the screen"), |s| s != before);
-    assert_no_stale_cells(term, key);
+    assert_no_stale_cells(term, output, key);
 }
 
-fn assert_no_stale_cells(term: &Term<'_>, after: &str) {
+fn assert_no_stale_cells(term: &Term<'_>, output: &Path, after: &str) {
     let before = settled(term);
+    let written = || std::fs::metadata(output).map_or(0, |m| m.len());
+    let drawn = written();
     term.keys(&["C-l"]);
-    sleep(Duration::from_millis(300));
+    // The redraw has reached the terminal once the explorer wrote again.
+    wait::wait_until("the explorer to redraw after Ctrl-L", || written() > drawn);
     let redrawn = settled(term);
     assert_eq!(before, redrawn, "after {after}, stale cells remained");
 }
@@ -133,6 +131,9 @@ fn hindi_is_drawn_whole_and_leaves_nothing_behind() {
         return;
     };
     let term = tmux.open("e2e", 100, 30);
+    let dir = TempDir::new("hindi");
+    let output = dir.path().join("output");
+    term.record_output(&output);
     let command = format!(
         "{} tui {}/corpora/samples/hi-hindi.txt",
         env!("CARGO_BIN_EXE_bpeek"),
@@ -154,10 +155,10 @@ fn hindi_is_drawn_whole_and_leaves_nothing_behind() {
     });
     term.keys(&["Escape"]);
     for key in ["f", "T", "f", "f", "Tab", "Tab", "f"] {
-        press_and_check(&term, key);
+        press_and_check(&term, &output, key);
     }
     term.resize(80, 24);
-    assert_no_stale_cells(&term, "a resize");
+    assert_no_stale_cells(&term, &output, "a resize");
     // Out of editing each token is as wide as its id above it, so the
     // text is spaced out, but every cluster is still drawn whole.
     let screen = term.screen();
@@ -175,8 +176,8 @@ fn a_lesson_plays_zooms_and_is_recorded_in_a_real_terminal() {
         return;
     };
     let term = tmux.open("e2e", 80, 24);
-    let record = std::env::temp_dir().join(format!("bpeek-e2e-{}.lesson", std::process::id()));
-    let _ = std::fs::remove_file(&record);
+    let dir = TempDir::new("e2e");
+    let record = dir.path().join("recorded.lesson");
     let command = format!(
         "{} tui --lesson classic --record {}",
         env!("CARGO_BIN_EXE_bpeek"),
@@ -233,7 +234,6 @@ fn a_lesson_plays_zooms_and_is_recorded_in_a_real_terminal() {
             "step 0 chosen"
         ]
     );
-    let _ = std::fs::remove_file(&record);
 }
 
 #[test]
@@ -249,9 +249,10 @@ fn a_paste_that_never_ends_gives_the_keyboard_back() {
     term.wait_for("the explorer", |s| s.contains("Merges 0"));
     term.keys(&["e"]);
     term.wait_for("the encode box", |s| s.contains("Encode: editing"));
-    // The start of a bracketed paste, and never its end.
+    // The start of a bracketed paste, and never its end: after a second
+    // without a byte the paste is taken as ended, and its text shows.
     term.text("\u{1b}[200~abc");
-    sleep(Duration::from_millis(1500));
+    term.wait_for("the unended paste given up", |s| s.contains("│abc "));
     term.text(" typed");
     term.wait_for("the paste and the keys after it", |s| {
         s.contains("abc typed")

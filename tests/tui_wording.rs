@@ -3,6 +3,7 @@
 //! is something to count; prompts that refuse what they cannot take.
 
 mod common;
+mod scratch;
 
 use bpeek::bpe::{Digits, Mode};
 use bpeek::cli::args::TrainingOptions;
@@ -14,6 +15,7 @@ use common::{press, rows_of};
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use scratch::Scratch;
 
 fn app_with(options: TrainingOptions) -> App {
     App::from_options(&options, Theme::plain()).unwrap()
@@ -227,11 +229,7 @@ fn small_screens_and_long_paths_fit() {
     assert!(rows.iter().any(|r| r.contains("need 40x12")), "{rows:?}");
     assert!(rows.iter().any(|r| r.contains("have 20x5")), "{rows:?}");
 
-    let dir = std::env::temp_dir().join(format!(
-        "bpeek-a-rather-long-directory-name-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("a-rather-long-directory-name");
     let path = dir.join("notes-for-the-class.txt");
     std::fs::write(&path, "some text for the class\n").unwrap();
     let mut app = app_with(TrainingOptions {
@@ -242,7 +240,6 @@ fn small_screens_and_long_paths_fit() {
     assert!(rows[1].contains("…"), "{}", rows[1]);
     assert!(rows[1].contains("the-class.txt"), "{}", rows[1]);
     assert!(rows[1].contains(" line 1/1 "), "{}", rows[1]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -3,10 +3,13 @@
 //! longest-match-first cut took them, where a byte-level token shows the
 //! merge that made it; an unknown word says why it is `[UNK]`.
 
+mod scratch;
+
 use bpeek::tui::keymap::action_for;
 use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use scratch::Scratch;
 
 mod common;
 use common::{default_app, loaded, rows_of};
@@ -32,8 +35,7 @@ fn screen(app: &mut App) -> Vec<String> {
 
 #[test]
 fn a_wordpiece_token_shows_the_pieces_of_its_word() {
-    let dir = std::env::temp_dir().join(format!("bpeek-tui-wp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("tui-wp");
     let vocab = dir.join("vocab.txt");
     std::fs::write(
         &vocab,
@@ -75,5 +77,4 @@ fn a_wordpiece_token_shows_the_pieces_of_its_word() {
         .unwrap_or_else(|| panic!("{}", rows.join("\n")));
     assert!(detail.contains("\"xyz\""), "{detail}");
     assert!(detail.contains("no piece matches"), "{detail}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -6,6 +6,7 @@
 //! pair on random corpora.
 
 mod common;
+mod scratch;
 
 use bpeek::bpe::trainer::PairScore;
 use bpeek::bpe::{Pretok, Score, Trainer, TrainerConfig};
@@ -14,6 +15,7 @@ use bpeek::tui::{App, Event};
 use common::{Rng, press, rows_of};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use scratch::Scratch;
 use std::cmp::Ordering;
 
 /// The course's words: hug 10, pug 5, pun 12, bun 4, hugs 5.
@@ -159,8 +161,7 @@ fn the_table_is_the_naive_ranking_by_score_and_its_first_row_merges_next() {
 
 #[test]
 fn columns_side_by_side_rank_each_by_its_own_score() {
-    let dir = std::env::temp_dir().join(format!("bpeek-wp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("wp");
     let file = dir.join("course.txt");
     std::fs::write(&file, course_text()).unwrap();
     let base = bpeek::cli::args::TrainingOptions {
@@ -183,7 +184,6 @@ fn columns_side_by_side_rank_each_by_its_own_score() {
         shown.contains("from merge 0 on: A merges g+s, B merges u+g"),
         "{shown}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The course's own layout, char mode with `##`: the sentence the course

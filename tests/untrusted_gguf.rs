@@ -4,10 +4,12 @@
 //! header and metadata alone.
 
 mod common;
+mod scratch;
 
 use bpeek::bpe::io::gguf;
 use bpeek::bpe::io::load::load;
 use common::Rng;
+use scratch::Scratch;
 use std::process::Command;
 use std::time::Instant;
 
@@ -71,15 +73,10 @@ fn llama_file() -> Vec<u8> {
     f
 }
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-gguf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn a_small_file_reads_and_encodes() {
-    let path = temp("small.gguf");
+    let dir = Scratch::new("gguf-small");
+    let path = dir.join("small.gguf");
     std::fs::write(&path, llama_file()).unwrap();
     let tok = load(&path.to_string_lossy()).unwrap();
     assert_eq!(tok.kind(), "sentencepiece bpe");
@@ -90,7 +87,8 @@ fn a_small_file_reads_and_encodes() {
 
 #[test]
 fn a_file_of_gigabytes_opens_by_its_metadata_alone() {
-    let path = temp("big.gguf");
+    let dir = Scratch::new("gguf-big");
+    let path = dir.join("big.gguf");
     let file = std::fs::File::create(&path).unwrap();
     use std::io::Write;
     (&file).write_all(&llama_file()).unwrap();
@@ -149,7 +147,8 @@ fn the_commands_name_the_file_and_the_key_and_exit_2() {
     // tokenizer.ggml.model "llama" becomes "llamb".
     let at = bad.windows(5).rposition(|w| w == b"llama").unwrap();
     bad[at + 4] = b'b';
-    let path = temp("bad-model.gguf");
+    let dir = Scratch::new("gguf-bad-model");
+    let path = dir.join("bad-model.gguf");
     std::fs::write(&path, &bad).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
         .args(["encode", "--tokenizer", &path.to_string_lossy(), "hello"])
@@ -165,7 +164,8 @@ fn the_commands_name_the_file_and_the_key_and_exit_2() {
 
     let mut short = llama_file();
     short.truncate(short.len() - 10);
-    let path = temp("short.gguf");
+    let dir = Scratch::new("gguf-short");
+    let path = dir.join("short.gguf");
     std::fs::write(&path, &short).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
         .args([

@@ -2,15 +2,13 @@
 //! all memory, ids that clash are errors naming the token and the id, and
 //! parts of a file that would change the ids are refused, never ignored.
 
+mod scratch;
+
 use bpeek::bpe::io::{byte_unicode, import, load, tokenizer_file};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-untrusted-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> scratch::Scratch {
+    scratch::Scratch::named(&format!("bpeek-untrusted-{}-{name}", std::process::id()))
 }
 
 /// A byte-mode bpeek tokenizer with these merges.
@@ -236,7 +234,8 @@ fn nfc_is_applied_other_decoders_are_refused_and_splits_run_as_written_with_any_
 
 #[test]
 fn a_folder_named_like_a_rank_file_is_just_a_folder() {
-    let dir = scratch("tiktoken-name").join("my.tiktoken.d");
+    let base = scratch("tiktoken-name");
+    let dir = base.join("my.tiktoken.d");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("tok.json");
     std::fs::write(&path, bpeek_file(&[[97, 98]])).unwrap();

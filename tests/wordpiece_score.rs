@@ -6,16 +6,10 @@
 
 use bpeek::bpe::{Pretok, Score, TieRule, Trainer, TrainerConfig};
 mod common;
+mod scratch;
 
 use common::{bpeek, json_of};
-
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-wp-score-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
+use scratch::Scratch;
 
 /// The course's words, `hug` 10 times, `pug` 5, `pun` 12, `bun` 4 and
 /// `hugs` 5, one space apart.
@@ -38,7 +32,8 @@ fn course_text() -> String {
 /// 5 / (20 x 5) = 0.05 against u + g's 20 / (36 x 20) = 0.0278.
 #[test]
 fn the_course_example_merges_g_and_s_first() {
-    let corpus = temp_file("course.txt", &course_text());
+    let dir = Scratch::new("wp-score-course");
+    let corpus = dir.file("course.txt", course_text());
     let corpus = corpus.to_str().unwrap();
     let first = |score: &str| {
         json_of(&bpeek(&[
@@ -190,7 +185,8 @@ fn merges_are_those_of_a_naive_trainer_on_random_corpora() {
 /// scores 1/36; the higher count wins the tie).
 #[test]
 fn the_course_example_in_char_mode_has_the_courses_symbols() {
-    let corpus = temp_file("course-char.txt", &course_text());
+    let dir = Scratch::new("wp-score-char");
+    let corpus = dir.file("course-char.txt", course_text());
     let corpus = corpus.to_str().unwrap();
     let run = |score: &str| {
         json_of(&bpeek(&[
@@ -220,7 +216,7 @@ fn the_course_example_in_char_mode_has_the_courses_symbols() {
     assert_eq!(wp[1]["text"], "pu");
     assert_eq!(wp[2]["text"], "hu");
     // Written to a tokenizer file it is not, yet: said, and nothing made.
-    let out = std::env::temp_dir().join(format!("bpeek-wp-none-{}.json", std::process::id()));
+    let out = dir.join("none.json");
     let refused = bpeek(&[
         "train",
         corpus,

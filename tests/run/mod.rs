@@ -2,8 +2,9 @@
 //! and a scratch folder of its own for each test.
 #![allow(dead_code)] // each test file uses its own part of this
 
+use crate::scratch::Scratch;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 pub fn bpeek(args: &[&str]) -> Output {
@@ -22,12 +23,11 @@ pub fn bpeek_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// An empty folder for one test, named by the test file's `kind` and `name`.
-pub fn scratch(kind: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bpeek-{kind}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// An empty folder for one test, named by the test file's `kind` and
+/// `name`, removed when the test ends (the test file declares `mod
+/// scratch;` beside `mod run;`).
+pub fn scratch(kind: &str, name: &str) -> Scratch {
+    Scratch::named(&format!("bpeek-{kind}-{}-{name}", std::process::id()))
 }
 
 pub fn s(p: &Path) -> &str {

@@ -112,12 +112,9 @@ impl Term<'_> {
             last.is_some_and(|l| matches!(l.trim_end(), "$" | "#"))
         });
         self.answer(line);
-        // The prompt on screen is this one's until the line shows up there;
-        // give it a moment so the next command does not take it for a new one.
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while self.screen() == before && Instant::now() < deadline {
-            sleep(Duration::from_millis(10));
-        }
+        // The prompt on screen is this one's until the line shows up there:
+        // wait for it, so the next command does not take it for a new one.
+        self.wait_for("the typed line to show", |s| s != before);
     }
 
     /// Type a line and press Enter, whatever is asking (a password prompt).
@@ -180,6 +177,42 @@ impl Term<'_> {
             );
             sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Wait until the screen satisfies `ok` and has not changed for
+    /// `quiet` (a program done drawing, typing done echoing); fail with the
+    /// screen if that does not happen within the patience.
+    pub fn wait_still(&self, what: &str, quiet: Duration, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        let mut last = self.screen();
+        let mut since = Instant::now();
+        loop {
+            sleep(Duration::from_millis(20));
+            let now = self.screen();
+            if now != last {
+                last = now;
+                since = Instant::now();
+            } else if since.elapsed() >= quiet && ok(&last) {
+                return last;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{}: waited for {what}, still for {quiet:?}; the screen is:\n{last}",
+                self.name
+            );
+        }
+    }
+
+    /// From now on copy all the program in the terminal writes to `file`,
+    /// whose length then tells whether it has drawn since.
+    pub fn record_output(&self, file: &Path) {
+        let copy = format!("cat >> '{}'", file.display());
+        assert!(
+            self.tmux
+                .run(&["pipe-pane", "-O", "-t", &self.name, &copy])
+                .status
+                .success()
+        );
     }
 
     /// Wait for a line that is exactly `line`.

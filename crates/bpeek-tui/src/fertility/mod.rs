@@ -510,26 +510,22 @@ impl FertilityView {
     ) {
         self.columns.resize_with(toks.slots.len(), Column::default);
         let source = self.effective_source(pasted);
-        let script_key = (source == TextSource::Pasted).then_some(generation);
-        let in_parts = source == TextSource::Pasted && pasted.len() > MEASURE_AT_ONCE;
+        let m = Measuring {
+            pasted,
+            generation,
+            source,
+            script_key: (source == TextSource::Pasted).then_some(generation),
+            in_parts: source == TextSource::Pasted && pasted.len() > MEASURE_AT_ONCE,
+            deadline,
+            english: self.english.as_ref().map(|(_, english)| english.as_str()),
+        };
         let mut measured = false;
         self.behind = false;
         for (i, slot) in toks.slots.iter().enumerate() {
             let Some(tok) = toks.get(i) else { continue };
             let stamp = slot.stamp;
             let col = &mut self.columns[i];
-            let stale = match self.panel {
-                Panel::Cost => col
-                    .pasted
-                    .as_ref()
-                    .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation)),
-                Panel::Scripts => col
-                    .scripts
-                    .as_ref()
-                    .is_none_or(|(s, k, _)| (*s, *k) != (stamp, script_key)),
-                _ => false,
-            };
-            if in_parts && stale {
+            if m.in_parts && col.is_stale(self.panel, stamp, &m) {
                 if measured && std::time::Instant::now() >= deadline {
                     self.behind = true;
                     continue;
@@ -537,98 +533,10 @@ impl FertilityView {
                 measured = true;
             }
             match self.panel {
-                Panel::Cost if source == TextSource::Samples => {
-                    if col.samples.as_ref().is_none_or(|(s, _)| *s != stamp) {
-                        col.samples = Some((stamp, sample_rows(tok)));
-                    }
-                }
-                Panel::Cost => {
-                    if col
-                        .pasted
-                        .as_ref()
-                        .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation))
-                    {
-                        let row = if in_parts && merges_whole_text(tok) {
-                            let key = (stamp, generation);
-                            resume(&mut col.whole_row_part, key, &mut self.behind, |part| {
-                                whole_in_parts(tok, pasted, part, deadline, |row, piece, ids, _| {
-                                    add_to_row(tok, row, piece, ids)
-                                })
-                            })
-                            .map(|mut row: Row| {
-                                row.tokenizer = tok.name().to_string();
-                                row.text = "pasted".into();
-                                row
-                            })
-                        } else if in_parts {
-                            let key = (stamp, generation);
-                            resume(&mut col.pasted_part, key, &mut self.behind, |part| {
-                                measure_in_parts(tok, pasted, part, deadline)
-                            })
-                        } else {
-                            Some(fertility::measure(tok, "pasted", pasted))
-                        };
-                        let Some(mut row) = row else { continue };
-                        row.premium = self.english.as_ref().and_then(|(_, english)| {
-                            let reference = fertility::measure(tok, "english", english);
-                            (reference.tokens > 0)
-                                .then(|| row.tokens as f64 / reference.tokens as f64)
-                        });
-                        col.pasted = Some((stamp, generation, row));
-                    }
-                }
-                Panel::Scripts => {
-                    if col
-                        .scripts
-                        .as_ref()
-                        .is_none_or(|(s, k, _)| (*s, *k) != (stamp, script_key))
-                    {
-                        let shares = match source {
-                            TextSource::Pasted if in_parts && merges_whole_text(tok) => {
-                                let key = (stamp, generation);
-                                resume(&mut col.whole_scripts_part, key, &mut self.behind, |part| {
-                                    whole_in_parts(
-                                        tok,
-                                        pasted,
-                                        part,
-                                        deadline,
-                                        |shares, piece, ids, starts| {
-                                            let from = starts.first().copied().unwrap_or(0);
-                                            let spans = ids.iter().zip(starts).map(|(&id, &at)| {
-                                                (id, at - from..at - from + tok.bytes_of(id).len())
-                                            });
-                                            fertility::add_shares(
-                                                shares,
-                                                fertility::shares_of(piece, spans.collect()),
-                                            );
-                                        },
-                                    )
-                                })
-                            }
-                            TextSource::Pasted if in_parts => {
-                                let key = (stamp, generation);
-                                resume(&mut col.scripts_part, key, &mut self.behind, |part| {
-                                    shares_in_parts(tok, pasted, part, deadline)
-                                })
-                            }
-                            TextSource::Pasted => Some(fertility::script_shares(tok, pasted)),
-                            TextSource::Samples => {
-                                Some(fertility::script_shares(tok, joined_samples()))
-                            }
-                        };
-                        let Some(shares) = shares else { continue };
-                        col.scripts = Some((stamp, script_key, shares));
-                    }
-                }
-                Panel::Digits => {
-                    if col.digits.as_ref().is_none_or(|(s, _)| *s != stamp) {
-                        let cut = numbers()
-                            .iter()
-                            .map(|n| fertility::pieces(tok, n))
-                            .collect();
-                        col.digits = Some((stamp, cut));
-                    }
-                }
+                Panel::Cost if source == TextSource::Samples => col.refresh_samples(tok, stamp),
+                Panel::Cost => col.refresh_pasted(tok, stamp, &m, &mut self.behind),
+                Panel::Scripts => col.refresh_scripts(tok, stamp, &m, &mut self.behind),
+                Panel::Digits => col.refresh_digits(tok, stamp),
                 Panel::Merges => {}
             }
         }
@@ -676,6 +584,162 @@ impl FertilityView {
     /// The selected token of the token line.
     pub fn selected_token(&self) -> Option<&EncodedToken> {
         self.strip.get(self.token)
+    }
+}
+
+/// What one refresh of the fertility view measures, and how.
+struct Measuring<'a> {
+    pasted: &'a str,
+    /// The pasted text's generation.
+    generation: u64,
+    source: TextSource,
+    /// The key the Scripts panel keeps its shares under: the pasted text's
+    /// generation, or none for the samples.
+    script_key: Option<u64>,
+    /// A long pasted text, measured a part at a time until `deadline`.
+    in_parts: bool,
+    deadline: std::time::Instant,
+    /// The English version of the text (`--english`), for the premium.
+    english: Option<&'a str>,
+}
+
+impl Column {
+    /// The pasted text's row is missing or for another tokenizer or text.
+    fn pasted_stale(&self, stamp: u64, generation: u64) -> bool {
+        self.pasted
+            .as_ref()
+            .is_none_or(|(s, g, _)| (*s, *g) != (stamp, generation))
+    }
+
+    /// The script shares are missing or for another tokenizer or text.
+    fn scripts_stale(&self, stamp: u64, key: Option<u64>) -> bool {
+        self.scripts
+            .as_ref()
+            .is_none_or(|(s, k, _)| (*s, *k) != (stamp, key))
+    }
+
+    /// `panel` has to measure the text again (the panels that measure the
+    /// pasted text only).
+    fn is_stale(&self, panel: Panel, stamp: u64, m: &Measuring) -> bool {
+        match panel {
+            Panel::Cost => self.pasted_stale(stamp, m.generation),
+            Panel::Scripts => self.scripts_stale(stamp, m.script_key),
+            _ => false,
+        }
+    }
+
+    /// The Cost panel's rows of the bundled samples.
+    fn refresh_samples(&mut self, tok: &Tokenizer, stamp: u64) {
+        if self.samples.as_ref().is_none_or(|(s, _)| *s != stamp) {
+            self.samples = Some((stamp, sample_rows(tok)));
+        }
+    }
+
+    /// The Cost panel's row of the pasted text, with its premium over the
+    /// English version; kept as it was while a long text is still being
+    /// measured.
+    fn refresh_pasted(&mut self, tok: &Tokenizer, stamp: u64, m: &Measuring, behind: &mut bool) {
+        if !self.pasted_stale(stamp, m.generation) {
+            return;
+        }
+        let Some(mut row) = self.measure_pasted(tok, stamp, m, behind) else {
+            return;
+        };
+        row.premium = m.english.and_then(|english| {
+            let reference = fertility::measure(tok, "english", english);
+            (reference.tokens > 0).then(|| row.tokens as f64 / reference.tokens as f64)
+        });
+        self.pasted = Some((stamp, m.generation, row));
+    }
+
+    /// The pasted text's row: at once, or a part more of a long text (none
+    /// until its last part).
+    fn measure_pasted(
+        &mut self,
+        tok: &Tokenizer,
+        stamp: u64,
+        m: &Measuring,
+        behind: &mut bool,
+    ) -> Option<Row> {
+        let key = (stamp, m.generation);
+        if m.in_parts && merges_whole_text(tok) {
+            resume(&mut self.whole_row_part, key, behind, |part| {
+                whole_in_parts(tok, m.pasted, part, m.deadline, |row, piece, ids, _| {
+                    add_to_row(tok, row, piece, ids)
+                })
+            })
+            .map(|mut row: Row| {
+                row.tokenizer = tok.name().to_string();
+                row.text = "pasted".into();
+                row
+            })
+        } else if m.in_parts {
+            resume(&mut self.pasted_part, key, behind, |part| {
+                measure_in_parts(tok, m.pasted, part, m.deadline)
+            })
+        } else {
+            Some(fertility::measure(tok, "pasted", m.pasted))
+        }
+    }
+
+    /// The Scripts panel's shares of the measured text; kept as they were
+    /// while a long text is still being measured.
+    fn refresh_scripts(&mut self, tok: &Tokenizer, stamp: u64, m: &Measuring, behind: &mut bool) {
+        if !self.scripts_stale(stamp, m.script_key) {
+            return;
+        }
+        let shares = match m.source {
+            TextSource::Pasted if m.in_parts => self.pasted_shares_in_parts(tok, stamp, m, behind),
+            TextSource::Pasted => Some(fertility::script_shares(tok, m.pasted)),
+            TextSource::Samples => Some(fertility::script_shares(tok, joined_samples())),
+        };
+        if let Some(shares) = shares {
+            self.scripts = Some((stamp, m.script_key, shares));
+        }
+    }
+
+    /// A part more of a long pasted text's script shares (none until its
+    /// last part).
+    fn pasted_shares_in_parts(
+        &mut self,
+        tok: &Tokenizer,
+        stamp: u64,
+        m: &Measuring,
+        behind: &mut bool,
+    ) -> Option<Vec<ScriptShare>> {
+        let key = (stamp, m.generation);
+        if !merges_whole_text(tok) {
+            return resume(&mut self.scripts_part, key, behind, |part| {
+                shares_in_parts(tok, m.pasted, part, m.deadline)
+            });
+        }
+        resume(&mut self.whole_scripts_part, key, behind, |part| {
+            whole_in_parts(
+                tok,
+                m.pasted,
+                part,
+                m.deadline,
+                |shares, piece, ids, starts| {
+                    let from = starts.first().copied().unwrap_or(0);
+                    let spans = ids
+                        .iter()
+                        .zip(starts)
+                        .map(|(&id, &at)| (id, at - from..at - from + tok.bytes_of(id).len()));
+                    fertility::add_shares(shares, fertility::shares_of(piece, spans.collect()));
+                },
+            )
+        })
+    }
+
+    /// The Digits panel: how each number example is cut.
+    fn refresh_digits(&mut self, tok: &Tokenizer, stamp: u64) {
+        if self.digits.as_ref().is_none_or(|(s, _)| *s != stamp) {
+            let cut = numbers()
+                .iter()
+                .map(|n| fertility::pieces(tok, n))
+                .collect();
+            self.digits = Some((stamp, cut));
+        }
     }
 }
 

@@ -78,6 +78,161 @@ pub struct Lesson {
     pub at: Option<usize>,
 }
 
+/// A lesson file being read, line by line. Its errors are the message
+/// only; the caller names the file and the line.
+struct Reading {
+    lesson: Lesson,
+    saw_options: bool,
+    /// The most merges the options allow, and the option that says so.
+    budget: Option<(usize, String)>,
+}
+
+impl Reading {
+    /// One line that is no comment: its command, the command's words and
+    /// the caption that ends it.
+    fn line(
+        &mut self,
+        body: &str,
+        caption: Option<String>,
+        line: usize,
+    ) -> std::result::Result<(), String> {
+        let mut words = body.split_whitespace();
+        let command = words.next().unwrap_or_default();
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "corpus" => self.corpus(&rest, caption, line),
+            "options" => self.options(&rest, caption),
+            "step" => self.step(&rest, caption, line),
+            "phase" => {
+                let phase = match rest[..] {
+                    [name] => phase_named(name),
+                    _ => None,
+                }
+                .ok_or("phase takes counted, chosen or merged, e.g. phase chosen")?;
+                self.lesson.push(Command::Phase(phase), caption, line);
+                Ok(())
+            }
+            "say" => {
+                if !rest.is_empty() || caption.is_none() {
+                    return Err("say takes a quoted caption: say \"...\"".into());
+                }
+                self.lesson.push(Command::Say, caption, line);
+                Ok(())
+            }
+            other => Err(format!(
+                "unknown command {other:?} (corpus, options, step, phase, say)"
+            )),
+        }
+    }
+
+    /// The corpus and options lines come before the steps.
+    fn before_steps(&self, what: &str) -> std::result::Result<(), String> {
+        if self.lesson.steps.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{what} comes before the first step"))
+        }
+    }
+
+    /// `corpus NAME`: the bundled corpus or file trained on.
+    fn corpus(
+        &mut self,
+        rest: &[&str],
+        caption: Option<String>,
+        line: usize,
+    ) -> std::result::Result<(), String> {
+        self.before_steps("corpus")?;
+        if self.lesson.corpus.is_some() {
+            return Err("a lesson has one corpus line".into());
+        }
+        let [corpus] = rest[..] else {
+            return Err("corpus takes one bundled name or path, e.g. corpus play".into());
+        };
+        self.lesson.corpus = Some(corpus.to_string());
+        self.lesson.corpus_line = line;
+        self.lesson.intro = caption.or(self.lesson.intro.take());
+        Ok(())
+    }
+
+    /// `options ...`: training options, read as the command line reads
+    /// them, and the most merges they allow.
+    fn options(
+        &mut self,
+        rest: &[&str],
+        caption: Option<String>,
+    ) -> std::result::Result<(), String> {
+        self.before_steps("options")?;
+        if self.saw_options {
+            return Err("a lesson has one options line".into());
+        }
+        self.saw_options = true;
+        let options = OptionsLine::try_parse_from(rest).map_err(|e| {
+            // A value the engine refused says so in its own words
+            // ("unknown mode 'word' (valid: …)").
+            if let Some(source) = std::error::Error::source(&e) {
+                return source.to_string();
+            }
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("bad options").trim();
+            first.trim_start_matches("error: ").to_string()
+        })?;
+        let t = &options.training;
+        if t.corpus.is_some() || t.corpus_name.is_some() {
+            return Err("name the corpus on its own line: corpus NAME".into());
+        }
+        self.budget = merge_budget(t);
+        self.lesson.options = rest.iter().map(|s| s.to_string()).collect();
+        self.lesson.intro = caption.or(self.lesson.intro.take());
+        Ok(())
+    }
+
+    /// `step N [PHASE]`: go to merge N (in that phase), within the
+    /// options' budget.
+    fn step(
+        &mut self,
+        rest: &[&str],
+        caption: Option<String>,
+        line: usize,
+    ) -> std::result::Result<(), String> {
+        let (n, phase) = match rest[..] {
+            [n] => (n.parse::<usize>().ok(), None),
+            [n, phase] => (n.parse::<usize>().ok(), phase_named(phase)),
+            _ => (None, None),
+        };
+        let n = n.filter(|_| rest.len() == 1 || phase.is_some()).ok_or(
+            "step takes a merge number and perhaps a phase, e.g. step 3 or step 3 counted",
+        )?;
+        if let Some((most, option)) = &self.budget
+            && n > *most
+        {
+            return Err(format!(
+                "step {n} is past the {most} merges the options allow ({option})"
+            ));
+        }
+        let command = match phase {
+            Some(phase) => Command::StepTo(n, phase),
+            None => Command::Step(n),
+        };
+        self.lesson.push(command, caption, line);
+        Ok(())
+    }
+}
+
+/// The most merges training options allow, and the option that says so:
+/// `--merges`, or `--vocab-size` in byte mode.
+fn merge_budget(t: &TrainingOptions) -> Option<(usize, String)> {
+    match (t.merges, t.vocab_size) {
+        (Some(m), _) => Some((m, format!("--merges {m}"))),
+        // In byte mode the base vocabulary is known: 256 bytes and the
+        // special tokens.
+        (None, Some(v)) if t.mode == bpeek_core::Mode::Byte => Some((
+            v.saturating_sub(256 + crate::options::input::distinct_specials(&t.specials)),
+            format!("--vocab-size {v}"),
+        )),
+        _ => None,
+    }
+}
+
 /// The training options of an `options` line, read as the command line
 /// reads them.
 #[derive(Parser, Debug)]
@@ -90,18 +245,19 @@ struct OptionsLine {
 impl Lesson {
     /// Read the lesson in `text`; `name` is how errors name it.
     pub fn parse(name: &str, text: &str) -> Result<Lesson> {
-        let mut lesson = Lesson {
-            name: name.to_string(),
-            corpus: None,
-            corpus_line: 0,
-            options: Vec::new(),
-            intro: None,
-            steps: Vec::new(),
-            at: None,
+        let mut reading = Reading {
+            lesson: Lesson {
+                name: name.to_string(),
+                corpus: None,
+                corpus_line: 0,
+                options: Vec::new(),
+                intro: None,
+                steps: Vec::new(),
+                at: None,
+            },
+            saw_options: false,
+            budget: None,
         };
-        let mut saw_options = false;
-        // The most merges the options allow, where they say.
-        let mut budget: Option<(usize, String)> = None;
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let bad = |msg: String| Error::input(format!("{name}: line {line}: {msg}"));
@@ -110,113 +266,9 @@ impl Lesson {
                 continue;
             }
             let (body, caption) = split_caption(trimmed).map_err(bad)?;
-            let mut words = body.split_whitespace();
-            let command = words.next().unwrap_or_default();
-            let rest: Vec<&str> = words.collect();
-            let before_steps = |what: &str| {
-                if lesson.steps.is_empty() {
-                    Ok(())
-                } else {
-                    Err(bad(format!("{what} comes before the first step")))
-                }
-            };
-            match command {
-                "corpus" => {
-                    before_steps("corpus")?;
-                    if lesson.corpus.is_some() {
-                        return Err(bad("a lesson has one corpus line".into()));
-                    }
-                    let [corpus] = rest[..] else {
-                        return Err(bad(
-                            "corpus takes one bundled name or path, e.g. corpus play".into(),
-                        ));
-                    };
-                    lesson.corpus = Some(corpus.to_string());
-                    lesson.corpus_line = line;
-                    lesson.intro = caption.or(lesson.intro.take());
-                }
-                "options" => {
-                    before_steps("options")?;
-                    if saw_options {
-                        return Err(bad("a lesson has one options line".into()));
-                    }
-                    saw_options = true;
-                    let options = OptionsLine::try_parse_from(&rest).map_err(|e| {
-                        // A value the engine refused says so in its own
-                        // words ("unknown mode 'word' (valid: …)").
-                        if let Some(source) = std::error::Error::source(&e) {
-                            return bad(source.to_string());
-                        }
-                        let text = e.render().to_string();
-                        let first = text.lines().next().unwrap_or("bad options").trim();
-                        bad(first.trim_start_matches("error: ").to_string())
-                    })?;
-                    let t = &options.training;
-                    if t.corpus.is_some() || t.corpus_name.is_some() {
-                        return Err(bad("name the corpus on its own line: corpus NAME".into()));
-                    }
-                    budget = match (t.merges, t.vocab_size) {
-                        (Some(m), _) => Some((m, format!("--merges {m}"))),
-                        // In byte mode the base vocabulary is known: 256
-                        // bytes and the special tokens.
-                        (None, Some(v)) if t.mode == bpeek_core::Mode::Byte => Some((
-                            v.saturating_sub(
-                                256 + crate::options::input::distinct_specials(&t.specials),
-                            ),
-                            format!("--vocab-size {v}"),
-                        )),
-                        _ => None,
-                    };
-                    lesson.options = rest.iter().map(|s| s.to_string()).collect();
-                    lesson.intro = caption.or(lesson.intro.take());
-                }
-                "step" => {
-                    let (n, phase) = match rest[..] {
-                        [n] => (n.parse::<usize>().ok(), None),
-                        [n, phase] => (n.parse::<usize>().ok(), phase_named(phase)),
-                        _ => (None, None),
-                    };
-                    let n = n
-                        .filter(|_| rest.len() == 1 || phase.is_some())
-                        .ok_or_else(|| {
-                            bad("step takes a merge number and perhaps a phase, e.g. step 3 or step 3 counted".into())
-                        })?;
-                    if let Some((most, option)) = &budget
-                        && n > *most
-                    {
-                        return Err(bad(format!(
-                            "step {n} is past the {most} merges the options allow ({option})"
-                        )));
-                    }
-                    let command = match phase {
-                        Some(phase) => Command::StepTo(n, phase),
-                        None => Command::Step(n),
-                    };
-                    lesson.push(command, caption, line);
-                }
-                "phase" => {
-                    let phase = match rest[..] {
-                        [name] => phase_named(name),
-                        _ => None,
-                    }
-                    .ok_or_else(|| {
-                        bad("phase takes counted, chosen or merged, e.g. phase chosen".into())
-                    })?;
-                    lesson.push(Command::Phase(phase), caption, line);
-                }
-                "say" => {
-                    if !rest.is_empty() || caption.is_none() {
-                        return Err(bad("say takes a quoted caption: say \"...\"".into()));
-                    }
-                    lesson.push(Command::Say, caption, line);
-                }
-                other => {
-                    return Err(bad(format!(
-                        "unknown command {other:?} (corpus, options, step, phase, say)"
-                    )));
-                }
-            }
+            reading.line(body, caption, line).map_err(bad)?;
         }
+        let lesson = reading.lesson;
         if lesson.steps.is_empty() {
             return Err(Error::input(format!(
                 "{name}: the lesson has no steps (step N, phase NAME or say \"...\")"

@@ -9,8 +9,10 @@ use super::*;
 pub(super) fn toggle(app: &mut App, toggle: Toggle) {
     let on = app.shown.flip(toggle);
     match toggle {
-        Toggle::Zoom if on => {
-            app.notice = Some(format!("{} pane zoomed (z returns)", app.focus.name()));
+        Toggle::Zoom => {
+            if on {
+                app.notice = Some(format!("{} pane zoomed (z returns)", app.focus.name()));
+            }
         }
         Toggle::ChunkTable => app.focus = Focus::Corpus,
         Toggle::ChangedOnly => {
@@ -25,7 +27,8 @@ pub(super) fn toggle(app: &mut App, toggle: Toggle) {
                 .into(),
             );
         }
-        _ => {}
+        // Only how tokens are drawn changes.
+        Toggle::Whitespace | Toggle::Hex | Toggle::Separators => {}
     }
 }
 

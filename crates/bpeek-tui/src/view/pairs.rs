@@ -9,7 +9,7 @@ use crate::panes::changed;
 use crate::view::widths::{fit_left, fit_right};
 use crate::view::{pane_block, pane_block_parts, token_label};
 use bpeek_core::trainer::{CountChange, PairRow, PairScore};
-use bpeek_core::{Phase, Score};
+use bpeek_core::{Phase, Score, Trainer};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -36,171 +36,267 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     let tally = crate::class::question::shown_tally(app).map(|q| q.tally.clone());
     let trainer = app.trainer();
-    let t = &app.theme;
-    let g = &t.glyphs;
     let body = inner(area);
     let visible = (body.height as usize).saturating_sub(1);
     let scored = trainer.config().score == Score::WordPiece;
-    let (shown, total): (Vec<Shown>, usize) = if app.shows(Toggle::ChangedOnly) {
-        let mut all = changed::rows(trainer);
-        if scored {
-            // Ranked by count there; the score's order is the one shown.
-            let pairs: Vec<_> = all.iter().map(|r| r.pair).collect();
-            for (r, rank) in all.iter_mut().zip(trainer.ranks_of(&pairs)) {
-                r.rank = rank;
-            }
-            let counted = all.iter().take_while(|r| !r.gone()).count();
-            all[..counted].sort_by_key(|r| r.rank);
-        }
-        let total = all.len();
-        let shown = all
-            .into_iter()
-            .skip(app.scroll.pairs)
-            .take(visible)
-            .map(|r| Shown {
-                rank: r.rank,
-                pair: r.pair,
-                count: r.count,
-                change: Some(r.change),
-                score: trainer.pair_score(r.pair),
-            })
-            .collect();
-        (shown, total)
+    let (shown, total) = if app.shows(Toggle::ChangedOnly) {
+        changed_rows(trainer, app.scroll.pairs, visible, scored)
     } else {
-        let rows = trainer.top_pairs(app.scroll.pairs + visible);
-        let shown = rows
-            .into_iter()
-            .enumerate()
-            .skip(app.scroll.pairs)
-            .map(|(i, r): (usize, PairRow)| Shown {
-                rank: Some(i),
-                pair: r.pair,
-                count: r.count,
-                change: r.change,
-                score: r.score,
-            })
-            .collect();
-        (shown, trainer.pairs().len())
+        top_rows(trainer, app.scroll.pairs, visible)
     };
-    let best = trainer.pairs().iter().next().map(|(_, c)| c);
-    let next = match trainer.stop_reason() {
-        None => trainer.peek_choice().ok(),
-        Some(_) => None,
-    };
-    let winner_open = next.is_some();
-    // Tied with the winner: the same count, or with the score the same
-    // score (among the pairs the minimum count lets merge).
-    let ties_winner = |row: &Shown| match (next.as_ref().and_then(|c| c.score), row.score) {
-        (Some(best), Some(s)) => {
-            row.count >= trainer.config().min_count && s.cmp_exact(&best) == Ordering::Equal
-        }
-        _ => Some(row.count) == best,
-    };
-    let chosen = matches!(trainer.phase(), Phase::Chosen(_));
-
-    let idx_w = shown
-        .iter()
-        .filter_map(|r| r.rank)
-        .map(|i| (i + 1).to_string().len())
-        .max()
-        .unwrap_or(0)
-        .max(2);
-    let widest_count = shown
-        .iter()
-        .map(|r| r.count.to_string().len())
-        .max()
-        .unwrap_or(0);
+    let race = Race::of(trainer);
     let scores: Vec<String> = shown
         .iter()
         .map(|r| r.score.map_or_else(String::new, |s| s.shown()))
         .collect();
-    let score_w = if scored {
-        scores.iter().map(|s| s.len()).max().unwrap_or(0).max(6) + 1
-    } else {
-        0
-    };
-    let room_for_tokens = |count_w: usize, change_w: usize| {
-        let fixed = 2 + idx_w + 1 + 1 + 1 + count_w + score_w + 1 + change_w;
-        (body.width as usize).saturating_sub(fixed) / 2
-    };
-    // The score column takes room from the tokens; where they would be
-    // cut to a few letters, the headings are shortened to give it back.
-    let short = scored && room_for_tokens(widest_count.max(5), CHANGE_WIDTH) < 5;
-    let (count_head, change_w) = if short {
-        ("cnt", CHANGE_WIDTH - 2)
-    } else {
-        ("count", CHANGE_WIDTH)
-    };
-    let count_w = widest_count.max(count_head.len());
-    // Tokens rarely need more than a dozen columns; the rest stays blank.
-    let tok_w = room_for_tokens(count_w, change_w).clamp(3, 14);
-
+    let cols = Columns::fit(&shown, &scores, scored, body.width);
     let mut lines = Vec::with_capacity(visible + 1);
-    let change_head = match (tally.is_some(), short) {
-        (true, _) => "votes",
-        (false, true) => "chg",
-        (false, false) => "change",
-    };
-    lines.push(Line::styled(
-        format!(
-            "  {} {} {} {}{} {}",
-            fit_right("#", idx_w, ""),
-            fit_left("left", tok_w, ""),
-            fit_left("right", tok_w, ""),
-            fit_right(count_head, count_w, ""),
-            fit_right("score", score_w, ""),
-            fit_left(change_head, change_w, "")
-        ),
-        t.heading(),
-    ));
+    lines.push(cols.header(app, tally.is_some()));
     for (row, score) in shown.iter().zip(&scores) {
-        let is_winner = row.rank == Some(0) && winner_open;
-        let tied = !is_winner && winner_open && row.rank.is_some() && ties_winner(row);
-        let marker = if is_winner {
-            g.winner
-        } else if tied {
-            g.tie
-        } else {
-            " "
-        };
-        let (change, change_style) = match &tally {
-            Some(tally) => (
-                tally
-                    .iter()
-                    .find(|(p, _)| *p == row.pair)
-                    .map_or_else(String::new, |(_, n)| n.to_string()),
-                t.heading(),
-            ),
-            None => change_text(app, row.change),
-        };
-        let index = row
-            .rank
-            .map_or_else(|| "-".to_string(), |i| (i + 1).to_string());
-        let text = format!(
-            "{marker} {} {} {} {}{} ",
-            fit_right(&index, idx_w, ""),
-            fit_left(&token_label(app, row.pair.0), tok_w, g.ellipsis),
-            fit_left(&token_label(app, row.pair.1), tok_w, g.ellipsis),
-            fit_right(&row.count.to_string(), count_w, ""),
-            fit_right(score, score_w, ""),
-        );
-        let style = if is_winner && chosen {
-            t.cursor_row()
-        } else if is_winner || tied {
-            t.winner()
-        } else if row.rank.is_none() {
-            t.gone()
-        } else {
-            Style::new()
-        };
-        lines.push(Line::from(vec![
-            Span::styled(text, style),
-            Span::styled(change, change_style),
-        ]));
+        lines.push(pair_line(app, &cols, &race, tally.as_deref(), row, score));
     }
     if app.shows(Toggle::ChangedOnly) && shown.is_empty() {
         lines.push(Line::raw("  no merge yet: nothing changed (d: all pairs)"));
     }
+    render_block(frame, area, app, total);
+    crate::view::put_lines(frame, body, &lines);
+}
+
+/// The pairs the last merge changed, `visible` of them from `skip`, and
+/// how many there are (with a score, in the score's order).
+fn changed_rows(
+    trainer: &Trainer,
+    skip: usize,
+    visible: usize,
+    scored: bool,
+) -> (Vec<Shown>, usize) {
+    let mut all = changed::rows(trainer);
+    if scored {
+        // Ranked by count there; the score's order is the one shown.
+        let pairs: Vec<_> = all.iter().map(|r| r.pair).collect();
+        for (r, rank) in all.iter_mut().zip(trainer.ranks_of(&pairs)) {
+            r.rank = rank;
+        }
+        let counted = all.iter().take_while(|r| !r.gone()).count();
+        all[..counted].sort_by_key(|r| r.rank);
+    }
+    let total = all.len();
+    let shown = all
+        .into_iter()
+        .skip(skip)
+        .take(visible)
+        .map(|r| Shown {
+            rank: r.rank,
+            pair: r.pair,
+            count: r.count,
+            change: Some(r.change),
+            score: trainer.pair_score(r.pair),
+        })
+        .collect();
+    (shown, total)
+}
+
+/// The table's pairs in selection order, `visible` of them from `skip`,
+/// and how many there are.
+fn top_rows(trainer: &Trainer, skip: usize, visible: usize) -> (Vec<Shown>, usize) {
+    let rows = trainer.top_pairs(skip + visible);
+    let shown = rows
+        .into_iter()
+        .enumerate()
+        .skip(skip)
+        .map(|(i, r): (usize, PairRow)| Shown {
+            rank: Some(i),
+            pair: r.pair,
+            count: r.count,
+            change: r.change,
+            score: r.score,
+        })
+        .collect();
+    (shown, trainer.pairs().len())
+}
+
+/// The round's winner to come, for marking it and the pairs tied with it.
+struct Race {
+    /// Training goes on: the top row is the winner.
+    open: bool,
+    /// The winner is chosen, not merged yet.
+    chosen: bool,
+    /// The table's top count.
+    best: Option<u64>,
+    /// The winner's score, with a score.
+    score: Option<PairScore>,
+    min_count: u64,
+}
+
+impl Race {
+    fn of(trainer: &Trainer) -> Race {
+        let next = match trainer.stop_reason() {
+            None => trainer.peek_choice().ok(),
+            Some(_) => None,
+        };
+        Race {
+            open: next.is_some(),
+            chosen: matches!(trainer.phase(), Phase::Chosen(_)),
+            best: trainer.pairs().iter().next().map(|(_, c)| c),
+            score: next.as_ref().and_then(|c| c.score),
+            min_count: trainer.config().min_count,
+        }
+    }
+
+    /// Tied with the winner: the same count, or with the score the same
+    /// score (among the pairs the minimum count lets merge).
+    fn ties(&self, row: &Shown) -> bool {
+        match (self.score, row.score) {
+            (Some(best), Some(s)) => {
+                row.count >= self.min_count && s.cmp_exact(&best) == Ordering::Equal
+            }
+            _ => Some(row.count) == self.best,
+        }
+    }
+}
+
+/// The table's columns: their widths and the headings that fit.
+struct Columns {
+    idx_w: usize,
+    tok_w: usize,
+    count_w: usize,
+    score_w: usize,
+    change_w: usize,
+    count_head: &'static str,
+    /// Short headings, to give the tokens room back from the score.
+    short: bool,
+}
+
+impl Columns {
+    /// Columns for `shown` (and their `scores`) in a body `width` wide.
+    fn fit(shown: &[Shown], scores: &[String], scored: bool, width: u16) -> Columns {
+        let idx_w = shown
+            .iter()
+            .filter_map(|r| r.rank)
+            .map(|i| (i + 1).to_string().len())
+            .max()
+            .unwrap_or(0)
+            .max(2);
+        let widest_count = shown
+            .iter()
+            .map(|r| r.count.to_string().len())
+            .max()
+            .unwrap_or(0);
+        let score_w = if scored {
+            scores.iter().map(|s| s.len()).max().unwrap_or(0).max(6) + 1
+        } else {
+            0
+        };
+        let room_for_tokens = |count_w: usize, change_w: usize| {
+            let fixed = 2 + idx_w + 1 + 1 + 1 + count_w + score_w + 1 + change_w;
+            (width as usize).saturating_sub(fixed) / 2
+        };
+        // The score column takes room from the tokens; where they would be
+        // cut to a few letters, the headings are shortened to give it back.
+        let short = scored && room_for_tokens(widest_count.max(5), CHANGE_WIDTH) < 5;
+        let (count_head, change_w) = if short {
+            ("cnt", CHANGE_WIDTH - 2)
+        } else {
+            ("count", CHANGE_WIDTH)
+        };
+        let count_w = widest_count.max(count_head.len());
+        Columns {
+            idx_w,
+            // Tokens rarely need more than a dozen columns; the rest stays
+            // blank.
+            tok_w: room_for_tokens(count_w, change_w).clamp(3, 14),
+            count_w,
+            score_w,
+            change_w,
+            count_head,
+            short,
+        }
+    }
+
+    /// The heading row; the last column is the class's votes while the
+    /// tally is shown.
+    fn header(&self, app: &App, votes: bool) -> Line<'static> {
+        let change_head = match (votes, self.short) {
+            (true, _) => "votes",
+            (false, true) => "chg",
+            (false, false) => "change",
+        };
+        Line::styled(
+            format!(
+                "  {} {} {} {}{} {}",
+                fit_right("#", self.idx_w, ""),
+                fit_left("left", self.tok_w, ""),
+                fit_left("right", self.tok_w, ""),
+                fit_right(self.count_head, self.count_w, ""),
+                fit_right("score", self.score_w, ""),
+                fit_left(change_head, self.change_w, "")
+            ),
+            app.theme.heading(),
+        )
+    }
+}
+
+/// A pair's row: marker, place, tokens, count and score, then how the
+/// last merge changed its count (or the class's votes for it).
+fn pair_line(
+    app: &App,
+    cols: &Columns,
+    race: &Race,
+    tally: Option<&[(bpeek_core::Pair, usize)]>,
+    row: &Shown,
+    score: &str,
+) -> Line<'static> {
+    let t = &app.theme;
+    let g = &t.glyphs;
+    let is_winner = row.rank == Some(0) && race.open;
+    let tied = !is_winner && race.open && row.rank.is_some() && race.ties(row);
+    let marker = if is_winner {
+        g.winner
+    } else if tied {
+        g.tie
+    } else {
+        " "
+    };
+    let (change, change_style) = match tally {
+        Some(tally) => (
+            tally
+                .iter()
+                .find(|(p, _)| *p == row.pair)
+                .map_or_else(String::new, |(_, n)| n.to_string()),
+            t.heading(),
+        ),
+        None => change_text(app, row.change),
+    };
+    let index = row
+        .rank
+        .map_or_else(|| "-".to_string(), |i| (i + 1).to_string());
+    let text = format!(
+        "{marker} {} {} {} {}{} ",
+        fit_right(&index, cols.idx_w, ""),
+        fit_left(&token_label(app, row.pair.0), cols.tok_w, g.ellipsis),
+        fit_left(&token_label(app, row.pair.1), cols.tok_w, g.ellipsis),
+        fit_right(&row.count.to_string(), cols.count_w, ""),
+        fit_right(score, cols.score_w, ""),
+    );
+    let style = if is_winner && race.chosen {
+        t.cursor_row()
+    } else if is_winner || tied {
+        t.winner()
+    } else if row.rank.is_none() {
+        t.gone()
+    } else {
+        Style::new()
+    };
+    Line::from(vec![
+        Span::styled(text, style),
+        Span::styled(change, change_style),
+    ])
+}
+
+/// The pane's frame: how many pairs (changed, of how many), and how many
+/// the last merge made new or took away.
+fn render_block(frame: &mut Frame, area: Rect, app: &App, total: usize) {
+    let trainer = app.trainer();
     let (fresh, gone) = changed::new_and_gone(trainer);
     let right = [(fresh, "new"), (gone, "gone")]
         .iter()
@@ -224,7 +320,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         pane_block_parts(app, Focus::Pairs, &title, right, area.width),
         area,
     );
-    crate::view::put_lines(frame, body, &lines);
 }
 
 /// The change column: up, down or new, in words and glyphs so it reads

@@ -17,7 +17,7 @@
 //! are laid out, however long the text.
 
 use crate::app::App;
-use crate::fertility::cuts::{BandState, Bands, Cut};
+use crate::fertility::cuts::{Band, BandState, Bands, Cut};
 use crate::panes::rows::{DOTTED_CIRCLE, TAB_WIDTH, cell_width};
 use crate::theme::{Glyphs, Mark};
 use crate::view::widths::truncate;
@@ -288,7 +288,6 @@ pub fn draw(
     width: usize,
     height: usize,
 ) -> Drawn {
-    let t = &app.theme;
     let focused = app.toks.selected;
     let cuts: Vec<&Cut> = bands.bands.iter().filter_map(|b| b.cut()).collect();
     let n = bands.bands.len();
@@ -300,33 +299,22 @@ pub fn draw(
     let compact = ready * 2 + others > height && n > 1 && width >= 24;
     let labels: Vec<String> = bands.bands.iter().map(|b| label_of(app, b)).collect();
     let gutter = if compact {
-        let widest = labels.iter().map(|l| width_of(l)).max().unwrap_or(0);
-        (widest + 3).min(width / 3)
+        gutter_width(&labels, width)
     } else {
         0
     };
-    let text_width = width - gutter;
     let layout = lay_out(
         text,
         bands.range.clone(),
         &cuts,
         focus,
-        text_width,
+        width - gutter,
         height,
-        &t.glyphs,
+        &app.theme.glyphs,
     );
     let rows = layout.rows.len();
     let label_rows = usize::from(!compact);
-    // Rows of text each ready band gets: as many as share out evenly, at
-    // least one, never more than the focused band alone can show.
-    let per = if ready == 0 || height < 1 + label_rows {
-        0
-    } else {
-        (height.saturating_sub(others) / ready)
-            .saturating_sub(label_rows)
-            .clamp(1, rows.max(1))
-            .min(height - label_rows)
-    };
+    let per = rows_per_band(ready, others, height, label_rows, rows);
     let band_height = |i: usize| match bands.bands[i].cut() {
         Some(_) => label_rows + per,
         None => 1,
@@ -336,6 +324,73 @@ pub fn draw(
         .iter()
         .position(|b| b.slot == focused)
         .unwrap_or(0);
+    let (a, b) = bands_around(fi, n, height, band_height);
+    let first = layout
+        .focus_row
+        .saturating_sub(per.saturating_sub(1) / 2)
+        .min(rows.saturating_sub(per));
+    let shown = first..(first + per).min(rows);
+    let drawing = BandDrawing {
+        app,
+        bands,
+        layout: &layout,
+        selected: selected.as_ref(),
+        shown: shown.clone(),
+        width,
+        gutter,
+    };
+    let mut lines = Vec::new();
+    for (band, label) in bands.bands[a..b].iter().zip(&labels[a..b]) {
+        if compact {
+            drawing.beside_label(band, label, &mut lines);
+        } else {
+            drawing.under_head(band, &mut lines);
+        }
+    }
+    Drawn {
+        lines,
+        above: a,
+        below: n - b,
+        rows_above: shown.start,
+        rows_below: rows - shown.end,
+        more_below: layout.stopped,
+    }
+}
+
+/// The left column of labels: as wide as the widest label and its marker,
+/// at most a third of `width`.
+fn gutter_width(labels: &[String], width: usize) -> usize {
+    let widest = labels.iter().map(|l| width_of(l)).max().unwrap_or(0);
+    (widest + 3).min(width / 3)
+}
+
+/// Rows of text each ready band gets: as many as share out evenly, at
+/// least one, never more than the focused band alone can show.
+fn rows_per_band(
+    ready: usize,
+    others: usize,
+    height: usize,
+    label_rows: usize,
+    rows: usize,
+) -> usize {
+    if ready == 0 || height < 1 + label_rows {
+        0
+    } else {
+        (height.saturating_sub(others) / ready)
+            .saturating_sub(label_rows)
+            .clamp(1, rows.max(1))
+            .min(height - label_rows)
+    }
+}
+
+/// The bands shown (`a..b` of `n`): band `fi`, then as many below and
+/// above it, one at a time, as fit in `height` rows.
+fn bands_around(
+    fi: usize,
+    n: usize,
+    height: usize,
+    band_height: impl Fn(usize) -> usize,
+) -> (usize, usize) {
     let (mut a, mut b) = (fi.min(n), (fi + 1).min(n));
     let mut used = if n > 0 { band_height(fi) } else { 0 };
     loop {
@@ -351,102 +406,124 @@ pub fn draw(
             grew = true;
         }
         if !grew {
-            break;
+            return (a, b);
         }
     }
-    let first = layout
-        .focus_row
-        .saturating_sub(per.saturating_sub(1) / 2)
-        .min(rows.saturating_sub(per));
-    let shown = first..(first + per).min(rows);
-    let mut lines = Vec::new();
-    for (band, label) in bands.bands[a..b].iter().zip(&labels[a..b]) {
-        let is_focused = band.slot == focused;
-        let marker = if is_focused { t.glyphs.winner } else { " " };
-        let label_style = if is_focused {
-            t.title(true)
+}
+
+/// What every band shown is drawn with.
+struct BandDrawing<'a> {
+    app: &'a App,
+    bands: &'a Bands,
+    layout: &'a Layout,
+    selected: Option<&'a Range<usize>>,
+    /// The rows of text shown.
+    shown: Range<usize>,
+    width: usize,
+    /// The left column of labels (compact), or 0.
+    gutter: usize,
+}
+
+impl BandDrawing<'_> {
+    /// The focused band's marker and its label's style.
+    fn marker_and_style(&self, band: &Band) -> (&'static str, Style) {
+        let t = &self.app.theme;
+        if band.slot == self.app.toks.selected {
+            (t.glyphs.winner, t.title(true))
         } else {
-            t.heading()
-        };
-        let state = match &band.state {
-            BandState::Ready { .. } => None,
-            BandState::Loading => Some(Span::styled(
-                format!("loading{}", t.glyphs.ellipsis),
-                t.dim(),
-            )),
-            BandState::Failed(e) => Some(Span::styled(format!("cannot load: {e}"), t.notice())),
-        };
-        if compact {
-            let head = truncate(label, gutter.saturating_sub(3), t.glyphs.ellipsis);
-            let pad = gutter.saturating_sub(2 + width_of(&head));
-            let gutter_spans = |first: bool| {
-                if first {
-                    vec![
-                        Span::raw(marker),
-                        Span::styled(head.clone(), label_style),
-                        Span::raw(" ".repeat(pad + 1)),
-                    ]
-                } else {
-                    vec![Span::raw(" ".repeat(gutter))]
-                }
-            };
-            match (band.cut(), state) {
-                (Some(cut), _) => {
-                    for (k, r) in shown.clone().enumerate() {
-                        let mut spans = gutter_spans(k == 0);
-                        let row =
-                            band_row(app, bands, &layout, r, cut, is_focused, selected.as_ref());
-                        spans.extend(row.spans);
-                        lines.push(Line::from(spans));
-                    }
-                }
-                (None, Some(state)) => {
-                    let mut spans = gutter_spans(true);
-                    spans.push(state);
-                    lines.push(fit(Line::from(spans), width, t.glyphs.ellipsis));
-                }
-                (None, None) => {}
-            }
-            continue;
+            (" ", t.heading())
         }
+    }
+
+    /// Row `r` of a band's text.
+    fn row(&self, r: usize, cut: &Cut, focused: bool) -> Line<'static> {
+        band_row(
+            self.app,
+            self.bands,
+            self.layout,
+            r,
+            cut,
+            focused,
+            self.selected,
+        )
+    }
+
+    /// A band in the compact layout: its label in the left column, on its
+    /// first row of text (or beside its state).
+    fn beside_label(&self, band: &Band, label: &str, lines: &mut Vec<Line<'static>>) {
+        let t = &self.app.theme;
+        let (marker, label_style) = self.marker_and_style(band);
+        let gutter = self.gutter;
+        let head = truncate(label, gutter.saturating_sub(3), t.glyphs.ellipsis);
+        let pad = gutter.saturating_sub(2 + width_of(&head));
+        let gutter_spans = |first: bool| {
+            if first {
+                vec![
+                    Span::raw(marker),
+                    Span::styled(head.clone(), label_style),
+                    Span::raw(" ".repeat(pad + 1)),
+                ]
+            } else {
+                vec![Span::raw(" ".repeat(gutter))]
+            }
+        };
+        match (band.cut(), state_of(self.app, band)) {
+            (Some(cut), _) => {
+                let focused = band.slot == self.app.toks.selected;
+                for (k, r) in self.shown.clone().enumerate() {
+                    let mut spans = gutter_spans(k == 0);
+                    spans.extend(self.row(r, cut, focused).spans);
+                    lines.push(Line::from(spans));
+                }
+            }
+            (None, Some(state)) => {
+                let mut spans = gutter_spans(true);
+                spans.push(state);
+                lines.push(fit(Line::from(spans), self.width, t.glyphs.ellipsis));
+            }
+            (None, None) => {}
+        }
+    }
+
+    /// A band under a head row: marker, label and its count of tokens (or
+    /// its state).
+    fn under_head(&self, band: &Band, lines: &mut Vec<Line<'static>>) {
+        let t = &self.app.theme;
+        let (marker, label_style) = self.marker_and_style(band);
         let mut head = vec![
             Span::raw(format!("{marker} ")),
-            Span::styled(slot_label(app, band), label_style),
+            Span::styled(slot_label(self.app, band), label_style),
         ];
-        match (band.cut(), state) {
-            (Some(cut), _) => head.push(Span::styled(count_of(app, cut), t.heading())),
+        match (band.cut(), state_of(self.app, band)) {
+            (Some(cut), _) => head.push(Span::styled(count_of(self.app, cut), t.heading())),
             (None, Some(state)) => {
                 head.push(Span::raw(" "));
                 head.push(state);
             }
             (None, None) => {}
         }
-        lines.push(fit(Line::from(head), width, t.glyphs.ellipsis));
+        lines.push(fit(Line::from(head), self.width, t.glyphs.ellipsis));
         if let Some(cut) = band.cut() {
-            for r in shown.clone() {
-                lines.push(band_row(
-                    app,
-                    bands,
-                    &layout,
-                    r,
-                    cut,
-                    is_focused,
-                    selected.as_ref(),
-                ));
-            }
+            let focused = band.slot == self.app.toks.selected;
+            lines.extend(self.shown.clone().map(|r| self.row(r, cut, focused)));
         }
-    }
-    Drawn {
-        lines,
-        above: a,
-        below: n - b,
-        rows_above: shown.start,
-        rows_below: rows - shown.end,
-        more_below: layout.stopped,
     }
 }
 
-fn slot_label(app: &App, band: &crate::fertility::cuts::Band) -> String {
+/// A band's state in words, unless it is ready.
+fn state_of(app: &App, band: &Band) -> Option<Span<'static>> {
+    let t = &app.theme;
+    match &band.state {
+        BandState::Ready { .. } => None,
+        BandState::Loading => Some(Span::styled(
+            format!("loading{}", t.glyphs.ellipsis),
+            t.dim(),
+        )),
+        BandState::Failed(e) => Some(Span::styled(format!("cannot load: {e}"), t.notice())),
+    }
+}
+
+fn slot_label(app: &App, band: &Band) -> String {
     app.toks.slots[band.slot].label.clone()
 }
 
@@ -458,7 +535,7 @@ fn count_of(app: &App, cut: &Cut) -> String {
 }
 
 /// A band's name and count as the left column shows them: `gpt2 12`.
-fn label_of(app: &App, band: &crate::fertility::cuts::Band) -> String {
+fn label_of(app: &App, band: &Band) -> String {
     match band.cut() {
         Some(cut) => format!("{} {}", slot_label(app, band), cut.spans.len()),
         None => slot_label(app, band),

@@ -38,12 +38,33 @@ fn cut_width(app: &App, pieces: &[Vec<u8>]) -> usize {
 }
 
 pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
-    let t = &app.theme;
+    let counts = visible_columns(app, w.saturating_sub(1 + LABEL + GAP + 20), COL);
+    let shown = cuts_shown(app, w.saturating_sub(1 + LABEL + counts.len() * COL));
+    let sep = app.theme.glyphs.separator;
+    lines.push(rule(
+        app,
+        &format!("how numbers are cut: tokens, and the cut ({sep} between tokens)"),
+        w,
+    ));
+    lines.push(head_row(app, &counts, &shown));
+    let all = numbers();
+    let end = lines.len() + plan.list;
+    let top = app
+        .fert
+        .digit_row
+        .saturating_sub(plan.list / 2)
+        .min(all.len().saturating_sub(plan.list));
+    for row in top..(top + plan.list).min(all.len()) {
+        lines.push(number_row(app, row, &counts, &shown));
+    }
+    pad_to(lines, end);
+}
+
+/// The cuts shown in `room` columns, as (slot, columns): the selected
+/// tokenizer's, then the next ones that fit.
+fn cuts_shown(app: &App, mut room: usize) -> Vec<(usize, usize)> {
     let n = app.toks.slots.len();
     let sel = app.toks.selected;
-    let counts = visible_columns(app, w.saturating_sub(1 + LABEL + GAP + 20), COL);
-    let mut room = w.saturating_sub(1 + LABEL + counts.len() * COL);
-    // The cuts shown: the selected tokenizer's, then the next ones that fit.
     let mut shown: Vec<(usize, usize)> = Vec::new();
     for k in 0..n {
         let i = (sel + k) % n;
@@ -62,21 +83,21 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
             break;
         }
     }
-    let sep = t.glyphs.separator;
-    lines.push(rule(
-        app,
-        &format!("how numbers are cut: tokens, and the cut ({sep} between tokens)"),
-        w,
-    ));
+    shown
+}
 
+/// The header: `number`, a token count column per tokenizer, then `cut
+/// by NAME` over each cut shown (the selected tokenizer's underlined).
+fn head_row(app: &App, counts: &[usize], shown: &[(usize, usize)]) -> Line<'static> {
+    let t = &app.theme;
     let mut head = vec![Span::styled(
         format!(" {}", fit_left("number", LABEL, "")),
         t.heading(),
     )];
     head.extend(counts.iter().map(|&i| header_cell(app, i, COL)));
-    for &(i, col) in &shown {
+    for &(i, col) in shown {
         let label = format!("cut by {}", app.toks.slots[i].label);
-        let style = if i == sel {
+        let style = if i == app.toks.selected {
             t.heading()
                 .add_modifier(ratatui::style::Modifier::UNDERLINED)
         } else {
@@ -88,58 +109,62 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
             style,
         ));
     }
-    lines.push(Line::from(head));
+    Line::from(head)
+}
 
-    let all = numbers();
-    let end = lines.len() + plan.list;
-    let top = app
-        .fert
-        .digit_row
-        .saturating_sub(plan.list / 2)
-        .min(all.len().saturating_sub(plan.list));
-    for row in top..(top + plan.list).min(all.len()) {
-        let chosen = row == app.fert.digit_row;
-        let label = fit_left(&number_labels()[row], LABEL, t.glyphs.ellipsis);
-        let mut spans = vec![Span::raw(format!("{}{label}", marker(app, chosen)))];
-        for &i in &counts {
-            let cell = match cuts(app, i) {
-                Some(c) => c[row].len().to_string(),
-                None => super::not_ready(app, &app.toks.slots[i]),
-            };
-            spans.push(Span::raw(fit_number(&cell, COL)));
-        }
-        for &(i, col) in &shown {
-            spans.push(Span::raw(" ".repeat(GAP)));
-            let Some(c) = cuts(app, i) else {
+/// Number example `row`: its label, every tokenizer's count of tokens,
+/// then the cuts shown.
+fn number_row(app: &App, row: usize, counts: &[usize], shown: &[(usize, usize)]) -> Line<'static> {
+    let t = &app.theme;
+    let chosen = row == app.fert.digit_row;
+    let label = fit_left(&number_labels()[row], LABEL, t.glyphs.ellipsis);
+    let mut spans = vec![Span::raw(format!("{}{label}", marker(app, chosen)))];
+    for &i in counts {
+        let cell = match cuts(app, i) {
+            Some(c) => c[row].len().to_string(),
+            None => super::not_ready(app, &app.toks.slots[i]),
+        };
+        spans.push(Span::raw(fit_number(&cell, COL)));
+    }
+    for &(i, col) in shown {
+        spans.push(Span::raw(" ".repeat(GAP)));
+        match cuts(app, i) {
+            Some(c) => push_cut(app, &c[row], col, &mut spans),
+            None => {
                 let cell = match app.toks.slots[i].error() {
                     Some(_) => "error".to_string(),
                     None => format!("loading{}", t.glyphs.ellipsis),
                 };
                 spans.push(Span::styled(fit_left(&cell, col, ""), t.dim()));
-                continue;
-            };
-            let mut used = 0;
-            for (k, p) in c[row].iter().enumerate() {
-                let text = token_visible(p);
-                let need = width(&text) + if k > 0 { width(sep) } else { 0 };
-                if used + need > col {
-                    spans.push(Span::styled(
-                        truncate(t.glyphs.ellipsis, col - used, ""),
-                        t.dim(),
-                    ));
-                    used = col;
-                    break;
-                }
-                if k > 0 {
-                    spans.push(Span::styled(sep.to_string(), t.glyph()));
-                }
-                spans.push(Span::styled(text, t.token_at(k, Mark::None)));
-                used += need;
             }
-            spans.push(Span::raw(" ".repeat(col.saturating_sub(used))));
         }
-        let style = if chosen { t.heading() } else { Style::new() };
-        lines.push(Line::from(spans).style(style));
     }
-    pad_to(lines, end);
+    let style = if chosen { t.heading() } else { Style::new() };
+    Line::from(spans).style(style)
+}
+
+/// One cut in `col` columns: its pieces, separated and in alternating
+/// styles, cut short with an ellipsis where they do not fit.
+fn push_cut(app: &App, pieces: &[Vec<u8>], col: usize, spans: &mut Vec<Span<'static>>) {
+    let t = &app.theme;
+    let sep = t.glyphs.separator;
+    let mut used = 0;
+    for (k, p) in pieces.iter().enumerate() {
+        let text = token_visible(p);
+        let need = width(&text) + if k > 0 { width(sep) } else { 0 };
+        if used + need > col {
+            spans.push(Span::styled(
+                truncate(t.glyphs.ellipsis, col - used, ""),
+                t.dim(),
+            ));
+            used = col;
+            break;
+        }
+        if k > 0 {
+            spans.push(Span::styled(sep.to_string(), t.glyph()));
+        }
+        spans.push(Span::styled(text, t.token_at(k, Mark::None)));
+        used += need;
+    }
+    spans.push(Span::raw(" ".repeat(col.saturating_sub(used))));
 }

@@ -5,74 +5,29 @@
 use super::{hex, marker, pad_to, rule, token_label};
 use crate::app::App;
 use crate::fertility::layout::Plan;
-use crate::fertility::tokenizers::SlotState;
-use crate::fertility::{merge_row, merge_rows};
+use crate::fertility::tokenizers::{Slot, SlotState};
+use crate::fertility::{MergeRow, merge_row, merge_rows};
 use crate::view::widths::{fit_right, truncate};
+use bpeek_core::Tokenizer;
 use bpeek_core::encoder::MergeSource;
 use ratatui::style::Style;
 use ratatui::text::Line;
 
 pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
     let t = &app.theme;
-    let g = &t.glyphs;
     let slot = app.toks.selected_slot();
     let Some(tok) = app.toks.get(app.toks.selected) else {
-        lines.push(rule(app, &format!("{}: merges", slot.label), w));
-        let why = match &slot.state {
-            SlotState::Failed(e) => format!(" {}: {e}", slot.label),
-            _ => format!(" {} is loading{}", slot.label, g.ellipsis),
-        };
-        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        not_loaded(app, slot, w, lines);
         return;
     };
-    if tok.wordpiece().is_some() {
+    if let Some(why) = why_no_merge_list(slot, tok) {
         lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
-        let why = format!(
-            " {} is a {}: its {} pieces have no merge list; each word is cut longest match first (the token line shows the steps)",
-            slot.label,
-            tok.kind(),
-            tok.vocab().len(),
-        );
-        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
-        return;
-    }
-    if tok.char_bpe().is_some() {
-        lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
-        let why = format!(
-            " {} is a {}: its merges work on characters and are not listed here (the token line shows the merge that made a token)",
-            slot.label,
-            tok.kind(),
-        );
-        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
-        return;
-    }
-    if tok.sentencepiece().is_some() {
-        lines.push(rule(app, &format!("{}: {}", slot.label, tok.kind()), w));
-        let why = format!(
-            " {} is a {}: its {} pieces have scores, not a merge list ({} on the token line shows a piece's score)",
-            slot.label,
-            tok.kind(),
-            tok.vocab().len(),
-            "] [",
-        );
-        lines.push(Line::styled(truncate(&why, w, g.ellipsis), t.dim()));
+        lines.push(Line::styled(truncate(&why, w, t.glyphs.ellipsis), t.dim()));
         return;
     }
     let (rows, first_merge) = merge_rows(tok);
-    let took = match &slot.state {
-        SlotState::Ready { took, .. } if !took.is_zero() => {
-            format!(" {} loaded in {:.2} s", super::dot(app), took.as_secs_f64())
-        }
-        _ => String::new(),
-    };
-    let (how, note) = match tok.source() {
-        MergeSource::List => (format!("{rows} merges"), ""),
-        MergeSource::Ranks => (
-            format!("{rows} tokens by rank"),
-            ", recovered from lower ranks",
-        ),
-    };
-    lines.push(rule(app, &format!("{}: {how}{took}", slot.label), w));
+    let (title, note) = title_and_note(app, slot, tok, rows);
+    lines.push(rule(app, &title, w));
     if rows == 0 {
         let why = if app.toks.is_trained(app.toks.selected) {
             "no merges yet: press n to make one".to_string()
@@ -98,31 +53,109 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
         .min(rows.saturating_sub(plan.list));
     for r in top..(top + plan.list).min(rows) {
         let Some(m) = merge_row(tok, r) else { break };
-        let made = token_label(app, tok, m.id);
-        let what = match m.pair {
-            Some((a, b)) => format!(
-                "{} + {} {} {made}",
-                token_label(app, tok, a),
-                token_label(app, tok, b),
-                g.arrow
-            ),
-            None => format!("{made}  (one byte, no merge)"),
-        };
-        let text = format!(
-            "{}{} {}  {what}",
-            marker(app, r == at),
-            fit_right(&m.rank.to_string(), num_w, ""),
-            fit_right(&m.id.to_string(), num_w, ""),
-        );
-        let style = if r == at {
-            t.cursor_row()
-        } else {
-            Style::new()
-        };
-        lines.push(Line::styled(truncate(&text, w, g.ellipsis), style));
+        lines.push(merge_line(app, tok, &m, r == at, num_w, w));
     }
     pad_to(lines, end);
-    let detail = match merge_row(tok, at) {
+    lines.push(rule(app, "selected", w));
+    lines.push(Line::raw(truncate(
+        &format!(" {}", detail(app, tok, at)),
+        w,
+        t.glyphs.ellipsis,
+    )));
+}
+
+/// The selected tokenizer is still loading, or failed to.
+fn not_loaded(app: &App, slot: &Slot, w: usize, lines: &mut Vec<Line<'static>>) {
+    let g = &app.theme.glyphs;
+    lines.push(rule(app, &format!("{}: merges", slot.label), w));
+    let why = match &slot.state {
+        SlotState::Failed(e) => format!(" {}: {e}", slot.label),
+        _ => format!(" {} is loading{}", slot.label, g.ellipsis),
+    };
+    lines.push(Line::styled(truncate(&why, w, g.ellipsis), app.theme.dim()));
+}
+
+/// Why a tokenizer that is no BPE of byte merges lists no merges here.
+fn why_no_merge_list(slot: &Slot, tok: &Tokenizer) -> Option<String> {
+    if tok.wordpiece().is_some() {
+        return Some(format!(
+            " {} is a {}: its {} pieces have no merge list; each word is cut longest match first (the token line shows the steps)",
+            slot.label,
+            tok.kind(),
+            tok.vocab().len(),
+        ));
+    }
+    if tok.char_bpe().is_some() {
+        return Some(format!(
+            " {} is a {}: its merges work on characters and are not listed here (the token line shows the merge that made a token)",
+            slot.label,
+            tok.kind(),
+        ));
+    }
+    if tok.sentencepiece().is_some() {
+        return Some(format!(
+            " {} is a {}: its {} pieces have scores, not a merge list ({} on the token line shows a piece's score)",
+            slot.label,
+            tok.kind(),
+            tok.vocab().len(),
+            "] [",
+        ));
+    }
+    None
+}
+
+/// The panel's title (name, how many merges, how long the load took) and
+/// the note on the header for a rank file.
+fn title_and_note(app: &App, slot: &Slot, tok: &Tokenizer, rows: usize) -> (String, &'static str) {
+    let took = match &slot.state {
+        SlotState::Ready { took, .. } if !took.is_zero() => {
+            format!(" {} loaded in {:.2} s", super::dot(app), took.as_secs_f64())
+        }
+        _ => String::new(),
+    };
+    let (how, note) = match tok.source() {
+        MergeSource::List => (format!("{rows} merges"), ""),
+        MergeSource::Ranks => (
+            format!("{rows} tokens by rank"),
+            ", recovered from lower ranks",
+        ),
+    };
+    (format!("{}: {how}{took}", slot.label), note)
+}
+
+/// A row of the list: rank, id, and the pair merged into the token.
+fn merge_line(
+    app: &App,
+    tok: &Tokenizer,
+    m: &MergeRow,
+    chosen: bool,
+    num_w: usize,
+    w: usize,
+) -> Line<'static> {
+    let t = &app.theme;
+    let made = token_label(app, tok, m.id);
+    let what = match m.pair {
+        Some((a, b)) => format!(
+            "{} + {} {} {made}",
+            token_label(app, tok, a),
+            token_label(app, tok, b),
+            t.glyphs.arrow
+        ),
+        None => format!("{made}  (one byte, no merge)"),
+    };
+    let text = format!(
+        "{}{} {}  {what}",
+        marker(app, chosen),
+        fit_right(&m.rank.to_string(), num_w, ""),
+        fit_right(&m.id.to_string(), num_w, ""),
+    );
+    let style = if chosen { t.cursor_row() } else { Style::new() };
+    Line::styled(truncate(&text, w, t.glyphs.ellipsis), style)
+}
+
+/// The selected row in full: rank, id, the token and its bytes.
+fn detail(app: &App, tok: &Tokenizer, at: usize) -> String {
+    match merge_row(tok, at) {
         Some(m) => {
             let bytes = tok.describe(m.id).bytes;
             format!(
@@ -138,7 +171,5 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
             )
         }
         None => String::new(),
-    };
-    lines.push(rule(app, "selected", w));
-    lines.push(Line::raw(truncate(&format!(" {detail}"), w, g.ellipsis)));
+    }
 }
