@@ -33,10 +33,12 @@ fn dependencies(toml: &str) -> Vec<String> {
             in_deps = line == "[dependencies]";
             continue;
         }
-        if in_deps && let Some((name, _)) = line.split_once(['.', ' ', '=']) {
-            if !name.is_empty() && !name.starts_with('#') {
-                names.push(name.to_string());
-            }
+        if in_deps
+            && let Some((name, _)) = line.split_once(['.', ' ', '='])
+            && !name.is_empty()
+            && !name.starts_with('#')
+        {
+            names.push(name.to_string());
         }
     }
     names

@@ -419,10 +419,10 @@ fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
 
     // A student adds a column of its own and still follows: a column is
     // what this explorer shows, not where training stands.
-    let asking = follow::guard(&mut second, Action::OpenAddColumn);
+    let asking = follow::guard(&second, Action::OpenAddColumn);
     assert!(asking.is_some(), "o does not ask to leave the class");
     update(&mut second, Action::OpenAddColumn);
-    let add = follow::guard(&mut second, Action::AddColumn(compare::Change::Tie));
+    let add = follow::guard(&second, Action::AddColumn(compare::Change::Tie));
     update(&mut second, add.expect("t does not ask either"));
     catch_up(&mut second);
     assert!(second.classroom.as_ref().unwrap().following);
