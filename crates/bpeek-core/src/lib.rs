@@ -17,6 +17,7 @@ pub mod bert_text;
 pub mod cells;
 pub mod chain;
 pub mod char_bpe;
+pub mod choice;
 pub mod chunk_cache;
 pub mod chunk_counts;
 pub mod compare;

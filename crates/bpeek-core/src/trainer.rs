@@ -27,14 +27,11 @@ use crate::packed::{Ahead, Packed};
 use crate::pairs::{PairTable, WindowBatch};
 use crate::pretok::{Chunker, Digits, Pretok};
 use crate::vocab::Vocab;
+use crate::wordpiece_score::{self, WordPieceScore};
 use crate::{Pair, TokenId};
 use rustc_hash::FxHashMap;
-use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
-
-/// How many tied rivals a choice lists by name (all are counted).
-pub const RIVALS_LISTED: usize = 64;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrainerConfig {
@@ -92,78 +89,16 @@ impl Default for TrainerConfig {
 
 pub use crate::merge::Merge;
 
-/// Why training stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StopReason {
-    /// The merge budget (or target vocabulary size) was reached.
-    Budget,
-    /// The best pair's count fell below the minimum count.
-    MinCount { best: u64, min: u64 },
-    /// Every chunk is a single token.
-    NoPairs,
-    /// The best pair would make a token longer than the files that hold
-    /// tokens accept.
-    TokenTooLong { bytes: usize, max: usize },
+pub use crate::choice::{Choice, PairScore, RIVALS_LISTED, StopReason};
+
+/// How a round's winner is chosen, as the config's [`Score`] names it: by
+/// the pair table's own order (the count, then the tie rule), or by
+/// WordPiece's score, which keeps the tokens' counts beside the table.
+#[derive(Debug, Clone)]
+enum Scoring {
+    Count,
+    WordPiece(WordPieceScore),
 }
-
-impl StopReason {
-    /// A few words, for a status line.
-    pub fn short(self) -> &'static str {
-        match self {
-            StopReason::Budget => "merge budget reached",
-            StopReason::MinCount { .. } => "best count below minimum",
-            StopReason::NoPairs => "no pairs left",
-            StopReason::TokenTooLong { .. } => "next token too long",
-        }
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            StopReason::Budget => "budget",
-            StopReason::MinCount { .. } => "min_count",
-            StopReason::NoPairs => "no_pairs",
-            StopReason::TokenTooLong { .. } => "token_too_long",
-        }
-    }
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StopReason::Budget => f.write_str("merge budget reached"),
-            StopReason::MinCount { best, min } => {
-                write!(f, "best pair count {best} is below the minimum count {min}")
-            }
-            StopReason::NoPairs => f.write_str("no pairs left: every chunk is one token"),
-            StopReason::TokenTooLong { bytes, max } => write!(
-                f,
-                "the best pair would make a token of {bytes} bytes, more than the {max} bytes a tokenizer file holds"
-            ),
-        }
-    }
-}
-
-/// The winner of a round and the pairs that had the same count.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Choice {
-    pub pair: Pair,
-    pub count: u64,
-    /// Tied rivals in selection order (at most [`RIVALS_LISTED`]).
-    pub rivals: Vec<Pair>,
-    /// How many rivals there are in all.
-    pub rivals_total: usize,
-    /// The best count below the winner's, if any pair has one.
-    pub next_best: Option<u64>,
-    /// The chunk the winner was met in first (chunks are numbered in order
-    /// of first appearance), which decides a tie under rule `first`.
-    pub first_chunk: Option<u32>,
-    /// With WordPiece's score: the winner's score, and the most frequent
-    /// pair's where that pair did not win.
-    pub score: Option<PairScore>,
-    pub most_frequent: Option<(Pair, PairScore)>,
-}
-
-pub use crate::wordpiece_score::PairScore;
 
 /// How many tied rivals a kept [`Choice`] remembers for each merge.
 pub const RIVALS_KEPT: usize = 3;
@@ -236,9 +171,8 @@ pub struct Trainer {
     last: LastMerge,
     stop: Option<StopReason>,
     tokens: u64,
-    /// With WordPiece's score: how often each token stands in the corpus
-    /// as it is now cut (weighted by chunk counts), by id.
-    symbols: Vec<u64>,
+    /// How a round's winner is chosen (see [`Scoring`]).
+    scoring: Scoring,
     /// Scratch space for the window changes of a merge or undo, by the
     /// token on the left and on the right of the rewritten places.
     batch: Box<[WindowBatch; 2]>,
@@ -382,7 +316,7 @@ impl Trainer {
             last: LastMerge::default(),
             stop: None,
             tokens: 0,
-            symbols: Vec::new(),
+            scoring: Scoring::Count,
             batch: Box::default(),
         };
         trainer.recount();
@@ -402,9 +336,10 @@ impl Trainer {
         let (counts, tokens) = count_pairs(&self.chain, &self.corpus);
         self.table = PairTable::from_counts(self.config.tie, counts);
         self.tokens = tokens;
-        if self.config.score == Score::WordPiece {
-            self.symbols = crate::wordpiece_score::symbol_counts(&self.chain, &self.corpus);
-        }
+        self.scoring = match self.config.score {
+            Score::Count => Scoring::Count,
+            Score::WordPiece => Scoring::WordPiece(WordPieceScore::of(&self.chain, &self.corpus)),
+        };
     }
 
     /// Change the merge budget (e.g. once a target vocabulary size can be
@@ -581,8 +516,8 @@ impl Trainer {
     /// or with WordPiece's score by score, so that the first row is always
     /// the pair that merges next.
     pub fn top_pairs(&self, k: usize) -> Vec<PairRow> {
-        if self.config.score == Score::WordPiece {
-            return crate::wordpiece_score::top(self, k)
+        if let Scoring::WordPiece(wp) = &self.scoring {
+            return wordpiece_score::top(wp, &self.table, self.config.min_count, k)
                 .into_iter()
                 .map(|(pair, score)| PairRow {
                     pair,
@@ -607,8 +542,8 @@ impl Trainer {
     /// The 0-based place of each of `pairs` in the order of
     /// [`Trainer::top_pairs`] (`None` for a pair not counted now).
     pub fn ranks_of(&self, pairs: &[Pair]) -> Vec<Option<usize>> {
-        if self.config.score == Score::WordPiece {
-            return crate::wordpiece_score::ranks(self, pairs);
+        if let Scoring::WordPiece(wp) = &self.scoring {
+            return wordpiece_score::ranks(wp, &self.table, self.config.min_count, pairs);
         }
         let wanted: rustc_hash::FxHashSet<Pair> = pairs.iter().copied().collect();
         let at: FxHashMap<Pair, usize> = self
@@ -624,11 +559,11 @@ impl Trainer {
     /// With WordPiece's score, `pair`'s score now (`None` without the
     /// score, or for a pair not counted now).
     pub fn pair_score(&self, pair: Pair) -> Option<PairScore> {
-        if self.config.score != Score::WordPiece {
+        let Scoring::WordPiece(wp) = &self.scoring else {
             return None;
-        }
+        };
         let count = self.table.count(pair);
-        (count > 0).then(|| crate::wordpiece_score::score_of(self, pair, count))
+        (count > 0).then(|| wp.score_of(pair, count))
     }
 
     /// The pair that would win now and everything tied with it, or why
@@ -639,8 +574,8 @@ impl Trainer {
         {
             return Err(StopReason::Budget);
         }
-        if self.config.score == Score::WordPiece {
-            return crate::wordpiece_score::choose(self);
+        if let Scoring::WordPiece(wp) = &self.scoring {
+            return self.choose_by_score(wp);
         }
         let Some((pair, count)) = self.table.best() else {
             return Err(StopReason::NoPairs);
@@ -686,15 +621,26 @@ impl Trainer {
     /// How often token `id` stands in the corpus as it is now cut (kept
     /// with WordPiece's score only; 0 otherwise).
     pub fn symbol_count(&self, id: TokenId) -> u64 {
-        self.symbols.get(id as usize).copied().unwrap_or(0)
+        match &self.scoring {
+            Scoring::WordPiece(wp) => wp.count(id),
+            Scoring::Count => 0,
+        }
     }
 
-    /// The first pair in selection order and its first chunk, for the
-    /// choice by score.
-    pub fn table_and_chunk_of(&self) -> (&PairTable, impl Fn(Pair) -> Option<u32> + '_) {
-        (&self.table, move |pair| {
-            self.table.get(pair).map(|s| self.chain.chunk_of(s.first))
-        })
+    /// The winner by WordPiece's score, from what this trainer holds.
+    fn choose_by_score(&self, wp: &WordPieceScore) -> std::result::Result<Choice, StopReason> {
+        let token_len = |id| self.token_bytes(id).len();
+        let chunk_of = |pair| self.table.get(pair).map(|s| self.chain.chunk_of(s.first));
+        wordpiece_score::choose(
+            wp,
+            &wordpiece_score::Round {
+                table: &self.table,
+                min_count: self.config.min_count,
+                max_token_bytes: self.config.max_token_bytes,
+                token_len: &token_len,
+                chunk_of: &chunk_of,
+            },
+        )
     }
 
     /// Move one phase forward: counted -> chosen -> merged -> counted.
@@ -813,13 +759,8 @@ impl Trainer {
         self.last.undone = Some((id, self.vocab.token_bytes(id).to_vec()));
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
-        if self.config.score == Score::WordPiece {
-            crate::wordpiece_score::unmerged(
-                &mut self.symbols,
-                merge.pair,
-                merge.id,
-                merge.replacements,
-            );
+        if let Scoring::WordPiece(wp) = &mut self.scoring {
+            wp.unmerged(merge.pair, merge.id, merge.replacements);
         }
         self.phase = Phase::Counted;
         true
@@ -1002,8 +943,8 @@ impl Trainer {
         });
         self.settle();
         self.tokens -= replacements;
-        if self.config.score == Score::WordPiece {
-            crate::wordpiece_score::merged(&mut self.symbols, pair, id, replacements);
+        if let Scoring::WordPiece(wp) = &mut self.scoring {
+            wp.merged(pair, id, replacements);
         }
         let merge = Merge {
             rank: self.rounds.len(),

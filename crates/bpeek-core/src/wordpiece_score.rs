@@ -10,67 +10,65 @@
 //! the higher count, then the tie rule.
 
 use crate::chain::Chain;
+pub use crate::choice::PairScore;
+use crate::choice::{Choice, RIVALS_LISTED, StopReason};
 use crate::corpus::Corpus;
-use crate::trainer::{Choice, RIVALS_LISTED, StopReason, Trainer};
+use crate::pairs::PairTable;
 use crate::{Pair, TokenId};
 use std::cmp::Ordering;
 
-/// A pair's score as its three counts: `count / (left x right)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PairScore {
-    /// How often the pair stands in the corpus.
-    pub count: u64,
-    /// How often its left token stands in the corpus.
-    pub left: u64,
-    /// How often its right token stands in the corpus.
-    pub right: u64,
+/// WordPiece's way of choosing a round's winner, with what it keeps
+/// beside the pair table: how often each token stands in the corpus as it
+/// is now cut (weighted by chunk counts), by id.
+#[derive(Debug, Clone, Default)]
+pub struct WordPieceScore {
+    symbols: Vec<u64>,
 }
 
-impl PairScore {
-    pub fn value(&self) -> f64 {
-        self.count as f64 / (self.left as f64 * self.right as f64)
-    }
+/// What the score reads of a round: the pair table and the bounds a
+/// winner must meet.
+pub struct Round<'a> {
+    pub table: &'a PairTable,
+    pub min_count: u64,
+    pub max_token_bytes: usize,
+    /// The length of a token's bytes.
+    pub token_len: &'a dyn Fn(TokenId) -> usize,
+    /// The chunk a pair was met in first.
+    pub chunk_of: &'a dyn Fn(Pair) -> Option<u32>,
+}
 
-    /// The two scores compared exactly.
-    pub fn cmp_exact(&self, other: &PairScore) -> Ordering {
-        let mine = self.count as u128 * (other.left as u128 * other.right as u128);
-        let theirs = other.count as u128 * (self.left as u128 * self.right as u128);
-        mine.cmp(&theirs)
-    }
-
-    /// The value in a few columns: four decimals, as the course writes
-    /// scores, or three significant digits where four decimals would be
-    /// all or nearly all zeros (a large corpus makes tiny scores).
-    pub fn shown(&self) -> String {
-        let v = self.value();
-        if v >= 0.001 || v == 0.0 {
-            format!("{v:.4}")
-        } else {
-            format!("{v:.2e}")
+impl WordPieceScore {
+    /// The counts of the tokens as `chain` cuts `corpus`.
+    pub fn of(chain: &Chain, corpus: &Corpus) -> Self {
+        WordPieceScore {
+            symbols: symbol_counts(chain, corpus),
         }
     }
 
-    /// `0.0500 = 5 / (20 x 5)`.
-    pub fn said(&self) -> String {
-        format!(
-            "{} = {} / ({} x {})",
-            self.shown(),
-            self.count,
-            self.left,
-            self.right
-        )
+    /// How often token `id` stands in the corpus now.
+    pub fn count(&self, id: TokenId) -> u64 {
+        self.symbols.get(id as usize).copied().unwrap_or(0)
     }
-}
 
-/// The score of `pair`, which stands `count` times, as the trainer counts
-/// its tokens now.
-pub fn score_of(t: &Trainer, (a, b): Pair, count: u64) -> PairScore {
-    // A token always stands where its pairs do; the floor only keeps a
-    // stale count from dividing by zero.
-    PairScore {
-        count,
-        left: t.symbol_count(a).max(1),
-        right: t.symbol_count(b).max(1),
+    /// The score of `pair`, which stands `count` times.
+    pub fn score_of(&self, (a, b): Pair, count: u64) -> PairScore {
+        // A token always stands where its pairs do; the floor only keeps a
+        // stale count from dividing by zero.
+        PairScore {
+            count,
+            left: self.count(a).max(1),
+            right: self.count(b).max(1),
+        }
+    }
+
+    /// After merge `pair` into `id` replaced it `times` times.
+    pub fn merged(&mut self, pair: Pair, id: TokenId, times: u64) {
+        merged(&mut self.symbols, pair, id, times);
+    }
+
+    /// After that merge is undone.
+    pub fn unmerged(&mut self, pair: Pair, id: TokenId, times: u64) {
+        unmerged(&mut self.symbols, pair, id, times);
     }
 }
 
@@ -112,14 +110,17 @@ impl PartialEq for Place {
 
 impl Eq for Place {}
 
-fn places(t: &Trainer) -> impl Iterator<Item = Place> + '_ {
-    let min = t.config().min_count;
-    t.pairs()
+fn places<'a>(
+    score: &'a WordPieceScore,
+    table: &'a PairTable,
+    min: u64,
+) -> impl Iterator<Item = Place> + 'a {
+    table
         .iter()
         .enumerate()
         .map(move |(index, (pair, count))| Place {
             eligible: count >= min,
-            score: score_of(t, pair, count),
+            score: score.score_of(pair, count),
             index,
             pair,
         })
@@ -128,12 +129,17 @@ fn places(t: &Trainer) -> impl Iterator<Item = Place> + '_ {
 /// The first `k` pairs in the order the score picks winners in, with
 /// their scores: the first is the pair [`choose`] merges next. One walk
 /// over the table, keeping the best `k` on a heap.
-pub fn top(t: &Trainer, k: usize) -> Vec<(Pair, PairScore)> {
+pub fn top(
+    score: &WordPieceScore,
+    table: &PairTable,
+    min: u64,
+    k: usize,
+) -> Vec<(Pair, PairScore)> {
     if k == 0 {
         return Vec::new();
     }
     let mut heap = std::collections::BinaryHeap::with_capacity(k + 1);
-    for place in places(t) {
+    for place in places(score, table, min) {
         // The heap's top is the worst kept: a place no better is skipped
         // without a push.
         if heap.len() == k && heap.peek().is_some_and(|worst| place >= *worst) {
@@ -154,13 +160,20 @@ pub fn top(t: &Trainer, k: usize) -> Vec<(Pair, PairScore)> {
 /// not in the table), in two walks over the table rather than a sort of
 /// all of it: a pair goes before the asked pairs from the first one it
 /// does not follow on, so a running sum over them gives each its place.
-pub fn ranks(t: &Trainer, pairs: &[Pair]) -> Vec<Option<usize>> {
+pub fn ranks(
+    score: &WordPieceScore,
+    table: &PairTable,
+    min: u64,
+    pairs: &[Pair],
+) -> Vec<Option<usize>> {
     let asked: rustc_hash::FxHashSet<Pair> = pairs.iter().copied().collect();
-    let mut found: Vec<Place> = places(t).filter(|p| asked.contains(&p.pair)).collect();
+    let mut found: Vec<Place> = places(score, table, min)
+        .filter(|p| asked.contains(&p.pair))
+        .collect();
     found.sort_unstable();
     // between[j]: how many pairs go before found[j] but not before found[j - 1].
     let mut between = vec![0usize; found.len() + 1];
-    for place in places(t) {
+    for place in places(score, table, min) {
         between[found.partition_point(|f| *f <= place)] += 1;
     }
     let mut rank_of = rustc_hash::FxHashMap::default();
@@ -174,7 +187,7 @@ pub fn ranks(t: &Trainer, pairs: &[Pair]) -> Vec<Option<usize>> {
 
 /// How often each token stands in the corpus as `chain` cuts it, by id,
 /// each chunk weighted by how often it occurs.
-pub fn symbol_counts(chain: &Chain, corpus: &Corpus) -> Vec<u64> {
+fn symbol_counts(chain: &Chain, corpus: &Corpus) -> Vec<u64> {
     let mut out: Vec<u64> = Vec::new();
     for (c, chunk) in corpus.chunks().iter().enumerate() {
         for pos in chain.chunk_range(c as u32) {
@@ -189,7 +202,7 @@ pub fn symbol_counts(chain: &Chain, corpus: &Corpus) -> Vec<u64> {
 }
 
 /// The counts after merge `pair` into `id` replaced it `times` times.
-pub fn merged(symbols: &mut Vec<u64>, (a, b): Pair, id: TokenId, times: u64) {
+fn merged(symbols: &mut Vec<u64>, (a, b): Pair, id: TokenId, times: u64) {
     if symbols.len() <= id as usize {
         symbols.resize(id as usize + 1, 0);
     }
@@ -202,7 +215,7 @@ pub fn merged(symbols: &mut Vec<u64>, (a, b): Pair, id: TokenId, times: u64) {
 }
 
 /// The counts after that merge is undone.
-pub fn unmerged(symbols: &mut [u64], (a, b): Pair, id: TokenId, times: u64) {
+fn unmerged(symbols: &mut [u64], (a, b): Pair, id: TokenId, times: u64) {
     if let Some(n) = symbols.get_mut(id as usize) {
         *n = n.saturating_sub(times);
     }
@@ -216,22 +229,21 @@ pub fn unmerged(symbols: &mut [u64], (a, b): Pair, id: TokenId, times: u64) {
 /// The pair with the best score, everything tied with it, and the most
 /// frequent pair's score where that pair does not win; or why training
 /// has to stop.
-pub fn choose(t: &Trainer) -> Result<Choice, StopReason> {
-    let config = t.config();
-    let (table, chunk_of) = t.table_and_chunk_of();
-    let score = |(pair, count): (Pair, u64)| score_of(t, pair, count);
+pub fn choose(wp: &WordPieceScore, round: &Round) -> Result<Choice, StopReason> {
+    let table = round.table;
+    let score = |(pair, count): (Pair, u64)| wp.score_of(pair, count);
     let Some(most_frequent) = table.best() else {
         return Err(StopReason::NoPairs);
     };
-    if most_frequent.1 < config.min_count {
+    if most_frequent.1 < round.min_count {
         return Err(StopReason::MinCount {
             best: most_frequent.1,
-            min: config.min_count,
+            min: round.min_count,
         });
     }
     // Pairs below the minimum count take no part.
     let mut best: Option<(Pair, PairScore)> = None;
-    for entry in table.iter().take_while(|&(_, c)| c >= config.min_count) {
+    for entry in table.iter().take_while(|&(_, c)| c >= round.min_count) {
         let s = score(entry);
         if best.is_none_or(|(_, b)| s.cmp_exact(&b) == Ordering::Greater) {
             best = Some((entry.0, s));
@@ -240,16 +252,16 @@ pub fn choose(t: &Trainer) -> Result<Choice, StopReason> {
     let Some((pair, winning)) = best else {
         return Err(StopReason::NoPairs);
     };
-    let bytes = t.token_bytes(pair.0).len() + t.token_bytes(pair.1).len();
-    if bytes > config.max_token_bytes {
+    let bytes = (round.token_len)(pair.0) + (round.token_len)(pair.1);
+    if bytes > round.max_token_bytes {
         return Err(StopReason::TokenTooLong {
             bytes,
-            max: config.max_token_bytes,
+            max: round.max_token_bytes,
         });
     }
     let mut rivals = Vec::new();
     let mut rivals_total = 0;
-    for entry in table.iter().take_while(|&(_, c)| c >= config.min_count) {
+    for entry in table.iter().take_while(|&(_, c)| c >= round.min_count) {
         if entry.0 != pair && score(entry).cmp_exact(&winning) == Ordering::Equal {
             if rivals.len() < RIVALS_LISTED {
                 rivals.push(entry.0);
@@ -263,7 +275,7 @@ pub fn choose(t: &Trainer) -> Result<Choice, StopReason> {
         rivals,
         rivals_total,
         next_best: None,
-        first_chunk: chunk_of(pair),
+        first_chunk: (round.chunk_of)(pair),
         score: Some(winning),
         most_frequent: (most_frequent.0 != pair).then(|| (most_frequent.0, score(most_frequent))),
     })
