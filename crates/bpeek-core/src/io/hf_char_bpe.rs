@@ -34,7 +34,7 @@ pub fn is_byte_level(doc: &Value) -> bool {
 }
 
 /// A merge written `"LEFT RIGHT"` or `[LEFT, RIGHT]`.
-fn merge_pair(m: &Value, i: usize) -> Result<(String, String)> {
+pub(crate) fn merge_pair(m: &Value, i: usize) -> Result<(String, String)> {
     let pair = match m {
         Value::String(s) => s
             .split_once(' ')
