@@ -10,9 +10,10 @@
 //! the file's steps ([`hf_pipeline`]), each word segmented on its own, and
 //! added tokens are matched whole before it.
 
-use crate::added::AddedVocab;
+use crate::added::{AddedToken, AddedVocab};
 use crate::encoder::Tokenizer;
 use crate::error::{Error, Result, quoted};
+use crate::hf_text::HfText;
 use crate::io::hf_fields::added_tokens;
 use crate::io::hf_pipeline;
 use crate::io::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
@@ -36,33 +37,71 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             MAX_ID + 1
         )));
     }
-    let byte_fallback = match model.get("byte_fallback") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(other) => {
-            return Err(Error::input(format!(
-                "model.byte_fallback: {other} is not true or false"
-            )));
-        }
+    let byte_fallback = byte_fallback(model)?;
+    let unk_id = unknown_id(model, list.len())?;
+    let (mut pieces, scores) = read_pieces(list, unk_id, byte_fallback)?;
+    // The pipeline of SentencePiece's own shape (steps, a character map,
+    // one Metaspace) runs in the SentencePiece normalizer; any other runs
+    // as the file's steps, word by word.
+    let simple = sentencepiece_shaped(doc);
+    let general = match simple {
+        Some(_) => None,
+        None => Some(hf_pipeline::read(doc, "Unigram")?),
     };
+    let added = added_tokens(doc)?;
+    let unk_surface = mark_added_pieces(&mut pieces, &added, unk_id, general.is_some())?;
+    let read = ReadModel {
+        pieces,
+        scores,
+        byte_fallback,
+        unk_surface,
+    };
+    match simple {
+        Some(((steps, charsmap), (prepend, split))) => {
+            sentencepiece_pipeline(name, read, steps, charsmap, prepend, split)
+        }
+        None => file_pipeline(name, read, general.unwrap_or_default(), added),
+    }
+}
+
+/// `model.byte_fallback`: false when missing.
+fn byte_fallback(model: &Value) -> Result<bool> {
+    match model.get("byte_fallback") {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(Error::input(format!(
+            "model.byte_fallback: {other} is not true or false"
+        ))),
+    }
+}
+
+/// `model.unk_id`, the id of one of the `pieces` pieces: bpeek reads only
+/// models that have an unknown piece.
+fn unknown_id(model: &Value, pieces: usize) -> Result<usize> {
     let unk_id = match model.get("unk_id") {
         None | Some(Value::Null) => None,
         Some(v) => Some(
             v.as_u64()
-                .filter(|&n| (n as usize) < list.len())
+                .filter(|&n| (n as usize) < pieces)
                 .ok_or_else(|| {
                     Error::input(format!(
-                        "model.unk_id: {v} is not the id of a piece (0..{})",
-                        list.len()
+                        "model.unk_id: {v} is not the id of a piece (0..{pieces})"
                     ))
                 })? as usize,
         ),
     };
-    let Some(unk_id) = unk_id else {
-        return Err(Error::input(
-            "model.unk_id: null; bpeek reads Unigram models that have an unknown piece",
-        ));
-    };
+    unk_id.ok_or_else(|| {
+        Error::input("model.unk_id: null; bpeek reads Unigram models that have an unknown piece")
+    })
+}
+
+/// The `[piece, score]` entries of `model.vocab` as pieces, with their
+/// scores as written (the pieces keep them as `f32`).
+fn read_pieces(
+    list: &[Value],
+    unk_id: usize,
+    byte_fallback: bool,
+) -> Result<(Vec<Piece>, Vec<f64>)> {
     let mut budget = VocabBudget::default();
     let mut pieces = Vec::with_capacity(list.len());
     let mut scores = Vec::with_capacity(list.len());
@@ -92,27 +131,40 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             kind,
         });
     }
-    // The pipeline of SentencePiece's own shape (steps, a character map,
-    // one Metaspace) runs in the SentencePiece normalizer; any other runs
-    // as the file's steps, word by word.
+    Ok((pieces, scores))
+}
+
+/// The normalizer's steps and character map and the Metaspace's prepend
+/// and split, when the file's pipeline has SentencePiece's own shape.
+type SentencepieceShape = ((Vec<TextStep>, Vec<u8>), (bool, bool));
+
+/// The pipeline, when it has SentencePiece's own shape.
+fn sentencepiece_shaped(doc: &Value) -> Option<SentencepieceShape> {
     let field = |f: &str| doc.get(f).unwrap_or(&Value::Null);
-    let simple = match (
+    match (
         normalizer(field("normalizer"), "normalizer"),
         pre_tokenizer(field("pre_tokenizer"), "pre_tokenizer"),
         decoder(field("decoder"), "decoder"),
     ) {
         (Ok(n), Ok(p), Ok(())) => Some((n, p)),
         _ => None,
-    };
-    let general = match simple {
-        Some(_) => None,
-        None => Some(hf_pipeline::read(doc, "Unigram")?),
-    };
-    // Decoding drops special tokens (as `decode` does by default) and
-    // writes the unknown piece as its text otherwise.
+    }
+}
+
+/// Checks each added token against the piece of its id and gives the
+/// piece its kind: special tokens are control pieces; others are matched
+/// whole before the file's steps (`general`) or are user-defined pieces.
+/// Gives the text decoding writes for the unknown piece: decoding drops
+/// special tokens (as `decode` does by default) and writes the unknown
+/// piece as its text otherwise.
+fn mark_added_pieces(
+    pieces: &mut [Piece],
+    added: &[(String, AddedToken)],
+    unk_id: usize,
+    general: bool,
+) -> Result<Vec<u8>> {
     let mut unk_surface = pieces[unk_id].text.clone();
-    let added = added_tokens(doc)?;
-    for (place, t) in &added {
+    for (place, t) in added {
         if t.id as usize == unk_id && t.special {
             unk_surface.clear();
         }
@@ -133,7 +185,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         if p.kind == PieceType::Normal {
             p.kind = if t.special {
                 PieceType::Control
-            } else if general.is_some() {
+            } else if general {
                 // Matched whole before the steps run, as added tokens.
                 PieceType::Normal
             } else {
@@ -141,54 +193,83 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             };
         }
     }
-    let Some(((steps, charsmap), (prepend, split))) = simple else {
-        let mut text = general.unwrap_or_default();
-        let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
-        let added_normalizer = hf_pipeline::added_normalizer(&mut text, &tokens);
+    Ok(unk_surface)
+}
+
+/// What the file gives the model, whatever its pipeline.
+struct ReadModel {
+    pieces: Vec<Piece>,
+    scores: Vec<f64>,
+    byte_fallback: bool,
+    unk_surface: Vec<u8>,
+}
+
+impl ReadModel {
+    /// The model's spec, with `normalizer`.
+    fn spec(self, normalizer: NormalizerSpec) -> (ModelSpec, Vec<f64>) {
         let spec = ModelSpec {
-            pieces,
+            pieces: self.pieces,
             algorithm: Algorithm::Unigram,
-            byte_fallback,
+            byte_fallback: self.byte_fallback,
             split_digits: false,
             treat_whitespace_as_suffix: false,
-            unk_surface: Some(unk_surface),
-            normalizer: NormalizerSpec {
-                name: String::new(),
-                precompiled_charsmap: Vec::new(),
-                add_dummy_prefix: false,
-                remove_extra_whitespaces: false,
-                escape_whitespaces: false,
-                prefix_unless_space: false,
-            },
+            unk_surface: Some(self.unk_surface),
+            normalizer,
         };
-        let model = SpmModel::new(spec)
-            .map_err(|e| e.context("model"))?
-            .with_exact_scores(scores)
-            .with_hf_text(text);
-        let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
-        let added = (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer));
-        return Ok(Tokenizer::from_sentencepiece(name, model).with_added(added));
-    };
-    let spec = ModelSpec {
-        pieces,
-        algorithm: Algorithm::Unigram,
-        byte_fallback,
-        split_digits: false,
-        treat_whitespace_as_suffix: false,
-        unk_surface: Some(unk_surface),
-        normalizer: NormalizerSpec {
-            name: if charsmap.is_empty() {
-                String::new()
-            } else {
-                "precompiled".into()
-            },
-            precompiled_charsmap: charsmap,
-            add_dummy_prefix: prepend,
-            remove_extra_whitespaces: false,
-            escape_whitespaces: true,
-            prefix_unless_space: true,
+        (spec, self.scores)
+    }
+}
+
+/// A model whose pipeline runs as the file's steps (`text`), each word
+/// segmented on its own, with the added tokens matched whole before it.
+fn file_pipeline(
+    name: &str,
+    read: ReadModel,
+    mut text: HfText,
+    added: Vec<(String, AddedToken)>,
+) -> Result<Tokenizer> {
+    let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
+    let added_normalizer = hf_pipeline::added_normalizer(&mut text, &tokens);
+    let (spec, scores) = read.spec(NormalizerSpec {
+        name: String::new(),
+        precompiled_charsmap: Vec::new(),
+        add_dummy_prefix: false,
+        remove_extra_whitespaces: false,
+        escape_whitespaces: false,
+        prefix_unless_space: false,
+    });
+    let model = SpmModel::new(spec)
+        .map_err(|e| e.context("model"))?
+        .with_exact_scores(scores)
+        .with_hf_text(text);
+    let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
+    let added = (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer));
+    Ok(Tokenizer::from_sentencepiece(name, model).with_added(added))
+}
+
+/// A model whose pipeline of SentencePiece's own shape runs in the
+/// SentencePiece normalizer: `steps`, then `charsmap` (empty for none),
+/// then the Metaspace.
+fn sentencepiece_pipeline(
+    name: &str,
+    read: ReadModel,
+    steps: Vec<TextStep>,
+    charsmap: Vec<u8>,
+    prepend: bool,
+    split: bool,
+) -> Result<Tokenizer> {
+    let (spec, scores) = read.spec(NormalizerSpec {
+        name: if charsmap.is_empty() {
+            String::new()
+        } else {
+            "precompiled".into()
         },
-    };
+        precompiled_charsmap: charsmap,
+        add_dummy_prefix: prepend,
+        remove_extra_whitespaces: false,
+        escape_whitespaces: true,
+        prefix_unless_space: true,
+    });
     let model = SpmModel::new(spec)
         .map_err(|e| e.context("model"))?
         .with_exact_scores(scores)

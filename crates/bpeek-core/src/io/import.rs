@@ -3,10 +3,11 @@
 //! whose model is byte-level BPE.
 
 use crate::TokenId;
-use crate::added::{AddedVocab, Normalizer};
+use crate::added::{AddedToken, AddedVocab, Normalizer};
 use crate::encoder::{SpecialToken, Tokenizer};
 use crate::error::{Error, Result, quoted};
 use crate::hf_pretok::PreStep;
+use crate::hf_text::HfText;
 use crate::io::byte_unicode;
 use crate::io::hf_export;
 use crate::io::hf_fields::{added_tokens, vocab_ids};
@@ -122,16 +123,76 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     if !crate::io::hf_char_bpe::is_byte_level(doc) {
         return crate::io::hf_char_bpe::hugging_face(name, doc);
     }
+    byte_level_bpe(name, doc, model)
+}
+
+/// A Hugging Face byte-level BPE file, `model` its model.
+fn byte_level_bpe(name: &str, doc: &Value, model: &Value) -> Result<Tokenizer> {
     refuse_id_changing_parts(doc, model)?;
-    // NFC and ByteLevel after Split steps have fast paths; any other
-    // normalizer and pre-tokenizer runs as the file's steps.
+    let text = byte_level_text(doc)?;
+    let vocab_obj = model
+        .get("vocab")
+        .and_then(Value::as_object)
+        .ok_or_else(|| Error::input("model.vocab is missing or not an object"))?;
+    let mut vocab = vocab_ids(vocab_obj, "model.vocab")?;
+    let merges = hf_merges(model)?;
+    let added = added_tokens(doc)?;
+    let specials = hf_specials(&mut vocab, &added)?;
+    let whole = model
+        .get("ignore_merges")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let mut tok = byte_level(name, vocab, merges, text.pretok, specials, whole, false)?;
+    tok.set_digits(text.digits);
+    if let Some(list) = text.patterns {
+        let list: Vec<&str> = list.iter().map(String::as_str).collect();
+        tok.set_split(crate::regex_split::RegexChain::new("pre_tokenizer", &list)?);
+    }
+    let mut normalizer = text.normalizer;
+    if let Some(mut steps) = text.steps {
+        let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
+        normalizer = hf_pipeline::added_normalizer(&mut steps, &tokens);
+        tok.set_hf_text(steps);
+    }
+    if !added.is_empty() || normalizer != Normalizer::None {
+        tok.set_added(AddedVocab::new(
+            added.into_iter().map(|(_, t)| t).collect(),
+            normalizer,
+        ));
+    }
+    Ok(tok)
+}
+
+/// How a byte-level file's text is normalized and cut before BPE: by
+/// bpeek's fast paths, or (`steps`) as the file's own steps.
+struct ByteLevelText {
+    normalizer: Normalizer,
+    pretok: Pretok,
+    digits: Digits,
+    /// `Split` patterns to run as written.
+    patterns: Option<Vec<String>>,
+    steps: Option<HfText>,
+}
+
+/// The normalizer and pre-tokenizer of a byte-level file: NFC and
+/// ByteLevel after Split steps have fast paths; any other normalizer and
+/// pre-tokenizer runs as the file's steps, which must write bytes as
+/// ByteLevel does.
+fn byte_level_text(doc: &Value) -> Result<ByteLevelText> {
     let fast = (
         hf_normalizer(doc.get("normalizer").unwrap_or(&Value::Null)),
         hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null)),
     );
-    let (normalizer, pretok, digits, patterns, steps) = match fast {
-        (Ok(n), Ok(HfCut::Known(p, d))) => (n, p, d, None, None),
-        (Ok(n), Ok(HfCut::Patterns(list))) => (n, Pretok::None, Digits::Keep, Some(list), None),
+    let text = |normalizer, pretok, digits, patterns, steps| ByteLevelText {
+        normalizer,
+        pretok,
+        digits,
+        patterns,
+        steps,
+    };
+    Ok(match fast {
+        (Ok(n), Ok(HfCut::Known(p, d))) => text(n, p, d, None, None),
+        (Ok(n), Ok(HfCut::Patterns(list))) => text(n, Pretok::None, Digits::Keep, Some(list), None),
         _ => {
             let steps = hf_pipeline::read_text(doc, "byte-level BPE")?;
             if !steps
@@ -143,7 +204,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
                     "pre_tokenizer: no ByteLevel step; bpeek reads byte-level BPE whose pre-tokenizer writes bytes as ByteLevel does",
                 ));
             }
-            (
+            text(
                 Normalizer::None,
                 Pretok::None,
                 Digits::Keep,
@@ -151,38 +212,32 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
                 Some(steps),
             )
         }
-    };
-    let vocab_obj = model
-        .get("vocab")
-        .and_then(Value::as_object)
-        .ok_or_else(|| Error::input("model.vocab is missing or not an object"))?;
-    let mut vocab = vocab_ids(vocab_obj, "model.vocab")?;
+    })
+}
+
+/// `model.merges`, each with its place for errors.
+fn hf_merges(model: &Value) -> Result<Vec<(String, String, String)>> {
     let raw_merges = model
         .get("merges")
         .and_then(Value::as_array)
         .ok_or_else(|| Error::input("model.merges is missing or not a list"))?;
     let mut merges = Vec::with_capacity(raw_merges.len());
     for (i, m) in raw_merges.iter().enumerate() {
-        let pair = match m {
-            Value::String(s) => s
-                .split_once(' ')
-                .map(|(a, b)| (a.to_string(), b.to_string())),
-            Value::Array(v) if v.len() == 2 => match (v[0].as_str(), v[1].as_str()) {
-                (Some(a), Some(b)) => Some((a.to_string(), b.to_string())),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some((a, b)) = pair else {
-            return Err(Error::input(format!(
-                "model.merges[{i}]: expected \"LEFT RIGHT\" or [LEFT, RIGHT]"
-            )));
-        };
+        let (a, b) = crate::io::hf_char_bpe::merge_pair(m, i)?;
         merges.push((a, b, format!("model.merges[{i}]")));
     }
-    let added = added_tokens(doc)?;
+    Ok(merges)
+}
+
+/// The added tokens that are not ordinary tokens, as special tokens: a
+/// special token also written in `vocab` with the same id leaves it. An
+/// added token's id must be its id in `vocab`, and no ordinary token's.
+fn hf_specials(
+    vocab: &mut FxHashMap<String, TokenId>,
+    added: &[(String, AddedToken)],
+) -> Result<Vec<SpecialToken>> {
     let mut specials = Vec::with_capacity(added.len());
-    for (place, token) in &added {
+    for (place, token) in added {
         let (text, id) = (&token.text, token.id);
         match vocab.get(text) {
             // A special token written in the vocabulary too, with the same id.
@@ -212,29 +267,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
             )));
         }
     }
-    let whole = model
-        .get("ignore_merges")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let mut tok = byte_level(name, vocab, merges, pretok, specials, whole, false)?;
-    tok.set_digits(digits);
-    if let Some(list) = patterns {
-        let list: Vec<&str> = list.iter().map(String::as_str).collect();
-        tok.set_split(crate::regex_split::RegexChain::new("pre_tokenizer", &list)?);
-    }
-    let mut normalizer = normalizer;
-    if let Some(mut steps) = steps {
-        let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
-        normalizer = hf_pipeline::added_normalizer(&mut steps, &tokens);
-        tok.set_hf_text(steps);
-    }
-    if !added.is_empty() || normalizer != Normalizer::None {
-        tok.set_added(AddedVocab::new(
-            added.into_iter().map(|(_, t)| t).collect(),
-            normalizer,
-        ));
-    }
-    Ok(tok)
+    Ok(specials)
 }
 
 /// Refuse the parts of a Hugging Face file that would change the ids bpeek
@@ -347,95 +380,12 @@ enum HfCut {
 
 /// The pre-tokenizer a Hugging Face file describes.
 fn hf_pretok(p: &Value) -> Result<HfCut> {
-    let kind = p.get("type").and_then(Value::as_str).unwrap_or("");
-    let steps: Vec<Value> = match kind {
-        "ByteLevel" => vec![p.clone()],
-        "Sequence" => p
-            .get("pretokenizers")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default(),
-        "" => {
-            return Err(Error::input(
-                "pre_tokenizer is missing: only byte-level BPE is supported",
-            ));
-        }
-        other => {
-            return Err(Error::input(format!(
-                "pre_tokenizer {} is not supported: bpeek reads byte-level BPE (ByteLevel)",
-                quoted(other)
-            )));
-        }
-    };
-    let mut pretok = None;
-    let mut digits = Digits::Keep;
-    let mut byte_level = false;
-    let mut patterns: Vec<String> = Vec::new();
-    let mut unknown = false;
-    for (i, step) in steps.iter().enumerate() {
+    let mut cut = CutReader::default();
+    for (i, step) in pretok_steps(p)?.iter().enumerate() {
         let place = format!("pre_tokenizer step {i}");
         match step.get("type").and_then(Value::as_str) {
-            Some("Split") => {
-                if byte_level {
-                    return Err(Error::input(format!(
-                        "{place}: a Split after ByteLevel is not supported"
-                    )));
-                }
-                let behavior = step.get("behavior").and_then(Value::as_str).unwrap_or("");
-                if behavior != "Isolated"
-                    || step.get("invert").and_then(Value::as_bool) == Some(true)
-                {
-                    return Err(Error::input(format!(
-                        "{place}: Split with behavior {}{} is not supported (only \"Isolated\", which keeps every piece)",
-                        quoted(behavior),
-                        if step.get("invert").and_then(Value::as_bool) == Some(true) {
-                            " and invert"
-                        } else {
-                            ""
-                        }
-                    )));
-                }
-                let Some(pattern) = step.pointer("/pattern/Regex").and_then(Value::as_str) else {
-                    return Err(Error::input(format!(
-                        "{place}: only a Split with a Regex pattern is supported, not {}",
-                        step.get("pattern")
-                            .map(Value::to_string)
-                            .unwrap_or_default()
-                    )));
-                };
-                patterns.push(pattern.to_string());
-                if pretok.is_none()
-                    && digits == Digits::Keep
-                    && let Some(known) = known_split(pattern)
-                {
-                    pretok = Some(known);
-                } else if digits == Digits::Keep
-                    && let Some(d) = known_digit_split(pattern)
-                {
-                    digits = d;
-                } else {
-                    // Any other pattern runs as written (see regex_split).
-                    unknown = true;
-                }
-            }
-            Some("ByteLevel") => {
-                if p.get("add_prefix_space").and_then(Value::as_bool) == Some(true)
-                    || step.get("add_prefix_space").and_then(Value::as_bool) == Some(true)
-                {
-                    return Err(Error::input(
-                        "pre_tokenizer: ByteLevel with add_prefix_space is not supported",
-                    ));
-                }
-                if step.get("use_regex").and_then(Value::as_bool) != Some(false) {
-                    if pretok.is_some() || digits != Digits::Keep {
-                        return Err(Error::input(format!(
-                            "{place}: ByteLevel with use_regex after a Split cuts twice, which bpeek does not do"
-                        )));
-                    }
-                    pretok = Some(Pretok::Gpt2);
-                }
-                byte_level = true;
-            }
+            Some("Split") => cut.split(step, &place)?,
+            Some("ByteLevel") => cut.byte_level(p, step, &place)?,
             Some(other) => {
                 return Err(Error::input(format!(
                     "{place}: {} is not supported",
@@ -445,15 +395,126 @@ fn hf_pretok(p: &Value) -> Result<HfCut> {
             None => {}
         }
     }
-    if !byte_level {
-        return Err(Error::input(
-            "pre_tokenizer: not byte-level (no ByteLevel step)",
-        ));
+    cut.finish()
+}
+
+/// The steps of a pre-tokenizer: itself if ByteLevel, or a Sequence's.
+fn pretok_steps(p: &Value) -> Result<Vec<Value>> {
+    let kind = p.get("type").and_then(Value::as_str).unwrap_or("");
+    match kind {
+        "ByteLevel" => Ok(vec![p.clone()]),
+        "Sequence" => Ok(p
+            .get("pretokenizers")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()),
+        "" => Err(Error::input(
+            "pre_tokenizer is missing: only byte-level BPE is supported",
+        )),
+        other => Err(Error::input(format!(
+            "pre_tokenizer {} is not supported: bpeek reads byte-level BPE (ByteLevel)",
+            quoted(other)
+        ))),
     }
-    if unknown {
-        return Ok(HfCut::Patterns(patterns));
+}
+
+/// What the pre-tokenizer's steps have said so far.
+#[derive(Default)]
+struct CutReader {
+    pretok: Option<Pretok>,
+    digits: Digits,
+    byte_level: bool,
+    patterns: Vec<String>,
+    /// A pattern with no fast path: all run as written (see regex_split).
+    unknown: bool,
+}
+
+impl CutReader {
+    /// A `Split` step: an isolating Regex, before ByteLevel.
+    fn split(&mut self, step: &Value, place: &str) -> Result<()> {
+        if self.byte_level {
+            return Err(Error::input(format!(
+                "{place}: a Split after ByteLevel is not supported"
+            )));
+        }
+        let pattern = split_pattern(step, place)?;
+        self.patterns.push(pattern.to_string());
+        if self.pretok.is_none()
+            && self.digits == Digits::Keep
+            && let Some(known) = known_split(pattern)
+        {
+            self.pretok = Some(known);
+        } else if self.digits == Digits::Keep
+            && let Some(d) = known_digit_split(pattern)
+        {
+            self.digits = d;
+        } else {
+            // Any other pattern runs as written (see regex_split).
+            self.unknown = true;
+        }
+        Ok(())
     }
-    Ok(HfCut::Known(pretok.unwrap_or(Pretok::None), digits))
+
+    /// A `ByteLevel` step of pre-tokenizer `p`: with no prefix space, and
+    /// cutting by its regex only where no Split cut before.
+    fn byte_level(&mut self, p: &Value, step: &Value, place: &str) -> Result<()> {
+        if p.get("add_prefix_space").and_then(Value::as_bool) == Some(true)
+            || step.get("add_prefix_space").and_then(Value::as_bool) == Some(true)
+        {
+            return Err(Error::input(
+                "pre_tokenizer: ByteLevel with add_prefix_space is not supported",
+            ));
+        }
+        if step.get("use_regex").and_then(Value::as_bool) != Some(false) {
+            if self.pretok.is_some() || self.digits != Digits::Keep {
+                return Err(Error::input(format!(
+                    "{place}: ByteLevel with use_regex after a Split cuts twice, which bpeek does not do"
+                )));
+            }
+            self.pretok = Some(Pretok::Gpt2);
+        }
+        self.byte_level = true;
+        Ok(())
+    }
+
+    fn finish(self) -> Result<HfCut> {
+        if !self.byte_level {
+            return Err(Error::input(
+                "pre_tokenizer: not byte-level (no ByteLevel step)",
+            ));
+        }
+        if self.unknown {
+            return Ok(HfCut::Patterns(self.patterns));
+        }
+        Ok(HfCut::Known(
+            self.pretok.unwrap_or(Pretok::None),
+            self.digits,
+        ))
+    }
+}
+
+/// The Regex of a `Split` step that keeps every piece ("Isolated", not
+/// inverted).
+fn split_pattern<'a>(step: &'a Value, place: &str) -> Result<&'a str> {
+    let behavior = step.get("behavior").and_then(Value::as_str).unwrap_or("");
+    let invert = step.get("invert").and_then(Value::as_bool) == Some(true);
+    if behavior != "Isolated" || invert {
+        return Err(Error::input(format!(
+            "{place}: Split with behavior {}{} is not supported (only \"Isolated\", which keeps every piece)",
+            quoted(behavior),
+            if invert { " and invert" } else { "" }
+        )));
+    }
+    step.pointer("/pattern/Regex")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "{place}: only a Split with a Regex pattern is supported, not {}",
+                step.get("pattern")
+                    .map(Value::to_string)
+                    .unwrap_or_default()
+            ))
+        })
 }
 
 /// Move the tokens that `is_special` picks out of the vocabulary.

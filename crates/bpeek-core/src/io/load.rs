@@ -31,39 +31,10 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     }
     let path = Path::new(spec);
     if std::fs::symlink_metadata(path).is_err() {
-        // `FILE:PRETOK`: a rank file and the pre-tokenizer it needs.
-        if let Some((file, pretok)) = spec.rsplit_once(':')
-            && Path::new(file).exists()
-            && !Path::new(file).is_dir()
-        {
-            let pretok = Pretok::parse(pretok).map_err(|e| e.context(spec))?;
-            let text = read_text(Path::new(file))?;
-            return import::tiktoken(&file_name(file), &text, pretok).map_err(|e| e.context(file));
-        }
-        return Err(Error::input(format!(
-            "{spec}: no such file, and not a built-in tokenizer (built-in names: {})",
-            builtin::names().join(", ")
-        )));
+        return load_rank_file_with_pretok(spec);
     }
     if path.is_dir() {
-        let (enc, bpe) = (path.join("encoder.json"), path.join("vocab.bpe"));
-        if enc.is_file() {
-            return gpt2_pair(spec, &enc, &bpe);
-        }
-        if bpe.is_file() {
-            return Err(Error::input(format!(
-                "{spec}: encoder.json is missing (GPT-2's vocab.bpe needs the encoder.json beside it)"
-            )));
-        }
-        for name in ["tokenizer.json", "vocab.txt"] {
-            let file = path.join(name);
-            if file.is_file() {
-                return load(&file.to_string_lossy());
-            }
-        }
-        return Err(Error::input(format!(
-            "{spec}: a folder, with none of encoder.json + vocab.bpe, tokenizer.json or vocab.txt in it"
-        )));
+        return load_folder(spec, path);
     }
     if path.file_name().is_some_and(|n| n == "vocab.bpe") {
         let enc = sibling(path, "encoder.json");
@@ -87,6 +58,52 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
         }
         return sentencepiece_model(spec, &read_bytes(path)?);
     }
+    load_file(spec, path)
+}
+
+/// A `spec` that is no file: `FILE:PRETOK`, a rank file and the
+/// pre-tokenizer it needs, or an error.
+fn load_rank_file_with_pretok(spec: &str) -> Result<Tokenizer> {
+    if let Some((file, pretok)) = spec.rsplit_once(':')
+        && Path::new(file).exists()
+        && !Path::new(file).is_dir()
+    {
+        let pretok = Pretok::parse(pretok).map_err(|e| e.context(spec))?;
+        let text = read_text(Path::new(file))?;
+        return import::tiktoken(&file_name(file), &text, pretok).map_err(|e| e.context(file));
+    }
+    Err(Error::input(format!(
+        "{spec}: no such file, and not a built-in tokenizer (built-in names: {})",
+        builtin::names().join(", ")
+    )))
+}
+
+/// A folder: GPT-2's encoder.json + vocab.bpe, else its tokenizer.json,
+/// else its vocab.txt.
+fn load_folder(spec: &str, path: &Path) -> Result<Tokenizer> {
+    let (enc, bpe) = (path.join("encoder.json"), path.join("vocab.bpe"));
+    if enc.is_file() {
+        return gpt2_pair(spec, &enc, &bpe);
+    }
+    if bpe.is_file() {
+        return Err(Error::input(format!(
+            "{spec}: encoder.json is missing (GPT-2's vocab.bpe needs the encoder.json beside it)"
+        )));
+    }
+    for name in ["tokenizer.json", "vocab.txt"] {
+        let file = path.join(name);
+        if file.is_file() {
+            return load(&file.to_string_lossy());
+        }
+    }
+    Err(Error::input(format!(
+        "{spec}: a folder, with none of encoder.json + vocab.bpe, tokenizer.json or vocab.txt in it"
+    )))
+}
+
+/// A file recognised by its content: a SentencePiece model under another
+/// name, or text.
+fn load_file(spec: &str, path: &Path) -> Result<Tokenizer> {
     let bytes = read_bytes(path)?;
     // A model file under another name: protobuf's first field (the pieces)
     // starts with byte 0x0A, and the file is not text.
@@ -112,6 +129,12 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     {
         return wordpiece::vocab_txt(&file_name(spec), text).map_err(|e| e.context(spec));
     }
+    load_json(spec, path, text)
+}
+
+/// A JSON file: bpeek's own tokenizer, GPT-2's encoder.json, or a Hugging
+/// Face tokenizer.json.
+fn load_json(spec: &str, path: &Path, text: &str) -> Result<Tokenizer> {
     let doc: Value = serde_json::from_str(text).map_err(|e| json_error(&e).context(spec))?;
     if tokenizer_file::is_bpeek_tokenizer(&doc) {
         return tokenizer_file::from_json(doc)
@@ -129,26 +152,31 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
         return gpt2_pair(spec, path, &bpe);
     }
     if doc.get("model").is_some_and(Value::is_object) {
-        let tok = import::hugging_face(&file_name(spec), &doc)
-            .map(|mut tok| {
-                let post = doc.get("post_processor").unwrap_or(&Value::Null);
-                if let Some(t) = crate::io::hf_template::template(post) {
-                    tok.set_template(t);
-                }
-                tok
-            })
-            .map_err(|e| e.context(spec));
-        // A file of hundreds of thousands of added tokens is millions of
-        // small allocations: they are freed off the caller's path.
-        if text.len() > BIG_DOCUMENT {
-            std::thread::spawn(move || drop(doc));
-        }
-        return tok;
+        return hugging_face_file(spec, doc, text.len());
     }
 
     Err(Error::input(format!(
         "{spec}: not a tokenizer bpeek reads; it reads {SUPPORTED}"
     )))
+}
+
+/// A Hugging Face tokenizer.json of `text_len` bytes, with its template.
+fn hugging_face_file(spec: &str, doc: Value, text_len: usize) -> Result<Tokenizer> {
+    let tok = import::hugging_face(&file_name(spec), &doc)
+        .map(|mut tok| {
+            let post = doc.get("post_processor").unwrap_or(&Value::Null);
+            if let Some(t) = crate::io::hf_template::template(post) {
+                tok.set_template(t);
+            }
+            tok
+        })
+        .map_err(|e| e.context(spec));
+    // A file of hundreds of thousands of added tokens is millions of
+    // small allocations: they are freed off the caller's path.
+    if text_len > BIG_DOCUMENT {
+        std::thread::spawn(move || drop(doc));
+    }
+    tok
 }
 
 /// Above this many bytes of JSON, the parsed document is freed on a thread

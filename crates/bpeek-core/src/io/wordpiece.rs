@@ -13,6 +13,7 @@ use crate::TokenId;
 use crate::added::{AddedToken, AddedVocab, Normalizer};
 use crate::encoder::Tokenizer;
 use crate::error::{Error, Result, quoted};
+use crate::hf_text::HfText;
 use crate::io::hf_fields::{added_tokens, vocab_ids};
 use crate::io::hf_pipeline;
 use crate::io::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
@@ -96,62 +97,19 @@ pub fn vocab_txt(name: &str, text: &str) -> Result<Tokenizer> {
 /// A Hugging Face `tokenizer.json` whose `model.type` is `WordPiece`.
 pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     let model = &doc["model"];
-    let str_field = |field: &str, default: &str| -> Result<String> {
-        match model.get(field) {
-            None | Some(Value::Null) => Ok(default.to_string()),
-            Some(Value::String(s)) if s.len() <= MAX_IMPORTED_TOKEN_BYTES => Ok(s.clone()),
-            Some(_) => Err(Error::input(format!(
-                "model.{field}: expected a string of at most {MAX_IMPORTED_TOKEN_BYTES} bytes"
-            ))),
-        }
-    };
     // WordLevel is WordPiece that never cuts a word: a word is a token or
     // the unknown token.
     let level = model.get("type").and_then(Value::as_str) == Some("WordLevel");
-    let unk_token = str_field("unk_token", if level { "<unk>" } else { "[UNK]" })?;
-    let prefix = if level {
-        // Without a decoder, Hugging Face joins tokens with spaces.
-        match doc.get("decoder") {
-            None | Some(Value::Null) => String::new(),
-            Some(d) => d
-                .get("prefix")
-                .and_then(Value::as_str)
-                .unwrap_or("##")
-                .to_string(),
-        }
-    } else {
-        str_field("continuing_subword_prefix", "##")?
-    };
+    let unk_token = str_field(model, "unk_token", if level { "<unk>" } else { "[UNK]" })?;
+    let prefix = continuing_prefix(doc, level)?;
     let max_chars = match model.get("max_input_chars_per_word") {
         None | Some(Value::Null) => 100,
         Some(v) => v.as_u64().filter(|&n| n > 0).ok_or_else(|| {
             Error::input("model.max_input_chars_per_word: expected a whole number above 0")
         })? as usize,
     };
-    let vocab_obj = model
-        .get("vocab")
-        .and_then(Value::as_object)
-        .ok_or_else(|| Error::input("model.vocab is missing or not an object"))?;
-    let vocab = vocab_ids(vocab_obj, "model.vocab")?;
-    let size = vocab.values().max().map_or(0, |&m| m as usize + 1);
-    let mut pieces = vec![String::new(); size];
-    for (text, &id) in &vocab {
-        pieces[id as usize] = text.clone();
-    }
-    // One BertNormalizer and one word split run on their own fast path;
-    // anything else runs as the file's steps.
-    let simple = (
-        bert_normalizer(doc.get("normalizer").unwrap_or(&Value::Null)),
-        word_split(doc.get("pre_tokenizer").unwrap_or(&Value::Null)),
-    );
-    let (normalizer, split, steps) = match simple {
-        (Ok(n), Ok(s)) => (n, s, None),
-        _ => {
-            let kind = if level { "WordLevel" } else { "WordPiece" };
-            let steps = hf_pipeline::read_text(doc, kind)?;
-            (None, WordSplit::Whole, Some(steps))
-        }
-    };
+    let mut pieces = vocab_pieces(model)?;
+    let (normalizer, split, steps) = word_text(doc, level)?;
     let normalizes =
         normalizer.is_some() || steps.as_ref().is_some_and(|t| !t.normalizer.is_empty());
     let cleanup = match doc.get("decoder") {
@@ -159,30 +117,7 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         d => decoder_cleanup(d.unwrap_or(&Value::Null), &prefix)?,
     };
     let added = added_tokens(doc)?;
-    let mut special = Vec::new();
-    for (place, t) in &added {
-        if t.normalized && normalizes {
-            return Err(Error::input(format!(
-                "{place}: {:?} is matched after normalizing, which bpeek does not do with WordPiece or WordLevel (only added tokens with \"normalized\": false)",
-                t.text
-            )));
-        }
-        let at = t.id as usize;
-        if at >= pieces.len() {
-            pieces.resize(at + 1, String::new());
-        }
-        if pieces[at].is_empty() {
-            pieces[at] = t.text.clone();
-        } else if pieces[at] != t.text {
-            return Err(Error::input(format!(
-                "{place}: added token {:?} has id {}, which model.vocab gives to {:?}",
-                t.text, t.id, pieces[at]
-            )));
-        }
-        if t.special {
-            special.push(t.id);
-        }
-    }
+    let special = place_added_tokens(&mut pieces, &added, normalizes)?;
     let wp = WordPiece::new(WordPieceSpec {
         pieces,
         unk_token,
@@ -206,6 +141,106 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         )
     });
     Ok(Tokenizer::from_wordpiece(name, wp, added))
+}
+
+/// The string `model.FIELD`, `default` when missing.
+fn str_field(model: &Value, field: &str, default: &str) -> Result<String> {
+    match model.get(field) {
+        None | Some(Value::Null) => Ok(default.to_string()),
+        Some(Value::String(s)) if s.len() <= MAX_IMPORTED_TOKEN_BYTES => Ok(s.clone()),
+        Some(_) => Err(Error::input(format!(
+            "model.{field}: expected a string of at most {MAX_IMPORTED_TOKEN_BYTES} bytes"
+        ))),
+    }
+}
+
+/// What marks a piece that continues a word: the model's
+/// `continuing_subword_prefix`, or for WordLevel (`level`) the decoder's
+/// prefix (none without a decoder: Hugging Face then joins tokens with
+/// spaces).
+fn continuing_prefix(doc: &Value, level: bool) -> Result<String> {
+    if !level {
+        return str_field(&doc["model"], "continuing_subword_prefix", "##");
+    }
+    Ok(match doc.get("decoder") {
+        None | Some(Value::Null) => String::new(),
+        Some(d) => d
+            .get("prefix")
+            .and_then(Value::as_str)
+            .unwrap_or("##")
+            .to_string(),
+    })
+}
+
+/// `model.vocab` as each id's piece (empty for an id with none).
+fn vocab_pieces(model: &Value) -> Result<Vec<String>> {
+    let vocab_obj = model
+        .get("vocab")
+        .and_then(Value::as_object)
+        .ok_or_else(|| Error::input("model.vocab is missing or not an object"))?;
+    let vocab = vocab_ids(vocab_obj, "model.vocab")?;
+    let size = vocab.values().max().map_or(0, |&m| m as usize + 1);
+    let mut pieces = vec![String::new(); size];
+    for (text, &id) in &vocab {
+        pieces[id as usize] = text.clone();
+    }
+    Ok(pieces)
+}
+
+/// How text is normalized and cut into words: one BertNormalizer and one
+/// word split run on their own fast path; anything else runs as the
+/// file's steps.
+fn word_text(
+    doc: &Value,
+    level: bool,
+) -> Result<(Option<BertNormalizer>, WordSplit, Option<HfText>)> {
+    let simple = (
+        bert_normalizer(doc.get("normalizer").unwrap_or(&Value::Null)),
+        word_split(doc.get("pre_tokenizer").unwrap_or(&Value::Null)),
+    );
+    Ok(match simple {
+        (Ok(n), Ok(s)) => (n, s, None),
+        _ => {
+            let kind = if level { "WordLevel" } else { "WordPiece" };
+            let steps = hf_pipeline::read_text(doc, kind)?;
+            (None, WordSplit::Whole, Some(steps))
+        }
+    })
+}
+
+/// Gives each added token its id's piece (which must be its text where
+/// model.vocab has one): the ids of the special ones. Added tokens are
+/// matched before normalizing only.
+fn place_added_tokens(
+    pieces: &mut Vec<String>,
+    added: &[(String, AddedToken)],
+    normalizes: bool,
+) -> Result<Vec<TokenId>> {
+    let mut special = Vec::new();
+    for (place, t) in added {
+        if t.normalized && normalizes {
+            return Err(Error::input(format!(
+                "{place}: {:?} is matched after normalizing, which bpeek does not do with WordPiece or WordLevel (only added tokens with \"normalized\": false)",
+                t.text
+            )));
+        }
+        let at = t.id as usize;
+        if at >= pieces.len() {
+            pieces.resize(at + 1, String::new());
+        }
+        if pieces[at].is_empty() {
+            pieces[at] = t.text.clone();
+        } else if pieces[at] != t.text {
+            return Err(Error::input(format!(
+                "{place}: added token {:?} has id {}, which model.vocab gives to {:?}",
+                t.text, t.id, pieces[at]
+            )));
+        }
+        if t.special {
+            special.push(t.id);
+        }
+    }
+    Ok(special)
 }
 
 /// The normalizer: none, or a `BertNormalizer` (alone or the one step of

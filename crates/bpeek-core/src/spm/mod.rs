@@ -231,94 +231,147 @@ pub fn byte_of_piece(piece: &[u8]) -> Option<u8> {
     u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
 }
 
-impl SpmModel {
-    /// Check the pieces as sentencepiece does when it loads a model, and
-    /// build the tables. Errors name the field.
-    pub fn new(spec: ModelSpec) -> Result<SpmModel> {
-        let mut normal = FxHashMap::default();
-        let mut reserved = FxHashMap::default();
-        let mut unk_id = None;
-        let mut byte_ids = vec![TokenId::MAX; 256];
-        let mut user = TrieBuilder::new();
-        let mut trie = TrieBuilder::new();
-        let (mut min_score, mut max_score) = (f32::MAX, f32::MIN_POSITIVE);
-        for (i, p) in spec.pieces.iter().enumerate() {
-            let id = i as TokenId;
-            let field = || format!("pieces[{i}]");
-            if p.text.is_empty() {
-                return Err(Error::input(format!("{}.piece: a piece is empty", field())));
-            }
-            let is_normal = matches!(
-                p.kind,
-                PieceType::Normal | PieceType::UserDefined | PieceType::Unused
-            );
-            let table = if is_normal {
-                &mut normal
-            } else {
-                &mut reserved
-            };
-            if table.insert(p.text.clone(), id).is_some() {
-                return Err(Error::input(format!(
-                    "{}.piece: {:?} appears twice",
-                    field(),
-                    String::from_utf8_lossy(&p.text)
-                )));
-            }
-            if is_normal {
-                trie.insert(&p.text, id);
-            }
-            match p.kind {
-                PieceType::Normal => {
-                    min_score = min_score.min(p.score);
-                    max_score = max_score.max(p.score);
-                }
-                PieceType::UserDefined => user.insert(&p.text, id),
-                PieceType::Unknown => {
-                    if let Some(first) = unk_id {
-                        return Err(Error::input(format!(
-                            "{}.type: a second unknown piece (the first is pieces[{first}])",
-                            field()
-                        )));
-                    }
-                    unk_id = Some(id);
-                }
-                PieceType::Byte => {
-                    if !spec.byte_fallback {
-                        return Err(Error::input(format!(
-                            "{}: a byte piece {:?}, but trainer_spec.byte_fallback is off",
-                            field(),
-                            String::from_utf8_lossy(&p.text)
-                        )));
-                    }
-                    let Some(b) = byte_of_piece(&p.text) else {
-                        return Err(Error::input(format!(
-                            "{}.piece: {:?} is typed byte but is not <0x00>..<0xFF>",
-                            field(),
-                            String::from_utf8_lossy(&p.text)
-                        )));
-                    };
-                    byte_ids[b as usize] = id;
-                }
-                PieceType::Control | PieceType::Unused => {}
-            }
+/// The tables [`SpmModel::new`] builds from the pieces, as it checks them.
+struct PieceTables {
+    normal: FxHashMap<Vec<u8>, TokenId>,
+    reserved: FxHashMap<Vec<u8>, TokenId>,
+    unk_id: Option<TokenId>,
+    byte_ids: Vec<TokenId>,
+    user: TrieBuilder,
+    trie: TrieBuilder,
+    /// The lowest and highest score of a normal piece.
+    min_score: f32,
+    max_score: f32,
+}
+
+impl PieceTables {
+    fn new() -> Self {
+        PieceTables {
+            normal: FxHashMap::default(),
+            reserved: FxHashMap::default(),
+            unk_id: None,
+            byte_ids: vec![TokenId::MAX; 256],
+            user: TrieBuilder::new(),
+            trie: TrieBuilder::new(),
+            min_score: f32::MAX,
+            max_score: f32::MIN_POSITIVE,
         }
-        let Some(unk_id) = unk_id else {
+    }
+
+    /// Piece `i`: not empty, not a second piece of its text among the
+    /// normal (or the reserved) pieces, and then by its kind.
+    fn add(&mut self, i: usize, p: &Piece, byte_fallback: bool) -> Result<()> {
+        let id = i as TokenId;
+        let field = || format!("pieces[{i}]");
+        if p.text.is_empty() {
+            return Err(Error::input(format!("{}.piece: a piece is empty", field())));
+        }
+        let is_normal = matches!(
+            p.kind,
+            PieceType::Normal | PieceType::UserDefined | PieceType::Unused
+        );
+        let table = if is_normal {
+            &mut self.normal
+        } else {
+            &mut self.reserved
+        };
+        if table.insert(p.text.clone(), id).is_some() {
+            return Err(Error::input(format!(
+                "{}.piece: {:?} appears twice",
+                field(),
+                String::from_utf8_lossy(&p.text)
+            )));
+        }
+        if is_normal {
+            self.trie.insert(&p.text, id);
+        }
+        self.add_by_kind(i, p, byte_fallback)
+    }
+
+    /// What piece `i`'s kind adds: a normal piece's score, a user-defined
+    /// piece to match whole, the one unknown piece, a byte piece.
+    fn add_by_kind(&mut self, i: usize, p: &Piece, byte_fallback: bool) -> Result<()> {
+        let id = i as TokenId;
+        let field = || format!("pieces[{i}]");
+        match p.kind {
+            PieceType::Normal => {
+                self.min_score = self.min_score.min(p.score);
+                self.max_score = self.max_score.max(p.score);
+            }
+            PieceType::UserDefined => self.user.insert(&p.text, id),
+            PieceType::Unknown => {
+                if let Some(first) = self.unk_id {
+                    return Err(Error::input(format!(
+                        "{}.type: a second unknown piece (the first is pieces[{first}])",
+                        field()
+                    )));
+                }
+                self.unk_id = Some(id);
+            }
+            PieceType::Byte => {
+                if !byte_fallback {
+                    return Err(Error::input(format!(
+                        "{}: a byte piece {:?}, but trainer_spec.byte_fallback is off",
+                        field(),
+                        String::from_utf8_lossy(&p.text)
+                    )));
+                }
+                let Some(b) = byte_of_piece(&p.text) else {
+                    return Err(Error::input(format!(
+                        "{}.piece: {:?} is typed byte but is not <0x00>..<0xFF>",
+                        field(),
+                        String::from_utf8_lossy(&p.text)
+                    )));
+                };
+                self.byte_ids[b as usize] = id;
+            }
+            PieceType::Control | PieceType::Unused => {}
+        }
+        Ok(())
+    }
+
+    /// Once every piece is in: the unknown piece's id, after checking that
+    /// there is one, every byte has a piece with `byte_fallback`, and some
+    /// piece can cut text.
+    fn check_complete(&self, byte_fallback: bool) -> Result<TokenId> {
+        let Some(unk_id) = self.unk_id else {
             return Err(Error::input(
                 "pieces: no piece has type UNKNOWN (sentencepiece needs one)",
             ));
         };
-        if spec.byte_fallback
-            && let Some(b) = byte_ids.iter().position(|&id| id == TokenId::MAX)
-        {
+        if byte_fallback && let Some(b) = self.byte_ids.iter().position(|&id| id == TokenId::MAX) {
             return Err(Error::input(format!(
                 "pieces: trainer_spec.byte_fallback is on but there is no byte piece <0x{b:02X}>"
             )));
         }
-        if normal.is_empty() {
+        if self.normal.is_empty() {
             return Err(Error::input(
                 "pieces: no normal, user-defined or unused piece to cut text into",
             ));
         }
+        Ok(unk_id)
+    }
+}
+
+impl SpmModel {
+    /// Check the pieces as sentencepiece does when it loads a model, and
+    /// build the tables. Errors name the field.
+    pub fn new(spec: ModelSpec) -> Result<SpmModel> {
+        let mut tables = PieceTables::new();
+        for (i, p) in spec.pieces.iter().enumerate() {
+            tables.add(i, p, spec.byte_fallback)?;
+        }
+        let unk_id = tables.check_complete(spec.byte_fallback)?;
+        let PieceTables {
+            normal,
+            reserved,
+            byte_ids,
+            user,
+            trie,
+            min_score,
+            max_score,
+            ..
+        } = tables;
         let map = if spec.normalizer.precompiled_charsmap.is_empty() {
             None
         } else {
