@@ -4,8 +4,9 @@
 //! also sums the counts itself (`--reduce`) and writes its own Parquet.
 //!
 //! Each runs when python3 can import `ray` or `pyspark` (with a Java
-//! runtime for Spark), and says it was skipped otherwise: neither is
-//! needed by anything else, so CI does not install them.
+//! runtime for Spark), and says it was skipped otherwise, except under CI
+//! (`CI=true`), where `.ci/run` installs them and a missing one is a
+//! failure.
 
 mod scratch;
 
@@ -17,6 +18,11 @@ fn python_has(module: &str) -> bool {
         .args(["-c", &format!("import {module}")])
         .output()
         .is_ok_and(|o| o.status.success())
+}
+
+/// Whether the tests run under CI, where every tool they need is there.
+fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
 fn scratch(name: &str) -> scratch::Scratch {
@@ -69,10 +75,15 @@ fn example(name: &str) -> PathBuf {
 #[test]
 fn ray_tasks_count_shards_that_train_the_whole_texts_merges() {
     if !python_has("ray") {
+        assert!(!in_ci(), "CI must have ray (.ci/run installs it)");
         eprintln!("skipped: python3 has no ray");
         return;
     }
     let dir = scratch("ray");
+    // Ray's session folder (sockets, logs) in a folder of the test's, not
+    // in the temporary directory where it would stay; a short path, since
+    // a Unix socket's path may not pass 107 bytes.
+    let ray_tmp = scratch::Scratch::new("ray");
     let (whole, shards) = shards(&dir);
     let parts = dir.join("parts").display().to_string();
     run(Command::new("python3")
@@ -86,7 +97,8 @@ fn ray_tasks_count_shards_that_train_the_whole_texts_merges() {
             &parts,
         ])
         .args(&shards)
-        .args(["--", "--by-line"]));
+        .args(["--", "--by-line"])
+        .env("RAY_TMPDIR", ray_tmp.path()));
     let want = merges_of(&["train", &whole, "--by-line", "--merges", "300"]);
     assert_eq!(
         merges_of(&["train", "--counts", &parts, "--merges", "300"]),
@@ -101,6 +113,11 @@ fn spark_pipes_shards_through_bpeek_count_and_its_parquet_trains_the_same() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !python_has("pyspark") || !java {
+        assert!(
+            !in_ci(),
+            "CI must have pyspark and a Java runtime (.ci/run installs them); pyspark: {}, java: {java}",
+            python_has("pyspark")
+        );
         eprintln!("skipped: python3 has no pyspark, or there is no java");
         return;
     }

@@ -13,6 +13,10 @@ fn have_python() -> bool {
         .status()
         .is_ok_and(|s| s.success());
     if !have {
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "CI must have python3 with paramiko and pyte (.ci/run installs them)"
+        );
         eprintln!("skipped: python3 with paramiko and pyte is not installed");
     }
     have

@@ -325,11 +325,7 @@ pub fn draw(
         .position(|b| b.slot == focused)
         .unwrap_or(0);
     let (a, b) = bands_around(fi, n, height, band_height);
-    let first = layout
-        .focus_row
-        .saturating_sub(per.saturating_sub(1) / 2)
-        .min(rows.saturating_sub(per));
-    let shown = first..(first + per).min(rows);
+    let shown = rows_around_focus(&layout, per);
     let drawing = BandDrawing {
         app,
         bands,
@@ -381,6 +377,17 @@ fn rows_per_band(
             .clamp(1, rows.max(1))
             .min(height - label_rows)
     }
+}
+
+/// The `per` rows of text shown, the focus row in their middle where the
+/// text allows.
+fn rows_around_focus(layout: &Layout, per: usize) -> Range<usize> {
+    let rows = layout.rows.len();
+    let first = layout
+        .focus_row
+        .saturating_sub(per.saturating_sub(1) / 2)
+        .min(rows.saturating_sub(per));
+    first..(first + per).min(rows)
 }
 
 /// The bands shown (`a..b` of `n`): band `fi`, then as many below and
