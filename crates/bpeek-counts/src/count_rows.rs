@@ -9,6 +9,8 @@ use parquet::column::reader::ColumnReader;
 #[cfg(feature = "parquet")]
 use parquet::data_type::ByteArray;
 #[cfg(feature = "parquet")]
+use parquet::file::metadata::ParquetMetaData;
+#[cfg(feature = "parquet")]
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::io::BufRead;
 use std::path::Path;
@@ -247,105 +249,21 @@ impl ParquetRows {
         let file_len = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
         let reader = SerializedFileReader::new(file).map_err(damaged)?;
         let meta = reader.metadata();
-        let kv = |key: &str| -> Option<String> {
-            meta.file_metadata()
-                .key_value_metadata()?
-                .iter()
-                .find(|kv| kv.key == key)?
-                .value
-                .clone()
-        };
-        if let Some(v) = kv("bpeek.counts")
+        if let Some(v) = key_value(meta, "bpeek.counts")
             && v != FORMAT_VERSION
         {
             return Err(Error::input(format!(
                 "bpeek.counts: count file format {v:?}; this bpeek reads format {FORMAT_VERSION}"
             )));
         }
-        let number = |key: &str| -> Result<Option<u64>> {
-            kv(key)
-                .map(|v| {
-                    v.parse()
-                        .map_err(|_| Error::input(format!("{key}: {v:?} is not a whole number")))
-                })
-                .transpose()
-        };
-        let schema = meta.file_metadata().schema_descr();
-        let find = |name: &str| {
-            schema
-                .columns()
-                .iter()
-                .position(|c| c.path().parts().len() == 1 && c.name() == name)
-        };
-        let need = |name: &str| {
-            find(name).ok_or_else(|| {
-                Error::input(format!(
-                    "no column {name:?} (a count file has chunk, count, first_shard, first_offset and options)"
-                ))
-            })
-        };
-        let columns = [
-            need("chunk")?,
-            need("count")?,
-            need("first_shard")?,
-            need("first_offset")?,
-        ];
-        for g in 0..meta.num_row_groups() {
-            for c in meta.row_group(g).columns() {
-                use parquet::basic::Compression;
-                if !matches!(
-                    c.compression(),
-                    Compression::UNCOMPRESSED | Compression::SNAPPY
-                ) {
-                    return Err(Error::input(format!(
-                        "column {:?} is compressed with {}; bpeek reads snappy or uncompressed Parquet (pyarrow: compression=\"snappy\"; Polars: compression=\"snappy\")",
-                        c.column_path().string(),
-                        c.compression()
-                    )));
-                }
-                // A page may claim any size; snappy expands at most about
-                // 6x, so a claim far past the bytes stored is a damaged file.
-                let stored = c.compressed_size().max(0) as u64;
-                let claimed = c.uncompressed_size().max(0) as u64;
-                if claimed > stored.saturating_mul(64).saturating_add(1 << 20) || stored > file_len
-                {
-                    return Err(Error::input(format!(
-                        "row group {g}: column {:?} claims {claimed} bytes from {stored} stored",
-                        c.column_path().string()
-                    )));
-                }
-            }
-        }
-        let meta_options = kv("bpeek.options")
-            .map(|o| {
-                ChunkOptions::parse(&o).map_err(|e| Error::input(format!("bpeek.options: {e}")))
-            })
-            .transpose()?;
-        // The options column decides when the metadata is gone (a file
-        // another engine rewrote); both must agree.
-        let column_options = match find("options") {
-            Some(c) => first_options(&reader, c)?,
-            None => None,
-        };
-        let options = match (meta_options, column_options) {
-            (Some(a), Some(b)) if a != b => {
-                return Err(Error::input(format!(
-                    "bpeek.options says {} but the options column says {}",
-                    a.describe(),
-                    b.describe()
-                )));
-            }
-            (a, b) => a.or(b).ok_or_else(|| {
-                Error::input(
-                    "no options: neither the bpeek.options metadata nor an options column says how the text was cut",
-                )
-            })?,
-        };
+        let columns = row_columns(meta)?;
+        check_column_chunks(meta, file_len)?;
+        let options = file_options(&reader)?;
         let header = Header {
             options,
-            source_bytes: number("bpeek.source_bytes")?,
-            min_chunk_count: number("bpeek.min_chunk_count")?,
-            sorted: kv("bpeek.order").as_deref() == Some("chunk"),
+            source_bytes: whole_number(meta, "bpeek.source_bytes")?,
+            min_chunk_count: whole_number(meta, "bpeek.min_chunk_count")?,
+            sorted: key_value(meta, "bpeek.order").as_deref() == Some("chunk"),
         };
         let rows = ParquetRows {
             reader,
@@ -443,6 +361,115 @@ impl ParquetRows {
         }
         self.row += n as u64;
         Ok(())
+    }
+}
+
+#[cfg(feature = "parquet")]
+/// The value of `key` in a Parquet file's key-value metadata.
+fn key_value(meta: &ParquetMetaData, key: &str) -> Option<String> {
+    meta.file_metadata()
+        .key_value_metadata()?
+        .iter()
+        .find(|kv| kv.key == key)?
+        .value
+        .clone()
+}
+
+#[cfg(feature = "parquet")]
+/// The whole number under `key` in the metadata, if there is one.
+fn whole_number(meta: &ParquetMetaData, key: &str) -> Result<Option<u64>> {
+    key_value(meta, key)
+        .map(|v| {
+            v.parse()
+                .map_err(|_| Error::input(format!("{key}: {v:?} is not a whole number")))
+        })
+        .transpose()
+}
+
+#[cfg(feature = "parquet")]
+/// The index of the top-level column `name`.
+fn column_index(meta: &ParquetMetaData, name: &str) -> Option<usize> {
+    meta.file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .position(|c| c.path().parts().len() == 1 && c.name() == name)
+}
+
+#[cfg(feature = "parquet")]
+/// The columns chunk, count, first_shard and first_offset, each required.
+fn row_columns(meta: &ParquetMetaData) -> Result<[usize; 4]> {
+    let need = |name: &str| {
+        column_index(meta, name).ok_or_else(|| {
+            Error::input(format!(
+                "no column {name:?} (a count file has chunk, count, first_shard, first_offset and options)"
+            ))
+        })
+    };
+    Ok([
+        need("chunk")?,
+        need("count")?,
+        need("first_shard")?,
+        need("first_offset")?,
+    ])
+}
+
+#[cfg(feature = "parquet")]
+/// Every column chunk is snappy or uncompressed, and claims no more bytes
+/// than its stored bytes can expand to, in a file of `file_len` bytes.
+fn check_column_chunks(meta: &ParquetMetaData, file_len: u64) -> Result<()> {
+    use parquet::basic::Compression;
+    for g in 0..meta.num_row_groups() {
+        for c in meta.row_group(g).columns() {
+            if !matches!(
+                c.compression(),
+                Compression::UNCOMPRESSED | Compression::SNAPPY
+            ) {
+                return Err(Error::input(format!(
+                    "column {:?} is compressed with {}; bpeek reads snappy or uncompressed Parquet (pyarrow: compression=\"snappy\"; Polars: compression=\"snappy\")",
+                    c.column_path().string(),
+                    c.compression()
+                )));
+            }
+            // A page may claim any size; snappy expands at most about
+            // 6x, so a claim far past the bytes stored is a damaged file.
+            let stored = c.compressed_size().max(0) as u64;
+            let claimed = c.uncompressed_size().max(0) as u64;
+            if claimed > stored.saturating_mul(64).saturating_add(1 << 20) || stored > file_len {
+                return Err(Error::input(format!(
+                    "row group {g}: column {:?} claims {claimed} bytes from {stored} stored",
+                    c.column_path().string()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "parquet")]
+/// How the text was cut, from the bpeek.options metadata or the options
+/// column. The options column decides when the metadata is gone (a file
+/// another engine rewrote); both must agree.
+fn file_options(reader: &SerializedFileReader<std::fs::File>) -> Result<ChunkOptions> {
+    let meta = reader.metadata();
+    let meta_options = key_value(meta, "bpeek.options")
+        .map(|o| ChunkOptions::parse(&o).map_err(|e| Error::input(format!("bpeek.options: {e}"))))
+        .transpose()?;
+    let column_options = match column_index(meta, "options") {
+        Some(c) => first_options(reader, c)?,
+        None => None,
+    };
+    match (meta_options, column_options) {
+        (Some(a), Some(b)) if a != b => Err(Error::input(format!(
+            "bpeek.options says {} but the options column says {}",
+            a.describe(),
+            b.describe()
+        ))),
+        (a, b) => a.or(b).ok_or_else(|| {
+            Error::input(
+                "no options: neither the bpeek.options metadata nor an options column says how the text was cut",
+            )
+        }),
     }
 }
 
