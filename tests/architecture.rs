@@ -65,7 +65,15 @@ fn each_crate_uses_only_the_crates_below_it() {
 #[test]
 fn the_engine_knows_no_terminal_command_line_socket_or_parquet() {
     let deps = dependencies(&manifest("crates/bpeek-core"));
-    for front_end in ["clap", "ratatui", "crossterm", "tokio", "russh", "parquet", "signal-hook"] {
+    for front_end in [
+        "clap",
+        "ratatui",
+        "crossterm",
+        "tokio",
+        "russh",
+        "parquet",
+        "signal-hook",
+    ] {
         assert!(
             !deps.iter().any(|d| d == front_end),
             "bpeek-core depends on {front_end}"
@@ -73,7 +81,10 @@ fn the_engine_knows_no_terminal_command_line_socket_or_parquet() {
     }
     let deps = dependencies(&manifest("crates/bpeek-tui"));
     for server in ["tokio", "russh", "parquet"] {
-        assert!(!deps.iter().any(|d| d == server), "bpeek-tui depends on {server}");
+        assert!(
+            !deps.iter().any(|d| d == server),
+            "bpeek-tui depends on {server}"
+        );
     }
 }
 
@@ -127,7 +138,13 @@ fn code_map() -> (String, Vec<String>) {
             }
         }
         files.sort();
-        by_package.insert(i, files.into_iter().map(|f| (f.clone(), first_line(&f))).collect());
+        by_package.insert(
+            i,
+            files
+                .into_iter()
+                .map(|f| (f.clone(), first_line(&f)))
+                .collect(),
+        );
     }
     let mut map = String::from(
         "# Code map\n\nEvery source file, by crate, with the first sentence of its own\n\
