@@ -4,14 +4,14 @@
 //! ([`crate::model::Model`]) turns each into ids, and the post-processor's
 //! template may put tokens around them; decoding goes back through the model.
 
-use crate::added::{AddedPiece, AddedVocab};
+use crate::added::AddedVocab;
 use crate::char_bpe::CharBpe;
 use crate::error::{Error, Result};
 use crate::merge::Merge;
 use crate::model::{Model, NO_TOKEN, RankModel};
 use crate::names::{Mode, TieRule};
-use crate::pipeline::{Cut, PreTokenizer};
-use crate::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
+use crate::pipeline::{AddedTokens, Cut, Piece, PreTokenizer};
+use crate::pretok::{Chunker, Digits, Pretok};
 use crate::rank_pairs::pair_ranks;
 use crate::regex_split::RegexChain;
 use crate::spm::SpmModel;
@@ -19,10 +19,10 @@ use crate::vocab::{CONTINUING, END_OF_WORD, Vocab};
 use crate::wordpiece::WordPiece;
 use crate::{Pair, TokenId};
 use rustc_hash::FxHashMap;
-use std::borrow::Cow;
 use std::sync::Arc;
 
 pub use crate::model::MergeSource;
+pub use crate::pipeline::Template;
 pub use crate::specials::SpecialToken;
 use crate::specials::Specials;
 
@@ -30,10 +30,7 @@ use crate::specials::Specials;
 pub struct Tokenizer {
     name: String,
     vocab: Vocab,
-    specials: Specials,
-    /// Added tokens matched as Hugging Face matches them, and the text
-    /// normalizer (files from HF only).
-    added: Option<Box<AddedVocab>>,
+    added: AddedTokens,
     pretok: PreTokenizer,
     model: Model,
     /// The tokens the model's post-processor puts around a text, when
@@ -164,7 +161,7 @@ impl Tokenizer {
             Chunker::new(pretok, Default::default()),
             Model::Ranks(model),
         );
-        t.specials = Specials::new(specials);
+        t.added.set_specials(Specials::new(specials));
         Ok(t)
     }
 
@@ -238,7 +235,7 @@ impl Tokenizer {
             Chunker::new(pretok, Default::default()),
             Model::Ranks(model),
         );
-        t.specials = Specials::new(specials);
+        t.added.set_specials(Specials::new(specials));
         t
     }
 
@@ -253,7 +250,7 @@ impl Tokenizer {
     /// The tokenizer with `added` tokens matched whole in the text before
     /// its model sees it.
     pub fn with_added(mut self, added: Option<AddedVocab>) -> Self {
-        self.added = added.map(Box::new);
+        self.added.set_hf(added);
         self
     }
 
@@ -300,8 +297,7 @@ impl Tokenizer {
         Tokenizer {
             name: name.into(),
             vocab,
-            specials: Specials::default(),
-            added: None,
+            added: AddedTokens::default(),
             pretok: PreTokenizer::new(chunker),
             model,
             template: None,
@@ -333,16 +329,7 @@ impl Tokenizer {
         }
         match self.template.as_deref() {
             None => Ok(ids),
-            Some(Template::Around { before, after }) => {
-                let mut out = Vec::with_capacity(before.len() + ids.len() + after.len());
-                out.extend_from_slice(before);
-                out.extend(ids);
-                out.extend_from_slice(after);
-                Ok(out)
-            }
-            Some(Template::Unsupported(why)) => {
-                Err(Error::input(format!("--add-special-tokens: {why}")))
-            }
+            Some(template) => template.around(ids),
         }
     }
 
@@ -434,9 +421,9 @@ impl Tokenizer {
     /// Add special tokens, numbered after the last ordinary token.
     pub fn with_specials(mut self, texts: &[String]) -> Self {
         for t in texts {
-            if !self.specials.has_text(t) {
-                let id = (self.vocab.len() + self.specials.len()) as TokenId;
-                self.specials.push(SpecialToken {
+            if !self.added.specials().has_text(t) {
+                let id = (self.vocab.len() + self.added.specials().len()) as TokenId;
+                self.added.specials_mut().push(SpecialToken {
                     text: t.clone(),
                     id,
                 });
@@ -448,12 +435,12 @@ impl Tokenizer {
     /// Match `added` tokens and normalize the text between them as Hugging
     /// Face does, before pre-tokenizing (files from HF).
     pub fn set_added(&mut self, added: AddedVocab) {
-        self.added = Some(Box::new(added));
+        self.added.set_hf(Some(added));
     }
 
     /// The added tokens and normalizer of a file from HF, if it has any.
     pub fn added(&self) -> Option<&AddedVocab> {
-        self.added.as_deref()
+        self.added.hf()
     }
 
     /// Whether encoding may change the text (a file's own normalizer or
@@ -503,7 +490,7 @@ impl Tokenizer {
     }
 
     pub fn set_specials(&mut self, specials: Vec<SpecialToken>) {
-        self.specials = Specials::new(specials);
+        self.added.set_specials(Specials::new(specials));
     }
 
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
@@ -551,17 +538,17 @@ impl Tokenizer {
     }
 
     pub fn specials(&self) -> &[SpecialToken] {
-        self.specials.as_slice()
+        self.added.specials().as_slice()
     }
 
     /// Every id this tokenizer can produce: ordinary and special.
     pub fn vocab_size(&self) -> usize {
-        self.vocab.len() + self.specials.len()
+        self.vocab.len() + self.added.specials().len()
     }
 
     /// The largest id plus one.
     pub fn id_limit(&self) -> usize {
-        self.vocab.len().max(self.specials.id_limit())
+        self.vocab.len().max(self.added.specials().id_limit())
     }
 
     /// [`Tokenizer::encode`], or the refusal of a regex of the file's that
@@ -588,25 +575,26 @@ impl Tokenizer {
         let mut ids = Vec::new();
         // Whether a piece starts the text (nothing came before it).
         let mut first = true;
-        self.for_each_piece(text.as_bytes(), allow_special, |piece| {
-            match piece {
-                Piece::Special(id) => ids.push(id),
-                Piece::Text(t) => {
-                    // The piece as the string it is a part of (pieces are cut
-                    // at whole characters), so it is not checked again;
-                    // checked once more if it were not a part of `text`.
-                    let s = (t.as_ptr() as usize)
-                        .checked_sub(text.as_ptr() as usize)
-                        .and_then(|start| text.get(start..start + t.len()))
-                        .filter(|s| s.as_ptr() == t.as_ptr());
-                    self.encode_ordinary(t, s, first, &mut ids)
+        self.added
+            .for_each_piece(text.as_bytes(), allow_special, |piece| {
+                match piece {
+                    Piece::Special(id) => ids.push(id),
+                    Piece::Text(t) => {
+                        // The piece as the string it is a part of (pieces are cut
+                        // at whole characters), so it is not checked again;
+                        // checked once more if it were not a part of `text`.
+                        let s = (t.as_ptr() as usize)
+                            .checked_sub(text.as_ptr() as usize)
+                            .and_then(|start| text.get(start..start + t.len()))
+                            .filter(|s| s.as_ptr() == t.as_ptr());
+                        self.encode_ordinary(t, s, first, &mut ids)
+                    }
+                    Piece::Normalized(t) => {
+                        self.encode_ordinary(t.as_bytes(), Some(&t), first, &mut ids)
+                    }
                 }
-                Piece::Normalized(t) => {
-                    self.encode_ordinary(t.as_bytes(), Some(&t), first, &mut ids)
-                }
-            }
-            first = false;
-        });
+                first = false;
+            });
         ids
     }
 
@@ -631,7 +619,7 @@ impl Tokenizer {
             Mode::Byte => {
                 let mut ids = Vec::new();
                 let mut first = true;
-                self.for_each_piece(text, allow_special, |piece| {
+                self.added.for_each_piece(text, allow_special, |piece| {
                     match piece {
                         Piece::Special(id) => ids.push(id),
                         Piece::Text(t) => self.encode_ordinary(t, None, first, &mut ids),
@@ -664,7 +652,7 @@ impl Tokenizer {
 
     /// Whether `id` is one of the special (added) tokens.
     pub fn describe_is_special(&self, id: TokenId) -> bool {
-        self.special(id).is_some() || self.model.is_special(id, self.added.as_deref())
+        self.special(id).is_some() || self.model.is_special(id, self.added.hf())
     }
 
     /// The bytes token `id` stands for (char mode: its symbol string),
@@ -681,7 +669,7 @@ impl Tokenizer {
     }
 
     fn special(&self, id: TokenId) -> Option<&SpecialToken> {
-        self.specials.get(id)
+        self.added.specials().get(id)
     }
 
     /// The merge that made token `id`, if it was made by one. For rank
@@ -725,47 +713,6 @@ impl Tokenizer {
     #[inline]
     pub fn chunk_ids(&self, chunk: &[u8], drops_bytes: bool, symbols: &mut Vec<TokenId>) {
         self.model.ranks().chunk_ids(chunk, drops_bytes, symbols);
-    }
-
-    /// Split `text` at the special tokens (leftmost, longest first) when
-    /// they are allowed.
-    fn for_each_piece<'t>(
-        &self,
-        text: &'t [u8],
-        allow_special: bool,
-        mut f: impl FnMut(Piece<'t>),
-    ) {
-        if let Some(added) = &self.added {
-            for_each_utf8_run(text, |start, run| match run {
-                Ok(run) => {
-                    // The same bytes, borrowed from `text` for as long as it lives.
-                    let s =
-                        std::str::from_utf8(&text[start..start + run.len()]).unwrap_or_default();
-                    added.split(s, allow_special, &mut |p| match p {
-                        AddedPiece::Token(id) => f(Piece::Special(id)),
-                        AddedPiece::Text(Cow::Borrowed(t)) => f(Piece::Text(t.as_bytes())),
-                        AddedPiece::Text(Cow::Owned(t)) => f(Piece::Normalized(t)),
-                    })
-                }
-                Err(len) => f(Piece::Text(&text[start..start + len])),
-            });
-            return;
-        }
-        if !allow_special || self.specials.is_empty() {
-            f(Piece::Text(text));
-            return;
-        }
-        let mut start = 0;
-        while let Some((found, id)) = self.specials.find(text, start) {
-            if start < found.start {
-                f(Piece::Text(&text[start..found.start]));
-            }
-            f(Piece::Special(id));
-            start = found.end;
-        }
-        if start < text.len() {
-            f(Piece::Text(&text[start..]));
-        }
     }
 
     /// The bytes the ids stand for, concatenated (char mode: words joined by
@@ -828,23 +775,4 @@ impl Tokenizer {
             Err(e) => crate::display::token_text(e.as_bytes()),
         })
     }
-}
-
-/// The tokens a model puts around one text (its post-processor's
-/// template for a single sequence).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Template {
-    Around {
-        before: Vec<TokenId>,
-        after: Vec<TokenId>,
-    },
-    /// The file's post-processor, which bpeek does not read: why.
-    Unsupported(String),
-}
-
-enum Piece<'t> {
-    Text(&'t [u8]),
-    /// Text a normalizer changed.
-    Normalized(String),
-    Special(TokenId),
 }
