@@ -1,89 +1,42 @@
-//! A tokenizer: chunk the text, then within each chunk merge adjacent tokens
-//! by rank; decode by concatenating bytes.
-//!
-//! One model serves every source. A trained or imported merge list gives
-//! each pair its rank directly. A tiktoken rank file has no merge list: there
-//! a pair's rank is the rank of the token its two halves make, and a chunk
-//! that is itself a token is taken whole, as tiktoken does.
+//! A tokenizer: a pipeline in the manner of Hugging Face `tokenizers`.
+//! Special and added tokens are cut out of the text first (normalizing the
+//! text between them), a pre-tokenizer cuts the rest into chunks, the model
+//! ([`crate::model::Model`]) turns each into ids, and the post-processor's
+//! template may put tokens around them; decoding goes back through the model.
 
-use crate::added::{AddedPiece, AddedVocab};
+use crate::added::AddedVocab;
 use crate::char_bpe::CharBpe;
-use crate::chunk_cache::ChunkCache;
 use crate::error::{Error, Result};
-use crate::io::byte_unicode;
-use crate::merge::{Merge, apply_ranked};
+use crate::merge::Merge;
+use crate::model::{Model, NO_TOKEN, RankModel};
 use crate::names::{Mode, TieRule};
-use crate::pretok::{Chunker, Digits, Pretok, for_each_utf8_run};
+use crate::pipeline::{AddedTokens, Cut, Piece, PreTokenizer};
+use crate::pretok::{Chunker, Digits, Pretok};
 use crate::rank_pairs::pair_ranks;
 use crate::regex_split::RegexChain;
-use crate::spm::{PieceType, SpmModel};
+use crate::spm::SpmModel;
 use crate::vocab::{CONTINUING, END_OF_WORD, Vocab};
 use crate::wordpiece::WordPiece;
 use crate::{Pair, TokenId};
 use rustc_hash::FxHashMap;
-use std::borrow::Cow;
 use std::sync::Arc;
 
+pub use crate::model::MergeSource;
+pub use crate::pipeline::Template;
 pub use crate::specials::SpecialToken;
 use crate::specials::Specials;
-
-/// Where a tokenizer's merges come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MergeSource {
-    /// An ordered merge list (trained here, GPT-2 files, Hugging Face).
-    List,
-    /// Token ranks only (tiktoken): a pair's rank is its result's rank.
-    Ranks,
-}
 
 #[derive(Debug, Clone)]
 pub struct Tokenizer {
     name: String,
     vocab: Vocab,
-    /// The id of each single byte (byte mode).
-    byte_ids: Vec<TokenId>,
-    chunker: Chunker,
-    tie: TieRule,
-    source: MergeSource,
-    merges: Vec<Merge>,
-    ranks: FxHashMap<Pair, (u32, TokenId)>,
-    /// The rank and result of every pair of two single-byte tokens, by the
-    /// two bytes, made the first time a long text is encoded: most of a
-    /// short chunk's look-ups are of these, and outside ASCII most chunks
-    /// are short and new.
-    byte_pairs: std::sync::OnceLock<Arc<[(u32, TokenId)]>>,
-    /// Tokens by their bytes, for taking a chunk whole (rank files only).
-    whole: Option<FxHashMap<Vec<u8>, TokenId>>,
-    specials: Specials,
-    /// Added tokens matched as Hugging Face matches them, and the text
-    /// normalizer (files from HF only).
-    added: Option<Box<AddedVocab>>,
-    /// A SentencePiece model, which then does all the encoding and decoding
-    /// (the vocabulary holds its pieces; there are no merges or chunks).
-    spm: Option<Arc<SpmModel>>,
-    /// A WordPiece model, which then does all the encoding and decoding
-    /// (the vocabulary holds its pieces, `##` included).
-    wp: Option<Arc<WordPiece>>,
-    /// Split patterns written out in full (GGUF presets), used instead of
-    /// the chunker's named rule.
-    split: Option<Arc<RegexChain>>,
-    /// A Hugging Face byte-level file's own normalizer and pre-tokenizer
-    /// steps, where bpeek has no fast path for them.
-    hf_text: Option<Arc<crate::hf_text::HfText>>,
-    /// A BPE model on characters (GGUF `gemma4`), which then does all the
-    /// encoding and decoding.
-    cbpe: Option<Arc<CharBpe>>,
+    added: AddedTokens,
+    pretok: PreTokenizer,
+    model: Model,
     /// The tokens the model's post-processor puts around a text, when
     /// `--add-special-tokens` asks for them.
     template: Option<Arc<Template>>,
 }
-
-/// In the byte table: no token for this byte.
-const NO_TOKEN: TokenId = TokenId::MAX;
-
-/// Texts from this long on are encoded with a [`ChunkCache`] (below it,
-/// setting up the table would cost more than it saves).
-const CACHE_FROM: usize = 1 << 16;
 
 /// One encoded token with what it stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,26 +62,15 @@ impl Tokenizer {
             .iter()
             .map(|m| (m.pair, (m.rank as u32, m.id)))
             .collect();
-        Tokenizer {
-            byte_pairs: Default::default(),
-            name: "trained".into(),
-            vocab,
-            byte_ids: (0..256).collect(),
-            chunker,
+        let model = RankModel::new(
+            (0..256).collect(),
             tie,
-            source: MergeSource::List,
+            MergeSource::List,
             merges,
             ranks,
-            whole: None,
-            specials: Specials::default(),
-            added: None,
-            spm: None,
-            wp: None,
-            split: None,
-            hf_text: None,
-            cbpe: None,
-            template: None,
-        }
+            None,
+        );
+        Self::with_model("trained", vocab, chunker, Model::Ranks(model))
     }
 
     /// The 256-token baseline: every byte is a token.
@@ -205,26 +147,22 @@ impl Tokenizer {
                 replacements: 0,
             });
         }
-        Ok(Tokenizer {
-            byte_pairs: Default::default(),
-            name: name.into(),
-            vocab,
+        let model = RankModel::new(
             byte_ids,
-            chunker: Chunker::new(pretok, Default::default()),
-            tie: TieRule::First,
-            source: MergeSource::List,
-            merges: list,
+            TieRule::First,
+            MergeSource::List,
+            list,
             ranks,
-            whole: whole_words.then_some(by_bytes),
-            specials: Specials::new(specials),
-            added: None,
-            spm: None,
-            wp: None,
-            split: None,
-            hf_text: None,
-            cbpe: None,
-            template: None,
-        })
+            whole_words.then_some(by_bytes),
+        );
+        let mut t = Self::with_model(
+            name,
+            vocab,
+            Chunker::new(pretok, Default::default()),
+            Model::Ranks(model),
+        );
+        t.added.set_specials(Specials::new(specials));
+        Ok(t)
     }
 
     /// A tokenizer from tiktoken-style ranks: `tokens[r]` is the token of
@@ -283,26 +221,22 @@ impl Tokenizer {
         pretok: Pretok,
         specials: Vec<SpecialToken>,
     ) -> Self {
-        Tokenizer {
-            byte_pairs: Default::default(),
-            name: name.into(),
-            vocab,
+        let model = RankModel::new(
             byte_ids,
-            chunker: Chunker::new(pretok, Default::default()),
-            tie: TieRule::First,
-            source: MergeSource::Ranks,
-            merges: Vec::new(),
+            TieRule::First,
+            MergeSource::Ranks,
+            Vec::new(),
             ranks,
-            whole: Some(by_bytes),
-            specials: Specials::new(specials),
-            added: None,
-            spm: None,
-            wp: None,
-            split: None,
-            hf_text: None,
-            cbpe: None,
-            template: None,
-        }
+            Some(by_bytes),
+        );
+        let mut t = Self::with_model(
+            name,
+            vocab,
+            Chunker::new(pretok, Default::default()),
+            Model::Ranks(model),
+        );
+        t.added.set_specials(Specials::new(specials));
+        t
     }
 
     /// A tokenizer that encodes and decodes with a SentencePiece model. Its
@@ -310,32 +244,13 @@ impl Tokenizer {
     /// it is; a byte piece `<0xE3>` for its one byte).
     pub fn from_sentencepiece(name: &str, model: SpmModel) -> Self {
         let tokens = model.pieces().iter().map(SpmModel::token_bytes).collect();
-        Tokenizer {
-            byte_pairs: Default::default(),
-            name: name.into(),
-            vocab: Vocab::from_tokens(tokens),
-            byte_ids: Vec::new(),
-            chunker: Chunker::new(Pretok::None, Default::default()),
-            tie: TieRule::First,
-            source: MergeSource::List,
-            merges: Vec::new(),
-            ranks: FxHashMap::default(),
-            whole: None,
-            specials: Specials::default(),
-            added: None,
-            spm: Some(Arc::new(model)),
-            wp: None,
-            split: None,
-            hf_text: None,
-            cbpe: None,
-            template: None,
-        }
+        Self::with_piece_model(name, tokens, Model::SentencePiece(Arc::new(model)), None)
     }
 
     /// The tokenizer with `added` tokens matched whole in the text before
     /// its model sees it.
     pub fn with_added(mut self, added: Option<AddedVocab>) -> Self {
-        self.added = added.map(Box::new);
+        self.added.set_hf(added);
         self
     }
 
@@ -347,26 +262,7 @@ impl Tokenizer {
             .iter()
             .map(|p| p.as_bytes().to_vec())
             .collect();
-        Tokenizer {
-            byte_pairs: Default::default(),
-            name: name.into(),
-            vocab: Vocab::from_tokens(tokens),
-            byte_ids: Vec::new(),
-            chunker: Chunker::new(Pretok::None, Default::default()),
-            tie: TieRule::First,
-            source: MergeSource::List,
-            merges: Vec::new(),
-            ranks: FxHashMap::default(),
-            whole: None,
-            specials: Specials::default(),
-            added: added.map(Box::new),
-            spm: None,
-            wp: Some(Arc::new(model)),
-            split: None,
-            hf_text: None,
-            cbpe: None,
-            template: None,
-        }
+        Self::with_piece_model(name, tokens, Model::WordPiece(Arc::new(model)), added)
     }
 
     /// A tokenizer that encodes and decodes with BPE on characters; `added`
@@ -380,30 +276,30 @@ impl Tokenizer {
         let tokens = (0..size as TokenId)
             .map(|id| model.token_bytes(id))
             .collect();
-        let mut t = Self::from_wordpiece_parts(name, tokens, added);
-        t.cbpe = Some(Arc::new(model));
-        t
+        Self::with_piece_model(name, tokens, Model::CharBpe(Arc::new(model)), added)
     }
 
-    fn from_wordpiece_parts(name: &str, tokens: Vec<Vec<u8>>, added: Option<AddedVocab>) -> Self {
+    /// A tokenizer of a model of its own, whose pieces are `tokens`; no
+    /// chunks are cut before it.
+    fn with_piece_model(
+        name: &str,
+        tokens: Vec<Vec<u8>>,
+        model: Model,
+        added: Option<AddedVocab>,
+    ) -> Self {
+        let chunker = Chunker::new(Pretok::None, Default::default());
+        Self::with_model(name, Vocab::from_tokens(tokens), chunker, model).with_added(added)
+    }
+
+    /// A tokenizer of `model` cutting text by `chunker`, with nothing
+    /// around it (no special or added tokens, no template).
+    fn with_model(name: &str, vocab: Vocab, chunker: Chunker, model: Model) -> Self {
         Tokenizer {
-            byte_pairs: Default::default(),
             name: name.into(),
-            vocab: Vocab::from_tokens(tokens),
-            byte_ids: Vec::new(),
-            chunker: Chunker::new(Pretok::None, Default::default()),
-            tie: TieRule::First,
-            source: MergeSource::List,
-            merges: Vec::new(),
-            ranks: FxHashMap::default(),
-            whole: None,
-            specials: Specials::default(),
-            added: added.map(Box::new),
-            spm: None,
-            wp: None,
-            split: None,
-            hf_text: None,
-            cbpe: None,
+            vocab,
+            added: AddedTokens::default(),
+            pretok: PreTokenizer::new(chunker),
+            model,
             template: None,
         }
     }
@@ -433,58 +329,55 @@ impl Tokenizer {
         }
         match self.template.as_deref() {
             None => Ok(ids),
-            Some(Template::Around { before, after }) => {
-                let mut out = Vec::with_capacity(before.len() + ids.len() + after.len());
-                out.extend_from_slice(before);
-                out.extend(ids);
-                out.extend_from_slice(after);
-                Ok(out)
-            }
-            Some(Template::Unsupported(why)) => {
-                Err(Error::input(format!("--add-special-tokens: {why}")))
-            }
+            Some(template) => template.around(ids),
         }
     }
 
     /// The BPE-on-characters model this tokenizer encodes with, if it is one.
     pub fn char_bpe(&self) -> Option<&CharBpe> {
-        self.cbpe.as_deref()
+        match &self.model {
+            Model::CharBpe(m) => Some(m),
+            Model::Ranks(_) | Model::SentencePiece(_) | Model::WordPiece(_) => None,
+        }
     }
 
     /// The WordPiece model this tokenizer encodes with, if it is one.
     pub fn wordpiece(&self) -> Option<&WordPiece> {
-        self.wp.as_deref()
+        match &self.model {
+            Model::WordPiece(m) => Some(m),
+            Model::Ranks(_) | Model::SentencePiece(_) | Model::CharBpe(_) => None,
+        }
     }
 
     /// Whether a model of its own (SentencePiece, WordPiece) encodes, so
     /// that tokens are pieces of normalized text rather than merges of bytes.
     pub fn is_piece_model(&self) -> bool {
-        self.spm.is_some() || self.wp.is_some() || self.cbpe.is_some()
+        self.model.is_piece_model()
     }
 
     /// The SentencePiece model this tokenizer encodes with, if it is one.
     pub fn sentencepiece(&self) -> Option<&SpmModel> {
-        self.spm.as_deref()
+        match &self.model {
+            Model::SentencePiece(m) => Some(m),
+            Model::Ranks(_) | Model::WordPiece(_) | Model::CharBpe(_) => None,
+        }
+    }
+
+    /// The model: merges by rank, BPE on characters, SentencePiece or
+    /// WordPiece.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The pre-tokenizer that cuts text for a byte-level model.
+    pub fn pre_tokenizer(&self) -> &PreTokenizer {
+        &self.pretok
     }
 
     /// What kind of tokenizer this is, in words: `byte-level BPE`,
     /// `char-level BPE`, `sentencepiece unigram`, `sentencepiece bpe`.
     pub fn kind(&self) -> &'static str {
-        if let Some(w) = &self.wp {
-            return if w.whole_words() {
-                "wordlevel"
-            } else {
-                "wordpiece"
-            };
-        }
-        if self.cbpe.is_some() {
-            return "bpe on characters";
-        }
-        match (&self.spm, self.mode()) {
-            (Some(m), _) => m.algorithm().kind(),
-            (None, Mode::Char) => "char-level BPE",
-            (None, Mode::Byte) => "byte-level BPE",
-        }
+        self.model.kind(self.mode())
     }
 
     /// [`Tokenizer::kind`] with what sets it apart: a SentencePiece
@@ -492,42 +385,14 @@ impl Tokenizer {
     /// nmt_nfkc, byte fallback`).
     pub fn kind_detail(&self) -> String {
         let mut out = self.kind().to_string();
-        if let Some(m) = &self.spm {
-            if !m.normalizer_name().is_empty() {
-                out += ", ";
-                out += m.normalizer_name();
-            }
-            if m.byte_fallback() {
-                out += ", byte fallback";
-            }
-            if m.split_digits() {
-                out += ", digits split";
-            }
-        }
-        if self.cbpe.as_ref().is_some_and(|m| m.byte_fallback()) {
-            out += ", byte fallback";
-        }
-        if let Some(w) = &self.wp {
-            match w.normalizer() {
-                Some(n) if n.lowercase => out += ", uncased",
-                Some(_) => out += ", cased",
-                None => {}
-            }
-        }
+        self.model.detail(&mut out);
         out
     }
 
     /// Whether `id` stands for text the tokenizer could not read: `[UNK]`
     /// (char mode) or a SentencePiece model's unknown piece.
     pub fn is_unknown(&self, id: TokenId) -> bool {
-        if let Some(w) = &self.wp {
-            return id == w.unk_id();
-        }
-        match (&self.spm, self.mode()) {
-            (Some(m), _) => id == m.unk_id(),
-            (None, Mode::Char) => id == crate::vocab::UNK_ID,
-            (None, Mode::Byte) => false,
-        }
+        self.model.is_unknown(id, self.mode())
     }
 
     fn byte_vocab(tokens: Vec<Vec<u8>>) -> Result<(Vocab, FxHashMap<Vec<u8>, TokenId>)> {
@@ -556,9 +421,9 @@ impl Tokenizer {
     /// Add special tokens, numbered after the last ordinary token.
     pub fn with_specials(mut self, texts: &[String]) -> Self {
         for t in texts {
-            if !self.specials.has_text(t) {
-                let id = (self.vocab.len() + self.specials.len()) as TokenId;
-                self.specials.push(SpecialToken {
+            if !self.added.specials().has_text(t) {
+                let id = (self.vocab.len() + self.added.specials().len()) as TokenId;
+                self.added.specials_mut().push(SpecialToken {
                     text: t.clone(),
                     id,
                 });
@@ -570,20 +435,19 @@ impl Tokenizer {
     /// Match `added` tokens and normalize the text between them as Hugging
     /// Face does, before pre-tokenizing (files from HF).
     pub fn set_added(&mut self, added: AddedVocab) {
-        self.added = Some(Box::new(added));
+        self.added.set_hf(Some(added));
     }
 
     /// The added tokens and normalizer of a file from HF, if it has any.
     pub fn added(&self) -> Option<&AddedVocab> {
-        self.added.as_deref()
+        self.added.hf()
     }
 
-    /// Pre-tokenize with `chain` instead of a named rule.
     /// Whether encoding may change the text (a file's own normalizer or
     /// pre-tokenizer steps: a space put in front, letters lowercased), so
     /// that decoding gives back another text.
     pub fn rewrites_text(&self) -> bool {
-        self.hf_text.is_some()
+        self.pretok.hf_text().is_some()
     }
 
     /// Whether text is cut into chunks by the chunker's named rule alone
@@ -591,45 +455,42 @@ impl Tokenizer {
     /// no other model), and whether a chunk that is a token is taken whole
     /// first: what cutting a text into parts relies on.
     pub fn chunks_by_rule(&self) -> (bool, bool) {
-        let by_rule = self.split.is_none()
-            && self.hf_text.is_none()
-            && self.spm.is_none()
-            && self.wp.is_none()
-            && self.cbpe.is_none();
-        (by_rule, self.whole.is_some())
+        let by_rule = self.pretok.by_rule() && !self.model.is_piece_model();
+        (by_rule, self.model.ranks().takes_whole())
     }
 
     /// A Hugging Face byte-level file's own steps, where it runs them.
     pub fn hf_steps(&self) -> Option<&crate::hf_text::HfText> {
-        self.hf_text.as_deref()
+        self.pretok.hf_text()
     }
 
     /// Whether some byte has no token of its own (some GGUF files).
     pub fn drops_bytes(&self) -> bool {
-        self.byte_ids.contains(&NO_TOKEN)
+        self.model.ranks().drops_bytes()
     }
 
     /// Cut and normalize text by a Hugging Face file's own steps.
     pub fn set_hf_text(&mut self, text: crate::hf_text::HfText) {
-        self.hf_text = Some(Arc::new(text));
+        self.pretok.set_cut(Cut::HfText(Arc::new(text)));
     }
 
+    /// Pre-tokenize with `chain` instead of a named rule.
     pub fn set_split(&mut self, chain: RegexChain) {
-        self.split = Some(Arc::new(chain));
+        self.pretok.set_cut(Cut::Split(Arc::new(chain)));
     }
 
     /// The split patterns this tokenizer pre-tokenizes with, if it has its own.
     pub fn split_patterns(&self) -> Option<&RegexChain> {
-        self.split.as_deref()
+        self.pretok.split()
     }
 
     /// Cut digit runs by `digits` after the pre-tokenizer (files that say so).
     pub fn set_digits(&mut self, digits: Digits) {
-        self.chunker.digits = digits;
+        self.pretok.rule_mut().digits = digits;
     }
 
     pub fn set_specials(&mut self, specials: Vec<SpecialToken>) {
-        self.specials = Specials::new(specials);
+        self.added.set_specials(Specials::new(specials));
     }
 
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
@@ -647,19 +508,19 @@ impl Tokenizer {
     }
 
     pub fn pretok(&self) -> Pretok {
-        self.chunker.pretok
+        self.pretok.rule().pretok
     }
 
     pub fn chunker(&self) -> Chunker {
-        self.chunker
+        self.pretok.rule()
     }
 
     pub fn tie(&self) -> TieRule {
-        self.tie
+        self.model.ranks().tie()
     }
 
     pub fn source(&self) -> MergeSource {
-        self.source
+        self.model.ranks().source()
     }
 
     pub fn vocab(&self) -> &Vocab {
@@ -668,26 +529,26 @@ impl Tokenizer {
 
     /// The ordered merge list (empty for rank files: see [`Tokenizer::made_by`]).
     pub fn merges(&self) -> &[Merge] {
-        &self.merges
+        self.model.ranks().merges()
     }
 
     /// Every pair this tokenizer merges, with its rank and the id it makes.
     pub fn ranked_pairs(&self) -> &FxHashMap<Pair, (u32, TokenId)> {
-        &self.ranks
+        self.model.ranks().ranked_pairs()
     }
 
     pub fn specials(&self) -> &[SpecialToken] {
-        self.specials.as_slice()
+        self.added.specials().as_slice()
     }
 
     /// Every id this tokenizer can produce: ordinary and special.
     pub fn vocab_size(&self) -> usize {
-        self.vocab.len() + self.specials.len()
+        self.vocab.len() + self.added.specials().len()
     }
 
     /// The largest id plus one.
     pub fn id_limit(&self) -> usize {
-        self.vocab.len().max(self.specials.id_limit())
+        self.vocab.len().max(self.added.specials().id_limit())
     }
 
     /// [`Tokenizer::encode`], or the refusal of a regex of the file's that
@@ -714,25 +575,26 @@ impl Tokenizer {
         let mut ids = Vec::new();
         // Whether a piece starts the text (nothing came before it).
         let mut first = true;
-        self.for_each_piece(text.as_bytes(), allow_special, |piece| {
-            match piece {
-                Piece::Special(id) => ids.push(id),
-                Piece::Text(t) => {
-                    // The piece as the string it is a part of (pieces are cut
-                    // at whole characters), so it is not checked again;
-                    // checked once more if it were not a part of `text`.
-                    let s = (t.as_ptr() as usize)
-                        .checked_sub(text.as_ptr() as usize)
-                        .and_then(|start| text.get(start..start + t.len()))
-                        .filter(|s| s.as_ptr() == t.as_ptr());
-                    self.encode_ordinary(t, s, first, &mut ids)
+        self.added
+            .for_each_piece(text.as_bytes(), allow_special, |piece| {
+                match piece {
+                    Piece::Special(id) => ids.push(id),
+                    Piece::Text(t) => {
+                        // The piece as the string it is a part of (pieces are cut
+                        // at whole characters), so it is not checked again;
+                        // checked once more if it were not a part of `text`.
+                        let s = (t.as_ptr() as usize)
+                            .checked_sub(text.as_ptr() as usize)
+                            .and_then(|start| text.get(start..start + t.len()))
+                            .filter(|s| s.as_ptr() == t.as_ptr());
+                        self.encode_ordinary(t, s, first, &mut ids)
+                    }
+                    Piece::Normalized(t) => {
+                        self.encode_ordinary(t.as_bytes(), Some(&t), first, &mut ids)
+                    }
                 }
-                Piece::Normalized(t) => {
-                    self.encode_ordinary(t.as_bytes(), Some(&t), first, &mut ids)
-                }
-            }
-            first = false;
-        });
+                first = false;
+            });
         ids
     }
 
@@ -757,7 +619,7 @@ impl Tokenizer {
             Mode::Byte => {
                 let mut ids = Vec::new();
                 let mut first = true;
-                self.for_each_piece(text, allow_special, |piece| {
+                self.added.for_each_piece(text, allow_special, |piece| {
                     match piece {
                         Piece::Special(id) => ids.push(id),
                         Piece::Text(t) => self.encode_ordinary(t, None, first, &mut ids),
@@ -790,17 +652,7 @@ impl Tokenizer {
 
     /// Whether `id` is one of the special (added) tokens.
     pub fn describe_is_special(&self, id: TokenId) -> bool {
-        self.special(id).is_some()
-            || self
-                .spm
-                .as_ref()
-                .is_some_and(|m| m.kind_of(id) == Some(PieceType::Control))
-            || self.wp.as_ref().is_some_and(|w| w.is_special(id))
-            || (self.cbpe.is_some()
-                && self
-                    .added
-                    .as_ref()
-                    .is_some_and(|a| a.tokens().iter().any(|t| t.id == id && t.special)))
+        self.special(id).is_some() || self.model.is_special(id, self.added.hf())
     }
 
     /// The bytes token `id` stands for (char mode: its symbol string),
@@ -817,42 +669,15 @@ impl Tokenizer {
     }
 
     fn special(&self, id: TokenId) -> Option<&SpecialToken> {
-        self.specials.get(id)
+        self.added.specials().get(id)
     }
 
     /// The merge that made token `id`, if it was made by one. For rank
     /// files this is recovered by merging the token's own bytes with only the
     /// ranks below its own: the two parts left are its halves.
     pub fn made_by(&self, id: TokenId) -> Option<MadeBy> {
-        match self.source {
-            MergeSource::List => {
-                let m = self.merges.iter().find(|m| m.id == id)?;
-                Some(MadeBy {
-                    rank: m.rank as u32,
-                    left: m.pair.0,
-                    right: m.pair.1,
-                })
-            }
-            MergeSource::Ranks => {
-                let bytes = self.vocab.token_bytes(id);
-                if bytes.len() < 2 || self.special(id).is_some() {
-                    return None;
-                }
-                let mut symbols: Vec<TokenId> =
-                    bytes.iter().map(|&b| self.byte_ids[b as usize]).collect();
-                apply_ranked(&mut symbols, |p| {
-                    self.ranks.get(&p).copied().filter(|(r, _)| *r < id)
-                });
-                match symbols[..] {
-                    [left, right] => Some(MadeBy {
-                        rank: id,
-                        left,
-                        right,
-                    }),
-                    _ => None,
-                }
-            }
-        }
+        let special = self.special(id).is_some();
+        self.model.ranks().made_by(id, &self.vocab, special)
     }
 
     /// Encode text with no special tokens in it; `at_start` says whether
@@ -867,138 +692,19 @@ impl Tokenizer {
         at_start: bool,
         out: &mut Vec<TokenId>,
     ) {
-        if let Some(spm) = &self.spm {
-            spm.encode_piece(text, at_start, out, None);
-            return;
-        }
-        if let Some(wp) = &self.wp {
-            wp.encode_piece(&String::from_utf8_lossy(text), at_start, out, None);
-            return;
-        }
-        if let Some(m) = &self.cbpe {
-            m.encode_piece(&String::from_utf8_lossy(text), at_start, out, None);
-            return;
-        }
-        let rank_of = |p: Pair| self.ranks.get(&p).copied();
-        match self.mode() {
-            Mode::Byte => {
-                let mut symbols = Vec::new();
-                let mut cache =
-                    (text.len() >= CACHE_FROM).then(|| ChunkCache::for_text(text.len()));
-                // Only a vocabulary without every byte (some GGUF files)
-                // drops bytes: the others keep the plain, sized copy.
-                let drops_bytes = self.drops_bytes();
-                let pairs = (cache.is_some() && !drops_bytes).then(|| self.byte_pair_table());
-                let mut each = |chunk: &[u8]| {
-                    // A chunk of one or two bytes (most of code's
-                    // punctuation) is its byte or its pair, looked up
-                    // directly.
-                    if let Some(pairs) = pairs {
-                        match *chunk {
-                            [a] => return out.push(self.byte_ids[a as usize]),
-                            [a, b] => {
-                                match pairs[(a as usize) << 8 | b as usize] {
-                                    (u32::MAX, _) => out.extend([
-                                        self.byte_ids[a as usize],
-                                        self.byte_ids[b as usize],
-                                    ]),
-                                    (_, id) => out.push(id),
-                                }
-                                return;
-                            }
-                            _ => {}
-                        }
-                    }
-                    if let Some(ids) = cache.as_ref().and_then(|c| c.get(chunk)) {
-                        // One id at a time: a hit is a few ids, and a call
-                        // to copy memory costs more than they do.
-                        for &id in ids {
-                            out.push(id);
-                        }
-                        return;
-                    }
-                    match pairs {
-                        Some(pairs) => self.chunk_ids_by_bytes(chunk, pairs, &mut symbols),
-                        None => self.chunk_ids(chunk, drops_bytes, &mut symbols),
-                    }
-                    out.extend_from_slice(&symbols);
-                    if let Some(c) = &mut cache {
-                        c.put(chunk, &symbols);
-                    }
-                };
-                if let Some(steps) = &self.hf_text {
-                    // The file's own steps: each word, in byte-level
-                    // characters, is the bytes it stands for.
-                    // Bytes that are not UTF-8 are chunks of their own.
-                    for_each_utf8_run(text, |start, run| match run {
-                        Ok(s) => {
-                            for word in steps.words(s, at_start && start == 0) {
-                                match byte_unicode::decode(&word.text.text) {
-                                    Ok(bytes) => each(&bytes),
-                                    Err(_) => each(word.text.text.as_bytes()),
-                                }
-                            }
-                        }
-                        Err(len) => each(&text[start..start + len]),
-                    });
-                    return;
-                }
-                match &self.split {
-                    Some(chain) => chain.for_each_chunk(text, |r| each(&text[r])),
-                    None => match as_str {
-                        Some(s) => self.chunker.for_each_chunk_str(s, |r| each(&text[r])),
-                        None => self.chunker.for_each_chunk(text, |r| each(&text[r])),
-                    },
-                }
+        match &self.model {
+            Model::SentencePiece(m) => m.encode_piece(text, at_start, out, None),
+            Model::WordPiece(m) => {
+                m.encode_piece(&String::from_utf8_lossy(text), at_start, out, None)
             }
-            Mode::Char => {
-                let s = String::from_utf8_lossy(text);
-                for word in s.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-                    // With WordPiece's symbols the merges are applied in
-                    // order too (WordPiece itself would take the longest
-                    // token from the start of the word).
-                    let mut symbols = self.vocab.word_symbols(word);
-                    apply_ranked(&mut symbols, rank_of);
-                    out.extend_from_slice(&symbols);
-                }
+            Model::CharBpe(m) => {
+                m.encode_piece(&String::from_utf8_lossy(text), at_start, out, None)
             }
+            Model::Ranks(m) => match self.mode() {
+                Mode::Byte => m.encode_bytes(&self.pretok, text, as_str, at_start, out),
+                Mode::Char => m.encode_words(&self.vocab, text, out),
+            },
         }
-    }
-
-    /// Every pair of two single-byte tokens' rank and result, by the two
-    /// bytes (`u32::MAX` for none).
-    fn byte_pair_table(&self) -> &[(u32, TokenId)] {
-        self.byte_pairs.get_or_init(|| {
-            let mut table = vec![(u32::MAX, 0); 1 << 16];
-            for (a, &x) in self.byte_ids.iter().enumerate() {
-                for (b, &y) in self.byte_ids.iter().enumerate() {
-                    if let Some(&r) = self.ranks.get(&(x, y)) {
-                        table[a << 8 | b] = r;
-                    }
-                }
-            }
-            table.into()
-        })
-    }
-
-    /// [`Self::chunk_ids`] for a vocabulary with every byte, its first
-    /// pairs' ranks read from `pairs` by their bytes.
-    fn chunk_ids_by_bytes(
-        &self,
-        chunk: &[u8],
-        pairs: &[(u32, TokenId)],
-        symbols: &mut Vec<TokenId>,
-    ) {
-        symbols.clear();
-        if let Some(whole) = &self.whole
-            && let Some(&id) = whole.get(chunk)
-        {
-            symbols.push(id);
-            return;
-        }
-        symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
-        let first = |i: usize| pairs[(chunk[i] as usize) << 8 | chunk[i + 1] as usize];
-        crate::merge::apply_ranked_seeded(symbols, first, |p: Pair| self.ranks.get(&p).copied());
     }
 
     /// The ids of one chunk of a byte-level tokenizer, in `symbols`;
@@ -1006,67 +712,12 @@ impl Tokenizer {
     /// dropped, as llama.cpp does).
     #[inline]
     pub fn chunk_ids(&self, chunk: &[u8], drops_bytes: bool, symbols: &mut Vec<TokenId>) {
-        symbols.clear();
-        if let Some(whole) = &self.whole
-            && let Some(&id) = whole.get(chunk)
-        {
-            symbols.push(id);
-            return;
-        }
-        let ids = chunk.iter().map(|&b| self.byte_ids[b as usize]);
-        if drops_bytes {
-            symbols.extend(ids.filter(|&id| id != NO_TOKEN));
-        } else {
-            symbols.extend(ids);
-        }
-        apply_ranked(symbols, |p: Pair| self.ranks.get(&p).copied());
-    }
-
-    /// Split `text` at the special tokens (leftmost, longest first) when
-    /// they are allowed.
-    fn for_each_piece<'t>(
-        &self,
-        text: &'t [u8],
-        allow_special: bool,
-        mut f: impl FnMut(Piece<'t>),
-    ) {
-        if let Some(added) = &self.added {
-            for_each_utf8_run(text, |start, run| match run {
-                Ok(run) => {
-                    // The same bytes, borrowed from `text` for as long as it lives.
-                    let s =
-                        std::str::from_utf8(&text[start..start + run.len()]).unwrap_or_default();
-                    added.split(s, allow_special, &mut |p| match p {
-                        AddedPiece::Token(id) => f(Piece::Special(id)),
-                        AddedPiece::Text(Cow::Borrowed(t)) => f(Piece::Text(t.as_bytes())),
-                        AddedPiece::Text(Cow::Owned(t)) => f(Piece::Normalized(t)),
-                    })
-                }
-                Err(len) => f(Piece::Text(&text[start..start + len])),
-            });
-            return;
-        }
-        if !allow_special || self.specials.is_empty() {
-            f(Piece::Text(text));
-            return;
-        }
-        let mut start = 0;
-        while let Some((found, id)) = self.specials.find(text, start) {
-            if start < found.start {
-                f(Piece::Text(&text[start..found.start]));
-            }
-            f(Piece::Special(id));
-            start = found.end;
-        }
-        if start < text.len() {
-            f(Piece::Text(&text[start..]));
-        }
+        self.model.ranks().chunk_ids(chunk, drops_bytes, symbols);
     }
 
     /// The bytes the ids stand for, concatenated (char mode: words joined by
     /// single spaces).
     pub fn decode_bytes(&self, ids: &[TokenId]) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
         for (i, &id) in ids.iter().enumerate() {
             if !self.contains(id) {
                 return Err(Error::input(format!(
@@ -1075,9 +726,21 @@ impl Tokenizer {
                     self.id_limit().saturating_sub(1)
                 )));
             }
-            if self.is_piece_model() {
-                continue;
-            }
+        }
+        let bytes_of = |id| self.bytes_of(id).to_vec();
+        Ok(match &self.model {
+            Model::SentencePiece(m) => m.decode(ids, bytes_of),
+            Model::WordPiece(m) => m.decode(ids, bytes_of),
+            Model::CharBpe(m) => m.decode(ids, bytes_of),
+            Model::Ranks(_) => self.concatenate(ids),
+        })
+    }
+
+    /// The bytes of known ids, concatenated (char mode: words joined by
+    /// single spaces).
+    fn concatenate(&self, ids: &[TokenId]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &id in ids {
             let token = self.describe(id);
             if self.mode() == Mode::Char && !token.special && self.vocab.has_continuing() {
                 // WordPiece's symbols: `##` joins a token to the one before;
@@ -1098,19 +761,10 @@ impl Tokenizer {
                 out.extend_from_slice(&token.bytes);
             }
         }
-        if let Some(spm) = &self.spm {
-            return Ok(spm.decode(ids, |id| self.bytes_of(id).to_vec()));
-        }
-        if let Some(wp) = &self.wp {
-            return Ok(wp.decode(ids, |id| self.bytes_of(id).to_vec()));
-        }
-        if let Some(m) = &self.cbpe {
-            return Ok(m.decode(ids, |id| self.bytes_of(id).to_vec()));
-        }
         if self.mode() == Mode::Char && out.last() == Some(&b' ') {
             out.pop();
         }
-        Ok(out)
+        out
     }
 
     /// Decode to text; bytes that are not valid UTF-8 are written as `<XX>`.
@@ -1121,23 +775,4 @@ impl Tokenizer {
             Err(e) => crate::display::token_text(e.as_bytes()),
         })
     }
-}
-
-/// The tokens a model puts around one text (its post-processor's
-/// template for a single sequence).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Template {
-    Around {
-        before: Vec<TokenId>,
-        after: Vec<TokenId>,
-    },
-    /// The file's post-processor, which bpeek does not read: why.
-    Unsupported(String),
-}
-
-enum Piece<'t> {
-    Text(&'t [u8]),
-    /// Text a normalizer changed.
-    Normalized(String),
-    Special(TokenId),
 }
