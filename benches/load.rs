@@ -17,7 +17,7 @@
 
 use base64::Engine;
 use bpeek::bpe::TokenId;
-use bpeek::bpe::io::{builtin, load};
+use bpeek::bpe::formats::{builtin, load};
 use rustc_hash::FxHashMap;
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -148,7 +148,7 @@ fn added_tokens(dir: &std::path::Path) {
     };
     let mut trainer = bpeek::bpe::Trainer::new(corpus, config).unwrap();
     while trainer.step().is_ok() {}
-    let base = bpeek::bpe::io::hf_export::to_json(&trainer.tokenizer()).unwrap();
+    let base = bpeek::bpe::formats::hf_export::to_json(&trainer.tokenizer()).unwrap();
     let first_id = base["model"]["vocab"].as_object().unwrap().len();
     let text: String = "the bakery sells bread <tok17> and <tok19999> cakes "
         .repeat(3000)

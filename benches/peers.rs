@@ -32,7 +32,7 @@ mod hf;
 #[path = "peers/python_peers.rs"]
 mod python_peers;
 
-use bpeek::bpe::io::builtin;
+use bpeek::bpe::formats::builtin;
 use bpeek::bpe::{Pretok, Trainer, TrainerConfig};
 use std::time::{Duration, Instant};
 
@@ -357,7 +357,7 @@ fn sentencepiece(o: &Options) {
             .output()
             .is_ok_and(|out| out.status.success());
         let model = prefix.with_extension("model");
-        let Ok(tok) = bpeek::bpe::io::load::load(&model.to_string_lossy()).map_err(|e| {
+        let Ok(tok) = bpeek::bpe::formats::load::load(&model.to_string_lossy()).map_err(|e| {
             println!("| - | {kind} | could not train or load ({trained}): {e} | | | |");
         }) else {
             continue;

@@ -2,7 +2,7 @@
 //! remove the temporary files, then exit with 128 + the signal number, as a
 //! shell reports a process killed by that signal.
 
-use bpeek_core::io::atomic::remove_temporaries;
+use bpeek_core::formats::atomic::remove_temporaries;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 

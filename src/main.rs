@@ -98,7 +98,7 @@ fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
 fn out_of_memory(size: usize, over_budget: bool) -> ! {
     if size >= SMALL_REQUEST {
         bpeek::tui::terminal::mode::restore_if_entered();
-        bpeek::bpe::io::atomic::remove_temporaries();
+        bpeek::bpe::formats::atomic::remove_temporaries();
     }
     // Written without allocating: the message must get out even when
     // nothing more can be had.

@@ -3,7 +3,7 @@
 //! and `train` shows no progress bar on a pipe.
 
 use bpeek::bpe::display::token_text;
-use bpeek::bpe::io::builtin;
+use bpeek::bpe::formats::builtin;
 use serde_json::json;
 
 mod run;

@@ -4,9 +4,9 @@
 //! the merges of training on the whole text, for every tie rule, mode and
 //! line rule.
 
-use bpeek::bpe::chunk_counts::{ChunkCounts, ChunkOptions};
-use bpeek::bpe::corpus::Corpus;
-use bpeek::bpe::pretok::Digits;
+use bpeek::bpe::pretokenize::pretok::Digits;
+use bpeek::bpe::train::chunk_counts::{ChunkCounts, ChunkOptions};
+use bpeek::bpe::train::corpus::Corpus;
 use bpeek::bpe::{Mode, Pretok, TieRule, Trainer, TrainerConfig};
 use bpeek::counts::count_file::{self, CountReader};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! rule, the built-in tokenizers, short texts and texts long enough for
 //! the table of recent chunks, with special tokens allowed or not.
 
-use bpeek::bpe::io::builtin;
+use bpeek::bpe::formats::builtin;
 use bpeek::bpe::{Digits, Pretok, Tokenizer, Trainer, TrainerConfig};
 
 mod common;

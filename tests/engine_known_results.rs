@@ -1,6 +1,6 @@
 //! The published tutorial results, reproduced through the library.
 
-use bpeek::bpe::trainer::StopReason;
+use bpeek::bpe::train::trainer::StopReason;
 use bpeek::bpe::{Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use bpeek::corpora;
 

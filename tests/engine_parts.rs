@@ -3,8 +3,8 @@
 //! their counts, the order in which they first appear and every place they
 //! appear must be what one pass over the whole text gives.
 
-use bpeek::bpe::corpus::Corpus;
-use bpeek::bpe::pretok::{Chunker, Digits};
+use bpeek::bpe::pretokenize::pretok::{Chunker, Digits};
+use bpeek::bpe::train::corpus::Corpus;
 use bpeek::bpe::{Mode, Pretok};
 
 mod reference;

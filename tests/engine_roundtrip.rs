@@ -1,7 +1,7 @@
 //! Encoding is lossless in byte mode, and a saved tokenizer encodes exactly
 //! like the one it was saved from.
 
-use bpeek::bpe::io::tokenizer_file;
+use bpeek::bpe::formats::tokenizer_file;
 use bpeek::bpe::{Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use bpeek::corpora;
 use proptest::prelude::*;

@@ -16,7 +16,7 @@
 mod common;
 
 use base64::Engine;
-use bpeek::bpe::io::{builtin, byte_unicode, import, tokenizer_file};
+use bpeek::bpe::formats::{builtin, byte_unicode, import, tokenizer_file};
 use bpeek::bpe::{Mode, Tokenizer, Trainer, TrainerConfig};
 use common::Rng;
 use serde_json::{Value, json};

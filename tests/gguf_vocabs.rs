@@ -10,7 +10,7 @@
 //! it there. Without them the test says so and passes, except under CI
 //! (`CI=true`), where missing files are a failure.
 
-use bpeek::bpe::io::load::load;
+use bpeek::bpe::formats::load::load;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -171,7 +171,7 @@ fn the_tokens_around_a_text_follow_llama_cpp_s_defaults_and_keys() {
     let Some(dir) = models_dir() else { return };
     let around = |vocab: &str| -> (Vec<u32>, Vec<u32>) {
         let path = dir.join(format!("ggml-vocab-{vocab}.gguf"));
-        let tok = bpeek::bpe::io::load::load(path.to_str().unwrap()).unwrap();
+        let tok = bpeek::bpe::formats::load::load(path.to_str().unwrap()).unwrap();
         let plain = tok.encode_for_model(b"hello world", false, false).unwrap();
         let with = tok.encode_for_model(b"hello world", false, true).unwrap();
         let at = with

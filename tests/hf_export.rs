@@ -6,7 +6,7 @@
 
 mod hf;
 
-use bpeek::bpe::io::load::load;
+use bpeek::bpe::formats::load::load;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;

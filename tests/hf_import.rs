@@ -5,8 +5,10 @@
 
 mod hf;
 
-use bpeek::bpe::io::load::load;
-use bpeek::bpe::pretok::{CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN};
+use bpeek::bpe::formats::load::load;
+use bpeek::bpe::pretokenize::pretok::{
+    CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN,
+};
 use serde_json::{Value, json};
 
 /// Qwen2's split pattern, as its tokenizer.json writes it.

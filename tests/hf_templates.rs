@@ -8,7 +8,7 @@
 mod hf;
 mod spm;
 
-use bpeek::bpe::io::load::load;
+use bpeek::bpe::formats::load::load;
 use serde_json::json;
 use std::process::Command;
 

@@ -7,7 +7,7 @@
 mod hf;
 
 use bpeek::bpe::Pretok;
-use bpeek::bpe::io::hf_export::hf_pattern;
+use bpeek::bpe::formats::hf_export::hf_pattern;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;

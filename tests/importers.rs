@@ -4,7 +4,7 @@
 mod scratch;
 
 use base64::Engine;
-use bpeek::bpe::io::{builtin, byte_unicode, load};
+use bpeek::bpe::formats::{builtin, byte_unicode, load};
 use bpeek::bpe::{TokenId, Tokenizer};
 use serde_json::{Value, json};
 
@@ -153,7 +153,7 @@ fn bpeek_files_and_builtin_names_load_through_the_same_door() {
     let path = dir.join("mine.json");
     std::fs::write(
         &path,
-        bpeek::bpe::io::tokenizer_file::to_json(&t.tokenizer()).to_string(),
+        bpeek::bpe::formats::tokenizer_file::to_json(&t.tokenizer()).to_string(),
     )
     .unwrap();
     let loaded = load::load(path.to_str().unwrap()).unwrap();

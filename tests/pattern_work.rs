@@ -7,9 +7,11 @@
 
 mod scratch;
 
-use bpeek::bpe::io::{byte_unicode, regex_check};
-use bpeek::bpe::pattern_work::{Meter, SLACK, STEPS_PER_BYTE};
-use bpeek::bpe::pretok::{CL100K_HF_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN};
+use bpeek::bpe::formats::{byte_unicode, regex_check};
+use bpeek::bpe::pretokenize::pattern_work::{Meter, SLACK, STEPS_PER_BYTE};
+use bpeek::bpe::pretokenize::pretok::{
+    CL100K_HF_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN,
+};
 use serde_json::{Value, json};
 use std::ops::Range;
 use std::process::Command;

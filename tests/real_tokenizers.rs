@@ -2,7 +2,7 @@
 //! `tiktoken-rs`, token for token, on a large text full of awkward cases.
 
 use bpeek::bpe::Tokenizer;
-use bpeek::bpe::io::builtin;
+use bpeek::bpe::formats::builtin;
 
 /// At least 100 KB mixing scripts, code, digits, whitespace, emoji and odd
 /// Unicode, ending in a run of 10,000 `a`.

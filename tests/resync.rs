@@ -140,7 +140,7 @@ fn a_long_text_a_part_at_a_time_gives_the_tokens_of_the_whole() {
 
 #[test]
 fn only_tokenizers_that_merge_the_whole_text_qualify() {
-    let gpt2 = bpeek::bpe::io::load::load("gpt2").unwrap();
+    let gpt2 = bpeek::bpe::formats::load::load("gpt2").unwrap();
     assert!(!merges_whole_text(&gpt2));
     let mut dice = Dice(5);
     assert!(merges_whole_text(&trained(&mut dice, 10)));

@@ -8,8 +8,8 @@
 mod scratch;
 
 use bpeek::bpe::Tokenizer;
-use bpeek::bpe::io::{load::load, sentencepiece};
-use bpeek::bpe::spm::SpmModel;
+use bpeek::bpe::formats::{load::load, sentencepiece};
+use bpeek::bpe::models::spm::SpmModel;
 use scratch::Scratch;
 use std::process::Command;
 

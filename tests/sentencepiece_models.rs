@@ -8,7 +8,7 @@
 mod spm;
 
 use bpeek::bpe::Tokenizer;
-use bpeek::bpe::io::load::load;
+use bpeek::bpe::formats::load::load;
 use serde_json::{Value, json};
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 mod common;
 
 use bpeek::bpe::Tokenizer;
-use bpeek::bpe::spm::{Algorithm, ModelSpec, NormalizerSpec, Piece, PieceType, SpmModel};
+use bpeek::bpe::models::spm::{Algorithm, ModelSpec, NormalizerSpec, Piece, PieceType, SpmModel};
 use common::Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};

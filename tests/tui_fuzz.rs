@@ -178,9 +178,9 @@ fn the_changed_pairs_after_an_undo_name_the_undone_token() {
 /// that shows text must say so, not fail.
 #[test]
 fn random_keys_over_a_corpus_read_from_counts_never_panic() {
-    use bpeek::bpe::chunk_counts::{ChunkCounts, ChunkOptions};
-    use bpeek::bpe::corpus::Corpus;
-    use bpeek::bpe::pretok::Digits;
+    use bpeek::bpe::pretokenize::pretok::Digits;
+    use bpeek::bpe::train::chunk_counts::{ChunkCounts, ChunkOptions};
+    use bpeek::bpe::train::corpus::Corpus;
     let mut rng = Rng(env_number("BPEEK_TUI_FUZZ_SEED", 29));
     let keys = table_keys();
     let dir = Scratch::new("fuzz-counts");
@@ -284,7 +284,7 @@ fn random_keys_with_tokenizers_run_as_their_own_steps_never_panic() {
                     {"type": "Digits", "individual_digits": false}]},
                 "model": {"type": "BPE",
                           "vocab": (0..=255u8).map(|b| {
-                              let c = bpeek::bpe::io::byte_unicode::byte_chars()[b as usize];
+                              let c = bpeek::bpe::formats::byte_unicode::byte_chars()[b as usize];
                               (c.to_string(), json!(b))
                           }).collect::<serde_json::Map<String, serde_json::Value>>(),
                           "merges": []},
@@ -296,7 +296,7 @@ fn random_keys_with_tokenizers_run_as_their_own_steps_never_panic() {
         std::fs::write(&path, doc.to_string()).unwrap();
         let spec = path.display().to_string();
         assert!(
-            bpeek::bpe::io::load::load(&spec).is_ok(),
+            bpeek::bpe::formats::load::load(&spec).is_ok(),
             "{name} does not load"
         );
         let mut app = App::from_options(&TrainingOptions::default(), Theme::plain()).unwrap();

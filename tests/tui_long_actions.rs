@@ -8,7 +8,7 @@
 
 mod scratch;
 
-use bpeek::bpe::trainer::{PairRow, SeekPlan};
+use bpeek::bpe::train::trainer::{PairRow, SeekPlan};
 use bpeek::bpe::{Phase, Trainer, TrainerConfig};
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::theme::Theme;

@@ -313,8 +313,8 @@ fn a_single_character_has_no_other_cut_even_in_the_encode_box_in_ascii() {
 /// an added token none, and nothing panics.
 #[test]
 fn every_kind_of_piece_has_a_story_and_an_added_token_none() {
-    use bpeek::bpe::io::sentencepiece;
-    use bpeek::bpe::spm::SpmModel;
+    use bpeek::bpe::formats::sentencepiece;
+    use bpeek::bpe::models::spm::SpmModel;
     use bpeek::tui::panes::piece_story::story;
 
     let mut pieces: Vec<(String, f32, u64)> = vec![

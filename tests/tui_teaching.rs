@@ -900,7 +900,13 @@ fn a_recorded_session_replays_as_a_lesson() {
 
 /// What a lesson step shows of training: where it stands and the pair
 /// table's head with its changes.
-fn shown(app: &App) -> (usize, &'static str, Vec<bpeek::bpe::trainer::PairRow>) {
+fn shown(
+    app: &App,
+) -> (
+    usize,
+    &'static str,
+    Vec<bpeek::bpe::train::trainer::PairRow>,
+) {
     let t = app.trainer();
     (t.merges().len(), t.phase().name(), t.top_pairs(12))
 }

@@ -8,7 +8,7 @@
 mod common;
 mod scratch;
 
-use bpeek::bpe::trainer::PairScore;
+use bpeek::bpe::train::trainer::PairScore;
 use bpeek::bpe::{Pretok, Score, Trainer, TrainerConfig};
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{App, Event};
@@ -143,7 +143,7 @@ fn the_table_is_the_naive_ranking_by_score_and_its_first_row_merges_next() {
             assert_eq!(rows[0].pair, choice.pair, "seed {seed}, step {step}");
             for w in rows.windows(2) {
                 let (a, b) = (w[0].score.unwrap(), w[1].score.unwrap());
-                let eligible = |r: &bpeek::bpe::trainer::PairRow| r.count >= min;
+                let eligible = |r: &bpeek::bpe::train::trainer::PairRow| r.count >= min;
                 if eligible(&w[0]) == eligible(&w[1]) {
                     assert_ne!(a.cmp_exact(&b), Ordering::Less, "seed {seed}, step {step}");
                 }

@@ -10,7 +10,7 @@
 mod hf;
 mod spm;
 
-use bpeek::bpe::io::load::load;
+use bpeek::bpe::formats::load::load;
 use hf::texts::random_texts;
 use serde_json::{Value, json};
 

@@ -6,8 +6,8 @@
 mod common;
 mod scratch;
 
-use bpeek::bpe::io::gguf;
-use bpeek::bpe::io::load::load;
+use bpeek::bpe::formats::gguf;
+use bpeek::bpe::formats::load::load;
 use common::Rng;
 use scratch::Scratch;
 use std::process::Command;
@@ -126,7 +126,7 @@ fn mutated_files_are_refused_or_read_never_a_panic() {
         }
         let result = std::panic::catch_unwind(|| {
             let meta = gguf::read_from(std::io::Cursor::new(&f), f.len() as u64)?;
-            bpeek::bpe::io::gguf_tokenizer::tokenizer("case", &meta)
+            bpeek::bpe::formats::gguf_tokenizer::tokenizer("case", &meta)
         });
         match result {
             Err(_) => panic!("case {case} panicked"),

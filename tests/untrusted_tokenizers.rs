@@ -4,7 +4,7 @@
 
 mod scratch;
 
-use bpeek::bpe::io::{byte_unicode, import, load, tokenizer_file};
+use bpeek::bpe::formats::{byte_unicode, import, load, tokenizer_file};
 use serde_json::{Value, json};
 
 fn scratch(name: &str) -> scratch::Scratch {

@@ -126,7 +126,7 @@ pub fn hugging_face(o: &Options) {
     println!("|---|---|---:|---:|---:|---|");
     for kind in KINDS {
         let file = dir.join(format!("{kind}.json"));
-        let tok = match bpeek::bpe::io::load::load(&file.to_string_lossy()) {
+        let tok = match bpeek::bpe::formats::load::load(&file.to_string_lossy()) {
             Ok(t) => t,
             Err(e) => {
                 println!("| - | {kind} | not read: {e} | | | |");

@@ -5,8 +5,8 @@
 //! fastest exact peer" counts only peers whose ids are equal.
 
 use super::{Options, digits, english, mb_per_s, multilingual, timed};
-use bpeek::bpe::io::builtin;
-use bpeek::bpe::pretok::{CL100K_PATTERN, O200K_PATTERN};
+use bpeek::bpe::formats::builtin;
+use bpeek::bpe::pretokenize::pretok::{CL100K_PATTERN, O200K_PATTERN};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Precomputes the built-in tokenizers (GPT-2, cl100k, o200k) from the rank
 //! data the `tiktoken-rs` crate ships: each token's bytes, and the pair of
 //! tokens that makes each one, derived by the same code bpeek uses for rank
-//! files it reads (`src/rank_pairs.rs`). Loading then only copies tables
+//! files it reads (`src/models/rank_pairs.rs`). Loading then only copies tables
 //! instead of decoding base64 and replaying every token's merges.
 //!
 //! The table written for each is, in little-endian u32s: the token count
@@ -18,13 +18,13 @@ type Pair = (TokenId, TokenId);
 #[path = "src/merge.rs"]
 #[allow(dead_code)]
 mod merge;
-#[path = "src/rank_pairs.rs"]
+#[path = "src/models/rank_pairs.rs"]
 mod rank_pairs;
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/merge.rs");
-    println!("cargo::rerun-if-changed=src/rank_pairs.rs");
+    println!("cargo::rerun-if-changed=src/models/rank_pairs.rs");
     let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
     // Each built-in tokenizer and its first special id: its ordinary tokens
     // are the ranks below it.

@@ -177,7 +177,7 @@ fn start_server(sessions: usize, corpus: Option<&std::path::Path>) -> Result<Ser
     let dir = std::env::temp_dir().join(format!("bpeek-bench-serve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Error::failure(format!("{}: {e}", dir.display())))?;
     let exe = std::env::current_exe().map_err(|e| Error::failure(format!("bpeek itself: {e}")))?;
-    bpeek_core::io::atomic::remove_on_exit(&dir);
+    bpeek_core::formats::atomic::remove_on_exit(&dir);
     let mut command = Command::new(exe);
     command
         .args([

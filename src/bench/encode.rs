@@ -3,7 +3,7 @@
 
 use crate::bench::figures::{push, put, round};
 use bpeek_core::error::{Error, Result};
-use bpeek_core::io::builtin;
+use bpeek_core::formats::builtin;
 use serde_json::json;
 use std::time::Instant;
 

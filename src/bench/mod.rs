@@ -23,7 +23,7 @@ pub(crate) mod limits;
 pub(crate) mod side_by_side;
 
 use bpeek_core::error::Result;
-use bpeek_core::io::files::read_prefix;
+use bpeek_core::formats::files::read_prefix;
 use bpeek_core::{Pretok, TieRule, Trainer, TrainerConfig};
 use bpeek_tui::options::args::BenchArgs;
 use figures::put;

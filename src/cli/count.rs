@@ -5,11 +5,11 @@
 use crate::cli::args::{CountArgs, CountFormat, Format};
 use bpeek_core::Corpus;
 use bpeek_core::Mode;
-use bpeek_core::chunk_counts::{ChunkCounts, ChunkOptions, Dropped};
 use bpeek_core::error::{Error, Result};
-use bpeek_core::io::atomic::{Output, commit_all};
-use bpeek_core::io::same_file::{Role, refuse_outputs_over_inputs};
-use bpeek_core::pretok::Pretok;
+use bpeek_core::formats::atomic::{Output, commit_all};
+use bpeek_core::formats::same_file::{Role, refuse_outputs_over_inputs};
+use bpeek_core::pretokenize::pretok::Pretok;
+use bpeek_core::train::chunk_counts::{ChunkCounts, ChunkOptions, Dropped};
 use bpeek_counts::count_file::{self, CountFormat as FileFormat, write_counts};
 use bpeek_counts::count_merge;
 use bpeek_counts::count_rows::RowSource;
@@ -184,7 +184,7 @@ fn count_shard(shard: &str, options: ChunkOptions) -> Result<Corpus> {
             let stdin = std::io::stdin();
             return Corpus::count_stream(stdin.lock(), chunker, options.by_line, name, |_| {});
         }
-        let file = bpeek_core::io::files::open_stream(Path::new(shard))?;
+        let file = bpeek_core::formats::files::open_stream(Path::new(shard))?;
         return Corpus::count_stream(file, chunker, options.by_line, name, |_| {});
     }
     let text = if shard == "-" {

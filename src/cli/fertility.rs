@@ -7,7 +7,7 @@ use bpeek_core::corpora;
 use bpeek_core::display::token_visible;
 use bpeek_core::error::{Error, Result};
 use bpeek_core::fertility::{self, Row};
-use bpeek_core::io::load;
+use bpeek_core::formats::load;
 use serde_json::{Value, json};
 
 pub const DEFAULT_TOKENIZERS: &[&str] = &["bytes", "gpt2", "cl100k", "o200k"];

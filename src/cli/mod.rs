@@ -69,7 +69,7 @@ pub fn run(command: Command) -> Result<()> {
     if matches!(command, Command::Tui(_) | Command::Serve(_)) {
         return run_command(command);
     }
-    bpeek_core::pattern_work::watch(|| run_command(command))?
+    bpeek_core::pretokenize::pattern_work::watch(|| run_command(command))?
 }
 
 /// `bpeek serve`, in a build with the classroom.

@@ -5,11 +5,11 @@ use crate::cli::input::{build_trainer_with, trainer_config};
 use crate::cli::train_progress::TrainProgress;
 use bpeek_core::display::{token_text, token_visible};
 use bpeek_core::error::{Error, Result};
-use bpeek_core::io::atomic::{Output, commit_all};
-use bpeek_core::io::same_file::{Role, refuse_outputs_over_inputs};
-use bpeek_core::io::trace_file::{Bounded, TraceWriter, pair_json};
-use bpeek_core::io::{hf_export, tiktoken_export, tokenizer_file};
-use bpeek_core::trainer::{PairScore, Round, StopReason};
+use bpeek_core::formats::atomic::{Output, commit_all};
+use bpeek_core::formats::same_file::{Role, refuse_outputs_over_inputs};
+use bpeek_core::formats::trace_file::{Bounded, TraceWriter, pair_json};
+use bpeek_core::formats::{hf_export, tiktoken_export, tokenizer_file};
+use bpeek_core::train::trainer::{PairScore, Round, StopReason};
 use bpeek_core::{Mode, Score, Trainer};
 use serde_json::{Value, json};
 use std::io::Write;
@@ -34,7 +34,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let (name, mut trainer) = build_trainer_with(&args.training, false, |p| progress.phase(p))?;
     // HF and rank files write tokens out whole, and bound them tighter.
     if matches!(args.out_format, OutFormat::Hf | OutFormat::Tiktoken) {
-        trainer.set_max_token_bytes(bpeek_core::io::limits::MAX_IMPORTED_TOKEN_BYTES);
+        trainer.set_max_token_bytes(bpeek_core::formats::limits::MAX_IMPORTED_TOKEN_BYTES);
     }
     progress.merging(&trainer);
     let tokens_before = trainer.corpus_tokens();

@@ -4,10 +4,10 @@
 
 use crate::cli::args::{Format, TrainArgs};
 use crate::cli::input::{corpus_text, trainer_config, trainer_for_text};
-use bpeek_core::compare::{MergeBytes, first_difference, merges_as_bytes, only_here};
 use bpeek_core::display::{token_text, token_visible};
 use bpeek_core::error::{Error, Result};
-use bpeek_core::trainer::StopReason;
+use bpeek_core::train::compare::{MergeBytes, first_difference, merges_as_bytes, only_here};
+use bpeek_core::train::trainer::StopReason;
 use bpeek_core::{Trainer, TrainerConfig};
 use bpeek_tui::options::compare::{configurations, differing};
 use serde_json::{Value, json};

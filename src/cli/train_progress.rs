@@ -3,7 +3,7 @@
 //! scripts see exactly the report and nothing else.
 
 use bpeek_core::Trainer;
-use bpeek_core::trainer::{Merge, StopReason};
+use bpeek_core::train::trainer::{Merge, StopReason};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::fmt;
 use std::io::IsTerminal;

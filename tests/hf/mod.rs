@@ -94,7 +94,7 @@ pub fn hf_merges(model: &Value) -> Vec<(String, String)> {
 
 /// Bytes as HF's byte-level vocabulary writes them (space is `Ġ`).
 pub fn byte_level(bytes: &[u8]) -> String {
-    let table = bpeek::bpe::io::byte_unicode::byte_chars();
+    let table = bpeek::bpe::formats::byte_unicode::byte_chars();
     bytes.iter().map(|&b| table[b as usize]).collect()
 }
 

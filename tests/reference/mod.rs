@@ -207,7 +207,7 @@ pub fn assert_table_is_a_fresh_count(t: &Trainer) {
 pub fn hf_order((a, b): (Sym, Sym)) -> (u32, u32) {
     let key = |s: Sym| {
         if s < 256 {
-            bpeek::bpe::io::byte_unicode::byte_chars()[s as usize] as u32
+            bpeek::bpe::formats::byte_unicode::byte_chars()[s as usize] as u32
         } else {
             0x1_0000 + s
         }

@@ -1,7 +1,7 @@
 //! Showing tokens to people: bytes that are not whole characters become
 //! `<E6>`-style hex, never a silent U+FFFD.
 
-use crate::pretok::for_each_utf8_run;
+use crate::pretokenize::pretok::for_each_utf8_run;
 use std::fmt::Write;
 
 /// The token's text, with each byte that is not part of a valid UTF-8

@@ -4,19 +4,19 @@
 //! ([`crate::model::Model`]) turns each into ids, and the post-processor's
 //! template may put tokens around them; decoding goes back through the model.
 
-use crate::added::AddedVocab;
-use crate::char_bpe::CharBpe;
 use crate::error::{Error, Result};
 use crate::merge::Merge;
 use crate::model::{Model, NO_TOKEN, RankModel};
+use crate::models::char_bpe::CharBpe;
+use crate::models::rank_pairs::pair_ranks;
+use crate::models::spm::SpmModel;
+use crate::models::wordpiece::WordPiece;
 use crate::names::{Mode, TieRule};
+use crate::normalize::added::AddedVocab;
 use crate::pipeline::{AddedTokens, Cut, Piece, PreTokenizer};
-use crate::pretok::{Chunker, Digits, Pretok};
-use crate::rank_pairs::pair_ranks;
-use crate::regex_split::RegexChain;
-use crate::spm::SpmModel;
+use crate::pretokenize::pretok::{Chunker, Digits, Pretok};
+use crate::pretokenize::regex_split::RegexChain;
 use crate::vocab::{CONTINUING, END_OF_WORD, Vocab};
-use crate::wordpiece::WordPiece;
 use crate::{Pair, TokenId};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -460,7 +460,7 @@ impl Tokenizer {
     }
 
     /// A Hugging Face byte-level file's own steps, where it runs them.
-    pub fn hf_steps(&self) -> Option<&crate::hf_text::HfText> {
+    pub fn hf_steps(&self) -> Option<&crate::pretokenize::hf_text::HfText> {
         self.pretok.hf_text()
     }
 
@@ -470,7 +470,7 @@ impl Tokenizer {
     }
 
     /// Cut and normalize text by a Hugging Face file's own steps.
-    pub fn set_hf_text(&mut self, text: crate::hf_text::HfText) {
+    pub fn set_hf_text(&mut self, text: crate::pretokenize::hf_text::HfText) {
         self.pretok.set_cut(Cut::HfText(Arc::new(text)));
     }
 
@@ -553,7 +553,7 @@ impl Tokenizer {
 
     /// [`Tokenizer::encode`], or the refusal of a regex of the file's that
     /// would take more than linear work on `text` (see
-    /// [`crate::pattern_work`]), naming the tokenizer, the field and
+    /// [`crate::pretokenize::pattern_work`]), naming the tokenizer, the field and
     /// the pattern.
     pub fn try_encode(&self, text: &str, allow_special: bool) -> Result<Vec<TokenId>> {
         self.watched(|| self.encode(text, allow_special))
@@ -562,14 +562,14 @@ impl Tokenizer {
     /// Run `f`; if a regex of the file's refused a text inside it, that
     /// refusal (naming this tokenizer) instead of what `f` made.
     pub fn watched<T>(&self, f: impl FnOnce() -> T) -> Result<T> {
-        crate::pattern_work::watch(f).map_err(|e| e.context(self.name()))
+        crate::pretokenize::pattern_work::watch(f).map_err(|e| e.context(self.name()))
     }
 
     /// Encode text. Text that looks like a special token is ordinary text
     /// unless `allow_special` is set. A regex of the file's that would take
     /// more than linear work on `text` gives no tokens for the part it was
     /// to cut, and its refusal goes to the
-    /// [`crate::pattern_work::watch`] around: text from outside is
+    /// [`crate::pretokenize::pattern_work::watch`] around: text from outside is
     /// encoded with [`Tokenizer::try_encode`].
     pub fn encode(&self, text: &str, allow_special: bool) -> Vec<TokenId> {
         let mut ids = Vec::new();

@@ -134,7 +134,7 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
 /// SentencePiece tokens cover the text they were normalized from; a
 /// character given as bytes belongs to its last byte's token, and the dummy
 /// `▁` in front covers nothing of its own.
-fn spm_spans(spm: &crate::spm::SpmModel, text: &str) -> Vec<(TokenId, Range<usize>)> {
+fn spm_spans(spm: &crate::models::spm::SpmModel, text: &str) -> Vec<(TokenId, Range<usize>)> {
     let mut ids = Vec::new();
     let mut spans = Vec::new();
     spm.encode(text.as_bytes(), &mut ids, Some(&mut spans));
@@ -158,12 +158,12 @@ fn model_spans(
     };
     let mut at = 0;
     added.split(text, false, &mut |piece| match piece {
-        crate::added::AddedPiece::Token(id) => {
+        crate::normalize::added::AddedPiece::Token(id) => {
             let len = tok.bytes_of(id).len();
             out.push((id, at..(at + len).min(text.len())));
             at += len;
         }
-        crate::added::AddedPiece::Text(t) => {
+        crate::normalize::added::AddedPiece::Text(t) => {
             let mut ids = Vec::new();
             let mut spans = Vec::new();
             encode(&t, at == 0, &mut ids, &mut spans);

@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn parts_cut_at_lines_give_the_tokens_of_the_whole() {
-        let tok = crate::io::load::load("gpt2").unwrap();
+        let tok = crate::formats::load::load("gpt2").unwrap();
         assert!(cuts_at_lines(&tok));
         let text = "The baker  \nbakes 12 loaves.\n\n  indented\n3 more\n'tis  \n  done   ";
         let whole = tok.encode_bytes(text.as_bytes(), false).unwrap();

@@ -8,16 +8,16 @@
 //! halves make, and a chunk that is itself a token is taken whole, as
 //! tiktoken does.
 
-use crate::added::AddedVocab;
-use crate::char_bpe::CharBpe;
-use crate::chunk_cache::ChunkCache;
 use crate::encoder::MadeBy;
 use crate::merge::{Merge, apply_ranked};
+use crate::models::char_bpe::CharBpe;
+use crate::models::chunk_cache::ChunkCache;
+use crate::models::spm::{PieceType, SpmModel};
+use crate::models::wordpiece::WordPiece;
 use crate::names::{Mode, TieRule};
+use crate::normalize::added::AddedVocab;
 use crate::pipeline::PreTokenizer;
-use crate::spm::{PieceType, SpmModel};
 use crate::vocab::Vocab;
-use crate::wordpiece::WordPiece;
 use crate::{Pair, TokenId};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, LazyLock, OnceLock};

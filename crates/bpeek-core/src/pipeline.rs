@@ -5,12 +5,12 @@
 //! template put around the ids.
 
 use crate::TokenId;
-use crate::added::{AddedPiece, AddedVocab};
 use crate::error::{Error, Result};
-use crate::hf_text::HfText;
-use crate::io::byte_unicode;
-use crate::pretok::{Chunker, for_each_utf8_run};
-use crate::regex_split::RegexChain;
+use crate::formats::byte_unicode;
+use crate::normalize::added::{AddedPiece, AddedVocab};
+use crate::pretokenize::hf_text::HfText;
+use crate::pretokenize::pretok::{Chunker, for_each_utf8_run};
+use crate::pretokenize::regex_split::RegexChain;
 use crate::specials::Specials;
 use std::borrow::Cow;
 use std::sync::Arc;

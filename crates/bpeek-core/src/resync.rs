@@ -15,7 +15,7 @@
 //! at a time the same way (see [`Splice`]).
 
 use crate::encoder::Tokenizer;
-use crate::pretok::{Digits, Pretok};
+use crate::pretokenize::pretok::{Digits, Pretok};
 use crate::{Mode, TokenId};
 
 /// Whether `tok` merges a text as one chunk, byte by byte, with nothing

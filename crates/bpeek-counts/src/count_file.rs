@@ -25,8 +25,8 @@
 //! positive, and a damaged file is refused with its name.
 
 use crate::count_rows::RowSource;
-use bpeek_core::chunk_counts::{ChunkCounts, ChunkOptions, FirstPlace};
 use bpeek_core::error::{Error, Result};
+use bpeek_core::train::chunk_counts::{ChunkCounts, ChunkOptions, FirstPlace};
 #[cfg(feature = "parquet")]
 use parquet::basic::Compression;
 #[cfg(feature = "parquet")]

@@ -4,9 +4,9 @@
 
 use crate::count_file::{BATCH, CountFormat, CountRow, CountWriter, Header, options_differ};
 use crate::count_rows::RowSource;
-use bpeek_core::chunk_counts::Dropped;
-use bpeek_core::chunk_counts::checked_total;
 use bpeek_core::error::Result;
+use bpeek_core::train::chunk_counts::Dropped;
+use bpeek_core::train::chunk_counts::checked_total;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::Write;

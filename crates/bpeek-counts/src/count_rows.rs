@@ -2,8 +2,8 @@
 //! every field checked: a count file is untrusted input.
 
 use crate::count_file::{CountRow, FORMAT_VERSION, Header, TSV_MAGIC, unescape};
-use bpeek_core::chunk_counts::{ChunkOptions, FirstPlace};
 use bpeek_core::error::{Error, Result};
+use bpeek_core::train::chunk_counts::{ChunkOptions, FirstPlace};
 #[cfg(feature = "parquet")]
 use parquet::column::reader::ColumnReader;
 #[cfg(feature = "parquet")]
@@ -39,7 +39,7 @@ impl RowSource {
     /// its header says.
     pub fn open(path: &Path) -> Result<(Header, RowSource)> {
         let shown = path.display().to_string();
-        let head = bpeek_core::io::files::read_prefix(path, 4)?;
+        let head = bpeek_core::formats::files::read_prefix(path, 4)?;
         let opened = if head == b"PAR1" {
             open_parquet(path)
         } else {
@@ -116,7 +116,7 @@ fn bad_line(line: usize, what: impl std::fmt::Display) -> Error {
 }
 
 fn open_tsv(path: &Path) -> Result<(Header, Kind)> {
-    let file = bpeek_core::io::files::open(path)?;
+    let file = bpeek_core::formats::files::open(path)?;
     let mut lines = std::io::BufReader::new(file);
     let mut header = Vec::new();
     read_line(&mut lines, &mut header).map_err(|e| bad_line(1, e))?;
@@ -245,7 +245,7 @@ struct ParquetRows {
 #[cfg(feature = "parquet")]
 impl ParquetRows {
     fn open(path: &Path) -> Result<(Header, ParquetRows)> {
-        let file = bpeek_core::io::files::open(path)?;
+        let file = bpeek_core::formats::files::open(path)?;
         let file_len = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
         let reader = SerializedFileReader::new(file).map_err(damaged)?;
         let meta = reader.metadata();

@@ -625,7 +625,7 @@ fn install_panic_log(log: Log) {
 /// The log is appended to: it must not be the corpus, a count or
 /// tokenizer file, or a key file.
 fn refuse_log_over_inputs(args: &ServeArgs, log: &std::path::Path) -> Result<()> {
-    use bpeek_core::io::same_file::{Role as FileRole, refuse_outputs_over_inputs};
+    use bpeek_core::formats::same_file::{Role as FileRole, refuse_outputs_over_inputs};
     let mut roles = bpeek_tui::options::input_roles(&args.training);
     roles.extend(bpeek_tui::options::tokenizer_roles(&args.screen.tokenizers));
     roles.extend(

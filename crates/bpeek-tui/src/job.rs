@@ -15,7 +15,7 @@ use crate::options::args::TrainingOptions;
 use crate::panes::lines::LineIndex;
 use bpeek_core::Trainer;
 use bpeek_core::error::{Error, Result};
-use bpeek_core::trainer::SeekPlan;
+use bpeek_core::train::trainer::SeekPlan;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -39,7 +39,7 @@ pub use update::update;
 
 use crate::options::args::{TrainingOptions, TuiArgs};
 use bpeek_core::error::{Error, Result};
-use bpeek_core::io::same_file::{Role, refuse_outputs_over_inputs};
+use bpeek_core::formats::same_file::{Role, refuse_outputs_over_inputs};
 use std::io::IsTerminal;
 use theme::Theme;
 
@@ -77,7 +77,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
     let mut record = args
         .record
         .as_deref()
-        .map(bpeek_core::io::atomic::Output::create)
+        .map(bpeek_core::formats::atomic::Output::create)
         .transpose()?;
     let mut app = if args.screen.compare.is_empty() {
         App::opening(&training, theme)?
@@ -96,13 +96,13 @@ pub fn run(args: &TuiArgs) -> Result<()> {
     // A wrong --tokenizer is a usage error here as in `encode`, not a
     // message inside the screen.
     for spec in &args.screen.tokenizers {
-        bpeek_core::io::load::check(spec)?;
+        bpeek_core::formats::load::check(spec)?;
     }
     for spec in &args.screen.tokenizers {
         app.add_tokenizer(spec);
     }
     if let Some(path) = &args.english {
-        let text = bpeek_core::io::files::read_text(std::path::Path::new(path))?;
+        let text = bpeek_core::formats::files::read_text(std::path::Path::new(path))?;
         app.fert.english = Some((path.clone(), text));
     }
     if !std::io::stdout().is_terminal() {
@@ -128,7 +128,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         let w = out.writer()?;
         w.write_all(text.as_bytes())
             .map_err(|e| out.write_error(&e))?;
-        bpeek_core::io::atomic::commit_all(vec![out])?;
+        bpeek_core::formats::atomic::commit_all(vec![out])?;
     }
     // The terminal is restored by now; a signal ends the process the way
     // the shell expects of one it killed.
@@ -154,7 +154,7 @@ fn finish_jobs(app: &mut App) {
 fn load_lesson(spec: &str) -> Result<(lesson::Lesson, Option<std::path::PathBuf>)> {
     let path = std::path::Path::new(spec);
     if path.exists() {
-        let text = bpeek_core::io::files::read_text(path)?;
+        let text = bpeek_core::formats::files::read_text(path)?;
         let dir = path.parent().map(|d| d.to_path_buf());
         return Ok((lesson::Lesson::parse(spec, &text)?, dir));
     }

@@ -68,7 +68,7 @@ impl LoadDone {
     /// Load `spec` on this thread, timing it.
     pub fn now(spec: &str) -> LoadDone {
         let start = Instant::now();
-        let outcome = bpeek_core::io::load::load(spec)
+        let outcome = bpeek_core::formats::load::load(spec)
             .map(Arc::new)
             .map_err(|e| e.to_string());
         LoadDone {

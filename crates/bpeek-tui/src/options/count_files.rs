@@ -2,8 +2,8 @@
 //! globs, and folders of part files as Spark, Dask, Ray and DuckDB write
 //! them.
 
-use bpeek_core::chunk_counts::ChunkCounts;
 use bpeek_core::error::{Error, Result};
+use bpeek_core::train::chunk_counts::ChunkCounts;
 use bpeek_counts::count_file::CountReader;
 use std::path::{Path, PathBuf};
 

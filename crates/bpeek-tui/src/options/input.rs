@@ -2,10 +2,10 @@
 //! turning training options into a trainer.
 
 use crate::options::args::TrainingOptions;
-use bpeek_core::chunk_counts::ChunkOptions;
 use bpeek_core::corpora;
 use bpeek_core::error::{Error, Result};
-use bpeek_core::pretok::Digits;
+use bpeek_core::pretokenize::pretok::Digits;
+use bpeek_core::train::chunk_counts::ChunkOptions;
 use bpeek_core::{Corpus, Mode, Pretok, TieRule, Tokenizer, Trainer, TrainerConfig};
 use std::io::Read;
 use std::path::Path;
@@ -18,7 +18,7 @@ pub const MAX_TEXT_BYTES: u64 = u32::MAX as u64;
 /// A text or corpus file, read once (a FIFO as it comes), up to
 /// [`MAX_TEXT_BYTES`].
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    let file = bpeek_core::io::files::open_stream(path)?;
+    let file = bpeek_core::formats::files::open_stream(path)?;
     read_bounded(file, &path.display().to_string())
 }
 
@@ -102,7 +102,7 @@ pub fn trainer_config(opts: &TrainingOptions) -> Result<TrainerConfig> {
         tie,
         min_count: opts.min_count,
         max_merges: opts.merges,
-        max_token_bytes: bpeek_core::io::limits::MAX_TOKEN_BYTES,
+        max_token_bytes: bpeek_core::formats::limits::MAX_TOKEN_BYTES,
         text_positions: true,
         keep_history: true,
         by_line: opts.by_line,
@@ -149,7 +149,7 @@ pub fn build_trainer_with(
                 |_| {},
             )?
         } else {
-            let file = bpeek_core::io::files::open_stream(Path::new(path))?;
+            let file = bpeek_core::formats::files::open_stream(Path::new(path))?;
             let counted = |n: usize| {
                 phase(&format!(
                     "reading and counting the corpus: {} MB",
@@ -261,5 +261,5 @@ pub fn distinct_specials(specials: &[String]) -> usize {
 
 /// Load a tokenizer by built-in name or from a file of any supported format.
 pub fn load_tokenizer(spec: &str) -> Result<Tokenizer> {
-    bpeek_core::io::load::load(spec)
+    bpeek_core::formats::load::load(spec)
 }

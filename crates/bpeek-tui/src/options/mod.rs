@@ -8,7 +8,7 @@ pub mod count_files;
 pub mod input;
 
 use args::TrainingOptions;
-use bpeek_core::io::same_file::Role;
+use bpeek_core::formats::same_file::Role;
 use std::path::Path;
 
 /// The files `training` reads (the corpus and the count files), for checking that no output of the run is one of them.

@@ -2,7 +2,7 @@
 //! view: the ones still counted in selection order, then the ones that
 //! vanished, with the count they had.
 
-use bpeek_core::trainer::CountChange;
+use bpeek_core::train::trainer::CountChange;
 use bpeek_core::{Pair, Trainer};
 use rustc_hash::FxHashMap;
 

@@ -8,7 +8,7 @@ use crate::panes::lines::LineIndex;
 use crate::panes::rows::{Piece, Rows, TextLook, lay_out};
 use crate::panes::shared_rows::{self, LookKey};
 use crate::theme::{Mark, Theme};
-use bpeek_core::trainer::Segment;
+use bpeek_core::train::trainer::Segment;
 use bpeek_core::{Mode, Pair, Phase, TokenId, Trainer};
 use ratatui::text::Line;
 

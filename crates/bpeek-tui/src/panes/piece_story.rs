@@ -6,8 +6,8 @@
 //! merge tree uses.
 
 use bpeek_core::TokenId;
-use bpeek_core::spm::explain::{BpeReplay, Cut, replay_bpe, unigram_cuts};
-use bpeek_core::spm::{Algorithm, PieceType, SpmModel};
+use bpeek_core::models::spm::explain::{BpeReplay, Cut, replay_bpe, unigram_cuts};
+use bpeek_core::models::spm::{Algorithm, PieceType, SpmModel};
 use std::ops::Range;
 
 /// What is said of one piece.

@@ -11,7 +11,7 @@
 
 use crate::panes::clusters::{ascii_str, clusters};
 use crate::theme::Theme;
-use bpeek_core::pretok::for_each_utf8_run;
+use bpeek_core::pretokenize::pretok::for_each_utf8_run;
 use ratatui::buffer::CellWidth;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

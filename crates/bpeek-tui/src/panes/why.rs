@@ -4,7 +4,7 @@
 
 use crate::app::App;
 use crate::view::widths::{truncate, width};
-use bpeek_core::trainer::{Choice, PairScore};
+use bpeek_core::train::trainer::{Choice, PairScore};
 use bpeek_core::{Phase, TieRule, Trainer};
 use unicode_segmentation::UnicodeSegmentation;
 

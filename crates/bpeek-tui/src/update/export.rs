@@ -107,17 +107,17 @@ pub fn save_in(app: &mut App, dir: &std::path::Path) {
     let name = file_name(app);
     let path = dir.join(&name);
     let mut roles = crate::options::input_roles(&app.options);
-    roles.push(bpeek_core::io::same_file::Role::writes(
+    roles.push(bpeek_core::formats::same_file::Role::writes(
         name.as_str(),
         &path,
     ));
-    let written = bpeek_core::io::same_file::refuse_outputs_over_inputs(&roles)
-        .and_then(|()| bpeek_core::io::atomic::Output::create(&path))
+    let written = bpeek_core::formats::same_file::refuse_outputs_over_inputs(&roles)
+        .and_then(|()| bpeek_core::formats::atomic::Output::create(&path))
         .and_then(|mut out| {
             out.writer()?
                 .write_all(&report)
                 .map_err(|e| out.write_error(&e))?;
-            bpeek_core::io::atomic::commit_all(vec![&mut out])
+            bpeek_core::formats::atomic::commit_all(vec![&mut out])
         });
     app.notice = Some(match written {
         Ok(()) => format!(

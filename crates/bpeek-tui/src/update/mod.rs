@@ -45,9 +45,9 @@ use trees::*;
 /// notice line; what it was to cut is left out.
 pub fn update(app: &mut App, action: Action) {
     let encode_refused = app.encode.refused.is_some();
-    let refused = bpeek_core::pattern_work::watch(|| update_unwatched(app, action))
+    let refused = bpeek_core::pretokenize::pattern_work::watch(|| update_unwatched(app, action))
         .err()
-        .or_else(bpeek_core::pattern_work::take_unwatched);
+        .or_else(bpeek_core::pretokenize::pattern_work::take_unwatched);
     if let Some(e) = refused {
         app.notice = Some(e.to_string());
         app.dirty = true;

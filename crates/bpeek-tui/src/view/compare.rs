@@ -9,7 +9,7 @@ use crate::compare::{Comparison, trainer_of};
 use crate::layout::inner;
 use crate::panes::rows::label;
 use crate::view::widths::fit_left;
-use bpeek_core::compare::MergeBytes;
+use bpeek_core::train::compare::MergeBytes;
 use bpeek_core::{Phase, Trainer};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

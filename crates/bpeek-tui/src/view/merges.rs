@@ -5,7 +5,7 @@ use crate::app::{App, Focus};
 use crate::layout::inner;
 use crate::view::widths::{fit_left, fit_right, width};
 use crate::view::{pane_block, token_label};
-use bpeek_core::trainer::Choice;
+use bpeek_core::train::trainer::Choice;
 use bpeek_core::{Phase, Round, TokenId, Trainer};
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -8,7 +8,7 @@ use crate::layout::inner;
 use crate::panes::changed;
 use crate::view::widths::{fit_left, fit_right};
 use crate::view::{pane_block, pane_block_parts, token_label};
-use bpeek_core::trainer::{CountChange, PairRow, PairScore};
+use bpeek_core::train::trainer::{CountChange, PairRow, PairScore};
 use bpeek_core::{Phase, Score, Trainer};
 use ratatui::Frame;
 use ratatui::layout::Rect;

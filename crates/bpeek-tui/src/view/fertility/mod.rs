@@ -517,7 +517,7 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
 fn spm_piece(
     app: &App,
     tok: &Tokenizer,
-    m: &bpeek_core::spm::SpmModel,
+    m: &bpeek_core::models::spm::SpmModel,
     id: bpeek_core::TokenId,
 ) -> String {
     let label = |bytes: &[u8]| shown(app, bytes);
@@ -528,7 +528,7 @@ fn spm_piece(
 /// A WordPiece piece: no merge made it; its word was cut longest match
 /// first, and the pieces of that word (the selected one and the ones
 /// around it that carry the `##` prefix) say how: `un + ##aff + ##able`.
-fn wordpiece_steps(app: &App, w: &bpeek_core::wordpiece::WordPiece) -> String {
+fn wordpiece_steps(app: &App, w: &bpeek_core::models::wordpiece::WordPiece) -> String {
     let strip = &app.fert.strip;
     let at = app.fert.token.min(strip.len().saturating_sub(1));
     let prefix = w.prefix().as_bytes();

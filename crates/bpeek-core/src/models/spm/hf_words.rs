@@ -1,0 +1,110 @@
+//! A SentencePiece-family model (Unigram) behind a Hugging Face file's own
+//! pipeline: the file's normalizer and pre-tokenizer steps cut the text
+//! into words ([`HfText`]), each word is segmented on its own, and ids go
+//! back to text through the file's decoder steps.
+
+use super::{Algorithm, PieceType, SpmModel, bpe, unigram};
+use crate::TokenId;
+use crate::pretokenize::hf_text::HfText;
+use std::ops::Range;
+
+impl SpmModel {
+    /// The model with a file's whole pipeline in place of its own
+    /// normalizer.
+    pub fn with_hf_text(mut self, text: HfText) -> Self {
+        self.hf_text = Some(Box::new(text));
+        self
+    }
+
+    /// Encode a piece of a text cut at added tokens; `at_start` says
+    /// whether it starts the whole text. With `spans`, the byte range of
+    /// `text` each id stands for.
+    pub fn encode_piece(
+        &self,
+        text: &[u8],
+        at_start: bool,
+        out: &mut Vec<TokenId>,
+        spans: Option<&mut Vec<Range<usize>>>,
+    ) {
+        match &self.hf_text {
+            Some(steps) => self.encode_words(steps, text, at_start, out, spans),
+            None => self.encode(text, out, spans),
+        }
+    }
+
+    fn encode_words(
+        &self,
+        steps: &HfText,
+        text: &[u8],
+        at_start: bool,
+        out: &mut Vec<TokenId>,
+        mut spans: Option<&mut Vec<Range<usize>>>,
+    ) {
+        let text = String::from_utf8_lossy(text);
+        for word in steps.words(&text, at_start) {
+            let (norm, from) = (word.text.text.as_bytes(), &word.text.from);
+            let span = |r: &Range<usize>| {
+                if r.is_empty() {
+                    let at = from.get(r.start).map_or(0, |f| f.start);
+                    at..at
+                } else {
+                    from[r.start].start..from[r.end - 1].end
+                }
+            };
+            let pieces = match self.algorithm {
+                Algorithm::Bpe => bpe::encode(self, norm),
+                Algorithm::Unigram => unigram::encode(self, norm),
+            };
+            // A run of unknown characters is one unknown piece, or their
+            // bytes with byte fallback.
+            let mut prev_unknown = false;
+            for (w, id) in pieces {
+                let unknown = self.pieces[id as usize].kind == PieceType::Unknown;
+                if unknown && self.byte_fallback {
+                    for (k, &b) in norm[w.clone()].iter().enumerate() {
+                        out.push(self.byte_ids[b as usize]);
+                        if let Some(s) = spans.as_deref_mut() {
+                            let whole = span(&w);
+                            s.push(if k + 1 == w.len() {
+                                whole
+                            } else {
+                                whole.start..whole.start
+                            });
+                        }
+                    }
+                } else if unknown && prev_unknown {
+                    if let Some(last) = spans.as_deref_mut().and_then(|s| s.last_mut()) {
+                        last.end = span(&w).end;
+                    }
+                } else {
+                    out.push(id);
+                    if let Some(s) = spans.as_deref_mut() {
+                        s.push(span(&w));
+                    }
+                }
+                prev_unknown = unknown;
+            }
+        }
+    }
+
+    /// The text of `ids` through the file's decoder steps; control pieces
+    /// (special tokens) are left out, as `decode` leaves them out.
+    pub(super) fn decode_hf(
+        &self,
+        steps: &HfText,
+        ids: &[TokenId],
+        other: impl Fn(TokenId) -> Vec<u8>,
+    ) -> Vec<u8> {
+        let tokens =
+            ids.iter()
+                .filter_map(|&id| match self.pieces.get(id as usize) {
+                    Some(p) if p.kind == PieceType::Control => None,
+                    Some(p) if p.kind == PieceType::Unknown => (!self.unk_surface.is_empty())
+                        .then(|| String::from_utf8_lossy(&p.text).into()),
+                    Some(p) => Some(String::from_utf8_lossy(&p.text).into_owned()),
+                    None => Some(String::from_utf8_lossy(&other(id)).into_owned()),
+                })
+                .collect();
+        steps.decode(tokens).into_bytes()
+    }
+}

@@ -1,0 +1,462 @@
+//! Hugging Face pre-tokenizers on characters: each step cuts every word the
+//! one before it left (Whitespace, WhitespaceSplit, BertPreTokenizer,
+//! Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts) or
+//! rewrites it (Metaspace), as the library does, with every byte of every
+//! word traced to the input it came from.
+
+use crate::normalize::mapped::Mapped;
+use crate::pretokenize::pattern_work::{self, FileRegex, Meter};
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// The `Metaspace` pre-tokenizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Metaspace {
+    pub replacement: char,
+    /// A mark in front (`prepend_scheme` `always` or `first`).
+    pub prepend: bool,
+    /// Only in front of the whole text, not of a piece after an added
+    /// token (`first`).
+    pub first_only: bool,
+    /// Each word (from one mark to the next) merged on its own.
+    pub split: bool,
+}
+
+/// What happens to the text a pattern matches (HF `SplitDelimiterBehavior`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Behavior {
+    Removed,
+    Isolated,
+    MergedWithPrevious,
+    MergedWithNext,
+    Contiguous,
+}
+
+impl Behavior {
+    /// The name a file gives it (`"Isolated"`, `"merged_with_next"`...).
+    pub fn from_name(name: &str) -> Option<Behavior> {
+        let key: String = name
+            .chars()
+            .filter(|c| *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect();
+        Some(match key.as_str() {
+            "removed" => Behavior::Removed,
+            "isolated" => Behavior::Isolated,
+            "mergedwithprevious" => Behavior::MergedWithPrevious,
+            "mergedwithnext" => Behavior::MergedWithNext,
+            "contiguous" => Behavior::Contiguous,
+            _ => return None,
+        })
+    }
+}
+
+/// What a split step looks for.
+#[derive(Debug, Clone)]
+pub enum Pattern {
+    /// Each character of a class, one match per character.
+    Class(CharClass),
+    /// A string, matched left to right without overlap.
+    Literal(String),
+    /// A regex, its matches left to right.
+    Regex(Box<FileRegex>),
+    /// Runs of word characters and runs of other non-space characters:
+    /// HF `Whitespace`'s `\w+|[^\w\s]+`, on a linear-time engine.
+    WordsAndSymbols,
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Pattern::Class(a), Pattern::Class(b)) => a == b,
+            (Pattern::Literal(a), Pattern::Literal(b)) => a == b,
+            (Pattern::Regex(a), Pattern::Regex(b)) => a.as_str() == b.as_str(),
+            (Pattern::WordsAndSymbols, Pattern::WordsAndSymbols) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Pattern {}
+
+/// The character classes the library's pre-tokenizers split at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CharClass {
+    /// `char::is_whitespace`.
+    Whitespace,
+    /// ASCII punctuation and the Unicode punctuation classes (as of
+    /// Unicode 8.0, the tables the library is built with).
+    Punctuation,
+    /// `char::is_numeric`: decimal digits, but also `²` and `⅕`.
+    Numeric,
+    One(char),
+}
+
+impl CharClass {
+    fn contains(self, c: char) -> bool {
+        match self {
+            CharClass::Whitespace => c.is_whitespace(),
+            CharClass::Punctuation => crate::normalize::bert_text::is_bert_punctuation(c),
+            CharClass::Numeric => c.is_numeric(),
+            CharClass::One(d) => c == d,
+        }
+    }
+}
+
+/// A pre-tokenizer step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PreStep {
+    Split {
+        pattern: Pattern,
+        behavior: Behavior,
+        /// Split at what the pattern does not match.
+        invert: bool,
+    },
+    Metaspace(Metaspace),
+    /// A cut wherever the script changes (HF `UnicodeScripts`).
+    Scripts,
+    /// `ByteLevel`: a space in front of a word that has none (with
+    /// `add_prefix_space`), the word cut by GPT-2's pattern (with
+    /// `use_regex`), then each byte written as its byte-level character.
+    ByteLevel {
+        add_prefix_space: bool,
+        regex: Option<Pattern>,
+    },
+}
+
+impl PreStep {
+    /// `Whitespace`: word runs and symbol runs kept, whitespace dropped.
+    pub fn whitespace() -> PreStep {
+        PreStep::Split {
+            pattern: Pattern::WordsAndSymbols,
+            behavior: Behavior::Removed,
+            invert: true,
+        }
+    }
+
+    /// A split at each character of `class`.
+    pub fn at(class: CharClass, behavior: Behavior) -> PreStep {
+        PreStep::Split {
+            pattern: Pattern::Class(class),
+            behavior,
+            invert: false,
+        }
+    }
+}
+
+/// A word: its text, where its bytes came from, and whether it starts at
+/// the start of the whole text (Metaspace's `first` scheme asks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    pub text: Mapped,
+    pub at_origin: bool,
+}
+
+/// Run `steps` over one normalized piece of text. A regex that would take
+/// more than linear work on it makes no words at all and reports the
+/// refusal to the [`pattern_work::watch`] around.
+pub fn pre_tokenize(steps: &[PreStep], text: Mapped, at_start: bool) -> Vec<Word> {
+    if text.text.is_empty() {
+        return Vec::new();
+    }
+    let mut meter = Meter::new();
+    let mut words = vec![Word {
+        text,
+        at_origin: at_start,
+    }];
+    for step in steps {
+        let mut next = Vec::with_capacity(words.len() * 2);
+        for w in words {
+            apply(step, w, at_start, &mut meter, &mut next);
+        }
+        if meter.refused() {
+            return Vec::new();
+        }
+        words = next;
+    }
+    words
+}
+
+fn apply(step: &PreStep, mut w: Word, at_start: bool, meter: &mut Meter, out: &mut Vec<Word>) {
+    match step {
+        PreStep::Split {
+            pattern,
+            behavior,
+            invert,
+        } => {
+            let matches = find_matches(pattern, &w.text.text, *invert, meter);
+            cut(&w, &keep(matches, *behavior), at_start, out);
+        }
+        PreStep::Metaspace(ms) => {
+            let mut buf = [0u8; 4];
+            let mark: &str = ms.replacement.encode_utf8(&mut buf);
+            w.text.replace(" ", mark);
+            let front = ms.prepend && (w.at_origin || !ms.first_only);
+            if front && !w.text.text.starts_with(mark) {
+                w.text.prepend(mark);
+            }
+            if ms.split {
+                let m = find_matches(
+                    &Pattern::Class(CharClass::One(ms.replacement)),
+                    &w.text.text,
+                    false,
+                    meter,
+                );
+                cut(&w, &keep(m, Behavior::MergedWithNext), at_start, out);
+            } else {
+                out.push(w);
+            }
+        }
+        PreStep::Scripts => cut(&w, &script_runs(&w.text.text), at_start, out),
+        PreStep::ByteLevel {
+            add_prefix_space,
+            regex,
+        } => {
+            if *add_prefix_space && !w.text.text.starts_with(' ') {
+                w.text.prepend(" ");
+            }
+            let mut parts = Vec::new();
+            match regex {
+                Some(re) => {
+                    let m = find_matches(re, &w.text.text, false, meter);
+                    cut(&w, &keep(m, Behavior::Isolated), at_start, &mut parts);
+                }
+                None => parts.push(w),
+            }
+            for mut p in parts {
+                p.text.as_byte_chars();
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// The non-empty pieces `ranges` of `w`, each a word of its own.
+fn cut(w: &Word, ranges: &[Range<usize>], at_start: bool, out: &mut Vec<Word>) {
+    for r in ranges {
+        if r.is_empty() {
+            continue;
+        }
+        // The library asks where a piece starts in the original text: once
+        // cut (even into one piece) a piece starts where its first byte
+        // came from, so text a normalizer stripped off the front counts.
+        let at_origin = at_start && w.text.from[r.start].start == 0;
+        out.push(Word {
+            text: w.text.slice(r.clone()),
+            at_origin,
+        });
+    }
+}
+
+/// The text as alternating pieces: each match and the text between.
+fn find_matches(
+    pattern: &Pattern,
+    s: &str,
+    invert: bool,
+    meter: &mut Meter,
+) -> Vec<(Range<usize>, bool)> {
+    let mut out = Vec::new();
+    let mut last = 0;
+    let mut push_match = |r: Range<usize>, out: &mut Vec<(Range<usize>, bool)>| {
+        if r.start > last {
+            out.push((last..r.start, false));
+        }
+        last = r.end;
+        out.push((r, true));
+    };
+    match pattern {
+        Pattern::Class(class) => {
+            for (i, c) in s.char_indices() {
+                if class.contains(c) {
+                    push_match(i..i + c.len_utf8(), &mut out);
+                }
+            }
+        }
+        Pattern::Literal(p) if p.is_empty() => {}
+        Pattern::Literal(p) => {
+            for (i, _) in s.match_indices(p.as_str()) {
+                push_match(i..i + p.len(), &mut out);
+            }
+        }
+        Pattern::Regex(re) => match re.find_all(s, meter) {
+            Ok(found) => {
+                for m in found {
+                    push_match(m, &mut out);
+                }
+            }
+            // The refusal goes to the caller's watch; nothing is cut.
+            Err(e) => pattern_work::note(e),
+        },
+        Pattern::WordsAndSymbols => {
+            for m in words_and_symbols().find_iter(s) {
+                push_match(m.range(), &mut out);
+            }
+        }
+    }
+    if last < s.len() {
+        out.push((last..s.len(), false));
+    }
+    if invert {
+        for m in &mut out {
+            m.1 = !m.1;
+        }
+    }
+    out
+}
+
+fn words_and_symbols() -> &'static regex_automata::meta::Regex {
+    static RE: OnceLock<regex_automata::meta::Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        regex_automata::meta::Regex::new(r"\w+|[^\w\s]+").expect("the pattern compiles")
+    })
+}
+
+/// The ranges a behavior keeps of the alternating pieces.
+fn keep(matches: Vec<(Range<usize>, bool)>, behavior: Behavior) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(matches.len());
+    match behavior {
+        Behavior::Removed => out.extend(matches.into_iter().filter(|m| !m.1).map(|m| m.0)),
+        Behavior::Isolated => out.extend(matches.into_iter().map(|m| m.0)),
+        Behavior::MergedWithPrevious => {
+            let mut previous_match = false;
+            for (r, is_match) in matches {
+                match out.last_mut() {
+                    Some(last) if is_match && !previous_match => last.end = r.end,
+                    _ => out.push(r),
+                }
+                previous_match = is_match;
+            }
+        }
+        Behavior::MergedWithNext => {
+            let mut previous_match = false;
+            for (r, is_match) in matches.into_iter().rev() {
+                match out.last_mut() {
+                    Some(last) if is_match && !previous_match => last.start = r.start,
+                    _ => out.push(r),
+                }
+                previous_match = is_match;
+            }
+            out.reverse();
+        }
+        Behavior::Contiguous => {
+            let mut previous_match = false;
+            for (r, is_match) in matches {
+                match out.last_mut() {
+                    Some(last) if is_match == previous_match => last.end = r.end,
+                    _ => out.push(r),
+                }
+                previous_match = is_match;
+            }
+        }
+    }
+    out
+}
+
+/// A script as the library's table has it: Unicode 9.0's assignments,
+/// Hiragana, Katakana and `ー` counted as Han, and the space, private use
+/// characters and every character assigned later as none at all.
+fn script_of(c: char) -> Option<unicode_script::Script> {
+    use unicode_script::{Script, UnicodeScript};
+    static AGE9: OnceLock<crate::normalize::bert_text::Class> = OnceLock::new();
+    if c == ' ' || !crate::normalize::bert_text::class(&AGE9, r"\p{Age=V9_0}").contains(c) {
+        return None;
+    }
+    if c == '\u{30FC}' {
+        return Some(Script::Han);
+    }
+    match c.script() {
+        // Private use and unassigned characters are not in the table.
+        Script::Unknown => None,
+        Script::Hiragana | Script::Katakana => Some(Script::Han),
+        s => Some(s),
+    }
+}
+
+/// The cuts of HF `UnicodeScripts`: a new piece where a character's
+/// script differs from the last one seen, characters without a script
+/// joining the piece they are in. Characters before the first with a
+/// script are dropped, as the library drops them.
+fn script_runs(s: &str) -> Vec<Range<usize>> {
+    let mut starts = Vec::new();
+    let mut last = None;
+    for (i, c) in s.char_indices() {
+        let script = script_of(c);
+        if script.is_some() && last != script {
+            starts.push(i);
+        }
+        if script.is_some() {
+            last = script;
+        }
+    }
+    starts.push(s.len());
+    starts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(steps: &[PreStep], text: &str) -> Vec<String> {
+        pre_tokenize(steps, Mapped::new(text), true)
+            .into_iter()
+            .map(|w| w.text.text)
+            .collect()
+    }
+
+    #[test]
+    fn behaviors_keep_what_the_library_keeps() {
+        let a = |b| {
+            vec![PreStep::Split {
+                pattern: Pattern::Literal("a".into()),
+                behavior: b,
+                invert: false,
+            }]
+        };
+        assert_eq!(words(&a(Behavior::Contiguous), "baab"), ["b", "aa", "b"]);
+        assert_eq!(
+            words(&a(Behavior::MergedWithPrevious), "baabab"),
+            ["ba", "a", "ba", "b"]
+        );
+        assert_eq!(
+            words(&a(Behavior::MergedWithNext), "baabab"),
+            ["b", "a", "ab", "ab"]
+        );
+        assert_eq!(words(&a(Behavior::Removed), "baab"), ["b", "b"]);
+        assert_eq!(words(&a(Behavior::Isolated), "baab"), ["b", "a", "a", "b"]);
+    }
+
+    #[test]
+    fn digits_are_numeric_characters() {
+        let digits = [PreStep::at(CharClass::Numeric, Behavior::Contiguous)];
+        assert_eq!(words(&digits, "a١٢3x²⅕45"), ["a", "١٢3", "x", "²⅕45"]);
+    }
+
+    #[test]
+    fn scripts_drop_leading_spaces_and_join_kana_to_han() {
+        assert_eq!(
+            words(&[PreStep::Scripts], "  abc  де  ふ漢カ x"),
+            ["abc  ", "де  ", "ふ漢カ ", "x"]
+        );
+        assert_eq!(words(&[PreStep::Scripts], "ab12-cd"), ["ab", "12-", "cd"]);
+        // Assigned after Unicode 9.0: no script, so no cut.
+        assert_eq!(words(&[PreStep::Scripts], "a\u{1F900}"), ["a\u{1F900}"]);
+    }
+
+    #[test]
+    fn metaspace_first_marks_only_the_word_at_the_start() {
+        let ms = Metaspace {
+            replacement: '\u{2581}',
+            prepend: true,
+            first_only: true,
+            split: true,
+        };
+        let steps = [
+            PreStep::at(CharClass::Whitespace, Behavior::Removed),
+            PreStep::Metaspace(ms),
+        ];
+        assert_eq!(
+            words(&steps, "hi  there you"),
+            ["\u{2581}hi", "there", "you"]
+        );
+    }
+}

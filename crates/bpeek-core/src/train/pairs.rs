@@ -1,0 +1,588 @@
+//! The live pair table: each pair's weighted count, where it occurs, and an
+//! ordered index that always has the next winner first.
+//!
+//! A merge (or its undo) gathers its window changes by neighbour token (see
+//! [`WindowBatch`]) and hands them over once per pair, not once per place;
+//! the counts they change are settled into the order once the rewrite is
+//! done, so each changed pair moves once.
+//!
+//! A pair's list of places is kept loosely: places are appended when the
+//! pair appears there and left in the list when it goes, because the chain
+//! of tokens can always say whether the pair is still there. The list is
+//! ascending, packed as gaps (see [`Packed`]), with the places an undo gives
+//! back out of order set aside; it is put in order and cleaned when the
+//! pair is merged, when its first place is gone, or when it holds
+//! [`CROWDED`] times as many entries as live places. So an update is an
+//! append and a count, whatever the pair's size.
+
+use crate::names::TieRule;
+use crate::train::chain::Chain;
+use crate::train::hf_ids::hf_id;
+use crate::train::packed::{Ahead, Packed, PackedDown};
+use crate::train::paged::Paged;
+use crate::vocab::Vocab;
+use crate::{Pair, TokenId};
+use rustc_hash::FxHashMap;
+use std::cmp::Reverse;
+use std::collections::BTreeSet;
+
+/// How one pair's count moved in the last merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CountChange {
+    pub before: u64,
+    pub after: u64,
+}
+
+/// What the table knows about one pair.
+#[derive(Debug, Clone)]
+pub struct PairStat {
+    /// Overlapping windows, weighted by chunk frequency.
+    pub count: u64,
+    /// Where the pair first occurs: its first position in the chunk layout,
+    /// which orders by chunk, then by offset.
+    pub first: u32,
+    /// How many positions the pair starts at now.
+    live: u32,
+    /// Where the pair sits in its count's bucket, if its count is low.
+    at: u32,
+    /// Its changes not yet settled, in the table's `pending`, or [`CLEAN`].
+    pending: u32,
+    /// Every position where the pair starts, and perhaps some where it no
+    /// longer does, ascending.
+    places: Packed,
+    /// Places that came back below the list's last one (an undo gives
+    /// back a few at a time), kept aside until the list is put in order.
+    /// Most pairs never have any: boxed, none costs a word, not three.
+    #[allow(clippy::box_collection)]
+    strays: Option<Box<Vec<u32>>>,
+}
+
+/// No changes pending.
+const CLEAN: u32 = u32::MAX;
+
+/// The changes to one pair since the last settle.
+#[derive(Debug, Clone)]
+struct Pending {
+    pair: Pair,
+    /// Count and live places gained (or lost, below zero).
+    delta: i64,
+    live_delta: i64,
+    /// The smallest place added and the smallest lost.
+    min_added: u32,
+    min_lost: u32,
+}
+
+impl PairStat {
+    fn empty() -> Self {
+        PairStat {
+            count: 0,
+            first: 0,
+            live: 0,
+            at: 0,
+            pending: CLEAN,
+            places: Packed::new(),
+            strays: None,
+        }
+    }
+
+    /// The places, perhaps with some the pair has left, in no set order.
+    pub fn places(&self) -> impl Iterator<Item = u32> + '_ {
+        let strays = self.strays.iter().flat_map(|s| s.iter().copied());
+        self.places.iter().chain(strays)
+    }
+
+    /// Entries kept, gone places included.
+    fn entries(&self) -> usize {
+        self.places.len() + self.strays.as_ref().map_or(0, |s| s.len())
+    }
+
+    /// Add ascending `places`.
+    fn append(&mut self, places: Packed) {
+        if places.is_empty() {
+            return;
+        }
+        if self.entries() == 0 {
+            self.places = places;
+            return;
+        }
+        let Some(strays) = &mut self.strays else {
+            if self.places.last() < places.first() {
+                self.places.extend(&places);
+                return;
+            }
+            if places.len() >= self.places.len() / MERGE_FROM {
+                // Many places back at once (an undo): merging the two
+                // ascending lists now is cheaper than sorting later.
+                self.places = Packed::union(&self.places, &places);
+                return;
+            }
+            self.strays = Some(Box::new(places.iter().collect()));
+            return;
+        };
+        strays.extend(places.iter());
+    }
+
+    /// Put the strays into the list, each place once.
+    fn normalize(&mut self) {
+        if let Some(mut strays) = self.strays.take() {
+            strays.sort_unstable();
+            strays.dedup();
+            self.places = Packed::union(&self.places, &strays.into_iter().collect());
+        }
+    }
+
+    /// Every place, ascending, once each.
+    fn into_places(mut self) -> Packed {
+        self.normalize();
+        self.places
+    }
+}
+
+/// A pair as a full count found it, for [`PairTable::from_counts`].
+#[derive(Debug, Default)]
+pub struct Counted {
+    pub count: u64,
+    /// Ascending.
+    pub places: Packed,
+}
+
+/// Places coming back below a list's last one are merged in, keeping it
+/// in order, when they are at least this fraction of it (else set aside,
+/// to be sorted when needed).
+const MERGE_FROM: usize = 8;
+
+/// A list of places is cleaned once it holds this many times as many
+/// entries as live places: the scan costs about one look per entry gone.
+const CROWDED: usize = 2;
+
+/// The selection order: higher count first, then the tie rule's key.
+type OrderKey = (Reverse<u64>, u64, Pair);
+
+/// The pairs in selection order. Those with high counts are kept sorted;
+/// the many with low counts wait unsorted, one bucket per count, and are
+/// sorted as the best count comes down to theirs. Most pairs a merge
+/// changes have low counts, so most changes cost a push and a swap.
+#[derive(Debug, Clone, Default)]
+struct Order {
+    /// Every pair with a count above `low`.
+    sorted: BTreeSet<OrderKey>,
+    low: u64,
+    /// The pairs of each count up to `low` with their slots, in no order.
+    buckets: Vec<Vec<(Pair, u32)>>,
+    bucketed: usize,
+}
+
+/// The highest count kept in an unsorted bucket.
+const MOST_BUCKETS: u64 = 1 << 14;
+
+#[derive(Debug, Clone)]
+pub struct PairTable {
+    tie: TieRule,
+    /// Each pair's entry in `slots`: the map stays small, so growing it
+    /// moves a few bytes per pair, not a whole stat.
+    stats: FxHashMap<Pair, u32>,
+    slots: Paged<PairStat>,
+    /// Slots of pairs that are gone, for reuse.
+    free: Vec<u32>,
+    order: Order,
+    /// The pairs changed since the last settle, with their changes.
+    pending: Vec<Pending>,
+    /// Pairs taken out whole since the last settle, with their counts.
+    taken: Vec<(Pair, u64)>,
+}
+
+impl PairTable {
+    pub fn new(tie: TieRule) -> Self {
+        PairTable {
+            tie,
+            stats: FxHashMap::default(),
+            slots: Paged::default(),
+            free: Vec::new(),
+            order: Order::default(),
+            pending: Vec::new(),
+            taken: Vec::new(),
+        }
+    }
+
+    /// A table from a full count; each pair's places in ascending order.
+    pub fn from_counts(tie: TieRule, counts: impl IntoIterator<Item = (Pair, Counted)>) -> Self {
+        let mut table = PairTable::new(tie);
+        for (pair, c) in counts {
+            if c.count == 0 {
+                continue;
+            }
+            let stat = PairStat {
+                count: c.count,
+                first: c.places.first().unwrap_or_default(),
+                live: c.places.len() as u32,
+                places: c.places,
+                ..PairStat::empty()
+            };
+            table.stats.insert(pair, table.slots.len() as u32);
+            table.slots.push(stat);
+        }
+        let most = (0..table.slots.len())
+            .map(|s| table.slots[s].count)
+            .max()
+            .unwrap_or(0);
+        // Counts above `low` are kept sorted; a bucket per count below it.
+        // The cap keeps the buckets small on a large corpus, where the top
+        // count runs into the millions but few pairs come near it.
+        table.order.low = (most / 2).min(MOST_BUCKETS);
+        table.order.buckets = vec![Vec::new(); table.order.low as usize + 1];
+        let entries: Vec<(Pair, u32)> = table.stats.iter().map(|(&p, &s)| (p, s)).collect();
+        for (pair, s) in entries {
+            table.enter(pair, s as usize);
+        }
+        table.keep_two_counts_sorted();
+        table
+    }
+
+    pub fn tie(&self) -> TieRule {
+        self.tie
+    }
+
+    /// Pairs with a count above zero.
+    pub fn len(&self) -> usize {
+        self.order.sorted.len() + self.order.bucketed
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, pair: Pair) -> Option<&PairStat> {
+        self.stats.get(&pair).map(|&s| &self.slots[s as usize])
+    }
+
+    pub fn count(&self, pair: Pair) -> u64 {
+        self.get(pair).map_or(0, |s| s.count)
+    }
+
+    /// The slot of `pair`, made if it has none.
+    fn slot(&mut self, pair: Pair) -> usize {
+        let (slots, free) = (&mut self.slots, &mut self.free);
+        *self.stats.entry(pair).or_insert_with(|| match free.pop() {
+            Some(s) => s,
+            None => {
+                slots.push(PairStat::empty());
+                (slots.len() - 1) as u32
+            }
+        }) as usize
+    }
+
+    /// Forget `pair`, and free its slot.
+    fn forget(&mut self, pair: Pair) -> Option<PairStat> {
+        let s = self.stats.remove(&pair)?;
+        self.free.push(s);
+        Some(std::mem::replace(
+            &mut self.slots[s as usize],
+            PairStat::empty(),
+        ))
+    }
+
+    /// The pair that would win now, with its count.
+    pub fn best(&self) -> Option<(Pair, u64)> {
+        self.order.sorted.first().map(|(Reverse(c), _, p)| (*p, *c))
+    }
+
+    /// All pairs with a count, in selection order. The low counts are put
+    /// in order as the walk reaches them.
+    pub fn iter(&self) -> impl Iterator<Item = (Pair, u64)> + '_ {
+        let low = (1..=self.order.low).rev().flat_map(move |count| {
+            let mut keys: Vec<OrderKey> = self.order.buckets[count as usize]
+                .iter()
+                .map(|&(p, s)| order_key(self.tie, p, &self.slots[s as usize]))
+                .collect();
+            keys.sort_unstable();
+            keys.into_iter()
+        });
+        self.order
+            .sorted
+            .iter()
+            .copied()
+            .chain(low)
+            .map(|(Reverse(c), _, p)| (p, c))
+    }
+
+    /// The 0-based place of `pair` in selection order (linear; for display).
+    pub fn position(&self, pair: Pair) -> Option<usize> {
+        self.get(pair)?;
+        self.iter().position(|(p, _)| p == pair)
+    }
+
+    /// Put `pair` (in slot `s`) in the order by its count.
+    fn enter(&mut self, pair: Pair, s: usize) {
+        let stat = &mut self.slots[s];
+        if stat.count == 0 {
+            return;
+        }
+        if stat.count > self.order.low {
+            self.order.sorted.insert(order_key(self.tie, pair, stat));
+        } else {
+            let bucket = &mut self.order.buckets[stat.count as usize];
+            stat.at = bucket.len() as u32;
+            bucket.push((pair, s as u32));
+            self.order.bucketed += 1;
+        }
+    }
+
+    /// Take `pair` (in slot `s`) out of the order, by the count and first
+    /// place it was entered with.
+    fn leave(&mut self, pair: Pair, s: usize) {
+        let stat = &self.slots[s];
+        if stat.count == 0 {
+            return;
+        }
+        if stat.count > self.order.low {
+            self.order.sorted.remove(&order_key(self.tie, pair, stat));
+        } else {
+            let at = stat.at as usize;
+            let bucket = &mut self.order.buckets[stat.count as usize];
+            bucket.swap_remove(at);
+            self.order.bucketed -= 1;
+            if let Some(&(_, moved)) = bucket.get(at) {
+                self.slots[moved as usize].at = at as u32;
+            }
+        }
+    }
+
+    /// Sort the highest bucketed counts until the sorted part holds two
+    /// different counts (the winner's and the next best) or everything.
+    fn keep_two_counts_sorted(&mut self) {
+        loop {
+            let sorted = &self.order.sorted;
+            let two = matches!((sorted.first(), sorted.last()), (Some(a), Some(b)) if a.0 != b.0);
+            if two || self.order.bucketed == 0 || self.order.low == 0 {
+                return;
+            }
+            let low = self.order.low;
+            let bucket = self.order.buckets.pop().unwrap_or_default();
+            self.order.low = low - 1;
+            self.order.bucketed -= bucket.len();
+            for (pair, s) in bucket {
+                let key = order_key(self.tie, pair, &self.slots[s as usize]);
+                self.order.sorted.insert(key);
+            }
+        }
+    }
+
+    /// `pair` now also starts at `places` (ascending), and its count
+    /// rises by `weight`.
+    pub fn gain(&mut self, pair: Pair, weight: u64, places: Packed) {
+        let (stat, pending) = self.touch(pair);
+        pending.delta += weight as i64;
+        pending.live_delta += places.len() as i64;
+        if let Some(low) = places.first() {
+            pending.min_added = pending.min_added.min(low);
+        }
+        stat.append(places);
+    }
+
+    /// `pair` no longer starts at `count` of its places, the lowest of them
+    /// `lowest`, and its count falls by `weight`. The places themselves
+    /// stay in its list: the chain tells they are gone.
+    pub fn lose(&mut self, pair: Pair, weight: u64, count: u32, lowest: u32) {
+        let (_, pending) = self.touch(pair);
+        pending.min_lost = pending.min_lost.min(lowest);
+        pending.delta -= weight as i64;
+        pending.live_delta -= count as i64;
+    }
+
+    /// The stat of `pair`, made if need be, and its pending changes.
+    fn touch(&mut self, pair: Pair) -> (&mut PairStat, &mut Pending) {
+        let s = self.slot(pair);
+        let stat = &mut self.slots[s];
+        if stat.pending == CLEAN {
+            stat.pending = self.pending.len() as u32;
+            self.pending.push(Pending {
+                pair,
+                delta: 0,
+                live_delta: 0,
+                min_added: u32::MAX,
+                min_lost: u32::MAX,
+            });
+        }
+        let k = stat.pending as usize;
+        (stat, &mut self.pending[k])
+    }
+
+    /// Take `pair` out of the table whole (a merge replaces every place it
+    /// has) and return the places it may have, ascending.
+    pub fn take(&mut self, pair: Pair) -> Packed {
+        let Some(&s) = self.stats.get(&pair) else {
+            return Packed::new();
+        };
+        self.leave(pair, s as usize);
+        let Some(stat) = self.forget(pair) else {
+            return Packed::new();
+        };
+        self.taken.push((pair, stat.count));
+        stat.into_places()
+    }
+
+    /// Move every pair changed since the last call to its new place, and
+    /// record in `changes` how each count moved. `chain` is the tokens as
+    /// they are now.
+    pub fn settle(
+        &mut self,
+        changes: &mut FxHashMap<Pair, CountChange>,
+        chain: &Chain,
+        vocab: &Vocab,
+    ) {
+        changes.clear();
+        for (pair, before) in self.taken.drain(..) {
+            changes.insert(pair, CountChange { before, after: 0 });
+        }
+        let pending = std::mem::take(&mut self.pending);
+        for (k, change) in pending.iter().enumerate() {
+            let pair = change.pair;
+            let Some(&s) = self.stats.get(&pair) else {
+                continue;
+            };
+            if self.slots[s as usize].pending != k as u32 {
+                // Taken out since, and made afresh: its own entry follows.
+                continue;
+            }
+            self.leave(pair, s as usize);
+            let stat = &mut self.slots[s as usize];
+            stat.pending = CLEAN;
+            let before = stat.count;
+            let after = (before as i64 + change.delta) as u64;
+            if after == 0 {
+                self.forget(pair);
+            } else {
+                stat.count = after;
+                stat.live = (stat.live as i64 + change.live_delta) as u32;
+                // The first place is the old one or a new one, if that
+                // place still holds the pair: surely so if nothing at or
+                // before it was lost. Else the list is walked.
+                let kept = if before > 0 { stat.first } else { u32::MAX };
+                let candidate = kept.min(change.min_added);
+                let crowded = stat.entries() > CROWDED * stat.live as usize + 64;
+                if crowded {
+                    compact(stat, pair, chain, vocab);
+                    stat.first = stat.places.first().unwrap_or_default();
+                } else if candidate < change.min_lost
+                    || (candidate < u32::MAX && chain.pair_at(candidate, vocab) == Some(pair))
+                {
+                    stat.first = candidate;
+                } else {
+                    stat.normalize();
+                    let gone = Ahead::<_, 16>::new(stat.places.iter())
+                        .take_while(|&(p, ahead)| {
+                            if let Some(ahead) = ahead {
+                                chain.prefetch(ahead);
+                            }
+                            chain.pair_at(p, vocab) != Some(pair)
+                        })
+                        .count();
+                    stat.places.drop_front(gone);
+                    stat.first = stat.places.first().unwrap_or_default();
+                }
+                self.enter(pair, s as usize);
+            }
+            if before != after {
+                changes.insert(pair, CountChange { before, after });
+            }
+        }
+        self.pending = pending;
+        self.pending.clear();
+        self.keep_two_counts_sorted();
+    }
+}
+
+fn order_key(tie: TieRule, pair: Pair, stat: &PairStat) -> OrderKey {
+    match tie {
+        TieRule::First => (Reverse(stat.count), stat.first as u64, pair),
+        TieRule::Lex => (Reverse(stat.count), 0, pair),
+        TieRule::Hf => (Reverse(stat.count), hf_pair_key(pair), pair),
+    }
+}
+
+/// Smaller for the pair Hugging Face's trainer prefers among equal counts.
+fn hf_pair_key(pair: Pair) -> u64 {
+    ((hf_id(pair.0) as u64) << 32) | hf_id(pair.1) as u64
+}
+
+/// Keep only the places where `pair` still starts, ascending, once each.
+fn compact(stat: &mut PairStat, pair: Pair, chain: &Chain, vocab: &Vocab) {
+    stat.normalize();
+    stat.places.retain(
+        |p| chain.pair_at(p, vocab) == Some(pair),
+        |p| chain.prefetch(p),
+    );
+}
+
+/// The window changes of one merge or undo, gathered by the token on one
+/// side of the rewritten places: each replacement there records the
+/// neighbour token and a place, and [`WindowBatch::drain`] hands back, for
+/// each neighbour, its weight and its places in ascending order. So the
+/// pair table is touched once per neighbour, not once per place.
+#[derive(Debug, Clone, Default)]
+pub struct WindowBatch {
+    /// For each token, its group in `groups` (stale entries are told apart
+    /// by the group's token).
+    slot: Vec<u32>,
+    groups: Vec<Group>,
+}
+
+#[derive(Debug, Clone)]
+struct Group {
+    token: TokenId,
+    weight: u64,
+    places: Places,
+}
+
+/// A group's places, in the order they are recorded.
+#[derive(Debug, Clone)]
+enum Places {
+    Up(Packed),
+    Down(PackedDown),
+}
+
+impl WindowBatch {
+    /// Record one place next to `token`, in a chunk of frequency `freq`;
+    /// places come left to right, or right to left if `down`.
+    #[inline]
+    pub fn record(&mut self, token: TokenId, place: u32, freq: u64, down: bool) {
+        let t = token as usize;
+        if t >= self.slot.len() {
+            self.slot.resize(t + 1, u32::MAX);
+        }
+        let mut g = self.slot[t] as usize;
+        if g >= self.groups.len() || self.groups[g].token != token {
+            g = self.groups.len();
+            self.slot[t] = g as u32;
+            self.groups.push(Group {
+                token,
+                weight: 0,
+                places: if down {
+                    Places::Down(PackedDown::default())
+                } else {
+                    Places::Up(Packed::new())
+                },
+            });
+        }
+        let group = &mut self.groups[g];
+        group.weight += freq;
+        match &mut group.places {
+            Places::Up(list) => list.push(place),
+            Places::Down(list) => list.push(place),
+        }
+    }
+
+    /// Hand back each neighbour token with its weight and places
+    /// (ascending, whichever way they were recorded), and start over.
+    pub fn drain(&mut self, mut f: impl FnMut(TokenId, u64, Packed)) {
+        for g in self.groups.drain(..) {
+            self.slot[g.token as usize] = u32::MAX;
+            let mut places = match g.places {
+                Places::Up(list) => list,
+                Places::Down(list) => list.into_ascending(),
+            };
+            places.trim();
+            f(g.token, g.weight, places);
+        }
+    }
+}
