@@ -613,7 +613,10 @@ fn a_follower_comparing_configurations_never_takes_a_screen_without_them() {
     let mut other = comparing.options.clone();
     other.tie = bpeek::bpe::TieRule::Hf;
     let trainer = std::sync::Arc::clone(&comparing.loaded().trainer);
-    bpeek::tui::compare::start(&mut comparing, vec![(other, trainer)]);
+    update(
+        &mut comparing,
+        Action::Compare(bpeek::tui::compare::Trained(vec![(other, trainer)])),
+    );
     finish_job(&mut comparing);
     let (shared, alone) = shared_and_alone(&mut comparing);
     assert!(

@@ -22,7 +22,8 @@ use ratatui::backend::TestBackend;
 /// configuration.
 fn comparing(given: &[&str]) -> App {
     let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
-    let mut app = compare::app(&TrainingOptions::default(), &given, Theme::plain()).unwrap();
+    let mut app =
+        bpeek::tui::comparing::app(&TrainingOptions::default(), &given, Theme::plain()).unwrap();
     catch_up(&mut app);
     app
 }

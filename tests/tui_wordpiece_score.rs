@@ -170,7 +170,7 @@ fn columns_side_by_side_rank_each_by_its_own_score() {
         ..Default::default()
     };
     let given = vec!["--score wordpiece".to_string(), "--score count".to_string()];
-    let mut app = bpeek::tui::compare::app(&base, &given, Theme::plain()).unwrap();
+    let mut app = bpeek::tui::comparing::app(&base, &given, Theme::plain()).unwrap();
     press(&mut app, [Event::char('n')]);
     let shown = screen(&mut app, 100, 30);
     let merged: Vec<Vec<u8>> = (0..2)

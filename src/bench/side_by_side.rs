@@ -54,7 +54,7 @@ pub fn run(
         }
         let t = Instant::now();
         let mut app =
-            bpeek_tui::compare::app_on_text(base, given, name, text, Theme::new(true, false))?;
+            bpeek_tui::comparing::app_on_text(base, given, name, text, Theme::new(true, false))?;
         put(&[key, "compare", "open_ms"], figures::ms(t.elapsed()));
         crate::say!(
             "  open (every column counted): {:.0} ms",

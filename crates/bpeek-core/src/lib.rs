@@ -4,6 +4,7 @@
 //! crates above this one.
 
 pub mod corpora;
+pub mod decode;
 #[doc(hidden)]
 pub mod dice;
 pub mod encode_report;
@@ -23,6 +24,7 @@ pub mod models;
 pub mod names;
 pub mod normalize;
 pub mod pipeline;
+pub mod post;
 pub mod pretokenize;
 pub mod resync;
 pub mod script;

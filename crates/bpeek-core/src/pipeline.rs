@@ -1,13 +1,14 @@
 //! The text steps around a tokenizer's model, in the order Hugging Face
 //! `tokenizers` runs them: the added tokens cut out of a text first (with
 //! the normalizer run on the text between them), the pre-tokenizer that
-//! cuts the rest into the chunks the model sees, and the post-processor's
-//! template put around the ids.
+//! cuts the rest into the chunks the model sees (the post-processor's
+//! template is in [`crate::post`]).
 
 use crate::TokenId;
-use crate::error::{Error, Result};
+
 use crate::formats::byte_unicode;
 use crate::normalize::added::{AddedPiece, AddedVocab};
+pub use crate::post::Template;
 use crate::pretokenize::hf_text::HfText;
 use crate::pretokenize::pretok::{Chunker, for_each_utf8_run};
 use crate::pretokenize::regex_split::RegexChain;
@@ -198,35 +199,6 @@ impl PreTokenizer {
                 Some(s) => self.rule.for_each_chunk_str(s, |r| each(&text[r])),
                 None => self.rule.for_each_chunk(text, |r| each(&text[r])),
             },
-        }
-    }
-}
-
-/// The tokens a model puts around one text (its post-processor's
-/// template for a single sequence).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Template {
-    Around {
-        before: Vec<TokenId>,
-        after: Vec<TokenId>,
-    },
-    /// The file's post-processor, which bpeek does not read: why.
-    Unsupported(String),
-}
-
-impl Template {
-    /// `ids` with the template's tokens around them, or (a post-processor
-    /// bpeek does not read) why not.
-    pub fn around(&self, ids: Vec<TokenId>) -> Result<Vec<TokenId>> {
-        match self {
-            Template::Around { before, after } => {
-                let mut out = Vec::with_capacity(before.len() + ids.len() + after.len());
-                out.extend_from_slice(before);
-                out.extend(ids);
-                out.extend_from_slice(after);
-                Ok(out)
-            }
-            Template::Unsupported(why) => Err(Error::input(format!("--add-special-tokens: {why}"))),
         }
     }
 }

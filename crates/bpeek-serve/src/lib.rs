@@ -310,7 +310,10 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
         theme,
     );
     if !server.setup.compare.is_empty() {
-        bpeek_tui::compare::start(&mut app, server.setup.compare.clone());
+        bpeek_tui::update(
+            &mut app,
+            bpeek_tui::Action::Compare(bpeek_tui::compare::Trained(server.setup.compare.clone())),
+        );
     }
     for spec in &args.screen.tokenizers {
         app.add_tokenizer(spec);

@@ -315,7 +315,10 @@ fn explore(
         Theme::new(colour, setup.glyphs.ascii_for(term)),
     );
     if !setup.compare.is_empty() {
-        bpeek_tui::compare::start(&mut app, setup.compare.clone());
+        bpeek_tui::update(
+            &mut app,
+            bpeek_tui::Action::Compare(bpeek_tui::compare::Trained(setup.compare.clone())),
+        );
     }
     for spec in &setup.tokenizer_specs {
         app.add_tokenizer(spec);

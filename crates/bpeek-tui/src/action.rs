@@ -175,6 +175,8 @@ pub enum Action {
     DropColumn,
     /// Move the compare columns still on their way a slice further.
     CompareMore,
+    /// Compare the app's configuration with these, trained on its corpus.
+    Compare(crate::compare::Trained),
     /// A tokenizer load finished.
     Loaded(LoadDone),
     /// The screen now has this many columns and rows.
@@ -198,6 +200,7 @@ impl Action {
                 | Action::MeasureMore
                 | Action::JobMore
                 | Action::CompareMore
+                | Action::Compare(_)
         )
     }
 

@@ -13,6 +13,7 @@ pub mod action;
 pub mod app;
 pub mod class;
 pub mod compare;
+pub mod comparing;
 pub mod event;
 pub mod fertility;
 pub mod freed_memory;
@@ -87,7 +88,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
                 "--compare: a lesson trains one configuration; give --compare without --lesson",
             ));
         }
-        compare::app(&training, &args.screen.compare, theme)?
+        comparing::app(&training, &args.screen.compare, theme)?
     };
     app.lesson = lesson.map(|(l, _)| l);
     if record.is_some() {

@@ -8,30 +8,14 @@
 //! merges follow their rank. Ids go back to text through the decoder.
 
 use crate::error::{Error, Result, quoted};
-use crate::formats::hf_fields::{added_tokens, vocab_ids};
+use crate::formats::hf_fields::vocab_ids;
+use crate::formats::hf_file::HfFile;
 use crate::formats::hf_pipeline;
 use crate::models::char_bpe::{CharBpe, HfModel};
 use crate::normalize::added::{AddedToken, AddedVocab};
 use crate::{TokenId, Tokenizer};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
-
-/// Whether a BPE file is byte-level (a ByteLevel pre-tokenizer or
-/// decoder): everything else is BPE on characters.
-pub fn is_byte_level(doc: &Value) -> bool {
-    fn has_byte_level(v: &Value) -> bool {
-        match v {
-            Value::Object(o) => {
-                o.get("type").and_then(Value::as_str) == Some("ByteLevel")
-                    || o.values().any(has_byte_level)
-            }
-            Value::Array(a) => a.iter().any(has_byte_level),
-            _ => false,
-        }
-    }
-    has_byte_level(doc.get("pre_tokenizer").unwrap_or(&Value::Null))
-        || has_byte_level(doc.get("decoder").unwrap_or(&Value::Null))
-}
 
 /// A merge written `"LEFT RIGHT"` or `[LEFT, RIGHT]`.
 pub(crate) fn merge_pair(m: &Value, i: usize) -> Result<(String, String)> {
@@ -53,19 +37,17 @@ pub(crate) fn merge_pair(m: &Value, i: usize) -> Result<(String, String)> {
 }
 
 /// A Hugging Face BPE file on characters.
-pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
-    let model = doc
-        .get("model")
-        .ok_or_else(|| Error::input("field 'model' is missing"))?;
+pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
+    let model = file.model;
     let settings = model_settings(model)?;
-    let mut text = hf_pipeline::read(doc, "BPE on characters")?;
+    let mut text = hf_pipeline::read(&file, "BPE on characters")?;
 
     let vocab_obj = model
         .get("vocab")
         .and_then(Value::as_object)
         .ok_or_else(|| Error::input("model.vocab is missing or not an object"))?;
     let vocab = vocab_ids(vocab_obj, "model.vocab")?;
-    let added = added_tokens(doc)?;
+    let added = file.added;
     let (texts, silent) = token_texts(&vocab, &added)?;
     let size = texts.len();
     let is_byte: Vec<bool> = texts

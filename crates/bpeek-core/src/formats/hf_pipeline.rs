@@ -3,6 +3,7 @@
 //! refusal names the field and says what is read.
 
 use crate::error::{Error, Result, quoted};
+use crate::formats::hf_file::HfFile;
 use crate::formats::regex_check::compile;
 use crate::normalize::added::{AddedToken, Normalizer};
 use crate::normalize::bert_text::BertNormalizer;
@@ -22,18 +23,17 @@ const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspac
 
 /// The whole pipeline of `doc`; `model` names the model in refusals
 /// (`BPE on characters`).
-pub fn read(doc: &Value, model: &str) -> Result<HfText> {
-    let mut text = read_text(doc, model)?;
-    let decoder_field = doc.get("decoder").unwrap_or(&Value::Null);
-    decoder(decoder_field, "decoder", model, &mut text.decoder)?;
+pub fn read(file: &HfFile, model: &str) -> Result<HfText> {
+    let mut text = read_text(file, model)?;
+    decoder(file.decoder, "decoder", model, &mut text.decoder)?;
     Ok(text)
 }
 
 /// The normalizer and pre-tokenizer of `doc`, for a model that decodes on
 /// its own.
-pub fn read_text(doc: &Value, model: &str) -> Result<HfText> {
+pub fn read_text(file: &HfFile, model: &str) -> Result<HfText> {
     let mut text = HfText::default();
-    let field = |f: &str| doc.get(f).unwrap_or(&Value::Null);
+    let field = |f: &str| file.part(f);
     normalizer(
         field("normalizer"),
         "normalizer",

@@ -12,7 +12,7 @@
 
 use crate::encoder::Tokenizer;
 use crate::error::{Error, Result, quoted};
-use crate::formats::hf_fields::added_tokens;
+use crate::formats::hf_file::HfFile;
 use crate::formats::hf_pipeline;
 use crate::formats::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::models::spm::TextStep;
@@ -27,8 +27,8 @@ use serde_json::Value;
 const SPACE_MARK: &str = "\u{2581}";
 
 /// A Hugging Face `tokenizer.json` whose `model.type` is `Unigram`.
-pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
-    let model = &doc["model"];
+pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
+    let model = file.model;
     let list = model
         .get("vocab")
         .and_then(Value::as_array)
@@ -45,12 +45,12 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
     // The pipeline of SentencePiece's own shape (steps, a character map,
     // one Metaspace) runs in the SentencePiece normalizer; any other runs
     // as the file's steps, word by word.
-    let simple = sentencepiece_shaped(doc);
+    let simple = sentencepiece_shaped(&file);
     let general = match simple {
         Some(_) => None,
-        None => Some(hf_pipeline::read(doc, "Unigram")?),
+        None => Some(hf_pipeline::read(&file, "Unigram")?),
     };
-    let added = added_tokens(doc)?;
+    let added = file.added;
     let unk_surface = mark_added_pieces(&mut pieces, &added, unk_id, general.is_some())?;
     let read = ReadModel {
         pieces,
@@ -141,12 +141,11 @@ fn read_pieces(
 type SentencepieceShape = ((Vec<TextStep>, Vec<u8>), (bool, bool));
 
 /// The pipeline, when it has SentencePiece's own shape.
-fn sentencepiece_shaped(doc: &Value) -> Option<SentencepieceShape> {
-    let field = |f: &str| doc.get(f).unwrap_or(&Value::Null);
+fn sentencepiece_shaped(file: &HfFile) -> Option<SentencepieceShape> {
     match (
-        normalizer(field("normalizer"), "normalizer"),
-        pre_tokenizer(field("pre_tokenizer"), "pre_tokenizer"),
-        decoder(field("decoder"), "decoder"),
+        normalizer(file.normalizer, "normalizer"),
+        pre_tokenizer(file.pre_tokenizer, "pre_tokenizer"),
+        decoder(file.decoder, "decoder"),
     ) {
         (Ok(n), Ok(p), Ok(())) => Some((n, p)),
         _ => None,

@@ -7,7 +7,8 @@ use crate::encoder::{SpecialToken, Tokenizer};
 use crate::error::{Error, Result, quoted};
 use crate::formats::byte_unicode;
 use crate::formats::hf_export;
-use crate::formats::hf_fields::{added_tokens, vocab_ids};
+use crate::formats::hf_fields::vocab_ids;
+use crate::formats::hf_file::HfFile;
 use crate::formats::hf_pipeline;
 use crate::formats::limits::{self, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::normalize::added::{AddedToken, AddedVocab, Normalizer};
@@ -102,41 +103,24 @@ pub fn gpt2_files(name: &str, encoder_json: &str, vocab_bpe: &str) -> Result<Tok
     byte_level(name, vocab, merges, Pretok::Gpt2, specials, false, false)
 }
 
-/// A Hugging Face `tokenizer.json` whose model is byte-level BPE.
+/// A Hugging Face `tokenizer.json`, of any family bpeek reads, with its
+/// template.
 pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
-    let model = doc
-        .get("model")
-        .ok_or_else(|| Error::input("field 'model' is missing"))?;
-    let kind = model.get("type").and_then(Value::as_str).unwrap_or("BPE");
-    if kind == "WordPiece" || kind == "WordLevel" {
-        return crate::formats::wordpiece::hugging_face(name, doc);
-    }
-    if kind == "Unigram" {
-        return crate::formats::hf_unigram::hugging_face(name, doc);
-    }
-    if kind != "BPE" {
-        return Err(Error::input(format!(
-            "model.type {} is not supported: bpeek reads BPE (byte-level or on characters), WordPiece, WordLevel and Unigram",
-            quoted(kind)
-        )));
-    }
-    if !crate::formats::hf_char_bpe::is_byte_level(doc) {
-        return crate::formats::hf_char_bpe::hugging_face(name, doc);
-    }
-    byte_level_bpe(name, doc, model)
+    crate::formats::hf_file::read(name, doc)
 }
 
-/// A Hugging Face byte-level BPE file, `model` its model.
-fn byte_level_bpe(name: &str, doc: &Value, model: &Value) -> Result<Tokenizer> {
-    refuse_id_changing_parts(doc, model)?;
-    let text = byte_level_text(doc)?;
+/// A Hugging Face byte-level BPE file.
+pub(crate) fn byte_level_bpe(name: &str, file: HfFile) -> Result<Tokenizer> {
+    let model = file.model;
+    refuse_id_changing_parts(&file)?;
+    let text = byte_level_text(&file)?;
     let vocab_obj = model
         .get("vocab")
         .and_then(Value::as_object)
         .ok_or_else(|| Error::input("model.vocab is missing or not an object"))?;
     let mut vocab = vocab_ids(vocab_obj, "model.vocab")?;
     let merges = hf_merges(model)?;
-    let added = added_tokens(doc)?;
+    let added = file.added;
     let specials = hf_specials(&mut vocab, &added)?;
     let whole = model
         .get("ignore_merges")
@@ -181,10 +165,10 @@ struct ByteLevelText {
 /// ByteLevel after Split steps have fast paths; any other normalizer and
 /// pre-tokenizer runs as the file's steps, which must write bytes as
 /// ByteLevel does.
-fn byte_level_text(doc: &Value) -> Result<ByteLevelText> {
+fn byte_level_text(file: &HfFile) -> Result<ByteLevelText> {
     let fast = (
-        hf_normalizer(doc.get("normalizer").unwrap_or(&Value::Null)),
-        hf_pretok(doc.get("pre_tokenizer").unwrap_or(&Value::Null)),
+        hf_normalizer(file.normalizer),
+        hf_pretok(file.pre_tokenizer),
     );
     let text = |normalizer, pretok, digits, patterns, steps| ByteLevelText {
         normalizer,
@@ -197,7 +181,7 @@ fn byte_level_text(doc: &Value) -> Result<ByteLevelText> {
         (Ok(n), Ok(HfCut::Known(p, d))) => text(n, p, d, None, None),
         (Ok(n), Ok(HfCut::Patterns(list))) => text(n, Pretok::None, Digits::Keep, Some(list), None),
         _ => {
-            let steps = hf_pipeline::read_text(doc, "byte-level BPE")?;
+            let steps = hf_pipeline::read_text(file, "byte-level BPE")?;
             if !steps
                 .pre_tokenizer
                 .iter()
@@ -275,10 +259,11 @@ fn hf_specials(
 
 /// Refuse the parts of a Hugging Face file that would change the ids bpeek
 /// computes, rather than silently ignore them.
-fn refuse_id_changing_parts(doc: &Value, model: &Value) -> Result<()> {
-    match doc.get("decoder") {
-        None | Some(Value::Null) => {}
-        Some(d) => {
+fn refuse_id_changing_parts(file: &HfFile) -> Result<()> {
+    let model = file.model;
+    match file.decoder {
+        Value::Null => {}
+        d => {
             let name = d.get("type").and_then(Value::as_str).unwrap_or("unnamed");
             if name != "ByteLevel" {
                 return Err(Error::input(format!(

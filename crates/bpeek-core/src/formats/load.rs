@@ -164,15 +164,7 @@ fn load_json(spec: &str, path: &Path, text: &str) -> Result<Tokenizer> {
 
 /// A Hugging Face tokenizer.json of `text_len` bytes, with its template.
 fn hugging_face_file(spec: &str, doc: Value, text_len: usize) -> Result<Tokenizer> {
-    let tok = import::hugging_face(&file_name(spec), &doc)
-        .map(|mut tok| {
-            let post = doc.get("post_processor").unwrap_or(&Value::Null);
-            if let Some(t) = crate::formats::hf_template::template(post) {
-                tok.set_template(t);
-            }
-            tok
-        })
-        .map_err(|e| e.context(spec));
+    let tok = import::hugging_face(&file_name(spec), &doc).map_err(|e| e.context(spec));
     // A file of hundreds of thousands of added tokens is millions of
     // small allocations: they are freed off the caller's path.
     if text_len > BIG_DOCUMENT {

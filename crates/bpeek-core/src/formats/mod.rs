@@ -9,6 +9,7 @@ pub mod gguf_tokenizer;
 pub mod hf_char_bpe;
 pub mod hf_export;
 pub mod hf_fields;
+pub mod hf_file;
 pub mod hf_pipeline;
 pub mod hf_template;
 pub mod hf_unigram;

@@ -12,7 +12,8 @@
 use crate::TokenId;
 use crate::encoder::Tokenizer;
 use crate::error::{Error, Result, quoted};
-use crate::formats::hf_fields::{added_tokens, vocab_ids};
+use crate::formats::hf_fields::vocab_ids;
+use crate::formats::hf_file::{Family, HfFile};
 use crate::formats::hf_pipeline;
 use crate::formats::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::models::wordpiece::{BertNormalizer, WordPiece, WordPieceSpec, WordSplit, is_cased};
@@ -95,13 +96,13 @@ pub fn vocab_txt(name: &str, text: &str) -> Result<Tokenizer> {
 }
 
 /// A Hugging Face `tokenizer.json` whose `model.type` is `WordPiece`.
-pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
-    let model = &doc["model"];
+pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
+    let model = file.model;
     // WordLevel is WordPiece that never cuts a word: a word is a token or
     // the unknown token.
-    let level = model.get("type").and_then(Value::as_str) == Some("WordLevel");
+    let level = file.family == Family::WordLevel;
     let unk_token = str_field(model, "unk_token", if level { "<unk>" } else { "[UNK]" })?;
-    let prefix = continuing_prefix(doc, level)?;
+    let prefix = continuing_prefix(&file, level)?;
     let max_chars = match model.get("max_input_chars_per_word") {
         None | Some(Value::Null) => 100,
         Some(v) => v.as_u64().filter(|&n| n > 0).ok_or_else(|| {
@@ -109,14 +110,14 @@ pub fn hugging_face(name: &str, doc: &Value) -> Result<Tokenizer> {
         })? as usize,
     };
     let mut pieces = vocab_pieces(model)?;
-    let (normalizer, split, steps) = word_text(doc, level)?;
+    let (normalizer, split, steps) = word_text(&file, level)?;
     let normalizes =
         normalizer.is_some() || steps.as_ref().is_some_and(|t| !t.normalizer.is_empty());
-    let cleanup = match doc.get("decoder") {
-        None | Some(Value::Null) if level => false,
-        d => decoder_cleanup(d.unwrap_or(&Value::Null), &prefix)?,
+    let cleanup = match file.decoder {
+        Value::Null if level => false,
+        d => decoder_cleanup(d, &prefix)?,
     };
-    let added = added_tokens(doc)?;
+    let added = file.added;
     let special = place_added_tokens(&mut pieces, &added, normalizes)?;
     let wp = WordPiece::new(WordPieceSpec {
         pieces,
@@ -158,13 +159,13 @@ fn str_field(model: &Value, field: &str, default: &str) -> Result<String> {
 /// `continuing_subword_prefix`, or for WordLevel (`level`) the decoder's
 /// prefix (none without a decoder: Hugging Face then joins tokens with
 /// spaces).
-fn continuing_prefix(doc: &Value, level: bool) -> Result<String> {
+fn continuing_prefix(file: &HfFile, level: bool) -> Result<String> {
     if !level {
-        return str_field(&doc["model"], "continuing_subword_prefix", "##");
+        return str_field(file.model, "continuing_subword_prefix", "##");
     }
-    Ok(match doc.get("decoder") {
-        None | Some(Value::Null) => String::new(),
-        Some(d) => d
+    Ok(match file.decoder {
+        Value::Null => String::new(),
+        d => d
             .get("prefix")
             .and_then(Value::as_str)
             .unwrap_or("##")
@@ -191,18 +192,18 @@ fn vocab_pieces(model: &Value) -> Result<Vec<String>> {
 /// word split run on their own fast path; anything else runs as the
 /// file's steps.
 fn word_text(
-    doc: &Value,
+    file: &HfFile,
     level: bool,
 ) -> Result<(Option<BertNormalizer>, WordSplit, Option<HfText>)> {
     let simple = (
-        bert_normalizer(doc.get("normalizer").unwrap_or(&Value::Null)),
-        word_split(doc.get("pre_tokenizer").unwrap_or(&Value::Null)),
+        bert_normalizer(file.normalizer),
+        word_split(file.pre_tokenizer),
     );
     Ok(match simple {
         (Ok(n), Ok(s)) => (n, s, None),
         _ => {
             let kind = if level { "WordLevel" } else { "WordPiece" };
-            let steps = hf_pipeline::read_text(doc, kind)?;
+            let steps = hf_pipeline::read_text(file, kind)?;
             (None, WordSplit::Whole, Some(steps))
         }
     })

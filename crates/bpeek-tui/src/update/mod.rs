@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 mod class;
+mod compare;
 mod cuts;
 mod editing;
 pub mod export;
@@ -30,6 +31,7 @@ mod training;
 mod trees;
 pub mod vocab;
 
+use compare::{compare_first, update_compare};
 use editing::*;
 use fertility::*;
 use lessons::*;
@@ -172,7 +174,7 @@ fn dispatch(app: &mut App, action: Action) {
         a @ (A::FocusColumn(_) | A::OpenAddColumn | A::AddColumn(_) | A::DropColumn) => {
             update_compare(app, a);
         }
-        a @ A::CompareMore => update_compare(app, a),
+        a @ (A::CompareMore | A::Compare(_)) => update_compare(app, a),
     }
 }
 
@@ -303,57 +305,9 @@ fn update_fertility(app: &mut App, action: Action) {
     }
 }
 
-/// The compare columns.
-fn update_compare(app: &mut App, action: Action) {
-    match action {
-        Action::FocusColumn(next) => focus_column(app, next),
-        Action::OpenAddColumn => app.input = InputMode::AddColumn,
-        Action::AddColumn(change) => {
-            app.input = InputMode::Normal;
-            crate::compare::add(app, change);
-        }
-        Action::DropColumn => crate::compare::drop_focused(app),
-        // The refresh after every action moves the columns on.
-        Action::CompareMore => {}
-        other => unreachable!("not a compare action: {other:?}"),
-    }
-}
-
-/// Training keys the comparison answers itself: a step or undo past a
-/// focused column that stopped moves the others; a change of corpus is
-/// not one a comparison can make. True if it took the action.
-fn compare_first(app: &mut App, action: &Action) -> bool {
-    use crate::compare;
-    match action {
-        Action::Step | Action::Tick if compare::step_past_focused(app) => true,
-        Action::Undo if compare::undo_past_focused(app) => true,
-        Action::NextCorpus | Action::PrevCorpus | Action::TrainOnTyped => {
-            app.notice = Some(
-                "every column trains on this corpus: start bpeek again with --corpus to compare on another"
-                    .into(),
-            );
-            true
-        }
-        _ => false,
-    }
-}
-
-fn focus_column(app: &mut App, next: bool) {
-    let Some(c) = app.compare.as_ref() else {
-        return;
-    };
-    let n = c.columns.len();
-    let to = if next {
-        (c.focused + 1) % n
-    } else {
-        (c.focused + n - 1) % n
-    };
-    crate::compare::focus(app, to);
-}
-
 /// Keep the views consistent with the trainer after any action.
 fn after_change(app: &mut App) {
-    crate::compare::refresh(
+    compare::refresh(
         app,
         Instant::now() + app.jobs.slice.max(std::time::Duration::from_millis(1)),
     );

@@ -109,7 +109,7 @@ pub fn adopt(app: &mut App, corpus: usize, trainer: Arc<bpeek_core::Trainer>) {
     app.scroll.pairs = 0;
     follow_round(app);
     // The other columns of a comparison go where the adopted one stands.
-    crate::compare::refresh(app, std::time::Instant::now() + crate::job::SLICE);
+    super::compare::refresh(app, std::time::Instant::now() + crate::job::SLICE);
 }
 
 /// A training key pressed during a job. During a lesson's step it waits

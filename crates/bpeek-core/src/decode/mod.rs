@@ -1,0 +1,75 @@
+//! Decoding: ids back to the bytes they stand for. Each model decodes its
+//! own pieces (SentencePiece's marks, WordPiece's `##`, a character BPE's
+//! decoder chain, see [`steps`]); byte-level ranks concatenate bytes.
+
+pub mod steps;
+
+use crate::TokenId;
+use crate::encoder::Tokenizer;
+use crate::error::{Error, Result};
+use crate::model::Model;
+use crate::names::Mode;
+use crate::vocab::{CONTINUING, END_OF_WORD};
+
+impl Tokenizer {
+    /// The bytes the ids stand for, concatenated (char mode: words joined by
+    /// single spaces).
+    pub fn decode_bytes(&self, ids: &[TokenId]) -> Result<Vec<u8>> {
+        for (i, &id) in ids.iter().enumerate() {
+            if !self.contains(id) {
+                return Err(Error::input(format!(
+                    "id {id} (argument {}) is out of range: this tokenizer has ids 0-{}",
+                    i + 1,
+                    self.id_limit().saturating_sub(1)
+                )));
+            }
+        }
+        let bytes_of = |id| self.bytes_of(id).to_vec();
+        Ok(match &self.model {
+            Model::SentencePiece(m) => m.decode(ids, bytes_of),
+            Model::WordPiece(m) => m.decode(ids, bytes_of),
+            Model::CharBpe(m) => m.decode(ids, bytes_of),
+            Model::Ranks(_) => self.concatenate(ids),
+        })
+    }
+
+    /// The bytes of known ids, concatenated (char mode: words joined by
+    /// single spaces).
+    fn concatenate(&self, ids: &[TokenId]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for &id in ids {
+            let token = self.describe(id);
+            if self.mode() == Mode::Char && !token.special && self.vocab.has_continuing() {
+                // WordPiece's symbols: `##` joins a token to the one before;
+                // any other token starts a word.
+                match token.bytes.strip_prefix(CONTINUING.as_bytes()) {
+                    Some(rest) => out.extend_from_slice(rest),
+                    None => {
+                        if !out.is_empty() {
+                            out.push(b' ');
+                        }
+                        out.extend_from_slice(&token.bytes);
+                    }
+                }
+            } else if self.mode() == Mode::Char && !token.special && self.vocab.ends_word(id) {
+                out.extend_from_slice(&token.bytes[..token.bytes.len() - END_OF_WORD.len()]);
+                out.push(b' ');
+            } else {
+                out.extend_from_slice(&token.bytes);
+            }
+        }
+        if self.mode() == Mode::Char && out.last() == Some(&b' ') {
+            out.pop();
+        }
+        out
+    }
+
+    /// Decode to text; bytes that are not valid UTF-8 are written as `<XX>`.
+    pub fn decode(&self, ids: &[TokenId]) -> Result<String> {
+        let bytes = self.decode_bytes(ids)?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => crate::display::token_text(e.as_bytes()),
+        })
+    }
+}

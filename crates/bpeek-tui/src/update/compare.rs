@@ -1,0 +1,328 @@
+//! The compare columns: every change to a comparison, from the actions
+//! that add, drop and focus columns to the refresh after every action that
+//! takes the other columns where the focused one went.
+
+use crate::action::Action;
+use crate::app::{App, InputMode, Loaded};
+use crate::compare::{Change, Column, Comparison, Trained, trainer_of};
+use crate::job::move_until;
+use crate::mark::{Mark, PhaseName};
+use crate::options::args::TrainingOptions;
+use crate::options::compare::MOST;
+use bpeek_core::Trainer;
+use bpeek_core::error::{Error, Result};
+use bpeek_core::train::compare::{first_difference, merges_as_bytes};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The compare columns.
+pub(super) fn update_compare(app: &mut App, action: Action) {
+    match action {
+        Action::FocusColumn(next) => focus_column(app, next),
+        Action::OpenAddColumn => app.input = InputMode::AddColumn,
+        Action::AddColumn(change) => {
+            app.input = InputMode::Normal;
+            add(app, change);
+        }
+        Action::DropColumn => drop_focused(app),
+        Action::Compare(others) => start(app, others),
+        // The refresh after every action moves the columns on.
+        Action::CompareMore => {}
+        other => unreachable!("not a compare action: {other:?}"),
+    }
+}
+
+/// Training keys the comparison answers itself: a step or undo past a
+/// focused column that stopped moves the others; a change of corpus is
+/// not one a comparison can make. True if it took the action.
+pub(super) fn compare_first(app: &mut App, action: &Action) -> bool {
+    match action {
+        Action::Step | Action::Tick if step_past_focused(app) => true,
+        Action::Undo if undo_past_focused(app) => true,
+        Action::NextCorpus | Action::PrevCorpus | Action::TrainOnTyped => {
+            app.notice = Some(
+                "every column trains on this corpus: start bpeek again with --corpus to compare on another"
+                    .into(),
+            );
+            true
+        }
+        _ => false,
+    }
+}
+
+fn focus_column(app: &mut App, next: bool) {
+    let Some(c) = app.compare.as_ref() else {
+        return;
+    };
+    let n = c.columns.len();
+    let to = if next {
+        (c.focused + 1) % n
+    } else {
+        (c.focused + n - 1) % n
+    };
+    focus(app, to);
+}
+
+/// Start comparing the app's configuration with `others`, each trained on
+/// the app's corpus.
+fn start(app: &mut App, others: Trained) {
+    let others = others
+        .0
+        .into_iter()
+        .map(|(o, t)| (o, Loaded::shared(t)))
+        .collect();
+    let mark = Mark::of(app.trainer());
+    app.compare = Some(Comparison::new(app.options.clone(), mark, others));
+    refresh(app, Instant::now() + crate::job::SLICE);
+}
+
+/// The app's corpus counted again with options `o`.
+fn counted(app: &App, o: &TrainingOptions) -> Result<Loaded> {
+    let trainer = app.trainer();
+    if !trainer.corpus().has_text() {
+        return Err(Error::input(
+            "comparing configurations needs a corpus text, not counted chunks",
+        ));
+    }
+    let config = crate::options::input::trainer_config(o)?;
+    let text = trainer.corpus().text().to_vec();
+    let t = crate::options::input::trainer_for_text(o, app.corpus_name(), text, config)?;
+    Ok(Loaded::new(t))
+}
+
+/// Add a column: the focused configuration with one option changed.
+pub(super) fn add(app: &mut App, change: Change) {
+    let count = app.compare.as_ref().map_or(1, |c| c.columns.len());
+    if count >= MOST {
+        app.notice = Some(format!(
+            "a comparison holds {MOST} configurations at most (O drops the focused one)"
+        ));
+        return;
+    }
+    let options = match change.apply(&app.options) {
+        Ok(o) => o,
+        Err(why) => {
+            app.notice = Some(format!("no column added: {why}"));
+            return;
+        }
+    };
+    let loaded = match counted(app, &options) {
+        Ok(l) => l,
+        Err(e) => {
+            app.notice = Some(format!("no column added: {e}"));
+            return;
+        }
+    };
+    match app.compare.as_mut() {
+        None => {
+            let mark = Mark::of(app.trainer());
+            app.compare = Some(Comparison::new(
+                app.options.clone(),
+                mark,
+                vec![(options, loaded)],
+            ));
+        }
+        Some(c) => {
+            c.columns.push(Column {
+                options,
+                title: String::new(),
+                loaded: Some(loaded),
+            });
+            c.lists.push(Vec::new());
+            c.retitle();
+        }
+    }
+    if let Some(c) = &app.compare {
+        let n = c.columns.len() - 1;
+        app.notice = Some(format!(
+            "column {} added: {}",
+            Comparison::name(n),
+            c.columns[n].title
+        ));
+    }
+    refresh(app, Instant::now() + crate::job::SLICE);
+}
+
+/// Drop the focused column; with one left, the comparison ends.
+pub(super) fn drop_focused(app: &mut App) {
+    let Some(mut c) = app.compare.take() else {
+        return;
+    };
+    let gone = c.focused;
+    let next = if gone + 1 < c.columns.len() {
+        gone + 1
+    } else {
+        gone - 1
+    };
+    let incoming = c.columns[next]
+        .loaded
+        .take()
+        .expect("a column not focused has its trainer");
+    let outgoing = std::mem::replace(app.loaded_mut(), incoming);
+    app.options = c.columns[next].options.clone();
+    c.columns.remove(gone);
+    c.lists.remove(gone);
+    for counts in c.holders.values_mut() {
+        counts.copy_within(gone + 1.., gone);
+        counts[MOST - 1] = 0;
+    }
+    c.holders.retain(|_, counts| counts.iter().any(|&k| k > 0));
+    c.first = first_difference(&c.lists);
+    c.focused = if next > gone { next - 1 } else { next };
+    app.jobs
+        .work
+        .push(crate::job::Work::new(move || drop(outgoing)));
+    app.notice = Some(format!("column {} dropped", Comparison::name(gone)));
+    if c.columns.len() > 1 {
+        c.retitle();
+        c.seen = Mark::of(app.trainer());
+        app.compare = Some(c);
+        refresh(app, Instant::now() + crate::job::SLICE);
+    }
+    app.scroll.corpus = Default::default();
+}
+
+/// Focus column `to`: its trainer becomes the app's own.
+pub(super) fn focus(app: &mut App, to: usize) {
+    let Some(mut c) = app.compare.take() else {
+        return;
+    };
+    if to != c.focused && to < c.columns.len() {
+        let incoming = c.columns[to]
+            .loaded
+            .take()
+            .expect("a column not focused has its trainer");
+        let outgoing = std::mem::replace(app.loaded_mut(), incoming);
+        c.columns[c.focused].loaded = Some(outgoing);
+        c.focused = to;
+        c.seen = Mark::of(app.trainer());
+        app.options = c.columns[to].options.clone();
+        app.scroll.corpus = Default::default();
+        app.scroll.merge_cursor = None;
+        app.scroll.pairs = 0;
+    }
+    app.compare = Some(c);
+}
+
+/// A step asked for while the focused column can go no further: the
+/// others go on, if any can. True if the step was taken this way.
+pub(super) fn step_past_focused(app: &mut App) -> bool {
+    if app.training_end().is_none() {
+        return false;
+    }
+    let Some(c) = app.compare.as_ref() else {
+        return false;
+    };
+    let target = c.target.merges;
+    let any_goes_on = (0..c.columns.len())
+        .filter(|&i| i != c.focused)
+        .filter_map(|i| trainer_of(app, i))
+        .any(|t| t.merges().len() >= target && can_go_on(t));
+    if !any_goes_on {
+        return false;
+    }
+    let c = app.compare.as_mut().expect("checked above");
+    c.target = Mark {
+        merges: target + 1,
+        phase: Some(PhaseName::Merged),
+    };
+    true
+}
+
+/// An undo asked for while the target is past the focused column (which
+/// stopped): the others step back first. True if it was taken this way.
+pub(super) fn undo_past_focused(app: &mut App) -> bool {
+    let here = app.trainer().merges().len();
+    let Some(c) = app.compare.as_mut() else {
+        return false;
+    };
+    if c.target.merges <= here {
+        return false;
+    }
+    c.target = Mark {
+        merges: c.target.merges - 1,
+        phase: Some(PhaseName::Merged),
+    };
+    true
+}
+
+fn can_go_on(t: &Trainer) -> bool {
+    t.stop_reason().is_none()
+        && match t.phase() {
+            bpeek_core::Phase::Chosen(_) => true,
+            _ => t.peek_choice().is_ok(),
+        }
+}
+
+/// After every action: move the target with the focused column (or to
+/// where a job takes it), move the other columns toward it until
+/// `deadline`, and bring the merge lists and their differences up to date.
+pub(super) fn refresh(app: &mut App, deadline: Instant) {
+    let Some(mut c) = app.compare.take() else {
+        return;
+    };
+    let here = Mark::of(app.trainer());
+    let job_target = app.jobs.current.as_ref().and_then(|j| j.target);
+    if let Some(t) = job_target {
+        c.target = t;
+        c.in_job = true;
+    } else if c.in_job {
+        c.in_job = false;
+    } else if here != c.seen {
+        c.target = here;
+    }
+    c.seen = here;
+    let mut behind = false;
+    for (i, column) in c.columns.iter_mut().enumerate() {
+        if i == c.focused {
+            continue;
+        }
+        if let Some(loaded) = column.loaded.as_mut() {
+            let trainer = Arc::make_mut(&mut loaded.trainer);
+            if !move_until(trainer, c.target, deadline) {
+                behind = true;
+            }
+        }
+    }
+    c.behind = behind;
+    // The lowest rank any list changed at: the first difference below it
+    // stands.
+    let mut lowest = usize::MAX;
+    for i in 0..c.columns.len() {
+        let trainer = if i == c.focused {
+            app.trainer()
+        } else {
+            match c.columns[i].loaded.as_ref() {
+                Some(l) => &*l.trainer,
+                None => continue,
+            }
+        };
+        let n = trainer.merges().len();
+        let list = &mut c.lists[i];
+        if list.len() == n {
+            continue;
+        }
+        lowest = lowest.min(n.min(list.len()));
+        if list.len() > n {
+            for m in list.drain(n..) {
+                if let Some(counts) = c.holders.get_mut(&m) {
+                    counts[i] -= 1;
+                    if counts.iter().all(|&k| k == 0) {
+                        c.holders.remove(&m);
+                    }
+                }
+            }
+        } else {
+            let from = list.len();
+            for m in merges_as_bytes(trainer, from) {
+                c.holders.entry(m.clone()).or_default()[i] += 1;
+                list.push(m);
+            }
+        }
+    }
+    let stands = c.first.is_some_and(|r| r < lowest);
+    if lowest != usize::MAX && !stands {
+        c.first = first_difference(&c.lists);
+    }
+    app.compare = Some(c);
+}
