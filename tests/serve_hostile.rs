@@ -501,3 +501,137 @@ fn past_the_memory_budget_students_are_told_and_the_teacher_still_gets_in() {
         .await;
     });
 }
+
+/// Megabytes of `key`, each a frame, sent as fast as the link takes them:
+/// false if the server stopped taking them (its explorer reads slower).
+async fn flood(term: &mut Term, key: u8, megabytes: usize) -> bool {
+    let keys = vec![key; 32 * 1024];
+    let sending = async {
+        for _ in 0..megabytes * 32 {
+            if term.channel.data(&keys[..]).await.is_err() {
+                return false;
+            }
+            term.take_arrived().await;
+        }
+        true
+    };
+    tokio::time::timeout(ssh::PATIENCE, sending)
+        .await
+        .unwrap_or(false)
+}
+
+#[test]
+fn a_key_flood_ends_with_its_client_and_the_keys_behind_it_are_dropped() {
+    let class = Class::start("flood-and-leave", &[]);
+    runtime().block_on(async {
+        let conn = Conn::login(class.port(), "flooder", None).await.unwrap();
+        let mut term = conn.terminal(80, 24).await;
+        term.wait_for("the explorer", shows("merge 0/")).await;
+        // More keys than the explorer draws frames for in minutes.
+        assert!(
+            flood(&mut term, b'n', 8).await,
+            "the server stopped reading while its explorer was behind"
+        );
+        drop(term);
+        drop(conn);
+    });
+    // The session ends with its client, not after the keys it was sent.
+    let log = class.wait_for_log("client gone");
+    assert!(log.contains("student"), "{log}");
+    // The server goes on for everyone else.
+    let calm = runtime().block_on(async {
+        let conn = Conn::login(class.port(), "calm", None).await.unwrap();
+        let mut term = conn.terminal(80, 24).await;
+        term.wait_for("another explorer", shows("merge 0/")).await;
+        term.send(b"n").await;
+        term.wait_for("merge 1", |t| t.status_line().contains("merge 1/"))
+            .await;
+        term.screen()
+    });
+    assert!(calm.contains("merge 1/"));
+}
+
+#[test]
+fn a_flooder_gets_its_goodbye_when_the_server_stops_and_holds_nothing_up() {
+    use tokio::io::AsyncWriteExt;
+    let class = Class::start("flood-at-stop", &[]);
+    let (term, class) = runtime().block_on(async {
+        let conn = Conn::login(class.port(), "flooder", None).await.unwrap();
+        let mut term = conn.terminal(80, 24).await;
+        term.wait_for("the explorer", shows("merge 0/")).await;
+        // Keys as fast as the link takes them, while the terminal reads.
+        let mut writer = term.channel.make_writer();
+        let flooding = tokio::spawn(async move {
+            let keys = vec![b'n'; 32 * 1024];
+            for _ in 0..64 * 32 {
+                if writer.write_all(&keys).await.is_err() {
+                    break;
+                }
+            }
+        });
+        for _ in 0..50 {
+            term.take_arrived().await;
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // The server stops in the middle of the flood.
+        let stopping = std::thread::spawn(move || {
+            let mut class = class;
+            class.stop();
+            class
+        });
+        term.wait_closed().await;
+        flooding.abort();
+        let class = tokio::task::spawn_blocking(move || stopping.join().unwrap())
+            .await
+            .unwrap();
+        drop(conn);
+        (term, class)
+    });
+    assert!(
+        term.raw.contains("the server is stopping; goodbye"),
+        "no goodbye; the log:\n{}",
+        class.log.text()
+    );
+    assert!(!term.vt.screen().alternate_screen());
+    assert!(
+        class.log.text().contains("server stopping"),
+        "{}",
+        class.log.text()
+    );
+}
+
+#[test]
+fn commands_subsystems_and_forwarding_are_refused_and_logged() {
+    let class = Class::start("probes", &[]);
+    runtime().block_on(async {
+        // A connection opens one session channel: a probe each.
+        let conn = Conn::login(class.port(), "prober", None).await.unwrap();
+        let exec = conn.channel().await;
+        let _ = exec.exec(true, "cat /etc/passwd").await;
+        let conn = Conn::login(class.port(), "prober", None).await.unwrap();
+        let sftp = conn.channel().await;
+        let _ = sftp.request_subsystem(true, "sftp").await;
+        let conn = Conn::login(class.port(), "prober", None).await.unwrap();
+        assert!(
+            conn.handle
+                .channel_open_direct_tcpip("10.0.0.1", 5432, "127.0.0.1", 40000)
+                .await
+                .is_err(),
+            "a forwarding channel opened"
+        );
+        assert!(
+            conn.handle.tcpip_forward("0.0.0.0", 8080).await.is_err(),
+            "a remote forward was accepted"
+        );
+    });
+    // One line per kind and address a minute at most (a flood of probes
+    // is counted, not written out).
+    let log = class.wait_for_log("remote forwarding of \"0.0.0.0\":8080");
+    for probe in [
+        "user \"prober\": exec \"cat /etc/passwd\"",
+        "user \"prober\": subsystem \"sftp\"",
+        "forwarding to \"10.0.0.1\":5432",
+    ] {
+        assert!(log.contains(probe), "{probe} not in the log:\n{log}");
+    }
+}

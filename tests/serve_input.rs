@@ -260,3 +260,78 @@ fn a_paste_whose_end_never_comes_is_ended_and_the_keys_after_it_work() {
     assert!(!parser.in_paste());
     assert_eq!(parser.feed(b"q").events, [Event::char('q')]);
 }
+
+/// Every control-string family, each with both ends, cut into packets at
+/// every point: nothing in it is a key, and the keys around it are.
+#[test]
+fn control_strings_are_consumed_whole_and_never_read_as_keys() {
+    let strings: [(&str, &[u8]); 7] = [
+        ("an OSC title ending in q, by BEL", b"\x1b]0;quit q\x07"),
+        ("an OSC 52 clipboard write, by ST", b"\x1b]52;c;cXEK\x1b\\"),
+        ("a DCS reply", b"\x1bP1$r0m q\x1b\\"),
+        ("an APC that reads as autoplay", b"\x1b_AAAA\x1b\\"),
+        ("a PM", b"\x1b^qqq\x1b\\"),
+        ("an SOS", b"\x1bXq\x07"),
+        ("a string with an Esc in it", b"\x1b]0;a\x1b\x1b\\"),
+    ];
+    for (what, string) in strings {
+        let mut input = b"n".to_vec();
+        input.extend_from_slice(string);
+        input.extend_from_slice(b"p\x1b[C");
+        let want = vec![Event::char('n'), Event::char('p'), plain(KeyCode::Right)];
+        for cut in 0..=input.len() {
+            for cut2 in cut..=input.len() {
+                let (a, rest) = input.split_at(cut);
+                let (b, c) = rest.split_at(cut2 - cut);
+                assert_eq!(parse(&[a, b, c]), want, "{what}, cut at {cut} and {cut2}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_control_string_cut_short_by_a_sequence_gives_the_sequence() {
+    // An Esc that is not ST ends the string and starts a key of its own.
+    assert_eq!(
+        parse(&[b"\x1b]0;title\x1b[Dx"]),
+        vec![plain(KeyCode::Left), Event::char('x')]
+    );
+}
+
+#[test]
+fn a_control_string_of_megabytes_holds_no_memory_and_ends_on_silence() {
+    let mut parser = InputParser::new();
+    let mut events = parser.feed(b"\x1b]52;c;").events;
+    let body = vec![b'q'; 64 * 1024];
+    // 64 MB of `q`, every one of which would end the session as a key.
+    for _ in 0..1024 {
+        events.extend(parser.feed(&body).events);
+        assert!(
+            parser.held() <= 64,
+            "the parser holds {} bytes",
+            parser.held()
+        );
+    }
+    assert!(
+        events.is_empty(),
+        "nothing typed: {:?}",
+        &events[..3.min(events.len())]
+    );
+    // The string never ended: after a silence the caller ends it, and
+    // keys are keys again.
+    assert!(parser.in_paste());
+    assert!(parser.end_paste().events.is_empty());
+    assert_eq!(parser.feed(b"n").events, vec![Event::char('n')]);
+}
+
+#[test]
+fn alt_and_a_string_opener_alone_is_still_a_key() {
+    // `Esc ]` with nothing after it is Alt+] (which the explorer ignores),
+    // not the start of a string that would swallow the next keys.
+    let mut parser = InputParser::new();
+    assert!(parser.feed(b"\x1b]").events.is_empty());
+    assert!(parser.waiting());
+    let alt = parser.flush().events;
+    assert_eq!(alt, vec![key(KeyCode::Char(']'), KeyModifiers::ALT)]);
+    assert_eq!(parser.feed(b"n").events, vec![Event::char('n')]);
+}

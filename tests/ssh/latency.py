@@ -21,6 +21,7 @@ Prints `connected N`, then one line of figures:
 (K samples, M missed)` and the clients' own CPU in that time, then `at the teacher's merge S: N of N` (with -v,
 first the status line of each student that is not).
 """
+import argparse
 import os
 import re
 import select
@@ -32,10 +33,29 @@ import time
 import paramiko
 import pyte
 
-port, password, students, steps = (
-    int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
-sizes = [a for a in sys.argv[5:7] if a.isdigit()]
-cols, rows = (int(sizes[0]), int(sizes[1])) if len(sizes) == 2 else (120, 40)
+
+def arguments():
+    parser = argparse.ArgumentParser(
+        description="Time a teacher's keystrokes as a class of students sees them.")
+    parser.add_argument("port", type=int, help="the server's port on 127.0.0.1")
+    parser.add_argument("password", help="the teacher's password")
+    parser.add_argument("students", type=int, help="how many students log in")
+    parser.add_argument("steps", type=int, help="how many times the teacher presses n")
+    parser.add_argument("size", type=int, nargs="*", metavar="COLS ROWS",
+                        help="the terminals' size (default 120 40)")
+    parser.add_argument("-v", dest="verbose", action="store_true",
+                        help="show the status line of each student behind")
+    parser.add_argument("--openssh", action="store_true",
+                        help="students are OpenSSH clients in ptys")
+    args = parser.parse_args()
+    if len(args.size) not in (0, 2):
+        parser.error("give the size as COLS ROWS, or leave it out")
+    return args
+
+
+args = arguments()
+port, password, students, steps = args.port, args.password, args.students, args.steps
+cols, rows = args.size if args.size else (120, 40)
 
 
 def login(user, secret=None):
@@ -134,7 +154,7 @@ class OpenSshStudent:
 
 teacher_transport, teacher = login("teacher", password)
 class_ = []
-kind = OpenSshStudent if "--openssh" in sys.argv else Student
+kind = OpenSshStudent if args.openssh else Student
 for i in range(students):
     class_.append(kind("student%d" % i))
 print("connected %d" % len(class_), flush=True)
@@ -234,7 +254,7 @@ for s in class_:
     line = status_line(bytes(s.bytes))
     if teacher_at is not None and merge_of(line) == teacher_at:
         at_merge += 1
-    elif "-v" in sys.argv:
+    elif args.verbose:
         print("behind (%d bytes): %s" % (len(s.bytes), line.strip()), flush=True)
 print("at the teacher's merge %s: %d of %d" % (teacher_at, at_merge, students), flush=True)
 

@@ -262,6 +262,14 @@ impl Term {
         }
     }
 
+    /// Take what has arrived, without waiting: a client that sends much
+    /// must read too, or the server's frames back up.
+    pub async fn take_arrived(&mut self) {
+        while let Ok(Some(m)) = tokio::time::timeout(Duration::ZERO, self.channel.wait()).await {
+            self.take(m);
+        }
+    }
+
     /// Read until the channel closes.
     pub async fn wait_closed(&mut self) {
         self.wait_for("the channel to close", |t| t.closed).await;

@@ -4,7 +4,7 @@
 
 use crate::Server;
 use crate::class::{Refusal, Seat};
-use crate::incoming::{Inbox, Incoming};
+use crate::incoming::Inbox;
 use crate::log::escaped;
 use crate::login_watch::LoginWatch;
 use crate::screen;
@@ -15,7 +15,6 @@ use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::TrySendError;
 use std::time::Instant;
 
 /// The user name that asks to lead.
@@ -129,6 +128,23 @@ impl Conn {
             .teacher_keys
             .iter()
             .any(|k| k.key_data() == data)
+    }
+
+    /// A request the server refuses (a command, a subsystem, forwarding)
+    /// goes in the log, one line per address and kind a minute at most:
+    /// probing leaves a trace.
+    fn log_refused(&self, kind: &'static str, what: &str) {
+        let user = if self.user.is_empty() {
+            String::new()
+        } else {
+            // Escaped when it was taken.
+            format!(" user {}", self.user)
+        };
+        self.server.log.repeat(
+            kind,
+            self.peer.ip(),
+            &format!("refused {}{user}: {what}", self.peer),
+        );
     }
 
     /// Say `line` on the channel, then end it with exit status 1.
@@ -447,9 +463,10 @@ impl russh::server::Handler for Conn {
     async fn exec_request(
         &mut self,
         channel: ChannelId,
-        _data: &[u8],
+        data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
+        self.log_refused("exec", &format!("exec {}", shown(data)));
         session.channel_success(channel)?;
         let line = format!(
             "bpeek serve runs no commands: connect with `ssh -p {} HOST` and nothing after it",
@@ -462,9 +479,13 @@ impl russh::server::Handler for Conn {
     async fn subsystem_request(
         &mut self,
         channel: ChannelId,
-        _name: &str,
+        name: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
+        self.log_refused(
+            "subsystem",
+            &format!("subsystem {}", shown(name.as_bytes())),
+        );
         session.channel_failure(channel)?;
         session.close(channel)?;
         Ok(())
@@ -491,6 +512,7 @@ impl russh::server::Handler for Conn {
         _x11_screen_number: u32,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
+        self.log_refused("x11", "X11 forwarding");
         session.channel_failure(channel)?;
         Ok(())
     }
@@ -500,7 +522,68 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         session: &mut Session,
     ) -> Result<bool, Self::Error> {
+        self.log_refused("agent", "agent forwarding");
         session.channel_failure(channel)?;
+        Ok(false)
+    }
+
+    async fn channel_open_direct_tcpip(
+        &mut self,
+        _channel: Channel<Msg>,
+        host: &str,
+        port: u32,
+        _originator_address: &str,
+        _originator_port: u32,
+        _reply: russh::server::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // The reply dropped refuses the channel.
+        self.log_refused(
+            "forward",
+            &format!("forwarding to {}:{port}", shown(host.as_bytes())),
+        );
+        Ok(())
+    }
+
+    async fn channel_open_direct_streamlocal(
+        &mut self,
+        _channel: Channel<Msg>,
+        socket_path: &str,
+        _reply: russh::server::ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.log_refused(
+            "forward",
+            &format!("forwarding to socket {}", shown(socket_path.as_bytes())),
+        );
+        Ok(())
+    }
+
+    async fn tcpip_forward(
+        &mut self,
+        address: &str,
+        port: &mut u32,
+        _session: &mut Session,
+    ) -> Result<bool, Self::Error> {
+        self.log_refused(
+            "remote forward",
+            &format!("remote forwarding of {}:{port}", shown(address.as_bytes())),
+        );
+        Ok(false)
+    }
+
+    async fn streamlocal_forward(
+        &mut self,
+        socket_path: &str,
+        _session: &mut Session,
+    ) -> Result<bool, Self::Error> {
+        self.log_refused(
+            "remote forward",
+            &format!(
+                "remote forwarding of socket {}",
+                shown(socket_path.as_bytes())
+            ),
+        );
         Ok(false)
     }
 
@@ -532,26 +615,16 @@ impl russh::server::Handler for Conn {
         data: &[u8],
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let Some(wake) = self
+        // Kept without waiting: reading on is how the client's leaving is
+        // seen behind a flood of its keys.
+        if let Some(inbox) = self
             .inbox
             .as_ref()
-            .map(|i| i.tx.clone())
             .filter(|_| Some(channel) == self.channel)
-        else {
-            return Ok(());
-        };
-        let mut message = Incoming::Bytes(data.to_vec());
-        // Wait for room rather than drop keys: the client's next packets
-        // wait in TCP meanwhile.
-        loop {
-            match wake.try_send(message) {
-                Ok(()) | Err(TrySendError::Disconnected(_)) => return Ok(()),
-                Err(TrySendError::Full(back)) => {
-                    message = back;
-                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-                }
-            }
+        {
+            inbox.typed(data);
         }
+        Ok(())
     }
 
     async fn channel_eof(
@@ -583,4 +656,10 @@ impl russh::server::Handler for Conn {
         }
         Ok(())
     }
+}
+
+/// A client's text for the log, escaped and cut (see [`escaped`]); only
+/// its start is looked at, however long it is.
+fn shown(bytes: &[u8]) -> String {
+    escaped(&String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]))
 }

@@ -7,6 +7,12 @@
 //! goodbye are also set on the [`Inbox`]'s flags, which the session reads
 //! before each wait. A full queue then costs a dropped nudge, never a
 //! thread or a lost resize, however many requests a client sends.
+//!
+//! The client's bytes are kept on the flags too, in a buffer the
+//! connection appends to without waiting: it reads on, so a client that
+//! floods keys and leaves is seen leaving at once (its keys behind it are
+//! dropped with the session), and a server that stops can say goodbye to
+//! it. A buffer past [`INPUT_CAP`] drops what comes on; the session says so.
 
 use crate::session::Ending;
 use bpeek_tui::fertility::tokenizers::LoadDone;
@@ -17,8 +23,8 @@ use std::sync::{Arc, Mutex};
 /// Messages into a session's thread.
 #[derive(Debug)]
 pub enum Incoming {
-    /// Bytes the client typed or pasted.
-    Bytes(Vec<u8>),
+    /// The client typed or pasted: its bytes are in the flags' buffer.
+    Typed,
     /// Look at the flags: the size changed, the client left, or the server
     /// says goodbye.
     Flags,
@@ -39,7 +45,24 @@ pub struct Flags {
     size: AtomicU32,
     gone: AtomicBool,
     close: Mutex<Option<(String, Ending)>>,
+    typed: Mutex<Typed>,
 }
+
+/// Bytes the client sent that its session has not read yet.
+#[derive(Debug, Default)]
+struct Typed {
+    bytes: std::collections::VecDeque<u8>,
+    /// Bytes dropped because the buffer was full, not told yet.
+    dropped: usize,
+}
+
+/// The most bytes a session holds unread: a whole paste (the server's
+/// paste cap) and some keys besides.
+pub const INPUT_CAP: usize = crate::input::PASTE_CAP + (64 << 10);
+
+/// The most bytes a session parses at a time: a flood becomes events a
+/// slice at a time, so they never pile up.
+pub const INPUT_SLICE: usize = 16 << 10;
 
 /// The sending side of a session's input.
 #[derive(Debug, Clone)]
@@ -79,6 +102,22 @@ impl Inbox {
         }
     }
 
+    /// The client sent `data`: kept for the session (up to [`INPUT_CAP`]
+    /// unread), never waited on.
+    pub fn typed(&self, data: &[u8]) {
+        let mut typed = self.flags.typed.lock().unwrap_or_else(|e| e.into_inner());
+        let was_empty = typed.bytes.is_empty();
+        let kept = data.len().min(INPUT_CAP.saturating_sub(typed.bytes.len()));
+        typed.bytes.extend(&data[..kept]);
+        typed.dropped += data.len() - kept;
+        drop(typed);
+        // A session with bytes unread looks for more before it waits, so
+        // only the first needs to wake it.
+        if was_empty && kept > 0 {
+            self.nudge(Incoming::Typed);
+        }
+    }
+
     pub fn gone(&self) {
         if !self.flags.gone.swap(true, Ordering::SeqCst) {
             self.nudge(Incoming::Flags);
@@ -107,7 +146,62 @@ impl Flags {
         self.gone.load(Ordering::SeqCst)
     }
 
+    /// Whether the client sent bytes its session has not read yet.
+    pub fn has_typed(&self) -> bool {
+        !self
+            .typed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .bytes
+            .is_empty()
+    }
+
+    /// Up to `most` of the client's unread bytes, and how many were dropped
+    /// since the last call because the buffer was full.
+    pub fn take_typed(&self, most: usize) -> (Vec<u8>, usize) {
+        let mut typed = self.typed.lock().unwrap_or_else(|e| e.into_inner());
+        let n = most.min(typed.bytes.len());
+        let bytes: Vec<u8> = typed.bytes.drain(..n).collect();
+        if typed.bytes.is_empty() {
+            // A flood's buffer is not kept at its peak.
+            typed.bytes.shrink_to(INPUT_SLICE);
+        }
+        (bytes, std::mem::take(&mut typed.dropped))
+    }
+
     pub fn take_close(&self) -> Option<(String, Ending)> {
         self.close.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_past_the_cap_are_dropped_counted_once_and_the_rest_read_in_order() {
+        let (inbox, rx) = Inbox::new();
+        let sent: Vec<u8> = (0..INPUT_CAP + 5000).map(|i| (i % 251) as u8).collect();
+        for part in sent.chunks(32 * 1024) {
+            inbox.typed(part);
+        }
+        // One nudge for the first bytes; the session reads on by itself.
+        assert!(matches!(rx.try_recv(), Ok(Incoming::Typed)));
+        assert!(rx.try_recv().is_err());
+        let mut read = Vec::new();
+        let mut dropped = 0;
+        while inbox.flags.has_typed() {
+            let (bytes, more) = inbox.flags.take_typed(INPUT_SLICE);
+            assert!(bytes.len() <= INPUT_SLICE);
+            read.extend(bytes);
+            dropped += more;
+        }
+        assert_eq!(read, sent[..INPUT_CAP]);
+        assert_eq!(dropped, 5000);
+        assert_eq!(inbox.flags.take_typed(INPUT_SLICE), (Vec::new(), 0));
+        // Read empty, the buffer takes bytes again, and wakes the session.
+        inbox.typed(b"n");
+        assert!(matches!(rx.try_recv(), Ok(Incoming::Typed)));
+        assert_eq!(inbox.flags.take_typed(INPUT_SLICE), (b"n".to_vec(), 0));
     }
 }

@@ -132,9 +132,51 @@ impl ChannelEvents {
         self.ending.get_or_insert(ending);
         Ok(Some(Event::Closed))
     }
+
+    /// Parse the next slice of what the client sent, if it sent anything,
+    /// into events; a buffer that overflowed is said once. False if there
+    /// was nothing to read.
+    fn read_typed(&mut self, flags: &crate::incoming::Flags) -> bool {
+        let (bytes, overflowed) = flags.take_typed(crate::incoming::INPUT_SLICE);
+        if overflowed > 0 {
+            self.queue.push_back(Event::Notice(format!(
+                "{overflowed} bytes of input dropped: they came faster than the explorer reads"
+            )));
+        }
+        if bytes.is_empty() {
+            return false;
+        }
+        let now = Instant::now();
+        self.last_activity = now;
+        self.last_byte = now;
+        let parsed = self.parser.feed(&bytes);
+        let short = parsed.events.iter().any(|e| matches!(e, Event::Paste(_)))
+            && crate::memory::over(self.class.limits.max_memory);
+        for e in parsed.events {
+            match e {
+                Event::Paste(_) if short => self.queue.push_back(Event::Notice(
+                    "the server is short of memory: the paste is left out".into(),
+                )),
+                e => self.queue.push_back(e),
+            }
+        }
+        if let Some(dropped) = parsed.paste_cut {
+            self.queue.push_back(Event::Notice(format!(
+                "paste cut to its first {} KB ({dropped} bytes dropped)",
+                PASTE_CAP / 1024
+            )));
+        }
+        true
+    }
 }
 
 impl EventSource for ChannelEvents {
+    /// Keys already parsed, or bytes not parsed yet: the loop takes them
+    /// before it draws (a frame at most every so often while they last).
+    fn pending(&mut self) -> bool {
+        !self.queue.is_empty() || self.inbox.flags.has_typed()
+    }
+
     fn next(&mut self, timeout: Option<Duration>) -> io::Result<Option<Event>> {
         let tick_at = timeout.map(|t| Instant::now() + t);
         loop {
@@ -157,6 +199,9 @@ impl EventSource for ChannelEvents {
                 self.last_activity = Instant::now();
                 return Ok(Some(Event::Class));
             }
+            // Slices that make no event (a long paste, a control string)
+            // are read on until one does or the buffer is empty.
+            while self.queue.is_empty() && self.read_typed(&flags) {}
             if let Some(e) = self.queue.pop_front() {
                 if let (Event::Key(key), Some(c)) = (&e, self.panic_key) {
                     assert!(
@@ -191,29 +236,7 @@ impl EventSource for ChannelEvents {
                 .unwrap_or(idle_at);
             let got = self.rx.recv_timeout(wake_at.saturating_duration_since(now));
             match got {
-                Ok(Incoming::Bytes(bytes)) => {
-                    let now = Instant::now();
-                    self.last_activity = now;
-                    self.last_byte = now;
-                    let parsed = self.parser.feed(&bytes);
-                    let short = parsed.events.iter().any(|e| matches!(e, Event::Paste(_)))
-                        && crate::memory::over(self.class.limits.max_memory);
-                    for e in parsed.events {
-                        match e {
-                            Event::Paste(_) if short => self.queue.push_back(Event::Notice(
-                                "the server is short of memory: the paste is left out".into(),
-                            )),
-                            e => self.queue.push_back(e),
-                        }
-                    }
-                    if let Some(dropped) = parsed.paste_cut {
-                        self.queue.push_back(Event::Notice(format!(
-                            "paste cut to its first {} KB ({dropped} bytes dropped)",
-                            PASTE_CAP / 1024
-                        )));
-                    }
-                }
-                Ok(Incoming::Flags | Incoming::Class) => {}
+                Ok(Incoming::Flags | Incoming::Class | Incoming::Typed) => {}
                 Ok(Incoming::Redraw) => self.queue.push_back(Event::Redraw),
                 Ok(Incoming::Loaded(done)) => self.queue.push_back(Event::Loaded(done)),
                 Ok(Incoming::JobDone) => self.queue.push_back(Event::JobDone),

@@ -6,7 +6,9 @@
 //! paste can span hundreds. The parser therefore keeps what it has not
 //! understood yet between calls. Key sequences are decoded by `terminput`
 //! (the same decoding crossterm does for a local terminal); this module adds
-//! the state, the lone Esc rule and bracketed pastes with a size cap.
+//! the state, the lone Esc rule, bracketed pastes with a size cap, and
+//! control strings (OSC, DCS, APC, PM, SOS: a title, a clipboard write, a
+//! terminal's reply) consumed whole and never read as keys, however long.
 
 use crate::event::Event;
 use std::time::Duration;
@@ -24,6 +26,21 @@ pub const PASTE_CAP: usize = 1 << 20;
 pub const SEQUENCE_CAP: usize = 4096;
 
 const PASTE_START: &[u8] = b"\x1b[200~";
+
+/// The bytes after Esc that open a control string: OSC `]`, DCS `P`, SOS
+/// `X`, PM `^` and APC `_`. Such a string runs to ST (`Esc \`) or BEL.
+const STRING_OPENERS: &[u8] = b"]PX^_";
+
+/// Where the parser is in a control string.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum ControlString {
+    #[default]
+    Outside,
+    Inside,
+    /// Inside, just after an Esc: `\` ends the string; anything else ends
+    /// it too and starts a sequence of its own.
+    AfterEsc,
+}
 const PASTE_END: &[u8] = b"\x1b[201~";
 
 /// An incremental parser of terminal input.
@@ -39,6 +56,8 @@ pub struct InputParser {
     cap: Option<usize>,
     /// Discarding an overlong sequence until its final byte.
     skipping: bool,
+    /// Discarding a control string until its end.
+    string: ControlString,
 }
 
 /// What the parser made of some input.
@@ -60,6 +79,9 @@ impl InputParser {
         for &b in bytes {
             if self.paste.is_some() {
                 self.paste_byte(b, &mut out);
+                continue;
+            }
+            if self.string != ControlString::Outside && self.string_byte(b) {
                 continue;
             }
             if self.skipping {
@@ -86,6 +108,25 @@ impl InputParser {
             if PASTE_START.starts_with(&self.pending) {
                 continue;
             }
+            if let [0x1b, opener, first] = self.pending[..]
+                && STRING_OPENERS.contains(&opener)
+            {
+                // Esc, an opener and more: a control string, whose bytes
+                // are not keys.
+                self.pending.clear();
+                self.string = ControlString::Inside;
+                if !self.string_byte(first) {
+                    self.pending.push(first);
+                }
+                continue;
+            }
+            if let [0x1b, opener] = self.pending[..]
+                && STRING_OPENERS.contains(&opener)
+            {
+                // Alone at the end of the input it is Alt and a key (see
+                // `flush`); with more behind it, a control string.
+                continue;
+            }
             // A lone Esc with more input behind it starts a sequence (or an
             // Alt+key); only at the end of the input may it be the Esc key.
             if self.pending == b"\x1b" {
@@ -98,6 +139,30 @@ impl InputParser {
             }
         }
         out
+    }
+
+    /// One byte inside a control string: true if the string took it (a
+    /// byte of the string or its end), false if it ended the string and
+    /// starts a sequence of its own (an Esc not followed by `\`).
+    fn string_byte(&mut self, b: u8) -> bool {
+        match (self.string, b) {
+            (ControlString::AfterEsc, b'\\') | (_, 0x07) => {
+                self.string = ControlString::Outside;
+                true
+            }
+            (ControlString::AfterEsc, 0x1b) => true,
+            (ControlString::AfterEsc, _) => {
+                // The Esc ended the string and starts what follows.
+                self.string = ControlString::Outside;
+                self.pending.push(0x1b);
+                false
+            }
+            (_, 0x1b) => {
+                self.string = ControlString::AfterEsc;
+                true
+            }
+            _ => true,
+        }
     }
 
     /// Bytes held between calls (an unfinished sequence or paste).
@@ -117,6 +182,14 @@ impl InputParser {
     /// Esc is the Esc key; an unfinished sequence is dropped).
     pub fn flush(&mut self) -> Parsed {
         let mut out = Parsed::default();
+        if let [0x1b, opener] = self.pending[..]
+            && STRING_OPENERS.contains(&opener)
+        {
+            // Alt and the key, as a terminal sends it.
+            self.decode(&mut out);
+            self.pending.clear();
+            return out;
+        }
         if self.waiting() {
             // `ESC`, or `ESC [` and the like: the Esc key, then the rest as
             // typed.
@@ -196,15 +269,19 @@ impl InputParser {
         }
     }
 
-    /// Whether a bracketed paste has started and not ended yet.
+    /// Whether a bracketed paste or a control string has started and not
+    /// ended yet: the caller calls [`InputParser::end_paste`] after
+    /// [`PASTE_SILENCE`] with no more input.
     pub fn in_paste(&self) -> bool {
-        self.paste.is_some()
+        self.paste.is_some() || self.string != ControlString::Outside
     }
 
     /// End a paste whose end marker never came: what it holds so far is
-    /// the paste, and the bytes after it are keys again.
+    /// the paste, and the bytes after it are keys again. A control string
+    /// that never ended is dropped the same way.
     pub fn end_paste(&mut self) -> Parsed {
         let mut out = Parsed::default();
+        self.string = ControlString::Outside;
         if let Some(bytes) = self.paste.take() {
             out.events
                 .push(Event::Paste(String::from_utf8_lossy(&bytes).into_owned()));
