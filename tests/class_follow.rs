@@ -520,6 +520,8 @@ fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
     update(&mut alone, Action::StopEditing);
     update(&mut alone, Action::TrainOnTyped);
     let own = alone.corpus_name().to_string();
+    // Numbered in its own explorer, and called its own.
+    assert_eq!(own, "own typed 1");
 
     goto(&mut teacher, 5);
     update(&mut student, Action::ClassChanged);
@@ -532,7 +534,7 @@ fn text_the_teacher_types_and_trains_on_becomes_the_class_corpus() {
     update(&mut teacher, Action::StopEditing);
     update(&mut teacher, Action::TrainOnTyped);
     update(&mut teacher, Action::Publish);
-    assert!(teacher.corpus_name().starts_with("typed "));
+    assert_eq!(teacher.corpus_name(), "typed 1");
     assert_ne!(teacher.corpus_name(), own);
     assert_eq!(
         teacher.trainer().corpus().text(),
@@ -622,5 +624,36 @@ fn a_follower_comparing_configurations_never_takes_a_screen_without_them() {
     assert!(
         shared == alone,
         "a comparing follower was shown another's screen"
+    );
+}
+
+#[test]
+fn a_students_q_says_that_the_teacher_asks_and_a_class_whose_teacher_left_says_so() {
+    let class = class();
+    let mut seats = Vec::new();
+    let mut student = seated(&class, Role::Student, &mut seats);
+    let status = |app: &App| app.classroom.as_ref().unwrap().status();
+    assert!(
+        status(&student).starts_with("no teacher yet"),
+        "{}",
+        status(&student)
+    );
+
+    key(&mut student, crossterm::event::KeyCode::Char('Q'));
+    let notice = student.notice.clone().unwrap_or_default();
+    assert!(notice.contains("Q is the teacher's"), "{notice:?}");
+
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    goto(&mut teacher, 2);
+    update(&mut student, Action::ClassChanged);
+    assert!(status(&student).starts_with("following the teacher"));
+    // The teacher's seat goes: the class keeps where it stood, and says who left.
+    drop(seats.pop());
+    drop(teacher);
+    update(&mut student, Action::ClassChanged);
+    assert!(
+        status(&student).starts_with("the teacher left"),
+        "{}",
+        status(&student)
     );
 }

@@ -490,3 +490,47 @@ fn a_student_on_the_linux_console_gets_ascii_and_one_on_xterm_box_drawing() {
         );
     });
 }
+
+#[test]
+fn a_teacher_over_ssh_sees_each_vote_as_it_comes() {
+    let class = Class::start("votes-live", &[]);
+    let token = class.token();
+    runtime().block_on(async {
+        let t = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut teacher = t.terminal(120, 40).await;
+        teacher.wait_for("the teacher", shows("merge 0/")).await;
+        let a = Conn::login(class.port(), "ann", None).await.unwrap();
+        let mut ann = a.terminal(100, 30).await;
+        let b = Conn::login(class.port(), "ben", None).await.unwrap();
+        let mut ben = b.terminal(100, 30).await;
+        teacher
+            .wait_for("two followers", |t| {
+                t.status_line().contains("2 students, 2 follow")
+            })
+            .await;
+        teacher.send(b"Q").await;
+        for s in [&mut ann, &mut ben] {
+            s.wait_for("the ballot", shows("Which pair wins?")).await;
+        }
+        teacher
+            .wait_for("no vote yet", |t| {
+                t.status_line().contains("question: 0 voted")
+            })
+            .await;
+        // The teacher presses nothing: each vote arrives by itself.
+        ann.send(b"\r").await;
+        teacher
+            .wait_for("one vote", |t| {
+                t.status_line().contains("question: 1 voted")
+            })
+            .await;
+        ben.send(b"\r").await;
+        teacher
+            .wait_for("two votes", |t| {
+                t.status_line().contains("question: 2 voted")
+            })
+            .await;
+    });
+}

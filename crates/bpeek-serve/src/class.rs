@@ -6,7 +6,7 @@
 //! replaying a queue). Sessions are woken with a message when the class
 //! changes, and read what changed from here.
 
-use crate::incoming::{Inbox, Incoming};
+use crate::incoming::Inbox;
 use crate::log::Log;
 use crate::question::Question;
 use crate::session::Ending;
@@ -337,7 +337,7 @@ impl Class {
     pub fn start_session(&self, id: u64, role: Role, inbox: Inbox) -> Result<(), Refusal> {
         let waker = inbox.clone();
         // A full queue is being read now, and the reader sees the change.
-        let wake: Waker = Box::new(move || waker.nudge(Incoming::Class));
+        let wake: Waker = Box::new(move || waker.class_changed());
         self.start(id, role, wake, Some(inbox))
     }
 

@@ -44,6 +44,9 @@ pub struct Flags {
     /// none (no size is 0x0 after clamping).
     size: AtomicU32,
     gone: AtomicBool,
+    /// Something in the class changed that this session shows: a move of
+    /// the teacher's, a student come or gone, a vote (for the teacher).
+    class: AtomicBool,
     close: Mutex<Option<(String, Ending)>>,
     typed: Mutex<Typed>,
 }
@@ -118,6 +121,13 @@ impl Inbox {
         }
     }
 
+    /// The class changed in a way this session shows.
+    pub fn class_changed(&self) {
+        if !self.flags.class.swap(true, Ordering::SeqCst) {
+            self.nudge(Incoming::Class);
+        }
+    }
+
     pub fn gone(&self) {
         if !self.flags.gone.swap(true, Ordering::SeqCst) {
             self.nudge(Incoming::Flags);
@@ -140,6 +150,11 @@ impl Flags {
             0 => None,
             p => Some(((p >> 16) as u16, (p & 0xffff) as u16)),
         }
+    }
+
+    /// Whether the class changed since the last call.
+    pub fn take_class(&self) -> bool {
+        self.class.swap(false, Ordering::SeqCst)
     }
 
     pub fn is_gone(&self) -> bool {

@@ -194,7 +194,8 @@ impl EventSource for ChannelEvents {
                 self.queue.push_back(Event::Resize(w, h));
             }
             let generation = self.class.generation();
-            if generation != self.seen_generation {
+            // A vote wakes the teacher without a new generation.
+            if flags.take_class() | (generation != self.seen_generation) {
                 self.seen_generation = generation;
                 self.last_activity = Instant::now();
                 return Ok(Some(Event::Class));

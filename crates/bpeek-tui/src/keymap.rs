@@ -48,6 +48,8 @@ pub enum When {
     Ballot,
     /// Normal, on the main screen, the teacher of a class.
     Teaching,
+    /// Normal, on the main screen, a student of a class.
+    Learning,
     /// Normal, in this panel of the fertility view.
     InPanel(Panel),
     Editing,
@@ -137,7 +139,7 @@ macro_rules! bind {
 use crate::compare::Change;
 use When::{
     AddColumn, Always, Ballot, Busy, Comparing, Editing, EncodeToken, Fertility, Focused, Goto,
-    Help, InPanel, Lesson, Main, Normal, Opening, Teaching, Tree, Vocab,
+    Help, InPanel, Learning, Lesson, Main, Normal, Opening, Teaching, Tree, Vocab,
 };
 
 /// Every key of the explorer, most useful first within each context.
@@ -198,6 +200,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Ballot, [k(KeyCode::Down), c('j')], Action::BallotMove(true), None, Class, "question: pick a pair"),
     bind!(Ballot, [k(KeyCode::Enter)], Action::Vote, Some("vote"), Class, "question: vote (until the reveal)"),
     bind!(Teaching, [c('Q')], Action::AskClass, Some("ask"), Class, "teacher: ask which pair wins; again: tally"),
+    bind!(Learning, [c('Q')], Action::AskClass, None, Class, "student: says that the teacher asks"),
     // A lesson: before training, as it takes Space and the arrows.
     bind!(Lesson, [c(' '), k(KeyCode::Right)], Action::LessonNext, Some("lesson"), Training, "lesson: next step"),
     bind!(Lesson, [k(KeyCode::Left)], Action::LessonBack, None, Training, "lesson: step back"),
@@ -314,6 +317,13 @@ impl When {
                         .as_ref()
                         .is_some_and(|c| c.role == crate::class::Role::Teacher)
             }
+            (Learning, InputMode::Normal) => {
+                !fert
+                    && app
+                        .classroom
+                        .as_ref()
+                        .is_some_and(|c| c.role == crate::class::Role::Student)
+            }
             (InPanel(p), InputMode::Normal) => fert && app.fert.panel == p,
             (Editing, InputMode::Editing) => true,
             (Goto, InputMode::Goto(_)) => true,
@@ -412,12 +422,18 @@ pub fn action_for(app: &App, event: &KeyEvent) -> Option<Action> {
 
 /// The keys bound to `action`, as the footer names them (`Esc`).
 pub fn keys_of(action: &Action) -> String {
-    BINDINGS
+    let mut labels: Vec<String> = Vec::new();
+    // A key bound in two places (the teacher's Q and a student's) is said once.
+    for label in BINDINGS
         .iter()
         .filter(|b| &b.action == action)
         .flat_map(|b| b.keys.iter().map(|k| k.label()))
-        .collect::<Vec<_>>()
-        .join("/")
+    {
+        if !labels.contains(&label) {
+            labels.push(label);
+        }
+    }
+    labels.join("/")
 }
 
 /// The rows the footer shows now: those that apply and have a label.

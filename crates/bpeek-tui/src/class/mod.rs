@@ -191,6 +191,10 @@ impl Classroom {
         let status = match self.role {
             Role::Teacher => format!("teacher, {students}, {} follow", counts.following),
             Role::Student if !self.following => format!("on your own (F follows), {students}"),
+            // A class whose teacher left keeps where it stood.
+            Role::Student if !counts.teacher && self.link.resume().is_some() => {
+                format!("the teacher left, {students}")
+            }
             Role::Student if !counts.teacher => format!("no teacher yet, {students}"),
             Role::Student => format!("following the teacher, {students}"),
         };

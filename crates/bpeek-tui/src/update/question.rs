@@ -22,6 +22,9 @@ pub(super) fn ask(app: &mut App) {
         return;
     };
     if class.role != Role::Teacher {
+        app.notice = Some(format!(
+            "{key} is the teacher's: the teacher asks the class which pair wins, and you vote"
+        ));
         return;
     }
     if let Some(q) = &class.question

@@ -288,9 +288,23 @@ pub(super) fn speed_notice(app: &App) -> String {
     format!("autoplay {state}, {rate} {what}/s (+/- to change)")
 }
 
-/// Corpora made of typed text are numbered across the whole program, so
-/// that in a class a student's own never takes the name of the teacher's.
-static TYPED_CORPORA: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// The name of the next corpus made of typed text: numbered in this
+/// explorer, and in a class a student's called "own", so that it never
+/// takes the name of the teacher's (which a follower is shown).
+fn typed_corpus_name(app: &App) -> String {
+    let student = app
+        .classroom
+        .as_ref()
+        .is_some_and(|c| c.role == crate::class::Role::Student);
+    let prefix = if student { "own typed " } else { "typed " };
+    let n = app
+        .sources
+        .iter()
+        .filter(|s| s.name.starts_with(prefix))
+        .count()
+        + 1;
+    format!("{prefix}{n}")
+}
 
 /// The encode box's text as a corpus of its own (`typed 1`, …), trained
 /// from merge 0 with the explorer's options. The other corpora stay where
@@ -313,8 +327,7 @@ pub(super) fn train_on_typed(app: &mut App) {
             return;
         }
     };
-    let n = TYPED_CORPORA.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-    let name = format!("typed {n}");
+    let name = typed_corpus_name(app);
     let text = app.encode.text.clone().into_bytes();
     let bytes = text.len();
     match crate::options::input::trainer_for_text(options, &name, text, config) {
