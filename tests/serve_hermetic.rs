@@ -534,3 +534,46 @@ fn a_teacher_over_ssh_sees_each_vote_as_it_comes() {
             .await;
     });
 }
+
+#[test]
+fn a_teacher_plays_a_lesson_and_the_class_follows_its_steps() {
+    let class = Class::start_with("lesson", &["--lesson", "classic"]);
+    let token = class.token();
+    runtime().block_on(async {
+        let t = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut teacher = t.terminal(100, 30).await;
+        teacher.wait_for("the lesson", shows("lesson 0/8")).await;
+        let a = Conn::login(class.port(), "ann", None).await.unwrap();
+        let mut ann = a.terminal(80, 24).await;
+        ann.wait_for("the lesson's corpus", shows("Corpus: low"))
+            .await;
+        // Two steps of the lesson: the second merges l + o.
+        teacher.send(b" ").await;
+        teacher.wait_for("step 1", shows("lesson 1/8")).await;
+        teacher.send(b" ").await;
+        teacher.wait_for("step 2", shows("lesson 2/8")).await;
+        ann.wait_for("the class at merge 1", |t| {
+            t.status_line().contains("merge 1/") && t.status_line().contains("following")
+        })
+        .await;
+        // A student's Space is no lesson step of the class's.
+        assert!(!ann.screen().contains("lesson 2/8"), "{}", ann.screen());
+    });
+}
+
+#[test]
+fn a_lesson_with_options_of_its_own_on_the_command_line_is_refused() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(["serve", "--lesson", "classic", "--corpus-name", "play"])
+        .args(["--listen", "127.0.0.1:0"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("classic: a lesson names its corpus"),
+        "{said}"
+    );
+}

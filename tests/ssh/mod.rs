@@ -62,6 +62,13 @@ pub struct Class {
 
 impl Class {
     pub fn start(name: &str, extra: &[&str]) -> Class {
+        let mut argv = vec!["--corpus-name", "play", "--pretok", "whitespace"];
+        argv.extend_from_slice(extra);
+        Class::start_with(name, &argv)
+    }
+
+    /// A server with these arguments alone (its corpus among them).
+    pub fn start_with(name: &str, args: &[&str]) -> Class {
         let dir = std::env::temp_dir().join(format!("bpeek-serve-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -71,14 +78,10 @@ impl Class {
             "serve",
             "--listen",
             "127.0.0.1:0",
-            "--corpus-name",
-            "play",
-            "--pretok",
-            "whitespace",
             "--host-key",
             key.to_str().unwrap(),
         ];
-        argv.extend_from_slice(extra);
+        argv.extend_from_slice(args);
         let Some(Command::Serve(args)) = Cli::parse_from(argv).command else {
             panic!("serve arguments");
         };

@@ -151,7 +151,11 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     // The corpus and options are checked, and the first corpus counted,
     // once here: a mistake is reported before anyone connects, and every
     // session starts from a copy.
-    let (training, first, compare) = if args.screen.compare.is_empty() {
+    let (lesson, lesson_options) = lesson_of(args)?;
+    let (training, first, compare) = if let Some(options) = lesson_options {
+        let (name, trainer) = bpeek_tui::options::input::build_trainer(&options)?;
+        (options, (name, Arc::new(trainer)), Vec::new())
+    } else if args.screen.compare.is_empty() {
         let (name, trainer) = bpeek_tui::options::input::build_trainer(&args.training)?;
         (args.training.clone(), (name, Arc::new(trainer)), Vec::new())
     } else {
@@ -206,6 +210,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             shared: Arc::new(SharedTokenizers::new(&args.screen.tokenizers)),
             class,
             panic_key: args.panic_key,
+            lesson,
         },
         log: log.clone(),
         teacher_keys,
@@ -318,6 +323,7 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
     for spec in &args.screen.tokenizers {
         app.add_tokenizer(spec);
     }
+    app.lesson = server.setup.lesson.clone();
     app.classroom = Some(Classroom::new(Role::Teacher, class.link(seat.id)));
     bpeek_tui::update(&mut app, bpeek_tui::Action::Publish);
     let result = bpeek_tui::terminal::run_with(&mut app, |events| {
@@ -585,6 +591,33 @@ async fn until_login<F: std::future::Future + Unpin>(
             }
         }
     }
+}
+
+/// The lesson `--lesson` names, and the training options it sets (which
+/// the command line may then not set too).
+fn lesson_of(
+    args: &ServeArgs,
+) -> Result<(
+    Option<bpeek_tui::lesson::Lesson>,
+    Option<bpeek_tui::options::args::TrainingOptions>,
+)> {
+    let Some(spec) = &args.lesson else {
+        return Ok((None, None));
+    };
+    let (lesson, dir) = bpeek_tui::load_lesson(spec)?;
+    if args.training != bpeek_tui::options::args::TrainingOptions::default() {
+        return Err(Error::input(format!(
+            "{}: a lesson names its corpus and options; give them in the lesson, not on the command line",
+            lesson.name
+        )));
+    }
+    if !args.screen.compare.is_empty() {
+        return Err(Error::input(
+            "--compare: a lesson trains one configuration; give --compare without --lesson",
+        ));
+    }
+    let options = lesson.training_options(dir.as_deref())?;
+    Ok((Some(lesson), Some(options)))
 }
 
 /// Tell a client why it is refused without the cost of a handshake: one

@@ -42,6 +42,8 @@ pub struct Setup {
     pub class: Arc<Class>,
     /// A key that makes a session panic (tests of the server only).
     pub panic_key: Option<char>,
+    /// The lesson the teacher plays to the class (`--lesson`).
+    pub lesson: Option<bpeek_tui::lesson::Lesson>,
 }
 
 /// How a session ended, for the log.
@@ -346,6 +348,9 @@ fn explore(
     }
     for spec in &setup.tokenizer_specs {
         app.add_tokenizer(spec);
+    }
+    if role == Role::Teacher {
+        app.lesson = setup.lesson.clone();
     }
     app.classroom = Some(Classroom::new(role, setup.class.link(seat_id)));
     app.encode.limit = Some(crate::memory::SESSION_TEXT);

@@ -152,7 +152,9 @@ fn finish_jobs(app: &mut App) {
 
 /// A lesson by file or bundled name, with the folder its corpus path is
 /// relative to.
-fn load_lesson(spec: &str) -> Result<(lesson::Lesson, Option<std::path::PathBuf>)> {
+/// The lesson `spec` names (a file, or a bundled lesson by name) and the
+/// folder its corpus paths are read from.
+pub fn load_lesson(spec: &str) -> Result<(lesson::Lesson, Option<std::path::PathBuf>)> {
     let path = std::path::Path::new(spec);
     if path.exists() {
         let text = bpeek_core::formats::files::read_text(path)?;

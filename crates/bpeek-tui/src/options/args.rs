@@ -251,6 +251,11 @@ pub struct ServeArgs {
     /// This terminal is the teacher's explorer; quitting it stops the server
     #[arg(long)]
     pub lead: bool,
+    /// Play a lesson to the class: a bundled one by name (see `bpeek
+    /// corpora`) or a lesson file; the teacher's Space/Right goes to its next
+    /// step and the class follows
+    #[arg(long, value_name = "LESSON")]
+    pub lesson: Option<String>,
     /// Write the connection log here [default: stderr; with --lead, serve.log
     /// beside the host key]
     #[arg(long, value_name = "FILE")]
