@@ -148,23 +148,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             "serve: every session reads the corpus, so it must be a file or a bundled corpus, not stdin",
         ));
     }
-    // The corpus and options are checked, and the first corpus counted,
-    // once here: a mistake is reported before anyone connects, and every
-    // session starts from a copy.
-    let (lesson, lesson_options) = lesson_of(args)?;
-    let (training, first, compare) = if let Some(options) = lesson_options {
-        let (name, trainer) = bpeek_tui::options::input::build_trainer(&options)?;
-        (options, (name, Arc::new(trainer)), Vec::new())
-    } else if args.screen.compare.is_empty() {
-        let (name, trainer) = bpeek_tui::options::input::build_trainer(&args.training)?;
-        (args.training.clone(), (name, Arc::new(trainer)), Vec::new())
-    } else {
-        // Every column counted once too, for every session to share.
-        let (name, mut all) = bpeek_tui::compare::count_all(&args.training, &args.screen.compare)?;
-        let rest: Vec<_> = all.drain(1..).map(|(o, t)| (o, Arc::new(t))).collect();
-        let (options, trainer) = all.pop().expect("two configurations at least");
-        (options, (name, Arc::new(trainer)), rest)
-    };
+    let (lesson, training, first, compare) = first_trainers(args)?;
     let teacher_keys = match &args.teacher_keys {
         Some(path) => host_key::read_authorized(path)?,
         None => Vec::new(),
@@ -591,6 +575,39 @@ async fn until_login<F: std::future::Future + Unpin>(
             }
         }
     }
+}
+
+/// The lesson, the options every session starts with, the first corpus
+/// counted, and with `--compare` the other columns counted.
+type FirstTrainers = (
+    Option<bpeek_tui::lesson::Lesson>,
+    bpeek_tui::options::args::TrainingOptions,
+    (String, Arc<bpeek_core::Trainer>),
+    Vec<(
+        bpeek_tui::options::args::TrainingOptions,
+        Arc<bpeek_core::Trainer>,
+    )>,
+);
+
+/// The corpus and options checked, and the first corpus counted, once
+/// when the server starts: a mistake is reported before anyone connects,
+/// and every session starts from a copy.
+fn first_trainers(args: &ServeArgs) -> Result<FirstTrainers> {
+    let (lesson, lesson_options) = lesson_of(args)?;
+    let (training, first, compare) = if let Some(options) = lesson_options {
+        let (name, trainer) = bpeek_tui::options::input::build_trainer(&options)?;
+        (options, (name, Arc::new(trainer)), Vec::new())
+    } else if args.screen.compare.is_empty() {
+        let (name, trainer) = bpeek_tui::options::input::build_trainer(&args.training)?;
+        (args.training.clone(), (name, Arc::new(trainer)), Vec::new())
+    } else {
+        // Every column counted once too, for every session to share.
+        let (name, mut all) = bpeek_tui::compare::count_all(&args.training, &args.screen.compare)?;
+        let rest: Vec<_> = all.drain(1..).map(|(o, t)| (o, Arc::new(t))).collect();
+        let (options, trainer) = all.pop().expect("two configurations at least");
+        (options, (name, Arc::new(trainer)), rest)
+    };
+    Ok((lesson, training, first, compare))
 }
 
 /// The lesson `--lesson` names, and the training options it sets (which
