@@ -308,6 +308,10 @@ impl Conn {
                     outbox,
                 );
                 drop(seat);
+                // What the session held (its explorer, its pastes, its
+                // thread's free lists) goes back to the system now, not
+                // when another session happens to reuse it.
+                bpeek_tui::freed_memory::give_back();
                 server.log.line(&format!(
                     "disconnect {who} {:.1}s {ending}",
                     start.elapsed().as_secs_f64()

@@ -148,6 +148,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             "serve: every session reads the corpus, so it must be a file or a bundled corpus, not stdin",
         ));
     }
+    memory::give_back_promptly();
     let (lesson, training, first, compare) = first_trainers(args)?;
     let teacher_keys = match &args.teacher_keys {
         Some(path) => host_key::read_authorized(path)?,

@@ -8,6 +8,28 @@
 /// pastes or types, in all).
 pub const SESSION_TEXT: usize = crate::input::PASTE_CAP;
 
+/// Allocations at least this big are mapped on their own, and given back
+/// whole when freed.
+const OWN_MAPPING: i32 = 256 << 10;
+
+/// Free memory at the top of a heap beyond this is given back at once.
+const KEEP_FREE_AT_TOP: i32 = 1 << 20;
+
+/// Have the C library give freed memory back to the system as a server
+/// needs. By default it raises both thresholds after the first big free
+/// (up to 32 and 64 MB): a session that encodes a pasted megabyte then
+/// keeps its peak, tens of MB, in its thread's heap after it closes.
+/// Fixed thresholds keep big buffers in mappings of their own, returned
+/// when freed, and heaps trimmed.
+pub fn give_back_promptly() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets the allocator's tuning parameters.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, OWN_MAPPING);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, KEEP_FREE_AT_TOP);
+    }
+}
+
 /// This process's resident memory in bytes, where the system says it.
 pub fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
