@@ -8,6 +8,7 @@
 
 use crate::incoming::Inbox;
 use crate::log::Log;
+use crate::login_watch::LoginWatch;
 use crate::question::Question;
 use crate::session::Ending;
 use bpeek_core::Pair;
@@ -93,12 +94,50 @@ impl Startups {
     }
 }
 
-/// Failed teacher logins one address may make (across connections) before
-/// its password logins are refused; a key still works.
-pub const FAILURES_ALLOWED: u32 = 10;
+/// The longest a teacher password try waits for its answer: every failure
+/// from an address makes its next answer 0.1 s slower, up to this. Never a
+/// lockout: the one-time password (16 letters of 31, 79 bits) is not
+/// guessed at one try a second or two, and a lockout would let anyone
+/// behind the teacher's address (a class behind one NAT) keep the teacher
+/// out.
+pub const SLOWEST_ANSWER: Duration = Duration::from_secs(2);
 
 /// A failure is forgotten this long after the last one.
 pub const FAILURE_MEMORY: Duration = Duration::from_secs(600);
+
+/// Close an idle login under way to make room: one from `peer` if there is
+/// one, else (unless `own_only`: the address is past its own share) the
+/// oldest. False if none is idle.
+fn evict_idle(m: &mut Members, peer: IpAddr, own_only: bool) -> bool {
+    let now = std::time::Instant::now();
+    let idle = |x: &&Member| {
+        x.wake.is_none() && !x.evicted && x.login.as_ref().is_some_and(|l| l.idle(now))
+    };
+    let victim = m
+        .members
+        .iter()
+        .filter(|(_, x)| idle(x) && x.peer == peer)
+        .map(|(id, _)| *id)
+        .min()
+        .or_else(|| {
+            if own_only {
+                return None;
+            }
+            m.members
+                .iter()
+                .filter(|(_, x)| idle(x))
+                .map(|(id, _)| *id)
+                .min()
+        });
+    let Some(member) = victim.and_then(|id| m.members.get_mut(&id)) else {
+        return false;
+    };
+    member.evicted = true;
+    if let Some(login) = &member.login {
+        login.evict();
+    }
+    true
+}
 
 /// Tells an explorer the class changed.
 pub type Waker = Box<dyn Fn() + Send + Sync>;
@@ -111,6 +150,10 @@ struct Member {
     wake: Option<Waker>,
     /// A served explorer's input (the leading terminal has none).
     inbox: Option<Inbox>,
+    /// How its login goes (the leading terminal has none).
+    login: Option<Arc<LoginWatch>>,
+    /// It gave its place up to a newer login, and is closing.
+    evicted: bool,
 }
 
 /// A connection's place in the class, given back when it ends.
@@ -237,6 +280,34 @@ impl Class {
     /// byte of SSH), or say why not. Its explorer's seat is claimed later,
     /// by [`Class::start_session`], once it is known who logged in.
     pub fn join(self: &Arc<Self>, peer: IpAddr) -> Result<Seat, Refusal> {
+        self.join_watched(peer, None)
+    }
+
+    /// A place for a teacher who logged in on a connection refused for
+    /// the students' limits (see the handler): only a stopping server
+    /// refuses it.
+    pub fn join_teacher(
+        self: &Arc<Self>,
+        peer: IpAddr,
+        login: Arc<LoginWatch>,
+    ) -> Result<Seat, Refusal> {
+        let mut m = self.members();
+        if m.stopping {
+            return Err(Refusal::Stopping);
+        }
+        Ok(self.admit(&mut m, peer, Some(login)))
+    }
+
+    /// [`Class::join`] for a connection whose login `login` watches: where
+    /// the logins under way are too many, an idle one (see
+    /// [`crate::login_watch`]) gives its place up to this one: one from the
+    /// same address, or where all addresses together are too many, the
+    /// oldest anywhere.
+    pub fn join_watched(
+        self: &Arc<Self>,
+        peer: IpAddr,
+        login: Option<Arc<LoginWatch>>,
+    ) -> Result<Seat, Refusal> {
         let mut m = self.members();
         if m.stopping {
             return Err(Refusal::Stopping);
@@ -244,11 +315,18 @@ impl Class {
         // A full class is not refused here: the one logging in may be a
         // teacher taking over from a dead link. The pending limits bound
         // how many wait to be told at their shell.
-        let from_peer = m.members.values().filter(|x| x.peer == peer).count();
+        let from_peer = m
+            .members
+            .values()
+            .filter(|x| x.peer == peer && !x.evicted)
+            .count();
         if from_peer >= self.limits.per_address {
             return Err(Refusal::AddressFull(self.limits.per_address));
         }
-        let pending = m.members.values().filter(|x| x.wake.is_none());
+        let pending = m
+            .members
+            .values()
+            .filter(|x| x.wake.is_none() && !x.evicted);
         let (pending, pending_from_peer) = pending.fold((0, 0), |(all, p), x| {
             (all + 1, p + usize::from(x.peer == peer))
         });
@@ -256,6 +334,11 @@ impl Class {
             .limits
             .startups
             .refuses(pending, pending_from_peer, roll())
+            && !evict_idle(
+                &mut m,
+                peer,
+                pending_from_peer >= self.limits.startups.per_source,
+            )
         {
             return Err(Refusal::Pending);
         }
@@ -276,6 +359,16 @@ impl Class {
         }
         *tokens = refilled - 1.0;
         *at = now;
+        Ok(self.admit(&mut m, peer, login))
+    }
+
+    /// A place for a connection from `peer`, past every check.
+    fn admit(
+        self: &Arc<Self>,
+        m: &mut Members,
+        peer: IpAddr,
+        login: Option<Arc<LoginWatch>>,
+    ) -> Seat {
         let id = m.next_id;
         m.next_id += 1;
         m.members.insert(
@@ -286,20 +379,21 @@ impl Class {
                 peer,
                 wake: None,
                 inbox: None,
+                login,
+                evicted: false,
             },
         );
-        Ok(Seat {
+        Seat {
             class: self.clone(),
             id,
-        })
+        }
     }
 
     /// A teacher password try from `peer`: how long to wait before
-    /// answering (longer with every failure), or `None` once the address
-    /// has failed too often. The try counts as a failure until
-    /// [`Class::login_succeeded`] says otherwise, so parallel connections
-    /// cannot guess past the limit.
-    pub fn password_try(&self, peer: IpAddr) -> Option<Duration> {
+    /// answering, longer with every failure up to [`SLOWEST_ANSWER`]. The
+    /// try counts as a failure until [`Class::login_succeeded`] says
+    /// otherwise, so parallel connections slow each other too.
+    pub fn password_try(&self, peer: IpAddr) -> Duration {
         let mut m = self.members();
         let now = Instant::now();
         if m.failures.len() > 4096 {
@@ -310,12 +404,9 @@ impl Class {
         if now.duration_since(entry.1) >= FAILURE_MEMORY {
             *entry = (0, now);
         }
-        if entry.0 >= FAILURES_ALLOWED {
-            return None;
-        }
         let before = entry.0;
-        *entry = (before + 1, now);
-        Some(Duration::from_millis(100) * before)
+        *entry = (before.saturating_add(1), now);
+        (Duration::from_millis(100) * before).min(SLOWEST_ANSWER)
     }
 
     /// Failed teacher logins from `peer` so far.
@@ -607,7 +698,88 @@ impl ClassLink for Link {
 
 #[cfg(test)]
 mod tests {
-    use super::Startups;
+    use super::*;
+
+    fn class() -> Arc<Class> {
+        Class::new(Limits {
+            max_sessions: 64,
+            per_address: 65,
+            rate_per_address: 6000,
+            idle_timeout: Duration::from_secs(600),
+            login_timeout: Duration::from_secs(20),
+            stall_timeout: Duration::from_secs(60),
+            max_session_time: None,
+            // No refusal by chance: up to 20 logins under way, 4 an address.
+            startups: Startups::parse("20:100:21", 4).unwrap(),
+            max_memory: None,
+        })
+    }
+
+    fn ip(last: u8) -> IpAddr {
+        std::net::Ipv4Addr::new(10, 0, 0, last).into()
+    }
+
+    #[test]
+    fn an_idle_login_gives_its_place_up_first_from_the_same_address_then_the_oldest() {
+        let class = class();
+        let long_ago = std::time::Instant::now() - Duration::from_secs(10);
+        // Address 1 fills its share with silent sockets accepted long ago;
+        // address 2 holds one more, silent too.
+        let silent: Vec<_> = (0..4)
+            .map(|_| Arc::new(LoginWatch::accepted_at(long_ago)))
+            .collect();
+        let seats: Vec<_> = silent
+            .iter()
+            .map(|w| class.join_watched(ip(1), Some(w.clone())).unwrap())
+            .collect();
+        let other = Arc::new(LoginWatch::accepted_at(long_ago));
+        let _other_seat = class.join_watched(ip(2), Some(other.clone())).unwrap();
+        // A fifth from address 1 takes the place of its oldest, not of the
+        // other address's.
+        let fresh = Arc::new(LoginWatch::default());
+        let _fifth = class.join_watched(ip(1), Some(fresh.clone())).unwrap();
+        assert!(silent[0].idle(std::time::Instant::now()));
+        assert_eq!(
+            silent.iter().map(|w| w.is_evicted()).collect::<Vec<_>>(),
+            [true, false, false, false]
+        );
+        assert!(!other.is_evicted());
+        // A login under way (it asked) is never idle, however old.
+        for w in &silent[1..] {
+            w.request();
+        }
+        let sixth = Arc::new(LoginWatch::default());
+        assert_eq!(
+            class.join_watched(ip(1), Some(sixth)).err(),
+            Some(Refusal::Pending)
+        );
+        assert!(
+            !other.is_evicted(),
+            "an address past its share takes no other's place"
+        );
+        drop(seats);
+    }
+
+    #[test]
+    fn where_all_addresses_together_are_too_many_the_oldest_idle_login_anywhere_goes() {
+        let class = class();
+        let long_ago = std::time::Instant::now() - Duration::from_secs(10);
+        // Twenty silent sockets from five addresses: the class's limit.
+        let mut held = Vec::new();
+        for a in 1..=5 {
+            for _ in 0..4 {
+                let w = Arc::new(LoginWatch::accepted_at(long_ago));
+                let seat = class.join_watched(ip(a), Some(w.clone())).unwrap();
+                held.push((w, seat));
+            }
+        }
+        // A login from a new address takes the oldest one's place.
+        let fresh = Arc::new(LoginWatch::default());
+        assert!(class.join_watched(ip(9), Some(fresh)).is_ok());
+        let evicted: Vec<bool> = held.iter().map(|(w, _)| w.is_evicted()).collect();
+        assert_eq!(evicted.iter().filter(|e| **e).count(), 1);
+        assert!(evicted[0], "the oldest goes");
+    }
 
     #[test]
     fn pending_logins_are_refused_as_maxstartups_does_with_a_share_per_address() {

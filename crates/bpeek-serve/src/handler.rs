@@ -60,7 +60,12 @@ pub struct Conn {
 }
 
 impl Conn {
-    pub fn new(server: Arc<Server>, peer: SocketAddr, seat: Result<Seat, Refusal>) -> Self {
+    pub fn new(
+        server: Arc<Server>,
+        peer: SocketAddr,
+        seat: Result<Seat, Refusal>,
+        watch: Arc<LoginWatch>,
+    ) -> Self {
         let (seat, refusal) = match seat {
             Ok(seat) => (Some(seat), None),
             Err(r) => (None, Some(r)),
@@ -80,11 +85,48 @@ impl Conn {
             user: String::new(),
             method: String::new(),
             client: String::new(),
-            watch: Arc::default(),
+            watch,
         }
     }
 
+    /// Whether a login on a refused connection is let in only to be told
+    /// why. A teacher is not: the refusals made before it is known who
+    /// logs in (too many logins under way, too fast, too many from the
+    /// address: a class behind the teacher's NAT can cause each) are for
+    /// students, and the teacher logs in as always.
+    fn told_refusal(&self, user: &str) -> bool {
+        let Some(refusal) = &self.refusal else {
+            return false;
+        };
+        let for_students = matches!(
+            refusal,
+            Refusal::Pending | Refusal::TooFast | Refusal::AddressFull(_)
+        );
+        if user == TEACHER && for_students {
+            self.watch.teacher_asks();
+            return false;
+        }
+        true
+    }
+
     fn accept(&mut self, role: Role, user: &str, method: &str) -> Auth {
+        if role == Role::Student {
+            self.watch.student_logged_in();
+        }
+        if role == Role::Teacher && self.refusal.is_some() {
+            match self
+                .server
+                .setup
+                .class
+                .join_teacher(self.peer.ip(), self.watch.clone())
+            {
+                Ok(seat) => {
+                    self.seat = Some(seat);
+                    self.refusal = None;
+                }
+                Err(refusal) => self.refusal = Some(refusal),
+            }
+        }
         self.role = Some(role);
         self.user = escaped(user);
         self.method = method.to_string();
@@ -161,7 +203,7 @@ impl Conn {
     }
 
     fn answer_none(&mut self, user: &str) -> Auth {
-        if self.refusal.is_some() {
+        if self.told_refusal(user) {
             return Auth::Accept;
         }
         if user == TEACHER {
@@ -171,7 +213,7 @@ impl Conn {
     }
 
     async fn answer_password(&mut self, user: &str, password: &str) -> Auth {
-        if self.refusal.is_some() {
+        if self.told_refusal(user) {
             return Auth::Accept;
         }
         if user != TEACHER {
@@ -185,22 +227,7 @@ impl Conn {
         }
         let class = self.server.setup.class.clone();
         let ip = self.peer.ip();
-        let Some(wait) = class.password_try(ip) else {
-            // The address has guessed enough: no more guesses, right or
-            // wrong, until it has been quiet for a while.
-            self.failures = TRIES;
-            let answer = self.teacher_methods();
-            self.server.log.repeat(
-                "refused guesses",
-                ip,
-                &format!(
-                    "failed login {} user {} method password (refused: too many failures from this address)",
-                    self.peer,
-                    escaped(user)
-                ),
-            );
-            return answer;
-        };
+        let wait = class.password_try(ip);
         // Every failure from the address makes the next answer slower.
         tokio::time::sleep(wait).await;
         if same_secret(password, &token) {
@@ -211,7 +238,7 @@ impl Conn {
     }
 
     fn answer_key_offer(&mut self, user: &str, key: &russh::keys::PublicKey) -> Auth {
-        if self.refusal.is_some() {
+        if self.told_refusal(user) {
             return Auth::Accept;
         }
         let known = self.is_teacher_key(key);
@@ -225,7 +252,7 @@ impl Conn {
     }
 
     fn answer_key(&mut self, user: &str, key: &russh::keys::PublicKey) -> Auth {
-        if self.refusal.is_some() {
+        if self.told_refusal(user) {
             return Auth::Accept;
         }
         let known = self.is_teacher_key(key);

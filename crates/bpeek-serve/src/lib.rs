@@ -17,6 +17,7 @@ pub mod log;
 pub(crate) mod login_watch;
 pub(crate) mod memory;
 pub(crate) mod question;
+pub(crate) mod refusing;
 pub mod screen;
 pub mod session;
 pub mod shared;
@@ -33,7 +34,7 @@ use session::Setup;
 use shared::SharedTokenizers;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Authentication requests per connection russh answers at most. The
@@ -41,11 +42,6 @@ use std::time::Duration;
 /// answers every request up to this, so a client that asks again after a
 /// failure gets a reply rather than silence.
 pub const AUTH_ATTEMPTS: usize = 12;
-
-/// Refused connections that may be in their SSH handshake at once, to be
-/// told why on their terminal; any more get the reason as one line before
-/// the SSH version and are closed.
-const REFUSING: usize = 64;
 
 /// How long a refused connection may take to open a terminal and read why.
 const REFUSAL_TIME: Duration = Duration::from_secs(5);
@@ -275,6 +271,8 @@ impl Running {
             std::thread::sleep(Duration::from_millis(10));
         }
         self.runtime.shutdown_timeout(Duration::from_millis(500));
+        // Repeats counted but not written yet are written before the end.
+        self.log.flush_repeats(true);
         self.log.line("stopped");
     }
 }
@@ -353,20 +351,25 @@ async fn accept_loop(
     server: Arc<Server>,
     stop: Arc<tokio::sync::Notify>,
 ) {
-    let refusing = Arc::new(AtomicUsize::new(0));
+    let refusing = Arc::new(refusing::Refusing::default());
     let login_timeout = server.setup.class.limits.login_timeout;
     let mut ticks = tokio::time::interval(Duration::from_secs(1));
     while let Some((stream, peer)) = next_stream(&listener, &mut ticks, &stop, &server.log).await {
         let _ = stream.set_nodelay(true);
-        let seat = server.setup.class.join(peer.ip());
+        let watch = Arc::new(login_watch::LoginWatch::default());
+        let seat = server
+            .setup
+            .class
+            .join_watched(peer.ip(), Some(watch.clone()));
         if let Err(refusal) = &seat
-            && !refusal_gets_handshake(&server.log, &refusing, peer, refusal)
+            && !refusal_gets_handshake(&server.log, &refusing, peer, refusal, &watch)
         {
             tokio::spawn(say_and_close(stream, format!("bpeek: {refusal}")));
             continue;
         }
         let refused = seat.as_ref().err().map(|r| format!("bpeek: {r}"));
-        let login_by = tokio::time::Instant::now()
+        let accepted = tokio::time::Instant::now();
+        let login_by = accepted
             + if refused.is_some() {
                 REFUSAL_TIME.min(login_timeout)
             } else {
@@ -379,8 +382,9 @@ async fn accept_loop(
             log: server.log.clone(),
             login_timeout,
             login_by,
+            teacher_by: accepted + login_timeout,
         };
-        let conn = handler::Conn::new(server.clone(), peer, seat);
+        let conn = handler::Conn::new(server.clone(), peer, seat, watch);
         tokio::spawn(visit.run(stream, config.clone(), conn));
     }
 }
@@ -416,25 +420,21 @@ async fn next_stream(
 }
 
 /// Log a refused connection and say whether its refusal is told after an
-/// SSH handshake (counted in `refusing`, at most [`REFUSING`] at once) or
-/// on a line before the handshake, for which the caller closes it.
+/// SSH handshake (in `refusing`, at most [`refusing::REFUSING`] at once)
+/// or on a line before the handshake, for which the caller closes it.
 fn refusal_gets_handshake(
     log: &Log,
-    refusing: &AtomicUsize,
+    refusing: &refusing::Refusing,
     peer: std::net::SocketAddr,
     refusal: &Refusal,
+    watch: &Arc<login_watch::LoginWatch>,
 ) -> bool {
     log.repeat(
         "refusals",
         peer.ip(),
         &format!("refused {peer} ({}: {refusal})", refusal.kind()),
     );
-    let handshake =
-        !matches!(refusal, Refusal::Pending) && refusing.fetch_add(1, Ordering::SeqCst) < REFUSING;
-    if !handshake && !matches!(refusal, Refusal::Pending) {
-        refusing.fetch_sub(1, Ordering::SeqCst);
-    }
-    handshake
+    refusing.enter(watch)
 }
 
 /// One accepted connection, from its handshake until it ends: what its
@@ -444,11 +444,13 @@ struct Visit {
     /// Why the seat was refused, told at the login (the connection counts
     /// in `refusing` until it ends).
     refused: Option<String>,
-    refusing: Arc<AtomicUsize>,
+    refusing: Arc<refusing::Refusing>,
     log: Log,
     login_timeout: Duration,
     /// When the connection must have an explorer, or be closed.
     login_by: tokio::time::Instant,
+    /// The same for a teacher logging in on a refused connection.
+    teacher_by: tokio::time::Instant,
 }
 
 impl Visit {
@@ -463,18 +465,26 @@ impl Visit {
         let started = conn.started.clone();
         let watch = conn.watch.clone();
         let stream = login_watch::Watched::new(stream, watch.clone());
-        let begun = tokio::time::timeout_at(
-            self.login_by,
-            russh::server::run_stream(config, stream, conn),
-        )
-        .await;
-        match begun {
-            Err(_) => self.log_timed_out(),
-            Ok(Err(_)) => {}
-            Ok(Ok(running)) => self.until_ended(running, &watch, &started).await,
+        let visit = async {
+            let begun = tokio::time::timeout_at(
+                self.teacher_by,
+                russh::server::run_stream(config, stream, conn),
+            )
+            .await;
+            match begun {
+                Err(_) => self.log_timed_out(),
+                Ok(Err(_)) => {}
+                Ok(Ok(running)) => self.until_ended(running, &watch, &started).await,
+            }
+        };
+        tokio::select! {
+            () = visit => {}
+            // An idle login gave its place up to a newer one (before its
+            // explorer opened: after, nothing evicts it).
+            () = watch.evicted(), if !started.load(Ordering::SeqCst) => self.log_evicted(),
         }
         if self.refused.is_some() {
-            self.refusing.fetch_sub(1, Ordering::SeqCst);
+            self.refusing.leave(&watch);
         }
     }
 
@@ -488,7 +498,13 @@ impl Visit {
     ) {
         let handle = running.handle();
         let mut running = std::pin::pin!(running);
-        let login = until_login(&mut running, self.login_by, watch, started).await;
+        let login = until_login(
+            &mut running,
+            (self.login_by, self.teacher_by),
+            watch,
+            started,
+        )
+        .await;
         if login == Login::Ended {
             return;
         }
@@ -519,6 +535,18 @@ impl Visit {
                 .clone()
                 .unwrap_or_else(|| "bpeek: no explorer was opened in time".into())
         }
+    }
+
+    fn log_evicted(&self) {
+        self.log.repeat(
+            "idle logins closed",
+            self.peer.ip(),
+            &format!(
+                "closed {} (an idle login, no request or no explorer within {}: its place went to a newer login)",
+                self.peer,
+                describe_duration(login_watch::IDLE_AFTER)
+            ),
+        );
     }
 
     /// Log a connection whose login time ran out (a refused one was
@@ -556,7 +584,7 @@ enum Login {
 /// to run out, looking now and then whether the client is stalled.
 async fn until_login<F: std::future::Future + Unpin>(
     running: &mut F,
-    login_by: tokio::time::Instant,
+    (login_by, teacher_by): (tokio::time::Instant, tokio::time::Instant),
     watch: &login_watch::LoginWatch,
     started: &std::sync::atomic::AtomicBool,
 ) -> Login {
@@ -565,9 +593,14 @@ async fn until_login<F: std::future::Future + Unpin>(
     loop {
         tokio::select! {
             _ = &mut *running => return Login::Ended,
-            () = tokio::time::sleep_until(login_by) => return Login::Over,
+            () = tokio::time::sleep_until(teacher_by) => return Login::Over,
             now = looks.tick() => {
                 if started.load(Ordering::SeqCst) {
+                    return Login::Over;
+                }
+                // A teacher logging in on a refused connection has the
+                // time any login has.
+                if now >= login_by && !watch.asked_as_teacher() {
                     return Login::Over;
                 }
                 if clock.stalled(watch, now) {

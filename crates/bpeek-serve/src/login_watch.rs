@@ -10,10 +10,18 @@
 //! login request came of it" from "a person is typing the next password"
 //! (which sends nothing). Such a connection is closed at once with a reason
 //! that says to connect again, so every try gets an answer.
+//!
+//! The watch also tells a login that holds its place without going on: no
+//! login request a while after connecting (a silent socket), or logged in
+//! as a student a while ago and no explorer opened (`ssh -N`). Such a
+//! login gives its place up to a newer one ([`LoginWatch::evict`]), so
+//! that silence from an address (a class behind one NAT) cannot keep its
+//! teacher, or anyone, out. A login under way (a teacher typing the
+//! password) is never idle.
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -27,6 +35,12 @@ const NONE: u64 = u64::MAX;
 /// A login request is read in well under this; a human types slower.
 pub const QUIET_AFTER_REFUSAL: Duration = Duration::from_millis(500);
 
+/// How long a login may go without a request, or a student without an
+/// explorer after logging in, before it is idle. A client asks at once
+/// after the key exchange and opens its explorer at once after the login,
+/// even over a slow link.
+pub const IDLE_AFTER: Duration = Duration::from_secs(2);
+
 /// What a connection's handler and its task share about the login.
 #[derive(Debug)]
 pub struct LoginWatch {
@@ -35,6 +49,17 @@ pub struct LoginWatch {
     /// Bytes read when the last login request was refused, until the next
     /// request comes; [`NONE`] otherwise.
     refused_at: AtomicU64,
+    /// When the connection was accepted.
+    since: std::time::Instant,
+    /// A login request has arrived.
+    asked: AtomicBool,
+    /// Milliseconds after `since` when a student logged in; [`NONE`] until.
+    student_at: AtomicU64,
+    /// A teacher logs in on a refused connection.
+    teacher: AtomicBool,
+    /// The login gave its place up to a newer one.
+    evicted: AtomicBool,
+    evict: tokio::sync::Notify,
 }
 
 impl Default for LoginWatch {
@@ -42,14 +67,75 @@ impl Default for LoginWatch {
         LoginWatch {
             read: AtomicU64::new(0),
             refused_at: AtomicU64::new(NONE),
+            since: std::time::Instant::now(),
+            asked: AtomicBool::new(false),
+            student_at: AtomicU64::new(NONE),
+            teacher: AtomicBool::new(false),
+            evicted: AtomicBool::new(false),
+            evict: tokio::sync::Notify::new(),
         }
     }
 }
 
 impl LoginWatch {
+    /// A watch of a connection accepted at `since` (tests of idleness).
+    #[cfg(test)]
+    pub fn accepted_at(since: std::time::Instant) -> Self {
+        LoginWatch {
+            since,
+            ..LoginWatch::default()
+        }
+    }
+
     /// A login request has arrived.
     pub fn request(&self) {
+        self.asked.store(true, Ordering::SeqCst);
         self.refused_at.store(NONE, Ordering::SeqCst);
+    }
+
+    /// A login as the teacher is under way on a connection refused before
+    /// it was known who it was.
+    pub fn teacher_asks(&self) {
+        self.teacher.store(true, Ordering::SeqCst);
+    }
+
+    pub fn asked_as_teacher(&self) -> bool {
+        self.teacher.load(Ordering::SeqCst)
+    }
+
+    /// A student logged in (its explorer is to open next).
+    pub fn student_logged_in(&self) {
+        let ms = u64::try_from(self.since.elapsed().as_millis()).unwrap_or(NONE - 1);
+        self.student_at.store(ms, Ordering::SeqCst);
+    }
+
+    /// Whether the login holds its place without going on (see the
+    /// module's text), at `now`.
+    pub fn idle(&self, now: std::time::Instant) -> bool {
+        let age = now.saturating_duration_since(self.since);
+        let student_at = self.student_at.load(Ordering::SeqCst);
+        (!self.asked.load(Ordering::SeqCst) && age >= IDLE_AFTER)
+            || (student_at != NONE
+                && age.saturating_sub(Duration::from_millis(student_at)) >= IDLE_AFTER)
+    }
+
+    /// Have the connection closed: its place goes to a newer login.
+    pub fn evict(&self) {
+        self.evicted.store(true, Ordering::SeqCst);
+        self.evict.notify_one();
+    }
+
+    /// Whether the connection has been evicted.
+    pub fn is_evicted(&self) -> bool {
+        self.evicted.load(Ordering::SeqCst)
+    }
+
+    /// Wait until the connection is evicted.
+    pub async fn evicted(&self) {
+        if self.evicted.load(Ordering::SeqCst) {
+            return;
+        }
+        self.evict.notified().await;
     }
 
     /// A login request has been refused; the client's next one is awaited.
