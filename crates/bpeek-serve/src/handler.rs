@@ -173,7 +173,7 @@ impl Conn {
     }
 
     /// A request the server refuses (a command, a subsystem, forwarding)
-    /// goes in the log, one line per address and kind a minute at most:
+    /// goes in the log, one line per address and kind every 10 s at most:
     /// probing leaves a trace.
     fn log_refused(&self, kind: &'static str, what: &str) {
         let user = if self.user.is_empty() {
