@@ -657,3 +657,68 @@ fn a_students_q_says_that_the_teacher_asks_and_a_class_whose_teacher_left_says_s
         status(&student)
     );
 }
+
+/// Column 1's trainer: the one added after the focused column.
+fn column(app: &App) -> Arc<bpeek::bpe::Trainer> {
+    let c = app.compare.as_ref().expect("a comparison");
+    let loaded = c.columns[1].loaded.as_ref().expect("an unfocused column");
+    Arc::clone(&loaded.trainer)
+}
+
+#[test]
+fn a_column_many_students_compare_is_counted_and_trained_once_for_the_class() {
+    use bpeek::tui::compare::Change;
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    let mut students: Vec<App> = (0..3)
+        .map(|_| seated(&class, Role::Student, &mut seats))
+        .collect();
+    goto(&mut teacher, 40);
+    for s in &mut students {
+        update(s, Action::ClassChanged);
+        // Each adds the same column: the tie rule changed.
+        update(s, Action::AddColumn(Change::Tie));
+        finish_job(s);
+        while s.compare.as_ref().is_some_and(|c| c.behind) {
+            update(s, Action::CompareMore);
+        }
+    }
+    let first = column(&students[0]);
+    assert_eq!(first.merges().len(), 40);
+    for s in &students[1..] {
+        assert!(
+            Arc::ptr_eq(&column(s), &first),
+            "a student's column is the class's, not trained again"
+        );
+    }
+
+    // The teacher moves on; the followers' columns follow it, trained once.
+    goto(&mut teacher, 55);
+    for s in &mut students {
+        update(s, Action::ClassChanged);
+        finish_job(s);
+        while s.compare.as_ref().is_some_and(|c| c.behind) {
+            update(s, Action::CompareMore);
+        }
+    }
+    let moved = column(&students[0]);
+    assert_eq!(moved.merges().len(), 55);
+    for s in &students[1..] {
+        assert!(Arc::ptr_eq(&column(s), &moved));
+    }
+
+    // Exact: the shared column is the one a student alone would train.
+    let mut solo = default_app();
+    update(&mut solo, Action::AddColumn(Change::Tie));
+    update(&mut solo, Action::Goto(55));
+    finish_job(&mut solo);
+    while solo.compare.as_ref().is_some_and(|c| c.behind) {
+        update(&mut solo, Action::CompareMore);
+    }
+    assert_eq!(column(&solo).merges(), moved.merges());
+    assert_eq!(
+        students[0].compare.as_ref().unwrap().columns[1].options,
+        solo.compare.as_ref().unwrap().columns[1].options
+    );
+}

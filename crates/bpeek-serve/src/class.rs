@@ -12,7 +12,9 @@ use crate::login_watch::LoginWatch;
 use crate::question::Question;
 use crate::session::Ending;
 use bpeek_core::Pair;
-use bpeek_tui::class::{ClassCounts, ClassLink, QuestionView, Role, SharedTrainer, TrainingState};
+use bpeek_tui::class::{
+    ClassCounts, ClassLink, ColumnKey, QuestionView, Role, SharedTrainer, TrainingState,
+};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -190,6 +192,9 @@ pub struct Class {
     shared: Mutex<Option<SharedTrainer>>,
     /// The teacher's question to the class, while one is open.
     question: Mutex<Option<Question>>,
+    /// Compare columns counted or trained by some session, held weakly:
+    /// another session comparing the same configuration takes them.
+    columns: Mutex<HashMap<ColumnKey, std::sync::Weak<bpeek_core::Trainer>>>,
     questions_asked: AtomicU64,
     /// Where the class's own events (a question's tally) are logged.
     log: Mutex<Option<Log>>,
@@ -265,6 +270,7 @@ impl Class {
             last: Mutex::new(None),
             shared: Mutex::new(None),
             question: Mutex::new(None),
+            columns: Mutex::new(HashMap::new()),
             questions_asked: AtomicU64::new(0),
             log: Mutex::new(None),
             generation: AtomicU64::new(0),
@@ -603,6 +609,20 @@ struct Link {
 }
 
 impl ClassLink for Link {
+    fn column(&self, key: &ColumnKey) -> Option<Arc<bpeek_core::Trainer>> {
+        let columns = self.class.columns.lock().unwrap_or_else(|e| e.into_inner());
+        columns.get(key).and_then(std::sync::Weak::upgrade)
+    }
+
+    fn keep_column(&self, key: ColumnKey, trainer: &Arc<bpeek_core::Trainer>) {
+        let mut columns = self.class.columns.lock().unwrap_or_else(|e| e.into_inner());
+        if columns.len() >= 1024 {
+            // Columns no session holds any more are forgotten.
+            columns.retain(|_, t| t.strong_count() > 0);
+        }
+        columns.insert(key, Arc::downgrade(trainer));
+    }
+
     fn publish(&self, state: TrainingState, shared: Option<SharedTrainer>) {
         // The trainer first: a follower woken by the new state finds it.
         *self.class.shared.lock().unwrap_or_else(|e| e.into_inner()) = shared;

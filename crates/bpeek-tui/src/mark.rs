@@ -3,7 +3,7 @@
 use bpeek_core::{Phase, Trainer};
 
 /// A point of training: the merges made and the phase of the round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Mark {
     pub merges: usize,
     /// `None`: whichever phase a seek leaves (see [`Trainer::seek`]).
@@ -35,7 +35,7 @@ impl Mark {
 }
 
 /// A phase of a round, without its data: what a mark or a class shares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PhaseName {
     Counted,
     Chosen,

@@ -81,6 +81,16 @@ pub struct QuestionView {
     pub winner: Option<bpeek_core::Pair>,
 }
 
+/// A compare column as the class shares it: its configuration, trained on
+/// one of the server's own corpora (never a typed one, whose text differs
+/// between sessions), at a point of training (`None`: just counted).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ColumnKey {
+    pub corpus: String,
+    pub options: crate::options::args::TrainingOptions,
+    pub at: Option<crate::mark::Mark>,
+}
+
 /// Who is connected, for the status line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClassCounts {
@@ -125,6 +135,14 @@ pub trait ClassLink: Send {
     fn question(&self) -> Option<QuestionView> {
         None
     }
+    /// A compare column another session of the class counted or trained
+    /// already, if it is still held: the class computes a configuration
+    /// once, however many students compare it.
+    fn column(&self, _key: &ColumnKey) -> Option<std::sync::Arc<bpeek_core::Trainer>> {
+        None
+    }
+    /// Offer a column this session counted or trained to the others.
+    fn keep_column(&self, _key: ColumnKey, _trainer: &std::sync::Arc<bpeek_core::Trainer>) {}
 }
 
 pub struct Classroom {

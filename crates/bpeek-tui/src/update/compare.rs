@@ -4,6 +4,7 @@
 
 use crate::action::Action;
 use crate::app::{App, InputMode, Loaded};
+use crate::class::ColumnKey;
 use crate::compare::{Change, Column, Comparison, Trained, trainer_of};
 use crate::job::move_until;
 use crate::mark::{Mark, PhaseName};
@@ -84,10 +85,42 @@ fn counted(app: &App, o: &TrainingOptions) -> Result<Loaded> {
             "comparing configurations needs a corpus text, not counted chunks",
         ));
     }
+    let key = column_key(app, o, None);
+    let link = app.classroom.as_ref().map(|c| &c.link);
+    if let Some(counted) = key.as_ref().zip(link).and_then(|(k, l)| l.column(k)) {
+        return Ok(Loaded::shared(counted));
+    }
     let config = crate::options::input::trainer_config(o)?;
     let text = trainer.corpus().text().to_vec();
     let t = crate::options::input::trainer_for_text(o, app.corpus_name(), text, config)?;
-    Ok(Loaded::new(t))
+    let loaded = Loaded::new(t);
+    if let (Some(k), Some(l)) = (key, link) {
+        l.keep_column(k, &loaded.trainer);
+    }
+    Ok(loaded)
+}
+
+/// The class's name for a column of `options` at `at` on the app's corpus,
+/// where the class may share it: in a class, on one of the server's own
+/// corpora (a typed one's text differs from session to session).
+fn column_key(app: &App, options: &TrainingOptions, at: Option<Mark>) -> Option<ColumnKey> {
+    app.classroom.as_ref()?;
+    let corpus = app.corpus_name();
+    if super::training::is_typed(corpus) {
+        return None;
+    }
+    Some(ColumnKey {
+        corpus: corpus.to_string(),
+        options: options.clone(),
+        at,
+    })
+}
+
+/// Whether `trainer` stands at `target` (a target without a phase: at its
+/// merge, in any phase). A false "no" costs one copy of a shared trainer.
+fn stands_at(trainer: &Trainer, target: Mark) -> bool {
+    let here = Mark::of(trainer);
+    here == target || (target.phase.is_none() && here.merges == target.merges)
 }
 
 /// Add a column: the focused configuration with one option changed.
@@ -273,15 +306,29 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
     }
     c.seen = here;
     let mut behind = false;
+    let link = app.classroom.as_ref().map(|class| &class.link);
     for (i, column) in c.columns.iter_mut().enumerate() {
         if i == c.focused {
             continue;
         }
-        if let Some(loaded) = column.loaded.as_mut() {
-            let trainer = Arc::make_mut(&mut loaded.trainer);
-            if !move_until(trainer, c.target, deadline) {
-                behind = true;
-            }
+        let Some(loaded) = column.loaded.as_mut() else {
+            continue;
+        };
+        if stands_at(&loaded.trainer, c.target) {
+            continue;
+        }
+        // Another session of the class took this configuration there
+        // already: its trainer is shown, none trained again.
+        let key = column_key(app, &column.options, Some(c.target));
+        if let Some(there) = key.as_ref().zip(link).and_then(|(k, l)| l.column(k)) {
+            loaded.trainer = there;
+            continue;
+        }
+        let trainer = Arc::make_mut(&mut loaded.trainer);
+        if !move_until(trainer, c.target, deadline) {
+            behind = true;
+        } else if let (Some(k), Some(l)) = (key, link) {
+            l.keep_column(k, &loaded.trainer);
         }
     }
     c.behind = behind;

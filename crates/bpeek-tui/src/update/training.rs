@@ -288,6 +288,15 @@ pub(super) fn speed_notice(app: &App) -> String {
     format!("autoplay {state}, {rate} {what}/s (+/- to change)")
 }
 
+const TYPED: &str = "typed ";
+const OWN_TYPED: &str = "own typed ";
+
+/// Whether a corpus of this name was made of typed text (in one session:
+/// its text is not the class's).
+pub(super) fn is_typed(name: &str) -> bool {
+    name.starts_with(TYPED) || name.starts_with(OWN_TYPED)
+}
+
 /// The name of the next corpus made of typed text: numbered in this
 /// explorer, and in a class a student's called "own", so that it never
 /// takes the name of the teacher's (which a follower is shown).
@@ -296,7 +305,7 @@ fn typed_corpus_name(app: &App) -> String {
         .classroom
         .as_ref()
         .is_some_and(|c| c.role == crate::class::Role::Student);
-    let prefix = if student { "own typed " } else { "typed " };
+    let prefix = if student { OWN_TYPED } else { TYPED };
     let n = app
         .sources
         .iter()
