@@ -310,6 +310,10 @@ impl Conn {
         );
         let events = ChannelEvents::new(rx, inbox, class, self.server.setup.shared.clone())
             .panicking_on(self.server.setup.panic_key);
+        let events = match role {
+            Role::Student => events.as_student(),
+            Role::Teacher => events,
+        };
         let server = self.server.clone();
         let peer = self.peer;
         let who = format!("{peer} {} {cols}x{rows} {term}", role_name(role));

@@ -94,6 +94,8 @@ pub struct ChannelEvents {
     seen_generation: u64,
     shared: Arc<SharedTokenizers>,
     panic_key: Option<char>,
+    /// A student's share of the processor; none for the teacher.
+    share: Option<crate::cpu_share::CpuShare>,
     pub ending: Option<Ending>,
     pub goodbye: Option<String>,
 }
@@ -119,9 +121,38 @@ impl ChannelEvents {
             class,
             shared,
             panic_key: None,
+            share: None,
             ending: None,
             goodbye: None,
         }
+    }
+
+    /// Hold this session to a student's share of the processor (see
+    /// [`crate::cpu_share`]); its long jobs run at a lower priority.
+    pub fn as_student(mut self) -> Self {
+        self.share = Some(crate::cpu_share::CpuShare::new(
+            Instant::now(),
+            crate::cpu_share::thread_time(),
+        ));
+        self
+    }
+
+    /// Before the next action of a student past its share: wait the
+    /// excess (said once a window).
+    fn keep_share(&mut self) {
+        let Some(share) = self.share.as_mut() else {
+            return;
+        };
+        let Some((wait, tell)) = share.wait(Instant::now(), crate::cpu_share::thread_time()) else {
+            return;
+        };
+        if tell {
+            self.queue.push_back(Event::Notice(
+                "your own work is past half a core: it waits a moment, so the class's steps come first"
+                    .into(),
+            ));
+        }
+        std::thread::sleep(wait);
     }
 
     /// Panic on `key`, as a bug in the explorer would (tests of the server).
@@ -206,6 +237,9 @@ impl EventSource for ChannelEvents {
             // are read on until one does or the buffer is empty.
             while self.queue.is_empty() && self.read_typed(&flags) {}
             if let Some(e) = self.queue.pop_front() {
+                if matches!(e, Event::Key(_) | Event::Paste(_)) {
+                    self.keep_share();
+                }
                 if let (Event::Key(key), Some(c)) = (&e, self.panic_key) {
                     assert!(
                         key.code != crossterm::event::KeyCode::Char(c),
@@ -257,6 +291,8 @@ impl EventSource for ChannelEvents {
                         ));
                         return self.end(Ending::Idle);
                     } else if tick_at.is_some_and(|t| now >= t) {
+                        // A tick moves a job or columns on: work too.
+                        self.keep_share();
                         return Ok(None);
                     }
                 }
@@ -275,7 +311,11 @@ impl EventSource for ChannelEvents {
 
     fn spawn(&mut self, work: bpeek_tui::job::Work) {
         let tx = self.inbox.tx.clone();
+        let student = self.share.is_some();
         std::thread::spawn(move || {
+            if student {
+                crate::cpu_share::lower_this_thread();
+            }
             work.run();
             let _ = tx.send(Incoming::JobDone);
         });
