@@ -37,7 +37,16 @@ fn openssh_students_see_every_step_of_the_teacher() {
     class_of_six("latency-openssh", &["--openssh"]);
 }
 
-/// Six students at 80x24 follow three steps of the teacher's.
+#[test]
+fn openssh_students_at_seven_sizes_see_every_step_of_the_teacher() {
+    if !have_python() || !ssh::have_openssh() {
+        return;
+    }
+    // Six of the seven sizes (80x24 to 200x60), each a screen of its own.
+    class_of_six("latency-mixed", &["--openssh", "--mixed"]);
+}
+
+/// Six students (at 80x24 unless `--mixed`) follow three steps of the teacher's.
 fn class_of_six(name: &str, extra: &[&str]) {
     let class = Class::start(name, &[]);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ssh/latency.py");

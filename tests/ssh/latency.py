@@ -15,7 +15,8 @@ machine takes as long as the server's own work and delays when a byte is
 seen; OpenSSH's clients cost little and run apart. The teacher is always
 paramiko.
 
-Usage: latency.py PORT PASSWORD STUDENTS STEPS [COLS ROWS] [-v] [--openssh]
+Usage: latency.py PORT PASSWORD STUDENTS STEPS [COLS ROWS] [-v] [--openssh] [--mixed]
+With --mixed the students' terminals take seven sizes in turn (80x24 to 200x60).
 Prints `connected N`, then one line of figures:
 `keystroke to a follower's first byte: p50 A ms, p95 B ms, p99 C ms
 (K samples, M missed)` and the clients' own CPU in that time, then `at the teacher's merge S: N of N` (with -v,
@@ -47,6 +48,8 @@ def arguments():
                         help="show the status line of each student behind")
     parser.add_argument("--openssh", action="store_true",
                         help="students are OpenSSH clients in ptys")
+    parser.add_argument("--mixed", action="store_true",
+                        help="students' terminals take seven sizes in turn, 80x24 to 200x60")
     args = parser.parse_args()
     if len(args.size) not in (0, 2):
         parser.error("give the size as COLS ROWS, or leave it out")
@@ -56,9 +59,17 @@ def arguments():
 args = arguments()
 port, password, students, steps = args.port, args.password, args.students, args.steps
 cols, rows = args.size if args.size else (120, 40)
+# A class's terminals are not all one size: each size is a screen of its own.
+MIXED = [(80, 24), (100, 30), (120, 40), (132, 43), (160, 50), (200, 60), (90, 30)]
 
 
-def login(user, secret=None):
+def size_of(i):
+    """The terminal size of student i."""
+    return MIXED[i % len(MIXED)] if args.mixed else (cols, rows)
+
+
+def login(user, secret=None, size=None):
+    width, height = size or (cols, rows)
     transport = paramiko.Transport(("127.0.0.1", port))
     transport.start_client(timeout=30)
     if secret is None:
@@ -66,7 +77,7 @@ def login(user, secret=None):
     else:
         transport.auth_password(user, secret)
     channel = transport.open_session(timeout=30)
-    channel.get_pty(term="xterm-256color", width=cols, height=rows)
+    channel.get_pty(term="xterm-256color", width=width, height=height)
     channel.invoke_shell()
     return transport, channel
 
@@ -74,8 +85,9 @@ def login(user, secret=None):
 class Student:
     """A paramiko client."""
 
-    def __init__(self, name):
-        self.transport, self.channel = login(name)
+    def __init__(self, name, size):
+        self.size = size
+        self.transport, self.channel = login(name, size=size)
         self.bytes = bytearray()
         self.seen = 0  # the last step whose first byte arrived
 
@@ -101,13 +113,14 @@ class Student:
 class OpenSshStudent:
     """An OpenSSH client in a pty of its own; only its terminal is read here."""
 
-    def __init__(self, name):
+    def __init__(self, name, size):
         import fcntl
         import pty
         import struct
         import termios
+        self.size = size
         self.master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
         env = dict(os.environ, TERM="xterm-256color")
         self.process = subprocess.Popen(
             ["ssh", "-tt", "-p", str(port),
@@ -120,8 +133,9 @@ class OpenSshStudent:
         self.seen = 0
         # Logged in and shown a screen before the next one connects: a
         # server refuses logins that pile up (as OpenSSH's MaxStartups does).
-        ready, _, _ = select.select([self.master], [], [], 10.0)
-        if ready:
+        waiting = select.poll()
+        waiting.register(self.master, select.POLLIN)
+        if waiting.poll(10000):
             self.bytes += self.read() or b""
 
     def fileno(self):
@@ -156,7 +170,7 @@ teacher_transport, teacher = login("teacher", password)
 class_ = []
 kind = OpenSshStudent if args.openssh else Student
 for i in range(students):
-    class_.append(kind("student%d" % i))
+    class_.append(kind("student%d" % i, size_of(i)))
 print("connected %d" % len(class_), flush=True)
 
 step = {"n": 0, "at": 0.0}
@@ -168,15 +182,22 @@ reading = True
 def read_all():
     """One thread reads every student, so the client's own cost stays small."""
     by_fd = {s.fileno(): s for s in class_}
+    # poll, not select: a class of hundreds passes select's 1024 descriptors.
+    waiting = select.poll()
+    for fd in by_fd:
+        waiting.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
     while reading and by_fd:
-        ready, _, _ = select.select(list(by_fd), [], [], 0.1)
+        ready = waiting.poll(100)
         now = time.monotonic()
-        for fd in ready:
+        for fd, _ in ready:
+            if fd not in by_fd:
+                continue
             s = by_fd[fd]
             data = s.read()
             if data is None:
                 # A student the server refused or closed: no longer read.
                 del by_fd[fd]
+                waiting.unregister(fd)
                 continue
             if not data:
                 continue
@@ -235,9 +256,10 @@ print("the clients took %.1f s of CPU in the %.1f s of steps (%.0f%% of one core
       % (cpu, wall, 100.0 * cpu / wall), flush=True)
 
 
-def status_line(data):
+def status_line(data, size=None):
     """The status line (the last row but the footer's) of a screen."""
-    screen = pyte.Screen(cols, rows)
+    width, height = size or (cols, rows)
+    screen = pyte.Screen(width, height)
     pyte.ByteStream(screen).feed(data)
     return next((line for line in reversed(screen.display) if STATUS.search(line)), "")
 
@@ -251,7 +273,7 @@ STATUS = re.compile(r"merge (\d+)/")
 teacher_at = merge_of(status_line(bytes(teacher_bytes)))
 at_merge = 0
 for s in class_:
-    line = status_line(bytes(s.bytes))
+    line = status_line(bytes(s.bytes), s.size)
     if teacher_at is not None and merge_of(line) == teacher_at:
         at_merge += 1
     elif args.verbose:
