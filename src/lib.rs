@@ -19,7 +19,9 @@ pub mod cli;
 pub mod interrupt;
 
 pub use bpeek_core as bpe;
-pub use bpeek_core::{corpora, encode_report, error, memory_budget, outln, output, tell};
+pub use bpeek_core::{
+    corpora, encode_report, error, memory_budget, memory_owner, outln, output, tell,
+};
 pub use bpeek_counts as counts;
 #[cfg(feature = "classroom")]
 pub use bpeek_serve as serve;

@@ -2,9 +2,10 @@
 //! an error as one line with its exit code.
 
 use bpeek::cli::{self, Cli};
+use bpeek::memory_owner;
 use clap::Parser;
 use clap::error::ErrorKind;
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 
 /// Looks at standard input before the Rust runtime replaces a closed one
 /// with `/dev/null` (ELF start-up hooks run before `main`'s runtime set-up).
@@ -26,20 +27,21 @@ extern "C" fn note_closed_stdin() {
 /// cannot meet ends the program with a clear error (and the terminal and
 /// files as they were) instead of Rust's abort or the kernel's OOM killer:
 /// a corpus or text too big for the memory there is, is bad input like any
-/// other.
+/// other. Large blocks are also charged to the account of the thread that
+/// makes them ([`bpeek::memory_owner`]: a served student's budget).
 struct ReportingAllocator;
 
 use bpeek::memory_budget::{SMALL_REQUEST, give_back, take};
 
-// SAFETY: every call goes to the system allocator unchanged; the counting
-// only reads the sizes, and a null answer or a refused request ends the
-// process.
+// SAFETY: every call goes to the system allocator through the owner
+// accounts, which keep the layout's size and alignment; the counting only
+// reads the sizes, and a null answer or a refused request ends the process.
 unsafe impl GlobalAlloc for ReportingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if !take(layout.size()) {
             out_of_memory(layout.size(), true);
         }
-        let p = unsafe { System.alloc(layout) };
+        let p = unsafe { memory_owner::alloc(layout, false) };
         if p.is_null() {
             out_of_memory(layout.size(), false);
         }
@@ -50,7 +52,7 @@ unsafe impl GlobalAlloc for ReportingAllocator {
         if !take(layout.size()) {
             out_of_memory(layout.size(), true);
         }
-        let p = unsafe { System.alloc_zeroed(layout) };
+        let p = unsafe { memory_owner::alloc(layout, true) };
         if p.is_null() {
             out_of_memory(layout.size(), false);
         }
@@ -62,7 +64,7 @@ unsafe impl GlobalAlloc for ReportingAllocator {
         if new_size > old && !take(new_size - old) {
             out_of_memory(new_size, true);
         }
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        let p = unsafe { memory_owner::realloc(ptr, layout, new_size) };
         if p.is_null() {
             out_of_memory(new_size, false);
         }
@@ -74,7 +76,7 @@ unsafe impl GlobalAlloc for ReportingAllocator {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         give_back(layout.size());
-        unsafe { System.dealloc(ptr, layout) }
+        unsafe { memory_owner::dealloc(ptr, layout) }
     }
 }
 

@@ -722,3 +722,55 @@ fn a_column_many_students_compare_is_counted_and_trained_once_for_the_class() {
         solo.compare.as_ref().unwrap().columns[1].options
     );
 }
+
+#[test]
+fn a_student_past_its_memory_budget_lets_its_own_work_go_and_is_refused_more_until_there_is_room() {
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    let mut student = seated(&class, Role::Student, &mut seats);
+    goto(&mut teacher, 3);
+    update(&mut student, Action::ClassChanged);
+    finish_job(&mut student);
+    // The student explores alone and compares a configuration of its own.
+    update(&mut student, Action::AskToExplore(Box::new(Action::Step)));
+    update(&mut student, Action::AnswerExplore(true));
+    update(
+        &mut student,
+        Action::AddColumn(bpeek::tui::compare::Change::Tie),
+    );
+    assert!(student.compare.is_some());
+    assert_eq!(student.trainer().merges().len(), 4);
+
+    let why = "your session holds 30 MB, past a student's budget of 20 MB".to_string();
+    update(&mut student, Action::MemoryBudget(Some(why.clone())));
+    finish_job(&mut student);
+    assert!(student.compare.is_none(), "the columns are let go");
+    assert!(student.classroom.as_ref().unwrap().following);
+    assert_eq!(student.trainer().merges().len(), 3, "back with the teacher");
+    assert_eq!(student.notice.as_deref(), Some(why.as_str()));
+
+    // Work of its own is refused, said each time; the teacher's steps go on.
+    for refused in [
+        Action::AskToExplore(Box::new(Action::Step)),
+        Action::AddColumn(bpeek::tui::compare::Change::Tie),
+        Action::TrainOnTyped,
+    ] {
+        student.notice = None;
+        update(&mut student, refused);
+        assert_eq!(student.notice.as_deref(), Some(why.as_str()));
+    }
+    assert!(student.compare.is_none());
+    goto(&mut teacher, 5);
+    update(&mut student, Action::ClassChanged);
+    finish_job(&mut student);
+    assert_eq!(student.trainer().merges().len(), 5);
+
+    // Room again: the student's own work goes.
+    update(&mut student, Action::MemoryBudget(None));
+    update(
+        &mut student,
+        Action::AddColumn(bpeek::tui::compare::Change::Tie),
+    );
+    assert!(student.compare.is_some());
+}

@@ -371,6 +371,7 @@ fn a_served_explorer_is_woken_when_work_on_another_thread_returns() {
         max_session_time: None,
         startups: Startups::parse("10:30:100", 8).unwrap(),
         max_memory: None,
+        student_memory: None,
     });
     let shared = std::sync::Arc::new(SharedTokenizers::new(&[]));
     let mut events = ChannelEvents::new(rx, inbox, class, shared);

@@ -368,7 +368,12 @@ pub const MAX_STUDENTS: usize = 2000;
 
 /// Serve `corpus` (the bundled one without it) to `students` and a
 /// teacher, go to merge `goto` at the end, and print what it cost.
-pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Result<()> {
+pub fn run(
+    students: usize,
+    corpus: Option<&std::path::Path>,
+    goto: usize,
+    columns: usize,
+) -> Result<()> {
     if students == 0 {
         return Err(Error::input("--serve: at least 1 student"));
     }
@@ -395,12 +400,17 @@ pub fn run(students: usize, corpus: Option<&std::path::Path>, goto: usize) -> Re
     crate::say!(
         "serve bench: {what}; {students} students at 120x40 following a teacher, and one at 80x24; loopback"
     );
-    runtime.block_on(follow_the_teacher(&server, students, goto))
+    runtime.block_on(follow_the_teacher(&server, students, goto, columns))
 }
 
 /// The class joins, follows the teacher's steps, presses keys of its own
 /// and follows a big go-to; every figure printed.
-async fn follow_the_teacher(server: &ServerProcess, students: usize, goto: usize) -> Result<()> {
+async fn follow_the_teacher(
+    server: &ServerProcess,
+    students: usize,
+    goto: usize,
+    columns: usize,
+) -> Result<()> {
     let pid = server.child.id();
     let (rss_idle, _) = usage(pid);
     let class = Class::join(server, students).await?;
@@ -440,11 +450,50 @@ async fn follow_the_teacher(server: &ServerProcess, students: usize, goto: usize
             against(rss_class, 300.0, "MB")
         );
     }
+    if columns > 0 {
+        class.add_columns(columns, pid).await?;
+    }
+    let (_, cpu_before_goto) = usage(pid);
     big_goto(&class.teacher, &class.students, goto).await?;
-    let (rss_goto, _) = usage(pid);
+    let (rss_goto, cpu_after_goto) = usage(pid);
+    let goto_cpu = cpu_after_goto - cpu_before_goto;
     put(&["server", "rss_after_goto_mb"], round(rss_goto, 1));
-    crate::say!("server: RSS {rss_goto:.0} MB after the go-to");
+    put(&["server", "goto_cpu_s"], round(goto_cpu, 3));
+    put(&["server", "peak_rss_mb"], round(peak_rss(pid), 1));
+    crate::say!(
+        "server: RSS {rss_goto:.0} MB after the go-to (peak {:.0} MB); CPU {goto_cpu:.2} s for the go-to",
+        peak_rss(pid)
+    );
     Ok(())
+}
+
+/// The most resident memory process `pid` has had, in MB.
+fn peak_rss(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Wait until no client of `class` has drawn for a while (bounded): the
+/// time from `at` to the last bytes drawn.
+async fn quiet(class: &[&Client], at: Instant) -> Duration {
+    let quiet = Duration::from_millis(1500);
+    let give_up = at + Duration::from_secs(300);
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let last = class
+            .iter()
+            .filter_map(|c| c.last_since(at))
+            .max()
+            .unwrap_or_default();
+        if Instant::now() > give_up || (at.elapsed() > last + quiet && last > Duration::ZERO) {
+            return last;
+        }
+    }
 }
 
 /// The clients of a benched class: students at 120x40, one at 80x24 and
@@ -517,6 +566,38 @@ impl Class {
             followed.small_bytes += self.small.between(w[0], w[1]).1;
         }
         Ok(followed)
+    }
+
+    /// Every student adds `columns` columns to compare, all at once: the
+    /// time until every screen is quiet again, and the server's CPU and
+    /// memory for it.
+    async fn add_columns(&self, columns: usize, pid: u32) -> Result<()> {
+        let (_, cpu_before) = usage(pid);
+        let at = Instant::now();
+        for change in [b't', b'p', b'd', b'm'].into_iter().take(columns) {
+            for c in &self.students {
+                c.press(b"o").await?;
+                c.press(&[change]).await?;
+            }
+        }
+        let students: Vec<&Client> = self.students.iter().collect();
+        let last = quiet(&students, at).await;
+        let (rss, cpu_after) = usage(pid);
+        let cpu = cpu_after - cpu_before;
+        put(&["columns", "per_student"], columns);
+        put(
+            &["columns", "quiet_after_ms"],
+            round(last.as_secs_f64() * 1e3, 1),
+        );
+        put(&["columns", "server_cpu_s"], round(cpu, 3));
+        put(&["columns", "rss_mb"], round(rss, 1));
+        crate::say!(
+            "{} students add {columns} columns each: every screen quiet after {:.0} ms; \
+             server CPU {cpu:.2} s, RSS {rss:.0} MB",
+            self.students.len(),
+            last.as_secs_f64() * 1e3
+        );
+        Ok(())
     }
 
     /// Each student presses a key of their own, all at once, in rounds:

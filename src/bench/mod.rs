@@ -39,7 +39,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
 fn run_bench(args: &BenchArgs) -> Result<()> {
     if let Some(students) = args.serve {
-        return class::run(students, args.corpus.as_deref(), args.merges);
+        return class::run(
+            students,
+            args.corpus.as_deref(),
+            args.merges,
+            usize::from(args.serve_columns),
+        );
     }
     limits::check(args)?;
     let (pretok, tie) = (args.pretok, args.tie);

@@ -145,5 +145,6 @@ pub fn class() -> std::sync::Arc<bpeek::serve::class::Class> {
         max_session_time: None,
         startups: Startups::parse("10:30:100", 16).unwrap(),
         max_memory: None,
+        student_memory: None,
     })
 }

@@ -10,6 +10,7 @@ pub mod dice;
 pub mod encode_report;
 pub mod error;
 pub mod memory_budget;
+pub mod memory_owner;
 pub mod output;
 
 pub mod display;

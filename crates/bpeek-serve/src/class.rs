@@ -40,6 +40,9 @@ pub struct Limits {
     pub startups: Startups,
     /// Resident memory past which new students and pastes are refused.
     pub max_memory: Option<u64>,
+    /// What one student's session may hold (its threads' large blocks)
+    /// before its own work stops.
+    pub student_memory: Option<u64>,
 }
 
 /// Connections still logging in (no explorer yet), limited the way
@@ -732,6 +735,7 @@ mod tests {
             // No refusal by chance: up to 20 logins under way, 4 an address.
             startups: Startups::parse("20:100:21", 4).unwrap(),
             max_memory: None,
+            student_memory: None,
         })
     }
 

@@ -137,6 +137,9 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     let max_memory = bpeek_tui::options::args::size_in_bytes(&args.max_memory)
         .map_err(|e| Error::input(format!("--max-memory {}: {e}", args.max_memory)))?;
     let max_memory = (max_memory > 0).then_some(max_memory);
+    let student_memory = bpeek_tui::options::args::size_in_bytes(&args.student_memory)
+        .map_err(|e| Error::input(format!("--student-memory {}: {e}", args.student_memory)))?;
+    let student_memory = (student_memory > 0).then_some(student_memory);
     if args.max_sessions == 0 {
         return Err(Error::input("--max-sessions must be at least 1"));
     }
@@ -179,6 +182,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         max_session_time,
         startups,
         max_memory,
+        student_memory,
     });
     class.set_log(log.clone());
     let server = Arc::new(Server {

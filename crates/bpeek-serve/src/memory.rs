@@ -30,6 +30,51 @@ pub fn give_back_promptly() {
     }
 }
 
+/// A student's memory account and budget: what the session's threads hold
+/// (see [`bpeek_core::memory_owner`]), and whether it is past the budget.
+#[derive(Debug)]
+pub struct StudentMemory {
+    account: bpeek_core::memory_owner::Account,
+    budget: u64,
+    /// Past the budget, as last said.
+    over: bool,
+}
+
+impl StudentMemory {
+    /// An account with `budget`; none when the server has no slot left
+    /// (that session is then held by the server's budget only).
+    pub fn open(budget: u64) -> Option<Self> {
+        Some(StudentMemory {
+            account: bpeek_core::memory_owner::Account::open()?,
+            budget,
+            over: false,
+        })
+    }
+
+    pub fn owner(&self) -> bpeek_core::memory_owner::Owner {
+        self.account.owner()
+    }
+
+    /// A change to tell the explorer: the budget reached (what to say), or
+    /// room again once the session holds under nine tenths of it.
+    pub fn change(&mut self) -> Option<Option<String>> {
+        let held = self.account.bytes();
+        if !self.over && held > self.budget {
+            self.over = true;
+            return Some(Some(format!(
+                "past your memory budget ({} of {} MB): your own work stopped and let go",
+                held.div_ceil(1_000_000),
+                self.budget.div_ceil(1_000_000)
+            )));
+        }
+        if self.over && held < self.budget / 10 * 9 {
+            self.over = false;
+            return Some(None);
+        }
+        None
+    }
+}
+
 /// This process's resident memory in bytes, where the system says it.
 pub fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;

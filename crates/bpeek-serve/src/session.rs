@@ -96,6 +96,8 @@ pub struct ChannelEvents {
     panic_key: Option<char>,
     /// A student's share of the processor; none for the teacher.
     share: Option<crate::cpu_share::CpuShare>,
+    /// A student's memory: what its threads hold, against its budget.
+    memory: Option<crate::memory::StudentMemory>,
     pub ending: Option<Ending>,
     pub goodbye: Option<String>,
 }
@@ -122,6 +124,7 @@ impl ChannelEvents {
             shared,
             panic_key: None,
             share: None,
+            memory: None,
             ending: None,
             goodbye: None,
         }
@@ -134,7 +137,20 @@ impl ChannelEvents {
             Instant::now(),
             crate::cpu_share::thread_time(),
         ));
+        self.memory = self
+            .class
+            .limits
+            .student_memory
+            .and_then(crate::memory::StudentMemory::open);
         self
+    }
+
+    /// Charge the calling thread (the session's own) to the student's
+    /// memory account.
+    fn charge_this_thread(&self) {
+        if let Some(m) = &self.memory {
+            bpeek_core::memory_owner::charge_this_thread_to(m.owner());
+        }
     }
 
     /// Before the next action of a student past its share: wait the
@@ -213,6 +229,9 @@ impl EventSource for ChannelEvents {
     fn next(&mut self, timeout: Option<Duration>) -> io::Result<Option<Event>> {
         let tick_at = timeout.map(|t| Instant::now() + t);
         loop {
+            if let Some(change) = self.memory.as_mut().and_then(|m| m.change()) {
+                return Ok(Some(Event::MemoryBudget(change)));
+            }
             let flags = self.inbox.flags.clone();
             if let Some((goodbye, why)) = flags.take_close() {
                 self.goodbye = Some(goodbye);
@@ -312,7 +331,10 @@ impl EventSource for ChannelEvents {
     fn spawn(&mut self, work: bpeek_tui::job::Work) {
         let tx = self.inbox.tx.clone();
         let student = self.share.is_some();
+        // The job's memory is the session's.
+        let owner = bpeek_core::memory_owner::this_thread();
         std::thread::spawn(move || {
+            bpeek_core::memory_owner::charge_this_thread_to(owner);
             if student {
                 crate::cpu_share::lower_this_thread();
             }
@@ -335,6 +357,7 @@ pub fn run(
     outbox: Outbox,
 ) -> Ending {
     let mut events = events;
+    events.charge_this_thread();
     let body = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         explore(setup, role, seat_id, size, term, &mut events, &outbox)
     }));

@@ -66,6 +66,9 @@ pub enum Action {
     ResumeClass,
     /// A line from the server for the notice line.
     Notice(String),
+    /// A served student's memory budget: reached (with what to say), or
+    /// room again (`None`). See `update::budget`.
+    MemoryBudget(Option<String>),
     /// A following student's key would move training: ask "explore on
     /// your own?" and keep the key's action until the answer.
     AskToExplore(Box<Action>),

@@ -28,6 +28,9 @@ pub enum Event {
     /// A one-line message for the footer from the source itself (a paste
     /// that was too long, say).
     Notice(String),
+    /// A served student's memory budget was reached (with what to say),
+    /// or there is room again (`None`).
+    MemoryBudget(Option<String>),
     /// The screen was given away and is back (after a suspend): draw it
     /// all again.
     Redraw,

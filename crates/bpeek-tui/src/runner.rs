@@ -127,6 +127,7 @@ pub fn run_loop<B: Screen>(
             }
             Some(Event::Class) => update(app, Action::ClassChanged),
             Some(Event::Notice(text)) => update(app, Action::Notice(text)),
+            Some(Event::MemoryBudget(over)) => update(app, Action::MemoryBudget(over)),
             Some(Event::Paste(text)) => update(app, Action::Paste(text)),
             Some(Event::Loaded(done)) => update(app, Action::Loaded(done)),
             Some(Event::JobDone) => update(app, Action::JobMore),

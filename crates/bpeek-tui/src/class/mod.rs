@@ -162,6 +162,9 @@ pub struct Classroom {
     /// The last question this student was told of, and told the answer to.
     pub asked: Option<u64>,
     pub answered: Option<u64>,
+    /// Why a student's own work is refused: its session is past its
+    /// memory budget (said again at each refusal).
+    pub memory_full: Option<String>,
 }
 
 impl std::fmt::Debug for Classroom {
@@ -186,6 +189,7 @@ impl Classroom {
             ballot_at: 0,
             asked: None,
             answered: None,
+            memory_full: None,
         }
     }
 

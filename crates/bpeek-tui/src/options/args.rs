@@ -244,6 +244,11 @@ pub struct ServeArgs {
     /// (0: no budget)
     #[arg(long, default_value = "2GB", value_name = "SIZE")]
     pub max_memory: String,
+    /// A student's memory budget: past it (what its session's training,
+    /// comparing and jobs hold), its own work stops and is let go, and it
+    /// follows the teacher until it holds less (0: no budget)
+    #[arg(long, default_value = "200MB", value_name = "SIZE")]
+    pub student_memory: String,
     /// For tests of the server itself: a session panics on this key, to show
     /// that a panic ends that session only
     #[arg(long, hide = true, value_name = "CHAR")]
@@ -327,6 +332,11 @@ pub struct BenchArgs {
     /// Time `bpeek serve` with N SSH students following a teacher instead
     #[arg(long, value_name = "N", conflicts_with_all = ["tui", "encode"])]
     pub serve: Option<usize>,
+    /// With --serve: before the go-to, every student adds this many
+    /// columns to compare (`o` then t, p, d, m: up to 4), students who
+    /// compute while the class goes on
+    #[arg(long, value_name = "K", default_value_t = 0, requires = "serve", value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub serve_columns: u8,
     /// Lines of text as the figures come, or one JSON document of them at
     /// the end
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -23,6 +23,7 @@ pub(super) fn is_class_event(action: &Action) -> bool {
             | Action::Publish
             | Action::ResumeClass
             | Action::Notice(_)
+            | Action::MemoryBudget(_)
             | Action::AnswerExplore(_)
             | Action::FollowTeacher
             | Action::AskToExplore(_)
@@ -39,6 +40,7 @@ pub(super) fn update_class_event(app: &mut App, action: Action) {
             app.notice = Some(text);
             app.dirty = true;
         }
+        Action::MemoryBudget(over) => super::budget::reached(app, over),
         Action::AnswerExplore(yes) => answer_explore(app, yes),
         Action::FollowTeacher => follow_teacher(app),
         Action::AskToExplore(pending) => ask_to_explore(app, *pending),
@@ -76,7 +78,7 @@ fn answer_explore(app: &mut App, yes: bool) {
 }
 
 /// `F`: a student who explored follows the teacher again.
-fn follow_teacher(app: &mut App) {
+pub(super) fn follow_teacher(app: &mut App) {
     let Some(class) = &mut app.classroom else {
         return;
     };

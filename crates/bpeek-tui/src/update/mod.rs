@@ -16,6 +16,7 @@ use bpeek_core::Phase;
 use std::sync::Arc;
 use std::time::Instant;
 
+mod budget;
 mod class;
 mod compare;
 mod cuts;
@@ -63,6 +64,9 @@ pub fn update(app: &mut App, action: Action) {
 }
 
 fn update_unwatched(app: &mut App, action: Action) {
+    if budget::refuses(app, &action) {
+        return;
+    }
     if class::is_class_event(&action) {
         return class::update_class_event(app, action);
     }
@@ -141,7 +145,7 @@ fn dispatch(app: &mut App, action: Action) {
         a @ (A::AskClass | A::BallotMove(_) | A::Vote) => update_class(app, a),
         // Routed before anything else (see `update_unwatched`); here for
         // the compiler's count of every action.
-        a @ (A::ClassChanged | A::Publish | A::ResumeClass | A::Notice(_)) => {
+        a @ (A::ClassChanged | A::Publish | A::ResumeClass | A::Notice(_) | A::MemoryBudget(_)) => {
             class::update_class_event(app, a);
         }
         a @ (A::AskToExplore(_) | A::AnswerExplore(_) | A::FollowTeacher) => {

@@ -297,6 +297,12 @@ pub(super) fn is_typed(name: &str) -> bool {
     name.starts_with(TYPED) || name.starts_with(OWN_TYPED)
 }
 
+/// Whether `name` is a corpus a student typed (a class's other sessions
+/// never have it).
+pub(super) fn is_typed_by_student(name: &str) -> bool {
+    name.starts_with(OWN_TYPED)
+}
+
 /// The name of the next corpus made of typed text: numbered in this
 /// explorer, and in a class a student's called "own", so that it never
 /// takes the name of the teacher's (which a follower is shown).
