@@ -9,7 +9,7 @@ pub(crate) mod class {
     //! `bench --serve` in a build without the classroom: refused.
     use bpeek_core::error::Result;
 
-    pub fn run(_: usize, _: Option<&std::path::Path>, _: usize) -> Result<()> {
+    pub fn run(_: usize, _: Option<&std::path::Path>, _: usize, _: usize) -> Result<()> {
         Err(crate::cli::left_out(
             "classroom",
             "the classroom (`bench --serve`)",
