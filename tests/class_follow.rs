@@ -2,6 +2,7 @@
 //! students and however far the teacher jumps, training happens once.
 
 mod common;
+mod scratch;
 
 use bpeek::serve::class::Class;
 use bpeek::serve::incoming::Inbox;
@@ -14,10 +15,19 @@ use std::sync::Arc;
 /// An explorer seated in `class` as `role`; the seat lives as long as the
 /// class holds it here.
 fn seated(class: &Arc<Class>, role: Role, seats: &mut Vec<bpeek::serve::class::Seat>) -> App {
+    seated_in(class, role, seats, default_app())
+}
+
+/// `app` seated in `class` as `role`.
+fn seated_in(
+    class: &Arc<Class>,
+    role: Role,
+    seats: &mut Vec<bpeek::serve::class::Seat>,
+    mut app: App,
+) -> App {
     let seat = class.join(Ipv4Addr::LOCALHOST.into()).unwrap();
     let (inbox, _rx) = Inbox::new();
     class.start_session(seat.id, role, inbox).unwrap();
-    let mut app = default_app();
     app.classroom = Some(Classroom::new(role, class.link(seat.id)));
     seats.push(seat);
     app
@@ -721,6 +731,74 @@ fn a_column_many_students_compare_is_counted_and_trained_once_for_the_class() {
         students[0].compare.as_ref().unwrap().columns[1].options,
         solo.compare.as_ref().unwrap().columns[1].options
     );
+}
+
+/// `n` bytes of words of two to seven letters, the same on every run.
+fn random_words(n: usize) -> String {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |below: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % below
+    };
+    let mut text = String::with_capacity(n + 8);
+    while text.len() < n {
+        for _ in 0..2 + next(6) {
+            text.push(char::from(b'a' + next(12) as u8));
+        }
+        text.push(if next(12) == 0 { '\n' } else { ' ' });
+    }
+    text
+}
+
+#[test]
+fn students_adding_the_same_column_at_the_same_moment_count_and_train_it_once() {
+    use bpeek::tui::compare::Change;
+    // A corpus large enough that counting and training take a while, so
+    // that the sessions really do ask at the same time.
+    let dir = scratch::Scratch::new("same-column");
+    let corpus = dir.file("words.txt", random_words(1 << 21));
+    let options = bpeek::tui::options::args::TrainingOptions {
+        corpus: Some(corpus.to_string_lossy().into_owned()),
+        ..Default::default()
+    };
+    let on_corpus = || App::from_options(&options, bpeek::tui::theme::Theme::plain()).unwrap();
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated_in(&class, Role::Teacher, &mut seats, on_corpus());
+    goto(&mut teacher, 300);
+    let students: Vec<App> = (0..4)
+        .map(|_| seated_in(&class, Role::Student, &mut seats, on_corpus()))
+        .collect();
+    // Each on a thread of its own, as served sessions are, pressing the
+    // same keys at once: the first claims the column, the others wait.
+    let start = Arc::new(std::sync::Barrier::new(students.len()));
+    let threads: Vec<_> = students
+        .into_iter()
+        .map(|mut s| {
+            let start = Arc::clone(&start);
+            std::thread::spawn(move || {
+                start.wait();
+                update(&mut s, Action::AddColumn(Change::Tie));
+                let counted = column(&s);
+                update(&mut s, Action::ClassChanged);
+                finish_job(&mut s);
+                while s.compare.as_ref().is_some_and(|c| c.behind) {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    update(&mut s, Action::CompareMore);
+                }
+                (counted, column(&s), s)
+            })
+        })
+        .collect();
+    let done: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let (counted, trained, _) = &done[0];
+    assert_eq!(trained.merges().len(), 300);
+    for (c, t, _) in &done[1..] {
+        assert!(Arc::ptr_eq(c, counted), "a column counted twice");
+        assert!(Arc::ptr_eq(t, trained), "a column trained twice");
+    }
 }
 
 #[test]

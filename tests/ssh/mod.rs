@@ -253,6 +253,19 @@ impl Term {
         }
     }
 
+    /// Read until `ok` holds for the screen or `within` has passed;
+    /// whether it held.
+    pub async fn holds_within(&mut self, within: Duration, ok: impl Fn(&Term) -> bool) -> bool {
+        let deadline = tokio::time::Instant::now() + within;
+        while !ok(self) {
+            match tokio::time::timeout_at(deadline, self.channel.wait()).await {
+                Err(_) | Ok(None) => return ok(self),
+                Ok(Some(m)) => self.take(m),
+            }
+        }
+        true
+    }
+
     fn take(&mut self, msg: ChannelMsg) {
         match msg {
             ChannelMsg::Data { data } => {

@@ -13,7 +13,8 @@ use crate::question::Question;
 use crate::session::Ending;
 use bpeek_core::Pair;
 use bpeek_tui::class::{
-    ClassCounts, ClassLink, ColumnKey, QuestionView, Role, SharedTrainer, TrainingState,
+    ClassCounts, ClassLink, ColumnClaim, ColumnKey, QuestionView, Role, SharedTrainer,
+    TrainingState,
 };
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -197,7 +198,7 @@ pub struct Class {
     question: Mutex<Option<Question>>,
     /// Compare columns counted or trained by some session, held weakly:
     /// another session comparing the same configuration takes them.
-    columns: Mutex<HashMap<ColumnKey, std::sync::Weak<bpeek_core::Trainer>>>,
+    columns: crate::columns::SharedColumns,
     questions_asked: AtomicU64,
     /// Where the class's own events (a question's tally) are logged.
     log: Mutex<Option<Log>>,
@@ -273,7 +274,7 @@ impl Class {
             last: Mutex::new(None),
             shared: Mutex::new(None),
             question: Mutex::new(None),
-            columns: Mutex::new(HashMap::new()),
+            columns: crate::columns::SharedColumns::default(),
             questions_asked: AtomicU64::new(0),
             log: Mutex::new(None),
             generation: AtomicU64::new(0),
@@ -612,18 +613,12 @@ struct Link {
 }
 
 impl ClassLink for Link {
-    fn column(&self, key: &ColumnKey) -> Option<Arc<bpeek_core::Trainer>> {
-        let columns = self.class.columns.lock().unwrap_or_else(|e| e.into_inner());
-        columns.get(key).and_then(std::sync::Weak::upgrade)
+    fn claim_column(&self, key: &ColumnKey, wait: Option<std::time::Duration>) -> ColumnClaim {
+        self.class.columns.claim(key, wait)
     }
 
     fn keep_column(&self, key: ColumnKey, trainer: &Arc<bpeek_core::Trainer>) {
-        let mut columns = self.class.columns.lock().unwrap_or_else(|e| e.into_inner());
-        if columns.len() >= 1024 {
-            // Columns no session holds any more are forgotten.
-            columns.retain(|_, t| t.strong_count() > 0);
-        }
-        columns.insert(key, Arc::downgrade(trainer));
+        self.class.columns.keep(key, trainer);
     }
 
     fn publish(&self, state: TrainingState, shared: Option<SharedTrainer>) {

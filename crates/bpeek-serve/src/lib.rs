@@ -8,6 +8,7 @@
 //! [`class::Class`], never frames: every screen keeps its own size.
 
 pub mod class;
+pub(crate) mod columns;
 pub(crate) mod cpu_share;
 pub(crate) mod handler;
 pub mod host_key;

@@ -13,6 +13,8 @@
 //! `update/compare.rs`, reached through [`crate::Action`]s.
 
 use crate::app::{App, Loaded};
+use crate::class::ColumnKey;
+use crate::class::columns::ClaimHold;
 use crate::mark::Mark;
 use crate::options::args::TrainingOptions;
 use crate::options::compare::{MOST, differing};
@@ -31,6 +33,9 @@ pub struct Column {
     /// Its corpus and trainer; `None` for the focused column, whose trainer
     /// is the app's own.
     pub loaded: Option<Loaded>,
+    /// In a class: the claim this session holds on taking the column to
+    /// a target for the class (while it moves there, others wait for it).
+    pub(crate) claim: Option<(ColumnKey, ClaimHold)>,
 }
 
 #[derive(Debug)]
@@ -128,11 +133,13 @@ impl Comparison {
             options,
             title: String::new(),
             loaded: None,
+            claim: None,
         }];
         columns.extend(others.into_iter().map(|(options, loaded)| Column {
             options,
             title: String::new(),
             loaded: Some(loaded),
+            claim: None,
         }));
         let mut c = Comparison {
             lists: vec![Vec::new(); columns.len()],

@@ -7,12 +7,14 @@
 //! screen keeps its own size. How the state gets from one explorer to the
 //! others is the [`ClassLink`]'s business (the SSH server's).
 
+pub mod columns;
 pub mod follow;
 pub mod question;
 
 use crate::action::Action;
 use crate::mark::PhaseName;
 use bpeek_core::Trainer;
+pub use columns::ColumnClaim;
 use std::sync::{Arc, Weak};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -135,13 +137,16 @@ pub trait ClassLink: Send {
     fn question(&self) -> Option<QuestionView> {
         None
     }
-    /// A compare column another session of the class counted or trained
-    /// already, if it is still held: the class computes a configuration
-    /// once, however many students compare it.
-    fn column(&self, _key: &ColumnKey) -> Option<std::sync::Arc<bpeek_core::Trainer>> {
-        None
+    /// A compare column the class counted or trained already, or the
+    /// claim to compute it: the class computes a configuration once,
+    /// however many students compare it. While another session computes
+    /// it, wait up to `wait` for its result (`None`: answer at once); past
+    /// that, the answer is `Busy`.
+    fn claim_column(&self, _key: &ColumnKey, _wait: Option<std::time::Duration>) -> ColumnClaim {
+        ColumnClaim::Yours(columns::ClaimHold::new())
     }
-    /// Offer a column this session counted or trained to the others.
+    /// Offer a column this session counted or trained to the others (its
+    /// claim, if it had one, is answered).
     fn keep_column(&self, _key: ColumnKey, _trainer: &std::sync::Arc<bpeek_core::Trainer>) {}
 }
 

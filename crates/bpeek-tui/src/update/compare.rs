@@ -4,7 +4,7 @@
 
 use crate::action::Action;
 use crate::app::{App, InputMode, Loaded};
-use crate::class::ColumnKey;
+use crate::class::{ColumnClaim, ColumnKey};
 use crate::compare::{Change, Column, Comparison, Trained, trainer_of};
 use crate::job::move_until;
 use crate::mark::{Mark, PhaseName};
@@ -14,7 +14,7 @@ use bpeek_core::Trainer;
 use bpeek_core::error::{Error, Result};
 use bpeek_core::train::compare::{first_difference, merges_as_bytes};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The compare columns.
 pub(super) fn update_compare(app: &mut App, action: Action) {
@@ -77,6 +77,10 @@ fn start(app: &mut App, others: Trained) {
     refresh(app, Instant::now() + crate::job::SLICE);
 }
 
+/// The longest a session waits for another to count a column it adds
+/// too; past it, it counts the column itself.
+const COUNT_WAIT: Duration = Duration::from_secs(30);
+
 /// The app's corpus counted again with options `o`.
 fn counted(app: &App, o: &TrainingOptions) -> Result<Loaded> {
     let trainer = app.trainer();
@@ -87,9 +91,16 @@ fn counted(app: &App, o: &TrainingOptions) -> Result<Loaded> {
     }
     let key = column_key(app, o, None);
     let link = app.classroom.as_ref().map(|c| &c.link);
-    if let Some(counted) = key.as_ref().zip(link).and_then(|(k, l)| l.column(k)) {
-        return Ok(Loaded::shared(counted));
-    }
+    // Held while counting: students adding the same column at once wait
+    // for the first instead of counting it too.
+    let _claim = match key.as_ref().zip(link) {
+        Some((k, l)) => match l.claim_column(k, Some(COUNT_WAIT)) {
+            ColumnClaim::Kept(counted) => return Ok(Loaded::shared(counted)),
+            ColumnClaim::Yours(hold) => Some(hold),
+            ColumnClaim::Busy => None,
+        },
+        None => None,
+    };
     let config = crate::options::input::trainer_config(o)?;
     let text = trainer.corpus().text().to_vec();
     let t = crate::options::input::trainer_for_text(o, app.corpus_name(), text, config)?;
@@ -160,6 +171,7 @@ pub(super) fn add(app: &mut App, change: Change) {
                 options,
                 title: String::new(),
                 loaded: Some(loaded),
+                claim: None,
             });
             c.lists.push(Vec::new());
             c.retitle();
@@ -318,17 +330,30 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
             continue;
         }
         // Another session of the class took this configuration there
-        // already: its trainer is shown, none trained again.
+        // already (its trainer is shown, none trained again), or is taking
+        // it there now (this one waits for it, behind meanwhile).
         let key = column_key(app, &column.options, Some(c.target));
-        if let Some(there) = key.as_ref().zip(link).and_then(|(k, l)| l.column(k)) {
-            loaded.trainer = there;
-            continue;
+        let mine = column.claim.as_ref().map(|(k, _)| k) == key.as_ref();
+        if let (Some(k), Some(l), false) = (key.as_ref(), link, mine) {
+            match l.claim_column(k, None) {
+                ColumnClaim::Kept(there) => {
+                    loaded.trainer = there;
+                    column.claim = None;
+                    continue;
+                }
+                ColumnClaim::Busy => {
+                    behind = true;
+                    continue;
+                }
+                ColumnClaim::Yours(hold) => column.claim = Some((k.clone(), hold)),
+            }
         }
         let trainer = Arc::make_mut(&mut loaded.trainer);
         if !move_until(trainer, c.target, deadline) {
             behind = true;
         } else if let (Some(k), Some(l)) = (key, link) {
             l.keep_column(k, &loaded.trainer);
+            column.claim = None;
         }
     }
     c.behind = behind;
