@@ -802,6 +802,57 @@ fn students_adding_the_same_column_at_the_same_moment_count_and_train_it_once() 
 }
 
 #[test]
+fn a_column_waiting_for_another_session_is_drawn_without_a_difference_it_has_not_reached() {
+    use bpeek::tui::class::{ColumnClaim, ColumnKey};
+    use bpeek::tui::compare::Change;
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated(&class, Role::Teacher, &mut seats);
+    goto(&mut teacher, 200);
+    let mut student = seated(&class, Role::Student, &mut seats);
+    update(&mut student, Action::ClassChanged);
+    update(&mut student, Action::AddColumn(Change::Pretok));
+    while student.compare.as_ref().is_some_and(|c| c.behind) {
+        update(&mut student, Action::CompareMore);
+    }
+    let first = student.compare.as_ref().unwrap().first;
+    assert!(first.is_some(), "the pre-tokenizers part early");
+
+    // Another session is taking a column of another tie rule to merge 200
+    // for the class, right now.
+    let key = ColumnKey {
+        corpus: student.corpus_name().to_string(),
+        options: Change::Tie.apply(&student.options).unwrap(),
+        at: Some(bpeek::tui::mark::Mark::of(student.trainer())),
+    };
+    let ColumnClaim::Yours(hold) = class.link(seats[0].id).claim_column(&key, None) else {
+        panic!("nobody had claimed the column");
+    };
+    update(&mut student, Action::AddColumn(Change::Tie));
+    let c = student.compare.as_ref().unwrap();
+    assert!(c.behind && c.waiting, "the student waits for the class");
+    assert_eq!(c.lists[2].len(), 0);
+    // Drawn as it stands: no difference at a rank the new column lacks.
+    let (shared, alone) = shared_and_alone(&mut student);
+    assert!(shared == alone);
+    let text = bpeek::tui::view::compare::difference_text(&student).unwrap();
+    assert!(
+        text.contains("the lists hold the same 0 first merges"),
+        "{text}"
+    );
+
+    // The other session let its claim go: the student takes the column
+    // there itself.
+    drop(hold);
+    while student.compare.as_ref().is_some_and(|c| c.behind) {
+        update(&mut student, Action::CompareMore);
+    }
+    let c = student.compare.as_ref().unwrap();
+    assert_eq!(c.lists[2].len(), 200);
+    assert!(c.first.is_some_and(|r| r <= first.unwrap()));
+}
+
+#[test]
 fn a_student_past_its_memory_budget_lets_its_own_work_go_and_is_refused_more_until_there_is_room() {
     let class = class();
     let mut seats = Vec::new();

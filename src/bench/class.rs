@@ -314,25 +314,13 @@ fn against(value: f64, target: f64, unit: &str) -> String {
 /// The teacher goes to merge `merges` in one go-to; every follower gets
 /// there by taking the teacher's trained state. Times each until its
 /// screen is quiet again.
-async fn big_goto(teacher: &Client, class: &[Client], merges: usize) -> Result<()> {
+async fn big_goto(teacher: &Client, class: &[Client], merges: usize, pid: u32) -> Result<()> {
     teacher.press(b"g").await?;
     let digits = format!("{merges}\r");
     tokio::time::sleep(Duration::from_millis(200)).await;
     let at = teacher.press(digits.as_bytes()).await?;
-    // Done when nobody has drawn anything for a while (bounded).
-    let quiet = Duration::from_millis(1500);
-    let give_up = at + Duration::from_secs(300);
-    loop {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        let last = std::iter::once(teacher)
-            .chain(class)
-            .filter_map(|c| c.last_since(at))
-            .max()
-            .unwrap_or_default();
-        if Instant::now() > give_up || (at.elapsed() > last + quiet && last > Duration::ZERO) {
-            break;
-        }
-    }
+    let everyone: Vec<&Client> = std::iter::once(teacher).chain(class).collect();
+    quiet(&everyone, at, pid).await;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let own = teacher.last_since(at).map_or(0.0, ms);
     let followers: Vec<f64> = class
@@ -454,7 +442,7 @@ async fn follow_the_teacher(
         class.add_columns(columns, pid).await?;
     }
     let (_, cpu_before_goto) = usage(pid);
-    big_goto(&class.teacher, &class.students, goto).await?;
+    big_goto(&class.teacher, &class.students, goto, pid).await?;
     let (rss_goto, cpu_after_goto) = usage(pid);
     let goto_cpu = cpu_after_goto - cpu_before_goto;
     put(&["server", "rss_after_goto_mb"], round(rss_goto, 1));
@@ -480,17 +468,26 @@ fn peak_rss(pid: u32) -> f64 {
 
 /// Wait until no client of `class` has drawn for a while (bounded): the
 /// time from `at` to the last bytes drawn.
-async fn quiet(class: &[&Client], at: Instant) -> Duration {
+async fn quiet(class: &[&Client], at: Instant, pid: u32) -> Duration {
     let quiet = Duration::from_millis(1500);
     let give_up = at + Duration::from_secs(300);
+    // The server's CPU time, looked at every 100 ms: a session counting or
+    // waiting for a column draws nothing, and is not done.
+    let mut cpu_seen = std::collections::VecDeque::from([usage(pid).1]);
     loop {
         tokio::time::sleep(Duration::from_millis(100)).await;
+        cpu_seen.push_back(usage(pid).1);
+        if cpu_seen.len() > 15 {
+            cpu_seen.pop_front();
+        }
+        let busy = cpu_seen.back().unwrap_or(&0.0) - cpu_seen.front().unwrap_or(&0.0) > 0.1;
         let last = class
             .iter()
             .filter_map(|c| c.last_since(at))
             .max()
             .unwrap_or_default();
-        if Instant::now() > give_up || (at.elapsed() > last + quiet && last > Duration::ZERO) {
+        let settled = at.elapsed() > last + quiet && last > Duration::ZERO && !busy;
+        if Instant::now() > give_up || settled {
             return last;
         }
     }
@@ -581,7 +578,7 @@ impl Class {
             }
         }
         let students: Vec<&Client> = self.students.iter().collect();
-        let last = quiet(&students, at).await;
+        let last = quiet(&students, at, pid).await;
         let (rss, cpu_after) = usage(pid);
         let cpu = cpu_after - cpu_before;
         put(&["columns", "per_student"], columns);

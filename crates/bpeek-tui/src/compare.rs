@@ -62,6 +62,10 @@ pub struct Comparison {
     /// Some column is still on its way to the target (a long move goes on
     /// between frames).
     pub behind: bool,
+    /// Every column still on its way waits for another session of the
+    /// class to take its configuration there: looked at now and then, not
+    /// moved here.
+    pub waiting: bool,
 }
 
 /// The changes the add-a-column prompt offers, each of one option.
@@ -151,6 +155,7 @@ impl Comparison {
             first: None,
             in_job: false,
             behind: false,
+            waiting: false,
         };
         c.retitle();
         c

@@ -85,11 +85,12 @@ pub fn run_loop<B: Screen>(
         let here = app.jobs.current.as_ref().is_some_and(|j| !j.is_away());
         let away = app.jobs.current.as_ref().is_some_and(|j| j.is_away());
         let measuring = app.fert.open && app.fert.behind;
-        let columns_behind = app.compare.as_ref().is_some_and(|c| c.behind);
+        let columns_behind = app.compare.as_ref().is_some_and(|c| c.behind && !c.waiting);
+        let columns_waiting = app.compare.as_ref().is_some_and(|c| c.behind && c.waiting);
         let busy = app.encode.encoding() || here || measuring || columns_behind;
         let timeout = if busy {
             Some(Duration::ZERO)
-        } else if away {
+        } else if away || columns_waiting {
             Some(PROGRESS_EVERY)
         } else {
             next_tick.map(|t| t.saturating_duration_since(Instant::now()))
@@ -99,10 +100,10 @@ pub fn run_loop<B: Screen>(
             .next(timeout)
             .map_err(|e| Error::failure(format!("reading input: {e}")))?;
         match event {
-            None if busy || away => {
+            None if busy || away || columns_waiting => {
                 if here || away {
                     update(app, Action::JobMore);
-                } else if columns_behind {
+                } else if columns_behind || columns_waiting {
                     update(app, Action::CompareMore);
                 }
                 if app.encode.encoding() {

@@ -318,6 +318,7 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
     }
     c.seen = here;
     let mut behind = false;
+    let mut waiting = false;
     let link = app.classroom.as_ref().map(|class| &class.link);
     for (i, column) in c.columns.iter_mut().enumerate() {
         if i == c.focused {
@@ -342,7 +343,7 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
                     continue;
                 }
                 ColumnClaim::Busy => {
-                    behind = true;
+                    waiting = true;
                     continue;
                 }
                 ColumnClaim::Yours(hold) => column.claim = Some((k.clone(), hold)),
@@ -356,7 +357,8 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
             column.claim = None;
         }
     }
-    c.behind = behind;
+    c.behind = behind || waiting;
+    c.waiting = waiting && !behind;
     // The lowest rank any list changed at: the first difference below it
     // stands.
     let mut lowest = usize::MAX;
@@ -392,8 +394,12 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
             }
         }
     }
-    let stands = c.first.is_some_and(|r| r < lowest);
-    if lowest != usize::MAX && !stands {
+    // A list shorter than the first difference (a column just added, or
+    // one waiting for the class) puts it in question too.
+    let shortest = c.lists.iter().map(Vec::len).min().unwrap_or(0);
+    let stale = c.first.is_some_and(|r| r >= shortest);
+    let stands = c.first.is_some_and(|r| r < lowest) && !stale;
+    if (lowest != usize::MAX || stale) && !stands {
         c.first = first_difference(&c.lists);
     }
     app.compare = Some(c);

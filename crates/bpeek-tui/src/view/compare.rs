@@ -195,7 +195,14 @@ pub fn difference_text(app: &App) -> Option<String> {
                 .lists
                 .iter()
                 .enumerate()
-                .map(|(i, l)| format!("{} merges {}", Comparison::name(i), pair_label(app, &l[r])))
+                .filter_map(|(i, l)| {
+                    let m = l.get(r)?;
+                    Some(format!(
+                        "{} merges {}",
+                        Comparison::name(i),
+                        pair_label(app, m)
+                    ))
+                })
                 .collect();
             format!("{PART_MARK} from merge {r} on: {}", each.join(", "))
         }
