@@ -281,6 +281,11 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Editing, [Key::AnyChar], Action::Type(' '), None, Encoding, "type (or paste)"),
 ];
 
+/// Whether `app` is in a class, as `role`.
+fn in_class_as(app: &App, role: crate::class::Role) -> bool {
+    app.classroom.as_ref().is_some_and(|c| c.role == role)
+}
+
 impl When {
     pub fn applies(self, app: &App) -> bool {
         let fert = app.fert.open;
@@ -310,20 +315,8 @@ impl When {
             (Ballot, InputMode::Normal) => {
                 !fert && crate::class::question::open_ballot(app).is_some()
             }
-            (Teaching, InputMode::Normal) => {
-                !fert
-                    && app
-                        .classroom
-                        .as_ref()
-                        .is_some_and(|c| c.role == crate::class::Role::Teacher)
-            }
-            (Learning, InputMode::Normal) => {
-                !fert
-                    && app
-                        .classroom
-                        .as_ref()
-                        .is_some_and(|c| c.role == crate::class::Role::Student)
-            }
+            (Teaching, InputMode::Normal) => !fert && in_class_as(app, crate::class::Role::Teacher),
+            (Learning, InputMode::Normal) => !fert && in_class_as(app, crate::class::Role::Student),
             (InPanel(p), InputMode::Normal) => fert && app.fert.panel == p,
             (Editing, InputMode::Editing) => true,
             (Goto, InputMode::Goto(_)) => true,
