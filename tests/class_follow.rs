@@ -493,7 +493,9 @@ fn random_walk_of_a_class(seed: u64) {
             // The frames themselves are compared: a terminal's own copy keeps
             // cells that a wide character hides, from earlier frames.
             let shared = terminal
-                .draw(|frame| bpeek::tui::view::shared_frame::draw(frame, s))
+                .draw(|frame| {
+                    bpeek::tui::view::shared_frame::draw(frame, s);
+                })
                 .unwrap()
                 .buffer
                 .clone();
@@ -514,6 +516,126 @@ fn random_walk_of_a_class(seed: u64) {
     }
     let copied = bpeek::tui::view::shared_frame::copies() - copies_before;
     assert!(copied > 50, "only {copied} screens were shared");
+}
+
+/// A served student's terminal: the real backend of a session, read back
+/// by a terminal emulator.
+struct Wire {
+    terminal: ratatui::Terminal<
+        bpeek::tui::terminal::wide_cells::WideCellBackend<bpeek::serve::screen::RemoteScreen>,
+    >,
+    rx: tokio::sync::mpsc::Receiver<bpeek::serve::screen::Out>,
+    vt: vt100::Parser,
+}
+
+impl Wire {
+    fn new(w: u16, h: u16) -> Wire {
+        use bpeek::serve::screen::{Outbox, RemoteScreen};
+        let (outbox, rx) = Outbox::new();
+        let backend = bpeek::tui::terminal::wide_cells::WideCellBackend::over(RemoteScreen::new(
+            outbox, w, h,
+        ));
+        let nz = |n: u16| std::num::NonZeroU16::new(n).unwrap();
+        Wire {
+            terminal: ratatui::Terminal::new(backend).unwrap(),
+            rx,
+            vt: vt100::Parser::new(nz(h), nz(w), 0),
+        }
+    }
+
+    /// What the emulator shows once the frames sent so far are in.
+    fn screen(&mut self) -> String {
+        while let Ok(out) = self.rx.try_recv() {
+            if let bpeek::serve::screen::Out::Bytes(bytes) = out {
+                self.vt.process(&bytes);
+            }
+        }
+        self.vt.screen().contents_formatted()
+    }
+}
+
+/// Text of several scripts, whose rows the backend rewrites whole.
+fn scripts_corpus() -> String {
+    let lines = [
+        "the player played and the players play",
+        "नमस्ते दुनिया, हिंदी में लिखा पाठ",
+        "ภาษาไทย เขียนโดยไม่มีช่องว่าง",
+        "👍🏽 good 🧑🏿‍💻 coder 🇫🇷 flag ✔️ done",
+        "பழமையான தமிழ் மொழி",
+    ];
+    let mut text = String::new();
+    for round in 0..40 {
+        text.push_str(lines[round % lines.len()]);
+        text.push_str(if round % 3 == 0 { " again\n" } else { "\n" });
+    }
+    text
+}
+
+#[test]
+fn followers_sent_shared_bytes_see_the_frames_they_would_draw_alone() {
+    let dir = scratch::Scratch::new("shared-bytes");
+    let corpus = dir.file("scripts.txt", scripts_corpus());
+    let options = bpeek::tui::options::args::TrainingOptions {
+        corpus: Some(corpus.to_string_lossy().into_owned()),
+        ..Default::default()
+    };
+    let on_corpus = || App::from_options(&options, bpeek::tui::theme::Theme::plain()).unwrap();
+    let class = class();
+    let mut seats = Vec::new();
+    let mut teacher = seated_in(&class, Role::Teacher, &mut seats, on_corpus());
+    let keys = keys_of_the_table();
+    let sizes = [(100, 30), (100, 30), (80, 24), (100, 30), (80, 24)];
+    // Each student's served terminal, where frames may be another's bytes,
+    // and beside it one where every frame is drawn alone.
+    let mut students: Vec<(App, Wire, bpeek::tui::frames::Shown, Wire)> = sizes
+        .iter()
+        .map(|&(w, h)| {
+            let app = seated_in(&class, Role::Student, &mut seats, on_corpus());
+            (app, Wire::new(w, h), Default::default(), Wire::new(w, h))
+        })
+        .collect();
+    let sent_before = bpeek::tui::frames::sent_shared();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut below = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..120 {
+        match below(3) {
+            0 => goto(&mut teacher, below(60)),
+            _ => {
+                update(&mut teacher, Action::Step);
+                update(&mut teacher, Action::Publish);
+            }
+        }
+        for (i, (s, wire, shown, alone)) in students.iter_mut().enumerate() {
+            update(s, Action::ClassChanged);
+            // Now and then a student presses a key of its own, and comes
+            // back to following.
+            if below(6) == 0 {
+                key(s, keys[below(keys.len())]);
+                finish_job(s);
+            }
+            if below(6) == 0 {
+                key(s, crossterm::event::KeyCode::Esc);
+                key(s, crossterm::event::KeyCode::Char('F'));
+            }
+            bpeek::tui::frames::draw(&mut wire.terminal, s, shown).unwrap();
+            let mut fresh = bpeek::tui::frames::Shown::default();
+            bpeek::tui::frames::draw(&mut alone.terminal, s, &mut fresh).unwrap();
+            let (sent, drawn) = (wire.screen(), alone.screen());
+            assert!(
+                sent == drawn,
+                "student {i} in round {round}:\n{}\n--- drawn alone:\n{}",
+                wire.vt.screen().contents(),
+                alone.vt.screen().contents()
+            );
+        }
+    }
+    let sent = bpeek::tui::frames::sent_shared() - sent_before;
+    assert!(sent > 20, "only {sent} frames were sent as shared bytes");
 }
 
 #[test]
@@ -594,7 +716,9 @@ fn shared_and_alone(app: &mut App) -> (ratatui::buffer::Buffer, ratatui::buffer:
     let mut shared = ratatui::Terminal::new(TestBackend::new(100, 30)).unwrap();
     let mut alone = ratatui::Terminal::new(TestBackend::new(100, 30)).unwrap();
     let a = shared
-        .draw(|frame| bpeek::tui::view::shared_frame::draw(frame, app))
+        .draw(|frame| {
+            bpeek::tui::view::shared_frame::draw(frame, app);
+        })
         .unwrap()
         .buffer
         .clone();

@@ -183,6 +183,9 @@ where
 pub struct FrameBuf {
     buf: Vec<u8>,
     outbox: Outbox,
+    /// Keep a copy of the next frame (see `Screen::record_next_frame`).
+    recording: bool,
+    recorded: Option<Vec<u8>>,
 }
 
 impl Write for FrameBuf {
@@ -192,6 +195,9 @@ impl Write for FrameBuf {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        if std::mem::take(&mut self.recording) {
+            self.recorded = Some(self.buf.clone());
+        }
         if self.buf.is_empty() {
             return Ok(());
         }
@@ -215,6 +221,8 @@ impl RemoteScreen {
             out: FrameBuf {
                 buf: Vec::with_capacity(1 << 14),
                 outbox,
+                recording: false,
+                recorded: None,
             },
             size: Size::new(width, height),
         }
@@ -229,6 +237,20 @@ impl Screen for RemoteScreen {
     fn send_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.out.write_all(bytes)?;
         self.out.flush()
+    }
+
+    fn sends_shared_frames(&self) -> bool {
+        true
+    }
+
+    fn record_next_frame(&mut self) {
+        self.out.recording = true;
+        self.out.recorded = None;
+    }
+
+    fn recorded(&mut self) -> Option<Vec<u8>> {
+        self.out.recording = false;
+        self.out.recorded.take()
     }
 }
 

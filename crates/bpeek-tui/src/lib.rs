@@ -16,6 +16,7 @@ pub mod compare;
 pub mod comparing;
 pub mod event;
 pub mod fertility;
+pub mod frames;
 pub mod freed_memory;
 pub mod glossary;
 pub mod job;

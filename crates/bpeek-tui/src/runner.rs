@@ -7,11 +7,11 @@
 use crate::action::Action;
 use crate::app::App;
 use crate::event::{Event, EventSource};
+use crate::frames::Shown;
 use crate::job::PROGRESS_EVERY;
 use crate::keymap::action_of_key;
 use crate::terminal::screen::Screen;
 use crate::update::update;
-use crate::view;
 use bpeek_core::error::{Error, Result};
 use ratatui::Terminal;
 use std::time::{Duration, Instant};
@@ -25,13 +25,21 @@ fn draw_error(e: impl std::fmt::Display) -> Error {
 
 /// Draw the app once (the loop's first frame, and benchmarks).
 pub fn draw<B: Screen>(terminal: &mut Terminal<B>, app: &mut App) -> Result<()> {
+    draw_showing(terminal, app, &mut Shown::default())
+}
+
+/// Draw the app on a terminal that shows `shown`.
+fn draw_showing<B: Screen>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    shown: &mut Shown,
+) -> Result<()> {
     if std::mem::take(&mut app.redraw) {
         // Forget what the terminal is thought to show, so every cell is sent.
+        shown.forget();
         terminal.clear().map_err(draw_error)?;
     }
-    terminal
-        .draw(|frame| view::shared_frame::draw(frame, app))
-        .map_err(draw_error)?;
+    crate::frames::draw(terminal, app, shown).map_err(draw_error)?;
     app.dirty = false;
     if !app.outgoing.is_empty() {
         let bytes = std::mem::take(&mut app.outgoing);
@@ -54,6 +62,7 @@ pub fn run_loop<B: Screen>(
     let mut next_tick: Option<Instant> = None;
     let mut tick_every: Option<Duration> = None;
     let mut last_frame = Instant::now();
+    let mut shown = Shown::default();
     while !app.quit {
         if events.stop_requested() {
             // Ctrl-C or a signal, ahead of whatever is queued: quit now.
@@ -69,7 +78,7 @@ pub fn run_loop<B: Screen>(
         // While keys are queued, a frame at most every FLOOD_FRAME: the
         // screen keeps moving, and a flood costs a few frames, not one a key.
         if app.dirty && (!events.pending() || last_frame.elapsed() >= FLOOD_FRAME) {
-            draw(terminal, app)?;
+            draw_showing(terminal, app, &mut shown)?;
             last_frame = Instant::now();
         }
         // Ticks keep a steady beat: each is due one interval after the last
@@ -138,10 +147,12 @@ pub fn run_loop<B: Screen>(
                 // cursor is, while the input thread is reading it).
                 let size = terminal.size().map_err(draw_error)?;
                 let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                shown.forget();
                 terminal.resize(area).map_err(draw_error)?;
                 update(app, Action::Resize(size.width, size.height));
             }
             Some(Event::Resize(w, h)) => {
+                shown.settle(terminal).map_err(draw_error)?;
                 terminal.backend_mut().resized(w, h);
                 terminal.autoresize().map_err(draw_error)?;
                 update(app, Action::Resize(w, h));

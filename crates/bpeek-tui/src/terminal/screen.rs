@@ -14,6 +14,25 @@ pub trait Screen: Backend {
     fn send_raw(&mut self, _bytes: &[u8]) -> std::io::Result<()> {
         Ok(())
     }
+
+    /// Whether a frame may be sent as bytes another explorer's terminal
+    /// took from the same screen to the same screen (a served session's,
+    /// where a class draws alike; see [`crate::frames`]).
+    fn sends_shared_frames(&self) -> bool {
+        false
+    }
+
+    /// The terminal shows `screen`, sent as shared bytes: what the backend
+    /// keeps of the screen is brought up to it.
+    fn assume_shown(&mut self, _screen: &ratatui::buffer::Buffer) {}
+
+    /// Keep a copy of the next frame's bytes, for [`Screen::recorded`].
+    fn record_next_frame(&mut self) {}
+
+    /// The bytes of the frame recorded, if one was.
+    fn recorded(&mut self) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 impl Screen for TestBackend {

@@ -132,6 +132,31 @@ impl<B: Screen> Screen for WideCellBackend<B> {
     fn send_raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.inner.send_raw(bytes)
     }
+
+    fn sends_shared_frames(&self) -> bool {
+        self.inner.sends_shared_frames()
+    }
+
+    fn assume_shown(&mut self, screen: &Buffer) {
+        self.screen.clone_from(screen);
+        let width = screen.area.width as usize;
+        self.uncertain_rows = (0..screen.area.height as usize)
+            .map(|row| {
+                screen.content[row * width..(row + 1) * width]
+                    .iter()
+                    .any(|c| is_uncertain(c.symbol()))
+            })
+            .collect();
+        self.inner.assume_shown(screen);
+    }
+
+    fn record_next_frame(&mut self) {
+        self.inner.record_next_frame();
+    }
+
+    fn recorded(&mut self) -> Option<Vec<u8>> {
+        self.inner.recorded()
+    }
 }
 
 impl<B: Backend> Backend for WideCellBackend<B> {

@@ -16,14 +16,24 @@ use crate::app::screen_key::ScreenKey;
 use bpeek_core::Trainer;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 struct Entry {
     trainer: Weak<Trainer>,
     key: ScreenKey,
-    screen: Arc<Buffer>,
+    shared: SharedScreen,
 }
+
+/// A screen drawn once for a class, with a number of its own (never
+/// given twice in a process) that names it in [`transition`]s.
+#[derive(Clone)]
+pub struct SharedScreen {
+    pub id: u64,
+    pub screen: Arc<Buffer>,
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Screens kept at once: a class's few sizes and settings; the oldest goes
 /// first.
@@ -43,12 +53,26 @@ fn same(entry: &Entry, trainer: &Weak<Trainer>, key: &ScreenKey) -> bool {
     entry.trainer.ptr_eq(trainer) && entry.trainer.strong_count() > 0 && entry.key == *key
 }
 
+/// The screen another explorer drew for `app` at `area`, if there is one:
+/// the same trainer, drawn from the same state.
+pub fn find(app: &App, area: ratatui::layout::Rect) -> Option<SharedScreen> {
+    let key = app.screen_key(area)?;
+    let trainer = Arc::downgrade(&app.loaded().trainer);
+    let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .iter()
+        .find(|e| same(e, &trainer, &key))
+        .map(|e| e.shared.clone())
+        .filter(|s| s.screen.area == area)
+}
+
 /// Draw `app`'s whole screen, copied from another explorer's when it has
-/// drawn the very same one.
-pub fn draw(frame: &mut Frame, app: &App) {
+/// drawn the very same one; the shared screen drawn, if it is one.
+pub fn draw(frame: &mut Frame, app: &App) -> Option<SharedScreen> {
     let area = frame.area();
     let Some(key) = app.screen_key(area) else {
-        return super::draw(frame, app);
+        super::draw(frame, app);
+        return None;
     };
     let trainer = Arc::downgrade(&app.loaded().trainer);
     let found = {
@@ -56,19 +80,22 @@ pub fn draw(frame: &mut Frame, app: &App) {
         cache
             .iter()
             .find(|e| same(e, &trainer, &key))
-            .map(|e| e.screen.clone())
+            .map(|e| e.shared.clone())
     };
     // Copied without the lock, so that other explorers go on meanwhile.
-    if let Some(screen) = found {
+    if let Some(shared) = found {
         let buf = frame.buffer_mut();
-        if buf.area == screen.area {
-            buf.content.clone_from_slice(&screen.content);
+        if buf.area == shared.screen.area {
+            buf.content.clone_from_slice(&shared.screen.content);
             COPIES.fetch_add(1, Ordering::Relaxed);
-            return;
+            return Some(shared);
         }
     }
     super::draw(frame, app);
-    let screen = Arc::new(frame.buffer_mut().clone());
+    let shared = SharedScreen {
+        id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        screen: Arc::new(frame.buffer_mut().clone()),
+    };
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     cache.retain(|e| e.trainer.strong_count() > 0);
     cache.retain(|e| !same(e, &trainer, &key));
@@ -78,6 +105,41 @@ pub fn draw(frame: &mut Frame, app: &App) {
     cache.push(Entry {
         trainer,
         key,
-        screen,
+        shared: shared.clone(),
     });
+    Some(shared)
+}
+
+/// The bytes that took a terminal from one shared screen to another.
+struct Transition {
+    from: u64,
+    to: u64,
+    bytes: Arc<[u8]>,
+}
+
+/// Transitions kept at once: a step's, for a class's few sizes.
+const TRANSITIONS: usize = 32;
+
+static TRANSITION_CACHE: Mutex<Vec<Transition>> = Mutex::new(Vec::new());
+
+/// The bytes some explorer sent to take its terminal from shared screen
+/// `from` to `to`: every terminal showing `from` is taken to `to` by them.
+pub fn transition(from: u64, to: u64) -> Option<Arc<[u8]>> {
+    let cache = TRANSITION_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .iter()
+        .find(|t| t.from == from && t.to == to)
+        .map(|t| t.bytes.clone())
+}
+
+/// Keep the bytes that took a terminal from shared screen `from` to `to`.
+pub fn keep_transition(from: u64, to: u64, bytes: Arc<[u8]>) {
+    let mut cache = TRANSITION_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.iter().any(|t| t.from == from && t.to == to) {
+        return;
+    }
+    if cache.len() >= TRANSITIONS {
+        cache.remove(0);
+    }
+    cache.push(Transition { from, to, bytes });
 }
