@@ -8,6 +8,7 @@
 
 use crate::bench::figures::{put, round};
 use bpeek_core::error::{Error, Result};
+use bpeek_tui::options::args::BenchArgs;
 use russh::client::{self, Msg};
 use russh::keys::PublicKeyOrCertificate;
 use std::io::{BufRead, BufReader};
@@ -350,18 +351,41 @@ async fn big_goto(teacher: &Client, class: &[Client], merges: usize, pid: u32) -
     Ok(())
 }
 
+/// What the benched class is: its students and their terminals' sizes,
+/// the teacher's go-to at the end, the columns each student adds.
+struct ClassSetup {
+    students: usize,
+    sizes: &'static [(u32, u32)],
+    goto: usize,
+    columns: usize,
+}
+
+/// A class's terminals with `--serve-mixed`: seven sizes in turn, as
+/// `tests/ssh/latency.py --mixed` gives them.
+const MIXED_SIZES: [(u32, u32); 7] = [
+    (80, 24),
+    (100, 30),
+    (120, 40),
+    (132, 43),
+    (160, 50),
+    (200, 60),
+    (90, 30),
+];
+
 /// The most students the bench starts: each is a session of the server
 /// and a client here, a few MB each, on one machine.
 pub const MAX_STUDENTS: usize = 2000;
 
 /// Serve `corpus` (the bundled one without it) to `students` and a
 /// teacher, go to merge `goto` at the end, and print what it cost.
-pub fn run(
-    students: usize,
-    corpus: Option<&std::path::Path>,
-    goto: usize,
-    columns: usize,
-) -> Result<()> {
+pub fn run(args: &BenchArgs, students: usize) -> Result<()> {
+    let corpus = args.corpus.as_deref();
+    let (goto, columns) = (args.merges, usize::from(args.serve_columns));
+    let sizes = if args.serve_mixed {
+        &MIXED_SIZES[..]
+    } else {
+        &[(120, 40)][..]
+    };
     if students == 0 {
         return Err(Error::input("--serve: at least 1 student"));
     }
@@ -385,23 +409,31 @@ pub fn run(
     });
     put(&["students"], students);
     put(&["corpus"], what.clone());
+    let at = if args.serve_mixed {
+        "at seven sizes in turn (80x24 to 200x60)"
+    } else {
+        "at 120x40"
+    };
+    put(&["mixed_sizes"], args.serve_mixed);
     crate::say!(
-        "serve bench: {what}; {students} students at 120x40 following a teacher, and one at 80x24; loopback"
+        "serve bench: {what}; {students} students {at} following a teacher, and one at 80x24; loopback"
     );
-    runtime.block_on(follow_the_teacher(&server, students, goto, columns))
+    let class = ClassSetup {
+        students,
+        sizes,
+        goto,
+        columns,
+    };
+    runtime.block_on(follow_the_teacher(&server, &class))
 }
 
 /// The class joins, follows the teacher's steps, presses keys of its own
 /// and follows a big go-to; every figure printed.
-async fn follow_the_teacher(
-    server: &ServerProcess,
-    students: usize,
-    goto: usize,
-    columns: usize,
-) -> Result<()> {
+async fn follow_the_teacher(server: &ServerProcess, setup: &ClassSetup) -> Result<()> {
+    let (students, goto, columns) = (setup.students, setup.goto, setup.columns);
     let pid = server.child.id();
     let (rss_idle, _) = usage(pid);
-    let class = Class::join(server, students).await?;
+    let class = Class::join(server, students, setup.sizes).await?;
     tokio::time::sleep(Duration::from_secs(1)).await;
     let (rss_class, cpu_before) = usage(pid);
     let (_, clients_before) = usage(std::process::id());
@@ -416,7 +448,7 @@ async fn follow_the_teacher(
         "own keys (all {students} at once, {KEY_ROUNDS} rounds), keystroke to first frame byte: {}",
         percentiles("own_key", own_ms)
     );
-    steps.report_bytes(students)?;
+    steps.report_bytes(students, setup.sizes.len() > 1)?;
     let sessions = students + 2;
     let clients_cpu = clients_after - clients_before;
     let cpu = cpu_after - cpu_before;
@@ -512,11 +544,12 @@ struct Followed {
 impl Class {
     /// Connect every student at once, then the small terminal and the
     /// teacher; print how long each student waited for a first frame.
-    async fn join(server: &ServerProcess, students: usize) -> Result<Class> {
+    async fn join(server: &ServerProcess, students: usize, sizes: &[(u32, u32)]) -> Result<Class> {
         let port = server.port;
         let joins: Vec<_> = (0..students)
             .map(|i| {
-                tokio::spawn(async move { connect(port, &format!("s{i}"), None, (120, 40)).await })
+                let size = sizes[i % sizes.len()];
+                tokio::spawn(async move { connect(port, &format!("s{i}"), None, size).await })
             })
             .collect();
         let mut class = Vec::new();
@@ -626,13 +659,18 @@ impl Followed {
         Ok(())
     }
 
-    fn report_bytes(&self, students: usize) -> Result<()> {
+    fn report_bytes(&self, students: usize, mixed: bool) -> Result<()> {
         let per_step_big = self.big_bytes as f64 / (STEPS * students) as f64;
         let per_step_small = self.small_bytes as f64 / STEPS as f64;
-        put(&["bytes_per_step", "at_120x40"], round(per_step_big, 0));
+        let (key, label) = if mixed {
+            ("per_student_mixed", "a student (mixed sizes)")
+        } else {
+            ("at_120x40", "at 120x40")
+        };
+        put(&["bytes_per_step", key], round(per_step_big, 0));
         put(&["bytes_per_step", "at_80x24"], round(per_step_small, 0));
         crate::say!(
-            "bytes per step per session: {:.0} at 120x40, {:.0} at 80x24 ({})",
+            "bytes per step per session: {:.0} {label}, {:.0} at 80x24 ({})",
             per_step_big,
             per_step_small,
             against(per_step_small / 1024.0, 4.0, "KB at 80x24")

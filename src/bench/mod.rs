@@ -9,7 +9,7 @@ pub(crate) mod class {
     //! `bench --serve` in a build without the classroom: refused.
     use bpeek_core::error::Result;
 
-    pub fn run(_: usize, _: Option<&std::path::Path>, _: usize, _: usize) -> Result<()> {
+    pub fn run(_: &bpeek_tui::options::args::BenchArgs, _: usize) -> Result<()> {
         Err(crate::cli::left_out(
             "classroom",
             "the classroom (`bench --serve`)",
@@ -39,12 +39,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
 fn run_bench(args: &BenchArgs) -> Result<()> {
     if let Some(students) = args.serve {
-        return class::run(
-            students,
-            args.corpus.as_deref(),
-            args.merges,
-            usize::from(args.serve_columns),
-        );
+        return class::run(args, students);
     }
     limits::check(args)?;
     let (pretok, tie) = (args.pretok, args.tie);

@@ -337,6 +337,10 @@ pub struct BenchArgs {
     /// compute while the class goes on
     #[arg(long, value_name = "K", default_value_t = 0, requires = "serve", value_parser = clap::value_parser!(u8).range(0..=4))]
     pub serve_columns: u8,
+    /// With --serve: the students' terminals take seven sizes in turn
+    /// (80x24 to 200x60), so the server draws seven screens a step
+    #[arg(long, requires = "serve")]
+    pub serve_mixed: bool,
     /// Lines of text as the figures come, or one JSON document of them at
     /// the end
     #[arg(long, value_enum, default_value_t = Format::Text)]
