@@ -46,8 +46,20 @@ fn openssh_students_at_seven_sizes_see_every_step_of_the_teacher() {
     class_of_six("latency-mixed", &["--openssh", "--mixed"]);
 }
 
-/// Six students (at 80x24 unless `--mixed`) follow three steps of the teacher's.
-fn class_of_six(name: &str, extra: &[&str]) {
+#[test]
+fn followers_see_every_step_while_other_students_train_on_their_own_text() {
+    if !have_python() {
+        return;
+    }
+    // Three more students each paste a megabyte, train on it and go to
+    // merge 3000 and back, over and over, while the six are timed.
+    let said = class_of_six("latency-computing", &["--computing", "3"]);
+    assert!(said.contains("computing 3"), "{said}");
+}
+
+/// Six students (at 80x24 unless `--mixed`) follow three steps of the
+/// teacher's; what the script said.
+fn class_of_six(name: &str, extra: &[&str]) -> String {
     let class = Class::start(name, &[]);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ssh/latency.py");
     let out = std::process::Command::new("python3")
@@ -73,4 +85,5 @@ fn class_of_six(name: &str, extra: &[&str]) {
     assert!(said.contains("connected 6"), "{said}");
     assert!(said.contains("(18 samples, 0 missed)"), "{said}");
     assert!(said.contains("at the teacher's merge 3: 6 of 6"), "{said}");
+    said.into_owned()
 }

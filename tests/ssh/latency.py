@@ -16,7 +16,9 @@ seen; OpenSSH's clients cost little and run apart. The teacher is always
 paramiko.
 
 Usage: latency.py PORT PASSWORD STUDENTS STEPS [COLS ROWS] [-v] [--openssh] [--mixed]
+                  [--computing K]
 With --mixed the students' terminals take seven sizes in turn (80x24 to 200x60).
+With --computing K, K more students work alone meanwhile (see --help).
 Prints `connected N`, then one line of figures:
 `keystroke to a follower's first byte: p50 A ms, p95 B ms, p99 C ms
 (K samples, M missed)` and the clients' own CPU in that time, then `at the teacher's merge S: N of N` (with -v,
@@ -48,6 +50,10 @@ def arguments():
                         help="show the status line of each student behind")
     parser.add_argument("--openssh", action="store_true",
                         help="students are OpenSSH clients in ptys")
+    parser.add_argument("--computing", type=int, default=0, metavar="K",
+                        help="K more students (paramiko, not measured) each paste 1 MB of "
+                             "text of their own, train on it and go to merge 3000 and back "
+                             "while the class is timed")
     parser.add_argument("--mixed", action="store_true",
                         help="students' terminals take seven sizes in turn, 80x24 to 200x60")
     args = parser.parse_args()
@@ -216,6 +222,49 @@ def drain(channel):
         teacher_bytes.extend(channel.recv(65536))
 
 
+def text_of(seed, size=1 << 20):
+    """`size` bytes of words of a student's own."""
+    state = seed * 2654435761 % (1 << 32) or 1
+    words = []
+    length = 0
+    while length < size:
+        state = state * 1103515245 + 12345 & 0x7FFFFFFF
+        word = "".join(chr(97 + (state >> k) % 13) for k in range(2 + state % 6))
+        words.append(word)
+        length += len(word) + 1
+    return " ".join(words).encode()
+
+
+def compute(i):
+    """A student who works alone: its own text, trained on, gone far and back."""
+    transport, channel = login("computing%d" % i, size=(100, 30))
+    try:
+        time.sleep(1.0)
+        channel.sendall(b"e\x1b[200~" + text_of(i + 1) + b"\x1b[201~\x1b")
+        time.sleep(1.0)
+        channel.sendall(b"uy")
+        while computing:
+            for target in (b"3000", b"0"):
+                channel.sendall(b"g" + target + b"\r")
+                deadline = time.monotonic() + 3.0
+                while computing and time.monotonic() < deadline:
+                    while channel.recv_ready():
+                        channel.recv(1 << 16)
+                    time.sleep(0.05)
+    finally:
+        transport.close()
+
+
+computing = True
+workers = [threading.Thread(target=compute, args=(i,), daemon=True)
+           for i in range(args.computing)]
+for w in workers:
+    w.start()
+if workers:
+    # Their pastes are in and their training under way before the steps.
+    time.sleep(4.0)
+    print("computing %d" % len(workers), flush=True)
+
 reader = threading.Thread(target=read_all, daemon=True)
 reader.start()
 # Everyone's first screen, and the class's joins, settle first.
@@ -236,6 +285,7 @@ time.sleep(1.0)
 drain(teacher)
 reading = False
 reader.join()
+computing = False
 cpu = clients_cpu() - cpu_before
 wall = time.monotonic() - wall_before
 
