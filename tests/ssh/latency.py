@@ -25,6 +25,7 @@ Prints `connected N`, then one line of figures:
 first the status line of each student that is not).
 """
 import argparse
+import multiprocessing
 import os
 import re
 import select
@@ -229,7 +230,10 @@ def text_of(seed, size=1 << 20):
     length = 0
     while length < size:
         state = state * 1103515245 + 12345 & 0x7FFFFFFF
-        word = "".join(chr(97 + (state >> k) % 13) for k in range(2 + state % 6))
+        # Letters drawn unevenly (a word's first is any of 26, the rest
+        # lean to the first half), so pairs are many and uneven, as in text.
+        word = "".join(chr(97 + (state >> (3 * k)) % (26 if k == 0 else 13 + k))
+                       for k in range(2 + state % 8))
         words.append(word)
         length += len(word) + 1
     return " ".join(words).encode()
@@ -256,7 +260,9 @@ def compute(i):
 
 
 computing = True
-workers = [threading.Thread(target=compute, args=(i,), daemon=True)
+# Processes of their own: paramiko works under Python's lock, and their
+# screens must not delay when the timed students' bytes are seen.
+workers = [multiprocessing.Process(target=compute, args=(i,), daemon=True)
            for i in range(args.computing)]
 for w in workers:
     w.start()
@@ -285,7 +291,8 @@ time.sleep(1.0)
 drain(teacher)
 reading = False
 reader.join()
-computing = False
+for w in workers:
+    w.terminate()
 cpu = clients_cpu() - cpu_before
 wall = time.monotonic() - wall_before
 

@@ -199,6 +199,9 @@ pub struct Class {
     /// Compare columns counted or trained by some session, held weakly:
     /// another session comparing the same configuration takes them.
     columns: crate::columns::SharedColumns,
+    /// Students whose own work used the processor lately: they share half
+    /// the machine (see [`crate::cpu_share`]).
+    pub busy_students: Arc<crate::cpu_share::BusyStudents>,
     questions_asked: AtomicU64,
     /// Where the class's own events (a question's tally) are logged.
     log: Mutex<Option<Log>>,
@@ -275,6 +278,7 @@ impl Class {
             shared: Mutex::new(None),
             question: Mutex::new(None),
             columns: crate::columns::SharedColumns::default(),
+            busy_students: Arc::default(),
             questions_asked: AtomicU64::new(0),
             log: Mutex::new(None),
             generation: AtomicU64::new(0),

@@ -136,6 +136,8 @@ impl ChannelEvents {
         self.share = Some(crate::cpu_share::CpuShare::new(
             Instant::now(),
             crate::cpu_share::thread_time(),
+            Arc::clone(&self.class.busy_students),
+            crate::cpu_share::class_cores(),
         ));
         self.memory = self
             .class
@@ -164,7 +166,7 @@ impl ChannelEvents {
         };
         if tell {
             self.queue.push_back(Event::Notice(
-                "your own work is past half a core: it waits a moment, so the class's steps come first"
+                "your own work is past its share of the processor: it waits a moment, so the class's steps come first"
                     .into(),
             ));
         }
