@@ -51,6 +51,24 @@ fn completions_are_made_for_every_shell_and_name_every_command() {
             assert!(script.contains(command), "{shell} completes {command}");
         }
     }
+    // A named option completes to its names, never to file names.
+    let out = bpeek(&["completions", "bash"]);
+    let script = String::from_utf8_lossy(&out.stdout);
+    for (option, names) in [
+        ("--tie", bpeek::bpe::TieRule::NAMES),
+        ("--pretok", bpeek::bpe::Pretok::NAMES),
+        ("--mode", bpeek::bpe::Mode::NAMES),
+        ("--digits", bpeek::bpe::Digits::NAMES),
+        ("--score", bpeek::bpe::Score::NAMES),
+    ] {
+        let offered = format!("compgen -W \"{}\"", names.join(" "));
+        let case = script
+            .split(&format!("{option})"))
+            .nth(1)
+            .and_then(|rest| rest.split(";;").next())
+            .unwrap_or_else(|| panic!("no case for {option}"));
+        assert!(case.contains(&offered), "{option}: {case}");
+    }
     let out = bpeek(&["man", "no-such-command"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the pages are bpeek, bpeek-train"));

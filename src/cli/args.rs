@@ -125,13 +125,13 @@ pub struct CountArgs {
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = whole::<u64>)]
     pub min_chunk_count: u64,
     /// byte or char: as `bpeek train --mode`
-    #[arg(long, default_value = "byte", value_parser = bpeek_tui::options::args::named(bpeek_core::Mode::parse))]
+    #[arg(long, default_value = "byte", value_parser = bpeek_tui::options::args::named(bpeek_core::Mode::parse, bpeek_core::Mode::NAMES), hide_possible_values = true)]
     pub mode: bpeek_core::Mode,
     /// As `bpeek train --pretok` [default: gpt2]
-    #[arg(long, value_parser = bpeek_tui::options::args::named(bpeek_core::Pretok::parse))]
+    #[arg(long, value_parser = bpeek_tui::options::args::named(bpeek_core::Pretok::parse, bpeek_core::Pretok::NAMES), hide_possible_values = true)]
     pub pretok: Option<bpeek_core::Pretok>,
     /// As `bpeek train --digits`
-    #[arg(long, default_value = "keep", value_parser = bpeek_tui::options::args::named(bpeek_core::Digits::parse))]
+    #[arg(long, default_value = "keep", value_parser = bpeek_tui::options::args::named(bpeek_core::Digits::parse, bpeek_core::Digits::NAMES), hide_possible_values = true)]
     pub digits: bpeek_core::Digits,
     /// As `bpeek train --by-line`
     #[arg(long)]

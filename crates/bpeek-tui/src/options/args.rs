@@ -18,13 +18,13 @@ pub struct TrainingOptions {
     #[arg(long, conflicts_with = "corpus")]
     pub corpus_name: Option<String>,
     /// byte (ids 0-255 are bytes) or char (words + </w>, unseen chars are [UNK])
-    #[arg(long, default_value = "byte", value_parser = named(Mode::parse))]
+    #[arg(long, default_value = "byte", value_parser = named(Mode::parse, Mode::NAMES), hide_possible_values = true)]
     pub mode: Mode,
     /// Pre-tokenizer: none, lines, whitespace, spaces, gpt2, cl100k, o200k, cl100k-hf, llama3 [default: gpt2]
-    #[arg(long, value_parser = named(Pretok::parse))]
+    #[arg(long, value_parser = named(Pretok::parse, Pretok::NAMES), hide_possible_values = true)]
     pub pretok: Option<Pretok>,
     /// After the pre-tokenizer, cut digit runs: keep, single (each digit alone) or groups3 (1-3 digits)
-    #[arg(long, default_value = "keep", value_parser = named(Digits::parse))]
+    #[arg(long, default_value = "keep", value_parser = named(Digits::parse, Digits::NAMES), hide_possible_values = true)]
     pub digits: Digits,
     /// Stop after N merges
     #[arg(long, conflicts_with = "vocab_size", allow_negative_numbers = true, value_parser = whole::<usize>)]
@@ -36,13 +36,13 @@ pub struct TrainingOptions {
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     pub min_count: u64,
     /// Tie rule among equal counts: first (first met, as minbpe), lex (smallest byte values) or hf (Hugging Face's BpeTrainer)
-    #[arg(long, default_value = "first", value_parser = named(TieRule::parse))]
+    #[arg(long, default_value = "first", value_parser = named(TieRule::parse, TieRule::NAMES), hide_possible_values = true)]
     pub tie: TieRule,
     /// Cut each line on its own, so no chunk spans a line break (as Hugging Face's train([file]))
     #[arg(long)]
     pub by_line: bool,
     /// What picks the pair to merge: count (BPE) or wordpiece (count(ab) / (count(a) x count(b)); byte mode, `bpeek train` only)
-    #[arg(long, default_value = "count", value_parser = named(Score::parse))]
+    #[arg(long, default_value = "count", value_parser = named(Score::parse, Score::NAMES), hide_possible_values = true)]
     pub score: Score,
     /// A special token to add to the vocabulary (repeatable)
     #[arg(long = "special", value_name = "TEXT", value_parser = non_empty)]
@@ -309,9 +309,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 2000, allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub merges: usize,
     /// Pre-tokenizer
-    #[arg(long, default_value = "gpt2", value_parser = named(Pretok::parse))]
+    #[arg(long, default_value = "gpt2", value_parser = named(Pretok::parse, Pretok::NAMES), hide_possible_values = true)]
     pub pretok: Pretok,
-    #[arg(long, default_value = "first", value_parser = named(TieRule::parse))]
+    #[arg(long, default_value = "first", value_parser = named(TieRule::parse, TieRule::NAMES), hide_possible_values = true)]
     pub tie: TieRule,
     /// Time the full-screen view instead (step latency, frame time, bytes sent)
     #[arg(long, conflicts_with = "encode")]
@@ -348,9 +348,44 @@ pub struct BenchArgs {
 }
 
 /// A clap value parser from one of the engine's `parse` functions, so a
-/// name is checked once, where it is read, with the engine's own message.
+/// name is checked once, where it is read, with the engine's own message;
+/// `names` are what completions and `--help` offer.
 pub fn named<T: Clone + Send + Sync + 'static>(
     parse: fn(&str) -> bpeek_core::error::Result<T>,
-) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
-    move |s| parse(s).map_err(|e| e.to_string())
+    names: &'static [&'static str],
+) -> Named<T> {
+    Named { parse, names }
+}
+
+/// See [`named`].
+#[derive(Clone)]
+pub struct Named<T> {
+    parse: fn(&str) -> bpeek_core::error::Result<T>,
+    names: &'static [&'static str],
+}
+
+impl<T: Clone + Send + Sync + 'static> clap::builder::TypedValueParser for Named<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        // The message is the one clap gives any parser of text.
+        let parse = self.parse;
+        let by_text = move |s: &str| parse(s).map_err(|e| e.to_string());
+        by_text.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            self.names
+                .iter()
+                .map(|n| clap::builder::PossibleValue::new(*n)),
+        ))
+    }
 }
