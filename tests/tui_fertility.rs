@@ -419,6 +419,22 @@ fn pasted_mixed_text_is_broken_down_by_script() {
 }
 
 #[test]
+fn a_one_word_text_is_counted_as_one_word() {
+    let mut app = default_app();
+    let events = ScriptedEvents::new([
+        Event::Paste("hi".into()),
+        Event::key(KeyCode::Esc),
+        Event::char('f'),
+    ]);
+    let rows = screen(&mut app, events, 100, 30);
+    let shown = rows.join("\n");
+    let title = row_with(&rows, "pasted text:");
+    assert!(title.contains("2 bytes"), "{shown}");
+    assert!(title.contains("1 word "), "{shown}");
+    assert!(!title.contains("1 words"), "{shown}");
+}
+
+#[test]
 fn the_digits_panel_marks_boundaries_without_colour() {
     let mut app = default_app();
     let events = ScriptedEvents::typed("fttt")

@@ -266,7 +266,7 @@ fn label(app: &App, id: bpeek_core::TokenId) -> String {
 }
 
 /// `1 token`, `2 tokens`.
-fn plural(n: u64, what: &str) -> String {
+pub(crate) fn plural(n: u64, what: &str) -> String {
     if n == 1 {
         format!("1 {what}")
     } else {

@@ -6,6 +6,7 @@ use super::{bar, header_cell, left, marker, not_ready, pad_to, rule, visible_col
 use crate::app::App;
 use crate::fertility::layout::Plan;
 use crate::fertility::{Metric, format_ratio};
+use crate::panes::why::plural;
 use crate::view::widths::{fit_number, fit_right};
 use bpeek_core::corpora::SAMPLES;
 use bpeek_core::fertility::Row;
@@ -97,8 +98,11 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
                 let r = &rows[k];
                 let dot = super::dot(app);
                 format!(
-                    "{}: {} bytes {dot} {} chars {dot} {} words",
-                    sample.language, r.bytes, r.chars, r.words
+                    "{}: {} {dot} {} {dot} {}",
+                    sample.language,
+                    plural(r.bytes as u64, "byte"),
+                    plural(r.chars as u64, "char"),
+                    plural(r.words as u64, "word")
                 )
             }
             None => sample.language.to_string(),
@@ -131,10 +135,10 @@ pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
     let dot = super::dot(app);
     let title = match any {
         Some(r) => format!(
-            "pasted text: {} bytes {dot} {} chars {dot} {} words {dot} {}",
-            r.bytes,
-            r.chars,
-            r.words,
+            "pasted text: {} {dot} {} {dot} {} {dot} {}",
+            plural(r.bytes as u64, "byte"),
+            plural(r.chars as u64, "char"),
+            plural(r.words as u64, "word"),
             app.fert.english_label()
         ),
         None => "pasted text".into(),
