@@ -367,13 +367,25 @@ impl Served {
 
     fn draw(&mut self, app: &mut App) -> Vec<String> {
         bpeek::tui::runner::draw(&mut self.terminal, app).unwrap();
+        self.read_sent();
+        let (_, cols) = self.vt.screen().size();
+        self.vt.screen().rows(0, cols.get()).collect()
+    }
+
+    /// Feed the frames sent so far to the emulator.
+    fn read_sent(&mut self) {
         while let Ok(out) = self.rx.try_recv() {
             if let bpeek::serve::screen::Out::Bytes(bytes) = out {
                 self.vt.process(&bytes);
             }
         }
-        let (_, cols) = self.vt.screen().size();
-        self.vt.screen().rows(0, cols.get()).collect()
+    }
+
+    /// What the emulator shows, colours and all, once the frames sent so
+    /// far are in.
+    fn formatted(&mut self) -> String {
+        self.read_sent();
+        self.vt.screen().contents_formatted()
     }
 }
 
@@ -518,42 +530,6 @@ fn random_walk_of_a_class(seed: u64) {
     assert!(copied > 50, "only {copied} screens were shared");
 }
 
-/// A served student's terminal: the real backend of a session, read back
-/// by a terminal emulator.
-struct Wire {
-    terminal: ratatui::Terminal<
-        bpeek::tui::terminal::wide_cells::WideCellBackend<bpeek::serve::screen::RemoteScreen>,
-    >,
-    rx: tokio::sync::mpsc::Receiver<bpeek::serve::screen::Out>,
-    vt: vt100::Parser,
-}
-
-impl Wire {
-    fn new(w: u16, h: u16) -> Wire {
-        use bpeek::serve::screen::{Outbox, RemoteScreen};
-        let (outbox, rx) = Outbox::new();
-        let backend = bpeek::tui::terminal::wide_cells::WideCellBackend::over(RemoteScreen::new(
-            outbox, w, h,
-        ));
-        let nz = |n: u16| std::num::NonZeroU16::new(n).unwrap();
-        Wire {
-            terminal: ratatui::Terminal::new(backend).unwrap(),
-            rx,
-            vt: vt100::Parser::new(nz(h), nz(w), 0),
-        }
-    }
-
-    /// What the emulator shows once the frames sent so far are in.
-    fn screen(&mut self) -> String {
-        while let Ok(out) = self.rx.try_recv() {
-            if let bpeek::serve::screen::Out::Bytes(bytes) = out {
-                self.vt.process(&bytes);
-            }
-        }
-        self.vt.screen().contents_formatted()
-    }
-}
-
 /// Text of several scripts, whose rows the backend rewrites whole.
 fn scripts_corpus() -> String {
     let lines = [
@@ -587,11 +563,16 @@ fn followers_sent_shared_bytes_see_the_frames_they_would_draw_alone() {
     let sizes = [(100, 30), (100, 30), (80, 24), (100, 30), (80, 24)];
     // Each student's served terminal, where frames may be another's bytes,
     // and beside it one where every frame is drawn alone.
-    let mut students: Vec<(App, Wire, bpeek::tui::frames::Shown, Wire)> = sizes
+    let mut students: Vec<(App, Served, bpeek::tui::frames::Shown, Served)> = sizes
         .iter()
         .map(|&(w, h)| {
             let app = seated_in(&class, Role::Student, &mut seats, on_corpus());
-            (app, Wire::new(w, h), Default::default(), Wire::new(w, h))
+            (
+                app,
+                Served::new(w, h),
+                Default::default(),
+                Served::new(w, h),
+            )
         })
         .collect();
     let sent_before = bpeek::tui::frames::sent_shared();
@@ -625,7 +606,7 @@ fn followers_sent_shared_bytes_see_the_frames_they_would_draw_alone() {
             bpeek::tui::frames::draw(&mut wire.terminal, s, shown).unwrap();
             let mut fresh = bpeek::tui::frames::Shown::default();
             bpeek::tui::frames::draw(&mut alone.terminal, s, &mut fresh).unwrap();
-            let (sent, drawn) = (wire.screen(), alone.screen());
+            let (sent, drawn) = (wire.formatted(), alone.formatted());
             assert!(
                 sent == drawn,
                 "student {i} in round {round}:\n{}\n--- drawn alone:\n{}",

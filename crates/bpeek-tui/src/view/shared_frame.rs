@@ -58,12 +58,16 @@ fn same(entry: &Entry, trainer: &Weak<Trainer>, key: &ScreenKey) -> bool {
 pub fn find(app: &App, area: ratatui::layout::Rect) -> Option<SharedScreen> {
     let key = app.screen_key(area)?;
     let trainer = Arc::downgrade(&app.loaded().trainer);
+    cached(&trainer, &key).filter(|s| s.screen.area == area)
+}
+
+/// The screen kept for `trainer` drawn from `key`, if there is one.
+fn cached(trainer: &Weak<Trainer>, key: &ScreenKey) -> Option<SharedScreen> {
     let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     cache
         .iter()
-        .find(|e| same(e, &trainer, &key))
+        .find(|e| same(e, trainer, key))
         .map(|e| e.shared.clone())
-        .filter(|s| s.screen.area == area)
 }
 
 /// Draw `app`'s whole screen, copied from another explorer's when it has
@@ -75,15 +79,8 @@ pub fn draw(frame: &mut Frame, app: &App) -> Option<SharedScreen> {
         return None;
     };
     let trainer = Arc::downgrade(&app.loaded().trainer);
-    let found = {
-        let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        cache
-            .iter()
-            .find(|e| same(e, &trainer, &key))
-            .map(|e| e.shared.clone())
-    };
     // Copied without the lock, so that other explorers go on meanwhile.
-    if let Some(shared) = found {
+    if let Some(shared) = cached(&trainer, &key) {
         let buf = frame.buffer_mut();
         if buf.area == shared.screen.area {
             buf.content.clone_from_slice(&shared.screen.content);
