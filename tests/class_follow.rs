@@ -431,6 +431,40 @@ fn keys_of_the_table() -> Vec<crossterm::event::KeyCode> {
     keys
 }
 
+/// A xorshift generator: the same numbers on every run.
+struct Xorshift(u64);
+
+impl Xorshift {
+    /// A number below `n`.
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// A student's turn in a class's random walk: it takes the class's change,
+/// presses a random key of the table one time in `key_every`, and goes
+/// back to following (Esc, then F) one time in `back_every`.
+fn student_turn(
+    s: &mut App,
+    keys: &[crossterm::event::KeyCode],
+    below: &mut impl FnMut(usize) -> usize,
+    key_every: usize,
+    back_every: usize,
+) {
+    update(s, Action::ClassChanged);
+    if below(key_every) == 0 {
+        key(s, keys[below(keys.len())]);
+        finish_job(s);
+    }
+    if below(back_every) == 0 {
+        key(s, crossterm::event::KeyCode::Esc);
+        key(s, crossterm::event::KeyCode::Char('F'));
+    }
+}
+
 #[test]
 fn followers_who_share_whole_screens_each_see_exactly_their_own() {
     for seed in [
@@ -474,13 +508,8 @@ fn random_walk_of_a_class(seed: u64) {
         })
         .collect();
     let copies_before = bpeek::tui::view::shared_frame::copies();
-    let mut seed = seed;
-    let mut below = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = Xorshift(seed);
+    let mut below = |n: usize| rng.below(n);
     for round in 0..150 {
         match below(4) {
             0 => goto(&mut teacher, below(40)),
@@ -491,17 +520,8 @@ fn random_walk_of_a_class(seed: u64) {
             _ => {}
         }
         for (i, (s, terminal)) in students.iter_mut().enumerate() {
-            update(s, Action::ClassChanged);
             // Most students mostly watch; now and then one presses a key.
-            if below(5) == 0 {
-                key(s, keys[below(keys.len())]);
-                finish_job(s);
-            }
-            if below(8) == 0 {
-                // Back to following, as most of a class is.
-                key(s, crossterm::event::KeyCode::Esc);
-                key(s, crossterm::event::KeyCode::Char('F'));
-            }
+            student_turn(s, &keys, &mut below, 5, 8);
             // The frames themselves are compared: a terminal's own copy keeps
             // cells that a wide character hides, from earlier frames.
             let shared = terminal
@@ -576,13 +596,8 @@ fn followers_sent_shared_bytes_see_the_frames_they_would_draw_alone() {
         })
         .collect();
     let sent_before = bpeek::tui::frames::sent_shared();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut below = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
+    let mut below = |n: usize| rng.below(n);
     for round in 0..120 {
         match below(3) {
             0 => goto(&mut teacher, below(60)),
@@ -592,17 +607,9 @@ fn followers_sent_shared_bytes_see_the_frames_they_would_draw_alone() {
             }
         }
         for (i, (s, wire, shown, alone)) in students.iter_mut().enumerate() {
-            update(s, Action::ClassChanged);
             // Now and then a student presses a key of its own, and comes
             // back to following.
-            if below(6) == 0 {
-                key(s, keys[below(keys.len())]);
-                finish_job(s);
-            }
-            if below(6) == 0 {
-                key(s, crossterm::event::KeyCode::Esc);
-                key(s, crossterm::event::KeyCode::Char('F'));
-            }
+            student_turn(s, &keys, &mut below, 6, 6);
             bpeek::tui::frames::draw(&mut wire.terminal, s, shown).unwrap();
             let mut fresh = bpeek::tui::frames::Shown::default();
             bpeek::tui::frames::draw(&mut alone.terminal, s, &mut fresh).unwrap();
@@ -840,19 +847,13 @@ fn a_column_many_students_compare_is_counted_and_trained_once_for_the_class() {
 
 /// `n` bytes of words of two to seven letters, the same on every run.
 fn random_words(n: usize) -> String {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move |below: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % below
-    };
+    let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
     let mut text = String::with_capacity(n + 8);
     while text.len() < n {
-        for _ in 0..2 + next(6) {
-            text.push(char::from(b'a' + next(12) as u8));
+        for _ in 0..2 + rng.below(6) {
+            text.push(char::from(b'a' + rng.below(12) as u8));
         }
-        text.push(if next(12) == 0 { '\n' } else { ' ' });
+        text.push(if rng.below(12) == 0 { '\n' } else { ' ' });
     }
     text
 }
