@@ -191,7 +191,7 @@ fn a_count_file_streams_through_a_pipe_as_tab_separated_text() {
     let tsv = String::from_utf8(out.stdout).unwrap();
     assert!(
         tsv.starts_with(
-            "# bpeek counts 1: mode=byte pretok=gpt2 digits=keep by-line=yes; source-bytes "
+            "# bpeek counts 2: mode=byte pretok=gpt2 digits=keep by-line=yes; source-bytes "
         ),
         "{}",
         &tsv[..80]

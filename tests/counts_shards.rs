@@ -7,6 +7,7 @@
 use bpeek::bpe::pretokenize::pretok::Digits;
 use bpeek::bpe::train::chunk_counts::{ChunkCounts, ChunkOptions};
 use bpeek::bpe::train::corpus::Corpus;
+use bpeek::bpe::train::shard_edges::{CutRule, ShardCut};
 use bpeek::bpe::{Mode, Pretok, TieRule, Trainer, TrainerConfig};
 use bpeek::counts::count_file::{self, CountReader};
 use std::path::{Path, PathBuf};
@@ -30,40 +31,33 @@ fn lines(rng: &mut Rng, len: usize) -> Vec<u8> {
     out
 }
 
-/// Places where a corpus may be cut into shards without changing a chunk:
-/// after any whitespace in char mode, after any line break when lines are
-/// cut on their own, else after a line break between a visible character
-/// and a letter or digit.
-fn safe_cuts(text: &[u8], options: ChunkOptions) -> Vec<usize> {
-    (1..text.len())
-        .filter(|&i| match (options.mode, options.by_line) {
-            (Mode::Char, _) => text[i - 1].is_ascii_whitespace(),
-            (Mode::Byte, true) => text[i - 1] == b'\n',
-            (Mode::Byte, false) => {
-                i >= 2
-                    && text[i - 1] == b'\n'
-                    && text[i - 2].is_ascii_graphic()
-                    && text[i].is_ascii_alphanumeric()
-            }
-        })
-        .collect()
-}
-
-fn shard_corpus(shard: &[u8], options: ChunkOptions) -> Corpus {
+/// One shard counted as `bpeek count` counts it: the text between its
+/// first and last places to cut (streamed in small blocks where the
+/// options allow), and the text at its edges.
+fn shard_corpus(shard: &[u8], options: ChunkOptions) -> (Corpus, ShardCut) {
     let chunker = options.chunker();
     if Corpus::can_stream(options.mode, chunker, options.by_line) {
-        Corpus::count_stream_in_blocks(shard, chunker, options.by_line, "shard", |_| {}, 97)
+        Corpus::count_shard_stream_in_blocks(shard, chunker, options.by_line, "shard", |_| {}, 97)
             .expect("counted")
     } else {
-        Corpus::new(
-            shard.to_vec(),
+        let rule = CutRule::of(options.mode, chunker, options.by_line);
+        let (cut, between) = ShardCut::of(shard, rule);
+        let corpus = Corpus::new(
+            shard[between].to_vec(),
             options.mode,
             chunker,
             false,
             options.by_line,
         )
-        .expect("counted")
+        .expect("counted");
+        (corpus, cut)
     }
+}
+
+/// A text counted whole, as one shard with nothing before or after it.
+fn whole_corpus(text: &[u8], options: ChunkOptions) -> Corpus {
+    let chunker = options.chunker();
+    Corpus::new(text.to_vec(), options.mode, chunker, false, options.by_line).expect("counted")
 }
 
 /// `counts` written as Parquet or TSV to the file `name` in `dir`.
@@ -102,6 +96,7 @@ fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
         Pretok::Lines,
         Pretok::Llama3,
         Pretok::Cl100kHf,
+        Pretok::Spaces,
     ];
     for round in 0..90 {
         let len = 200 + rng.below(3000);
@@ -139,15 +134,12 @@ fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
             max_merges: Some(rng.below(120)),
             ..TrainerConfig::default()
         };
-        // Random safe cuts, in order.
-        let safe = safe_cuts(&text, options);
-        let mut cuts: Vec<usize> = (0..rng.below(6))
-            .filter(|_| !safe.is_empty())
-            .map(|_| rng.below(safe.len()))
-            .map(|k| safe[k])
+        // Cuts at random bytes (inside characters, lines and runs of
+        // spaces or digits), in order; an empty shard now and then.
+        let mut cuts: Vec<usize> = (0..rng.below(8))
+            .map(|_| rng.below(text.len() + 1))
             .collect();
         cuts.sort_unstable();
-        cuts.dedup();
         let mut bounds = vec![0];
         bounds.extend(&cuts);
         bounds.push(text.len());
@@ -157,9 +149,9 @@ fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
         let split = rng.below(bounds.len());
         let mut workers = [ChunkCounts::new(options), ChunkCounts::new(options)];
         for (i, w) in bounds.windows(2).enumerate() {
-            let shard = shard_corpus(&text[w[0]..w[1]], options);
+            let (shard, cut) = shard_corpus(&text[w[0]..w[1]], options);
             workers[usize::from(i >= split)]
-                .add_corpus(&shard, i as u64)
+                .add_shard(&shard, cut, i as u64)
                 .expect("added");
         }
         let mut reader = CountReader::new();
@@ -178,7 +170,6 @@ fn shards_counted_apart_and_summed_train_the_merges_of_the_whole_text() {
         );
         let whole =
             Corpus::new(text.clone(), mode, options.chunker(), false, by_line).expect("counted");
-        assert_eq!(summed.len(), whole.chunks().len(), "{what}");
         let (got, got_tokens) = merges_of(summed.into_corpus().expect("a corpus"), config.clone());
         let (want, want_tokens) = merges_of(whole, config);
         assert_eq!(got, want, "{what}");
@@ -197,7 +188,7 @@ fn summing_is_the_same_in_any_grouping_and_keeps_the_first_place() {
     let shards = ["the cat\n", "a cat\nthe end\n", "cat cat\n"];
     let corpora: Vec<Corpus> = shards
         .iter()
-        .map(|s| shard_corpus(s.as_bytes(), options))
+        .map(|s| whole_corpus(s.as_bytes(), options))
         .collect();
     let mut left = ChunkCounts::new(options);
     left.add_corpus(&corpora[0], 0).unwrap();
@@ -239,7 +230,7 @@ fn dropping_rare_chunks_says_what_it_dropped() {
         digits: Digits::Keep,
         by_line: false,
     };
-    let corpus = shard_corpus(b"the cat the dog the cat", options);
+    let corpus = whole_corpus(b"the cat the dog the cat", options);
     let mut counts = ChunkCounts::from_corpus(options, &corpus, 0).unwrap();
     assert_eq!(counts.len(), 4); // "the" 1, " cat" 2, " the" 2, " dog" 1
     let dropped = counts.keep_at_least(2);
@@ -294,7 +285,7 @@ fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
         mode: Mode::Byte,
         pretok: Pretok::Gpt2,
         digits: Digits::Keep,
-        by_line: true,
+        by_line: false,
     };
     for round in 0..40 {
         let files = 1 + rng.below(6);
@@ -303,10 +294,10 @@ fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
         for f in 0..files {
             let len = rng.below(1500);
             let text = lines(&mut rng, len);
+            // Neighbouring shards cut anywhere: their edges meet in the merge.
             let mut counts = ChunkCounts::new(options);
-            counts
-                .add_corpus(&shard_corpus(&text, options), f as u64)
-                .unwrap();
+            let (corpus, cut) = shard_corpus(&text, options);
+            counts.add_shard(&corpus, cut, f as u64).unwrap();
             table.absorb(&counts).unwrap();
             paths.push(round_trip(
                 &dir,
@@ -335,6 +326,7 @@ fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
             Some(table.source_bytes()),
             "round {round}"
         );
+        assert_eq!(header.runs, table.runs().runs(), "round {round}");
         let want: Vec<_> = table
             .in_chunk_order()
             .map(|(c, n, f)| count_file::CountRow {

@@ -124,6 +124,9 @@ pub struct CountArgs {
     /// Drop chunks counted fewer than K times in the output (the merges are then those of the kept chunks only)
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = whole::<u64>)]
     pub min_chunk_count: u64,
+    /// Sum only the shard edges the --counts files keep (not their rows): the file to train beside a reduce another engine did, which keeps rows but loses edges
+    #[arg(long, requires = "counts", conflicts_with_all = ["shards", "min_chunk_count"])]
+    pub edges_only: bool,
     /// byte or char: as `bpeek train --mode`
     #[arg(long, default_value = "byte", value_parser = bpeek_tui::options::args::named(bpeek_core::Mode::parse, bpeek_core::Mode::NAMES), hide_possible_values = true)]
     pub mode: bpeek_core::Mode,

@@ -10,6 +10,7 @@ use bpeek_core::formats::atomic::{Output, commit_all};
 use bpeek_core::formats::same_file::{Role, refuse_outputs_over_inputs};
 use bpeek_core::pretokenize::pretok::Pretok;
 use bpeek_core::train::chunk_counts::{ChunkCounts, ChunkOptions, Dropped};
+use bpeek_core::train::shard_edges::{CutRule, ShardCut};
 use bpeek_counts::count_file::{self, CountFormat as FileFormat, write_counts};
 use bpeek_counts::count_merge;
 use bpeek_counts::count_rows::RowSource;
@@ -53,7 +54,12 @@ pub fn run(args: &CountArgs) -> Result<()> {
     crate::interrupt::clean_up_on_signals();
     // A path that cannot be written is said before any counting.
     let mut out = Output::create(&args.out)?;
-    let numbers = if args.shards.is_empty() && count_merge::can_merge_in_one_pass(&files)? {
+    let numbers = if args.edges_only {
+        let edges = edges_of(&files)?;
+        let numbers = Numbers::of_table(&edges, Dropped::default())?;
+        write_counts(&edges, format, out.writer()?).map_err(|e| e.context(args.out.display()))?;
+        numbers
+    } else if args.shards.is_empty() && count_merge::can_merge_in_one_pass(&files)? {
         // The reduce step: sorted files merged in one pass, no table.
         let w = out.writer()?;
         let m = count_merge::merge(&files, args.min_chunk_count, format, w).map_err(|e| {
@@ -72,6 +78,8 @@ pub fn run(args: &CountArgs) -> Result<()> {
             kept_bytes: m.kept_bytes,
             covered: m.covered,
             dropped: m.dropped,
+            max_count: m.max_count,
+            runs: m.runs,
         }
     } else {
         let counts = count_in_table(args, options, &files)?;
@@ -81,6 +89,7 @@ pub fn run(args: &CountArgs) -> Result<()> {
             counts.0.covered_bytes()?,
         );
         let (mut counts, _) = counts;
+        let max_count = counts.iter().map(|(_, n, _)| n).max().unwrap_or(0);
         let dropped = counts.keep_at_least(args.min_chunk_count);
         write_counts(&counts, format, out.writer()?).map_err(|e| e.context(args.out.display()))?;
         Numbers {
@@ -92,8 +101,11 @@ pub fn run(args: &CountArgs) -> Result<()> {
             kept_bytes: counts.chunk_bytes(),
             covered,
             dropped,
+            max_count,
+            runs: counts.runs().spans(),
         }
     };
+    refuse_an_empty_result(&numbers, args.min_chunk_count)?;
     let to_stderr = out.is_stdout();
     commit_all(vec![&mut out])?;
     if args.quiet {
@@ -136,19 +148,50 @@ fn count_in_table(
         }
     }
     for (i, shard) in args.shards.iter().enumerate() {
-        let corpus = count_shard(shard, options)?;
+        let (corpus, cut) = count_shard(shard, options)?;
         let number = args.shard.checked_add(i as u64).ok_or_else(|| {
             Error::input(format!(
                 "{shard}: --shard {} + {i} passes 2^64 - 1",
                 args.shard
             ))
         })?;
-        counts.add_corpus(&corpus, number)?;
+        counts
+            .add_shard(&corpus, cut, number)
+            .map_err(|e| e.context(shard))?;
     }
     if estimated {
         counts.set_source_bytes(counts.source_bytes().max(counts.covered_bytes()?));
     }
     Ok((counts, estimated))
+}
+
+/// The shard edges of count files summed, without their rows: the chunks
+/// where neighbouring shards meet, and the edges left over.
+fn edges_of(files: &[std::path::PathBuf]) -> Result<ChunkCounts> {
+    let mut edges: Option<(ChunkCounts, String)> = None;
+    for f in files {
+        let (header, rows) = RowSource::open(f)?;
+        let said = count_file::check_run_bytes(&header).map_err(|e| e.context(rows.name()))?;
+        if let Some((e, first)) = &edges
+            && e.options() != header.options
+        {
+            return Err(count_file::options_differ(
+                rows.name(),
+                header.options,
+                first,
+                e.options(),
+            ));
+        }
+        let (table, _) = edges
+            .get_or_insert_with(|| (ChunkCounts::new(header.options), rows.name().to_string()));
+        for run in header.runs {
+            table.add_run(run).map_err(|e| e.context(rows.name()))?;
+        }
+        table.set_source_bytes(table.source_bytes().saturating_add(said.unwrap_or(0)));
+    }
+    edges
+        .map(|(e, _)| e)
+        .ok_or_else(|| Error::input("count --edges-only: no count files given"))
 }
 
 /// The options that decide chunks, checked for counting in shards.
@@ -173,26 +216,68 @@ fn chunk_options(args: &CountArgs) -> Result<ChunkOptions> {
     Ok(options)
 }
 
-/// The distinct chunks of one shard: counted as it is read where the
+/// The distinct chunks of one shard between its first and last places to
+/// cut, and the text at its edges: counted as it is read where the
 /// options allow, so memory holds each distinct chunk once.
-fn count_shard(shard: &str, options: ChunkOptions) -> Result<Corpus> {
+fn count_shard(shard: &str, options: ChunkOptions) -> Result<(Corpus, ShardCut)> {
     let chunker = options.chunker();
     let name = if shard == "-" { "stdin" } else { shard };
     if Corpus::can_stream(options.mode, chunker, options.by_line) {
         if shard == "-" {
             bpeek_tui::options::input::check_stdin_open()?;
             let stdin = std::io::stdin();
-            return Corpus::count_stream(stdin.lock(), chunker, options.by_line, name, |_| {});
+            return Corpus::count_shard_stream(
+                stdin.lock(),
+                chunker,
+                options.by_line,
+                name,
+                |_| {},
+            );
         }
         let file = bpeek_core::formats::files::open_stream(Path::new(shard))?;
-        return Corpus::count_stream(file, chunker, options.by_line, name, |_| {});
+        return Corpus::count_shard_stream(file, chunker, options.by_line, name, |_| {});
     }
     let text = if shard == "-" {
         bpeek_tui::options::input::read_stdin()?
     } else {
         bpeek_tui::options::input::read_file(Path::new(shard))?
     };
-    Corpus::new(text, options.mode, chunker, false, options.by_line).map_err(|e| e.context(name))
+    let rule = CutRule::of(options.mode, chunker, options.by_line);
+    let (cut, between) = ShardCut::of(&text, rule);
+    let middle = text[between].to_vec();
+    let corpus = Corpus::new(middle, options.mode, chunker, false, options.by_line)
+        .map_err(|e| e.context(name))?;
+    Ok((corpus, cut))
+}
+
+/// A threshold that keeps no chunk leaves nothing to train on: refused
+/// (and nothing written), saying what would keep some.
+fn refuse_an_empty_result(n: &Numbers, min: u64) -> Result<()> {
+    if n.kept == 0 && n.distinct > 0 {
+        return Err(Error::input(format!(
+            "--min-chunk-count {min} keeps none of the {} distinct chunks (the most any chunk is counted is {}), so nothing would be left to train on; nothing was written",
+            n.distinct, n.max_count
+        )));
+    }
+    Ok(())
+}
+
+impl Numbers {
+    /// The numbers of a table written whole.
+    fn of_table(counts: &ChunkCounts, dropped: Dropped) -> Result<Self> {
+        Ok(Numbers {
+            source_bytes: counts.source_bytes(),
+            options: counts.options(),
+            distinct: counts.len() as u64,
+            distinct_bytes: counts.chunk_bytes(),
+            kept: counts.len() as u64,
+            kept_bytes: counts.chunk_bytes(),
+            covered: counts.covered_bytes()?,
+            dropped,
+            max_count: counts.iter().map(|(_, n, _)| n).max().unwrap_or(0),
+            runs: counts.runs().spans(),
+        })
+    }
 }
 
 /// The numbers a count reports.
@@ -206,6 +291,25 @@ struct Numbers {
     /// Bytes of the corpus all distinct chunks cover (count x length).
     covered: u64,
     dropped: Dropped,
+    /// The largest count of any chunk.
+    max_count: u64,
+    /// The runs of shards written (first, last, edge bytes kept uncounted).
+    runs: Vec<(u64, u64, u64)>,
+}
+
+/// Runs of shards as `0-7, 9` for a report.
+fn spans_named(runs: &[(u64, u64, u64)]) -> String {
+    let named: Vec<String> = runs
+        .iter()
+        .map(|&(a, b, _)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    named.join(", ")
 }
 
 struct Report<'a> {
@@ -248,6 +352,14 @@ impl Report<'_> {
             "distinct chunks: {}, {} bytes",
             n.distinct, n.distinct_bytes
         )?;
+        if !n.runs.is_empty() {
+            let kept: u64 = n.runs.iter().map(|r| r.2).sum();
+            writeln!(
+                w,
+                "shards {}; {kept} bytes at their edges are counted when their neighbours join them",
+                spans_named(&n.runs)
+            )?;
+        }
         if self.min > 1 {
             writeln!(
                 w,
@@ -275,6 +387,7 @@ impl Report<'_> {
                 "digits": o.digits.name(),
                 "by_line": o.by_line,
             },
+            "shards": n.runs.iter().map(|r| serde_json::json!({"first": r.0, "last": r.1, "edge_bytes": r.2})).collect::<Vec<_>>(),
             "distinct_chunks": n.distinct,
             "distinct_chunk_bytes": n.distinct_bytes,
             "min_chunk_count": self.min,

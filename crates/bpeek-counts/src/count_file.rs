@@ -24,9 +24,11 @@
 //! A count file is untrusted: every column is checked, every count must be
 //! positive, and a damaged file is refused with its name.
 
+use crate::count_edges::edge_lines;
 use crate::count_rows::RowSource;
 use bpeek_core::error::{Error, Result};
 use bpeek_core::train::chunk_counts::{ChunkCounts, ChunkOptions, FirstPlace};
+use bpeek_core::train::shard_edges::ShardRun;
 #[cfg(feature = "parquet")]
 use parquet::basic::Compression;
 #[cfg(feature = "parquet")]
@@ -44,8 +46,11 @@ use std::path::Path;
 #[cfg(feature = "parquet")]
 use std::sync::Arc;
 
-/// The count file format this build writes and reads.
-pub const FORMAT_VERSION: &str = "1";
+/// The count file format this build writes.
+pub const FORMAT_VERSION: &str = "2";
+
+/// The formats this build reads: 1 had no shard edges.
+pub const FORMATS_READ: [&str; 2] = ["1", "2"];
 
 #[cfg(feature = "parquet")]
 /// Rows per Parquet row group: small enough that a merge of many files
@@ -68,7 +73,7 @@ const SCHEMA: &str = "message bpeek_counts {
 }";
 
 /// What a count file says about all its rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
     pub options: ChunkOptions,
     /// Bytes of the text counted, when the file says.
@@ -77,6 +82,9 @@ pub struct Header {
     pub min_chunk_count: Option<u64>,
     /// Whether rows are in chunk order, each chunk once.
     pub sorted: bool,
+    /// The shards counted, with the text at their edges not yet counted
+    /// (none in a file that does not say: format 1, or another engine's).
+    pub runs: Vec<ShardRun>,
 }
 
 impl Header {
@@ -87,6 +95,7 @@ impl Header {
             source_bytes: Some(counts.source_bytes()),
             min_chunk_count: counts.min_chunk_count(),
             sorted: true,
+            runs: counts.runs().runs().to_vec(),
         }
     }
 }
@@ -118,8 +127,52 @@ pub struct CountWriter<'w> {
 
 enum WriterKind<'w> {
     #[cfg(feature = "parquet")]
-    Parquet(Box<SerializedFileWriter<&'w mut (dyn Write + Send)>>),
+    Parquet(Box<SerializedFileWriter<Summed<'w>>>, Vec<(String, String)>),
     Tsv(&'w mut (dyn Write + Send)),
+}
+
+/// A writer that keeps a CRC-32 of what passed through it: the checksum of
+/// a Parquet file's pages, which the `parquet` crate does not write.
+#[cfg(feature = "parquet")]
+pub struct Summed<'w> {
+    inner: &'w mut (dyn Write + Send),
+    crc: crc32fast::Hasher,
+    len: u64,
+}
+
+#[cfg(feature = "parquet")]
+impl Write for Summed<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The key-value metadata holding a Parquet count file's checksum:
+/// `crc32 HEX N`, the CRC-32 of its first N bytes (every page) followed by
+/// each other `bpeek.` key and value, in the order written.
+pub const CHECKSUM_KEY: &str = "bpeek.checksum";
+
+/// The CRC-32 of `pages` (a Hasher fed the file's first bytes) and the
+/// `bpeek.` metadata `kv`.
+#[cfg(feature = "parquet")]
+pub fn checksum(mut pages: crc32fast::Hasher, kv: &[(String, String)]) -> u32 {
+    for (k, v) in kv
+        .iter()
+        .filter(|(k, _)| k.starts_with("bpeek.") && k != CHECKSUM_KEY)
+    {
+        pages.update(k.as_bytes());
+        pages.update(b"=");
+        pages.update(v.as_bytes());
+        pages.update(b"\n");
+    }
+    pages.finalize()
 }
 
 #[cfg(feature = "parquet")]
@@ -149,7 +202,13 @@ impl<'w> CountWriter<'w> {
                     line.push_str("; sorted");
                 }
                 line.push('\n');
-                out.write_all(line.as_bytes()).map_err(write_failure)?;
+                let mut text = line.into_bytes();
+                for edge in edge_lines(&header.runs) {
+                    text.extend_from_slice(b"# ");
+                    text.extend_from_slice(&edge);
+                    text.push(b'\n');
+                }
+                out.write_all(&text).map_err(write_failure)?;
                 WriterKind::Tsv(out)
             }
         };
@@ -165,7 +224,7 @@ impl<'w> CountWriter<'w> {
         self.rows.push(row);
         let full = match self.kind {
             #[cfg(feature = "parquet")]
-            WriterKind::Parquet(_) => ROWS_PER_GROUP,
+            WriterKind::Parquet(..) => ROWS_PER_GROUP,
             WriterKind::Tsv(_) => BATCH,
         };
         if self.rows.len() >= full {
@@ -180,7 +239,7 @@ impl<'w> CountWriter<'w> {
         }
         match &mut self.kind {
             #[cfg(feature = "parquet")]
-            WriterKind::Parquet(w) => write_group(w, &self.rows, &self.options)?,
+            WriterKind::Parquet(w, _) => write_group(w, &self.rows, &self.options)?,
             WriterKind::Tsv(out) => {
                 let mut text = Vec::new();
                 for r in &self.rows {
@@ -200,7 +259,12 @@ impl<'w> CountWriter<'w> {
         self.flush_rows()?;
         match self.kind {
             #[cfg(feature = "parquet")]
-            WriterKind::Parquet(w) => {
+            WriterKind::Parquet(mut w, kv) => {
+                w.flush().map_err(write_failure)?;
+                let pages = w.inner();
+                let crc = checksum(pages.crc.clone(), &kv);
+                let value = format!("crc32 {crc:08x} {}", pages.len);
+                w.append_key_value_metadata(KeyValue::new(CHECKSUM_KEY.to_string(), value));
                 w.close().map_err(parquet_failure)?;
             }
             WriterKind::Tsv(out) => out.flush().map_err(write_failure)?,
@@ -222,7 +286,13 @@ fn parquet_writer<'w>(
         .set_compression(Compression::SNAPPY)
         .set_created_by(format!("bpeek {}", env!("CARGO_PKG_VERSION")))
         .build();
-    let mut w = SerializedFileWriter::new(out, schema, Arc::new(props)).map_err(parquet_failure)?;
+    let summed = Summed {
+        inner: out,
+        crc: crc32fast::Hasher::new(),
+        len: 0,
+    };
+    let mut w =
+        SerializedFileWriter::new(summed, schema, Arc::new(props)).map_err(parquet_failure)?;
     let mut kv = vec![
         ("bpeek.counts", FORMAT_VERSION.to_string()),
         ("bpeek.options", options.to_string()),
@@ -236,10 +306,19 @@ fn parquet_writer<'w>(
     if let Some(k) = header.min_chunk_count {
         kv.push(("bpeek.min_chunk_count", k.to_string()));
     }
-    for (key, value) in kv {
-        w.append_key_value_metadata(KeyValue::new(key.to_string(), value));
+    if !header.runs.is_empty() {
+        let lines: Vec<String> = edge_lines(&header.runs)
+            .into_iter()
+            // Escaped edge text is UTF-8.
+            .map(|l| String::from_utf8_lossy(&l).into_owned())
+            .collect();
+        kv.push(("bpeek.edges", lines.join("\n")));
     }
-    Ok(WriterKind::Parquet(Box::new(w)))
+    let kv: Vec<(String, String)> = kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    for (key, value) in &kv {
+        w.append_key_value_metadata(KeyValue::new(key.clone(), value.clone()));
+    }
+    Ok(WriterKind::Parquet(Box::new(w), kv))
 }
 
 /// Parquet in a build without it: refused, saying how to get it.
@@ -263,9 +342,18 @@ fn write_failure(e: std::io::Error) -> Error {
     Error::failure(format!("cannot write: {e}"))
 }
 
+/// A count or place that Parquet's int64 cannot hold (summing refuses
+/// counts past it, so TSV and Parquet files never disagree).
+#[cfg(feature = "parquet")]
+fn too_big(n: u64) -> Error {
+    Error::input(format!(
+        "{n} passes 2^63 - 1, the most a count file's int64 columns hold"
+    ))
+}
+
 #[cfg(feature = "parquet")]
 fn write_group(
-    w: &mut SerializedFileWriter<&mut (dyn Write + Send)>,
+    w: &mut SerializedFileWriter<Summed<'_>>,
     rows: &[CountRow],
     options: &str,
 ) -> Result<()> {
@@ -292,8 +380,8 @@ fn write_group(
                         2 => r.first.shard,
                         _ => r.first.offset,
                     })
-                    .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
-                    .collect();
+                    .map(|n| i64::try_from(n).map_err(|_| too_big(n)))
+                    .collect::<Result<_>>()?;
                 col.typed::<Int64Type>().write_batch(&v, None, None)
             }
         }
@@ -328,7 +416,8 @@ pub fn write_parquet(counts: &ChunkCounts, out: &mut (dyn Write + Send)) -> Resu
 }
 
 /// [`write_counts`] as TSV: a first line
-/// `# bpeek counts 1: OPTIONS; source-bytes N[; min-chunk-count K]; sorted`,
+/// `# bpeek counts 2: OPTIONS; source-bytes N[; min-chunk-count K]; sorted`
+/// and its edge lines (see [`crate::count_edges`]),
 /// then `chunk<TAB>count<TAB>first_shard<TAB>first_offset` per chunk, the
 /// chunk escaped as [`escape`] says.
 pub fn write_tsv(counts: &ChunkCounts, out: &mut (dyn Write + Send)) -> Result<()> {
@@ -410,6 +499,51 @@ pub fn unescape(field: &[u8]) -> std::result::Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The bytes of text a file says it counted, checked against the bytes its
+/// shards' runs hold where it has runs: a file's numbers are untrusted.
+pub fn check_run_bytes(header: &Header) -> Result<Option<u64>> {
+    if header.runs.is_empty() {
+        return Ok(header.source_bytes);
+    }
+    let runs = header
+        .runs
+        .iter()
+        .try_fold(0u64, |s, r| s.checked_add(r.bytes))
+        .ok_or_else(|| Error::input("its shards hold more than 2^64 - 1 bytes"))?;
+    match header.source_bytes {
+        Some(n) if n != runs => Err(Error::input(format!(
+            "it says it counted {n} bytes of text, but its shards hold {runs}"
+        ))),
+        _ => Ok(Some(runs)),
+    }
+}
+
+/// The bytes of text a file's rows cover (count x length), which may not
+/// pass what it says it counted.
+#[derive(Default)]
+pub struct Covered(u64);
+
+impl Covered {
+    pub fn add(&mut self, row: &CountRow) -> Result<()> {
+        let len = row.chunk.len() as u64;
+        self.0 = bpeek_core::train::chunk_counts::checked_total(
+            [(1, self.0), (row.count, len)].into_iter(),
+        )?;
+        Ok(())
+    }
+
+    /// Refused when the rows cover more than the `said` bytes of text.
+    pub fn check(&self, said: Option<u64>) -> Result<()> {
+        match said {
+            Some(n) if self.0 > n => Err(Error::input(format!(
+                "it says it counted {n} bytes of text, but its chunks cover {} (count x length)",
+                self.0
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Sums count files into one table.
 pub struct CountReader {
     counts: Option<ChunkCounts>,
@@ -458,14 +592,20 @@ impl CountReader {
     /// first bytes).
     pub fn read(&mut self, path: &Path) -> Result<()> {
         let (header, mut rows) = RowSource::open(path)?;
+        let said = check_run_bytes(&header).map_err(|e| e.context(rows.name()))?;
         let counts = self.table_for(&header, rows.name())?;
+        for run in header.runs {
+            counts.add_run(run).map_err(|e| e.context(rows.name()))?;
+        }
         let mut batch = Vec::with_capacity(BATCH);
+        let mut covered = Covered::default();
         loop {
             rows.next_batch(BATCH, &mut batch)?;
             if batch.is_empty() {
-                return Ok(());
+                return covered.check(said).map_err(|e| e.context(rows.name()));
             }
             for r in &batch {
+                covered.add(r).map_err(|e| e.context(rows.name()))?;
                 counts
                     .add(&r.chunk, r.count, r.first)
                     .map_err(|e| e.context(rows.name()))?;

@@ -2,11 +2,13 @@
 //! merged as sorted runs are, a batch of each file in memory, so summing
 //! any number of rows takes memory for the files, not for the chunks.
 
-use crate::count_file::{BATCH, CountFormat, CountRow, CountWriter, Header, options_differ};
+use crate::count_file::{
+    BATCH, CountFormat, CountRow, CountWriter, Covered, Header, check_run_bytes, options_differ,
+};
 use crate::count_rows::RowSource;
 use bpeek_core::error::Result;
-use bpeek_core::train::chunk_counts::Dropped;
-use bpeek_core::train::chunk_counts::checked_total;
+use bpeek_core::train::chunk_counts::{ChunkCounts, Dropped};
+use bpeek_core::train::chunk_counts::{checked_count, checked_total};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io::Write;
@@ -16,7 +18,7 @@ use std::path::PathBuf;
 pub const MAX_FILES: usize = 256;
 
 /// What a merge read and wrote.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Merged {
     /// Bytes of the text counted (`None` if a file did not say).
     pub source_bytes: Option<u64>,
@@ -28,6 +30,10 @@ pub struct Merged {
     pub kept: u64,
     pub kept_bytes: u64,
     pub dropped: Dropped,
+    /// The largest count of any chunk.
+    pub max_count: u64,
+    /// The runs of shards the output holds (first, last, edge bytes).
+    pub runs: Vec<(u64, u64, u64)>,
 }
 
 /// Whether `paths` can be merged in one pass: few enough, and every one
@@ -69,22 +75,32 @@ impl Ord for Head {
     }
 }
 
-/// One input: its rows in batches, the batch's next row.
+/// One input: its rows in batches, the batch's next row. An input with
+/// no file holds all its rows in its batch.
 struct Input {
-    rows: RowSource,
+    rows: Option<RowSource>,
     batch: Vec<CountRow>,
     next: usize,
+    /// What the file's rows cover, and the bytes of text it says it counted.
+    covered: Covered,
+    said: Option<u64>,
 }
 
 impl Input {
     /// The next row, reading a batch when the last is used up.
     fn take(&mut self) -> Result<Option<CountRow>> {
         if self.next == self.batch.len() {
-            self.rows.next_batch(BATCH, &mut self.batch)?;
+            match &mut self.rows {
+                Some(rows) => rows.next_batch(BATCH, &mut self.batch)?,
+                None => self.batch.clear(),
+            }
             self.next = 0;
             if self.batch.is_empty() {
                 return Ok(None);
             }
+        }
+        if self.rows.is_some() {
+            self.covered.add(&self.batch[self.next])?;
         }
         let row = std::mem::replace(
             &mut self.batch[self.next],
@@ -111,25 +127,51 @@ pub fn merge(
     let mut header: Option<(Header, String)> = None;
     let mut source = Some(0u64);
     let mut min_before: Option<u64> = None;
+    let mut joined: Option<ChunkCounts> = None;
     for p in paths {
-        let (h, rows) = RowSource::open(p)?;
+        let (mut h, rows) = RowSource::open(p)?;
+        let said = check_run_bytes(&h).map_err(|e| e.context(rows.name()))?;
         if let Some((first, name)) = &header
             && first.options != h.options
         {
             return Err(options_differ(rows.name(), h.options, name, first.options));
         }
+        // Edges of neighbouring shards meet: the text between is counted
+        // here, into a table of its own that is merged as one more file.
+        let edges = joined.get_or_insert_with(|| ChunkCounts::new(h.options));
+        for run in std::mem::take(&mut h.runs) {
+            edges.add_run(run).map_err(|e| e.context(rows.name()))?;
+        }
         source = source.zip(h.source_bytes).map(|(a, b)| a.saturating_add(b));
         min_before = min_before.max(h.min_chunk_count);
         header.get_or_insert((h, rows.name().to_string()));
         inputs.push(Input {
-            rows,
+            rows: Some(rows),
             batch: Vec::new(),
             next: 0,
+            covered: Covered::default(),
+            said,
         });
     }
-    let Some((first, _)) = header else {
+    let (Some((first, _)), Some(edges)) = (header, joined) else {
         return Ok(Merged::default());
     };
+    let runs = edges.runs().runs().to_vec();
+    let run_spans = edges.runs().spans();
+    inputs.push(Input {
+        rows: None,
+        batch: edges
+            .in_chunk_order()
+            .map(|(chunk, count, first)| CountRow {
+                chunk: chunk.to_vec(),
+                count,
+                first,
+            })
+            .collect(),
+        next: 0,
+        covered: Covered::default(),
+        said: None,
+    });
     let out_header = Header {
         options: first.options,
         source_bytes: source,
@@ -139,9 +181,11 @@ pub fn merge(
             min_before
         },
         sorted: true,
+        runs,
     };
     let mut writer = CountWriter::new(format, &out_header, out)?;
     let mut merged = Merged {
+        runs: run_spans,
         source_bytes: source,
         ..Merged::default()
     };
@@ -162,6 +206,7 @@ pub fn merge(
         let len = row.chunk.len() as u64;
         merged.distinct += 1;
         merged.distinct_bytes += len;
+        merged.max_count = merged.max_count.max(row.count);
         let covered = checked_total([(row.count, len)].into_iter())?;
         merged.covered = checked_total([(1, merged.covered), (1, covered)].into_iter())?;
         if row.count < min {
@@ -189,11 +234,7 @@ pub fn merge(
         pending[head.file] = next;
         current = match current {
             Some(mut c) if c.chunk == row.chunk => {
-                c.count = c.count.checked_add(row.count).ok_or_else(|| {
-                    bpeek_core::error::Error::input(
-                        "a chunk's count passes 2^64 - 1: the counts cannot be summed",
-                    )
-                })?;
+                c.count = checked_count(c.count, row.count)?;
                 c.first = c.first.min(row.first);
                 Some(c)
             }
@@ -206,6 +247,14 @@ pub fn merge(
     }
     if let Some(c) = current {
         emit(c, &mut merged)?;
+    }
+    for input in &inputs {
+        if let Some(rows) = &input.rows {
+            input
+                .covered
+                .check(input.said)
+                .map_err(|e| e.context(rows.name()))?;
+        }
     }
     writer.finish()?;
     Ok(merged)

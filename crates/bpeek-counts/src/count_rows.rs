@@ -1,9 +1,10 @@
 //! Reading a count file a batch of rows at a time, Parquet or TSV alike,
 //! every field checked: a count file is untrusted input.
 
-use crate::count_file::{CountRow, FORMAT_VERSION, Header, TSV_MAGIC, unescape};
+use crate::count_edges::{EdgeReader, parse_edges};
+use crate::count_file::{CountRow, FORMAT_VERSION, FORMATS_READ, Header, TSV_MAGIC, unescape};
 use bpeek_core::error::{Error, Result};
-use bpeek_core::train::chunk_counts::{ChunkOptions, FirstPlace};
+use bpeek_core::train::chunk_counts::{ChunkOptions, FirstPlace, checked_count};
 #[cfg(feature = "parquet")]
 use parquet::column::reader::ColumnReader;
 #[cfg(feature = "parquet")]
@@ -131,10 +132,12 @@ fn open_tsv(path: &Path) -> Result<(Header, Kind)> {
     let (version, rest) = header
         .split_once(": ")
         .ok_or_else(|| bad_line(1, "no options in the header"))?;
-    if version != FORMAT_VERSION {
+    if !FORMATS_READ.contains(&version) {
         return Err(bad_line(
             1,
-            format!("count file format {version:?}; this bpeek reads format {FORMAT_VERSION}"),
+            format!(
+                "count file format {version:?}; this bpeek reads formats 1 and {FORMAT_VERSION}"
+            ),
         ));
     }
     let mut parts = rest.split("; ");
@@ -145,6 +148,7 @@ fn open_tsv(path: &Path) -> Result<(Header, Kind)> {
         source_bytes: None,
         min_chunk_count: None,
         sorted: false,
+        runs: Vec::new(),
     };
     for part in parts {
         let (key, value) = part.split_once(' ').unwrap_or((part, ""));
@@ -160,7 +164,20 @@ fn open_tsv(path: &Path) -> Result<(Header, Kind)> {
             _ => return Err(bad_line(1, format!("unknown header field {part:?}"))),
         }
     }
-    Ok((h, Kind::Tsv { lines, line: 1 }))
+    let mut line = 1;
+    let mut edges = EdgeReader::default();
+    while lines
+        .fill_buf()
+        .map_err(|e| bad_line(line + 1, format!("cannot read: {e}")))?
+        .starts_with(b"# ")
+    {
+        line += 1;
+        let mut text = Vec::new();
+        read_line(&mut lines, &mut text).map_err(|e| bad_line(line, e))?;
+        edges.line(&text[2..]).map_err(|e| bad_line(line, e))?;
+    }
+    h.runs = edges.finish().map_err(|e| bad_line(line, e))?;
+    Ok((h, Kind::Tsv { lines, line }))
 }
 
 fn tsv_rows(
@@ -194,6 +211,7 @@ fn tsv_rows(
                 .ok_or_else(|| bad_line(*n, format!("{name}: not a whole number")))
         };
         let count = number(count, "count")?;
+        checked_count(count, 0).map_err(|e| bad_line(*n, format!("count: {e}")))?;
         if count == 0 {
             return Err(bad_line(
                 *n,
@@ -239,6 +257,13 @@ struct ParquetRows {
     group: usize,
     /// The open row group's column readers and the rows it has left.
     open: Option<([Column; 4], usize)>,
+    /// The options column, read in every row: it must say the file's
+    /// options each time (an engine's union of two files could mix them).
+    options_column: Option<usize>,
+    open_options: Option<Column>,
+    options: ChunkOptions,
+    /// The last options value found to say the file's options.
+    options_seen: Vec<u8>,
     row: u64,
 }
 
@@ -250,26 +275,36 @@ impl ParquetRows {
         let reader = SerializedFileReader::new(file).map_err(damaged)?;
         let meta = reader.metadata();
         if let Some(v) = key_value(meta, "bpeek.counts")
-            && v != FORMAT_VERSION
+            && !FORMATS_READ.contains(&v.as_str())
         {
             return Err(Error::input(format!(
-                "bpeek.counts: count file format {v:?}; this bpeek reads format {FORMAT_VERSION}"
+                "bpeek.counts: count file format {v:?}; this bpeek reads formats 1 and {FORMAT_VERSION}"
             )));
         }
         let columns = row_columns(meta)?;
         check_column_chunks(meta, file_len)?;
+        check_checksum(path, meta, file_len)?;
+        check_page_headers(path, meta)?;
         let options = file_options(&reader)?;
         let header = Header {
             options,
             source_bytes: whole_number(meta, "bpeek.source_bytes")?,
             min_chunk_count: whole_number(meta, "bpeek.min_chunk_count")?,
             sorted: key_value(meta, "bpeek.order").as_deref() == Some("chunk"),
+            runs: match key_value(meta, "bpeek.edges") {
+                Some(text) => parse_edges(text.as_bytes())?,
+                None => Vec::new(),
+            },
         };
         let rows = ParquetRows {
+            options_column: column_index(reader.metadata(), "options"),
             reader,
             columns,
             group: 0,
             open: None,
+            open_options: None,
+            options,
+            options_seen: Vec::new(),
             row: 0,
         };
         Ok((header, rows))
@@ -311,6 +346,10 @@ impl ParquetRows {
             let readers: [Column; 4] = readers
                 .try_into()
                 .map_err(|_| Error::failure("four column readers"))?;
+            self.open_options = match self.options_column {
+                Some(c) => Some(Column::new(rg.get_column_reader(c).map_err(damaged)?)),
+                None => None,
+            };
             return Ok(Some((readers, rows)));
         }
         Ok(None)
@@ -331,6 +370,21 @@ impl ParquetRows {
         let shards = readers[2].ints(want).map_err(|e| at(e, "first_shard"))?;
         let offsets = readers[3].ints(want).map_err(|e| at(e, "first_offset"))?;
         let n = chunks.len();
+        if let Some(column) = &mut self.open_options {
+            let values = column.bytes(want).map_err(|e| at(e, "options"))?;
+            if values.len() != n {
+                return Err(Error::input(format!(
+                    "row group {}: the columns end at different rows",
+                    self.group - 1
+                )));
+            }
+            for (i, v) in values.iter().enumerate() {
+                if v.data() != self.options_seen.as_slice() {
+                    check_row_options(v.data(), self.options, row + i as u64)?;
+                    self.options_seen = v.data().to_vec();
+                }
+            }
+        }
         if n == 0 || [counts.len(), shards.len(), offsets.len()] != [n; 3] {
             return Err(Error::input(format!(
                 "row group {}: the columns end at different rows",
@@ -361,6 +415,26 @@ impl ParquetRows {
         }
         self.row += n as u64;
         Ok(())
+    }
+}
+
+/// A row's options value says `options`.
+#[cfg(feature = "parquet")]
+fn check_row_options(value: &[u8], options: ChunkOptions, row: u64) -> Result<()> {
+    let said = std::str::from_utf8(value)
+        .ok()
+        .and_then(|t| ChunkOptions::parse(t).ok());
+    match said {
+        Some(o) if o == options => Ok(()),
+        Some(o) => Err(Error::input(format!(
+            "row {row}: column \"options\" says {}, but the file's rows before say {}; counts of differently cut text cannot be summed",
+            o.describe(),
+            options.describe()
+        ))),
+        None => Err(Error::input(format!(
+            "row {row}: column \"options\" holds {:?}, not options",
+            String::from_utf8_lossy(value)
+        ))),
     }
 }
 
@@ -441,6 +515,89 @@ fn check_column_chunks(meta: &ParquetMetaData, file_len: u64) -> Result<()> {
                     c.column_path().string()
                 )));
             }
+        }
+    }
+    Ok(())
+}
+
+/// The file's pages and metadata against the checksum bpeek wrote into it
+/// (a file another engine wrote has none; its pages' own CRCs, where it
+/// wrote them, are checked by the decoder).
+#[cfg(feature = "parquet")]
+fn check_checksum(path: &Path, meta: &ParquetMetaData, file_len: u64) -> Result<()> {
+    use crate::count_file::{CHECKSUM_KEY, checksum};
+    use std::io::Read;
+    let Some(value) = key_value(meta, CHECKSUM_KEY) else {
+        return Ok(());
+    };
+    let parsed = value
+        .strip_prefix("crc32 ")
+        .and_then(|v| v.split_once(' '))
+        .and_then(|(crc, n)| Some((u32::from_str_radix(crc, 16).ok()?, n.parse::<u64>().ok()?)))
+        .filter(|&(_, n)| n <= file_len);
+    let Some((want, n)) = parsed else {
+        return Err(Error::input(format!(
+            "{CHECKSUM_KEY}: {value:?} is not `crc32 HEX BYTES`"
+        )));
+    };
+    let mut pages = crc32fast::Hasher::new();
+    let mut file = bpeek_core::formats::files::open(path)?.take(n);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let got = file
+            .read(&mut buf)
+            .map_err(|e| Error::input(format!("cannot read: {e}")))?;
+        if got == 0 {
+            break;
+        }
+        pages.update(&buf[..got]);
+    }
+    let kv: Vec<(String, String)> = meta
+        .file_metadata()
+        .key_value_metadata()
+        .into_iter()
+        .flatten()
+        .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
+        .collect();
+    let got = checksum(pages, &kv);
+    if got != want {
+        return Err(Error::input(format!(
+            "damaged: its checksum is {got:08x}, not the {want:08x} bpeek wrote (bytes of its pages or metadata changed since)"
+        )));
+    }
+    Ok(())
+}
+
+/// Every page header of every column chunk, read before any page is
+/// decoded: no page may claim more than 64 times its stored bytes.
+#[cfg(feature = "parquet")]
+fn check_page_headers(path: &Path, meta: &ParquetMetaData) -> Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = bpeek_core::formats::files::open(path)?;
+    for g in 0..meta.num_row_groups() {
+        for c in meta.row_group(g).columns() {
+            let start = c.dictionary_page_offset().unwrap_or(c.data_page_offset());
+            let (Ok(start), Ok(len)) = (u64::try_from(start), usize::try_from(c.compressed_size()))
+            else {
+                return Err(Error::input(format!(
+                    "row group {g}: a column chunk's place is negative"
+                )));
+            };
+            let mut bytes = vec![0u8; len];
+            file.seek(SeekFrom::Start(start))
+                .and_then(|_| file.read_exact(&mut bytes))
+                .map_err(|_| {
+                    Error::input(format!(
+                        "row group {g}: a column chunk runs past the file's end"
+                    ))
+                })?;
+            let claim = u64::try_from(c.uncompressed_size()).unwrap_or(0);
+            crate::parquet_pages::check_pages(&bytes, claim).map_err(|e| {
+                e.context(format!(
+                    "row group {g}, column {:?}",
+                    c.column_path().string()
+                ))
+            })?;
         }
     }
     Ok(())

@@ -12,6 +12,7 @@ use crate::Mode;
 use crate::error::{Error, Result};
 use crate::pretokenize::pretok::{Chunker, Digits, Pretok};
 use crate::train::corpus::{Chunk, Corpus};
+use crate::train::shard_edges::{EdgeText, ShardCut, ShardRun, ShardRuns};
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
@@ -74,18 +75,12 @@ impl ChunkOptions {
     /// Why shards counted one by one would not add up to the whole text's
     /// counts under these options, if they would not.
     pub fn shard_problem(&self) -> Option<String> {
-        if self.mode == Mode::Char || self.by_line {
-            return None;
+        if self.mode == Mode::Byte && !self.by_line && self.pretok == Pretok::None {
+            return Some(
+                "--pretok none makes the whole corpus one chunk, which no shard holds; add --by-line to count each line as a chunk".into(),
+            );
         }
-        match self.pretok {
-            Pretok::None => Some(
-                "--pretok none makes each shard one chunk, which the whole text does not have; add --by-line to count each line as a chunk".into(),
-            ),
-            Pretok::Spaces => Some(
-                "--pretok spaces keeps line breaks inside chunks, so a cut between shards splits a chunk; add --by-line".into(),
-            ),
-            _ => None,
-        }
+        None
     }
 }
 
@@ -128,6 +123,8 @@ pub struct ChunkCounts {
     source_bytes: u64,
     /// The `--min-chunk-count` that dropped chunks on the way, if any did.
     min_chunk_count: Option<u64>,
+    /// The shards counted, with the text at their edges not yet counted.
+    runs: ShardRuns,
 }
 
 /// The most distinct chunks a table holds (ids are 32-bit).
@@ -143,6 +140,7 @@ impl ChunkCounts {
             hasher: rustc_hash::FxBuildHasher,
             source_bytes: 0,
             min_chunk_count: None,
+            runs: ShardRuns::default(),
         }
     }
 
@@ -167,6 +165,60 @@ impl ChunkCounts {
         Ok(())
     }
 
+    /// Add shard `shard`, cut anywhere: `corpus` holds the chunks of its
+    /// text between its edges (offsets from `cut.head`'s end), and `cut`
+    /// the edges, which are counted once their neighbours are here.
+    pub fn add_shard(&mut self, corpus: &Corpus, cut: ShardCut, shard: u64) -> Result<()> {
+        let base = cut.head.len() as u64;
+        for (i, c) in corpus.chunks().iter().enumerate() {
+            let first = FirstPlace {
+                shard,
+                offset: base + corpus.first_offset(i),
+            };
+            self.add(corpus.chunk_bytes(i), c.freq, first)?;
+        }
+        self.source_bytes = self.source_bytes.saturating_add(cut.len);
+        self.add_run(cut.into_run(shard))
+    }
+
+    /// Add a run of shards, counting the text its edges and the runs'
+    /// it meets make whole.
+    pub fn add_run(&mut self, run: ShardRun) -> Result<()> {
+        let mut runs = std::mem::take(&mut self.runs);
+        let added = runs.add(run, &mut |text| self.count_edge(&text));
+        self.runs = runs;
+        added
+    }
+
+    /// The shards held, with the text at their edges not yet counted.
+    pub fn runs(&self) -> &ShardRuns {
+        &self.runs
+    }
+
+    /// Count the chunks of `text`, which lies between places to cut (or
+    /// at the corpus's start or end), each first seen where it lies.
+    fn count_edge(&mut self, text: &EdgeText) -> Result<()> {
+        let o = self.options;
+        let corpus = Corpus::new(text.bytes(), o.mode, o.chunker(), false, o.by_line)?;
+        for (i, c) in corpus.chunks().iter().enumerate() {
+            let (shard, offset) = text.place_of(corpus.first_offset(i));
+            self.add(corpus.chunk_bytes(i), c.freq, FirstPlace { shard, offset })?;
+        }
+        Ok(())
+    }
+
+    /// Count the text at the corpus's start and end, once every shard is
+    /// here; refused, naming them, when shards are missing.
+    pub fn finish_edges(&mut self) -> Result<()> {
+        if self.runs.is_empty() {
+            return Ok(());
+        }
+        for text in std::mem::take(&mut self.runs).finish()? {
+            self.count_edge(&text)?;
+        }
+        Ok(())
+    }
+
     /// Count `bytes` `count` more times, first seen at `first` (the earlier
     /// of this and any place already known is kept).
     pub fn add(&mut self, bytes: &[u8], count: u64, first: FirstPlace) -> Result<()> {
@@ -178,12 +230,11 @@ impl ChunkCounts {
         };
         if let Some(&i) = self.index.find(hash, same) {
             let e = &mut self.entries[i as usize];
-            e.count = e.count.checked_add(count).ok_or_else(|| {
-                Error::input("a chunk's count passes 2^64: the counts cannot be summed")
-            })?;
+            e.count = checked_count(e.count, count)?;
             e.first = e.first.min(first);
             return Ok(());
         }
+        checked_count(count, 0)?;
         if self.entries.len() >= MAX_CHUNKS {
             return Err(Error::input("more than 4 billion distinct chunks"));
         }
@@ -218,7 +269,10 @@ impl ChunkCounts {
         for (bytes, count, first) in other.iter() {
             self.add(bytes, count, first)?;
         }
-        self.source_bytes += other.source_bytes;
+        for run in other.runs.runs() {
+            self.add_run(run.clone())?;
+        }
+        self.source_bytes = self.source_bytes.saturating_add(other.source_bytes);
         self.min_chunk_count = match (self.min_chunk_count, other.min_chunk_count) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
@@ -332,7 +386,8 @@ impl ChunkCounts {
 
     /// The corpus these counts stand for: chunks in order of first
     /// appearance, each with its summed count. Trains as the whole text does.
-    pub fn into_corpus(self) -> Result<Corpus> {
+    pub fn into_corpus(mut self) -> Result<Corpus> {
+        self.finish_edges()?;
         // Tokens at merge 0 are at most a chunk's bytes and its end marker;
         // every pair count and token total training keeps is at most that
         // sum, so checking it once here keeps them all in 64 bits.
@@ -365,6 +420,19 @@ impl ChunkCounts {
         let source = usize::try_from(self.source_bytes).unwrap_or(usize::MAX);
         Ok(Corpus::from_counted(text, chunks, source))
     }
+}
+
+/// The most a chunk is counted: what a count file's int64 column holds, so
+/// that a TSV and a Parquet file of the same counts never disagree.
+pub const MAX_COUNT: u64 = i64::MAX as u64;
+
+/// `a + b` as a chunk's count, refused past [`MAX_COUNT`].
+pub fn checked_count(a: u64, b: u64) -> Result<u64> {
+    a.checked_add(b).filter(|&n| n <= MAX_COUNT).ok_or_else(|| {
+        Error::input(
+            "a chunk's count passes 2^63 - 1 (the most a count file holds): the counts cannot be summed",
+        )
+    })
 }
 
 /// The sum of `count x length` over `rows`, or an error naming the limit

@@ -4,6 +4,7 @@
 use crate::error::{Error, Result};
 use crate::names::Mode;
 use crate::pretokenize::pretok::Chunker;
+use crate::train::shard_edges::{CutRule, ShardCut};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 
@@ -190,45 +191,46 @@ impl Corpus {
 
     /// [`Corpus::count_stream`], reading about `block` bytes at a time.
     pub fn count_stream_in_blocks(
-        mut read: impl std::io::Read,
+        read: impl std::io::Read,
         chunker: Chunker,
         by_line: bool,
         what: &str,
-        mut progress: impl FnMut(usize),
+        progress: impl FnMut(usize),
         block_size: usize,
     ) -> Result<Self> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PARTS));
-        let mut distinct = DistinctChunks::default();
-        // Bytes of the source before the block.
-        let mut consumed = 0u64;
-        let block_size = block_size.max(1);
-        let mut block: Vec<u8> = Vec::with_capacity(block_size + block_size / 4);
-        let mut total = 0usize;
-        // The bytes at the block's start known to hold no place to cut: a
-        // chunk longer than a block (a run with no space) is read on block
-        // after block, and searching it all again each time would cost its
-        // length squared.
-        let mut searched = 0usize;
-        let mut done = false;
-        while !done {
-            let (added, ended) = fill_block(&mut read, &mut block, block_size, what)?;
-            done = ended;
-            total += added;
-            progress(total);
-            let Some(end) = piece_end(&block, searched, by_line, done, what)? else {
-                searched = block.len();
-                continue;
-            };
-            let piece = &block[..end];
-            for part in count_in_parts(piece, chunker, by_line, threads) {
-                distinct.absorb(piece, part?, consumed, what)?;
-            }
-            block.drain(..end);
-            // What is left follows the last place to cut.
-            searched = block.len();
-            consumed += end as u64;
-        }
-        Ok(distinct.into_corpus(total))
+        let blocks = Blocks::new(read, by_line, what, block_size);
+        Ok(blocks.count(chunker, progress, false)?.0)
+    }
+
+    /// [`Corpus::count_stream`] for a shard cut anywhere: only the text
+    /// between its first and last places to cut is counted; the text before
+    /// and after is kept apart (see [`crate::train::shard_edges`]). Offsets
+    /// are from the head's end, where the counted text starts.
+    pub fn count_shard_stream(
+        read: impl std::io::Read,
+        chunker: Chunker,
+        by_line: bool,
+        what: &str,
+        progress: impl FnMut(usize),
+    ) -> Result<(Self, ShardCut)> {
+        Self::count_shard_stream_in_blocks(read, chunker, by_line, what, progress, STREAM_BLOCK)
+    }
+
+    /// [`Corpus::count_shard_stream`], reading about `block` bytes at a time.
+    pub fn count_shard_stream_in_blocks(
+        read: impl std::io::Read,
+        chunker: Chunker,
+        by_line: bool,
+        what: &str,
+        progress: impl FnMut(usize),
+        block_size: usize,
+    ) -> Result<(Self, ShardCut)> {
+        let blocks = Blocks::new(read, by_line, what, block_size);
+        let (corpus, cut) = blocks.count(chunker, progress, true)?;
+        Ok((
+            corpus,
+            cut.unwrap_or_else(|| ShardCut::of(b"", CutRule::Nowhere).0),
+        ))
     }
 
     /// Distinct chunks in order of first appearance.
@@ -427,6 +429,138 @@ fn count_in_parts(
             })
             .collect()
     })
+}
+
+/// A text read a block at a time and counted up to its places to cut
+/// ([`Corpus::count_stream`]).
+struct Blocks<'w, R> {
+    read: R,
+    by_line: bool,
+    what: &'w str,
+    block_size: usize,
+    block: Vec<u8>,
+    /// Bytes read so far.
+    total: usize,
+    /// Whether the source has ended.
+    done: bool,
+}
+
+impl<'w, R: std::io::Read> Blocks<'w, R> {
+    fn new(read: R, by_line: bool, what: &'w str, block_size: usize) -> Self {
+        let block_size = block_size.max(1);
+        Blocks {
+            read,
+            by_line,
+            what,
+            block_size,
+            block: Vec::with_capacity(block_size + block_size / 4),
+            total: 0,
+            done: false,
+        }
+    }
+
+    fn fill(&mut self, progress: &mut impl FnMut(usize)) -> Result<()> {
+        let (added, ended) =
+            fill_block(&mut self.read, &mut self.block, self.block_size, self.what)?;
+        self.done = ended;
+        self.total += added;
+        progress(self.total);
+        Ok(())
+    }
+
+    /// Read until a place to cut is found: the text before it (taken out
+    /// of the block), or `None` when the source ends with no place to cut.
+    fn head(&mut self, progress: &mut impl FnMut(usize)) -> Result<Option<Vec<u8>>> {
+        let rule = if self.by_line {
+            CutRule::AfterLineBreak
+        } else {
+            CutRule::BeforeLine
+        };
+        let mut searched = 0;
+        loop {
+            self.fill(progress)?;
+            if let Some(at) = rule.first_cut(&self.block, searched) {
+                return Ok(Some(self.block.drain(..at).collect()));
+            }
+            if self.done {
+                return Ok(None);
+            }
+            if self.block.len() >= MAX_UNCUT {
+                return Err(Error::input(format!(
+                    "{}: more than 4 GiB with no place to cut it into chunks; bpeek keeps a chunk up to 4 GiB",
+                    self.what
+                )));
+            }
+            searched = self.block.len();
+        }
+    }
+
+    /// The distinct chunks of the text; with `edges`, of the text between
+    /// its first and last places to cut only, and where it was cut.
+    fn count(
+        mut self,
+        chunker: Chunker,
+        mut progress: impl FnMut(usize),
+        edges: bool,
+    ) -> Result<(Corpus, Option<ShardCut>)> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PARTS));
+        let mut distinct = DistinctChunks::default();
+        let mut head = Vec::new();
+        if edges {
+            match self.head(&mut progress)? {
+                Some(h) => head = h,
+                None => {
+                    let text = std::mem::take(&mut self.block);
+                    let cut = ShardCut::of(&text, CutRule::Nowhere).0;
+                    return Ok((distinct.into_corpus(self.total), Some(cut)));
+                }
+            }
+        }
+        // Bytes of the source before the block, after the head.
+        let mut consumed = 0u64;
+        // The bytes at the block's start known to hold no place to cut: a
+        // chunk longer than a block (a run with no space) is read on block
+        // after block, and searching it all again each time would cost its
+        // length squared.
+        let mut searched = 0usize;
+        let mut fresh = !edges;
+        loop {
+            if fresh {
+                self.fill(&mut progress)?;
+            }
+            fresh = true;
+            let end = if self.done && edges {
+                // The text after the last place to cut is the tail.
+                last_cut(&self.block, self.by_line).unwrap_or(0)
+            } else {
+                match piece_end(&self.block, searched, self.by_line, self.done, self.what)? {
+                    Some(end) => end,
+                    None => {
+                        searched = self.block.len();
+                        continue;
+                    }
+                }
+            };
+            let piece = &self.block[..end];
+            for part in count_in_parts(piece, chunker, self.by_line, threads) {
+                distinct.absorb(piece, part?, consumed, self.what)?;
+            }
+            self.block.drain(..end);
+            // What is left follows the last place to cut.
+            searched = self.block.len();
+            consumed += end as u64;
+            if self.done {
+                break;
+            }
+        }
+        let cut = edges.then(|| ShardCut {
+            len: self.total as u64,
+            head,
+            tail: std::mem::take(&mut self.block),
+            cut: true,
+        });
+        Ok((distinct.into_corpus(self.total), cut))
+    }
 }
 
 /// The distinct chunks of a text read a block at a time

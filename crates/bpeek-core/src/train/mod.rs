@@ -13,5 +13,6 @@ pub mod hf_ids;
 pub mod packed;
 pub mod paged;
 pub mod pairs;
+pub mod shard_edges;
 pub mod trainer;
 pub mod wordpiece_score;

@@ -217,6 +217,11 @@ fn trainer_from_counts(opts: &TrainingOptions, keep_history: bool) -> Result<(St
         name.push_str(&format!(" (chunks seen fewer than {k} times dropped)"));
     }
     let corpus = counts.into_corpus().map_err(|e| e.context(&name))?;
+    if corpus.chunks().is_empty() {
+        return Err(Error::input(format!(
+            "{name}: the counts hold no chunk, so there is nothing to train on"
+        )));
+    }
     let trainer = Trainer::from_corpus(corpus, config).map_err(|e| e.context(&name))?;
     Ok((name, trainer_with_budget(opts, trainer)?))
 }
