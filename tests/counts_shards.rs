@@ -338,3 +338,74 @@ fn the_one_pass_merge_writes_what_summing_in_a_table_writes() {
         assert_eq!(rows, want, "round {round}");
     }
 }
+
+/// Every single bit of a count file bpeek wrote flipped in turn: the file
+/// is refused, or what is read from it (rows, options, edges, sizes) is
+/// exactly what was written. No flip changes a chunk unnoticed.
+#[test]
+fn no_single_bit_flip_changes_what_a_count_file_says_unnoticed() {
+    let dir = Scratch::new("counts-flips");
+    let options = ChunkOptions {
+        mode: Mode::Byte,
+        pretok: Pretok::Gpt2,
+        digits: Digits::Keep,
+        by_line: false,
+    };
+    let mut rng = Rng(7);
+    let text = lines(&mut rng, 600);
+    let mut counts = ChunkCounts::new(options);
+    let (corpus, cut) = shard_corpus(&text[5..], options);
+    counts.add_shard(&corpus, cut, 3).unwrap();
+    let path = round_trip(&dir, &counts, "flips.parquet", true);
+    let want = rows_of(&path);
+    let bytes = std::fs::read(&path).unwrap();
+    let pages = covered_by_checksum(&bytes);
+    let (mut refused, mut same) = (0, 0);
+    for bit in 0..bytes.len() * 8 {
+        let mut bad = bytes.clone();
+        bad[bit / 8] ^= 1 << (bit % 8);
+        let flipped = dir.join("flipped.parquet");
+        std::fs::write(&flipped, &bad).unwrap();
+        match try_rows_of(&flipped) {
+            Err(_) => refused += 1,
+            Ok(got) => {
+                assert!(bit / 8 >= pages, "bit {bit} of the pages passed unnoticed");
+                assert_eq!(got, want, "bit {bit} changed what the file says");
+                same += 1;
+            }
+        }
+    }
+    // Every flip in the pages is found; in the footer, only flips of what
+    // bpeek does not read (statistics, sizes it checks otherwise) pass.
+    assert!(refused >= pages * 8, "{refused} refused, {same} read alike");
+}
+
+/// The bytes the checksum covers: N in the `crc32 HEX N` bpeek writes.
+fn covered_by_checksum(file: &[u8]) -> usize {
+    let at = file
+        .windows(6)
+        .position(|w| w == b"crc32 ")
+        .expect("a checksum");
+    let text: String = file[at + 15..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .map(|&b| b as char)
+        .collect();
+    text.parse().expect("a length")
+}
+
+/// All rows of a count file, or why it was refused.
+fn try_rows_of(
+    path: &std::path::Path,
+) -> bpeek::bpe::error::Result<(count_file::Header, Vec<count_file::CountRow>)> {
+    let (header, mut source) = bpeek::counts::count_rows::RowSource::open(path)?;
+    let mut all = Vec::new();
+    let mut batch = Vec::new();
+    loop {
+        source.next_batch(64, &mut batch)?;
+        if batch.is_empty() {
+            return Ok((header, all));
+        }
+        all.append(&mut batch);
+    }
+}

@@ -123,6 +123,8 @@ pub struct CountWriter<'w> {
     /// The options column's value, in every row of a Parquet file.
     #[cfg(feature = "parquet")]
     options: String,
+    /// Rows pushed so far.
+    written: u64,
 }
 
 enum WriterKind<'w> {
@@ -153,6 +155,9 @@ impl Write for Summed<'_> {
         self.inner.flush()
     }
 }
+
+/// The key-value metadata holding the number of rows bpeek wrote.
+pub const ROWS_KEY: &str = "bpeek.rows";
 
 /// The key-value metadata holding a Parquet count file's checksum:
 /// `crc32 HEX N`, the CRC-32 of its first N bytes (every page) followed by
@@ -217,11 +222,13 @@ impl<'w> CountWriter<'w> {
             rows: Vec::new(),
             #[cfg(feature = "parquet")]
             options,
+            written: 0,
         })
     }
 
     pub fn push(&mut self, row: CountRow) -> Result<()> {
         self.rows.push(row);
+        self.written += 1;
         let full = match self.kind {
             #[cfg(feature = "parquet")]
             WriterKind::Parquet(..) => ROWS_PER_GROUP,
@@ -259,7 +266,12 @@ impl<'w> CountWriter<'w> {
         self.flush_rows()?;
         match self.kind {
             #[cfg(feature = "parquet")]
-            WriterKind::Parquet(mut w, kv) => {
+            WriterKind::Parquet(mut w, mut kv) => {
+                // The rows are counted under the checksum: a footer whose
+                // row counts changed reads fewer rows, which is found.
+                let rows = (ROWS_KEY.to_string(), self.written.to_string());
+                w.append_key_value_metadata(KeyValue::new(rows.0.clone(), rows.1.clone()));
+                kv.push(rows);
                 w.flush().map_err(write_failure)?;
                 let pages = w.inner();
                 let crc = checksum(pages.crc.clone(), &kv);

@@ -23,6 +23,9 @@ pub struct RowSource {
     /// The last chunk handed out, to check a file that says it is sorted.
     last: Option<Vec<u8>>,
     rows: u64,
+    /// The rows the file says it holds (bpeek's Parquet files say it
+    /// under their checksum).
+    expected_rows: Option<u64>,
     kind: Kind,
 }
 
@@ -47,11 +50,17 @@ impl RowSource {
             open_tsv(path)
         };
         let (header, kind) = opened.map_err(|e| e.context(&shown))?;
+        let expected_rows = match &kind {
+            #[cfg(feature = "parquet")]
+            Kind::Parquet(p) => p.expected_rows,
+            Kind::Tsv { .. } => None,
+        };
         let source = RowSource {
             shown,
             sorted: header.sorted,
             last: None,
             rows: 0,
+            expected_rows,
             kind,
         };
         Ok((header, source))
@@ -71,6 +80,15 @@ impl RowSource {
             Kind::Parquet(p) => guarded(|| p.rows(max, out)),
         };
         read.map_err(|e| e.context(&self.shown))?;
+        if out.is_empty()
+            && let Some(n) = self.expected_rows
+            && n != self.rows
+        {
+            return Err(Error::input(format!(
+                "{}: damaged: {} rows read where bpeek wrote {n}",
+                self.shown, self.rows
+            )));
+        }
         if self.sorted {
             for (i, row) in out.iter().enumerate() {
                 if self
@@ -265,6 +283,7 @@ struct ParquetRows {
     /// The last options value found to say the file's options.
     options_seen: Vec<u8>,
     row: u64,
+    expected_rows: Option<u64>,
 }
 
 #[cfg(feature = "parquet")]
@@ -283,8 +302,9 @@ impl ParquetRows {
         }
         let columns = row_columns(meta)?;
         check_column_chunks(meta, file_len)?;
-        check_checksum(path, meta, file_len)?;
+        // Page headers first: a lying size is named as such.
         check_page_headers(path, meta)?;
+        check_checksum(path, meta, file_len)?;
         let options = file_options(&reader)?;
         let header = Header {
             options,
@@ -296,6 +316,7 @@ impl ParquetRows {
                 None => Vec::new(),
             },
         };
+        let expected_rows = whole_number(meta, crate::count_file::ROWS_KEY)?;
         let rows = ParquetRows {
             options_column: column_index(reader.metadata(), "options"),
             reader,
@@ -306,6 +327,7 @@ impl ParquetRows {
             options,
             options_seen: Vec::new(),
             row: 0,
+            expected_rows,
         };
         Ok((header, rows))
     }
@@ -528,7 +550,7 @@ fn check_checksum(path: &Path, meta: &ParquetMetaData, file_len: u64) -> Result<
     use crate::count_file::{CHECKSUM_KEY, checksum};
     use std::io::Read;
     let Some(value) = key_value(meta, CHECKSUM_KEY) else {
-        return Ok(());
+        return no_checksum_needed(meta);
     };
     let parsed = value
         .strip_prefix("crc32 ")
@@ -564,6 +586,26 @@ fn check_checksum(path: &Path, meta: &ParquetMetaData, file_len: u64) -> Result<
         return Err(Error::input(format!(
             "damaged: its checksum is {got:08x}, not the {want:08x} bpeek wrote (bytes of its pages or metadata changed since)"
         )));
+    }
+    Ok(())
+}
+
+/// A file without a checksum is read only when bpeek did not write it, or
+/// wrote it before it wrote checksums (format 1): a damaged footer that
+/// lost bpeek's metadata (and with it the shards' edges) is refused.
+#[cfg(feature = "parquet")]
+fn no_checksum_needed(meta: &ParquetMetaData) -> Result<()> {
+    let file = meta.file_metadata();
+    // bpeek's schema is named bpeek_counts; other engines name their own.
+    let by_bpeek = file.schema().name() == "bpeek_counts"
+        || file.created_by().is_some_and(|c| c.starts_with("bpeek"))
+        || file
+            .key_value_metadata()
+            .is_some_and(|kv| kv.iter().any(|kv| kv.key.starts_with("bpeek.")));
+    if by_bpeek && key_value(meta, "bpeek.counts").as_deref() != Some("1") {
+        return Err(Error::input(
+            "damaged: bpeek wrote it, but its checksum (bpeek.checksum) is gone from its metadata",
+        ));
     }
     Ok(())
 }
@@ -716,4 +758,70 @@ fn no_nulls(records: usize, values: usize) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+#[cfg(all(test, feature = "parquet"))]
+mod tests {
+    use super::*;
+    use crate::count_file::{CountFormat, CountWriter};
+
+    fn counted_file() -> Vec<u8> {
+        let options = ChunkOptions::parse("mode=byte pretok=gpt2 digits=keep by-line=no").unwrap();
+        let header = Header {
+            options,
+            source_bytes: Some(40_000),
+            min_chunk_count: None,
+            sorted: true,
+            runs: Vec::new(),
+        };
+        let mut bytes = Vec::new();
+        let mut w = CountWriter::new(CountFormat::Parquet, &header, &mut bytes).unwrap();
+        // Enough rows that the first page's size takes a 3-byte number.
+        for i in 0..2000u64 {
+            w.push(CountRow {
+                chunk: format!("chunk{i:05}").into_bytes(),
+                count: 2,
+                first: FirstPlace {
+                    shard: 0,
+                    offset: i,
+                },
+            })
+            .unwrap();
+        }
+        w.finish().unwrap();
+        bytes
+    }
+
+    /// A page header that claims far more bytes than its page stores is
+    /// refused before the decoder makes room for the claim.
+    #[test]
+    fn a_page_header_claiming_more_than_64_times_its_bytes_is_refused() {
+        let mut bytes = counted_file();
+        let path =
+            std::env::temp_dir().join(format!("bpeek-lying-page-{}.parquet", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let column = reader.metadata().row_group(0).column(0);
+        let at = column
+            .dictionary_page_offset()
+            .unwrap_or(column.data_page_offset()) as usize;
+        // Field 1 (the page's type) and the header of field 2 come first.
+        assert_eq!(bytes[at], 0x15);
+        assert_eq!(bytes[at + 2], 0x15);
+        let size = at + 3;
+        let len = bytes[size..].iter().position(|b| b & 0x80 == 0).unwrap() + 1;
+        assert_eq!(len, 3, "the page is no longer the size this test needs");
+        // The largest even zigzag number of the same length: a claim of
+        // 2^20 - 1 bytes, past 64 times this page's stored bytes.
+        bytes[size] = 0xfe;
+        for b in &mut bytes[size + 1..size + len - 1] {
+            *b = 0xff;
+        }
+        bytes[size + len - 1] = 0x7f;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = RowSource::open(&path).err().expect("refused").to_string();
+        let _ = std::fs::remove_file(&path);
+        assert!(err.contains("page 0 claims"), "{err}");
+        assert!(err.contains("at most 64 times its stored size"), "{err}");
+    }
 }
