@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Count corpus shards in Spark by piping each through `bpeek count -`.
+"""Count corpus shards in Spark by streaming each through `bpeek count -`.
 
-Each shard file is one record (`binaryFiles`); a `mapPartitions` task
-pipes each of its shards through `bpeek count - --shard N --out -` and
-turns the tab-separated rows into a DataFrame, which Spark writes as
-Parquet. `bpeek train --counts FOLDER` sums Spark's part files and learns
-the merges that `bpeek train` learns on the whole corpus (shards numbered
-in corpus order, cut between lines: see docs/scale.md).
+The driver lists the shard files and numbers them; Spark distributes only
+the (number, path) pairs, one task per shard. Each task opens its shard
+in Python and streams it in blocks into `bpeek count - --shard N --out -`,
+reading the tab-separated rows back line by line, so neither the JVM nor
+the Python worker ever holds a whole shard (`binaryFiles` would). The rows
+become a DataFrame, which Spark writes as Parquet; the text at the shards'
+edges goes to `edges.tsv` beside the part files. `bpeek train --counts
+FOLDER` sums them and learns the merges that `bpeek train` learns on the
+whole corpus (shards numbered in corpus order, cut anywhere: see
+docs/scale.md).
 
     spark-submit examples/spark_count.py --out counts/ 'shards/*.txt' -- --pretok cl100k
     bpeek train --counts counts/ --vocab-size 32000 --out tokenizer.json
 
 `--reduce` sums the counts in Spark too (one row per distinct chunk).
 Options after `--` go to every `bpeek count`; `bpeek` must be on the
-workers' PATH (or give `--bpeek`).
+workers' PATH (or give `--bpeek`). Local shards are read with `open`,
+others (hdfs://, s3://, ...) through pyarrow's file systems.
 """
 
 import argparse
@@ -21,6 +26,140 @@ import codecs
 import shutil
 import subprocess
 import sys
+import threading
+
+try:
+    from pyspark.accumulators import AccumulatorParam
+except ImportError:  # --help without pyspark
+    AccumulatorParam = object
+
+BLOCK = 1 << 20  # bytes handed to bpeek per write
+
+
+def list_shards(sc, pattern):
+    """The shard files a path, folder or glob names, as Hadoop sees them.
+
+    Hadoop's own listing keeps the paths `binaryFiles` read (hdfs://, s3a://,
+    folders, hidden `_`/`.` files skipped) without reading any file.
+    """
+    hadoop = sc._jvm.org.apache.hadoop.fs
+    path = hadoop.Path(pattern)
+    fs = path.getFileSystem(sc._jsc.hadoopConfiguration())
+    found = []
+    for status in fs.globStatus(path) or []:
+        inside = fs.listStatus(status.getPath()) if status.isDirectory() else [status]
+        for s in inside:
+            name = s.getPath().getName()
+            if s.isFile() and not name.startswith(("_", ".")):
+                found.append(s.getPath().toString())
+    return sorted(found)
+
+
+def open_shard(path):
+    """A binary stream of the shard: local files directly, others via pyarrow."""
+    if path.startswith("file:"):
+        from urllib.parse import unquote, urlparse
+
+        return open(unquote(urlparse(path).path), "rb")
+    from pyarrow import fs
+
+    filesystem, inner = fs.FileSystem.from_uri(path)
+    return filesystem.open_input_stream(inner)
+
+
+def feed(path, stdin, failed):
+    """Copy the shard into bpeek's stdin block by block (runs in a thread).
+
+    A read error is kept in `failed`: bpeek would otherwise count the part
+    it got and exit 0, and the shard's counts would be silently short.
+    """
+    try:
+        with open_shard(path) as src:
+            while block := src.read(BLOCK):
+                stdin.write(block)
+    except BrokenPipeError:
+        pass  # bpeek stopped early; its exit status says why
+    except Exception as e:
+        failed.append(e)
+    finally:
+        try:
+            stdin.close()
+        except BrokenPipeError:
+            pass
+
+
+def count_shard(bpeek, options, number, path, edges):
+    """One shard's rows (chunk, count, first_shard, first_offset, options).
+
+    The text at the shard's two edges, which bpeek keeps apart until its
+    neighbours join it, comes as `# run/head/tail` lines after the header;
+    they go to `edges` (an accumulator), not into the rows.
+    """
+    cmd = [bpeek, "count", "-", "--shard", str(number), "--out", "-", "-q", *options]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    # Feeding from another thread: bpeek may write rows before it has read all.
+    failed = []
+    writer = threading.Thread(target=feed, args=(path, proc.stdin, failed), daemon=True)
+    writer.start()
+    opts = None
+    header, edge_lines = None, []
+    for line in proc.stdout:
+        line = line.rstrip(b"\n")
+        if line.startswith(b"#"):
+            # The header ("# bpeek counts 2: OPTIONS; ..."), then the edge
+            # lines. bpeek escapes a leading '#' in a chunk, so no row
+            # starts with one.
+            if header is None:
+                header = line.decode()
+                opts = header.split(": ", 1)[1].split("; ")[0]
+            else:
+                edge_lines.append(line.decode())
+            continue
+        if not line:
+            continue
+        chunk, count, shard, offset = line.split(b"\t")
+        yield (codecs.escape_decode(chunk)[0], int(count), int(shard), int(offset), opts)
+    writer.join()
+    if failed:
+        proc.wait()
+        raise failed[0]
+    if proc.wait() != 0:
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
+    edges.add({number: (header, edge_lines)})
+
+
+class ByShard(AccumulatorParam):
+    """Edges gathered from the tasks, one entry per shard (a task run
+    again gives the same lines)."""
+
+    def zero(self, value):
+        return {}
+
+    def addInPlace(self, a, b):
+        a.update(b)
+        return a
+
+
+def write_edges(sc, out, edges):
+    """The shards' edges as one TSV count file in the output folder, beside
+    Spark's part files: `bpeek train --counts` joins them and counts the
+    chunks where the shards meet."""
+    if not edges:
+        return
+    options = next(iter(edges.values()))[0].split(": ", 1)[1].split("; ")[0]
+    total = 0
+    for header, _ in edges.values():
+        for field in header.split("; ")[1:]:
+            if field.startswith("source-bytes "):
+                total += int(field.split(" ")[1])
+    lines = [f"# bpeek counts 2: {options}; source-bytes {total}"]
+    for number in sorted(edges):
+        lines.extend(edges[number][1])
+    hadoop = sc._jvm.org.apache.hadoop.fs
+    path = hadoop.Path(out.rstrip("/") + "/edges.tsv")
+    stream = path.getFileSystem(sc._jsc.hadoopConfiguration()).create(path, True)
+    stream.write(bytearray(("\n".join(lines) + "\n").encode()))
+    stream.close()
 
 
 def main():
@@ -41,24 +180,16 @@ def main():
 
     spark = SparkSession.builder.appName("bpeek count").getOrCreate()
     sc = spark.sparkContext
-    files = sc.binaryFiles(args.shards)
     # Shards are numbered in name order: name them in corpus order.
-    number = {path: i for i, path in enumerate(sorted(files.keys().collect()))}
+    shards = list(enumerate(list_shards(sc, args.shards)))
+    if not shards:
+        sys.exit(f"no shard files match {args.shards}")
     bpeek = args.bpeek
+    edges = sc.accumulator({}, ByShard())
 
-    def count_partition(shards):
-        for path, text in shards:
-            cmd = [bpeek, "count", "-", "--shard", str(number[path]), "--out", "-", "-q", *options]
-            out = subprocess.run(cmd, input=text, stdout=subprocess.PIPE, check=True).stdout
-            lines = out.split(b"\n")
-            # The first line is the header: "# bpeek counts 1: OPTIONS; ...".
-            header = lines[0].decode()
-            opts = header.split(": ", 1)[1].split("; ")[0]
-            for line in lines[1:]:
-                if not line:
-                    continue
-                chunk, count, shard, offset = line.split(b"\t")
-                yield (codecs.escape_decode(chunk)[0], int(count), int(shard), int(offset), opts)
+    def count_partition(pairs):
+        for number, path in pairs:
+            yield from count_shard(bpeek, options, number, path, edges)
 
     schema = StructType(
         [
@@ -69,7 +200,9 @@ def main():
             StructField("options", StringType(), False),
         ]
     )
-    df = spark.createDataFrame(files.mapPartitions(count_partition), schema)
+    # One partition per shard: only the (number, path) pairs travel.
+    pairs = sc.parallelize(shards, len(shards))
+    df = spark.createDataFrame(pairs.mapPartitions(count_partition), schema)
     if args.reduce:
         first = F.min(F.struct("first_shard", "first_offset")).alias("first")
         df = (
@@ -78,6 +211,7 @@ def main():
             .select("chunk", "count", "first.first_shard", "first.first_offset", "options")
         )
     df.write.mode("overwrite").parquet(args.out)
+    write_edges(sc, args.out, edges.value)
     spark.stop()
 
 

@@ -42,7 +42,8 @@ fn merges(report: &str) -> Vec<String> {
 }
 
 /// Every bundled corpus and sample, several times over with the lines in
-/// another order each time, cut into `n` shards between lines.
+/// another order each time, cut into `n` shards at random bytes (inside
+/// lines, words and characters).
 fn corpus_in_shards(dir: &Path, n: usize) -> (PathBuf, Vec<String>) {
     let mut lines: Vec<&str> = Vec::new();
     for c in bpeek::corpora::BUNDLED {
@@ -61,11 +62,22 @@ fn corpus_in_shards(dir: &Path, n: usize) -> (PathBuf, Vec<String>) {
     }
     let whole = dir.join("whole.txt");
     std::fs::write(&whole, &text).unwrap();
-    let all: Vec<&str> = text.split_inclusive('\n').collect();
+    let bytes = text.as_bytes();
+    let mut cuts: Vec<usize> = (1..n)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % bytes.len()
+        })
+        .collect();
+    cuts.sort_unstable();
+    cuts.insert(0, 0);
+    cuts.push(bytes.len());
     let mut shards = Vec::new();
-    for (i, part) in all.chunks(all.len().div_ceil(n)).enumerate() {
+    for (i, w) in cuts.windows(2).enumerate() {
         let p = dir.join(format!("shard-{i}.txt"));
-        std::fs::write(&p, part.concat()).unwrap();
+        std::fs::write(&p, &bytes[w[0]..w[1]]).unwrap();
         shards.push(p.display().to_string());
     }
     (whole, shards)
@@ -97,14 +109,13 @@ fn a_dask_cluster_counts_shards_and_train_learns_the_whole_texts_merges() {
         .arg("--out")
         .arg(&parts)
         .args(&shards)
-        .args(["--", "--by-line", "--pretok", "o200k"]);
+        .args(["--", "--pretok", "o200k"]);
     run(&mut cmd);
     let parts_s = parts.display().to_string();
     for tie in ["first", "hf"] {
         let want = bpeek(&[
             "train",
             whole.to_str().unwrap(),
-            "--by-line",
             "--pretok",
             "o200k",
             "--tie",
@@ -120,7 +131,8 @@ fn a_dask_cluster_counts_shards_and_train_learns_the_whole_texts_merges() {
 
     // pyarrow reads what bpeek wrote, with the documented schema; Dask
     // reads the parts, does the reduce itself and writes its own Parquet
-    // (losing bpeek's metadata, keeping the options column).
+    // (losing bpeek's metadata, keeping the options column), and `bpeek
+    // count --edges-only` keeps the shards' edges it lost beside it.
     let reduced = dir.join("reduced");
     let check = format!(
         r#"
@@ -131,7 +143,7 @@ t = pq.read_table(files[0])
 assert [f.name for f in t.schema] == ["chunk", "count", "first_shard", "first_offset", "options"], t.schema
 assert str(t.schema.field("chunk").type) == "binary" and str(t.schema.field("count").type) == "int64"
 meta = pq.read_metadata(files[0]).metadata
-assert meta[b"bpeek.options"] == b"mode=byte pretok=o200k digits=keep by-line=yes", meta
+assert meta[b"bpeek.options"] == b"mode=byte pretok=o200k digits=keep by-line=no", meta
 total = sum(pq.read_metadata(f).metadata[b"bpeek.source_bytes"] and int(pq.read_metadata(f).metadata[b"bpeek.source_bytes"]) for f in files)
 assert total == {whole_len}, total
 df = dd.read_parquet("{parts}")
@@ -151,10 +163,19 @@ print(len(out))
     .parse()
     .expect("the number of distinct chunks");
     assert!(distinct > 100, "{distinct}");
+    let edges = reduced.join("edges.parquet");
+    bpeek(&[
+        "count",
+        "-q",
+        "--counts",
+        &parts_s,
+        "--edges-only",
+        "--out",
+        edges.to_str().unwrap(),
+    ]);
     let want = bpeek(&[
         "train",
         whole.to_str().unwrap(),
-        "--by-line",
         "--pretok",
         "o200k",
         "--merges",
