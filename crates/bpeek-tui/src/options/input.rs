@@ -212,6 +212,11 @@ fn trainer_from_counts(opts: &TrainingOptions, keep_history: bool) -> Result<(St
         [first, ..] => format!("{first} and {} more", opts.counts.len() - 1),
         [] => String::new(),
     };
+    if counts.runs().is_empty() {
+        // Another engine's rows, or files bpeek wrote before it kept
+        // edges: nothing says the shards were cut where no chunk crosses.
+        name.push_str(" (no shard edges: its shards are taken as cut between chunks)");
+    }
     if let Some(k) = counts.min_chunk_count() {
         // The merges are those of the kept chunks: the report says so.
         name.push_str(&format!(" (chunks seen fewer than {k} times dropped)"));
