@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# Training on a corpus counted in shards, against one process on the whole
-# text: wall time and peak memory of each step, and the merges compared.
+# Training on a corpus counted in shards cut at random bytes, against one
+# process on the whole text: wall time and peak memory of each step, and
+# the merges compared.
 #
 #   bash benches/scale.sh            # corpora of 1, 2 and 5 GB
 #   bash benches/scale.sh 1 2        # sizes in GB
 #
-# The corpus is built from this machine's text (manual pages in every
-# language installed, /usr/share/doc, the Rust and Python sources on disk,
-# bpeek's multilingual samples), taken whole once; each further pass over
-# it shifts the letters (a to b, ...) so that no pass repeats another.
-# Shards of 128 MB are cut at line breaks and counted with --by-line, so
-# the merges must equal those of one process on the whole text.
+# The corpus is a prefix of this machine's distinct text in shuffled order
+# (benches/scale_pool.py: manual pages in every language installed,
+# documentation, headers, Rust and Python sources, each file once). A size
+# the machine has not that much distinct text for is skipped, said so:
+# text is never repeated to make up the size. Shards of about 128 MB are
+# cut at random bytes (inside lines, words and characters) and counted
+# with the default options (byte mode, gpt2): their edges meet in the
+# reduce, so the merges must equal those of one process on the whole text.
 #
 # Steps timed (/usr/bin/time: wall seconds, peak resident memory):
-#   single   bpeek train WHOLE --by-line --vocab-size 32000
+#   single   bpeek train WHOLE --vocab-size 32000
 #   map      examples/dask_count.py: a local Dask cluster of 2 workers
 #            runs bpeek count on each shard (one part file per shard)
 #   reduce   bpeek count --counts PARTS --out merged.parquet
@@ -28,29 +31,13 @@ mkdir -p "$work"
 cargo build --release --quiet
 bpeek="$PWD/target/release/bpeek"
 
-pool="$work/pool.txt"
+pool="${BPEEK_SCALE_POOL:-$work/shuffled-pool.txt}"
 if [ ! -s "$pool" ]; then
-    echo "gathering the machine's text into $pool" >&2
-    {
-        find /usr/share/man -name '*.gz' -size -2M -print0 | sort -z | xargs -0 zcat -f 2>/dev/null || true
-        find /usr/share/doc -type f \( -name '*.txt' -o -name 'README*' -o -name '*.md' \) -size -2M -print0 |
-            sort -z | xargs -0 cat 2>/dev/null || true
-        find "${CARGO_HOME:-$HOME/.cargo}/registry/src" -type f \( -name '*.rs' -o -name '*.md' \) -size -2M -print0 |
-            sort -z | xargs -0 cat 2>/dev/null || true
-        find "$(python3 -c 'import sys; print(sys.prefix)')" -type f -name '*.py' -size -2M -print0 |
-            sort -z | xargs -0 cat 2>/dev/null || true
-        cat corpora/samples/* corpora/*.txt
-    } | tr -d '\000' >"$pool"
+    echo "gathering the machine's distinct text into $pool" >&2
+    python3 benches/scale_pool.py "$pool"
 fi
 pool_bytes=$(stat -c %s "$pool")
 echo "pool: $pool_bytes bytes of distinct text" >&2
-
-# Letters shifted by k places (k = 0: the text as it is).
-shift_letters() {
-    local k=$1 lower=abcdefghijklmnopqrstuvwxyz upper=ABCDEFGHIJKLMNOPQRSTUVWXYZ
-    local l2="${lower:k}${lower:0:k}" u2="${upper:k}${upper:0:k}"
-    tr "a-zA-Z" "$l2$u2"
-}
 
 timed() { # label, then the command; appends "label wall_s peak_kB" to $times
     local label=$1
@@ -58,38 +45,52 @@ timed() { # label, then the command; appends "label wall_s peak_kB" to $times
     /usr/bin/time -f "$label %e %M" -a -o "$times" "$@"
 }
 
+# Cut FILE into shards of about N bytes into DIR, each cut at a random byte
+# (seeded) within a quarter shard of a multiple of N.
+cut_at_random_bytes() {
+    python3 - "$1" "$2" "$3" <<'EOF'
+import os, random, sys
+path, size, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+total = os.path.getsize(path)
+rng = random.Random(17)
+cuts = [k * size + rng.randrange(-size // 4, size // 4) for k in range(1, total // size)]
+with open(path, "rb") as f:
+    at = 0
+    for i, end in enumerate(cuts + [total]):
+        with open(os.path.join(out, f"shard-{i:04d}.txt"), "wb") as o:
+            o.write(f.read(end - at))
+        at = end
+EOF
+}
+
 printf '%-6s %-8s %8s %10s\n' size step wall_s peak_MB
 for gb in "${sizes[@]}"; do
     dir="$work/${gb}gb"
     want=$((gb * 1000 * 1000 * 1000))
     mkdir -p "$dir"
-    if [ ! -s "$dir/whole.txt" ] || [ "$(stat -c %s "$dir/whole.txt")" -lt "$want" ]; then
+    if [ "$pool_bytes" -lt "$want" ]; then
+        echo "skipped ${gb} GB: this machine has $pool_bytes bytes of distinct text" >&2
+        continue
+    fi
+    if [ ! -s "$dir/whole.txt" ] || [ "$(stat -c %s "$dir/whole.txt")" -ne "$want" ]; then
         echo "building a corpus of $gb GB" >&2
-        k=0
-        : >"$dir/whole.txt"
-        while [ "$(stat -c %s "$dir/whole.txt")" -lt "$want" ]; do
-            shift_letters $((k % 26)) <"$pool" >>"$dir/whole.txt"
-            k=$((k + 1))
-        done
-        truncate -s "$want" "$dir/whole.txt"
-        # Whole lines only at the end.
-        tail -c 1 "$dir/whole.txt" | od -c | grep -q '\\n' || echo >>"$dir/whole.txt"
+        head -c "$want" "$pool" >"$dir/whole.txt"
         rm -rf "$dir/shards"
         mkdir -p "$dir/shards"
-        split -C 128M -d -a 4 --additional-suffix=.txt "$dir/whole.txt" "$dir/shards/shard-"
+        cut_at_random_bytes "$dir/whole.txt" $((128 << 20)) "$dir/shards"
     fi
     times="$dir/times"
     : >"$times"
     rm -rf "$dir/parts"
-    timed single "$bpeek" train "$dir/whole.txt" --by-line --vocab-size 32000 -q \
+    timed single "$bpeek" train "$dir/whole.txt" --vocab-size 32000 -q \
         --out "$dir/single.json" >"$dir/single.txt"
     timed map python3 examples/dask_count.py --workers 2 --bpeek "$bpeek" \
-        --out "$dir/parts" "$dir"/shards/shard-*.txt -- --by-line 2>/dev/null
+        --out "$dir/parts" "$dir"/shards/shard-*.txt 2>/dev/null
     timed reduce "$bpeek" count --counts "$dir/parts" --out "$dir/merged.parquet" \
         --report json >"$dir/reduce.json"
     timed train "$bpeek" train --counts "$dir/merged.parquet" --vocab-size 32000 -q \
         --out "$dir/counted.json" >"$dir/counted.txt"
-    timed worker "$bpeek" count --by-line "$dir/shards/shard-0000.txt" --out "$dir/one.parquet" -q
+    timed worker "$bpeek" count "$dir/shards/shard-0001.txt" --shard 1 --out "$dir/one.parquet" -q
     while read -r label wall kb; do
         printf '%-6s %-8s %8.1f %10.0f\n' "${gb}GB" "$label" "$wall" "$((kb / 1024))"
     done <"$times"

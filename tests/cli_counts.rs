@@ -42,8 +42,8 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// The bundled corpora one after another, cut into `n` shards after line
-/// breaks between a visible character and a letter or digit.
+/// The bundled corpora one after another, cut into `n` shards at bytes
+/// that fall anywhere (inside lines and words).
 fn shards(dir: &Path, n: usize) -> (PathBuf, Vec<PathBuf>) {
     let mut text = String::new();
     for c in bpeek::corpora::BUNDLED {
@@ -53,14 +53,7 @@ fn shards(dir: &Path, n: usize) -> (PathBuf, Vec<PathBuf>) {
     let whole = dir.join("whole.txt");
     std::fs::write(&whole, &text).unwrap();
     let bytes = text.as_bytes();
-    let safe: Vec<usize> = (2..bytes.len())
-        .filter(|&i| {
-            bytes[i - 1] == b'\n'
-                && bytes[i - 2].is_ascii_graphic()
-                && bytes[i].is_ascii_alphanumeric()
-        })
-        .collect();
-    let mut cuts: Vec<usize> = (1..n).map(|k| safe[k * safe.len() / n]).collect();
+    let mut cuts: Vec<usize> = (1..n).map(|k| k * bytes.len() / n + 7).collect();
     cuts.insert(0, 0);
     cuts.push(bytes.len());
     let mut paths = Vec::new();
@@ -434,4 +427,103 @@ fn wrong_text_count_files_are_refused_by_line(dir: &Path) {
     std::fs::write(&path, "hello\n").unwrap();
     let err = refused(&["train", "--counts", s(&path)]);
     assert!(err.contains("not a count file"), "{err}");
+}
+
+/// Numbering a user can get wrong: two parts that both left out --shard,
+/// a part missing from the folder. Each is refused, naming the shards.
+#[test]
+fn shards_counted_twice_or_missing_are_refused_naming_them() {
+    let dir = scratch("numbering");
+    let (_, parts) = shards(&dir, 3);
+    let out = |n: usize| dir.join(format!("part-{n}.parquet"));
+    for (n, p) in parts.iter().enumerate() {
+        ok(&["count", "-q", s(p), "--out", s(&out(n))]);
+    }
+    // Every part says shard 0.
+    let err = refused(&["train", "--counts", s(&out(0)), s(&out(1))]);
+    assert!(err.contains("shard 0 counted twice"), "{err}");
+    assert!(err.contains("--shard"), "{err}");
+    let err = refused(&["count", "--counts", s(&out(0)), s(&out(2)), "--out", "-"]);
+    assert!(err.contains("shard 0 counted twice"), "{err}");
+    // Numbered, with the middle part missing.
+    for (n, p) in parts.iter().enumerate() {
+        let shard = n.to_string();
+        ok(&["count", "-q", s(p), "--shard", &shard, "--out", s(&out(n))]);
+    }
+    let err = refused(&["train", "--counts", s(&out(0)), s(&out(2))]);
+    assert!(
+        err.contains("shard 1 is missing: the counts hold shard 0, shard 2"),
+        "{err}"
+    );
+    let report = ok(&[
+        "count",
+        "--counts",
+        s(&out(2)),
+        s(&out(1)),
+        "--out",
+        s(&dir.join("r.parquet")),
+    ]);
+    assert!(report.contains("shards 1-2;"), "{report}");
+}
+
+/// Numbers no count file may say: a count past 2^63 - 1 (what Parquet's
+/// int64 holds), counts that sum past it, more bytes covered than the
+/// file says it counted, and a threshold that keeps nothing.
+#[test]
+fn counts_and_sizes_a_count_file_cannot_hold_are_refused() {
+    let dir = scratch("numbers");
+    let header = "# bpeek counts 1: mode=byte pretok=gpt2 digits=keep by-line=no";
+    let big = i64::MAX as u64;
+    let path = dir.join("huge.tsv");
+    std::fs::write(&path, format!("{header}\nthe\t{}\t0\t0\n", big + 1)).unwrap();
+    let err = refused(&["train", "--counts", s(&path)]);
+    assert!(
+        err.contains("huge.tsv") && err.contains("2^63 - 1"),
+        "{err}"
+    );
+    let (half, other) = (dir.join("half.tsv"), dir.join("other-half.tsv"));
+    for p in [&half, &other] {
+        std::fs::write(p, format!("{header}\nthe\t{}\t0\t0\n", big / 2 + 1)).unwrap();
+    }
+    let err = refused(&["count", "--counts", s(&half), s(&other), "--out", "-"]);
+    assert!(err.contains("2^63 - 1"), "{err}");
+    let err = refused(&[
+        "count",
+        "--counts",
+        s(&half),
+        s(&other),
+        "--out",
+        s(&dir.join("x.parquet")),
+    ]);
+    assert!(err.contains("2^63 - 1"), "{err}");
+    let lying = dir.join("lying.tsv");
+    std::fs::write(&lying, format!("{header}; source-bytes 5\nthe\t3\t0\t0\n")).unwrap();
+    let err = refused(&["train", "--counts", s(&lying)]);
+    assert!(
+        err.contains("lying.tsv")
+            && err.contains("counted 5 bytes of text, but its chunks cover 9"),
+        "{err}"
+    );
+    let fine = dir.join("fine.tsv");
+    std::fs::write(&fine, format!("{header}; source-bytes 9\nthe\t3\t0\t0\n")).unwrap();
+    let kept = dir.join("kept.parquet");
+    let err = refused(&[
+        "count",
+        "--counts",
+        s(&fine),
+        "--min-chunk-count",
+        "4",
+        "--out",
+        s(&kept),
+    ]);
+    assert!(err.contains("keeps none of the 1 distinct chunks"), "{err}");
+    assert!(err.contains("the most any chunk is counted is 3"), "{err}");
+    assert!(!kept.exists(), "nothing is written");
+    let empty = dir.join("empty.tsv");
+    std::fs::write(&empty, format!("{header}; source-bytes 0\n")).unwrap();
+    let err = refused(&["train", "--counts", s(&empty)]);
+    assert!(
+        err.contains("no chunk, so there is nothing to train on"),
+        "{err}"
+    );
 }

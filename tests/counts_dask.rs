@@ -219,6 +219,9 @@ pq.write_table(table(count=[2, None]), d + "/null.parquet")
 pq.write_table(table(count=[2, -1]), d + "/negative.parquet")
 pq.write_table(table(options=False), d + "/no-options.parquet")
 pq.write_table(table().drop(["first_shard"]), d + "/no-shard.parquet")
+mixed = table()
+mixed = mixed.set_column(4, "options", pa.array([opts, "mode=byte pretok=cl100k digits=keep by-line=no"]))
+pq.write_table(mixed, d + "/mixed.parquet")
 "#,
         dir = dir.display()
     );
@@ -235,6 +238,10 @@ pq.write_table(table().drop(["first_shard"]), d + "/no-shard.parquet")
         ("negative.parquet", "row 1: count is -1"),
         ("no-options.parquet", "no options"),
         ("no-shard.parquet", "no column \"first_shard\""),
+        (
+            "mixed.parquet",
+            "row 1: column \"options\" says mode=byte pretok=cl100k",
+        ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
             .args(["train", "--counts"])
