@@ -4,7 +4,7 @@
 Each worker runs `bpeek count SHARD --shard N` on its shards and writes one
 Parquet part file; `bpeek train --counts FOLDER` sums the parts and learns
 the merges that `bpeek train` learns on the whole corpus (shards numbered
-in corpus order, cut between lines: see docs/scale.md).
+in corpus order, cut anywhere: see docs/scale.md).
 
     python3 examples/dask_count.py --out counts/ shards/*.txt -- --pretok cl100k
     bpeek train --counts counts/ --vocab-size 32000 --out tokenizer.json
