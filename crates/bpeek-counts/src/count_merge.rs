@@ -115,15 +115,18 @@ impl Input {
     }
 }
 
-/// Sum the count files `paths` (each in chunk order) into one count file
-/// on `out`, dropping chunks counted fewer than `min` times.
-pub fn merge(
-    paths: &[PathBuf],
-    min: u64,
-    format: CountFormat,
-    out: &mut (dyn Write + Send),
-) -> Result<Merged> {
-    let mut inputs = Vec::with_capacity(paths.len());
+/// The inputs of a merge opened: each file's rows, the chunks where their
+/// shards' edges meet as one more input, and the header of the output.
+struct Opened {
+    inputs: Vec<Input>,
+    header: Header,
+    run_spans: Vec<(u64, u64, u64)>,
+}
+
+/// Open `paths`, checking they were cut alike, and join their shards'
+/// edges; `None` when there are no files.
+fn open_inputs(paths: &[PathBuf], min: u64) -> Result<Option<Opened>> {
+    let mut inputs = Vec::with_capacity(paths.len() + 1);
     let mut header: Option<(Header, String)> = None;
     let mut source = Some(0u64);
     let mut min_before: Option<u64> = None;
@@ -154,10 +157,8 @@ pub fn merge(
         });
     }
     let (Some((first, _)), Some(edges)) = (header, joined) else {
-        return Ok(Merged::default());
+        return Ok(None);
     };
-    let runs = edges.runs().runs().to_vec();
-    let run_spans = edges.runs().spans();
     inputs.push(Input {
         rows: None,
         batch: edges
@@ -172,7 +173,7 @@ pub fn merge(
         covered: Covered::default(),
         said: None,
     });
-    let out_header = Header {
+    let header = Header {
         options: first.options,
         source_bytes: source,
         min_chunk_count: if min > 1 {
@@ -181,8 +182,32 @@ pub fn merge(
             min_before
         },
         sorted: true,
-        runs,
+        runs: edges.runs().runs().to_vec(),
     };
+    Ok(Some(Opened {
+        inputs,
+        header,
+        run_spans: edges.runs().spans(),
+    }))
+}
+
+/// Sum the count files `paths` (each in chunk order) into one count file
+/// on `out`, dropping chunks counted fewer than `min` times.
+pub fn merge(
+    paths: &[PathBuf],
+    min: u64,
+    format: CountFormat,
+    out: &mut (dyn Write + Send),
+) -> Result<Merged> {
+    let Some(Opened {
+        mut inputs,
+        header: out_header,
+        run_spans,
+    }) = open_inputs(paths, min)?
+    else {
+        return Ok(Merged::default());
+    };
+    let source = out_header.source_bytes;
     let mut writer = CountWriter::new(format, &out_header, out)?;
     let mut merged = Merged {
         runs: run_spans,

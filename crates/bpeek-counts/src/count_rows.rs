@@ -1,7 +1,9 @@
 //! Reading a count file a batch of rows at a time, Parquet or TSV alike,
 //! every field checked: a count file is untrusted input.
 
-use crate::count_edges::{EdgeReader, parse_edges};
+use crate::count_edges::EdgeReader;
+#[cfg(feature = "parquet")]
+use crate::count_edges::parse_edges;
 use crate::count_file::{CountRow, FORMAT_VERSION, FORMATS_READ, Header, TSV_MAGIC, unescape};
 use bpeek_core::error::{Error, Result};
 use bpeek_core::train::chunk_counts::{ChunkOptions, FirstPlace, checked_count};
