@@ -177,6 +177,52 @@ fn the_merged_phase_says_what_the_merge_did_in_the_trainers_numbers() {
     assert_eq!(why_on_screen(&mut app, 120, 40), expected);
 }
 
+/// A corpus read from count files holds each distinct chunk once, not the
+/// text: bytes per token are the source's bytes over the tokens, as the
+/// status line says them, not the distinct chunks' bytes.
+#[test]
+fn the_merged_phase_of_a_corpus_from_count_files_counts_the_sources_bytes() {
+    use bpeek::bpe::pretokenize::pretok::Digits;
+    use bpeek::bpe::train::chunk_counts::{ChunkCounts, ChunkOptions};
+    use bpeek::bpe::train::corpus::Corpus;
+    use bpeek::cli::args::TrainingOptions;
+    let dir = Scratch::new("why-counts");
+    let options = ChunkOptions {
+        mode: Mode::Byte,
+        pretok: bpeek::bpe::Pretok::Gpt2,
+        digits: Digits::Keep,
+        by_line: false,
+    };
+    let text = bpeek::corpora::default_corpus().text.as_bytes().to_vec();
+    let source = text.len() as f64;
+    let corpus = Corpus::new(text, Mode::Byte, options.chunker(), false, false).unwrap();
+    let counts = ChunkCounts::from_corpus(options, &corpus, 0).unwrap();
+    let path = dir.join("counts.parquet");
+    let mut bytes = Vec::new();
+    bpeek::counts::count_file::write_parquet(&counts, &mut bytes).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let training = TrainingOptions {
+        counts: vec![path.display().to_string()],
+        ..TrainingOptions::default()
+    };
+    let mut app = App::from_options(&training, Theme::plain()).unwrap();
+    update(&mut app, Action::Step);
+    let (after, replaced) = (
+        app.trainer().corpus_tokens(),
+        app.trainer().merges()[0].replacements,
+    );
+    let per = |tokens: u64| format!("{:.3}", source / tokens as f64);
+    let line = why::line(&app).unwrap();
+    assert!(
+        line.contains(&format!(
+            "bytes per token {} → {}",
+            per(after + replaced),
+            per(after)
+        )),
+        "{line}"
+    );
+}
+
 /// Every pair count, by a fresh walk over the chunks' current tokens.
 fn fresh_counts(t: &Trainer) -> BTreeMap<(u32, u32), u64> {
     let mut counts = BTreeMap::new();

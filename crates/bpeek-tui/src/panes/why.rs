@@ -202,7 +202,9 @@ fn merged(app: &App) -> Option<String> {
     let merge = trainer.merges().last()?;
     let after = trainer.corpus_tokens();
     let before = after + merge.replacements;
-    let bytes = trainer.corpus().text().len() as f64;
+    // The source's bytes, as the status line counts them: a corpus read
+    // from count files holds each distinct chunk once, not the text.
+    let bytes = trainer.corpus().source_len() as f64;
     let per = |tokens: u64| {
         if tokens == 0 {
             0.0

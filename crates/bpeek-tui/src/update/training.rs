@@ -376,7 +376,7 @@ pub(super) fn switch_corpus(app: &mut App, by: usize) {
             app.notice = Some(format!(
                 "corpus {}: {} bytes",
                 app.corpus_name(),
-                app.trainer().corpus().text().len()
+                app.trainer().corpus().source_len()
             ));
         }
         Err(e) => app.notice = Some(format!("cannot open {}: {e}", app.sources[next].name)),
