@@ -175,8 +175,32 @@ pub struct EncodeArgs {
     /// Put around the text the tokens the model's post-processor adds (BOS, EOS, [CLS], [SEP])
     #[arg(long)]
     pub add_special_tokens: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// text (a report for people), json (ids and each token), ids (the ids alone, space-separated),
+    /// u32 (little-endian 32-bit ids) or npy (a NumPy array of them)
+    #[arg(long, value_enum, default_value_t = EncodeFormat::Text)]
+    pub format: EncodeFormat,
+    /// Only the number of tokens (a line of text, or {"bytes", "token_count"} with --format json)
+    #[arg(long)]
+    pub count: bool,
+    /// Each line of the input its own text (without its line break), encoded on every core;
+    /// one line of output per line, in order: ids, or a JSON object per line (JSONL)
+    #[arg(long)]
+    pub lines: bool,
+}
+
+/// The output of `encode`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EncodeFormat {
+    /// A report for people: each token with its id and text
+    Text,
+    /// JSON: the ids, and each token's bytes and text
+    Json,
+    /// The ids alone, separated by spaces, ending with a line break
+    Ids,
+    /// The ids as little-endian unsigned 32-bit integers
+    U32,
+    /// A NumPy .npy array of the ids (dtype <u4)
+    Npy,
 }
 
 #[derive(Args, Debug)]

@@ -1,10 +1,16 @@
 //! `bpeek encode`: text in, ids and tokens out.
 
-use crate::cli::args::{EncodeArgs, Format};
+use crate::cli::args::{EncodeArgs, EncodeFormat};
+use crate::cli::encode_ids;
+use crate::cli::encode_lines::{self, LineOptions};
 use crate::cli::input::{load_tokenizer, read_file, read_stdin};
+use bpeek_core::TokenId;
+use bpeek_core::encoder::Tokenizer;
 use bpeek_core::error::{Error, Result};
+use std::io::IsTerminal;
 
 pub fn run(args: &EncodeArgs) -> Result<()> {
+    check_output(args)?;
     let tokenizer = load_tokenizer(&args.tokenizer)?;
     let text: Vec<u8> = match (&args.text, &args.file) {
         (Some(t), None) if t == "-" => read_stdin()?,
@@ -23,12 +29,111 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
         (None, Some(f)) => f.display().to_string(),
         _ => "the text".to_string(),
     };
-    let ids = tokenizer
-        .encode_for_model(&text, args.allow_special, args.add_special_tokens)
-        .map_err(|e| e.context(source))?;
-    match args.format {
-        Format::Json => crate::cli::encode_json::emit(&tokenizer, &ids, text.len())?,
-        Format::Text => crate::cli::encode_text::emit(&tokenizer, &ids, text.len())?,
+    if args.lines {
+        let o = LineOptions {
+            format: args.format,
+            count: args.count,
+            allow_special: args.allow_special,
+            add_special: args.add_special_tokens,
+        };
+        let mut result = Ok(());
+        bpeek_core::output::emit_with(false, |out| {
+            result = encode_lines::write(&tokenizer, &text, o, out);
+            Ok(())
+        })?;
+        return result.map_err(|e| e.context(source));
+    }
+    let ids = encode_whole(&tokenizer, &text, args).map_err(|e| e.context(source))?;
+    bpeek_core::output::emit_with(false, |mut out| {
+        if args.count {
+            return match args.format {
+                EncodeFormat::Json => writeln!(
+                    out,
+                    "{{\"bytes\":{},\"token_count\":{}}}",
+                    text.len(),
+                    ids.len()
+                ),
+                _ => writeln!(out, "{}", ids.len()),
+            };
+        }
+        match args.format {
+            EncodeFormat::Json => {
+                crate::cli::encode_json::write(&mut out, &tokenizer, &ids, text.len())
+            }
+            EncodeFormat::Text => {
+                bpeek_core::encode_report::write(&mut out, &tokenizer, &ids, text.len())
+            }
+            EncodeFormat::Ids => encode_ids::write_ids(out, &ids),
+            EncodeFormat::U32 => encode_ids::write_u32(out, &ids),
+            EncodeFormat::Npy => encode_ids::write_npy(out, &ids),
+        }
+    })
+}
+
+/// Options that cannot go together, and binary output to a terminal
+/// (which it would garble), refused before any work.
+fn check_output(args: &EncodeArgs) -> Result<()> {
+    let binary = matches!(args.format, EncodeFormat::U32 | EncodeFormat::Npy);
+    if binary && args.lines {
+        return Err(Error::input(
+            "encode --lines writes a line per text: use --format ids or json (u32 and npy hold one array)",
+        ));
+    }
+    if binary && args.count {
+        return Err(Error::input(
+            "encode --count writes a number: use --format text, ids or json",
+        ));
+    }
+    if binary && std::io::stdout().is_terminal() {
+        return Err(Error::input(
+            "encode --format u32 and npy write binary: send it to a file or a pipe (> ids.npy)",
+        ));
     }
     Ok(())
+}
+
+/// Texts this long or longer are cut into parts encoded on every core,
+/// where the tokenizer's encodings can be cut so.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// The ids of the whole text: on every core, cut at places where a chunk
+/// always starts (the ids of one pass, see `line_cuts`), when the text is
+/// long, UTF-8, and the tokenizer's encodings can be cut there.
+fn encode_whole(tok: &Tokenizer, text: &[u8], args: &EncodeArgs) -> Result<Vec<TokenId>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let whole = || tok.encode_for_model(text, args.allow_special, args.add_special_tokens);
+    if threads < 2 || text.len() < PARALLEL_FROM || args.add_special_tokens {
+        return whole();
+    }
+    let Ok(s) = std::str::from_utf8(text) else {
+        return whole();
+    };
+    if !bpeek_core::line_cuts::cuts_at_lines(tok) {
+        return whole();
+    }
+    let mut cuts = vec![0];
+    for k in 1..threads {
+        let at = bpeek_core::line_cuts::next_cut(tok, s, text.len() * k / threads);
+        if at > *cuts.last().unwrap_or(&0) && at < text.len() {
+            cuts.push(at);
+        }
+    }
+    cuts.push(text.len());
+    let parts: Vec<Option<Vec<TokenId>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| {
+                let (from, to) = (w[0], w[1]);
+                scope.spawn(move || bpeek_core::line_cuts::tokens_between(tok, s, from, to))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    if parts.iter().any(Option::is_none) {
+        return whole();
+    }
+    Ok(parts.into_iter().flatten().flatten().collect())
 }

@@ -6,14 +6,9 @@
 use bpeek_core::TokenId;
 use bpeek_core::display::token_text;
 use bpeek_core::encoder::Tokenizer;
-use bpeek_core::error::Result;
 use std::io::{self, Write};
 
-/// Write the report for `ids`, encoded from `bytes` bytes of text, to stdout.
-pub fn emit(tokenizer: &Tokenizer, ids: &[TokenId], bytes: usize) -> Result<()> {
-    bpeek_core::output::emit_with(false, |mut out| write(&mut out, tokenizer, ids, bytes))
-}
-
+/// Write the report for `ids`, encoded from `bytes` bytes of text.
 pub fn write(
     w: &mut impl Write,
     tokenizer: &Tokenizer,

@@ -5,8 +5,9 @@ pub mod args;
 pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;
+pub(crate) mod encode_ids;
 pub(crate) mod encode_json;
-pub(crate) mod encode_text;
+pub(crate) mod encode_lines;
 pub(crate) mod fertility;
 
 pub use bpeek_core::output;

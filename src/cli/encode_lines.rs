@@ -1,0 +1,139 @@
+//! `encode --lines`: each line of the input its own text, encoded on every
+//! core. Lines are handed out in blocks; each thread writes its block's
+//! output lines into a buffer of its own, and the buffers are written in
+//! the order of the input, so the output is that of one pass.
+
+use crate::cli::args::EncodeFormat;
+use crate::cli::encode_ids::push_ids;
+use bpeek_core::encoder::Tokenizer;
+use bpeek_core::error::{Error, Result};
+use std::io::Write;
+
+/// What each line becomes.
+#[derive(Debug, Clone, Copy)]
+pub struct LineOptions {
+    pub format: EncodeFormat,
+    pub count: bool,
+    pub allow_special: bool,
+    pub add_special: bool,
+}
+
+/// Bytes of input encoded between writes, so the output of a long input
+/// is not all held at once.
+const BATCH_BYTES: usize = 16 << 20;
+
+/// The lines of `text` (without their `\n` or `\r\n`), in order.
+fn lines(text: &[u8]) -> Vec<&[u8]> {
+    let mut out: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    if text.ends_with(b"\n") || text.is_empty() {
+        out.pop();
+    }
+    for line in &mut out {
+        if let Some(l) = line.strip_suffix(b"\r") {
+            *line = l;
+        }
+    }
+    out
+}
+
+/// One line's output: its ids (or its count) as text, or a JSON object.
+fn line_output(tok: &Tokenizer, line: &[u8], o: LineOptions, out: &mut Vec<u8>) -> Result<()> {
+    let ids = tok.encode_for_model(line, o.allow_special, o.add_special)?;
+    let mut number = itoa::Buffer::new();
+    match (o.format, o.count) {
+        (EncodeFormat::Json, true) => {
+            out.extend_from_slice(b"{\"bytes\":");
+            out.extend_from_slice(number.format(line.len()).as_bytes());
+            out.extend_from_slice(b",\"token_count\":");
+            out.extend_from_slice(number.format(ids.len()).as_bytes());
+            out.push(b'}');
+        }
+        (EncodeFormat::Json, false) => {
+            out.extend_from_slice(b"{\"bytes\":");
+            out.extend_from_slice(number.format(line.len()).as_bytes());
+            out.extend_from_slice(b",\"ids\":[");
+            for (k, &id) in ids.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(number.format(id).as_bytes());
+            }
+            out.extend_from_slice(b"],\"token_count\":");
+            out.extend_from_slice(number.format(ids.len()).as_bytes());
+            out.push(b'}');
+        }
+        (_, true) => out.extend_from_slice(number.format(ids.len()).as_bytes()),
+        (_, false) => push_ids(out, &ids),
+    }
+    out.push(b'\n');
+    Ok(())
+}
+
+/// Encode `lines` on `threads` threads: their outputs, in order.
+fn encode_block(
+    tok: &Tokenizer,
+    lines: &[&[u8]],
+    first_line: usize,
+    o: LineOptions,
+    threads: usize,
+) -> Result<Vec<Vec<u8>>> {
+    let per = lines.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = lines
+            .chunks(per)
+            .enumerate()
+            .map(|(part, block)| {
+                scope.spawn(move || -> Result<Vec<u8>> {
+                    let mut out = Vec::new();
+                    for (k, line) in block.iter().enumerate() {
+                        let at = first_line + part * per + k + 1;
+                        line_output(tok, line, o, &mut out)
+                            .map_err(|e| e.context(format!("line {at}")))?;
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::failure("encoding a block of lines failed")))
+            })
+            .collect()
+    })
+}
+
+/// Each line of `text` encoded, written to `w` in order.
+pub fn write(tok: &Tokenizer, text: &[u8], o: LineOptions, w: &mut dyn Write) -> Result<()> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let all = lines(text);
+    let mut start = 0;
+    while start < all.len() {
+        let mut end = start;
+        let mut bytes = 0;
+        while end < all.len() && (end == start || bytes < BATCH_BYTES) {
+            bytes += all[end].len() + 1;
+            end += 1;
+        }
+        for out in encode_block(tok, &all[start..end], start, o, threads)? {
+            w.write_all(&out)
+                .map_err(|e| Error::failure(format!("stdout: {e}")))?;
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_lose_their_breaks_and_a_last_line_needs_none() {
+        assert_eq!(lines(b"a\nb\r\n\nc"), vec![&b"a"[..], b"b", b"", b"c"]);
+        assert_eq!(lines(b"a\n"), vec![&b"a"[..]]);
+        assert!(lines(b"").is_empty());
+        assert_eq!(lines(b"\n"), vec![&b""[..]]);
+    }
+}
