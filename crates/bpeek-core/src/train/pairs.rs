@@ -155,6 +155,24 @@ const MERGE_FROM: usize = 8;
 /// entries as live places: the scan costs about one look per entry gone.
 const CROWDED: usize = 2;
 
+/// The winner's ties: see [`PairTable::ties_with_best`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ties {
+    pub rivals: Vec<Pair>,
+    pub total: usize,
+    pub next_best: Option<u64>,
+}
+
+/// One pair fewer of `count` in the tally.
+fn untally(tally: &mut FxHashMap<u64, usize>, count: u64) {
+    if let Some(n) = tally.get_mut(&count) {
+        *n -= 1;
+        if *n == 0 {
+            tally.remove(&count);
+        }
+    }
+}
+
 /// The selection order: higher count first, then the tie rule's key.
 type OrderKey = (Reverse<u64>, u64, Pair);
 
@@ -166,6 +184,9 @@ type OrderKey = (Reverse<u64>, u64, Pair);
 struct Order {
     /// Every pair with a count above `low`.
     sorted: BTreeSet<OrderKey>,
+    /// How many pairs of `sorted` have each count: the winner's ties are
+    /// counted without walking them (at a low count they are thousands).
+    tally: FxHashMap<u64, usize>,
     low: u64,
     /// The pairs of each count up to `low` with their slots, in no order.
     buckets: Vec<Vec<(Pair, u32)>>,
@@ -286,6 +307,37 @@ impl PairTable {
         self.order.sorted.first().map(|(Reverse(c), _, p)| (*p, *c))
     }
 
+    /// The pairs tied with the winner, in selection order after it (at most
+    /// `listed` of them), how many tie with it, and the next lower count:
+    /// without walking the ties, which at a low count are thousands.
+    pub fn ties_with_best(&self, listed: usize) -> Ties {
+        let sorted = &self.order.sorted;
+        let Some(&(Reverse(count), _, _)) = sorted.first() else {
+            return Ties::default();
+        };
+        let rivals = sorted
+            .iter()
+            .skip(1)
+            .take_while(|k| k.0.0 == count)
+            .take(listed)
+            .map(|k| k.2)
+            .collect();
+        let total = self.order.tally.get(&count).copied().unwrap_or(1) - 1;
+        // The first key of a lower count (Reverse puts higher counts first).
+        let below = (Reverse(count.saturating_sub(1)), 0, (0, 0));
+        let next_best = match sorted.range(below..).next() {
+            Some(k) if count > 1 => Some(k.0.0),
+            _ => (1..=self.order.low.min(count.saturating_sub(1)))
+                .rev()
+                .find(|&c| !self.order.buckets[c as usize].is_empty()),
+        };
+        Ties {
+            rivals,
+            total,
+            next_best,
+        }
+    }
+
     /// All pairs with a count, in selection order. The low counts are put
     /// in order as the walk reaches them.
     pub fn iter(&self) -> impl Iterator<Item = (Pair, u64)> + '_ {
@@ -319,6 +371,7 @@ impl PairTable {
         }
         if stat.count > self.order.low {
             self.order.sorted.insert(order_key(self.tie, pair, stat));
+            *self.order.tally.entry(stat.count).or_default() += 1;
         } else {
             let bucket = &mut self.order.buckets[stat.count as usize];
             stat.at = bucket.len() as u32;
@@ -336,6 +389,7 @@ impl PairTable {
         }
         if stat.count > self.order.low {
             self.order.sorted.remove(&order_key(self.tie, pair, stat));
+            untally(&mut self.order.tally, stat.count);
         } else {
             let at = stat.at as usize;
             let bucket = &mut self.order.buckets[stat.count as usize];
@@ -360,6 +414,9 @@ impl PairTable {
             let bucket = self.order.buckets.pop().unwrap_or_default();
             self.order.low = low - 1;
             self.order.bucketed -= bucket.len();
+            if !bucket.is_empty() {
+                *self.order.tally.entry(low).or_default() += bucket.len();
+            }
             for (pair, s) in bucket {
                 let key = order_key(self.tie, pair, &self.slots[s as usize]);
                 self.order.sorted.insert(key);

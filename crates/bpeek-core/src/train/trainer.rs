@@ -593,25 +593,13 @@ impl Trainer {
                 max: self.config.max_token_bytes,
             });
         }
-        let mut rivals = Vec::new();
-        let mut rivals_total = 0;
-        let mut next_best = None;
-        for (p, c) in self.table.iter().skip(1) {
-            if c != count {
-                next_best = Some(c);
-                break;
-            }
-            if rivals.len() < RIVALS_LISTED {
-                rivals.push(p);
-            }
-            rivals_total += 1;
-        }
+        let ties = self.table.ties_with_best(RIVALS_LISTED);
         Ok(Choice {
             pair,
             count,
-            rivals,
-            rivals_total,
-            next_best,
+            rivals: ties.rivals,
+            rivals_total: ties.total,
+            next_best: ties.next_best,
             first_chunk: self.table.get(pair).map(|s| self.chain.chunk_of(s.first)),
             score: None,
             most_frequent: None,
@@ -1014,5 +1002,77 @@ impl Trainer {
             self.config.tie,
             self.rounds.iter().map(|r| r.merge.clone()).collect(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::rolls;
+    use crate::train::pairs::Ties;
+
+    /// The winner's ties as a walk over every pair in selection order
+    /// finds them: the rivals listed, how many, and the next count.
+    fn walked(table: &PairTable, count: u64) -> Ties {
+        let mut ties = Ties::default();
+        for (p, c) in table.iter().skip(1) {
+            if c != count {
+                ties.next_best = Some(c);
+                break;
+            }
+            if ties.rivals.len() < RIVALS_LISTED {
+                ties.rivals.push(p);
+            }
+            ties.total += 1;
+        }
+        ties
+    }
+
+    /// Texts of few letters tie thousands of pairs at low counts, where
+    /// the table keeps some counts in unsorted buckets: at every round of
+    /// training, for every tie rule, the ties counted without a walk are
+    /// those the walk finds.
+    #[test]
+    fn the_winners_ties_are_those_a_walk_over_every_pair_finds() {
+        let mut roll = rolls(0x7135);
+        for tie in [TieRule::First, TieRule::Lex, TieRule::Hf] {
+            for round in 0..6 {
+                let letters = 2 + roll(20) as u8;
+                let text: Vec<u8> = (0..2000 + roll(6000))
+                    .map(|_| match roll(8) {
+                        0 => b' ',
+                        1 => b'\n',
+                        _ => b'a' + roll(u64::from(letters)) as u8,
+                    })
+                    .collect();
+                let config = TrainerConfig {
+                    tie,
+                    by_line: round % 2 == 0,
+                    pretok: if round % 3 == 0 {
+                        Pretok::None
+                    } else {
+                        Pretok::Gpt2
+                    },
+                    text_positions: false,
+                    keep_history: false,
+                    ..TrainerConfig::default()
+                };
+                let mut t = Trainer::new(text, config).unwrap();
+                let mut merges = 0;
+                while let Some((_, count)) = t.table.best() {
+                    let ties = t.table.ties_with_best(RIVALS_LISTED);
+                    assert_eq!(
+                        ties,
+                        walked(&t.table, count),
+                        "{tie} round {round} merge {merges}"
+                    );
+                    if t.step().is_err() {
+                        break;
+                    }
+                    merges += 1;
+                }
+                assert!(merges > 100, "{merges}");
+            }
+        }
     }
 }
