@@ -151,7 +151,9 @@ impl Model {
         match self {
             Model::WordPiece(w) => id == w.unk_id(),
             Model::SentencePiece(m) => id == m.unk_id(),
-            Model::CharBpe(_) => false,
+            // A Hugging Face file's unknown token, which a character with
+            // no token (and no byte fallback) becomes.
+            Model::CharBpe(m) => m.hf().and_then(|h| h.unk) == Some(id),
             Model::Ranks(_) => mode == Mode::Char && id == crate::vocab::UNK_ID,
         }
     }
