@@ -340,3 +340,34 @@ fn at_80_columns_titles_drop_whole_items_and_merges_keep_their_new_token() {
         }
     }
 }
+
+/// A letter the key table binds only in another state says what it does
+/// and where, instead of doing nothing: every key acts or says why not.
+#[test]
+fn a_key_bound_elsewhere_says_where_it_works() {
+    let said = |keys: &str| {
+        let mut app = play_with_budget(5);
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        let events: Vec<Event> = keys.chars().map(Event::char).collect();
+        run_loop(&mut terminal, &mut app, &mut ScriptedEvents::new(events)).unwrap();
+        let footer = rows_of(terminal.backend())
+            .last()
+            .cloned()
+            .unwrap_or_default();
+        (app.notice.clone().unwrap_or_default(), footer)
+    };
+    let (notice, footer) = said("B");
+    assert!(notice.starts_with("B: every tokenizer's cut"), "{notice}");
+    assert!(notice.contains("in the fertility view (f)"), "{notice}");
+    assert!(
+        notice.contains("with the encode box focused (e)"),
+        "{notice}"
+    );
+    assert!(footer.contains("B: every tokenizer's cut"), "{footer}");
+    let (notice, _) = said("Q");
+    assert!(notice.starts_with("Q: ask which pair wins"), "{notice}");
+    assert!(notice.contains("class"), "{notice}");
+    // A letter bound nowhere says nothing; one bound here acts.
+    assert_eq!(said("X").0, "");
+    assert!(!said("n").0.starts_with("n:"));
+}

@@ -392,8 +392,62 @@ pub fn action_of_key(app: &App, event: &KeyEvent) -> Option<Action> {
     if let Some(action) = crate::class::follow::class_key(app, event) {
         return Some(action);
     }
-    let action = action_for(app, event)?;
+    let action = action_for(app, event).or_else(|| elsewhere(app, event))?;
     Some(crate::class::follow::held(app, action))
+}
+
+/// A letter the table binds only in another state, said with where it
+/// works (`B: every tokenizer's cut, a band each: with the encode box
+/// focused`), so that every key acts or says why not.
+fn elsewhere(app: &App, event: &KeyEvent) -> Option<Action> {
+    let KeyCode::Char(ch) = event.code else {
+        return None;
+    };
+    if !When::Normal.applies(app) || event.modifiers.contains(KeyModifiers::CONTROL) {
+        return None;
+    }
+    let bound: Vec<&Binding> = BINDINGS
+        .iter()
+        .filter(|b| {
+            b.keys
+                .iter()
+                .any(|k| *k != Key::AnyChar && k.matches(event).is_some())
+        })
+        .collect();
+    let first = bound.first()?;
+    let help = first.help.split(" (").next().unwrap_or(first.help);
+    let help = ["teacher: ", "student: ", "encode: "]
+        .iter()
+        .find_map(|role| help.strip_prefix(role))
+        .unwrap_or(help);
+    let mut places: Vec<&str> = Vec::new();
+    for b in &bound {
+        let place = where_it_works(b.when);
+        if !places.contains(&place) {
+            places.push(place);
+        }
+    }
+    Some(Action::Notice(format!(
+        "{ch}: {help}: {}",
+        places.join(" or ")
+    )))
+}
+
+/// Where a binding's state is, in a user's words.
+fn where_it_works(when: When) -> &'static str {
+    match when {
+        When::Focused(crate::app::Focus::Encode) | When::EncodeToken => {
+            "with the encode box focused (e)"
+        }
+        When::Focused(_) => "with another pane focused (Tab)",
+        When::Fertility | When::InPanel(_) => "in the fertility view (f)",
+        When::Teaching => "for the teacher of a class (bpeek serve)",
+        When::Learning | When::Ballot => "for a student of a class (bpeek serve)",
+        When::Comparing => "with configurations side by side (o)",
+        When::Tree => "with a merge tree open",
+        When::Lesson => "while a lesson is replayed",
+        _ => "not here",
+    }
 }
 
 /// The action a key press asks for now by the key table, if any.
