@@ -491,3 +491,31 @@ fn random_keys_keep_the_marks_true_to_the_lists() {
         }
     }
 }
+
+/// A full comparison refuses a fifth column at the first key, and the
+/// footer offers no key a comparison refuses (training on typed text).
+#[test]
+fn a_full_comparison_says_so_at_once_and_the_footer_offers_only_what_works() {
+    let mut app = comparing(&["", "--tie lex", "--pretok none", "--digits single"]);
+    assert_eq!(columns(&app), 4);
+    update(&mut app, Action::OpenAddColumn);
+    assert_eq!(app.input, bpeek::tui::app::InputMode::Normal);
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("4 configurations at most"), "{notice}");
+    // Text in the encode box would offer `u train on it` outside a comparison.
+    update(&mut app, Action::StartEditing);
+    for ch in "the baker".chars() {
+        update(&mut app, Action::Type(ch));
+    }
+    update(&mut app, Action::StopEditing);
+    app.notice = None;
+    let footer = screen(&mut app, 200, 40)
+        .last()
+        .cloned()
+        .unwrap_or_default();
+    assert!(!footer.contains("train on it"), "{footer}");
+    update(&mut app, Action::TrainOnTyped);
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("bpeek tui FILE"), "{notice}");
+    assert!(!notice.contains("--corpus "), "{notice}");
+}

@@ -485,9 +485,20 @@ pub fn keys_of(action: &Action) -> String {
 
 /// The rows the footer shows now: those that apply and have a label.
 pub fn footer_rows(app: &App) -> impl Iterator<Item = &'static Binding> + '_ {
-    BINDINGS
-        .iter()
-        .filter(move |b| b.footer.is_some() && b.when.applies(app))
+    BINDINGS.iter().filter(move |b| {
+        b.footer.is_some()
+            && b.when.applies(app)
+            && !(app.compare.is_some() && no_comparison_takes(&b.action))
+    })
+}
+
+/// Actions a comparison refuses (every column trains on one corpus): the
+/// footer does not offer them while columns are side by side.
+fn no_comparison_takes(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::NextCorpus | Action::PrevCorpus | Action::TrainOnTyped
+    )
 }
 
 /// The sections in the order help lists them: the keys of the view on

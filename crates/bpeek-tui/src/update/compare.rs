@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 pub(super) fn update_compare(app: &mut App, action: Action) {
     match action {
         Action::FocusColumn(next) => focus_column(app, next),
+        // A full comparison says so at the first key, not after the second.
+        Action::OpenAddColumn if full(app) => app.notice = Some(full_notice()),
         Action::OpenAddColumn => app.input = InputMode::AddColumn,
         Action::AddColumn(change) => {
             app.input = InputMode::Normal;
@@ -42,7 +44,7 @@ pub(super) fn compare_first(app: &mut App, action: &Action) -> bool {
         Action::Undo if undo_past_focused(app) => true,
         Action::NextCorpus | Action::PrevCorpus | Action::TrainOnTyped => {
             app.notice = Some(
-                "every column trains on this corpus: start bpeek again with --corpus to compare on another"
+                "every column trains on this corpus: start bpeek again with another corpus file (bpeek tui FILE) to compare on it"
                     .into(),
             );
             true
@@ -135,12 +137,18 @@ fn stands_at(trainer: &Trainer, target: Mark) -> bool {
 }
 
 /// Add a column: the focused configuration with one option changed.
+/// Whether the comparison holds as many columns as it can.
+fn full(app: &App) -> bool {
+    app.compare.as_ref().map_or(1, |c| c.columns.len()) >= MOST
+}
+
+fn full_notice() -> String {
+    format!("a comparison holds {MOST} configurations at most (O drops the focused one)")
+}
+
 pub(super) fn add(app: &mut App, change: Change) {
-    let count = app.compare.as_ref().map_or(1, |c| c.columns.len());
-    if count >= MOST {
-        app.notice = Some(format!(
-            "a comparison holds {MOST} configurations at most (O drops the focused one)"
-        ));
+    if full(app) {
+        app.notice = Some(full_notice());
         return;
     }
     let options = match change.apply(&app.options) {
