@@ -371,3 +371,19 @@ fn a_key_bound_elsewhere_says_where_it_works() {
     assert_eq!(said("X").0, "");
     assert!(!said("n").0.starts_with("n:"));
 }
+
+/// The status line names the score when it is WordPiece's, beside the
+/// mode, pre-tokenizer and tie rule: the configuration on screen is the
+/// one that trains.
+#[test]
+fn the_status_line_says_when_wordpiece_scores_the_pairs() {
+    let mut app = app_with(TrainingOptions {
+        score: bpeek::bpe::Score::WordPiece,
+        ..TrainingOptions::default()
+    });
+    let rows = screen(&mut app, 120, 30);
+    assert!(rows[0].contains("score wordpiece"), "{}", rows[0]);
+    let mut plain = app_with(TrainingOptions::default());
+    let rows = screen(&mut plain, 120, 30);
+    assert!(!rows[0].contains("score"), "{}", rows[0]);
+}

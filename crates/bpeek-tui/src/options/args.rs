@@ -41,7 +41,7 @@ pub struct TrainingOptions {
     /// Cut each line on its own, so no chunk spans a line break (as Hugging Face's train([file]))
     #[arg(long)]
     pub by_line: bool,
-    /// What picks the pair to merge: count (BPE) or wordpiece (count(ab) / (count(a) x count(b)); byte mode, `bpeek train` only)
+    /// What picks the pair to merge: count (BPE) or wordpiece (count(ab) / (count(a) x count(b)), WordPiece's likelihood score as the Hugging Face course describes it), in byte and char mode
     #[arg(long, default_value = "count", value_parser = named(Score::parse, Score::NAMES), hide_possible_values = true)]
     pub score: Score,
     /// A special token to add to the vocabulary (repeatable)

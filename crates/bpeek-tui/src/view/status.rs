@@ -38,6 +38,9 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
     );
     // Every option that is not the default, so the screen says how the
     // tokenizer was trained.
+    if config.score == bpeek_core::Score::WordPiece {
+        setup.push_str(" score wordpiece");
+    }
     if config.digits != bpeek_core::Digits::Keep {
         setup.push_str(&format!(" digits {}", config.digits));
     }
