@@ -305,7 +305,7 @@ fn the_box_fits_80_by_24_and_the_fertility_view_shows_the_bands_too() {
     let rows = rows_of(terminal.backend());
     assert!(
         rows.iter()
-            .any(|r| r.contains("every tokenizer on the pasted text")),
+            .any(|r| r.contains("every tokenizer on your text")),
         "{}",
         rows.join("\n")
     );

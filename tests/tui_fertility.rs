@@ -142,7 +142,7 @@ fn the_text_source_follows_the_encode_box() {
         app.notice
             .as_deref()
             .unwrap_or_default()
-            .starts_with("no pasted text yet")
+            .starts_with("no text of yours yet")
     );
     update(&mut app, Action::Paste("नमस्ते 你好 123".into()));
     update(&mut app, Action::StopEditing);
@@ -386,7 +386,7 @@ fn pasted_mixed_text_is_broken_down_by_script() {
     let rows = screen(&mut app, events, 80, 24);
     let shown = rows.join("\n");
     assert!(
-        has(&rows, "bytes per token by script, in the pasted text"),
+        has(&rows, "bytes per token by script, in your text"),
         "{shown}"
     );
     // The space before दुनिया is inside o200k's token, and counts with it.
@@ -428,7 +428,7 @@ fn a_one_word_text_is_counted_as_one_word() {
     ]);
     let rows = screen(&mut app, events, 100, 30);
     let shown = rows.join("\n");
-    let title = row_with(&rows, "pasted text:");
+    let title = row_with(&rows, "your text:");
     assert!(title.contains("2 bytes"), "{shown}");
     assert!(title.contains("1 word "), "{shown}");
     assert!(!title.contains("1 words"), "{shown}");
@@ -547,7 +547,7 @@ fn editing_in_the_fertility_view_shows_the_text_and_its_cursor() {
     common::redraw_whole(&mut terminal, &mut app);
     let rows = rows_of(terminal.backend());
     let shown = rows.join("\n");
-    assert!(has(&rows, "editing the pasted text"), "{shown}");
+    assert!(has(&rows, "editing your text"), "{shown}");
     let y = rows
         .iter()
         .position(|r| r.starts_with(" hello"))

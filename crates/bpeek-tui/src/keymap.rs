@@ -184,7 +184,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [c(']')], Action::NextToken, Some("token"), Fertility, "select a token"),
     bind!(Fertility, [c('[')], Action::PrevToken, None, Fertility, "select a token"),
     bind!(Fertility, [k(KeyCode::Enter)], Action::OpenTree, None, Fertility, "how the token was built"),
-    bind!(Fertility, [c('s')], Action::ToggleTextSource, Some("text"), Fertility, "pasted text/samples"),
+    bind!(Fertility, [c('s')], Action::ToggleTextSource, Some("text"), Fertility, "your text/samples"),
     bind!(Fertility, [c('B')], Action::ToggleCuts, Some("all cuts"), Fertility, "every tokenizer's cut, a band each (t: band)"),
     bind!(InPanel(Panel::Cost), [c('m')], Action::NextMetric, Some("metric"), Fertility, "number in the table"),
     bind!(Fertility, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Fertility, "move the row cursor"),

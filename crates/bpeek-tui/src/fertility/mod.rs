@@ -228,7 +228,7 @@ fn whole_in_parts<T: Default>(
 
 /// Count a piece of a pasted text into its row.
 fn add_to_row(tok: &Tokenizer, row: &mut Row, piece: &str, ids: &[TokenId]) {
-    let more = fertility::measured(tok, "pasted", piece, ids);
+    let more = fertility::measured(tok, "yours", piece, ids);
     row.tokens += more.tokens;
     row.unknown += more.unknown;
     row.bytes += more.bytes;
@@ -284,14 +284,14 @@ fn measure_in_parts(
 ) -> Option<Row> {
     use bpeek_core::line_cuts::{cuts_at_lines, next_cut, tokens_between};
     if !cuts_at_lines(tok) {
-        return Some(fertility::measure(tok, "pasted", text));
+        return Some(fertility::measure(tok, "yours", text));
     }
     let (mut at, mut row) = part.take().unwrap_or_else(|| {
         (
             0,
             Row {
                 tokenizer: tok.name().to_string(),
-                text: "pasted".into(),
+                text: "yours".into(),
                 bytes: 0,
                 chars: 0,
                 words: 0,
@@ -304,7 +304,7 @@ fn measure_in_parts(
     loop {
         let to = next_cut(tok, text, at + MEASURE_PART);
         let Some(ids) = tokens_between(tok, text, at, to) else {
-            return Some(fertility::measure(tok, "pasted", text));
+            return Some(fertility::measure(tok, "yours", text));
         };
         let piece = &text[at..to];
         row.tokens += ids.len();
@@ -670,7 +670,7 @@ impl Column {
             })
             .map(|mut row: Row| {
                 row.tokenizer = tok.name().to_string();
-                row.text = "pasted".into();
+                row.text = "yours".into();
                 row
             })
         } else if m.in_parts {
@@ -678,7 +678,7 @@ impl Column {
                 measure_in_parts(tok, m.pasted, part, m.deadline)
             })
         } else {
-            Some(fertility::measure(tok, "pasted", m.pasted))
+            Some(fertility::measure(tok, "yours", m.pasted))
         }
     }
 

@@ -20,8 +20,9 @@ pub(super) fn toggle_fertility(app: &mut App) {
 pub(super) fn toggle_text_source(app: &mut App) {
     app.fert.source = match app.fert.effective_source(&app.encode.text) {
         TextSource::Samples if app.encode.text.is_empty() => {
-            app.notice =
-                Some("no pasted text yet: paste some, or press e and type (Esc when done)".into());
+            app.notice = Some(
+                "no text of yours yet: paste some, or press e and type (Esc when done)".into(),
+            );
             TextSource::Samples
         }
         TextSource::Samples => TextSource::Pasted,

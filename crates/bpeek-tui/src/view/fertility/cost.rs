@@ -135,13 +135,13 @@ pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
     let dot = super::dot(app);
     let title = match any {
         Some(r) => format!(
-            "pasted text: {} {dot} {} {dot} {} {dot} {}",
+            "your text: {} {dot} {} {dot} {} {dot} {}",
             plural(r.bytes as u64, "byte"),
             plural(r.chars as u64, "char"),
             plural(r.words as u64, "word"),
             app.fert.english_label()
         ),
-        None => "pasted text".into(),
+        None => "your text".into(),
     };
     lines.push(rule(app, &title, w));
     let scale = (0..app.toks.slots.len())

@@ -73,7 +73,7 @@ fn tabs(app: &App, w: usize) -> Line<'static> {
         spans.push(Span::raw(" "));
     }
     let source = match app.fert.effective_source(&app.encode.text) {
-        TextSource::Pasted => "text: pasted".to_string(),
+        TextSource::Pasted => "text: yours".to_string(),
         TextSource::Samples => format!("text: {} samples", SAMPLES.len()),
     };
     let loading = app.toks.slots.iter().filter(|s| s.is_loading()).count();
@@ -187,7 +187,7 @@ fn strip_label(app: &App) -> String {
         .fert
         .strip_text(&app.encode.text, app.encode.generation());
     match what {
-        StripText::Pasted(_) => "the pasted text".into(),
+        StripText::Pasted(_) => "your text".into(),
         StripText::Sample(i) => SAMPLES[i].language.to_string(),
         StripText::Number(i) => crate::fertility::numbers()[i].clone(),
     }
@@ -244,7 +244,7 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
         }));
         pad_to(lines, target);
         lines.push(Line::styled(
-            " editing the pasted text: type, paste, move with the arrows; Esc when done",
+            " editing your text: type, paste, move with the arrows; Esc when done",
             t.heading(),
         ));
         return;

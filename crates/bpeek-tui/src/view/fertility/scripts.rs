@@ -38,7 +38,7 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
     let t = &app.theme;
     let sel = app.toks.selected;
     let text = match app.fert.effective_source(&app.encode.text) {
-        TextSource::Pasted => "the pasted text".to_string(),
+        TextSource::Pasted => "your text".to_string(),
         TextSource::Samples => format!("the {} samples, joined", SAMPLES.len()),
     };
     lines.push(rule(
