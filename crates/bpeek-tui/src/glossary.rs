@@ -27,6 +27,13 @@ pub fn rows(app: &App) -> Vec<(String, &'static str)> {
         ("premium".to_string(), "tokens against the same text in English (1.00: as cheap)"),
         ("trained".to_string(), "the tokenizer being trained here, at its current merge"),
         ("[UNK]".to_string(), "char mode: a character never seen in training"),
+        (format!("merge 5/{}", g.infinity), "merges made, of the budget (no budget: until no pair is left)"),
+        (format!("{}{}", times_glyph(app), 55), "chunks: how many times the chunk stands in the corpus"),
+        ("new gone".to_string(), "pairs: made by the last merge, or left with no place"),
+        (format!("{}3 {}2", g.up, g.down), "pairs: how much the last merge raised or lowered the count"),
+        ("?".to_string(), "merges: the chosen pair's id and replacements, before it is merged"),
+        ("*".to_string(), "compare: a merge that no other column's list holds"),
+        (g.playing.to_string(), "autoplay is on, at the rate beside it"),
     ];
     // Every mark is told apart without colour; colour only adds to it.
     let (chosen, made, selected, inside) = if colour {
@@ -48,6 +55,11 @@ pub fn rows(app: &App) -> Vec<(String, &'static str)> {
         ),
     ]);
     rows
+}
+
+/// The mark before a chunk's count (`×55`), as the chunks pane draws it.
+fn times_glyph(app: &App) -> &'static str {
+    if app.theme.ascii { "x" } else { "×" }
 }
 
 /// The section as lines `width` columns wide: each term, and its meaning
