@@ -666,3 +666,28 @@ fn the_token_strip_at_50_columns_says_more_follows_and_never_draws_a_bare_joiner
     }
     assert!(spelt > 0, "a lone joiner is spelt out somewhere on the way");
 }
+
+/// A number's cut that does not fit ends with an ellipsis, at 80 columns
+/// as wide ones: a 15-digit row never looks like a 14-digit one.
+#[test]
+fn a_cut_too_long_for_its_column_ends_with_an_ellipsis() {
+    for (width, height) in [(80, 24), (100, 30)] {
+        let mut app = default_app();
+        let events = ScriptedEvents::typed("f")
+            .then(Event::key(KeyCode::Tab))
+            .then(Event::key(KeyCode::Tab));
+        let rows = screen(&mut app, events, width, height);
+        let fourteen = row_with(&rows, "14 digits");
+        let fifteen = row_with(&rows, "15 digits");
+        let shown = |row: &str| row.trim_end().to_string();
+        assert!(
+            shown(&fifteen).ends_with('…') || fifteen.contains("1│2│3│4│5│6│7│8│9│0│1│2│3│4│5"),
+            "{width}: {fifteen}"
+        );
+        assert_ne!(
+            shown(&fourteen).rsplit("  ").next(),
+            shown(&fifteen).rsplit("  ").next(),
+            "{width}: the two cuts look alike"
+        );
+    }
+}

@@ -356,13 +356,14 @@ pub fn labelled_numbers() -> Vec<(String, String)> {
         .collect();
     v.extend(
         [
-            ("decimal", "3.14159"),
-            ("decimal", "0.001"),
+            // Each label says its own row (at most 10 columns).
+            ("decimal pi", "3.14159"),
+            ("tiny 0.001", "0.001"),
             ("thousands", "1,234,567.89"),
-            ("year", "1999"),
-            ("year", "2026"),
+            ("year 1999", "1999"),
+            ("year 2026", "2026"),
             ("phone", "+1 (555) 010-4477"),
-            ("18 digits", "832408345770928764"),
+            ("18 random", "832408345770928764"),
             ("a million", "1000000"),
             ("zeros", "0000000000"),
         ]
@@ -382,6 +383,15 @@ pub fn pieces(tok: &Tokenizer, text: &str) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_number_row_has_a_label_of_its_own_that_fits() {
+        let labels: Vec<String> = labelled_numbers().into_iter().map(|(l, _)| l).collect();
+        for (k, l) in labels.iter().enumerate() {
+            assert!(!labels[..k].contains(l), "{l} twice");
+            assert!(l.chars().count() <= 10, "{l}");
+        }
+    }
 
     #[test]
     fn counts_are_known_by_construction() {

@@ -148,11 +148,19 @@ fn number_row(app: &App, row: usize, counts: &[usize], shown: &[(usize, usize)])
 fn push_cut(app: &App, pieces: &[Vec<u8>], col: usize, spans: &mut Vec<Span<'static>>) {
     let t = &app.theme;
     let sep = t.glyphs.separator;
+    let texts: Vec<String> = pieces.iter().map(|p| token_visible(p)).collect();
+    let whole: usize =
+        texts.iter().map(|x| width(x)).sum::<usize>() + width(sep) * texts.len().saturating_sub(1);
+    // A cut that does not fit keeps room for the ellipsis that says so.
+    let room = if whole > col {
+        col.saturating_sub(width(t.glyphs.ellipsis))
+    } else {
+        col
+    };
     let mut used = 0;
-    for (k, p) in pieces.iter().enumerate() {
-        let text = token_visible(p);
+    for (k, text) in texts.into_iter().enumerate() {
         let need = width(&text) + if k > 0 { width(sep) } else { 0 };
-        if used + need > col {
+        if used + need > room {
             spans.push(Span::styled(
                 truncate(t.glyphs.ellipsis, col - used, ""),
                 t.dim(),
