@@ -681,12 +681,12 @@ fn a_cut_too_long_for_its_column_ends_with_an_ellipsis() {
         let fifteen = row_with(&rows, "15 digits");
         let shown = |row: &str| row.trim_end().to_string();
         assert!(
-            shown(&fifteen).ends_with('…') || fifteen.contains("1│2│3│4│5│6│7│8│9│0│1│2│3│4│5"),
+            shown(fifteen).ends_with('…') || fifteen.contains("1│2│3│4│5│6│7│8│9│0│1│2│3│4│5"),
             "{width}: {fifteen}"
         );
         assert_ne!(
-            shown(&fourteen).rsplit("  ").next(),
-            shown(&fifteen).rsplit("  ").next(),
+            shown(fourteen).rsplit("  ").next(),
+            shown(fifteen).rsplit("  ").next(),
             "{width}: the two cuts look alike"
         );
     }
