@@ -261,16 +261,7 @@ fn every_byte_survives_the_tsv_escapes() {
 
 /// All rows of a count file, read back.
 fn rows_of(path: &std::path::Path) -> (count_file::Header, Vec<count_file::CountRow>) {
-    let (header, mut source) = bpeek::counts::count_rows::RowSource::open(path).expect("opens");
-    let mut all = Vec::new();
-    let mut batch = Vec::new();
-    loop {
-        source.next_batch(5, &mut batch).expect("reads");
-        if batch.is_empty() {
-            return (header, all);
-        }
-        all.append(&mut batch);
-    }
+    try_rows_of(path).expect("read back")
 }
 
 /// The reduce step merges sorted files in one pass; it must write the rows
@@ -402,7 +393,8 @@ fn try_rows_of(
     let mut all = Vec::new();
     let mut batch = Vec::new();
     loop {
-        source.next_batch(64, &mut batch)?;
+        // Small batches, so a file's rows are read across many.
+        source.next_batch(5, &mut batch)?;
         if batch.is_empty() {
             return Ok((header, all));
         }

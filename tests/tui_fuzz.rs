@@ -178,31 +178,11 @@ fn the_changed_pairs_after_an_undo_name_the_undone_token() {
 /// that shows text must say so, not fail.
 #[test]
 fn random_keys_over_a_corpus_read_from_counts_never_panic() {
-    use bpeek::bpe::pretokenize::pretok::Digits;
-    use bpeek::bpe::train::chunk_counts::{ChunkCounts, ChunkOptions};
-    use bpeek::bpe::train::corpus::Corpus;
     let mut rng = Rng(env_number("BPEEK_TUI_FUZZ_SEED", 29));
     let keys = table_keys();
     let dir = Scratch::new("fuzz-counts");
     for mode in [Mode::Byte, Mode::Char] {
-        let options = ChunkOptions {
-            mode,
-            pretok: Pretok::Gpt2,
-            digits: Digits::Keep,
-            by_line: false,
-        };
-        let text = corpora::default_corpus().text.as_bytes().to_vec();
-        let corpus = Corpus::new(text, mode, options.chunker(), false, false).unwrap();
-        let counts = ChunkCounts::from_corpus(options, &corpus, 0).unwrap();
-        let path = dir.join(format!("{mode}.parquet"));
-        let mut bytes = Vec::new();
-        bpeek::counts::count_file::write_parquet(&counts, &mut bytes).unwrap();
-        std::fs::write(&path, bytes).unwrap();
-        let training = TrainingOptions {
-            counts: vec![path.display().to_string()],
-            ..TrainingOptions::default()
-        };
-        let mut app = App::from_options(&training, Theme::plain()).unwrap();
+        let mut app = common::app_on_count_file(&dir.join(format!("{mode}.parquet")), mode);
         let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
         for _ in 0..(DEFAULT_KEYS / BATCH) {
             let mut events = random_events(&mut rng, &keys, BATCH).loading_with(loaded);

@@ -182,30 +182,9 @@ fn the_merged_phase_says_what_the_merge_did_in_the_trainers_numbers() {
 /// status line says them, not the distinct chunks' bytes.
 #[test]
 fn the_merged_phase_of_a_corpus_from_count_files_counts_the_sources_bytes() {
-    use bpeek::bpe::pretokenize::pretok::Digits;
-    use bpeek::bpe::train::chunk_counts::{ChunkCounts, ChunkOptions};
-    use bpeek::bpe::train::corpus::Corpus;
-    use bpeek::cli::args::TrainingOptions;
     let dir = Scratch::new("why-counts");
-    let options = ChunkOptions {
-        mode: Mode::Byte,
-        pretok: bpeek::bpe::Pretok::Gpt2,
-        digits: Digits::Keep,
-        by_line: false,
-    };
-    let text = bpeek::corpora::default_corpus().text.as_bytes().to_vec();
-    let source = text.len() as f64;
-    let corpus = Corpus::new(text, Mode::Byte, options.chunker(), false, false).unwrap();
-    let counts = ChunkCounts::from_corpus(options, &corpus, 0).unwrap();
-    let path = dir.join("counts.parquet");
-    let mut bytes = Vec::new();
-    bpeek::counts::count_file::write_parquet(&counts, &mut bytes).unwrap();
-    std::fs::write(&path, bytes).unwrap();
-    let training = TrainingOptions {
-        counts: vec![path.display().to_string()],
-        ..TrainingOptions::default()
-    };
-    let mut app = App::from_options(&training, Theme::plain()).unwrap();
+    let mut app = common::app_on_count_file(&dir.join("counts.parquet"), Mode::Byte);
+    let source = bpeek::corpora::default_corpus().text.len() as f64;
     update(&mut app, Action::Step);
     let (after, replaced) = (
         app.trainer().corpus_tokens(),

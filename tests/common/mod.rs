@@ -148,3 +148,28 @@ pub fn class() -> std::sync::Arc<bpeek::serve::class::Class> {
         student_memory: None,
     })
 }
+
+/// The explorer on the bundled default corpus read back from a Parquet
+/// count file written to `path` (counted whole, in `mode`, gpt2).
+pub fn app_on_count_file(path: &std::path::Path, mode: bpeek::bpe::Mode) -> App {
+    use bpeek::bpe::pretokenize::pretok::Digits;
+    use bpeek::bpe::train::chunk_counts::{ChunkCounts, ChunkOptions};
+    use bpeek::bpe::train::corpus::Corpus;
+    let options = ChunkOptions {
+        mode,
+        pretok: Pretok::Gpt2,
+        digits: Digits::Keep,
+        by_line: false,
+    };
+    let text = bpeek::corpora::default_corpus().text.as_bytes().to_vec();
+    let corpus = Corpus::new(text, mode, options.chunker(), false, false).unwrap();
+    let counts = ChunkCounts::from_corpus(options, &corpus, 0).unwrap();
+    let mut bytes = Vec::new();
+    bpeek::counts::count_file::write_parquet(&counts, &mut bytes).unwrap();
+    std::fs::write(path, bytes).unwrap();
+    let training = TrainingOptions {
+        counts: vec![path.display().to_string()],
+        ..TrainingOptions::default()
+    };
+    App::from_options(&training, Theme::plain()).unwrap()
+}
