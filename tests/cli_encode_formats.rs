@@ -114,36 +114,16 @@ fn each_line_is_its_own_text_in_order() {
             .map(|x| x.strip_suffix(b"\r").unwrap_or(x))
             .collect()
     };
-    let ids = bpeek(
-        &[
-            "encode",
-            "--tokenizer",
-            "cl100k",
-            "-",
-            "--lines",
-            "--format",
-            "ids",
-        ],
-        &text,
-    );
+    let by_line = |extra: &[&str]| {
+        let mut args = vec!["encode", "--tokenizer", "cl100k", "-", "--lines"];
+        args.extend(extra);
+        bpeek(&args, &text)
+    };
+    let ids = by_line(&["--format", "ids"]);
     let out: Vec<&str> = std::str::from_utf8(&ids).unwrap().lines().collect();
     assert_eq!(out.len(), lines.len());
-    let jsonl = bpeek(
-        &[
-            "encode",
-            "--tokenizer",
-            "cl100k",
-            "-",
-            "--lines",
-            "--format",
-            "json",
-        ],
-        &text,
-    );
-    let counts = bpeek(
-        &["encode", "--tokenizer", "cl100k", "-", "--lines", "--count"],
-        &text,
-    );
+    let jsonl = by_line(&["--format", "json"]);
+    let counts = by_line(&["--count"]);
     let counts: Vec<usize> = numbers(&counts).into_iter().map(|n| n as usize).collect();
     for (k, (line, json)) in lines
         .iter()
