@@ -45,6 +45,12 @@ pub enum Command {
     Fertility(FertilityArgs),
     /// Serve the explorer to a class over SSH, students following the teacher
     Serve(ServeArgs),
+    /// List the tokenizers there are by name: built-ins, the Hugging Face
+    /// cache's repositories and Ollama's models, with kind and vocabulary size
+    Tokenizers {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// List the bundled corpora and lessons
     Corpora {
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -186,6 +192,17 @@ pub struct EncodeArgs {
     /// one line of output per line, in order: ids, or a JSON object per line (JSONL)
     #[arg(long)]
     pub lines: bool,
+    /// Encode a conversation (a JSON list of {"role", "content"}) rendered by the tokenizer's
+    /// chat template, special tokens parsed, as the model reads it
+    #[arg(long, value_name = "CHAT.json", conflicts_with_all = ["text", "file", "lines"])]
+    pub chat: Option<PathBuf>,
+    /// The chat template to render --chat with: a Jinja file or a tokenizer_config.json
+    /// [default: the one the tokenizer's repository or GGUF file carries]
+    #[arg(long, value_name = "FILE", requires = "chat")]
+    pub chat_template: Option<PathBuf>,
+    /// End the rendered conversation with the opening of the assistant's turn
+    #[arg(long, requires = "chat")]
+    pub add_generation_prompt: bool,
 }
 
 /// The output of `encode`.

@@ -12,6 +12,9 @@ use std::io::IsTerminal;
 pub fn run(args: &EncodeArgs) -> Result<()> {
     check_output(args)?;
     let tokenizer = load_tokenizer(&args.tokenizer)?;
+    if let Some(chat) = &args.chat {
+        return crate::cli::encode_chat::run(&tokenizer, chat, args);
+    }
     let text: Vec<u8> = match (&args.text, &args.file) {
         (Some(t), None) if t == "-" => read_stdin()?,
         (Some(t), None) => t.as_bytes().to_vec(),

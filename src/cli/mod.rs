@@ -5,10 +5,12 @@ pub mod args;
 pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;
+pub(crate) mod encode_chat;
 pub(crate) mod encode_ids;
 pub(crate) mod encode_json;
 pub(crate) mod encode_lines;
 pub(crate) mod fertility;
+pub(crate) mod tokenizers;
 
 pub use bpeek_core::output;
 /// How a corpus and its trainer are made from the options (shared with the
@@ -102,6 +104,7 @@ fn run_command(command: Command) -> Result<()> {
         Command::Tui(a) => bpeek_tui::run(&a),
         Command::Serve(a) => serve(&a),
         Command::Fertility(a) => fertility::run(&a),
+        Command::Tokenizers { format } => tokenizers::run(format),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "bpeek", &mut out);

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 pub use crate::model::MergeSource;
 pub use crate::post::Template;
+pub use crate::post::chat::ChatTemplate;
 pub use crate::specials::SpecialToken;
 use crate::specials::Specials;
 
@@ -36,6 +37,8 @@ pub struct Tokenizer {
     /// The tokens the model's post-processor puts around a text, when
     /// `--add-special-tokens` asks for them.
     pub(crate) template: Option<Arc<Template>>,
+    /// The chat template its repository or file carries, if any.
+    pub(crate) chat: Option<Arc<ChatTemplate>>,
 }
 
 /// One encoded token with what it stands for.
@@ -301,12 +304,34 @@ impl Tokenizer {
             pretok: PreTokenizer::new(chunker),
             model,
             template: None,
+            chat: None,
         }
     }
 
     /// Give the tokenizer the template its file's post-processor sets.
     pub fn set_template(&mut self, template: Template) {
         self.template = Some(Arc::new(template));
+    }
+
+    /// Give the tokenizer the chat template its repository carries.
+    pub fn set_chat(&mut self, chat: ChatTemplate) {
+        self.chat = Some(Arc::new(chat));
+    }
+
+    /// The chat template, if its repository or file carries one.
+    pub fn chat(&self) -> Option<&ChatTemplate> {
+        self.chat.as_deref()
+    }
+
+    /// Make `text` a special token standing for the existing id `id`
+    /// (a token a repository's config marks special).
+    pub fn add_special_at(&mut self, text: &str, id: TokenId) {
+        if !self.added.specials().has_text(text) {
+            self.added.specials_mut().push(SpecialToken {
+                text: text.into(),
+                id,
+            });
+        }
     }
 
     /// The template around a text, if the file says one.

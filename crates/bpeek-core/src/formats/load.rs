@@ -1,12 +1,15 @@
 //! `--tokenizer NAME|FILE`: a built-in name, or a file in any format bpeek
 //! reads, recognised by its name and content.
 
+use crate::TokenId;
+use crate::encoder::ChatTemplate;
 use crate::encoder::Tokenizer;
 use crate::error::{Error, Result};
 use crate::formats::files::{read_bytes, read_prefix, read_text};
 use crate::formats::limits::{MAX_MODEL_FILE_BYTES, json_error};
 use crate::formats::{
-    builtin, gguf, gguf_tokenizer, import, sentencepiece, tokenizer_file, wordpiece,
+    builtin, gguf, gguf_tokenizer, hub_cache, import, ollama, sentencepiece, tokenizer_config,
+    tokenizer_file, wordpiece,
 };
 use crate::models::spm::SpmModel;
 use crate::pretokenize::pretok::Pretok;
@@ -33,7 +36,7 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     }
     let path = Path::new(spec);
     if std::fs::symlink_metadata(path).is_err() {
-        return load_rank_file_with_pretok(spec);
+        return load_by_name(spec);
     }
     if path.is_dir() {
         return load_folder(spec, path);
@@ -44,11 +47,7 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     }
     // A GGUF model file of any size: only its header and metadata are read.
     if has_extension(path, "gguf") || gguf::is_gguf(&read_prefix(path, 4)?) {
-        let meta = gguf::read(path).map_err(|e| e.context(spec))?;
-        let tok = gguf_tokenizer::tokenizer(&file_name(spec), &meta).map_err(|e| e.context(spec));
-        // Hundreds of thousands of strings are freed off the caller's path.
-        std::thread::spawn(move || drop(meta));
-        return tok;
+        return gguf_file(spec, path);
     }
     if has_extension(path, "model") {
         let len = std::fs::metadata(path).map_or(0, |m| m.len());
@@ -63,8 +62,96 @@ pub fn load(spec: &str) -> Result<Tokenizer> {
     load_file(spec, path)
 }
 
-/// A `spec` that is no file: `FILE:PRETOK`, a rank file and the
-/// pre-tokenizer it needs, or an error.
+/// A `spec` that is no file: an Ollama model (`ollama:NAME`), a Hugging
+/// Face repository in the cache (`ORG/NAME`, `hf:NAME`), or `FILE:PRETOK`.
+fn load_by_name(spec: &str) -> Result<Tokenizer> {
+    if let Some(name) = ollama::OllamaName::parse(spec) {
+        let name = name?;
+        let blob = ollama::model_blob(&name)?;
+        let label = format!("ollama:{}", name.display());
+        return gguf_file(&label, &blob).map(|t| t.with_name(label));
+    }
+    let hub = hub_cache::HubName::parse(spec);
+    if let Some(name) = hub.as_ref().filter(|_| spec.starts_with("hf:")) {
+        return load_hub(name);
+    }
+    if let Some((file, _)) = spec.rsplit_once(':')
+        && Path::new(file).is_file()
+    {
+        return load_rank_file_with_pretok(spec);
+    }
+    match hub {
+        Some(name) => load_hub(&name),
+        None => load_rank_file_with_pretok(spec),
+    }
+}
+
+/// A repository from the Hugging Face cache, named as the user named it.
+fn load_hub(name: &hub_cache::HubName) -> Result<Tokenizer> {
+    let dir = hub_cache::snapshot(name)?;
+    let label = name.display();
+    load_snapshot(&label, &dir).map(|t| t.with_name(label))
+}
+
+/// A folder of a repository's files: its tokenizer file (the first of
+/// [`hub_cache::TOKENIZER_FILES`]), with `tokenizer_config.json` beside it.
+fn load_snapshot(spec: &str, dir: &Path) -> Result<Tokenizer> {
+    let Some(file) = hub_cache::tokenizer_file(dir) else {
+        return Err(Error::input(format!(
+            "{spec}: {} holds none of {}",
+            dir.display(),
+            hub_cache::TOKENIZER_FILES.join(", ")
+        )));
+    };
+    let tok = load(&file.to_string_lossy())?;
+    let own_extras = file.file_name().is_some_and(|n| n == "tokenizer.json");
+    match tokenizer_config::read(dir)? {
+        Some(config) => tokenizer_config::apply(tok, &config, own_extras),
+        None => Ok(tok),
+    }
+}
+
+/// A GGUF model file of any size: only its header and metadata are read,
+/// its chat template (`tokenizer.chat_template`) included.
+fn gguf_file(spec: &str, path: &Path) -> Result<Tokenizer> {
+    let meta = gguf::read(path).map_err(|e| e.context(spec))?;
+    let tok = gguf_tokenizer::tokenizer(&file_name(spec), &meta)
+        .and_then(|tok| with_gguf_chat(tok, &meta, spec))
+        .map_err(|e| e.context(spec));
+    // Hundreds of thousands of strings are freed off the caller's path.
+    std::thread::spawn(move || drop(meta));
+    tok
+}
+
+/// `tok` with the chat template its GGUF metadata carries, given the texts
+/// of the file's BOS and EOS tokens.
+fn with_gguf_chat(mut tok: Tokenizer, meta: &gguf::Metadata, spec: &str) -> Result<Tokenizer> {
+    let Some(gguf::Value::Str(source)) = meta.get("tokenizer.chat_template") else {
+        return Ok(tok);
+    };
+    let mut tokens = Vec::new();
+    for (name, key) in [
+        ("bos_token", "tokenizer.ggml.bos_token_id"),
+        ("eos_token", "tokenizer.ggml.eos_token_id"),
+    ] {
+        let id = match meta.get(key) {
+            Some(gguf::Value::UInt(id)) => Some(*id),
+            Some(gguf::Value::Int(id)) => u64::try_from(*id).ok(),
+            _ => None,
+        };
+        if let Some(id) = id
+            && (id as usize) < tok.vocab_size()
+        {
+            let text = String::from_utf8_lossy(tok.bytes_of(id as TokenId)).into_owned();
+            tokens.push((name.to_string(), text));
+        }
+    }
+    let origin = format!("{spec} (tokenizer.chat_template)");
+    tok.set_chat(ChatTemplate::new(source.clone(), origin, tokens)?);
+    Ok(tok)
+}
+
+/// `FILE:PRETOK`, a rank file and the pre-tokenizer it needs, or an error.
 fn load_rank_file_with_pretok(spec: &str) -> Result<Tokenizer> {
     if let Some((file, pretok)) = spec.rsplit_once(':')
         && Path::new(file).exists()
@@ -80,8 +167,9 @@ fn load_rank_file_with_pretok(spec: &str) -> Result<Tokenizer> {
     )))
 }
 
-/// A folder: GPT-2's encoder.json + vocab.bpe, else its tokenizer.json,
-/// else its vocab.txt.
+/// A folder: GPT-2's encoder.json + vocab.bpe, else a repository's files
+/// (its tokenizer.json, tokenizer.model, vocab.txt or tekken.json, with its
+/// tokenizer_config.json).
 fn load_folder(spec: &str, path: &Path) -> Result<Tokenizer> {
     let (enc, bpe) = (path.join("encoder.json"), path.join("vocab.bpe"));
     if enc.is_file() {
@@ -92,14 +180,12 @@ fn load_folder(spec: &str, path: &Path) -> Result<Tokenizer> {
             "{spec}: encoder.json is missing (GPT-2's vocab.bpe needs the encoder.json beside it)"
         )));
     }
-    for name in ["tokenizer.json", "vocab.txt"] {
-        let file = path.join(name);
-        if file.is_file() {
-            return load(&file.to_string_lossy());
-        }
+    if hub_cache::tokenizer_file(path).is_some() {
+        return load_snapshot(spec, path);
     }
     Err(Error::input(format!(
-        "{spec}: a folder, with none of encoder.json + vocab.bpe, tokenizer.json or vocab.txt in it"
+        "{spec}: a folder, with none of encoder.json + vocab.bpe, {} in it",
+        hub_cache::TOKENIZER_FILES.join(", ")
     )))
 }
 

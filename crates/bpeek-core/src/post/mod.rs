@@ -2,6 +2,11 @@
 //! SentencePiece model's BOS/EOS) puts around the ids of one text, when
 //! `--add-special-tokens` asks for them.
 
+pub mod chat;
+pub mod chat_date;
+pub mod chat_encode;
+pub mod chat_json;
+
 use crate::TokenId;
 use crate::error::{Error, Result};
 
