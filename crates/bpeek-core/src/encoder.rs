@@ -566,9 +566,18 @@ impl Tokenizer {
         self.added.specials().as_slice()
     }
 
-    /// Every id this tokenizer can produce: ordinary and special.
+    /// Every id this tokenizer can produce: ordinary and special, each id
+    /// once (a file's special tokens often hold ids inside the vocabulary).
     pub fn vocab_size(&self) -> usize {
-        self.vocab.len() + self.added.specials().len()
+        let mut beyond: Vec<TokenId> = self
+            .specials()
+            .iter()
+            .map(|s| s.id)
+            .filter(|&id| id as usize >= self.vocab.len())
+            .collect();
+        beyond.sort_unstable();
+        beyond.dedup();
+        self.vocab.len() + beyond.len()
     }
 
     /// The largest id plus one.
