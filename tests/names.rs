@@ -511,3 +511,66 @@ fn a_repository_listed_is_a_name_that_loads() {
     assert_eq!(entry["vocab_size"], made.reference["chat_vocab"]);
     assert_eq!(entry["source"], "hf-cache");
 }
+
+mod tmux;
+
+#[test]
+fn the_explorer_lists_the_names_there_are_and_encodes_with_the_one_picked() {
+    let Some(python) = hf::python() else { return };
+    let Some(tmux) = tmux::Tmux::start("names-picker") else {
+        return;
+    };
+    let made = make_tokenizers(&python, "names-picker");
+    let home = made.dir.join("home");
+    let hub = home.join(".cache/huggingface/hub");
+    let commit = "e".repeat(40);
+    cache_repo(
+        &hub,
+        "acme/chat",
+        &commit,
+        &[(
+            "tokenizer.json",
+            std::fs::read(made.dir.join("chat.json")).unwrap(),
+        )],
+    );
+    set_ref(&hub, "acme/chat", "main", &commit);
+    let text = "Zwölf Boxkämpfer";
+    let want = ids_of(&bpeek(
+        &home,
+        &[],
+        &[
+            "encode",
+            "--tokenizer",
+            "acme/chat",
+            "--format",
+            "ids",
+            text,
+        ],
+    ));
+
+    let term = tmux.open("picker", 100, 30);
+    term.command(&format!(
+        "HOME={} HF_HUB_CACHE= HF_HOME= XDG_CACHE_HOME= OLLAMA_MODELS= {}",
+        home.display(),
+        env!("CARGO_BIN_EXE_bpeek")
+    ));
+    term.wait_for("the explorer", |s| s.contains("Corpus"));
+    term.keys(&["N"]);
+    let screen = term.wait_for("the list of names", |s| {
+        s.contains("Add a tokenizer: 1 by name")
+    });
+    assert!(
+        screen.contains("acme/chat") && screen.contains("hf-cache"),
+        "{screen}"
+    );
+    term.keys(&["Enter"]);
+    term.wait_for("the encode box on acme/chat", |s| {
+        s.contains("Encode with acme/chat")
+    });
+    term.keys(&["e"]);
+    term.text(text);
+    let ids: Vec<String> = want.iter().map(u32::to_string).collect();
+    let line = format!("ids {}", ids.join(" "));
+    term.wait_for("the ids of acme/chat", |s| s.contains(&line));
+    term.keys(&["Escape", "q"]);
+}

@@ -150,6 +150,13 @@ pub enum Action {
     /// fertility view details it).
     NextTokenizer,
     PrevTokenizer,
+    /// Open the list of tokenizers there are by name (the Hugging Face
+    /// cache, Ollama) to add one.
+    OpenPicker,
+    /// Move the picker's cursor by this many rows.
+    PickMove(i8),
+    /// Add the tokenizer under the picker's cursor and select it.
+    PickChoose,
     /// Move the token cursor of the fertility view's token line.
     NextToken,
     PrevToken,

@@ -52,6 +52,8 @@ pub enum InputMode {
     Vocab,
     /// The next key picks the option a new compare column changes.
     AddColumn,
+    /// The list of tokenizers by name, to add one.
+    Pick(crate::picker::Picker),
 }
 
 /// Which parts of the main screen are shown (each [`Toggle`] on or off;

@@ -61,6 +61,8 @@ pub enum When {
     Comparing,
     /// The prompt for the option a new compare column changes.
     AddColumn,
+    /// The list of tokenizers by name is open.
+    Pick,
 }
 
 /// The heading a row is listed under in the help overlay.
@@ -139,7 +141,7 @@ macro_rules! bind {
 use crate::compare::Change;
 use When::{
     AddColumn, Always, Ballot, Busy, Comparing, Editing, EncodeToken, Fertility, Focused, Goto,
-    Help, InPanel, Learning, Lesson, Main, Normal, Opening, Teaching, Tree, Vocab,
+    Help, InPanel, Learning, Lesson, Main, Normal, Opening, Pick, Teaching, Tree, Vocab,
 };
 
 /// Every key of the explorer, most useful first within each context.
@@ -171,6 +173,13 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Vocab, [k(KeyCode::Backspace)], Action::VocabDelete, None, Encoding, "vocabulary: delete a letter"),
     bind!(Vocab, [Key::AnyChar], Action::VocabType(' '), None, Encoding, "vocabulary: type to filter"),
     // Go-to prompt.
+    // The tokenizers by name.
+    bind!(Pick, [k(KeyCode::Enter)], Action::PickChoose, Some("add"), Prompt, "names: add the tokenizer and encode with it"),
+    bind!(Pick, [k(KeyCode::Esc), c('q')], Action::PromptCancel, Some("cancel"), Prompt, "names: close the list"),
+    bind!(Pick, [k(KeyCode::Up), c('k')], Action::PickMove(-1), Some("select"), Prompt, "names: select a tokenizer"),
+    bind!(Pick, [k(KeyCode::Down), c('j')], Action::PickMove(1), None, Prompt, "names: select a tokenizer"),
+    bind!(Pick, [k(KeyCode::PageUp)], Action::PickMove(-10), None, Prompt, "names: a page up"),
+    bind!(Pick, [k(KeyCode::PageDown)], Action::PickMove(10), None, Prompt, "names: a page down"),
     bind!(Goto, [k(KeyCode::Enter)], Action::PromptSubmit, Some("go"), Prompt, "go to the merge typed"),
     bind!(Goto, [k(KeyCode::Esc)], Action::PromptCancel, Some("cancel"), Prompt, "close the prompt"),
     bind!(Goto, [k(KeyCode::Backspace)], Action::PromptDelete, None, Prompt, "delete a digit"),
@@ -181,6 +190,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [k(KeyCode::BackTab)], Action::PrevPanel, None, Fertility, "next/previous panel"),
     bind!(Fertility, [c('t'), k(KeyCode::Right)], Action::NextTokenizer, Some("tokenizer"), Fertility, "select a tokenizer"),
     bind!(Fertility, [c('T'), k(KeyCode::Left)], Action::PrevTokenizer, None, Fertility, "select a tokenizer"),
+    bind!(Fertility, [c('N')], Action::OpenPicker, None, Fertility, "add a tokenizer by name (Hugging Face cache, Ollama)"),
     bind!(Fertility, [c(']')], Action::NextToken, Some("token"), Fertility, "select a token"),
     bind!(Fertility, [c('[')], Action::PrevToken, None, Fertility, "select a token"),
     bind!(Fertility, [k(KeyCode::Enter)], Action::OpenTree, None, Fertility, "how the token was built"),
@@ -237,6 +247,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Main, [k(KeyCode::BackTab)], Action::FocusPrev, None, Moving, "next/previous pane"),
     bind!(Main, [c('t')], Action::NextTokenizer, Some("tokenizer"), Encoding, "next/previous tokenizer"),
     bind!(Main, [c('T')], Action::PrevTokenizer, None, Encoding, "next/previous tokenizer"),
+    bind!(Main, [c('N')], Action::OpenPicker, None, Encoding, "add a tokenizer by name (Hugging Face cache, Ollama)"),
     bind!(Main, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Moving, "scroll, select a merge"),
     bind!(Main, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Moving, "scroll, select a merge"),
     bind!(Main, [k(KeyCode::PageUp)], Action::Scroll(Scroll::PageUp), None, Moving, "scroll a page"),
@@ -324,6 +335,7 @@ impl When {
             (Vocab, InputMode::Vocab) => true,
             (Comparing, InputMode::Normal) => !fert && app.compare.is_some(),
             (AddColumn, InputMode::AddColumn) => true,
+            (Pick, InputMode::Pick(_)) => true,
             _ => false,
         }
     }

@@ -26,6 +26,7 @@ pub mod lesson;
 pub mod mark;
 pub mod options;
 pub mod panes;
+pub mod picker;
 pub mod runner;
 pub mod terminal;
 pub mod theme;

@@ -128,8 +128,14 @@ impl Default for TokenizerSet {
     }
 }
 
-/// A short name for a tokenizer spec: the file name without its folders.
+/// A short name for a tokenizer spec: the file name without its folders;
+/// a name (`ORG/NAME`, `ollama:NAME`) as it is.
 fn label_of(spec: &str) -> String {
+    let by_name = spec.starts_with("ollama:")
+        || bpeek_core::formats::hub_cache::HubName::parse(spec).is_some();
+    if by_name && !std::path::Path::new(spec).exists() {
+        return spec.to_string();
+    }
     let path = match spec.find(".tiktoken:") {
         Some(at) => &spec[..at + ".tiktoken".len()],
         None => spec,
@@ -280,6 +286,8 @@ mod tests {
         assert_eq!(label_of("gpt2"), "gpt2");
         assert_eq!(label_of("/a/b/tok.json"), "tok.json");
         assert_eq!(label_of("x/r.tiktoken:cl100k"), "r.tiktoken");
+        assert_eq!(label_of("Qwen/Qwen2.5-7B"), "Qwen/Qwen2.5-7B");
+        assert_eq!(label_of("ollama:llama3.2"), "ollama:llama3.2");
     }
 
     #[test]

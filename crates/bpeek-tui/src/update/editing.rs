@@ -16,7 +16,7 @@ pub(super) fn select_tokenizer(app: &mut App, by: isize) {
 pub(super) fn paste(app: &mut App, text: &str) {
     match &mut app.input {
         InputMode::Goto(digits) => digits.extend(text.chars().filter(char::is_ascii_digit)),
-        InputMode::Help | InputMode::AddColumn => {}
+        InputMode::Help | InputMode::AddColumn | InputMode::Pick(_) => {}
         InputMode::Vocab => {
             // Pasted into the search: its first line, as typed.
             let line: String = text

@@ -25,6 +25,7 @@ pub mod export;
 mod fertility;
 mod lessons;
 mod navigation;
+mod picker;
 mod prompt;
 mod question;
 mod showing;
@@ -175,6 +176,7 @@ fn dispatch(app: &mut App, action: Action) {
         a @ (A::ToggleTextSource | A::NextMetric | A::MeasureMore | A::Loaded(_)) => {
             update_fertility(app, a);
         }
+        a @ (A::OpenPicker | A::PickMove(_) | A::PickChoose) => picker::update(app, a),
         a @ (A::FocusColumn(_) | A::OpenAddColumn | A::AddColumn(_) | A::DropColumn) => {
             update_compare(app, a);
         }

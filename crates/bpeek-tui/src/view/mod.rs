@@ -14,6 +14,7 @@ pub mod merges;
 pub mod opening;
 pub mod pairs;
 pub mod pane_frame;
+pub mod picker;
 pub mod progress;
 pub mod shared_frame;
 pub mod status;
@@ -56,6 +57,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         if app.input == InputMode::Help {
             help::draw(frame, area, app);
         }
+        picker::draw(frame, area, app);
         return;
     }
     let comparing = app.compare.is_some();
@@ -108,6 +110,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if app.input == InputMode::Help {
         help::draw(frame, area, app);
     }
+    picker::draw(frame, area, app);
 }
 
 /// The bordered frame of a pane, its title marked when it has the focus.
