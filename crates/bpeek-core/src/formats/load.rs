@@ -156,6 +156,9 @@ fn load_json(spec: &str, path: &Path, text: &str) -> Result<Tokenizer> {
     if doc.get("model").is_some_and(Value::is_object) {
         return hugging_face_file(spec, doc, text.len());
     }
+    if crate::formats::tekken::is_tekken(&doc) {
+        return crate::formats::tekken::read(&file_name(spec), &doc).map_err(|e| e.context(spec));
+    }
 
     Err(Error::input(format!(
         "{spec}: not a tokenizer bpeek reads; it reads {SUPPORTED}"

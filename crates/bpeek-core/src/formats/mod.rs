@@ -19,6 +19,7 @@ pub mod load;
 pub mod regex_check;
 pub mod same_file;
 pub mod sentencepiece;
+pub mod tekken;
 pub mod tiktoken_export;
 pub mod tokenizer_file;
 pub mod trace_file;
