@@ -16,6 +16,7 @@ pub mod hf_unigram;
 pub mod import;
 pub mod limits;
 pub mod load;
+pub mod rank_lines;
 pub mod regex_check;
 pub mod same_file;
 pub mod sentencepiece;
