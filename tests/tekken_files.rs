@@ -46,7 +46,7 @@ fn special_texts() -> Vec<String> {
 /// Lists of ids to decode: what each text encoded to, and random ids,
 /// special ones among them, that may cut a character's bytes apart.
 fn id_lists(encoded: &[Vec<u32>], n_words: u32, num_special: u32) -> Vec<Vec<u32>> {
-    let mut rng = texts::Rng(0x7e66_e11);
+    let mut rng = texts::Rng(0x07e6_6e11);
     let mut lists = encoded.to_vec();
     for _ in 0..300 {
         let len = 1 + rng.below(24);

@@ -53,11 +53,12 @@ fn a_small_file_loads_with_its_ids_offset_by_the_special_tokens() {
     assert_eq!(tok.decode(&[1, 3 + 256]).unwrap(), "<s>ab");
 }
 
-#[test]
-fn each_broken_field_is_named() {
-    let dir = scratch::Scratch::new("tekken-broken");
-    type Break = fn(&mut Value);
-    let cases: Vec<(Break, &str)> = vec![
+/// A change that breaks a file.
+type Break = fn(&mut Value);
+
+/// Damage to `config`, with what the error must say.
+fn config_damage() -> Vec<(Break, &'static str)> {
+    vec![
         (|d| d["config"] = json!(3), "config is not an object"),
         (
             |d| drop(d["config"].as_object_mut().unwrap().remove("pattern")),
@@ -117,6 +118,12 @@ fn each_broken_field_is_named() {
             },
             "special_tokens has 2 tokens, more than config.default_num_special_tokens 1",
         ),
+    ]
+}
+
+/// Damage to `vocab` and `special_tokens`, with what the error must say.
+fn list_damage() -> Vec<(Break, &'static str)> {
+    vec![
         (|d| d["vocab"] = json!({}), "vocab is not a list"),
         (
             |d| d["vocab"][7]["token_bytes"] = json!("not base64!"),
@@ -174,7 +181,14 @@ fn each_broken_field_is_named() {
             |d| drop(d.as_object_mut().unwrap().remove("special_tokens")),
             "special_tokens is missing: a file of version v13",
         ),
-    ];
+    ]
+}
+
+#[test]
+fn each_broken_field_is_named() {
+    let dir = scratch::Scratch::new("tekken-broken");
+    let mut cases = config_damage();
+    cases.extend(list_damage());
     for (i, (damage, want)) in cases.into_iter().enumerate() {
         let mut doc = small_file();
         damage(&mut doc);

@@ -33,7 +33,7 @@ pub fn read(text: &str) -> Result<Vec<RankLine>> {
             continue;
         }
         let mut fields = line
-            .split(|c: char| matches!(c, ' ' | '\t' | '\u{b}' | '\u{c}'))
+            .split([' ', '\t', '\u{b}', '\u{c}'])
             .filter(|f| !f.is_empty());
         let (Some(b64), Some(rank), None) = (fields.next(), fields.next(), fields.next()) else {
             return Err(Error::input(format!(
