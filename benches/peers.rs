@@ -14,6 +14,9 @@
 //!   on characters with byte fallback, WordPiece, Unigram, WordLevel),
 //!   trained by Python `tokenizers` and timed against it, where it is
 //!   installed;
+//! - Mistral's Tekken files (those `mistral-common` ships) against its
+//!   `Tekkenizer`, on the multilingual samples and English, where it is
+//!   installed;
 //! - cl100k and o200k against the fastest exact encoders on PyPI
 //!   (`quicktok-v1`, `bpe-openai`, `rs-bpe`, `tokendagger`, installed into
 //!   `target/peers-venv`), on English prose and code, the multilingual
@@ -23,7 +26,7 @@
 //!
 //! Options (after `--`): `--megabytes N` for the explorer corpus (10),
 //! `--merges N` (2000), `--rounds N` encoding runs, best kept (5), and
-//! `--only encode|spm|hf|python|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
+//! `--only encode|spm|hf|tekken|python|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
 //! (the explorer's pre-tokenizers, all by default), `--texts code` (only
 //! the PyPI comparison's texts whose names hold the word). Figures are printed, never asserted.
 
@@ -31,6 +34,8 @@
 mod hf;
 #[path = "peers/python_peers.rs"]
 mod python_peers;
+#[path = "peers/tekken.rs"]
+mod tekken;
 
 use bpeek::bpe::formats::builtin;
 use bpeek::bpe::{Pretok, Trainer, TrainerConfig};
@@ -100,6 +105,9 @@ fn main() {
     }
     if only("hf") {
         hf::hugging_face(&o);
+    }
+    if only("tekken") {
+        tekken::tekken(&o);
     }
     if only("python") {
         python_peers::python_peers(&o);

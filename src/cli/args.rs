@@ -166,7 +166,7 @@ pub enum CountFormat {
 pub struct EncodeArgs {
     /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
     /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK,
-    /// a SentencePiece .model, BERT's vocab.txt, or a llama.cpp .gguf
+    /// a SentencePiece .model, Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf
     #[arg(long, value_name = "NAME|FILE")]
     pub tokenizer: String,
     /// Text to encode, or - for stdin
@@ -224,7 +224,7 @@ pub enum EncodeFormat {
 pub struct DecodeArgs {
     /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
     /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK,
-    /// a SentencePiece .model, BERT's vocab.txt, or a llama.cpp .gguf
+    /// a SentencePiece .model, Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf
     #[arg(long, value_name = "NAME|FILE")]
     pub tokenizer: String,
     /// Token ids (none decodes to the empty text), or - to read them from

@@ -11,62 +11,43 @@ use crate::formats::hf_fields::vocab_ids;
 use crate::formats::hf_file::HfFile;
 use crate::formats::hf_pipeline;
 use crate::formats::limits::{self, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
+use crate::formats::rank_lines;
 use crate::normalize::added::{AddedToken, AddedVocab, Normalizer};
 use crate::pretokenize::hf_pretok::PreStep;
 use crate::pretokenize::hf_text::HfText;
 use crate::pretokenize::pretok::{CL100K_PATTERN, Digits, Pretok};
-use base64::Engine;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
-/// A `.tiktoken` file: one `BASE64 RANK` per line. Rank files carry no
-/// pre-tokenizer, so the caller names one.
+/// A `.tiktoken` file: one `BASE64 RANK` per line, read as tiktoken reads
+/// it (see [`rank_lines`]). Rank files carry no pre-tokenizer, so the
+/// caller names one. An empty token (Whisper's last line, `= 50256`)
+/// leaves its rank unused.
 pub fn tiktoken(name: &str, text: &str, pretok: Pretok) -> Result<Tokenizer> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut tokens: Vec<Vec<u8>> = Vec::new();
+    // The line that gave each rank, to name both lines of a rank given twice.
+    let mut given_on: Vec<usize> = Vec::new();
     let mut budget = VocabBudget::default();
-    for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let mut parts = line.split_whitespace();
-        let (Some(b64), Some(rank), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(Error::input(format!(
-                "line {line_no}: expected 'BASE64 RANK'"
-            )));
-        };
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(b64)
-            .map_err(|e| Error::input(format!("line {line_no}: bad base64 ({e})")))?;
-        let rank: u64 = match rank.parse() {
-            Ok(r) => r,
-            Err(_) if !rank.is_empty() && rank.bytes().all(|b| b.is_ascii_digit()) => u64::MAX,
-            Err(_) => {
-                return Err(Error::input(format!(
-                    "line {line_no}: rank {} is not a whole number",
-                    quoted(rank)
-                )));
-            }
-        };
-        let rank = limits::id(rank, || format!("line {line_no}"))? as usize;
-        if bytes.is_empty() {
-            return Err(Error::input(format!("line {line_no}: empty token")));
-        }
-        budget.add(bytes.len(), MAX_IMPORTED_TOKEN_BYTES, || {
+    for entry in rank_lines::read(text)? {
+        let line_no = entry.line_no;
+        let rank = limits::id(entry.rank, || format!("line {line_no}"))? as usize;
+        budget.add(entry.bytes.len(), MAX_IMPORTED_TOKEN_BYTES, || {
             format!("line {line_no}")
         })?;
         if tokens.len() <= rank {
             tokens.resize(rank + 1, Vec::new());
+            given_on.resize(rank + 1, 0);
         }
-        if !tokens[rank].is_empty() {
+        if given_on[rank] != 0 {
             return Err(Error::input(format!(
-                "line {line_no}: rank {rank} is given twice"
+                "line {line_no}: rank {rank} is given twice (line {} gave it first)",
+                given_on[rank]
             )));
         }
-        tokens[rank] = bytes;
+        given_on[rank] = line_no;
+        tokens[rank] = entry.bytes;
     }
-    if tokens.is_empty() {
+    if tokens.iter().all(Vec::is_empty) {
         return Err(Error::input("no ranks in the file"));
     }
     Tokenizer::from_ranks(name, tokens, pretok, Vec::new())

@@ -20,7 +20,7 @@ pub const SUPPORTED: &str = "a built-in name (bytes, gpt2, cl100k, o200k), bpeek
 tokenizer.json with a byte-level BPE model, GPT-2's encoder.json + vocab.bpe (the folder or either file), \
 a Hugging Face tokenizer.json with a WordPiece model, BERT's vocab.txt, \
 a .tiktoken rank file with its pre-tokenizer (FILE.tiktoken:cl100k), \
-a SentencePiece .model file (BPE or Unigram), \
+a SentencePiece .model file (BPE or Unigram), Mistral's tekken.json, \
 or a llama.cpp .gguf file (its tokenizer: llama, gpt2, bert, t5 or gemma4)";
 
 /// Load the tokenizer `spec` names.
@@ -241,6 +241,9 @@ fn load_json(spec: &str, path: &Path, text: &str) -> Result<Tokenizer> {
     }
     if doc.get("model").is_some_and(Value::is_object) {
         return hugging_face_file(spec, doc, text.len());
+    }
+    if crate::formats::tekken::is_tekken(&doc) {
+        return crate::formats::tekken::read(&file_name(spec), &doc).map_err(|e| e.context(spec));
     }
 
     Err(Error::input(format!(

@@ -142,7 +142,7 @@ pub struct ScreenOptions {
     /// Also compare and encode with this tokenizer (repeatable): a built-in name
     /// (bytes, gpt2, cl100k, o200k) or a file: bpeek JSON, Hugging Face tokenizer.json,
     /// GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK, a SentencePiece .model,
-    /// BERT's vocab.txt, or a llama.cpp .gguf
+    /// Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf
     #[arg(long = "tokenizer", value_name = "NAME|FILE")]
     pub tokenizers: Vec<String>,
     /// Train configurations side by side, stepping together (two to four
