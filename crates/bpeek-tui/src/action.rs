@@ -109,6 +109,9 @@ pub enum Action {
     /// Delete the character after the cursor.
     DeleteForward,
     ClearEncode,
+    /// Chat mode on or off: the encode box's text as a user's turn in the
+    /// tokenizer's chat template.
+    ToggleChat,
     /// Show or hide a part of the main screen (see [`Toggle`]).
     Toggle(Toggle),
     /// Draw every cell of the screen again.

@@ -220,6 +220,8 @@ pub struct App {
     /// Long actions and the work they hand to other threads.
     pub jobs: Jobs,
     pub encode: EncodeBox,
+    /// The encode box's chat mode and what the turn costs.
+    pub chat: crate::panes::chat_turn::ChatTurn,
     /// The tokenizers to compare and encode with.
     pub toks: TokenizerSet,
     pub fert: FertilityView,
@@ -394,6 +396,7 @@ impl App {
             scroll: Scrolls::default(),
             jobs: Jobs::default(),
             encode: EncodeBox::default(),
+            chat: Default::default(),
             toks: TokenizerSet::default(),
             fert: FertilityView::default(),
             notice: None,

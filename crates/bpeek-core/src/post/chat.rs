@@ -81,6 +81,20 @@ impl Conversation {
         Ok(Conversation { messages, contents })
     }
 
+    /// A conversation of one message.
+    pub fn one(role: &str, content: &str) -> Conversation {
+        let message: Value = [
+            ("role", Value::from(role)),
+            ("content", Value::from(content)),
+        ]
+        .into_iter()
+        .collect();
+        Conversation {
+            messages: Value::from(vec![message]),
+            contents: vec![Some(content.to_string())],
+        }
+    }
+
     /// How many messages there are.
     pub fn len(&self) -> usize {
         self.contents.len()

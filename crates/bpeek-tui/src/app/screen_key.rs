@@ -75,6 +75,7 @@ impl App {
             lesson,
             recording,
             compare,
+            chat,
             // Not drawn: the loop's own bookkeeping (the size is `area`).
             size: _,
             dirty: _,
@@ -90,6 +91,7 @@ impl App {
             && lesson.is_none()
             && recording.is_none()
             && compare.is_none()
+            && !chat.on
             && jobs.current.is_none()
             && !fert.open
             && encode.text.is_empty()

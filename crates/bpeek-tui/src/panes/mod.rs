@@ -3,6 +3,7 @@
 //! [`crate::view`]).
 
 pub mod changed;
+pub mod chat_turn;
 pub mod chunk_table;
 pub mod clusters;
 pub mod corpus_text;

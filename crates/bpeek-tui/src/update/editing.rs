@@ -80,3 +80,25 @@ pub(super) fn type_char(app: &mut App, c: char) {
     note_full(app, dropped);
     app.fert.source = TextSource::Pasted;
 }
+
+/// Chat mode on or off; on, said what it shows, or why it shows nothing.
+pub(super) fn toggle_chat(app: &mut App) {
+    app.chat.on = !app.chat.on;
+    let slot = app.toks.selected_slot();
+    app.notice = Some(if !app.chat.on {
+        "chat mode off".into()
+    } else if app.toks.is_trained(app.toks.selected) {
+        "chat mode: a tokenizer being trained has no chat template; t picks one that has".into()
+    } else {
+        match app.toks.get(app.toks.selected).map(|t| t.chat().is_some()) {
+            Some(false) => format!(
+                "chat mode: {} carries no chat template (tokenizer_config.json, GGUF tokenizer.chat_template)",
+                slot.label
+            ),
+            _ => format!(
+                "chat mode: the text as a user's turn in {}'s chat template",
+                slot.label
+            ),
+        }
+    });
+}

@@ -162,7 +162,7 @@ fn dispatch(app: &mut App, action: Action) {
         a @ (A::DeleteBack | A::DeleteForward | A::ClearEncode | A::EncodeMore) => {
             update_encode_box(app, a);
         }
-        a @ (A::CopyEncoded | A::SaveEncoded) => update_encode_box(app, a),
+        a @ (A::CopyEncoded | A::SaveEncoded | A::ToggleChat) => update_encode_box(app, a),
         a @ (A::OpenTree | A::CloseTree | A::OpenVocab | A::VocabType(_) | A::VocabDelete) => {
             update_vocab_and_tree(app, a);
         }
@@ -265,6 +265,7 @@ fn update_encode_box(app: &mut App, action: Action) {
         Action::EncodeMore => app.encode.encode_more(&app.toks),
         Action::CopyEncoded => export::copy(app),
         Action::SaveEncoded => export::save(app),
+        Action::ToggleChat => toggle_chat(app),
         other => unreachable!("not an encode box action: {other:?}"),
     }
 }
@@ -336,6 +337,8 @@ fn after_change(app: &mut App) {
         app.toks.sync_trained(current, &trainer);
     }
     app.encode.refresh(&app.toks);
+    app.chat
+        .refresh(&app.toks, &app.encode.text, app.encode.generation());
     if app
         .encode
         .selected
@@ -354,6 +357,8 @@ fn after_change(app: &mut App) {
         let deadline = Instant::now() + app.jobs.slice.min(crate::fertility::MEASURE_SLICE);
         app.fert
             .refresh(&app.toks, &app.encode.text, generation, deadline);
+        app.chat
+            .refresh_all(&app.toks, &app.encode.text, generation);
     }
     cuts::refresh(app);
 }

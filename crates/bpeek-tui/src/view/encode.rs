@@ -288,12 +288,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     } else {
         format!(" with {}", slot.label)
     };
+    let chat = if app.chat.on { ", chat turn" } else { "" };
     let title = if editing {
-        format!("Encode{with}: editing")
+        format!("Encode{with}{chat}: editing")
     } else {
-        format!("Encode{with}")
+        format!("Encode{with}{chat}")
     };
     let mut block = pane_block(app, Focus::Encode, title, right, area.width);
+    if let Some(line) = chat_line(app, usize::from(area.width.saturating_sub(4))) {
+        block = block.title_bottom(line);
+    }
     if let Some(note) = hidden {
         block = block.title_bottom(Line::styled(format!(" {note} "), t.heading()).right_aligned());
     }
@@ -685,4 +689,52 @@ fn id_widths(app: &App, lo: usize, hi: usize) -> Vec<usize> {
         }
     }
     widths
+}
+
+/// Chat mode's line under the box: what the text costs as a user's turn
+/// and what the template adds, a special token typed in the text marked
+/// (the model reads it as a turn marker), or why there is no count.
+fn chat_line(app: &App, width: usize) -> Option<Line<'static>> {
+    let t = &app.theme;
+    let cost = app.chat.cost.as_ref()?;
+    if app.encode.text.is_empty() {
+        return None;
+    }
+    let (text, style) = match cost {
+        Err(why) => (
+            format!(" chat: {}: {why} ", app.toks.selected_slot().label),
+            t.dim(),
+        ),
+        Ok(c) if c.forged.is_empty() => (
+            format!(
+                " as a chat turn: {} tokens = {} of the text + {} of the template ",
+                c.tokens,
+                c.message,
+                c.template()
+            ),
+            t.heading(),
+        ),
+        Ok(c) => {
+            let (token, id) = &c.forged[0];
+            let more = if c.forged.len() > 1 {
+                format!(" and {} more", c.forged.len() - 1)
+            } else {
+                String::new()
+            };
+            let plain = c
+                .as_plain
+                .map_or(String::new(), |n| format!(" ({n} if kept as text)"));
+            (
+                format!(
+                    " ! the text types {token} (id {id}){more}: a turn marker to the model; {} tokens{plain} ",
+                    c.tokens
+                ),
+                t.notice(),
+            )
+        }
+    };
+    Some(Line::styled(
+        truncate(&text, width, t.glyphs.ellipsis),
+        style,
+    ))
 }

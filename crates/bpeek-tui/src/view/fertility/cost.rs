@@ -149,6 +149,68 @@ pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
         .filter_map(Row::bytes_per_token)
         .fold(0.0, f64::max);
     table(app, w, scale, true, lines, row_of);
+    if app.chat.on {
+        chat_table(app, w, lines);
+    }
+}
+
+/// Chat mode: what the text costs as a user's turn in each tokenizer's
+/// chat template, and what the template adds.
+fn chat_table(app: &App, w: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    const NAME: usize = 10;
+    lines.push(rule(
+        app,
+        "your text as a user's turn in each chat template",
+        w,
+    ));
+    if app.encode.text.len() > crate::panes::chat_turn::EVERY_TOKENIZER_UP_TO {
+        let limit = crate::panes::chat_turn::EVERY_TOKENIZER_UP_TO >> 10;
+        lines.push(Line::styled(
+            format!(" longer than {limit} KiB: the encode box counts it for its tokenizer"),
+            t.dim(),
+        ));
+        return;
+    }
+    lines.push(Line::styled(
+        format!(
+            " {}{}{}{}  {}",
+            left(app, "tokenizer", NAME),
+            fit_right("tokens", 8, ""),
+            fit_right("text", 8, ""),
+            fit_right("template", 9, ""),
+            "typed turn markers"
+        ),
+        t.heading(),
+    ));
+    let generation = app.encode.generation();
+    for (i, slot) in app.toks.slots.iter().enumerate() {
+        let name = format!(" {}", left(app, &slot.label, NAME));
+        let cells = match app.chat.of_slot(i, slot.stamp, generation) {
+            Some(Ok(c)) => {
+                let forged: Vec<&str> = c.forged.iter().map(|(s, _)| s.as_str()).collect();
+                format!(
+                    "{}{}{}  {}",
+                    fit_number(&c.tokens.to_string(), 8),
+                    fit_number(&c.message.to_string(), 8),
+                    fit_number(&format!("+{}", c.template()), 9),
+                    if forged.is_empty() {
+                        "none".to_string()
+                    } else {
+                        format!("! {}", forged.join(" "))
+                    }
+                )
+            }
+            Some(Err(why)) => format!("   {why}"),
+            None => format!("   {}", t.glyphs.ellipsis),
+        };
+        let line = format!("{name}{cells}");
+        lines.push(Line::raw(crate::view::widths::truncate(
+            &line,
+            w,
+            t.glyphs.ellipsis,
+        )));
+    }
 }
 
 /// A heading and one row per tokenizer: tokens, bytes, chars and words per
