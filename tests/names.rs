@@ -121,10 +121,17 @@ fn chat_config() -> Vec<u8> {
     .into_bytes()
 }
 
-#[test]
-fn a_cached_repository_is_read_by_its_name_at_the_revision_asked() {
-    let Some(python) = hf::python() else { return };
-    let made = make_tokenizers(&python, "names-cache");
+/// A cache in a temporary `HOME` holding `acme/chat` at two revisions:
+/// `main` with its config (chat template), `refs/pr/1` without.
+struct ChatCache {
+    made: Made,
+    home: PathBuf,
+    hub: PathBuf,
+    main: String,
+}
+
+fn chat_cache(python: &str, tag: &str) -> ChatCache {
+    let made = make_tokenizers(python, tag);
     let home = made.dir.join("home");
     let hub = home.join(".cache/huggingface/hub");
     let chat_json = std::fs::read(made.dir.join("chat.json")).unwrap();
@@ -147,6 +154,20 @@ fn a_cached_repository_is_read_by_its_name_at_the_revision_asked() {
         &[("tokenizer.json", chat_json.clone())],
     );
     set_ref(&hub, "acme/chat", "refs/pr/1", &old);
+    ChatCache {
+        made,
+        home,
+        hub,
+        main,
+    }
+}
+
+#[test]
+fn a_cached_repository_is_read_by_its_name_at_the_revision_asked() {
+    let Some(python) = hf::python() else { return };
+    let ChatCache {
+        made, home, main, ..
+    } = chat_cache(&python, "names-cache");
 
     for (k, text) in TEXTS.iter().enumerate() {
         let want: Vec<u32> = serde_json::from_value(made.reference["chat_ids"][k].clone()).unwrap();
@@ -205,7 +226,15 @@ fn a_cached_repository_is_read_by_its_name_at_the_revision_asked() {
         ],
     ));
     assert!(err.contains("no chat template"), "{err}");
+}
 
+#[test]
+fn the_cache_is_found_where_huggingface_hub_puts_it() {
+    let Some(python) = hf::python() else { return };
+    let ChatCache {
+        made, home, main, ..
+    } = chat_cache(&python, "names-where");
+    let chat_json = std::fs::read(made.dir.join("chat.json")).unwrap();
     // Where the cache is: HF_HUB_CACHE, else HF_HOME/hub, else ~/.cache.
     let elsewhere = made.dir.join("elsewhere");
     cache_repo(
@@ -255,7 +284,17 @@ fn a_cached_repository_is_read_by_its_name_at_the_revision_asked() {
         ],
     );
     assert_eq!(ids_of(&got), want);
+}
 
+#[test]
+fn absent_names_are_refused_in_one_line_saying_where_bpeek_looked() {
+    let Some(python) = hf::python() else { return };
+    let ChatCache {
+        home,
+        hub,
+        made: _made,
+        ..
+    } = chat_cache(&python, "names-absent");
     // Absent names and revisions: one line that says where it looked.
     let err = refusal(&bpeek(
         &home,
@@ -354,12 +393,12 @@ fn ollama_manifest(store: &Path, name: &str, tag: &str, layers: &Value) {
     std::fs::write(dir.join(tag), doc.to_string()).unwrap();
 }
 
-#[test]
-fn an_ollama_model_is_its_gguf_blob_read_as_llama_cpp_reads_it() {
-    let Some(vocab) = llama_bpe_vocab() else {
-        return;
-    };
-    let dir = scratch::Scratch::new("ollama-names");
+/// An Ollama store in a temporary folder: llama.cpp's Llama 3 test
+/// vocabulary as the blob of `llama3.2` and `me/mine:v1`, and three broken
+/// manifests; `None` where the vocabulary is missing (outside CI).
+fn ollama_store(tag: &str) -> Option<(scratch::Scratch, PathBuf, PathBuf, PathBuf)> {
+    let vocab = llama_bpe_vocab()?;
+    let dir = scratch::Scratch::new(tag);
     let store = dir.join("models");
     std::fs::create_dir_all(store.join("blobs")).unwrap();
     let hex = format!("{:064x}", 0xfeed_u64);
@@ -384,6 +423,14 @@ fn an_ollama_model_is_its_gguf_blob_read_as_llama_cpp_reads_it() {
         &json!([{"mediaType": "application/vnd.ollama.image.model", "digest": format!("sha256:{}", "1".repeat(64))}]),
     );
     let home = dir.join("home");
+    Some((dir, store, home, vocab))
+}
+
+#[test]
+fn an_ollama_model_is_its_gguf_blob_read_as_llama_cpp_reads_it() {
+    let Some((_dir, store, home, vocab)) = ollama_store("ollama-names") else {
+        return;
+    };
 
     // llama.cpp's own test strings and the ids its tokenizer gives.
     let inp = std::fs::read_to_string(vocab.with_extension("gguf.inp")).unwrap();
@@ -439,10 +486,20 @@ fn an_ollama_model_is_its_gguf_blob_read_as_llama_cpp_reads_it() {
         let err = refusal(&bpeek(&home, &[], &["encode", "--tokenizer", name, "x"]));
         assert!(err.contains(says), "{name}: {err}");
     }
+}
 
+#[test]
+fn the_list_has_each_model_with_its_size_or_why_it_cannot_be_read() {
+    let Some((_dir, store, home, _)) = ollama_store("ollama-list") else {
+        return;
+    };
     // The list: built-ins first, each read model with kind and size, each
     // broken one with why.
-    let out = bpeek(&home, &[], &["tokenizers", "--format", "json"]);
+    let out = bpeek(
+        &home,
+        &[("OLLAMA_MODELS", &store)],
+        &["tokenizers", "--format", "json"],
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -464,7 +521,7 @@ fn an_ollama_model_is_its_gguf_blob_read_as_llama_cpp_reads_it() {
             .unwrap()
             .contains("sha256:HEX")
     );
-    let text = bpeek(&home, &[], &["tokenizers"]);
+    let text = bpeek(&home, &[("OLLAMA_MODELS", &store)], &["tokenizers"]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
         text.lines()

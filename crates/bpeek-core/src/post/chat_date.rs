@@ -99,7 +99,7 @@ fn civil_date(days: u64) -> (u64, u64, u64) {
 }
 
 fn day_of_year(year: u64, month: u64, day: u64) -> u64 {
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
     let before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][(month - 1) as usize];
     before + day + u64::from(leap && month > 2)
 }

@@ -58,7 +58,7 @@ fn sort_keys(value: &Value) -> Value {
                     (k, sort_keys(&v))
                 })
                 .collect();
-            entries.sort_by(|a, b| a.0.to_string().cmp(&b.0.to_string()));
+            entries.sort_by_key(|a| a.0.to_string());
             entries.into_iter().collect()
         }
         ValueKind::Seq => value

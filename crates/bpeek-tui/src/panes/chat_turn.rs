@@ -30,6 +30,10 @@ impl ChatCost {
     }
 }
 
+/// A tokenizer's cost of the text as a chat turn, with the (tokenizer
+/// stamp, text generation) it was worked out for.
+pub type SlotCost = ((u64, u64), Result<ChatCost, String>);
+
 /// Chat mode: on or off, and the cost of the text it was last worked out
 /// for.
 #[derive(Debug, Clone, Default)]
@@ -41,7 +45,7 @@ pub struct ChatTurn {
     pub cost: Option<Result<ChatCost, String>>,
     /// For the fertility view: each tokenizer's cost, with the (stamp,
     /// text generation) it was worked out for.
-    pub per_slot: Vec<Option<((u64, u64), Result<ChatCost, String>)>>,
+    pub per_slot: Vec<Option<SlotCost>>,
 }
 
 /// The longest text the fertility view renders as a chat turn for every
