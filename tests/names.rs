@@ -314,6 +314,16 @@ fn absent_names_are_refused_in_one_line_saying_where_bpeek_looked() {
         err.contains("no revision v9") && err.contains("main"),
         "{err}"
     );
+    // Every command that takes a tokenizer refuses before it starts.
+    for command in [
+        &["decode", "--tokenizer", "acme/none", "1"][..],
+        &["fertility", "--tokenizer", "acme/none", "x"],
+        &["tui", "--tokenizer", "acme/none"],
+        &["serve", "--listen", "127.0.0.1:0", "--tokenizer", "acme/none"],
+    ] {
+        let err = refusal(&bpeek(&home, &[], command));
+        assert!(err.contains("acme/none"), "{command:?}: {err}");
+    }
     for hostile in ["acme/../chat", "acme/chat@../../x", "hf:", "hf:a/b/c"] {
         refusal(&bpeek(&home, &[], &["encode", "--tokenizer", hostile, "x"]));
     }

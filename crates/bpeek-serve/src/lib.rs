@@ -125,6 +125,11 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     })?;
     let idle_timeout = parse_duration(&args.idle_timeout)
         .map_err(|e| Error::input(format!("--idle-timeout {}: {e}", args.idle_timeout)))?;
+    // A wrong --tokenizer (a missing file, a name in no cache) is told
+    // here, as `tui` tells it, not to each student inside the screen.
+    for spec in &args.screen.tokenizers {
+        bpeek_core::formats::load::check(spec)?;
+    }
     let login_timeout = parse_duration(&args.login_timeout)
         .map_err(|e| Error::input(format!("--login-timeout {}: {e}", args.login_timeout)))?;
     let stall_timeout = parse_duration(&args.stall_timeout)
