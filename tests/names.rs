@@ -319,7 +319,13 @@ fn absent_names_are_refused_in_one_line_saying_where_bpeek_looked() {
         &["decode", "--tokenizer", "acme/none", "1"][..],
         &["fertility", "--tokenizer", "acme/none", "x"],
         &["tui", "--tokenizer", "acme/none"],
-        &["serve", "--listen", "127.0.0.1:0", "--tokenizer", "acme/none"],
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--tokenizer",
+            "acme/none",
+        ],
     ] {
         let err = refusal(&bpeek(&home, &[], command));
         assert!(err.contains("acme/none"), "{command:?}: {err}");

@@ -33,6 +33,8 @@ pub struct ScreenKey {
     /// Each compared tokenizer: its label, whether it is loading, and the
     /// stamp that changes whenever it does.
     tokenizers: Vec<(String, bool, u64)>,
+    /// Chat mode (with no text in the box, only the box's title shows it).
+    chat: bool,
     class: ClassKey,
 }
 
@@ -62,6 +64,7 @@ impl App {
             scroll,
             toks,
             encode,
+            chat,
             classroom,
             // Compared by identity beside the key.
             corpus: _,
@@ -75,7 +78,6 @@ impl App {
             lesson,
             recording,
             compare,
-            chat,
             // Not drawn: the loop's own bookkeeping (the size is `area`).
             size: _,
             dirty: _,
@@ -91,7 +93,6 @@ impl App {
             && lesson.is_none()
             && recording.is_none()
             && compare.is_none()
-            && !chat.on
             && jobs.current.is_none()
             && !fert.open
             && encode.text.is_empty()
@@ -119,6 +120,7 @@ impl App {
                 .iter()
                 .map(|s| (s.label.clone(), s.is_loading(), s.stamp))
                 .collect(),
+            chat: chat.on,
             class: ClassKey {
                 role: class.role,
                 following: class.following,
