@@ -13,7 +13,7 @@ use crate::merge::{Merge, apply_ranked};
 use crate::models::char_bpe::CharBpe;
 use crate::models::chunk_cache::ChunkCache;
 use crate::models::spm::{PieceType, SpmModel};
-use crate::models::wordpiece::WordPiece;
+use crate::models::wordpiece::{WordPiece, WordSplit};
 use crate::names::{Mode, TieRule};
 use crate::normalize::added::AddedVocab;
 use crate::pipeline::PreTokenizer;
@@ -137,6 +137,8 @@ impl Model {
                 }
             }
             Model::WordPiece(w) => match w.normalizer() {
+                _ if matches!(w.split(), WordSplit::Llama(t) if t.lowercase) => *out += ", uncased",
+                _ if matches!(w.split(), WordSplit::Llama(_)) => *out += ", cased",
                 Some(n) if n.lowercase => *out += ", uncased",
                 Some(_) => *out += ", cased",
                 None => {}

@@ -18,8 +18,9 @@ use crate::formats::import::byte_level;
 use crate::formats::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::models::char_bpe::CharBpe;
 use crate::models::spm::{Algorithm, ModelSpec, NormalizerSpec, Piece, PieceType, SpmModel};
-use crate::models::wordpiece::{BertNormalizer, WordPiece, WordPieceSpec, WordSplit};
+use crate::models::wordpiece::{WordPiece, WordPieceSpec, WordSplit};
 use crate::normalize::added::{AddedToken, AddedVocab, Normalizer};
+use crate::normalize::llama_wpm::WpmText;
 use crate::pretokenize::pretok::Pretok;
 use crate::pretokenize::regex_split::RegexChain;
 use rustc_hash::FxHashMap;
@@ -138,7 +139,7 @@ fn by_model(
         "llama" => spm(name, meta, tokens, kinds, Algorithm::Bpe),
         "t5" => spm(name, meta, tokens, kinds, Algorithm::Unigram),
         "gpt2" => gpt2(name, meta, tokens, kinds),
-        "bert" => bert(name, tokens, kinds),
+        "bert" => bert(name, meta, tokens, kinds),
         "gemma4" => gemma4(name, meta, tokens, kinds),
         other => Err(Error::input(format!(
             "tokenizer.ggml.model: {} is not supported (bpeek reads {MODELS})",
@@ -279,6 +280,13 @@ fn spm(
         }
     };
     let unigram = algorithm == Algorithm::Unigram;
+    // llama.cpp's defaults: a space in front for llama models, none for T5;
+    // runs of spaces kept unless the file says to fold them (only T5 reads
+    // that). Folding puts a space before every word, the first one too.
+    let remove_extra_whitespaces =
+        unigram && flag(meta, "tokenizer.ggml.remove_extra_whitespaces", false)?;
+    let add_dummy_prefix =
+        flag(meta, "tokenizer.ggml.add_space_prefix", !unigram)? || remove_extra_whitespaces;
     let spec = ModelSpec {
         byte_fallback: kinds.contains(&PieceType::Byte),
         pieces,
@@ -289,16 +297,16 @@ fn spm(
         normalizer: NormalizerSpec {
             name: String::new(),
             precompiled_charsmap: charsmap,
-            add_dummy_prefix: flag(meta, "tokenizer.ggml.add_space_prefix", true)?,
-            // llama.cpp keeps runs of spaces for llama models; T5's
-            // normalizer folds them unless the file says otherwise.
-            remove_extra_whitespaces: unigram
-                && flag(meta, "tokenizer.ggml.remove_extra_whitespaces", true)?,
+            add_dummy_prefix,
+            remove_extra_whitespaces,
             escape_whitespaces: true,
             prefix_unless_space: false,
         },
     };
-    let model = SpmModel::new(spec).map_err(|e| e.context("tokenizer.ggml.tokens"))?;
+    let mut model = SpmModel::new(spec).map_err(|e| e.context("tokenizer.ggml.tokens"))?;
+    if unigram {
+        model = model.with_llama_sums();
+    }
     Ok(Tokenizer::from_sentencepiece(name, model))
 }
 
@@ -519,8 +527,9 @@ fn gemma4(
     ))
 }
 
-/// WordPiece, its pieces written back the way BERT's vocabulary has them.
-fn bert(name: &str, tokens: &[String], kinds: &[PieceType]) -> Result<Tokenizer> {
+/// WordPiece, its pieces written back the way BERT's vocabulary has them,
+/// with llama.cpp's own text rules (its WPM tokenizer's).
+fn bert(name: &str, meta: &Metadata, tokens: &[String], kinds: &[PieceType]) -> Result<Tokenizer> {
     let mut pieces = Vec::with_capacity(tokens.len());
     let mut special = Vec::new();
     let mut added = Vec::new();
@@ -550,14 +559,21 @@ fn bert(name: &str, tokens: &[String], kinds: &[PieceType]) -> Result<Tokenizer>
             pieces.push(format!("##{t}"));
         }
     }
-    // llama.cpp lowercases all text for these models.
+    // llama.cpp lowercases and strips accents unless the file says not to;
+    // accents follow lowercasing where only that is given.
+    let lowercase = flag(meta, "tokenizer.ggml.normalizer.lowercase", true)?;
+    let text = WpmText {
+        lowercase,
+        strip_accents: flag(meta, "tokenizer.ggml.normalizer.strip_accents", lowercase)?,
+    };
     let model = WordPiece::new(WordPieceSpec {
         pieces,
         unk_token: "[UNK]".into(),
         prefix: "##".into(),
-        max_input_chars_per_word: 100,
-        normalizer: Some(BertNormalizer::bert(true)),
-        split: WordSplit::Bert,
+        // llama.cpp cuts a word of any length.
+        max_input_chars_per_word: usize::MAX,
+        normalizer: None,
+        split: WordSplit::Llama(text),
         special,
         cleanup: true,
     })

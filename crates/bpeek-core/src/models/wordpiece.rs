@@ -11,6 +11,7 @@ use crate::TokenId;
 use crate::error::{Error, Result};
 pub use crate::normalize::bert_text::{BertNormalizer, is_bert_punctuation};
 use crate::normalize::bert_text::{bert_normalize, cleanup};
+use crate::normalize::llama_wpm::{WpmText, is_wpm_single, is_wpm_whitespace, wpm_normalize};
 use regex_automata::meta::Regex;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::Range;
@@ -29,6 +30,11 @@ pub enum WordSplit {
     WordsAndSymbols,
     /// No pre-tokenizer: the whole text is one word.
     Whole,
+    /// llama.cpp's WPM rules for BERT vocabularies in GGUF files: its own
+    /// normalizer in place of `BertNormalizer`, then words at whitespace
+    /// and around each punctuation character, ASCII symbol and CJK
+    /// ideograph.
+    Llama(WpmText),
 }
 
 impl WordSplit {
@@ -38,6 +44,7 @@ impl WordSplit {
             WordSplit::Whitespace => "WhitespaceSplit",
             WordSplit::WordsAndSymbols => "Whitespace",
             WordSplit::Whole => "none",
+            WordSplit::Llama(_) => "llama.cpp WPM",
         }
     }
 }
@@ -183,7 +190,9 @@ impl WordPiece {
             .char_indices()
             .map(|(i, c)| (c, i..i + c.len_utf8()))
             .collect();
-        if let Some(n) = self.normalizer {
+        if let WordSplit::Llama(n) = self.split {
+            chars = wpm_normalize(n, &chars);
+        } else if let Some(n) = self.normalizer {
             chars = bert_normalize(n, chars);
         }
         let mut out = String::with_capacity(text.len());
@@ -224,6 +233,25 @@ impl WordPiece {
                 let re =
                     RE.get_or_init(|| Regex::new(r"\w+|[^\w\s]+").expect("the pattern compiles"));
                 out.extend(re.find_iter(norm).map(|m| m.range()));
+            }
+            WordSplit::Llama(_) => {
+                let mut start = None;
+                for (i, c) in norm.char_indices() {
+                    let single = is_wpm_single(c);
+                    if is_wpm_whitespace(c) || single {
+                        if let Some(s) = start.take() {
+                            out.push(s..i);
+                        }
+                        if single {
+                            out.push(i..i + c.len_utf8());
+                        }
+                    } else if start.is_none() {
+                        start = Some(i);
+                    }
+                }
+                if let Some(s) = start {
+                    out.push(s..norm.len());
+                }
             }
             WordSplit::Whole if norm.is_empty() => {}
             WordSplit::Whole => out.push(0..norm.len()),

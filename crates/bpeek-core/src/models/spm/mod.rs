@@ -432,6 +432,12 @@ impl SpmModel {
         self
     }
 
+    /// Sum Unigram scores as llama.cpp does (see [`unigram::Lattice::llama`]).
+    pub fn with_llama_sums(mut self) -> Self {
+        self.lattice = unigram::Lattice::llama(&self.pieces);
+        self
+    }
+
     /// Normalize with these steps before the character map.
     pub fn with_steps(mut self, steps: Vec<TextStep>) -> Self {
         self.steps = steps;

@@ -9,6 +9,11 @@
 //! off every sum already kept from there on, so that long texts do not lose
 //! precision. Hugging Face keeps every sum in double precision and gives a
 //! user-defined piece its length times the highest score, less 0.1.
+//! llama.cpp (GGUF files of model `t5`) keeps every sum in double precision
+//! too, with each score as the file's single-precision number, gives a
+//! user-defined piece 0, takes unused pieces like normal ones, and scores
+//! an unknown character the lowest normal score minus 10, worked out in
+//! single precision.
 
 use super::normalize::one_char_len;
 use super::{Piece, PieceType, SpmModel};
@@ -47,6 +52,27 @@ impl Lattice {
             scores,
             unk: (min_score - UNK_PENALTY) as f64,
             single: true,
+        }
+    }
+
+    /// As llama.cpp scores: sums in double precision of single-precision
+    /// scores.
+    pub fn llama(pieces: &[Piece]) -> Lattice {
+        let min_normal = pieces
+            .iter()
+            .filter(|p| p.kind == PieceType::Normal)
+            .fold(f32::MAX, |min, p| min.min(p.score));
+        Lattice {
+            scores: pieces
+                .iter()
+                .map(|p| match p.kind {
+                    PieceType::UserDefined => 0.0,
+                    _ => p.score as f64,
+                })
+                .collect(),
+            scores32: Vec::new(),
+            unk: (min_normal - UNK_PENALTY) as f64,
+            single: false,
         }
     }
 
