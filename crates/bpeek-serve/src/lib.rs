@@ -115,6 +115,15 @@ pub struct Running {
 }
 
 /// Check everything, open the port and start accepting, logging to `log`.
+/// A wrong --tokenizer (a missing file, a name in no cache) is told before
+/// the port opens, as `tui` tells it, not to each student inside the screen.
+fn check_tokenizers(args: &ServeArgs) -> Result<()> {
+    for spec in &args.screen.tokenizers {
+        bpeek_core::formats::load::check(spec)?;
+    }
+    Ok(())
+}
+
 pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     // Everything a user can get wrong is checked before the port is opened.
     let listen: SocketAddr = args.listen.parse().map_err(|_| {
@@ -125,11 +134,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
     })?;
     let idle_timeout = parse_duration(&args.idle_timeout)
         .map_err(|e| Error::input(format!("--idle-timeout {}: {e}", args.idle_timeout)))?;
-    // A wrong --tokenizer (a missing file, a name in no cache) is told
-    // here, as `tui` tells it, not to each student inside the screen.
-    for spec in &args.screen.tokenizers {
-        bpeek_core::formats::load::check(spec)?;
-    }
+    check_tokenizers(args)?;
     let login_timeout = parse_duration(&args.login_timeout)
         .map_err(|e| Error::input(format!("--login-timeout {}: {e}", args.login_timeout)))?;
     let stall_timeout = parse_duration(&args.stall_timeout)
