@@ -264,3 +264,39 @@ fn rank_files_are_taken_exactly_when_tiktoken_takes_them() {
         }
     }
 }
+
+#[test]
+fn a_byte_that_is_no_utf8_is_passed_over_in_a_token_and_refused_in_a_rank() {
+    let Some(python) = python() else {
+        return;
+    };
+    let dir = scratch::Scratch::new("tiktoken-bytes");
+    let mut in_token = with_bytes("").into_bytes();
+    in_token.extend_from_slice(b"YW\xffI= 256\n");
+    let mut in_rank = with_bytes("").into_bytes();
+    in_rank.extend_from_slice(b"YWI= 25\xff6\n");
+    let files: Vec<String> = [in_token, in_rank]
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| {
+            dir.file(&format!("{i}.tiktoken"), bytes)
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let answers = tiktoken_answers(&python, &files, &["ab abab"]);
+    // tiktoken takes the first, with "ab" at rank 256, and refuses the second.
+    let ranks = answers[0]["ranks"].as_array().unwrap();
+    assert!(
+        ranks.iter().any(|p| p[0] == 256 && p[1] == "6162"),
+        "{}",
+        answers[0]
+    );
+    assert!(answers[1].get("error").is_some(), "{}", answers[1]);
+    let tok = bpeek::bpe::formats::load::load(&format!("{}:cl100k", files[0])).unwrap();
+    assert_eq!(tok.vocab().token_bytes(256), b"ab");
+    let want: Vec<u32> = serde_json::from_value(answers[0]["ids"][0].clone()).unwrap();
+    assert_eq!(tok.encode("ab abab", false), want);
+    let err = bpeek::bpe::formats::load::load(&format!("{}:cl100k", files[1])).unwrap_err();
+    assert!(err.to_string().contains("line 257"), "{err}");
+}

@@ -158,7 +158,11 @@ fn load_rank_file_with_pretok(spec: &str) -> Result<Tokenizer> {
         && !Path::new(file).is_dir()
     {
         let pretok = Pretok::parse(pretok).map_err(|e| e.context(spec))?;
-        let text = read_text(Path::new(file))?;
+        // tiktoken reads the file as bytes, and its base64 passes over a
+        // byte outside the alphabet: a byte that is no UTF-8 is read as a
+        // character outside the alphabet (and refused in a rank).
+        let bytes = read_bytes(Path::new(file))?;
+        let text = String::from_utf8_lossy(&bytes);
         return import::tiktoken(&file_name(file), &text, pretok).map_err(|e| e.context(file));
     }
     Err(Error::input(format!(
