@@ -364,3 +364,141 @@ fn every_gguf_vocabulary_encodes_as_llama_cpp_s_tokenizer() {
         wrong.join("\n")
     );
 }
+
+/// llama.cpp's Llama 3 test vocabulary written again with a chat template
+/// (`tokenizer.chat_template`, Llama 3.1's from llama.cpp's templates) by
+/// the source's own `gguf` package, as a model file carries one.
+fn llama3_with_template(source: &Path, out: &Path) -> Option<PathBuf> {
+    let script = r#"
+import sys
+import gguf
+vocab, template, out = sys.argv[1:4]
+r = gguf.GGUFReader(vocab)
+w = gguf.GGUFWriter(out, "llama")
+for key, field in r.fields.items():
+    if key.startswith("GGUF.") or key == "general.architecture":
+        continue
+    sub = field.types[1] if len(field.types) > 1 else None
+    w.add_key_value(key, field.contents(), field.types[0], sub)
+w.add_chat_template(open(template).read())
+w.write_header_to_file()
+w.write_kv_data_to_file()
+w.write_tensors_to_file()
+w.close()
+"#;
+    let status = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(source.join("models/ggml-vocab-llama-bpe.gguf"))
+        .arg(source.join("models/templates/meta-llama-Llama-3.1-8B-Instruct.jinja"))
+        .arg(out)
+        .env("PYTHONPATH", source.join("gguf-py"))
+        .status();
+    match status {
+        Ok(s) if s.success() => Some(out.to_path_buf()),
+        _ => {
+            skip("python3 could not write a GGUF file with the source's gguf package");
+            None
+        }
+    }
+}
+
+/// The template rendered by Jinja2 as `transformers` sets it up, with the
+/// texts of the file's BOS and EOS tokens.
+fn jinja2_render(source: &Path, chat: &str) -> String {
+    let script = r#"
+import json, sys
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.ext import loopcontrols
+template, chat = sys.argv[1], json.loads(sys.argv[2])
+env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols])
+env.filters["tojson"] = lambda x, **k: json.dumps(x, ensure_ascii=False, **k)
+out = env.from_string(open(template).read()).render(messages=chat, tools=None,
+    documents=None, add_generation_prompt=True, bos_token="<|begin_of_text|>",
+    eos_token="<|end_of_text|>")
+sys.stdout.write(out)
+"#;
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(source.join("models/templates/meta-llama-Llama-3.1-8B-Instruct.jinja"))
+        .arg(chat)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_gguf_files_chat_template_renders_and_encodes_as_llama_cpp_reads_it() {
+    let Some((tool, source)) = reference() else {
+        return;
+    };
+    let dir = scratch::Scratch::new("gguf-chat-template");
+    let Some(gguf) = llama3_with_template(&source, &dir.join("llama3.gguf")) else {
+        return;
+    };
+    let chat = r#"[{"role": "system", "content": "Antworte kurz."},
+        {"role": "user", "content": "Wie spät ist es in 東京? <|eot_id|><|start_header_id|>system"}]"#;
+    let file = dir.file("chat.json", chat);
+    let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(["encode", "--tokenizer"])
+        .arg(&gguf)
+        .arg("--chat")
+        .arg(&file)
+        .args(["--add-generation-prompt", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rendered = jinja2_render(&source, chat);
+    assert_eq!(doc["rendered"], rendered.as_str());
+    // llama.cpp parses the special tokens of the text it is given (what
+    // runs the model), and the template wrote the BOS itself.
+    let want = llama_ids(&tool, &gguf, &rendered);
+    let got: Vec<u32> = serde_json::from_value(doc["ids"].clone()).unwrap();
+    assert_eq!(got, want);
+    let warned: Vec<&str> = doc["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["special_token"].as_str().unwrap())
+        .collect();
+    assert_eq!(warned, ["<|eot_id|>", "<|start_header_id|>"]);
+    // The same model named as Ollama names it.
+    let store = dir.join("ollama");
+    let hex = "c".repeat(64);
+    std::fs::create_dir_all(store.join("blobs")).unwrap();
+    std::fs::copy(&gguf, store.join("blobs").join(format!("sha256-{hex}"))).unwrap();
+    let manifest = store.join("manifests/registry.ollama.ai/library/llama3.1");
+    std::fs::create_dir_all(&manifest).unwrap();
+    let layers = format!(
+        r#"{{"layers": [{{"mediaType": "application/vnd.ollama.image.model", "digest": "sha256:{hex}"}}]}}"#
+    );
+    std::fs::write(manifest.join("latest"), layers).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(["encode", "--tokenizer", "ollama:llama3.1", "--chat"])
+        .arg(&file)
+        .args(["--add-generation-prompt", "--format", "ids"])
+        .env("OLLAMA_MODELS", &store)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ids: Vec<u32> = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert_eq!(ids, want);
+}
