@@ -6,6 +6,7 @@
 //! conversations in many scripts, one of which types a turn marker.
 
 mod hf;
+mod python;
 mod scratch;
 
 use bpeek::bpe::formats::load::load;

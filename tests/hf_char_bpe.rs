@@ -10,6 +10,7 @@
 //! scripts, and decodes them to HF's text.
 
 mod hf;
+mod python;
 mod spm;
 
 use bpeek::bpe::formats::load::load;

@@ -5,6 +5,7 @@
 //! file that bpeek loads back to the same ids.
 
 mod hf;
+mod python;
 
 use bpeek::bpe::formats::load::load;
 use serde_json::{Value, json};

@@ -4,6 +4,7 @@
 //! HF files carry, the NFC normalizer, on the samples and random strings.
 
 mod hf;
+mod python;
 
 use bpeek::bpe::formats::load::load;
 use bpeek::bpe::pretokenize::pretok::{

@@ -6,6 +6,7 @@
 //! the real library trains and saves in the test.
 
 mod hf;
+mod python;
 mod spm;
 
 use bpeek::bpe::formats::load::load;

@@ -5,6 +5,7 @@
 //! beside `--by-line`).
 
 mod hf;
+mod python;
 
 use bpeek::bpe::Pretok;
 use bpeek::bpe::formats::hf_export::hf_pattern;

@@ -6,6 +6,7 @@
 //! llama.cpp's expected ids; absent and broken names refused in one line.
 
 mod hf;
+mod python;
 mod scratch;
 
 use serde_json::{Value, json};

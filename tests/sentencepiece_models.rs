@@ -5,6 +5,7 @@
 //! the ids `sp.encode` gives, on every bundled sample and on random text of
 //! many scripts, and decodes as `sp.decode` decodes.
 
+mod python;
 mod spm;
 
 use bpeek::bpe::Tokenizer;

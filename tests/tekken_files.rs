@@ -5,6 +5,7 @@
 //! the text only when allowed, and decodes to the bytes mistral-common
 //! decodes to.
 
+mod python;
 mod tekken;
 #[path = "hf/texts.rs"]
 mod texts;

@@ -7,6 +7,7 @@
 //! texts. Where Python or its `tiktoken` package is missing the test says
 //! so and passes, except under CI (`CI=true`), where it is a failure.
 
+mod python;
 mod scratch;
 
 use base64::Engine;
@@ -38,26 +39,7 @@ print(json.dumps(out))
 "#;
 
 fn python() -> Option<String> {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
-    let found = Command::new(&python)
-        .args(["-c", "import tiktoken"])
-        .output();
-    match found {
-        Ok(out) if out.status.success() => Some(python),
-        other => {
-            let why = match other {
-                Ok(out) => String::from_utf8_lossy(&out.stderr).trim().to_string(),
-                Err(e) => format!("{python}: {e}"),
-            };
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("Python tiktoken is needed under CI and cannot be imported: {why}");
-            }
-            eprintln!(
-                "SKIPPED: Python `tiktoken` cannot be imported ({why}); install it with `python3 -m pip install tiktoken`"
-            );
-            None
-        }
-    }
+    python::with_module("tiktoken", "tiktoken")
 }
 
 fn b64(bytes: &[u8]) -> String {

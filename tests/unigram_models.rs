@@ -8,6 +8,7 @@
 //! many scripts, and decodes them to HF's text.
 
 mod hf;
+mod python;
 mod spm;
 
 use bpeek::bpe::formats::load::load;

@@ -11,6 +11,7 @@
 //! HF's text (tokens joined by spaces, special tokens left out).
 
 mod hf;
+mod python;
 mod spm;
 
 use bpeek::bpe::formats::load::load;

@@ -8,6 +8,7 @@
 //! BERT `vocab.txt` gives the ids of `BertWordPieceTokenizer` reading it.
 
 mod hf;
+mod python;
 mod spm;
 
 use bpeek::bpe::formats::load::load;

@@ -8,36 +8,16 @@
 
 #![allow(dead_code)]
 
+use crate::python;
 pub mod texts;
 
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// The Python interpreter that has `tokenizers`, or `None` (after saying
 /// why) where a test may be skipped.
 pub fn python() -> Option<String> {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
-    let found = Command::new(&python)
-        .args(["-c", "import tokenizers; print(tokenizers.__version__)"])
-        .output();
-    match found {
-        Ok(out) if out.status.success() => Some(python),
-        other => {
-            let why = match other {
-                Ok(out) => String::from_utf8_lossy(&out.stderr).trim().to_string(),
-                Err(e) => format!("{python}: {e}"),
-            };
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("Python tokenizers is needed under CI and cannot be imported: {why}");
-            }
-            eprintln!(
-                "SKIPPED: Python `tokenizers` cannot be imported ({why}); install it with `python3 -m pip install tokenizers`"
-            );
-            None
-        }
-    }
+    python::with_module("tokenizers", "tokenizers")
 }
 
 /// The path of a script kept beside this file.
@@ -50,26 +30,7 @@ pub fn script(name: &str) -> PathBuf {
 
 /// Run `script` with `jobs` on stdin and return what it printed, as JSON.
 pub fn run(python: &str, script_name: &str, jobs: &Value) -> Value {
-    let mut child = Command::new(python)
-        .arg(script(script_name))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    let input = serde_json::to_vec(jobs).unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("python runs");
-    writer.join().unwrap();
-    assert!(
-        out.status.success(),
-        "{script_name} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the script prints JSON")
+    python::run_json(python, &script(script_name), jobs)
 }
 
 /// A merge list as HF writes it: either `["a", "b"]` or `"a b"`.
