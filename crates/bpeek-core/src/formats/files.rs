@@ -131,3 +131,15 @@ pub fn read_text(path: &Path) -> Result<String> {
         ))
     })
 }
+
+/// The names of the entries of `dir`, sorted; none if it cannot be read.
+pub fn sorted_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

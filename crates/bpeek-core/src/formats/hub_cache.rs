@@ -9,6 +9,7 @@
 //! `blobs/`).
 
 use crate::error::{Error, Result};
+use crate::formats::files::sorted_names;
 use std::path::{Path, PathBuf};
 
 /// The files a snapshot's tokenizer is read from, the first found.
@@ -155,7 +156,7 @@ fn commit_of(repo: &Path, revision: &str) -> Result<String> {
     if repo.join("snapshots").join(revision).is_dir() {
         return Ok(revision.to_string());
     }
-    let refs = list_names(&repo.join("refs"));
+    let refs = sorted_names(&repo.join("refs"));
     Err(Error::input(format!(
         "{}: no revision {revision} in the cache (it holds {})",
         repo.display(),
@@ -165,17 +166,6 @@ fn commit_of(repo: &Path, revision: &str) -> Result<String> {
             refs.join(", ")
         }
     )))
-}
-
-fn list_names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 /// The tokenizer file of a snapshot (or any folder), the first of
@@ -199,7 +189,7 @@ pub struct CachedRepo {
 pub fn cached_repos() -> Vec<CachedRepo> {
     let cache = cache_dir();
     let mut out = Vec::new();
-    for folder in list_names(&cache) {
+    for folder in sorted_names(&cache) {
         let Some(id) = folder.strip_prefix("models--") else {
             continue;
         };

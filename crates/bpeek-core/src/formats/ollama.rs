@@ -9,6 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::formats::files::read_prefix;
+use crate::formats::files::sorted_names;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -166,11 +167,11 @@ pub fn stored_models() -> Vec<StoredModel> {
     let store = store_dir();
     let root = store.join("manifests");
     let mut out = Vec::new();
-    for host in sorted_children(&root) {
-        for namespace in sorted_children(&root.join(&host)) {
-            for model in sorted_children(&root.join(&host).join(&namespace)) {
+    for host in sorted_names(&root) {
+        for namespace in sorted_names(&root.join(&host)) {
+            for model in sorted_names(&root.join(&host).join(&namespace)) {
                 let dir = root.join(&host).join(&namespace).join(&model);
-                for tag in sorted_children(&dir) {
+                for tag in sorted_names(&dir) {
                     let name = OllamaName {
                         host: host.clone(),
                         namespace: namespace.clone(),
@@ -184,17 +185,6 @@ pub fn stored_models() -> Vec<StoredModel> {
         }
     }
     out
-}
-
-fn sorted_children(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[cfg(test)]

@@ -123,7 +123,7 @@ fn canonical_order(chars: &mut [(char, Range<usize>)]) {
 }
 
 /// CJK ideographs, the blocks BERT puts spaces around.
-fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x4E00..=0x9FFF
         | 0x3400..=0x4DBF

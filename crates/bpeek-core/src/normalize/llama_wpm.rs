@@ -67,16 +67,9 @@ pub fn is_wpm_whitespace(c: char) -> bool {
         | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000)
 }
 
+/// The same blocks BERT's normalizer spaces out.
 fn is_cjk_ideograph(c: char) -> bool {
-    matches!(c as u32,
-        0x4E00..=0x9FFF
-        | 0x3400..=0x4DBF
-        | 0x20000..=0x2A6DF
-        | 0x2A700..=0x2B73F
-        | 0x2B740..=0x2B81F
-        | 0x2B920..=0x2CEAF
-        | 0xF900..=0xFAFF
-        | 0x2F800..=0x2FA1F)
+    super::bert_text::is_cjk(c)
 }
 
 /// Whether Unicode 15.1 had assigned the character (llama.cpp's tables
