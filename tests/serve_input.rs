@@ -335,3 +335,28 @@ fn alt_and_a_string_opener_alone_is_still_a_key() {
     assert_eq!(alt, vec![key(KeyCode::Char(']'), KeyModifiers::ALT)]);
     assert_eq!(parser.feed(b"n").events, vec![Event::char('n')]);
 }
+
+#[test]
+fn cursor_reports_are_the_terminals_answers_and_f3_stays_a_key() {
+    // Answers to the width probes, cut anywhere, between keys.
+    assert_eq!(
+        parse(&[b"n\x1b[2;", b"3Rp\x1b[6;5R"]),
+        vec![
+            Event::char('n'),
+            Event::CursorReport(2, 3),
+            Event::char('p'),
+            Event::CursorReport(6, 5),
+        ]
+    );
+    // Row 1 is Shift+F3 as xterm sends it, never a report.
+    assert_eq!(
+        parse(&[b"\x1b[1;2R"]),
+        vec![key(KeyCode::F(3), KeyModifiers::SHIFT)]
+    );
+    // A report with numbers no screen has is no event at all.
+    assert!(
+        !parse(&[b"\x1b[999999;3R", b"\x1b[3;R"])
+            .iter()
+            .any(|e| matches!(e, Event::CursorReport(..)))
+    );
+}

@@ -9,6 +9,7 @@ mod common;
 use bpeek::bpe::{Mode, Trainer, TrainerConfig};
 use bpeek::tui::action::Toggle;
 use bpeek::tui::layout::{self, inner};
+use bpeek::tui::terminal::term_widths::TermWidths;
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, ScriptedEvents, run_loop, update};
 use ratatui::Terminal;
@@ -60,9 +61,13 @@ fn draw(app: &mut App) -> Terminal<TestBackend> {
     terminal
 }
 
-/// The cells of `area`, row by row, each row's padding taken off (with
-/// whitespace glyphs on, a real space is `·`, so blanks are padding).
+/// The cells of `area`, row by row, as a terminal with tmux's widths
+/// shows them, each row's padding taken off (with whitespace glyphs on, a
+/// real space is `·`, so blanks are padding). A cluster such a terminal
+/// draws wider than ratatui counts it covers the cells after it, which
+/// must be blank: the room the explorer leaves for it.
 fn read(buf: &Buffer, area: Rect) -> Vec<String> {
+    let terminal = TermWidths::default();
     (area.y..area.y + area.height)
         .map(|y| {
             let mut row = String::new();
@@ -70,7 +75,18 @@ fn read(buf: &Buffer, area: Rect) -> Vec<String> {
             while x < area.x + area.width {
                 let symbol = buf[(x, y)].symbol();
                 row.push_str(symbol);
-                x += (symbol.width() as u16).max(1);
+                let counted = symbol.width();
+                let drawn = if counted == 0 {
+                    0
+                } else {
+                    terminal.cells(symbol)
+                };
+                x += counted.max(1) as u16;
+                for _ in counted..drawn {
+                    let covered = buf.cell((x, y)).map_or(" ", |c| c.symbol());
+                    assert_eq!(covered, " ", "{symbol:?} covers a cell holding {covered:?}");
+                    x += 1;
+                }
             }
             row.trim_end_matches(' ').to_string()
         })

@@ -36,6 +36,9 @@ pub enum Event {
     Redraw,
     /// The source has nothing more to say: the loop ends.
     Closed,
+    /// The terminal said where its cursor is (row and column, from 1):
+    /// its answer to a probe of its widths.
+    CursorReport(u16, u16),
 }
 
 impl Event {

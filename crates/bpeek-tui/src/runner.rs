@@ -39,7 +39,9 @@ fn draw_showing<B: Screen>(
         shown.forget();
         terminal.clear().map_err(draw_error)?;
     }
-    crate::frames::draw(terminal, app, shown).map_err(draw_error)?;
+    let widths = terminal.backend().widths();
+    crate::terminal::term_widths::drawing_for(widths, || crate::frames::draw(terminal, app, shown))
+        .map_err(draw_error)?;
     app.dirty = false;
     if !app.outgoing.is_empty() {
         let bytes = std::mem::take(&mut app.outgoing);
@@ -59,6 +61,7 @@ pub fn run_loop<B: Screen>(
 ) -> Result<()> {
     let size = terminal.size().map_err(draw_error)?;
     update(app, Action::Resize(size.width, size.height));
+    terminal.backend_mut().probe_widths().map_err(draw_error)?;
     let mut next_tick: Option<Instant> = None;
     let mut tick_every: Option<Duration> = None;
     let mut last_frame = Instant::now();
@@ -141,21 +144,8 @@ pub fn run_loop<B: Screen>(
             Some(Event::Paste(text)) => update(app, Action::Paste(text)),
             Some(Event::Loaded(done)) => update(app, Action::Loaded(done)),
             Some(Event::JobDone) => update(app, Action::JobMore),
-            Some(Event::Redraw) => {
-                // A resize to the current size clears the screen and forgets
-                // the last frame (`clear` would ask the terminal where the
-                // cursor is, while the input thread is reading it).
-                let size = terminal.size().map_err(draw_error)?;
-                let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-                shown.forget();
-                terminal.resize(area).map_err(draw_error)?;
-                update(app, Action::Resize(size.width, size.height));
-            }
-            Some(Event::Resize(w, h)) => {
-                shown.settle(terminal).map_err(draw_error)?;
-                terminal.backend_mut().resized(w, h);
-                terminal.autoresize().map_err(draw_error)?;
-                update(app, Action::Resize(w, h));
+            Some(e @ (Event::CursorReport(..) | Event::Redraw | Event::Resize(..))) => {
+                screen_event(terminal, app, &mut shown, e)?;
             }
         }
         if opening && !app.opening_job() {
@@ -168,4 +158,39 @@ pub fn run_loop<B: Screen>(
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// An event about the screen itself: an answer to a probe of its widths,
+/// a redraw after a suspend, a new size.
+fn screen_event<B: Screen>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    shown: &mut Shown,
+    event: Event,
+) -> Result<()> {
+    match event {
+        Event::CursorReport(row, col) if terminal.backend_mut().learn_width(row, col) => {
+            // Laid out for other widths: all of it again.
+            app.redraw = true;
+            app.dirty = true;
+        }
+        Event::Redraw => {
+            // A resize to the current size clears the screen and forgets
+            // the last frame (`clear` would ask the terminal where the
+            // cursor is, while the input thread is reading it).
+            let size = terminal.size().map_err(draw_error)?;
+            let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+            shown.forget();
+            terminal.resize(area).map_err(draw_error)?;
+            update(app, Action::Resize(size.width, size.height));
+        }
+        Event::Resize(w, h) => {
+            shown.settle(terminal).map_err(draw_error)?;
+            terminal.backend_mut().resized(w, h);
+            terminal.autoresize().map_err(draw_error)?;
+            update(app, Action::Resize(w, h));
+        }
+        _ => {}
+    }
+    Ok(())
 }

@@ -10,6 +10,7 @@
 //! rows.
 
 use crate::panes::clusters::{ascii_str, clusters};
+use crate::terminal::term_widths;
 use crate::theme::Theme;
 use bpeek_core::pretokenize::pretok::for_each_utf8_run;
 use ratatui::buffer::CellWidth;
@@ -741,17 +742,27 @@ impl Part<'_> {
                 // A joiner with nothing after it (the text or the strip
                 // stops there) would join the next cell the terminal draws.
                 Some(head) => {
-                    self.emit(rows, look, head, self.style);
+                    self.emit(rows, look, &with_room(head), self.style);
                     self.emit(rows, look, JOINER_SPELT, glyph);
                 }
-                None => self.emit(rows, look, cluster, self.style),
+                None => self.emit(rows, look, &with_room(cluster), self.style),
             }
             return;
         }
         match invisible(cluster) {
-            Invisible::OnCircle(s) => self.emit(rows, look, &s, self.style),
+            Invisible::OnCircle(s) => self.emit(rows, look, &with_room(&s), self.style),
             Invisible::Spelt(s) => self.emit(rows, look, &s, glyph),
         }
+    }
+}
+
+/// `cluster` and the blank cells the terminal covers beyond the ones
+/// ratatui counts for it (see [`term_widths`]): without them, the next
+/// cell drawn would cover its end.
+fn with_room(cluster: &str) -> Cow<'_, str> {
+    match term_widths::extra_cells(&term_widths::current(), cluster) {
+        0 => Cow::Borrowed(cluster),
+        extra => Cow::Owned(format!("{cluster}{}", " ".repeat(extra))),
     }
 }
 
@@ -817,14 +828,15 @@ pub fn label(bytes: &[u8], theme: &Theme) -> String {
         } else if cell_width(cluster) > 0 {
             match cluster.strip_suffix(JOINER) {
                 Some(head) => {
-                    out.push_str(head);
+                    out.push_str(&with_room(head));
                     out.push_str(JOINER_SPELT);
                 }
-                None => out.push_str(cluster),
+                None => out.push_str(&with_room(cluster)),
             }
         } else {
             match invisible(cluster) {
-                Invisible::OnCircle(s) | Invisible::Spelt(s) => out.push_str(&s),
+                Invisible::OnCircle(s) => out.push_str(&with_room(&s)),
+                Invisible::Spelt(s) => out.push_str(&s),
             }
         }
     }

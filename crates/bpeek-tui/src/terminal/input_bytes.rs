@@ -202,6 +202,11 @@ impl InputParser {
     }
 
     fn decode(&mut self, out: &mut Parsed) {
+        if let Some(report) = cursor_report(&self.pending) {
+            self.pending.clear();
+            out.events.push(report);
+            return;
+        }
         match terminput::Event::parse_from(&self.pending) {
             // Incomplete: wait for more bytes.
             Ok(None) => {}
@@ -238,6 +243,22 @@ impl InputParser {
             }
         }
     }
+}
+
+/// A cursor position report, `Esc [ row ; col R`, for a row below the
+/// first: the same bytes with row 1 are F3 with a modifier, which only a
+/// key sends (the probes that ask for reports are written lower).
+fn cursor_report(seq: &[u8]) -> Option<Event> {
+    let body = seq.strip_prefix(b"\x1b[")?.strip_suffix(b"R")?;
+    let text = std::str::from_utf8(body).ok()?;
+    let (row, col) = text.split_once(';')?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.len() <= 5 && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u16>().ok())
+            .flatten()
+    };
+    let (row, col) = (number(row)?, number(col)?);
+    (row >= 2).then_some(Event::CursorReport(row, col))
 }
 
 fn esc() -> Event {

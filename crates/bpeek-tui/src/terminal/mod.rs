@@ -9,6 +9,7 @@ pub mod input_bytes;
 pub mod mode;
 pub mod screen;
 pub mod signals;
+pub mod term_widths;
 pub mod wide_cells;
 
 use crate::app::App;

@@ -33,6 +33,24 @@ pub trait Screen: Backend {
     fn recorded(&mut self) -> Option<Vec<u8>> {
         None
     }
+
+    /// Ask the terminal how many cells it gives the clusters terminals
+    /// disagree on (see [`crate::terminal::term_widths`]); its answers come
+    /// back as cursor position reports. A test terminal is not asked.
+    fn probe_widths(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    /// A cursor position report came in (1-based): true if it taught the
+    /// screen new widths, so everything is to be drawn again.
+    fn learn_width(&mut self, _row: u16, _col: u16) -> bool {
+        false
+    }
+
+    /// The cells the terminal gives clusters, as far as it is known.
+    fn widths(&self) -> crate::terminal::term_widths::TermWidths {
+        crate::terminal::term_widths::TermWidths::default()
+    }
 }
 
 impl Screen for TestBackend {

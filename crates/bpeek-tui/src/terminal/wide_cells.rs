@@ -18,6 +18,7 @@
 
 use crate::terminal::cell_writer::CompactBackend;
 use crate::terminal::screen::Screen;
+use crate::terminal::term_widths::{self, TermWidths};
 use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::{Buffer, Cell, CellWidth};
 use ratatui::layout::{Position, Rect, Size};
@@ -31,6 +32,9 @@ pub struct WideCellBackend<B: Backend> {
     /// Rows that held uncertain text after the last frame.
     uncertain_rows: Vec<bool>,
     cursor: Position,
+    /// The cells the terminal gives clusters, as its answers to the
+    /// probes taught (tmux's until they come).
+    widths: TermWidths,
 }
 
 impl<W: Write> WideCellBackend<CompactBackend<W>> {
@@ -47,6 +51,7 @@ impl<B: Backend> WideCellBackend<B> {
             screen: Buffer::empty(Rect::default()),
             uncertain_rows: Vec::new(),
             cursor: Position::ORIGIN,
+            widths: TermWidths::default(),
         }
     }
 
@@ -58,17 +63,30 @@ impl<B: Backend> WideCellBackend<B> {
     }
 
     /// Erase row `y` and write all of it from the copy, each uncertain
-    /// cluster and the cell after it placed by an explicit move.
+    /// cluster and the cell after it placed by an explicit move. The blank
+    /// cells a cluster covers where the terminal draws it wider than
+    /// ratatui counts it (room the layout left, see [`term_widths`]) are
+    /// not written: they would erase its end.
     fn rewrite_row(&mut self, y: u16) -> Result<(), B::Error> {
         self.inner.set_cursor_position(Position::new(0, y))?;
         self.inner.clear_region(ClearType::CurrentLine)?;
         let width = self.screen.area.width;
         let mut run: Vec<(u16, u16, Cell)> = Vec::new();
+        let mut covered = 0;
         let mut x = 0;
         while x < width {
             let cell = self.screen[(x, y)].clone();
             let w = width_of(cell.symbol()).max(1);
+            if covered > 0 && cell.symbol() == " " {
+                covered -= 1;
+                x += w;
+                continue;
+            }
+            covered = 0;
             let uncertain = is_uncertain(cell.symbol());
+            if uncertain {
+                covered = term_widths::extra_cells(&self.widths, cell.symbol());
+            }
             if cell.symbol() != " "
                 || cell.bg != ratatui::style::Color::Reset
                 || !cell.modifier.is_empty()
@@ -133,8 +151,36 @@ impl<B: Screen> Screen for WideCellBackend<B> {
         self.inner.send_raw(bytes)
     }
 
+    /// Only a terminal with the usual widths: the frames of another one
+    /// are laid out for other widths.
     fn sends_shared_frames(&self) -> bool {
-        self.inner.sends_shared_frames()
+        self.inner.sends_shared_frames() && self.widths == TermWidths::default()
+    }
+
+    fn probe_widths(&mut self) -> std::io::Result<()> {
+        // On a screen too short for a row each, a probe would land on
+        // another's row and its answer be taken for that one's.
+        let rows = term_widths::FIRST_PROBE_ROW as usize + term_widths::PROBES.len();
+        if self
+            .inner
+            .size()
+            .ok()
+            .is_none_or(|s| usize::from(s.height) < rows)
+        {
+            return Ok(());
+        }
+        self.inner.send_raw(&term_widths::probe_bytes())?;
+        // The probes erased the screen.
+        self.reset_copy();
+        Ok(())
+    }
+
+    fn learn_width(&mut self, row: u16, col: u16) -> bool {
+        self.widths.learn(row, col)
+    }
+
+    fn widths(&self) -> TermWidths {
+        self.widths
     }
 
     fn assume_shown(&mut self, screen: &Buffer) {
