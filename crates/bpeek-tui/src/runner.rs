@@ -135,6 +135,11 @@ pub fn run_loop<B: Screen>(
                     update(app, action);
                 }
             }
+            Some(Event::Mouse(mouse)) => {
+                for action in crate::mouse::actions_of_mouse(app, &mouse) {
+                    update(app, crate::class::follow::held(app, action));
+                }
+            }
             Some(Event::Class) => update(app, Action::ClassChanged),
             Some(Event::Notice(text)) => update(app, Action::Notice(text)),
             Some(Event::MemoryBudget(over)) => update(app, Action::MemoryBudget(over)),
