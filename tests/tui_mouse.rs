@@ -59,7 +59,10 @@ fn trained() -> App {
     press(&mut app, vec![Event::char('n'); 6]);
     press(&mut app, [Event::char('e')]);
     press(&mut app, "hello world".chars().map(Event::char));
-    press(&mut app, [Event::key(KeyCode::Esc), Event::key(KeyCode::Tab)]);
+    press(
+        &mut app,
+        [Event::key(KeyCode::Esc), Event::key(KeyCode::Tab)],
+    );
     assert_eq!(app.focus, Focus::Corpus);
     app
 }
@@ -91,7 +94,12 @@ fn a_click_on_a_token_of_the_encode_box_selects_it_as_brackets_do() {
     let rows = screen(&mut app, 80, 24);
     // "world" starts at byte 6 of the text: its token, by the encoder's
     // own spans.
-    let w = app.encode.spans.iter().position(|s| s.contains(&6)).unwrap();
+    let w = app
+        .encode
+        .spans
+        .iter()
+        .position(|s| s.contains(&6))
+        .unwrap();
     let mut keyed = trained();
     keys(&mut keyed, 3, KeyCode::Tab);
     press(&mut keyed, vec![Event::char(']'); w + 1]);
@@ -123,7 +131,10 @@ fn a_click_on_a_corpus_token_selects_the_merge_that_made_it() {
     // The 'p' of "player": byte 4 of the corpus, on its first row.
     let text = app.trainer().corpus().text().to_vec();
     let segments = app.trainer().segments(0..text.len());
-    let token = segments.iter().find(|s| (s.start..s.end).contains(&4)).unwrap();
+    let token = segments
+        .iter()
+        .find(|s| (s.start..s.end).contains(&4))
+        .unwrap();
     let rank = app
         .trainer()
         .merges()
@@ -133,7 +144,10 @@ fn a_click_on_a_corpus_token_selects_the_merge_that_made_it() {
     run(&mut app, vec![click(x + 4, y)]);
     assert_eq!(app.focus, Focus::Merges);
     assert_eq!(app.selected_merge(), Some(rank));
-    assert_eq!(app.trainer().token_bytes(token.id), &text[token.start..token.end]);
+    assert_eq!(
+        app.trainer().token_bytes(token.id),
+        &text[token.start..token.end]
+    );
 }
 
 #[test]
@@ -182,7 +196,10 @@ fn the_wheel_scrolls_the_pane_under_the_pointer_as_its_keys_do() {
     // The merge list moves its selected row by one a turn, as an arrow
     // does. (The focused pair table took more rows: the list moved down.)
     let merges = find(&screen(&mut wheeled, 80, 24), "t + he");
-    run(&mut wheeled, vec![up(merges.0, merges.1), up(merges.0, merges.1)]);
+    run(
+        &mut wheeled,
+        vec![up(merges.0, merges.1), up(merges.0, merges.1)],
+    );
     keys(&mut keyed, 1, KeyCode::Tab);
     keys(&mut keyed, 2, KeyCode::Up);
     assert_eq!(wheeled.focus, Focus::Merges);
@@ -240,10 +257,7 @@ fn while_typing_the_mouse_changes_nothing() {
 /// What `packets` parse to, one after the other.
 fn parse(packets: &[&[u8]]) -> Vec<Event> {
     let mut parser = InputParser::new();
-    packets
-        .iter()
-        .flat_map(|p| parser.feed(p).events)
-        .collect()
+    packets.iter().flat_map(|p| parser.feed(p).events).collect()
 }
 
 #[test]
@@ -348,12 +362,19 @@ fn fuzzed_mouse_input_never_panics_and_leaves_the_parser_usable() {
         while at < input.len() {
             let to = (at + 1 + rng.below(8)).min(input.len());
             parser.feed(&input[at..to]);
-            assert!(parser.held() <= 2 * SEQUENCE_CAP + input.len(), "round {round}");
+            assert!(
+                parser.held() <= 2 * SEQUENCE_CAP + input.len(),
+                "round {round}"
+            );
             at = to;
         }
         parser.end_paste();
         parser.flush();
         let events = parser.feed(b"\x1b[<0;3;4M").events;
-        assert_eq!(events.last(), Some(&click(2, 3)), "round {round}: {input:?}");
+        assert_eq!(
+            events.last(),
+            Some(&click(2, 3)),
+            "round {round}: {input:?}"
+        );
     }
 }

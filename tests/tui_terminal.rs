@@ -334,7 +334,11 @@ fn clicks_select_in_a_real_terminal_and_the_mouse_is_given_back() {
     });
     term.keys(&["q"]);
     term.wait_for_line("exit-0");
-    assert_eq!(term.display(modes), "00", "the mouse is the terminal's again");
+    assert_eq!(
+        term.display(modes),
+        "00",
+        "the mouse is the terminal's again"
+    );
 
     // Without the mouse the terminal keeps it all along.
     term.command(&format!(

@@ -103,9 +103,7 @@ fn numbers(body: &[u8]) -> Option<[u32; 3]> {
         if part.is_empty() || part.len() > 5 || !part.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        *slot = part
-            .iter()
-            .fold(0, |n, d| n * 10 + u32::from(d - b'0'));
+        *slot = part.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
     }
     parts.next().is_none().then_some(out)
 }

@@ -287,16 +287,7 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
         return;
     }
     let char_mode = tok.mode() == bpeek_core::Mode::Char;
-    lines.extend(
-        token_rows(
-            app,
-            strip,
-            char_mode,
-            w.saturating_sub(1),
-            plan.tokens,
-        )
-        .0,
-    );
+    lines.extend(token_rows(app, strip, char_mode, w.saturating_sub(1), plan.tokens).0);
     pad_to(lines, target);
     lines.push(Line::styled(
         truncate(
