@@ -191,7 +191,7 @@ mod tests {
         // X10: button + 32, coordinates + 32 (so column 10 is 42, '*').
         assert_eq!(parse(b"\x1b[M *%"), parse(b"\x1b[<0;10;5M"));
         assert_eq!(parse(b"\x1b[32;10;5M"), parse(b"\x1b[<0;10;5M"));
-        assert_eq!(parse(b"\x1b[M` !"), parse(b"\x1b[<64;1;1M"));
+        assert_eq!(parse(b"\x1b[M`!!"), parse(b"\x1b[<64;1;1M"));
     }
 
     #[test]
