@@ -49,7 +49,7 @@ fn table_keys() -> Vec<KeyEvent> {
                 Key::Code(code) => KeyEvent::new(code, KeyModifiers::NONE),
                 Key::Ctrl(c) => KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL),
                 Key::CtrlCode(code) => KeyEvent::new(code, KeyModifiers::CONTROL),
-                Key::AnyChar | Key::Mouse => continue,
+                Key::AnyChar | Key::Click | Key::Wheel => continue,
             };
             if !keys.contains(&event) {
                 keys.push(event);
