@@ -577,3 +577,74 @@ fn a_lesson_with_options_of_its_own_on_the_command_line_is_refused() {
         "{said}"
     );
 }
+
+/// Where `text` first shows on the screen, as SGR counts it (from 1).
+fn sgr_place(term: &Term, text: &str) -> (usize, usize) {
+    let screen = term.screen();
+    for (y, row) in screen.lines().enumerate() {
+        if let Some(byte) = row.find(text) {
+            return (row[..byte].chars().count() + 1, y + 1);
+        }
+    }
+    panic!("{text:?} is not on the screen:\n{screen}");
+}
+
+#[test]
+fn a_students_clicks_arrive_as_sgr_reports_and_the_mouse_is_given_back() {
+    use vt100::{MouseProtocolEncoding, MouseProtocolMode};
+    let class = Class::start("mouse", &[]);
+    runtime().block_on(async {
+        let conn = Conn::login(class.port(), "alice", None).await.unwrap();
+        let mut term = conn.terminal(80, 24).await;
+        term.wait_for("the explorer", shows("Merges 0")).await;
+        let screen = term.vt.screen();
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            MouseProtocolMode::PressRelease
+        );
+        assert_eq!(screen.mouse_protocol_encoding(), MouseProtocolEncoding::Sgr);
+
+        term.send(b"nnnnnn").await;
+        term.wait_for("six merges", shows("Merges 6")).await;
+        let (x, y) = sgr_place(&term, "pla + y");
+        term.send(format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m").as_bytes())
+            .await;
+        term.wait_for("merge 2 selected", shows("play selected"))
+            .await;
+
+        // Reports no terminal sends, and a click off the screen, change
+        // nothing and stop nothing: the next key still works.
+        term.send(b"\x1b[<0;99999;1M\x1b[<;;M\x1b[M\x00\x00\x00\x1b[<0;0;0M")
+            .await;
+        term.send(b"\x1b[<0;500;500M\x1b[<1").await;
+        term.send(b"23;45;").await;
+        // A report cut short is dropped when the next sequence starts (a
+        // click on the status line, which is no pane).
+        term.send(b"6M\x1b[<0;1;").await;
+        term.send(b"\x1b[<0;1;1Mn").await;
+        term.wait_for("the next merge", shows("Merges 7")).await;
+        assert!(term.screen().contains("play selected"), "{}", term.screen());
+
+        term.send(b"q").await;
+        term.wait_closed().await;
+        assert_eq!(term.exit_status, Some(0));
+        let screen = term.vt.screen();
+        assert_eq!(screen.mouse_protocol_mode(), MouseProtocolMode::None);
+        assert_eq!(
+            screen.mouse_protocol_encoding(),
+            MouseProtocolEncoding::Default
+        );
+    });
+    let quiet = Class::start("no-mouse", &["--no-mouse"]);
+    runtime().block_on(async {
+        let conn = Conn::login(quiet.port(), "bob", None).await.unwrap();
+        let mut term = conn.terminal(80, 24).await;
+        term.wait_for("the explorer", shows("Merges 0")).await;
+        assert_eq!(
+            term.vt.screen().mouse_protocol_mode(),
+            MouseProtocolMode::None
+        );
+        term.send(b"q").await;
+        term.wait_closed().await;
+    });
+}

@@ -36,11 +36,20 @@ fn rows(vt: &vt100::Parser) -> Vec<String> {
 fn the_backend_draws_at_the_clients_size_and_follows_a_resize() {
     let (outbox, mut rx) = Outbox::new();
     let mut vt = vt100::Parser::new(size(24), size(80), 0);
-    outbox.frame(enter_sequence()).unwrap();
+    outbox.frame(enter_sequence(true)).unwrap();
     drain(&mut rx, &mut vt);
     assert!(vt.screen().alternate_screen(), "the alternate screen is on");
     assert!(vt.screen().hide_cursor(), "the cursor is hidden");
     assert!(vt.screen().bracketed_paste(), "bracketed paste is on");
+    assert_eq!(
+        vt.screen().mouse_protocol_mode(),
+        vt100::MouseProtocolMode::PressRelease,
+        "clicks are reported, the pointer's motion is not"
+    );
+    assert_eq!(
+        vt.screen().mouse_protocol_encoding(),
+        vt100::MouseProtocolEncoding::Sgr
+    );
 
     let mut app = common::play();
     let mut terminal = Terminal::new(RemoteScreen::new(outbox.clone(), 80, 24)).unwrap();
@@ -106,6 +115,11 @@ fn the_backend_draws_at_the_clients_size_and_follows_a_resize() {
     );
     assert!(!vt.screen().hide_cursor(), "the cursor is shown");
     assert!(!vt.screen().bracketed_paste(), "bracketed paste is off");
+    assert_eq!(
+        vt.screen().mouse_protocol_mode(),
+        vt100::MouseProtocolMode::None,
+        "the mouse is the terminal's again"
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! The explorer under random keys: every key of the key table, pastes in
-//! many scripts, resizes down to a tiny screen and autoplay ticks, in random
+//! The explorer under random keys: every key of the key table, clicks and
+//! the wheel anywhere, pastes in many scripts, resizes down to a tiny screen and autoplay ticks, in random
 //! order, over every bundled corpus, both modes and several pre-tokenizers,
 //! through the real event loop into a test terminal. Nothing may panic.
 //!
@@ -49,7 +49,7 @@ fn table_keys() -> Vec<KeyEvent> {
                 Key::Code(code) => KeyEvent::new(code, KeyModifiers::NONE),
                 Key::Ctrl(c) => KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL),
                 Key::CtrlCode(code) => KeyEvent::new(code, KeyModifiers::CONTROL),
-                Key::AnyChar => continue,
+                Key::AnyChar | Key::Click | Key::Wheel => continue,
             };
             if !keys.contains(&event) {
                 keys.push(event);
@@ -73,6 +73,24 @@ const PASTES: &[&str] = &[
 
 const SIZES: &[(u16, u16)] = &[(80, 24), (120, 40), (40, 12), (20, 6), (200, 60), (1, 1)];
 
+/// A click or a turn of the wheel anywhere, off the screen too.
+fn random_mouse(rng: &mut Rng) -> Event {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let kind = *rng.pick(&[
+        MouseEventKind::Down(MouseButton::Left),
+        MouseEventKind::Up(MouseButton::Left),
+        MouseEventKind::Down(MouseButton::Right),
+        MouseEventKind::ScrollUp,
+        MouseEventKind::ScrollDown,
+    ]);
+    Event::Mouse(MouseEvent {
+        kind,
+        column: rng.below(210) as u16,
+        row: rng.below(70) as u16,
+        modifiers: KeyModifiers::NONE,
+    })
+}
+
 fn random_events(rng: &mut Rng, keys: &[KeyEvent], n: usize) -> ScriptedEvents {
     let mut events = ScriptedEvents::new([]);
     for _ in 0..n {
@@ -85,6 +103,7 @@ fn random_events(rng: &mut Rng, keys: &[KeyEvent], n: usize) -> ScriptedEvents {
             2 => events.then_tick(),
             // Text for the encode box and digits for the go-to prompt.
             3..=6 => events.then(Event::char(*rng.pick(&['a', 'é', '7', '0', ' ', 'क']))),
+            7..=9 => events.then(random_mouse(rng)),
             _ => events.then(Event::Key(*rng.pick(keys))),
         };
     }

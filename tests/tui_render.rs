@@ -267,11 +267,11 @@ const EXPECT_HELP: &[&str] = &[
     "│ Tab S-Tab      next/previous pane      chosen      phase: the pair to merge  │",
     "│ Up k Down j    scroll, select a merge              is picked (ties by the tie│",
     "│ /              find the highlight                  rule)                     │",
-    "│ Showing                                merged      phase: each place of that │",
-    "│ ^C q           quit                                pair becomes the new token│",
-    "│ Esc Enter      close the merge tree    ►           the pair that wins this   │",
-    "│ Up k Down j    scroll the merge tree               round                     │",
-    "│ Enter          merges: merge tree      =           a pair tied with the      │",
+    "│ click wheel    select; scroll a pane   merged      phase: each place of that │",
+    "│ Showing                                            pair becomes the new token│",
+    "│ ^C q           quit                    ►           the pair that wins this   │",
+    "│ Esc Enter      close the merge tree                round                     │",
+    "│ Up k Down j    scroll the merge tree   =           a pair tied with the      │",
     "└─────────────────────────────────────────── Down PgDn: more · ? or Esc closes ┘",
 ];
 

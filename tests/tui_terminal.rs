@@ -292,3 +292,61 @@ fn a_corpus_that_is_not_a_file_opens_behind_the_opening_screen() {
         "{screen}"
     );
 }
+
+/// Where `text` first shows on `screen`, as SGR counts it (from 1).
+fn sgr_place(screen: &str, text: &str) -> (usize, usize) {
+    for (y, row) in screen.lines().enumerate() {
+        if let Some(byte) = row.find(text) {
+            return (row[..byte].chars().count() + 1, y + 1);
+        }
+    }
+    panic!("{text:?} is not on the screen:\n{screen}");
+}
+
+#[test]
+fn clicks_select_in_a_real_terminal_and_the_mouse_is_given_back() {
+    let Some(tmux) = Tmux::start("mouse") else {
+        return;
+    };
+    let term = tmux.open("t", 80, 24);
+    let modes = "#{mouse_standard_flag}#{mouse_sgr_flag}";
+    term.command(&format!(
+        "{} tui --corpus-name play --pretok whitespace --tie first; echo exit-$?",
+        env!("CARGO_BIN_EXE_bpeek")
+    ));
+    term.wait_for("the explorer", |s| s.contains("Merges 0"));
+    assert_eq!(term.display(modes), "11", "presses, in SGR's form");
+    for _ in 0..6 {
+        term.keys(&["n"]);
+    }
+    let screen = term.wait_for("six merges", |s| s.contains("Merges 6"));
+    // What the terminal sends for a click on the row of merge 2.
+    let (x, y) = sgr_place(&screen, "pla + y");
+    term.text(&format!("\u{1b}[<0;{x};{y}M\u{1b}[<0;{x};{y}m"));
+    term.wait_for("merge 2 selected", |s| {
+        s.contains("play selected") && s.contains("merge 2: pla + y wins")
+    });
+    // A click on the 'r' of "replay", a byte no merge made.
+    let (x, y) = sgr_place(&screen, "replay of");
+    term.text(&format!("\u{1b}[<0;{x};{y}M"));
+    term.wait_for("the byte's notice", |s| {
+        s.contains("r (id 114): a base token, made by no merge")
+    });
+    term.keys(&["q"]);
+    term.wait_for_line("exit-0");
+    assert_eq!(
+        term.display(modes),
+        "00",
+        "the mouse is the terminal's again"
+    );
+
+    // Without the mouse the terminal keeps it all along.
+    term.command(&format!(
+        "{} tui --no-mouse --corpus-name play; echo no-mouse-exit-$?",
+        env!("CARGO_BIN_EXE_bpeek")
+    ));
+    term.wait_for("the explorer", |s| s.contains("Merges 0"));
+    assert_eq!(term.display(modes), "00");
+    term.keys(&["q"]);
+    term.wait_for_line("no-mouse-exit-0");
+}

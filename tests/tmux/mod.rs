@@ -156,6 +156,13 @@ impl Term<'_> {
         );
     }
 
+    /// What tmux says of the terminal in `format` (`#{mouse_sgr_flag}`:
+    /// the modes the program in it asked for).
+    pub fn display(&self, format: &str) -> String {
+        let out = self.tmux.run(&["display", "-p", "-t", &self.name, format]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
     pub fn screen(&self) -> String {
         let out = self.tmux.run(&["capture-pane", "-p", "-t", &self.name]);
         String::from_utf8_lossy(&out.stdout).into_owned()

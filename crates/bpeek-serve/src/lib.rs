@@ -325,6 +325,7 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
     app.lesson = server.setup.lesson.clone();
     app.classroom = Some(Classroom::new(Role::Teacher, class.link(seat.id)));
     bpeek_tui::update(&mut app, bpeek_tui::Action::Publish);
+    bpeek_tui::terminal::mode::use_mouse(!args.screen.no_mouse);
     let result = bpeek_tui::terminal::run_with(&mut app, |events| {
         // Stopping this process would freeze every student's screen.
         events.refuse_suspend("Ctrl-Z would stop the server for the whole class; q stops it");

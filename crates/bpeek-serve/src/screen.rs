@@ -12,6 +12,7 @@
 
 use crate::incoming::{Inbox, Incoming};
 use crate::session::Ending;
+use bpeek_tui::terminal::mouse_report::{MOUSE_OFF, MOUSE_ON};
 use bpeek_tui::terminal::screen::Screen;
 use crossterm::{cursor, event, style, terminal};
 use ratatui::backend::{Backend, ClearType, WindowSize};
@@ -98,9 +99,9 @@ fn gone() -> io::Error {
 }
 
 /// The bytes that take a client's terminal over: the alternate screen,
-/// bracketed paste and no cursor (the client's ssh has put its own terminal
-/// in raw mode already).
-pub fn enter_sequence() -> Vec<u8> {
+/// bracketed paste, the mouse if `mouse` and no cursor (the client's ssh
+/// has put its own terminal in raw mode already).
+pub fn enter_sequence(mouse: bool) -> Vec<u8> {
     let mut out = Vec::new();
     let _ = crossterm::queue!(
         out,
@@ -109,13 +110,18 @@ pub fn enter_sequence() -> Vec<u8> {
         cursor::Hide,
         terminal::Clear(terminal::ClearType::All)
     );
+    if mouse {
+        out.extend_from_slice(MOUSE_ON);
+    }
     out
 }
 
 /// The bytes that give the terminal back as it was, then `message` (if
 /// any) on a line of its own.
 pub fn leave_sequence(message: Option<&str>) -> Vec<u8> {
-    let mut out = Vec::new();
+    // The mouse is given back whether or not it was asked for: a terminal
+    // left reporting clicks would type them into the student's shell.
+    let mut out = MOUSE_OFF.to_vec();
     let _ = crossterm::queue!(
         out,
         style::ResetColor,

@@ -36,7 +36,8 @@ pub struct Setup {
     pub compare: Vec<(TrainingOptions, Arc<Trainer>)>,
     pub tokenizer_specs: Vec<String>,
     pub colour: ColorChoice,
-    /// `--ascii` and `--glyphs`, resolved for each client's TERM.
+    /// `--ascii` and `--glyphs`, resolved for each client's TERM, and
+    /// `--no-mouse`.
     pub glyphs: bpeek_tui::options::args::ScreenOptions,
     pub shared: Arc<SharedTokenizers>,
     pub class: Arc<Class>,
@@ -258,7 +259,7 @@ impl EventSource for ChannelEvents {
             // are read on until one does or the buffer is empty.
             while self.queue.is_empty() && self.read_typed(&flags) {}
             if let Some(e) = self.queue.pop_front() {
-                if matches!(e, Event::Key(_) | Event::Paste(_)) {
+                if matches!(e, Event::Key(_) | Event::Mouse(_) | Event::Paste(_)) {
                     self.keep_share();
                 }
                 if let (Event::Key(key), Some(c)) = (&e, self.panic_key) {
@@ -426,7 +427,7 @@ fn explore(
     update(&mut app, Action::Publish);
     let fail = |e: io::Error| bpeek_core::error::Error::failure(format!("client terminal: {e}"));
     outbox
-        .must(Out::Bytes(screen::enter_sequence()))
+        .must(Out::Bytes(screen::enter_sequence(!setup.glyphs.no_mouse)))
         .map_err(fail)?;
     // The same care for text terminals measure differently as at home.
     let backend = WideCellBackend::over(RemoteScreen::new(outbox.clone(), size.0, size.1));

@@ -93,6 +93,16 @@ pub enum Action {
     Tick,
     FocusNext,
     FocusPrev,
+    /// Focus this pane (a click on it).
+    FocusPane(crate::app::Focus),
+    /// Select this merge of the merge list, by rank (a click on its row).
+    SelectMerge(usize),
+    /// Select the merge that made this token, or say that none did (a
+    /// click on a token of the corpus).
+    SelectMergeOf(bpeek_core::TokenId),
+    /// Select the token at this place of the encode box, or of the
+    /// fertility view's token line while it is open (a click on it).
+    SelectToken(usize),
     Scroll(Scroll),
     /// Scroll the corpus to the next place of what is highlighted.
     FindNext,

@@ -9,7 +9,7 @@
 
 use crate::fertility::tokenizers::LoadDone;
 use crate::job::Work;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
 use std::collections::VecDeque;
 use std::io;
 use std::time::Duration;
@@ -17,6 +17,8 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     Key(KeyEvent),
+    /// A click or a turn of the wheel (see [`crate::mouse`]).
+    Mouse(MouseEvent),
     Paste(String),
     Resize(u16, u16),
     /// A tokenizer asked for with [`EventSource::load`] has loaded (or failed to).

@@ -18,6 +18,10 @@ pub enum Key {
     CtrlCode(KeyCode),
     /// Any printable character (text entry).
     AnyChar,
+    /// A click of the mouse, and a turn of its wheel: no key matches them;
+    /// their rows say what they do (see [`crate::mouse`]).
+    Click,
+    Wheel,
 }
 
 /// When a row applies.
@@ -257,6 +261,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Main, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
     bind!(Main, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
     bind!(Main, [c('/')], Action::FindNext, Some("find"), Moving, "find the highlight"),
+    bind!(Normal, [Key::Click, Key::Wheel], Action::FocusPane(Focus::Corpus), None, Moving, "select; scroll a pane"),
     bind!(Focused(Focus::Merges), [k(KeyCode::Enter)], Action::OpenTree, Some("tree"), Showing, "merges: merge tree"),
     // Showing.
     bind!(Main, [c('z')], Action::Toggle(Toggle::Zoom), Some("zoom"), Showing, "zoom the focused pane"),
@@ -364,6 +369,8 @@ impl Key {
         match self {
             Key::Ctrl(ch) => format!("^{}", ch.to_ascii_uppercase()),
             Key::AnyChar => "text".into(),
+            Key::Click => "click".into(),
+            Key::Wheel => "wheel".into(),
             Key::CtrlCode(code) => format!("^{}", Key::Code(code).label()),
             Key::Code(code) => match code {
                 KeyCode::Char(' ') => "Space".into(),

@@ -24,6 +24,7 @@ pub mod keymap;
 pub mod layout;
 pub mod lesson;
 pub mod mark;
+pub mod mouse;
 pub mod options;
 pub mod panes;
 pub mod picker;
@@ -113,6 +114,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
             "the explorer needs a terminal, but stdout is not one (for text output use `bpeek train`)",
         ));
     }
+    terminal::mode::use_mouse(!args.screen.no_mouse);
     let result = terminal::run_app(&mut app);
     if record.is_some() && terminal::signals::received().is_none() {
         // A step still under way at `q` (a lesson's step back, a go-to)

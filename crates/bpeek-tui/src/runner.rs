@@ -53,6 +53,20 @@ fn draw_showing<B: Screen>(
     Ok(())
 }
 
+/// A key press, as the key table (and a class) makes it an action.
+fn on_key(app: &mut App, key: &crossterm::event::KeyEvent) {
+    if let Some(action) = action_of_key(app, key) {
+        update(app, action);
+    }
+}
+
+/// A click or a turn of the wheel, as the actions its keys would give.
+fn on_mouse(app: &mut App, mouse: &crossterm::event::MouseEvent) {
+    for action in crate::mouse::actions_of_mouse(app, mouse) {
+        update(app, crate::class::follow::held(app, action));
+    }
+}
+
 /// Run until the user quits or the events run out.
 pub fn run_loop<B: Screen>(
     terminal: &mut Terminal<B>,
@@ -133,11 +147,8 @@ pub fn run_loop<B: Screen>(
                 }
             }
             Some(Event::Closed) => break,
-            Some(Event::Key(key)) => {
-                if let Some(action) = action_of_key(app, &key) {
-                    update(app, action);
-                }
-            }
+            Some(Event::Key(key)) => on_key(app, &key),
+            Some(Event::Mouse(mouse)) => on_mouse(app, &mouse),
             Some(Event::Class) => update(app, Action::ClassChanged),
             Some(Event::Notice(text)) => update(app, Action::Notice(text)),
             Some(Event::MemoryBudget(over)) => update(app, Action::MemoryBudget(over)),

@@ -151,6 +151,11 @@ pub struct ScreenOptions {
     /// options ("" for them as they are); `o` in the explorer adds one
     #[arg(long = "compare", value_name = "OPTIONS", allow_hyphen_values = true)]
     pub compare: Vec<String>,
+    /// Leave the mouse to the terminal (its own selection and scrollback)
+    /// instead of clicks selecting and the wheel scrolling; in a class, for
+    /// every student's screen too
+    #[arg(long)]
+    pub no_mouse: bool,
 }
 
 impl ScreenOptions {

@@ -5,7 +5,7 @@
 use crate::action::Toggle;
 use crate::app::{App, InputMode};
 use crate::panes::lines::LineIndex;
-use crate::panes::rows::{Piece, Rows, TextLook, lay_out};
+use crate::panes::rows::{Piece, Placed, Rows, TextLook, lay_out, tag_under};
 use crate::panes::shared_rows::{self, LookKey};
 use crate::theme::{Mark, Theme};
 use bpeek_core::train::trainer::Segment;
@@ -80,6 +80,16 @@ impl Target {
     }
 }
 
+/// Which tokens of a line to find on screen as it is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tags {
+    None,
+    /// The one holding this byte of the text.
+    Place(usize),
+    /// Every one, tagged by its place in the line.
+    Every,
+}
+
 /// Everything needed to draw corpus lines, taken from the app once a frame.
 pub struct CorpusLook<'a> {
     pub trainer: &'a Trainer,
@@ -133,30 +143,36 @@ impl<'a> CorpusLook<'a> {
     /// characters long; a pane needs only the rows it shows).
     pub fn first_rows(&self, i: usize, width: usize, most: usize) -> Vec<Line<'static>> {
         let Some((trainer, look)) = &self.shared else {
-            return self.lay_out_line(i, width, most, None).0;
+            return self.lay_out_line(i, width, most, Tags::None).0;
         };
         shared_rows::rows(trainer, look, (i, width, most), || {
-            self.lay_out_line(i, width, most, None).0
+            self.lay_out_line(i, width, most, Tags::None).0
         })
     }
 
     /// The row of line `i` on which the token holding byte `at` of the
     /// text starts (0 if the line does not hold it).
     pub fn row_of(&self, i: usize, width: usize, at: usize) -> usize {
-        self.lay_out_line(i, width, usize::MAX, Some(at))
-            .1
-            .unwrap_or(0)
+        let (_, placed, _) = self.lay_out_line(i, width, usize::MAX, Tags::Place(at));
+        placed.first().map_or(0, |p| p.row)
     }
 
-    /// Line `i` laid out, up to `most` rows, and the row the token holding
-    /// byte `place` starts on.
+    /// The token drawn at `column` of row `row` of line `i`, if one is.
+    pub fn token_at(&self, i: usize, width: usize, row: usize, column: usize) -> Option<TokenId> {
+        let (rows, placed, ids) = self.lay_out_line(i, width, row + 1, Tags::Every);
+        let widths: Vec<usize> = rows.iter().map(Line::width).collect();
+        tag_under(&placed, &widths, row, column).map(|tag| ids[tag])
+    }
+
+    /// Line `i` laid out, up to `most` rows; where the tokens `tags` asks
+    /// for start; and the id of each token of the line, by tag.
     fn lay_out_line(
         &self,
         i: usize,
         width: usize,
         most: usize,
-        place: Option<usize>,
-    ) -> (Vec<Line<'static>>, Option<usize>) {
+        tags: Tags,
+    ) -> (Vec<Line<'static>>, Vec<Placed>, Vec<TokenId>) {
         let range = self.lines.range(i);
         let text = self.trainer.corpus().text();
         let segments = self.trainer.segments(range.clone());
@@ -166,6 +182,7 @@ impl<'a> CorpusLook<'a> {
         let mut pieces: Vec<Piece> = Vec::with_capacity(segments.len() * 2 + 1);
         let mut pos = range.start;
         let mut nth = 0usize;
+        let mut ids = Vec::new();
         for (seg, mark) in segments.iter().zip(marks) {
             let start = seg.start.max(range.start);
             let end = seg.end.min(range.end);
@@ -179,9 +196,12 @@ impl<'a> CorpusLook<'a> {
             }
             let mut piece = Piece::token(&text[start..end], self.theme.token_at(nth, mark));
             piece.end_of_word = end_of_word && seg.end <= range.end;
-            if place.is_some_and(|at| (start..end).contains(&at)) {
-                piece.tag = Some(0);
-            }
+            piece.tag = match tags {
+                Tags::Place(at) if (start..end).contains(&at) => Some(0),
+                Tags::Every => Some(ids.len()),
+                _ => None,
+            };
+            ids.push(seg.id);
             pieces.push(piece);
             nth += 1;
             pos = pos.max(end);
@@ -200,7 +220,7 @@ impl<'a> CorpusLook<'a> {
         lay_out(&mut rows, &pieces, &look);
         let (mut rows, _, placed) = rows.finish_placed();
         rows.truncate(most);
-        (rows, placed.first().map(|p| p.row))
+        (rows, placed, ids)
     }
 
     pub fn line_height(&self, i: usize, width: usize) -> usize {

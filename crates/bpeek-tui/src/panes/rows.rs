@@ -77,6 +77,21 @@ pub struct Placed {
     pub column: usize,
 }
 
+/// The tag of the token drawn at `column` of `row`, among tokens `placed`
+/// in reading order on rows whose drawn widths are `widths`: the last one
+/// that starts there or before (a token may go on from a row above).
+/// None past the end of the row's text.
+pub fn tag_under(placed: &[Placed], widths: &[usize], row: usize, column: usize) -> Option<usize> {
+    if column >= *widths.get(row)? {
+        return None;
+    }
+    placed
+        .iter()
+        .take_while(|p| (p.row, p.column) <= (row, column))
+        .last()
+        .map(|p| p.tag)
+}
+
 /// Fills rows of a fixed width with styled units, wrapping at the last
 /// space of a row when there is one, so words stay whole.
 pub struct Rows {

@@ -6,11 +6,13 @@
 //! paste can span hundreds. The parser therefore keeps what it has not
 //! understood yet between calls. Key sequences are decoded by `terminput`
 //! (the same decoding crossterm does for a local terminal); this module adds
-//! the state, the lone Esc rule, bracketed pastes with a size cap, and
+//! the state, the lone Esc rule, mouse reports (see
+//! [`mouse_report`]), bracketed pastes with a size cap, and
 //! control strings (OSC, DCS, APC, PM, SOS: a title, a clipboard write, a
 //! terminal's reply) consumed whole and never read as keys, however long.
 
 use crate::event::Event;
+use crate::terminal::mouse_report::{self, Report};
 use std::time::Duration;
 
 /// How long a lone Esc at the end of the input waits for the rest of a
@@ -132,7 +134,7 @@ impl InputParser {
             if self.pending == b"\x1b" {
                 continue;
             }
-            self.decode(&mut out);
+            self.decode_mouse_or_key(&mut out);
             if self.pending.len() >= SEQUENCE_CAP {
                 self.pending = Vec::new();
                 self.skipping = true;
@@ -199,6 +201,19 @@ impl InputParser {
             out.events.extend(self.flush().events);
         }
         out
+    }
+
+    /// A mouse report is taken apart by [`mouse_report`], everything else
+    /// by the key decoder.
+    fn decode_mouse_or_key(&mut self, out: &mut Parsed) {
+        match mouse_report::parse(&self.pending) {
+            Report::NotMouse => self.decode(out),
+            Report::Incomplete => {}
+            Report::Done(event) => {
+                self.pending.clear();
+                out.events.extend(event.map(Event::Mouse));
+            }
+        }
     }
 
     fn decode(&mut self, out: &mut Parsed) {

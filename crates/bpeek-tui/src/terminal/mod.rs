@@ -1,5 +1,5 @@
-//! The local terminal: raw mode, the alternate screen and bracketed paste on
-//! the way in, and all of it undone on the way out, whether the way out is
+//! The local terminal: raw mode, the alternate screen, bracketed paste and
+//! the mouse (unless `--no-mouse`) on the way in, and all of it undone on the way out, whether the way out is
 //! `q`, Ctrl-C, an error, a panic or a signal; undone and redone around a
 //! suspend (Ctrl-Z).
 
@@ -7,6 +7,7 @@ pub mod cell_writer;
 pub mod events;
 pub mod input_bytes;
 pub mod mode;
+pub mod mouse_report;
 pub mod screen;
 pub mod signals;
 pub mod term_widths;

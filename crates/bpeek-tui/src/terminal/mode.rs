@@ -1,11 +1,22 @@
 //! The local terminal's modes: raw mode, the alternate screen, bracketed
-//! paste and the cursor, taken over and given back (also around Ctrl-Z).
+//! paste, the mouse and the cursor, taken over and given back (also around
+//! Ctrl-Z).
 
+use crate::terminal::mouse_report::{MOUSE_OFF, MOUSE_ON};
 use crossterm::{cursor, event, execute, terminal};
 use std::io::{self, Write};
 
 /// Whether the explorer holds the terminal (raw mode, alternate screen).
 static ENTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the explorer asks the terminal for the mouse (`--no-mouse`
+/// leaves it to the terminal: its own selection and scrollback).
+static MOUSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Ask for the mouse from the next [`enter`] on, or not.
+pub fn use_mouse(on: bool) {
+    MOUSE.store(on, std::sync::atomic::Ordering::SeqCst);
+}
 
 /// [`restore`], only if the explorer holds the terminal: for a process
 /// about to end for a reason of its own (out of memory).
@@ -61,6 +72,9 @@ pub fn restore() {
     let _held = hold_output();
     ENTERED.store(false, std::sync::atomic::Ordering::SeqCst);
     let mut out = io::stdout();
+    // Given back whether or not it was asked for: it costs nothing, and a
+    // terminal left reporting clicks would type them into the shell.
+    let _ = out.write_all(MOUSE_OFF);
     let _ = execute!(
         out,
         event::DisableBracketedPaste,
@@ -71,17 +85,25 @@ pub fn restore() {
     let _ = out.flush();
 }
 
-/// Take the terminal over: raw mode, the alternate screen, bracketed paste
-/// and no cursor.
+/// Take the terminal over: raw mode, the alternate screen, bracketed
+/// paste, the mouse (see [`use_mouse`]) and no cursor.
 pub fn enter() -> io::Result<()> {
     ENTERED.store(true, std::sync::atomic::Ordering::SeqCst);
     terminal::enable_raw_mode()?;
+    let mut out = io::stdout();
     execute!(
-        io::stdout(),
+        out,
         terminal::EnterAlternateScreen,
         event::EnableBracketedPaste,
         cursor::Hide
-    )
+    )?;
+    if MOUSE.load(std::sync::atomic::Ordering::SeqCst) {
+        // Presses and the wheel only, not crossterm's EnableMouseCapture,
+        // which asks for every motion of the pointer too.
+        out.write_all(MOUSE_ON)?;
+        out.flush()?;
+    }
+    Ok(())
 }
 
 /// Stop the process the way Ctrl-Z stops a program in a shell, with the

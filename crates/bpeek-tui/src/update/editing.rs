@@ -67,6 +67,15 @@ pub(super) fn select_encode_token(app: &mut App, by: isize) {
     });
 }
 
+/// Select the encode box's token `i` (a click on it): where `]` pressed
+/// `i + 1` times from no selection would go.
+pub(super) fn select_encode_token_at(app: &mut App, i: usize) {
+    if i < app.encode.ids.len() {
+        app.focus = Focus::Encode;
+        app.encode.selected = Some(i);
+    }
+}
+
 /// Edit the encode box.
 pub(super) fn start_editing(app: &mut App) {
     app.input = InputMode::Editing;

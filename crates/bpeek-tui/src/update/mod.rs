@@ -156,6 +156,7 @@ fn dispatch(app: &mut App, action: Action) {
             update_panes(app, a);
         }
         a @ (A::Redraw | A::ToggleHelp | A::Resize(..) | A::Quit) => update_panes(app, a),
+        a @ (A::FocusPane(_) | A::SelectMerge(_) | A::SelectMergeOf(_)) => update_panes(app, a),
         a @ (A::StartEditing | A::StopEditing | A::Type(_) | A::Paste(_) | A::MoveCursor(_)) => {
             update_encode_box(app, a);
         }
@@ -173,6 +174,7 @@ fn dispatch(app: &mut App, action: Action) {
         a @ (A::NextTokenizer | A::PrevTokenizer | A::NextToken | A::PrevToken) => {
             update_fertility(app, a);
         }
+        a @ A::SelectToken(_) => update_fertility(app, a),
         a @ (A::ToggleTextSource | A::NextMetric | A::MeasureMore | A::Loaded(_)) => {
             update_fertility(app, a);
         }
@@ -238,6 +240,9 @@ fn update_panes(app: &mut App, action: Action) {
     match action {
         Action::FocusNext => cycle_focus(app, 1),
         Action::FocusPrev => cycle_focus(app, Focus::ORDER.len() - 1),
+        Action::FocusPane(pane) => app.focus = pane,
+        Action::SelectMerge(rank) => select_merge(app, rank),
+        Action::SelectMergeOf(id) => select_merge_of(app, id),
         Action::Scroll(by) if app.input == InputMode::Vocab => vocab::scroll(app, by),
         Action::Scroll(by) => scroll(app, by),
         Action::FindNext => find_next(app),
@@ -298,6 +303,8 @@ fn update_fertility(app: &mut App, action: Action) {
         Action::PrevTokenizer => select_tokenizer(app, -1),
         Action::NextToken if !app.fert.open => select_encode_token(app, 1),
         Action::PrevToken if !app.fert.open => select_encode_token(app, -1),
+        Action::SelectToken(i) if !app.fert.open => select_encode_token_at(app, i),
+        Action::SelectToken(i) => app.fert.token = i,
         Action::NextToken => app.fert.token += 1,
         Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
         Action::ToggleTextSource => toggle_text_source(app),

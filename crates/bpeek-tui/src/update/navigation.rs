@@ -76,6 +76,26 @@ pub(super) fn cycle_focus(app: &mut App, by: usize) {
     }
 }
 
+/// Select merge `rank` in the merge list, as the arrows there would (the
+/// newest merge, or the pair waiting to be merged, follows training).
+pub(super) fn select_merge(app: &mut App, rank: usize) {
+    app.focus = Focus::Merges;
+    app.scroll.merge_cursor = Some(rank);
+}
+
+/// Select the merge that made token `id`; a token no merge made (a byte,
+/// a character, a special token) is said to be one.
+pub(super) fn select_merge_of(app: &mut App, id: bpeek_core::TokenId) {
+    match app.trainer().merges().iter().position(|m| m.id == id) {
+        Some(rank) => select_merge(app, rank),
+        None => {
+            app.focus = Focus::Corpus;
+            let label = crate::view::token_label(app, id);
+            app.notice = Some(format!("{label} (id {id}): a base token, made by no merge"));
+        }
+    }
+}
+
 /// Rows a page of the focused list holds.
 pub(super) fn page(app: &App, focus: Focus) -> usize {
     let panes = layout::for_app(app);

@@ -8,7 +8,7 @@ use crate::theme::Mark;
 use crate::view::widths::{self, truncate_left};
 use crate::view::{pane_block, token_label};
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -54,6 +54,33 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     for (y, row) in (body.y..body.bottom()).zip(&rows) {
         buf.set_line(body.x, y, row, body.width);
     }
+}
+
+/// The token of the corpus drawn at `at` in a pane `area`, if one is: the
+/// rows from the scroll position down, as [`draw`] puts them.
+pub fn token_at(app: &App, area: Rect, at: Position) -> Option<bpeek_core::TokenId> {
+    let body = inner(area);
+    if !body.contains(at) || !app.trainer().corpus().has_text() {
+        return None;
+    }
+    let look = CorpusLook::of(app);
+    let width = body.width as usize;
+    let column = usize::from(at.x - body.x);
+    // Rows of the pane above the one clicked, line by line.
+    let mut above = usize::from(at.y - body.y);
+    let mut line = app.scroll.corpus.line;
+    let mut skip = app.scroll.corpus.row;
+    while line < look.lines.count() {
+        let height = look.line_height_upto(line, width, skip + above + 1);
+        let shown = height.saturating_sub(skip);
+        if above < shown {
+            return look.token_at(line, width, skip + above, column);
+        }
+        above -= shown;
+        skip = 0;
+        line += 1;
+    }
+    None
 }
 
 /// A sample of each mark on screen, with what it means, as many whole

@@ -5,12 +5,12 @@ use crate::action::Toggle;
 use crate::app::{App, Focus, InputMode};
 use crate::layout::inner;
 use crate::panes::encode_box::SCROLLED_TO_TOP;
-use crate::panes::rows::{Piece, Placed, Rows, TextLook, lay_out};
+use crate::panes::rows::{Piece, Placed, Rows, TextLook, lay_out, tag_under};
 use crate::theme::Mark;
 use crate::view::pane_block;
 use crate::view::widths::truncate;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use std::ops::Range;
@@ -23,6 +23,9 @@ struct Body {
     ids_line: Option<Line<'static>>,
     /// Each row of text is followed by a row of its tokens' ids.
     paired: bool,
+    /// Where each token drawn starts, on the rows of text (tagged by its
+    /// place in the encoding); none while editing.
+    placed: Vec<Placed>,
 }
 
 /// The lines of the text worth laying out for a box of `height` rows:
@@ -61,6 +64,7 @@ fn body(app: &App, width: usize, window: Range<usize>) -> Body {
     };
     let mut cursor_row = None;
     let mut paired = false;
+    let mut kept = Vec::new();
     let lines: Vec<Line> = if let Some(why) = waiting {
         // A load error or wait says something: never dim.
         vec![Line::raw(truncate(&why, width, t.glyphs.ellipsis))]
@@ -89,7 +93,9 @@ fn body(app: &App, width: usize, window: Range<usize>) -> Body {
         if !placed.is_empty() {
             paired = true;
             cursor_row = row.map(|r| r * 2);
-            interleave_ids(app, lines, &placed, width)
+            let lines = interleave_ids(app, lines, &placed, width);
+            kept = placed;
+            lines
         } else {
             cursor_row = row;
             lines
@@ -118,6 +124,7 @@ fn body(app: &App, width: usize, window: Range<usize>) -> Body {
         cursor_row,
         ids_line,
         paired,
+        placed: kept,
     }
 }
 
@@ -227,6 +234,32 @@ pub fn top_scroll(app: &App, area: Rect) -> usize {
 
 /// Texts up to this long are laid out whole to find their first row.
 const TOP_SCROLL_MOST_BYTES: usize = 1 << 20;
+
+/// The token of the encode box drawn at `at` in a box `area`, if one is,
+/// by its place in the encoding: on its row of text or on its id under
+/// it, as [`draw`] puts them.
+pub fn token_at(app: &App, area: Rect, at: Position) -> Option<usize> {
+    let body_area = inner(area);
+    if !body_area.contains(at) || app.input == InputMode::Editing {
+        return None;
+    }
+    let height = body_area.height as usize;
+    let body = body(app, body_area.width as usize, window(app, height));
+    let room = room(height, &body);
+    let row = usize::from(at.y - body_area.y);
+    if !body.paired || row >= room {
+        return None;
+    }
+    // Text and ids alternate: both rows of a pair are the text row's.
+    let text_row = (first_shown(app, &body, room) + row) / 2;
+    let widths: Vec<usize> = body
+        .lines
+        .chunks(2)
+        .map(|pair| pair.iter().map(Line::width).max().unwrap_or(0))
+        .collect();
+    let column = usize::from(at.x - body_area.x);
+    tag_under(&body.placed, &widths, text_row, column)
+}
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;

@@ -22,15 +22,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Phase::Chosen(choice) => Some(choice),
         _ => None,
     };
-    let total = merges.len() + usize::from(pending.is_some());
+    let (first, total) = rows_shown(app, body);
     let selected = app.selected_merge();
-    // Keep the selected row in view; otherwise show the newest rows.
-    let first = match (selected, app.scroll.merge_cursor) {
-        (Some(s), Some(_)) => s
-            .saturating_sub(visible / 2)
-            .min(total.saturating_sub(visible)),
-        _ => total.saturating_sub(visible),
-    };
     let cols = Columns::fit(trainer, pending, total, body.width);
     let mut lines = Vec::with_capacity(visible + 1);
     lines.push(cols.header(app));
@@ -70,6 +63,24 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         area,
     );
     crate::view::put_lines(frame, body, &lines);
+}
+
+/// The rank of the first merge the list shows in `body` (under its column
+/// header), and how many rows the list has (the pair waiting to be merged
+/// included).
+pub fn rows_shown(app: &App, body: Rect) -> (usize, usize) {
+    let trainer = app.trainer();
+    let visible = (body.height as usize).saturating_sub(1).max(1);
+    let pending = matches!(trainer.phase(), Phase::Chosen(_));
+    let total = trainer.merges().len() + usize::from(pending);
+    // Keep the selected row in view; otherwise show the newest rows.
+    let first = match (app.selected_merge(), app.scroll.merge_cursor) {
+        (Some(s), Some(_)) => s
+            .saturating_sub(visible / 2)
+            .min(total.saturating_sub(visible)),
+        _ => total.saturating_sub(visible),
+    };
+    (first, total)
 }
 
 /// First contact: the empty list says how to fill it.

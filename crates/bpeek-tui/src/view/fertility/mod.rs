@@ -23,13 +23,13 @@ use crate::app::App;
 use crate::fertility::layout::{Plan, pasted, plan};
 use crate::fertility::tokenizers::{Slot, SlotState};
 use crate::fertility::{Panel, StripText, TextSource};
-use crate::panes::rows::{Piece, Rows, TextLook, lay_out};
+use crate::panes::rows::{Piece, Placed, Rows, TextLook, lay_out, tag_under};
 use crate::view::widths::{fit_items, fit_left, truncate, width};
 use bpeek_core::Tokenizer;
 use bpeek_core::corpora::SAMPLES;
 use bpeek_core::encoder::EncodedToken;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -37,6 +37,16 @@ use ratatui::widgets::Paragraph;
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let plan = plan(app, area.width, area.height + 2);
     let w = area.width as usize;
+    let mut lines = panel_lines(app, &plan, w);
+    if app.fert.panel != Panel::Merges {
+        token_section(app, &plan, w, &mut lines);
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The tabs, the load error if any, and the panel shown: every row above
+/// the token section.
+fn panel_lines(app: &App, plan: &Plan, w: usize) -> Vec<Line<'static>> {
     let mut lines: Vec<Line<'static>> = vec![tabs(app, w)];
     if let Some(e) = &plan.error {
         lines.push(Line::styled(
@@ -45,16 +55,43 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ));
     }
     match app.fert.panel {
-        Panel::Cost if pasted(app) => cost::pasted(app, &plan, w, &mut lines),
-        Panel::Cost => cost::samples(app, &plan, w, &mut lines),
-        Panel::Scripts => scripts::draw(app, &plan, w, &mut lines),
-        Panel::Digits => digits::draw(app, &plan, w, &mut lines),
-        Panel::Merges => merges::draw(app, &plan, w, &mut lines),
+        Panel::Cost if pasted(app) => cost::pasted(app, plan, w, &mut lines),
+        Panel::Cost => cost::samples(app, plan, w, &mut lines),
+        Panel::Scripts => scripts::draw(app, plan, w, &mut lines),
+        Panel::Digits => digits::draw(app, plan, w, &mut lines),
+        Panel::Merges => merges::draw(app, plan, w, &mut lines),
     }
-    if app.fert.panel != Panel::Merges {
-        token_section(app, &plan, w, &mut lines);
+    lines
+}
+
+/// The token of the token line drawn at `at` in a view `area`, if one is,
+/// by its place in the text, as [`draw`] puts them (the bands of every
+/// tokenizer's cut are not looked into).
+pub fn token_at(app: &App, area: Rect, at: Position) -> Option<usize> {
+    let shows_line = app.fert.panel != Panel::Merges
+        && !app.fert.cuts.on
+        && app.input != crate::app::InputMode::Editing;
+    if !shows_line || !area.contains(at) {
+        return None;
     }
-    frame.render_widget(Paragraph::new(lines), area);
+    let tok = app.toks.get(app.toks.selected)?;
+    let plan = plan(app, area.width, area.height + 2);
+    let w = area.width as usize;
+    // Under the panel and the rule over the token line.
+    let top = panel_lines(app, &plan, w).len() + 1;
+    let row = usize::from(at.y - area.y).checked_sub(top)?;
+    let char_mode = tok.mode() == bpeek_core::Mode::Char;
+    let (rows, placed) = token_rows(
+        app,
+        &app.fert.strip,
+        char_mode,
+        w.saturating_sub(1),
+        plan.tokens,
+    );
+    // Each row starts with a column of its own (the mark of more before).
+    let widths: Vec<usize> = rows.iter().map(|l| l.width().saturating_sub(1)).collect();
+    let column = usize::from(at.x - area.x).checked_sub(1)?;
+    tag_under(&placed, &widths, row, column)
 }
 
 /// The first row: the panels, the text measured and where training is.
@@ -250,13 +287,7 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
         return;
     }
     let char_mode = tok.mode() == bpeek_core::Mode::Char;
-    lines.extend(token_rows(
-        app,
-        strip,
-        char_mode,
-        w.saturating_sub(1),
-        plan.tokens,
-    ));
+    lines.extend(token_rows(app, strip, char_mode, w.saturating_sub(1), plan.tokens).0);
     pad_to(lines, target);
     lines.push(Line::styled(
         truncate(
@@ -332,14 +363,15 @@ fn band_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>
 }
 
 /// The tokens from a little before the cursor, in alternating styles with
-/// separators, the cursor token in reverse video; at most `height` rows.
+/// separators, the cursor token in reverse video; at most `height` rows;
+/// and where each token starts (tagged by its place in the text).
 fn token_rows(
     app: &App,
     tokens: &[EncodedToken],
     char_mode: bool,
     cols: usize,
     height: usize,
-) -> Vec<Line<'static>> {
+) -> (Vec<Line<'static>>, Vec<Placed>) {
     let t = &app.theme;
     let one_row = height <= 1;
     let cursor = app.fert.token.min(tokens.len().saturating_sub(1));
@@ -374,6 +406,7 @@ fn token_rows(
         };
         let mut piece = Piece::token(bytes, style);
         piece.end_of_word = end_of_word;
+        piece.tag = Some(i);
         pieces.push(piece);
         drawn += bytes.len() * 4 + 1;
         if i > cursor && drawn > room * 2 {
@@ -391,7 +424,7 @@ fn token_rows(
     // The last column is kept for the mark that says more follows.
     let mut rows = Rows::new(cols.saturating_sub(1));
     lay_out(&mut rows, &pieces, &look);
-    let mut out: Vec<Line<'static>> = rows.finish();
+    let (mut out, _, placed) = rows.finish_placed();
     let more_after = stopped || out.len() > height.max(1);
     out.truncate(height.max(1));
     let more = t.glyphs.ellipsis;
@@ -404,7 +437,7 @@ fn token_rows(
         last.spans.push(Span::raw(" ".repeat(pad)));
         last.spans.push(Span::styled(more, t.dim()));
     }
-    out
+    (out, placed)
 }
 
 /// A token as the tables show it, spaces as glyphs.
