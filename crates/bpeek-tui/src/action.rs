@@ -143,6 +143,8 @@ pub enum Action {
     CopyEncoded,
     /// The encode box's ids and tokens to a file.
     SaveEncoded,
+    /// The screen as an SVG picture, to a new file.
+    SaveScreen,
     ToggleHelp,
     /// Open or close the fertility view.
     ToggleFertility,

@@ -266,6 +266,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('b')], Action::Toggle(Toggle::Separators), None, Showing, "token separators"),
     bind!(Normal, [c('x')], Action::Toggle(Toggle::Hex), None, Showing, "split characters as hex"),
     bind!(Always, [Key::Ctrl('l')], Action::Redraw, None, Showing, "redraw the screen"),
+    bind!(Normal, [c('S')], Action::SaveScreen, None, Showing, "save the screen as an SVG picture"),
     bind!(Normal, [c('?')], Action::ToggleHelp, Some("help"), Showing, "this help"),
     // Encode box.
     bind!(Focused(Focus::Encode), [c(']')], Action::NextToken, Some("token"), Encoding, "encode: select a token"),

@@ -25,9 +25,11 @@ pub mod export;
 mod fertility;
 mod lessons;
 mod navigation;
+mod new_files;
 mod picker;
 mod prompt;
 mod question;
+pub mod save_screen;
 mod showing;
 mod training;
 mod trees;
@@ -156,6 +158,7 @@ fn dispatch(app: &mut App, action: Action) {
             update_panes(app, a);
         }
         a @ (A::Redraw | A::ToggleHelp | A::Resize(..) | A::Quit) => update_panes(app, a),
+        A::SaveScreen => save_screen::save(app),
         a @ (A::StartEditing | A::StopEditing | A::Type(_) | A::Paste(_) | A::MoveCursor(_)) => {
             update_encode_box(app, a);
         }
