@@ -145,6 +145,8 @@ pub enum Action {
     SaveEncoded,
     /// The screen as an SVG picture, to a new file.
     SaveScreen,
+    /// The fertility view's cost table, to new CSV and JSON files.
+    SaveFertility,
     ToggleHelp,
     /// Open or close the fertility view.
     ToggleFertility,

@@ -29,6 +29,7 @@ mod new_files;
 mod picker;
 mod prompt;
 mod question;
+pub mod save_fertility;
 pub mod save_screen;
 mod showing;
 mod training;
@@ -159,6 +160,7 @@ fn dispatch(app: &mut App, action: Action) {
         }
         a @ (A::Redraw | A::ToggleHelp | A::Resize(..) | A::Quit) => update_panes(app, a),
         A::SaveScreen => save_screen::save(app),
+        A::SaveFertility => save_fertility::save(app),
         a @ (A::StartEditing | A::StopEditing | A::Type(_) | A::Paste(_) | A::MoveCursor(_)) => {
             update_encode_box(app, a);
         }
