@@ -312,7 +312,19 @@ fn the_snapshot_options_say_what_they_need() {
     let dir = Scratch::new("snapshot-errors");
     let target = dir.join("x");
     let target = target.to_str().unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "tui",
+                "--lesson",
+                "classic",
+                "--snapshot",
+                target,
+                "--compare",
+                "",
+            ],
+            "--compare: a lesson trains one configuration",
+        ),
         (&["tui", "--snapshot", target], "--lesson"),
         (
             &["tui", "--lesson", "classic", "--size", "80x24"],

@@ -114,6 +114,11 @@ fn picture_theme(args: &TuiArgs) -> Theme {
 /// `bpeek tui --lesson L --snapshot DIR`: every step of `lesson`, trained
 /// with `training`, as a picture in `dir`.
 pub fn run(args: &TuiArgs, dir: &Path, lesson: Lesson, training: &TrainingOptions) -> Result<()> {
+    if !args.screen.compare.is_empty() {
+        return Err(Error::input(
+            "--compare: a lesson trains one configuration; give --compare without --lesson",
+        ));
+    }
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::input(format!(
             "--snapshot {}: cannot make the folder: {e}",
