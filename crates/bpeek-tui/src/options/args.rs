@@ -191,7 +191,7 @@ pub struct TuiArgs {
         conflicts_with = "record"
     )]
     pub snapshot: Option<PathBuf>,
-    /// The screen size --snapshot draws at [default: 100x30]
+    /// The screen size --snapshot draws at, from 40x12 to 400x200 [default: 100x30]
     #[arg(long, value_name = "COLSxROWS", requires = "snapshot", value_parser = crate::snapshot::parse_size)]
     pub size: Option<(u16, u16)>,
 }
