@@ -262,6 +262,17 @@ pub struct FertilityArgs {
     /// Count the tokens the model's post-processor adds too (BOS, EOS, [CLS], [SEP]): the model's own count
     #[arg(long)]
     pub add_special_tokens: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = FertilityFormat::Text)]
+    pub format: FertilityFormat,
+}
+
+/// How `bpeek fertility` writes its report.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FertilityFormat {
+    /// Tables for people
+    Text,
+    /// One JSON object: the tokenizers and every row (and --scripts, --numbers)
+    Json,
+    /// The cost table's rows, a header line first (the JSON's rows)
+    Csv,
 }

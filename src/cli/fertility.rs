@@ -1,12 +1,13 @@
 //! `bpeek fertility`: what texts cost in tokens under several tokenizers.
 
-use crate::cli::args::{FertilityArgs, Format};
+use crate::cli::args::{FertilityArgs, FertilityFormat};
 use crate::cli::input::{read_file, read_stdin};
 use bpeek_core::Tokenizer;
 use bpeek_core::corpora;
 use bpeek_core::display::token_visible;
 use bpeek_core::error::{Error, Result};
 use bpeek_core::fertility::{self, Row};
+use bpeek_core::fertility_report;
 use bpeek_core::formats::load;
 use serde_json::{Value, json};
 
@@ -38,17 +39,7 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
         }
     }
     if let Some(en) = &english {
-        fertility::add_premiums(&mut rows, en);
-        // Only translations of the English passage have a premium.
-        let parallel: Vec<&str> = corpora::parallel_samples().iter().map(|s| s.code).collect();
-        for r in rows.iter_mut() {
-            if args.samples
-                && !parallel.contains(&r.text.as_str())
-                && !r.text.starts_with("english:")
-            {
-                r.premium = None;
-            }
-        }
+        fertility_report::add_premiums(&mut rows, en, args.samples);
     }
 
     let mixed = texts
@@ -56,12 +47,15 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
         .map(|(_, t)| t.as_str())
         .collect::<Vec<_>>()
         .join("\n");
+    if args.format == FertilityFormat::Csv && (args.scripts || args.numbers) {
+        return Err(Error::input(
+            "--format csv: CSV holds the cost table only; give --scripts and --numbers with --format json or text",
+        ));
+    }
     match args.format {
-        Format::Json => {
-            let mut out = json!({
-                "tokenizers": tokenizers.iter().map(kind_json).collect::<Vec<_>>(),
-                "rows": rows.iter().map(row_json).collect::<Vec<_>>(),
-            });
+        FertilityFormat::Json => {
+            let kinds: Vec<&Tokenizer> = tokenizers.iter().collect();
+            let mut out = fertility_report::json(&kinds, &rows);
             if args.scripts {
                 out["scripts"] = scripts_json(&tokenizers, &mixed);
             }
@@ -70,7 +64,8 @@ pub fn run(args: &FertilityArgs) -> Result<()> {
             }
             bpeek_core::outln!("{out}");
         }
-        Format::Text => {
+        FertilityFormat::Csv => bpeek_core::output::emit(&fertility_report::csv(&rows))?,
+        FertilityFormat::Text => {
             bpeek_core::output::emit(&table(&rows, &texts))?;
             bpeek_core::output::emit(&kinds_text(&tokenizers))?;
             if args.scripts {
@@ -132,11 +127,6 @@ fn texts(args: &FertilityArgs) -> Result<(Vec<Labelled>, Option<String>)> {
     Ok((texts, english))
 }
 
-/// What each tokenizer is: its kind and how many ids it has.
-fn kind_json(tok: &Tokenizer) -> Value {
-    json!({"name": tok.name(), "kind": tok.kind_detail(), "ids": tok.vocab_size()})
-}
-
 fn kinds_text(tokenizers: &[Tokenizer]) -> String {
     let w = tokenizers
         .iter()
@@ -153,26 +143,6 @@ fn kinds_text(tokenizers: &[Tokenizer]) -> String {
         );
     }
     out
-}
-
-fn num(x: Option<f64>) -> Value {
-    x.map_or(Value::Null, |v| json!((v * 10000.0).round() / 10000.0))
-}
-
-fn row_json(r: &Row) -> Value {
-    json!({
-        "tokenizer": r.tokenizer,
-        "text": r.text,
-        "bytes": r.bytes,
-        "chars": r.chars,
-        "words": r.words,
-        "tokens": r.tokens,
-        "unknown": r.unknown,
-        "bytes_per_token": num(r.bytes_per_token()),
-        "chars_per_token": num(r.chars_per_token()),
-        "tokens_per_word": num(r.tokens_per_word()),
-        "premium": num(r.premium),
-    })
 }
 
 fn fmt(x: Option<f64>) -> String {
@@ -273,7 +243,7 @@ fn scripts_json(tokenizers: &[Tokenizer], text: &str) -> Value {
                 "words": words_in(&words, s.script),
                 "bytes": s.bytes,
                 "tokens": s.tokens,
-                "bytes_per_token": num(s.bytes_per_token()),
+                "bytes_per_token": fertility_report::number(s.bytes_per_token()),
             }));
         }
     }

@@ -16,6 +16,7 @@ pub mod output;
 pub mod display;
 pub mod encoder;
 pub mod fertility;
+pub mod fertility_report;
 
 pub mod formats;
 pub mod line_cuts;

@@ -153,6 +153,10 @@ pub enum Action {
     CopyEncoded,
     /// The encode box's ids and tokens to a file.
     SaveEncoded,
+    /// The screen as an SVG picture, to a new file.
+    SaveScreen,
+    /// The fertility view's cost table, to new CSV and JSON files.
+    SaveFertility,
     ToggleHelp,
     /// Open or close the fertility view.
     ToggleFertility,

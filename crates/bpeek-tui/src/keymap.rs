@@ -202,6 +202,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [c('s')], Action::ToggleTextSource, Some("text"), Fertility, "your text/samples"),
     bind!(Fertility, [c('B')], Action::ToggleCuts, Some("all cuts"), Fertility, "every tokenizer's cut, a band each (t: band)"),
     bind!(InPanel(Panel::Cost), [c('m')], Action::NextMetric, Some("metric"), Fertility, "number in the table"),
+    bind!(Fertility, [c('W')], Action::SaveFertility, None, Fertility, "write the cost table as CSV and JSON files"),
     bind!(Fertility, [k(KeyCode::Up), c('k')], Action::Scroll(Scroll::Up), None, Fertility, "move the row cursor"),
     bind!(Fertility, [k(KeyCode::Down), c('j')], Action::Scroll(Scroll::Down), None, Fertility, "move the row cursor"),
     bind!(Fertility, [k(KeyCode::PageUp)], Action::Scroll(Scroll::PageUp), None, Moving, "scroll a page"),
@@ -271,6 +272,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('b')], Action::Toggle(Toggle::Separators), None, Showing, "token separators"),
     bind!(Normal, [c('x')], Action::Toggle(Toggle::Hex), None, Showing, "split characters as hex"),
     bind!(Always, [Key::Ctrl('l')], Action::Redraw, None, Showing, "redraw the screen"),
+    bind!(Normal, [c('S')], Action::SaveScreen, None, Showing, "save the screen as an SVG picture"),
     bind!(Normal, [c('?')], Action::ToggleHelp, Some("help"), Showing, "this help"),
     // Encode box.
     bind!(Focused(Focus::Encode), [c(']')], Action::NextToken, Some("token"), Encoding, "encode: select a token"),

@@ -29,6 +29,8 @@ pub mod options;
 pub mod panes;
 pub mod picker;
 pub mod runner;
+pub mod snapshot;
+pub mod svg;
 pub mod terminal;
 pub mod theme;
 pub mod update;
@@ -68,6 +70,16 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         }
         None => args.training.clone(),
     };
+    if let Some(dir) = &args.snapshot {
+        // The command line asks for a lesson with --snapshot; said again
+        // here for callers that build the options themselves.
+        let Some((lesson, _)) = lesson else {
+            return Err(Error::input(
+                "--snapshot draws the steps of a lesson: give --lesson NAME|FILE",
+            ));
+        };
+        return snapshot::run(args, dir, lesson, &training);
+    }
     // An output that cannot be written, or that is one of the inputs, is
     // said before the screen opens.
     if let Some(record) = &args.record {

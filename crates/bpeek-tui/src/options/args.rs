@@ -187,6 +187,18 @@ pub struct TuiArgs {
     /// Write the training steps of this session to FILE as a lesson
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Draw each step of the lesson into DIR as an SVG picture
+    /// (step-001.svg, ...) and exit, without opening the screen
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "lesson",
+        conflicts_with = "record"
+    )]
+    pub snapshot: Option<PathBuf>,
+    /// The screen size --snapshot draws at, from 40x12 to 400x200 [default: 100x30]
+    #[arg(long, value_name = "COLSxROWS", requires = "snapshot", value_parser = crate::snapshot::parse_size)]
+    pub size: Option<(u16, u16)>,
 }
 
 #[derive(Args, Debug)]

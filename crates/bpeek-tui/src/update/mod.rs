@@ -25,9 +25,12 @@ pub mod export;
 mod fertility;
 mod lessons;
 mod navigation;
+mod new_files;
 mod picker;
 mod prompt;
 mod question;
+pub mod save_fertility;
+pub mod save_screen;
 mod showing;
 mod training;
 mod trees;
@@ -157,6 +160,8 @@ fn dispatch(app: &mut App, action: Action) {
         }
         a @ (A::Redraw | A::ToggleHelp | A::Resize(..) | A::Quit) => update_panes(app, a),
         a @ (A::FocusPane(_) | A::SelectMerge(_) | A::SelectMergeOf(_)) => update_panes(app, a),
+        A::SaveScreen => save_screen::save(app),
+        A::SaveFertility => save_fertility::save(app),
         a @ (A::StartEditing | A::StopEditing | A::Type(_) | A::Paste(_) | A::MoveCursor(_)) => {
             update_encode_box(app, a);
         }
