@@ -324,15 +324,18 @@ fn curve_grid(
     longest: usize,
 ) -> Vec<Vec<Option<usize>>> {
     let mut grid: Vec<Vec<Option<usize>>> = vec![vec![None; plot_w]; rows];
+    let row_of = |tokens: u64| {
+        let y = ((1.0 - axis.share(tokens)) * (rows - 1) as f64).round() as usize;
+        y.min(rows - 1)
+    };
     for (i, points) in curves.iter().enumerate() {
-        for x in 0..plot_w {
-            // The merge this cell column stands for, on one axis for all.
-            let merge = (x * longest) / plot_w.saturating_sub(1).max(1);
-            let Some(&tokens) = points.get(merge) else {
-                continue;
-            };
-            let y = ((1.0 - axis.share(tokens)) * (rows - 1) as f64).round() as usize;
-            let cell = &mut grid[y.min(rows - 1)][x];
+        // The merge each cell column stands for, on one axis for all.
+        let merge_at = |x: usize| (x * longest) / plot_w.saturating_sub(1).max(1);
+        let cells: Vec<(usize, usize)> = (0..plot_w)
+            .filter_map(|x| points.get(merge_at(x)).map(|&t| (x, row_of(t))))
+            .collect();
+        for (x, y) in cells {
+            let cell = &mut grid[y][x];
             // Curves that meet share the cell: neither hides the other.
             *cell = match *cell {
                 Some(j) if j != i => Some(SEVERAL),
