@@ -21,6 +21,8 @@ const COL: usize = 8;
 const GAP: usize = 2;
 /// Columns of the row label (`12 digits`, `phone`).
 const LABEL: usize = 10;
+/// Columns the cuts keep before the count columns widen for long names.
+const CUT_ROOM: usize = 60;
 
 fn cuts(app: &App, i: usize) -> Option<&Vec<Vec<Vec<u8>>>> {
     app.toks.get(i)?;
@@ -38,7 +40,10 @@ fn cut_width(app: &App, pieces: &[Vec<u8>]) -> usize {
 }
 
 pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
-    let counts = super::tokenizer_columns(app, w.saturating_sub(1 + LABEL + GAP + 20), COL);
+    // The cuts are what this panel is for: the counts widen for whole
+    // names only where the cuts keep room.
+    let counts = super::whole_name_columns(app, w.saturating_sub(1 + LABEL + GAP + CUT_ROOM), COL)
+        .unwrap_or_else(|| super::narrow_columns(app, w.saturating_sub(1 + LABEL + GAP + 20), COL));
     let counts_w: usize = counts.iter().map(|&(_, cw)| cw).sum();
     let shown = cuts_shown(app, w.saturating_sub(1 + LABEL + counts_w));
     let sep = app.theme.glyphs.separator;

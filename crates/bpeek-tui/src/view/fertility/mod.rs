@@ -170,6 +170,12 @@ pub fn longest_label(app: &App) -> usize {
 /// and a blank (`least` at least); else as many as fit `least` wide, the
 /// selected one among them, their names shortened.
 pub fn tokenizer_columns(app: &App, room: usize, least: usize) -> Vec<(usize, usize)> {
+    whole_name_columns(app, room, least).unwrap_or_else(|| narrow_columns(app, room, least))
+}
+
+/// Every tokenizer's column as wide as its name and a blank (`least` at
+/// least), if they all fit in `room`.
+pub fn whole_name_columns(app: &App, room: usize, least: usize) -> Option<Vec<(usize, usize)>> {
     let wanted: Vec<(usize, usize)> = app
         .toks
         .slots
@@ -177,12 +183,15 @@ pub fn tokenizer_columns(app: &App, room: usize, least: usize) -> Vec<(usize, us
         .enumerate()
         .map(|(i, s)| (i, (width(&s.label) + 1).max(least)))
         .collect();
-    if wanted.iter().map(|&(_, cw)| cw).sum::<usize>() <= room {
-        return wanted;
-    }
-    visible_columns(app, room, least)
+    (wanted.iter().map(|&(_, cw)| cw).sum::<usize>() <= room).then_some(wanted)
+}
+
+/// As many tokenizer columns `col` wide as fit in `room`, the selected
+/// one among them.
+pub fn narrow_columns(app: &App, room: usize, col: usize) -> Vec<(usize, usize)> {
+    visible_columns(app, room, col)
         .into_iter()
-        .map(|i| (i, least))
+        .map(|i| (i, col))
         .collect()
 }
 
