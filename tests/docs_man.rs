@@ -41,6 +41,75 @@ fn the_manual_pages_in_the_repository_are_those_bpeek_man_prints() {
     }
 }
 
+/// What bash's completion offers for the words typed so far (the last
+/// one being completed), run as bash runs it: the script `bpeek
+/// completions bash` prints is sourced and its function called with
+/// COMP_WORDS and COMP_CWORD set, in a folder that holds a file, so file
+/// names offered would show.
+fn bash_offers(words: &[&str]) -> Vec<String> {
+    let dir = scratch::Scratch::new("completions");
+    let out = bpeek(&["completions", "bash"]);
+    assert!(out.status.success());
+    let script = dir.file("bpeek.bash", &out.stdout);
+    dir.file("notes.txt", "a file the completion must not offer");
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let run = format!(
+        "source '{}'; COMP_WORDS=({}); COMP_CWORD={}; COMP_LINE='{}'; COMP_POINT=${{#COMP_LINE}}; \
+         _bpeek bpeek '{}' '{}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        quoted.join(" "),
+        words.len() - 1,
+        words.join(" "),
+        words[words.len() - 1],
+        words[words.len() - 2],
+    );
+    let done = std::process::Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &run])
+        .current_dir(dir.path())
+        .output()
+        .expect("bash runs");
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    String::from_utf8_lossy(&done.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn bash_completes_a_named_option_to_its_names() {
+    let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        bash_offers(&["bpeek", "train", "--pretok", ""]),
+        names(bpeek::bpe::Pretok::NAMES)
+    );
+    assert_eq!(
+        bash_offers(&["bpeek", "train", "--pretok", "cl"]),
+        ["cl100k", "cl100k-hf"]
+    );
+    assert_eq!(
+        bash_offers(&["bpeek", "tui", "--tie", ""]),
+        names(bpeek::bpe::TieRule::NAMES)
+    );
+    assert_eq!(bash_offers(&["bpeek", "--mode", ""]), ["byte", "char"]);
+    assert_eq!(
+        bash_offers(&["bpeek", "count", "--digits", ""]),
+        names(bpeek::bpe::Digits::NAMES)
+    );
+    assert_eq!(
+        bash_offers(&["bpeek", "encode", "--format", ""]),
+        ["text", "json", "ids", "u32", "npy"]
+    );
+    // An option that takes a file still offers files.
+    assert_eq!(
+        bash_offers(&["bpeek", "train", "--out", "no"]),
+        ["notes.txt"]
+    );
+}
+
 #[test]
 fn completions_are_made_for_every_shell_and_name_every_command() {
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {

@@ -105,6 +105,10 @@ pub struct TrainArgs {
     /// No progress bar on stderr (it is shown only when stderr is a terminal)
     #[arg(long, short)]
     pub quiet: bool,
+    /// Also report what the vocabulary costs a model N wide: its embedding
+    /// table and output head, 2 x vocab x N parameters (untied)
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = bpeek_core::embedding::parse_d_model, conflicts_with = "compare")]
+    pub d_model: Option<u32>,
     /// Train several configurations on the corpus side by side (two to four times): each OPTIONS changes the options given (e.g. "--pretok none", "--tie lex"; "" keeps them); prints the merges side by side and where they part
     #[arg(long = "compare", value_name = "OPTIONS", allow_hyphen_values = true, conflicts_with_all = ["out", "trace"])]
     pub compare: Vec<String>,
@@ -166,7 +170,9 @@ pub enum CountFormat {
 pub struct EncodeArgs {
     /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
     /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK,
-    /// a SentencePiece .model, Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf
+    /// a SentencePiece .model, Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf;
+    /// LABEL=FILE reports it as LABEL (split at the first = unless the whole is an existing
+    /// file or the part before = holds a / or \)
     #[arg(long, value_name = "NAME|FILE")]
     pub tokenizer: String,
     /// Text to encode, or - for stdin
@@ -224,7 +230,9 @@ pub enum EncodeFormat {
 pub struct DecodeArgs {
     /// A built-in name (bytes, gpt2, cl100k, o200k) or a tokenizer file: bpeek JSON,
     /// Hugging Face tokenizer.json, GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK,
-    /// a SentencePiece .model, Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf
+    /// a SentencePiece .model, Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf;
+    /// LABEL=FILE reports it as LABEL (split at the first = unless the whole is an existing
+    /// file or the part before = holds a / or \)
     #[arg(long, value_name = "NAME|FILE")]
     pub tokenizer: String,
     /// Token ids (none decodes to the empty text), or - to read them from
@@ -237,8 +245,9 @@ pub struct DecodeArgs {
 
 #[derive(Args, Debug)]
 pub struct FertilityArgs {
-    /// Tokenizers to compare (repeatable): built-in names or files
-    /// [default: bytes, gpt2, cl100k, o200k]
+    /// Tokenizers to compare (repeatable): built-in names or files, LABEL=FILE to
+    /// show one as LABEL (split at the first = unless the whole is an existing file
+    /// or the part before = holds a / or \) [default: bytes, gpt2, cl100k, o200k]
     #[arg(long = "tokenizer", value_name = "NAME|FILE")]
     pub tokenizers: Vec<String>,
     /// Text to measure, or - for stdin

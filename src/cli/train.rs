@@ -4,6 +4,7 @@ use crate::cli::args::{Format, OutFormat, TrainArgs};
 use crate::cli::input::{build_trainer_with, trainer_config};
 use crate::cli::train_progress::TrainProgress;
 use bpeek_core::display::{token_text, token_visible};
+use bpeek_core::embedding::EmbeddingCost;
 use bpeek_core::error::{Error, Result};
 use bpeek_core::formats::atomic::{Output, commit_all};
 use bpeek_core::formats::same_file::{Role, refuse_outputs_over_inputs};
@@ -96,6 +97,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         stop,
         tokens_before,
         vocab_size: tokenizer.vocab_size(),
+        d_model: args.d_model,
     };
     // Standard output may hold a file: the report then goes beside it, on
     // stderr, not into it. It is written as it goes, a merge per line.
@@ -249,6 +251,8 @@ struct Report<'a> {
     stop: StopReason,
     tokens_before: u64,
     vocab_size: usize,
+    /// `--d-model`: the width the vocabulary's cost is reported for.
+    d_model: Option<u32>,
 }
 
 impl Report<'_> {
@@ -319,7 +323,25 @@ impl Report<'_> {
         self.json_with(merges)
     }
 
+    /// What the vocabulary costs a model `--d-model` wide, if asked.
+    fn embedding(&self) -> Option<EmbeddingCost> {
+        self.d_model.map(|d| EmbeddingCost::new(self.vocab_size, d))
+    }
+
     fn json_with(&self, merges: Vec<Value>) -> Value {
+        let mut v = self.json_fields(merges);
+        if let Some(cost) = self.embedding() {
+            v["embedding_params"] = json!({
+                "vocab_size": cost.vocab,
+                "d_model": cost.d_model,
+                "tied": false,
+                "params": cost.params(),
+            });
+        }
+        v
+    }
+
+    fn json_fields(&self, merges: Vec<Value>) -> Value {
         let c = self.trainer.config();
         let bytes = self.trainer.corpus().source_len();
         json!({
@@ -412,7 +434,15 @@ impl Report<'_> {
             } else {
                 bytes as f64 / after as f64
             }
-        )
+        )?;
+        match self.embedding() {
+            Some(cost) => writeln!(
+                out,
+                "embedding table + output head (untied): {}",
+                cost.sum("x")
+            ),
+            None => Ok(()),
+        }
     }
 }
 
@@ -449,6 +479,7 @@ mod tests {
                 stop,
                 tokens_before: before,
                 vocab_size: trainer.vocab().len(),
+                d_model: Some(768),
             };
             let mut streamed = Vec::new();
             report.write_json(&mut streamed).unwrap();

@@ -14,6 +14,7 @@ pub mod memory_owner;
 pub mod output;
 
 pub mod display;
+pub mod embedding;
 pub mod encoder;
 pub mod fertility;
 pub mod fertility_report;

@@ -250,6 +250,8 @@ pub struct App {
     pub recording: Option<crate::lesson::record::Recording>,
     /// Configurations side by side, if more than one is trained.
     pub compare: Option<crate::compare::Comparison>,
+    /// `--d-model`: the model width the curve prices the vocabulary for.
+    pub d_model: Option<u32>,
 }
 
 impl App {
@@ -411,6 +413,7 @@ impl App {
             lesson: None,
             recording: None,
             compare: None,
+            d_model: None,
         }
     }
 

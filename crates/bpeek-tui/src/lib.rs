@@ -106,6 +106,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         comparing::app(&training, &args.screen.compare, theme)?
     };
     app.lesson = lesson.map(|(l, _)| l);
+    app.d_model = args.d_model;
     if record.is_some() {
         app.recording = Some(lesson::record::Recording::new(app.current));
     }

@@ -1,5 +1,6 @@
 //! `--tokenizer NAME|FILE`: a built-in name, or a file in any format bpeek
-//! reads, recognised by its name and content.
+//! reads, recognised by its name and content; `LABEL=FILE` gives it the
+//! label the screen and the reports show (see [`split_label`]).
 
 use crate::TokenId;
 use crate::encoder::ChatTemplate;
@@ -23,8 +24,33 @@ a .tiktoken rank file with its pre-tokenizer (FILE.tiktoken:cl100k), \
 a SentencePiece .model file (BPE or Unigram), Mistral's tekken.json, \
 or a llama.cpp .gguf file (its tokenizer: llama, gpt2, bert, t5 or gemma4)";
 
-/// Load the tokenizer `spec` names.
+/// `LABEL=FILE` as its label and the tokenizer it names; anything else
+/// as no label and itself. The text is split at its first `=` only when it
+/// is not itself an existing path and the part before the `=` is not empty
+/// and holds no path separator: `runs/a=b/tok.json` and an existing file
+/// `x=y.json` are files, `mine=runs/a=b/tok.json` is labelled `mine`.
+pub fn split_label(spec: &str) -> (Option<&str>, &str) {
+    if std::fs::symlink_metadata(spec).is_ok() {
+        return (None, spec);
+    }
+    match spec.split_once('=') {
+        Some((label, file)) if !label.is_empty() && !label.contains(['/', '\\']) => {
+            (Some(label), file)
+        }
+        _ => (None, spec),
+    }
+}
+
+/// Load the tokenizer `spec` names, under the label it gives, if any.
 pub fn load(spec: &str) -> Result<Tokenizer> {
+    match split_label(spec) {
+        (Some(label), file) => load_unlabelled(file).map(|t| t.with_name(label)),
+        (None, file) => load_unlabelled(file),
+    }
+}
+
+/// [`load`] of a spec without a label.
+fn load_unlabelled(spec: &str) -> Result<Tokenizer> {
     if builtin::is_builtin(spec) {
         return builtin::load(spec);
     }
@@ -273,7 +299,7 @@ const BIG_DOCUMENT: usize = 8 << 20;
 /// Check that `spec` names a tokenizer bpeek can load, without building a
 /// built-in one (those take a moment and are loaded where they are used).
 pub fn check(spec: &str) -> Result<()> {
-    if builtin::is_builtin(spec) {
+    if builtin::is_builtin(split_label(spec).1) {
         return Ok(());
     }
     load(spec).map(|_| ())

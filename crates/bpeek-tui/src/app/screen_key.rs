@@ -78,6 +78,7 @@ impl App {
             lesson,
             recording,
             compare,
+            d_model,
             // Not drawn: the loop's own bookkeeping (the size is `area`).
             size: _,
             dirty: _,
@@ -93,6 +94,7 @@ impl App {
             && lesson.is_none()
             && recording.is_none()
             && compare.is_none()
+            && d_model.is_none()
             && jobs.current.is_none()
             && !fert.open
             && encode.text.is_empty()

@@ -128,9 +128,13 @@ impl Default for TokenizerSet {
     }
 }
 
-/// A short name for a tokenizer spec: the file name without its folders;
-/// a name (`ORG/NAME`, `ollama:NAME`) as it is.
+/// A short name for a tokenizer spec: the label `LABEL=FILE` gives; else
+/// the file name without its folders; a name (`ORG/NAME`, `ollama:NAME`)
+/// as it is.
 fn label_of(spec: &str) -> String {
+    if let (Some(label), _) = bpeek_core::formats::load::split_label(spec) {
+        return label.to_string();
+    }
     let by_name = spec.starts_with("ollama:")
         || bpeek_core::formats::hub_cache::HubName::parse(spec).is_some();
     if by_name && !std::path::Path::new(spec).exists() {

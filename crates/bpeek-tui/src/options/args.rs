@@ -142,7 +142,9 @@ pub struct ScreenOptions {
     /// Also compare and encode with this tokenizer (repeatable): a built-in name
     /// (bytes, gpt2, cl100k, o200k) or a file: bpeek JSON, Hugging Face tokenizer.json,
     /// GPT-2 encoder.json + vocab.bpe, FILE.tiktoken:PRETOK, a SentencePiece .model,
-    /// Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf
+    /// Mistral's tekken.json, BERT's vocab.txt, or a llama.cpp .gguf; LABEL=FILE
+    /// shows it as LABEL (split at the first = unless the whole is an existing
+    /// file or the part before = holds a / or \)
     #[arg(long = "tokenizer", value_name = "NAME|FILE")]
     pub tokenizers: Vec<String>,
     /// Train configurations side by side, stepping together (two to four
@@ -199,6 +201,11 @@ pub struct TuiArgs {
     /// The screen size --snapshot draws at, from 40x12 to 400x200 [default: 100x30]
     #[arg(long, value_name = "COLSxROWS", requires = "snapshot", value_parser = crate::snapshot::parse_size)]
     pub size: Option<(u16, u16)>,
+    /// Beside the compression curve, what the vocabulary costs a model N
+    /// wide: its embedding table and output head, 2 x vocab x N parameters
+    /// (untied), at the merge shown
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = bpeek_core::embedding::parse_d_model)]
+    pub d_model: Option<u32>,
 }
 
 #[derive(Args, Debug)]

@@ -24,15 +24,17 @@ pub fn input_roles(training: &TrainingOptions) -> Vec<Role> {
 }
 
 /// The tokenizer files `--tokenizer` names (`FILE.tiktoken:PRETOK` names
-/// its file before the colon); built-in names are no files.
+/// its file before the colon, `LABEL=FILE` after the label); built-in
+/// names are no files.
 pub fn tokenizer_roles(tokenizers: &[String]) -> Vec<Role> {
     tokenizers
         .iter()
         .map(|t| {
+            let (_, t) = bpeek_core::formats::load::split_label(t);
             let file = if Path::new(t).exists() {
-                t.as_str()
+                t
             } else {
-                t.rsplit_once(':').map_or(t.as_str(), |(f, _)| f)
+                t.rsplit_once(':').map_or(t, |(f, _)| f)
             };
             Role::reads(format!("--tokenizer {file}"), file)
         })

@@ -8,6 +8,7 @@ use crate::app::{App, Focus};
 use crate::compare::{Comparison, trainer_of};
 use crate::layout::inner;
 use crate::panes::rows::label;
+use crate::view::axes::{YAxis, count_label, glyphs, x_row, y_gutter};
 use crate::view::widths::fit_left;
 use bpeek_core::train::compare::MergeBytes;
 use bpeek_core::{Phase, Trainer};
@@ -232,7 +233,9 @@ fn column_style(app: &App, i: usize) -> Style {
 }
 
 /// Corpus tokens against merges for every column in one chart, each
-/// column drawn with its own letter (and colour).
+/// column drawn with its own letter (and colour), on a y axis from 0 or
+/// cut just below the lowest curve (the cut marked on the axis and said in
+/// the title), the merge numbers under it.
 pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
     let Some(c) = app.compare.as_ref() else {
         return;
@@ -245,6 +248,7 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
     let most = curves.iter().flatten().copied().max().unwrap_or(0);
     let least = curves.iter().flatten().copied().min().unwrap_or(0);
     let longest = curves.iter().map(|p| p.len() - 1).max().unwrap_or(0);
+    let axis = YAxis::fitted(least, most);
     let mut right: Vec<Span> = Vec::new();
     for (i, p) in curves.iter().enumerate() {
         right.push(Span::styled(
@@ -254,7 +258,8 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
         right.push(Span::raw(format!(" {}", p[p.len() - 1])));
     }
     right.push(Span::raw(format!(" {SEVERAL_MARK} met ")));
-    let block = Block::bordered()
+    let g = glyphs(theme.ascii);
+    let mut block = Block::bordered()
         .border_set(theme.border())
         .border_style(theme.border_style(app.focus == Focus::Corpus))
         .title(Line::styled(
@@ -262,10 +267,21 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
             theme.title(app.focus == Focus::Corpus),
         ))
         .title_top(Line::from(right).right_aligned());
+    if axis.is_cut() && longest > 0 {
+        // Said under the chart, where the axis is.
+        block = block.title_bottom(Line::styled(
+            format!(
+                " {} the token axis is cut: it starts at {}, not 0 ",
+                g.cut,
+                count_label(axis.low)
+            ),
+            theme.heading(),
+        ));
+    }
     let body = inner(area);
     frame.render_widget(block, area);
     let (w, h) = (body.width as usize, body.height as usize);
-    if w < 8 || h < 2 {
+    if w < 8 || h < 3 {
         return;
     }
     if longest == 0 {
@@ -273,36 +289,14 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
         crate::view::put_lines(frame, body, &[Line::raw(fit_left(words, w, ""))]);
         return;
     }
-    let label_w = most.to_string().len();
-    let plot_w = w.saturating_sub(label_w + 1).max(1);
-    let mut grid: Vec<Vec<Option<usize>>> = vec![vec![None; plot_w]; h];
-    let span = (most - least).max(1) as f64;
-    for (i, points) in curves.iter().enumerate() {
-        #[allow(clippy::needless_range_loop)]
-        for x in 0..plot_w {
-            // The merge this cell column stands for, on one axis for all.
-            let merge = (x * longest) / plot_w.saturating_sub(1).max(1);
-            let Some(&tokens) = points.get(merge) else {
-                continue;
-            };
-            let y = ((most - tokens) as f64 / span * (h - 1) as f64).round() as usize;
-            if let Some(cell) = grid[y.min(h - 1)].get_mut(x) {
-                // Curves that meet share the cell: neither hides the other.
-                *cell = match *cell {
-                    Some(j) if j != i => Some(SEVERAL),
-                    _ => Some(i),
-                };
-            }
-        }
-    }
+    let chart_h = h - 1;
+    let gutter = y_gutter(&axis, chart_h, &g);
+    let gutter_w = gutter.first().map_or(0, |s| crate::view::widths::width(s));
+    let plot_w = w.saturating_sub(gutter_w).max(1);
+    let grid = curve_grid(&curves, &axis, plot_w, chart_h, longest);
     let mut lines: Vec<Line> = Vec::with_capacity(h);
-    for (y, row) in grid.iter().enumerate() {
-        let axis = match y {
-            0 => most.to_string(),
-            _ if y + 1 == h => least.to_string(),
-            _ => String::new(),
-        };
-        let mut spans = vec![Span::styled(format!("{axis:>label_w$} "), theme.dim())];
+    for (row, label) in grid.iter().zip(gutter) {
+        let mut spans = vec![Span::styled(label, theme.dim())];
         for cell in row {
             spans.push(match cell {
                 Some(SEVERAL) => Span::raw(SEVERAL_MARK.to_string()),
@@ -312,5 +306,42 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
         }
         lines.push(Line::from(spans));
     }
+    let x_axis = x_row(plot_w, plot_w - 1, longest, None, "");
+    lines.push(Line::styled(
+        format!("{}{x_axis}", " ".repeat(gutter_w)),
+        theme.dim(),
+    ));
     crate::view::put_lines(frame, body, &lines);
+}
+
+/// The cells of the chart, `rows` by `plot_w`: which column's curve
+/// passes through each, [`SEVERAL`] where curves meet.
+fn curve_grid(
+    curves: &[Vec<u64>],
+    axis: &YAxis,
+    plot_w: usize,
+    rows: usize,
+    longest: usize,
+) -> Vec<Vec<Option<usize>>> {
+    let mut grid: Vec<Vec<Option<usize>>> = vec![vec![None; plot_w]; rows];
+    let row_of = |tokens: u64| {
+        let y = ((1.0 - axis.share(tokens)) * (rows - 1) as f64).round() as usize;
+        y.min(rows - 1)
+    };
+    for (i, points) in curves.iter().enumerate() {
+        // The merge each cell column stands for, on one axis for all.
+        let merge_at = |x: usize| (x * longest) / plot_w.saturating_sub(1).max(1);
+        let cells: Vec<(usize, usize)> = (0..plot_w)
+            .filter_map(|x| points.get(merge_at(x)).map(|&t| (x, row_of(t))))
+            .collect();
+        for (x, y) in cells {
+            let cell = &mut grid[y][x];
+            // Curves that meet share the cell: neither hides the other.
+            *cell = match *cell {
+                Some(j) if j != i => Some(SEVERAL),
+                _ => Some(i),
+            };
+        }
+    }
+    grid
 }

@@ -1,10 +1,25 @@
 //! The compression curve under the merge list: corpus tokens against
-//! merges so far, the selected (or newest) merge marked under the axis.
+//! merges so far, on a y axis from 0 (so a merge that takes 4% of the
+//! tokens falls 4% of the height), the merge numbers under it and the
+//! selected (or newest) merge marked. With `--d-model`, a row under the
+//! axis says what the vocabulary at that merge costs a model that wide.
+//!
+//! ```text
+//! ┌ Corpus tokens by merge ──────────── 2958 → 2000 tokens ┐
+//! │2958┤███▆▄▂▁                                             │
+//! │    │████████▇▆▅▄▃▃▂▁                                    │
+//! │   0┤██████████████████▇▆▆▅▅▄▄▃▃▂▂▁▁                     │
+//! │    0                      merge 30                      │
+//! │vocab 286 × d 4,096 × 2 = 2.3M params (embedding + head) │
+//! └ ▲ 30 merges: 2000 tokens ───────────────────────────────┘
+//! ```
 
 use crate::app::App;
 use crate::layout::inner;
 use crate::panes::curve::tokens_by_merge;
-use crate::view::widths::{fit_left, width};
+use crate::view::axes::{YAxis, glyphs, x_row, y_gutter};
+use crate::view::widths::{fit_left, fit_titles, width};
+use bpeek_core::embedding::EmbeddingCost;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -17,19 +32,40 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let points = tokens_by_merge(app.trainer());
     let n = points.len() - 1;
-    let first = points[0];
-    let last = points[n];
+    let (first, last) = (points[0], points[n]);
+    // A selected merge is marked by the count after it; else the newest.
+    let selected = app
+        .selected_merge()
+        .filter(|_| app.scroll.merge_cursor.is_some());
+    let marked = selected.map_or(n, |rank| rank + 1);
     let arrow = t.glyphs.arrow;
     let right = format!("{first} {arrow} {last} tokens");
-    let block = Block::bordered()
+    // A narrow pane drops the counts before it cuts the title.
+    let (title, right) = fit_titles(
+        &["Corpus tokens by merge"],
+        &right,
+        &[],
+        area.width as usize,
+        t.glyphs.ellipsis,
+    );
+    let mut block = Block::bordered()
         .border_set(t.border())
         .border_style(t.border_style(false))
-        .title(Line::styled(" Corpus tokens by merge ", t.title(false)))
-        .title_top(Line::raw(format!(" {right} ")).right_aligned());
+        .title(Line::styled(format!(" {title} "), t.title(false)));
+    if !right.is_empty() {
+        block = block.title_top(Line::raw(format!(" {right} ")).right_aligned());
+    }
+    if n > 0 {
+        let up = t.glyphs.up;
+        block = block.title_bottom(Line::styled(
+            format!(" {up} {} ", mark_label(selected, marked, n, &points)),
+            t.heading(),
+        ));
+    }
     let body = inner(area);
     frame.render_widget(block, area);
     let (w, h) = (body.width as usize, body.height as usize);
-    if w < 4 || h < 2 {
+    if w < 8 || h < 2 {
         return;
     }
     if n == 0 {
@@ -39,70 +75,92 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         );
         return;
     }
-    let chart_h = h - 1;
+    let cost = app
+        .d_model
+        .filter(|_| h >= 3)
+        .map(|d| cost_line(app, marked, d, w));
+    let chart_h = h - 1 - usize::from(cost.is_some());
+    let axis = YAxis::from_zero(points.iter().copied().max().unwrap_or(first));
+    let g = glyphs(t.ascii);
+    let gutter = y_gutter(&axis, chart_h, &g);
+    let gutter_w = gutter.first().map_or(0, |s| width(s));
+    let plot_w = w.saturating_sub(gutter_w).max(1);
+    let columns = plot_w.min(n + 1);
     // Column c shows the count after merge k(c); the first column merge 0.
-    let k_of = |c: usize| {
-        if w == 1 {
-            n
+    let k_at = |c: usize| {
+        if columns == n + 1 || plot_w == 1 {
+            c.min(n)
         } else {
-            (c * n).div_ceil(w - 1).min(n)
+            (c * n).div_ceil(plot_w - 1).min(n)
         }
     };
-    let columns = w.min(n + 1);
-    let k_at = |c: usize| if columns == n + 1 { c } else { k_of(c) };
-    // A selected merge is marked by the count after it; else the newest.
-    let selected = app
-        .selected_merge()
-        .filter(|_| app.scroll.merge_cursor.is_some());
-    let marked = selected.map_or(n, |rank| rank + 1);
     let mark_col = (0..columns)
         .find(|&c| k_at(c) >= marked)
         .unwrap_or(columns - 1);
-    let span = (first - last).max(1) as f64;
     let levels = if t.ascii { &ASCII_LEVELS } else { &EIGHTHS };
     let eighths: Vec<usize> = (0..columns)
         .map(|c| {
             let v = points[k_at(c)];
-            // At least a sliver, so the lowest point still shows.
-            (((v - last) as f64 / span) * ((chart_h * 8 - 1) as f64)).round() as usize + 1
+            let e = (axis.share(v) * (chart_h * 8) as f64).round() as usize;
+            // At least a sliver, so a count above 0 still shows.
+            if v > 0 { e.max(1) } else { e }
         })
         .collect();
     let mut lines: Vec<Line> = Vec::with_capacity(h);
-    for row in 0..chart_h {
+    for (row, label) in gutter.iter().enumerate() {
         let floor = (chart_h - 1 - row) * 8;
-        let spans: Vec<Span> = eighths
-            .iter()
-            .enumerate()
-            .map(|(c, &e)| {
-                let level = e.saturating_sub(floor).min(8);
-                let style = if c == mark_col {
-                    t.winner()
-                } else {
-                    t.heading()
-                };
-                Span::styled(levels[level], style)
-            })
-            .collect();
+        let mut spans = vec![Span::styled(label.clone(), t.dim())];
+        spans.extend(eighths.iter().enumerate().map(|(c, &e)| {
+            let level = e.saturating_sub(floor).min(8);
+            let style = if c == mark_col {
+                t.winner()
+            } else {
+                t.heading()
+            };
+            Span::styled(levels[level], style)
+        }));
         lines.push(Line::from(spans));
     }
-    // Under the chart, the marked merge: where it is and its count.
-    let up = t.glyphs.up;
-    let label = match selected {
+    let x_axis = x_row(plot_w, columns - 1, n, Some(mark_col), t.glyphs.up);
+    lines.push(Line::styled(
+        format!("{}{x_axis}", " ".repeat(gutter_w)),
+        t.dim(),
+    ));
+    if let Some(cost) = cost {
+        lines.push(Line::styled(cost, t.heading()));
+    }
+    crate::view::put_lines(frame, body, &lines);
+}
+
+/// The marked merge in words: `after rank 12: 2100 tokens`, `30 merges:
+/// 2000 tokens`.
+fn mark_label(selected: Option<usize>, marked: usize, n: usize, points: &[u64]) -> String {
+    match selected {
         Some(rank) => format!("after rank {rank}: {} tokens", points[marked]),
         None if n == 1 => format!("1 merge: {} tokens", points[marked]),
         None => format!("{n} merges: {} tokens", points[marked]),
-    };
-    let lw = width(&label);
-    let axis = if mark_col + 2 + lw <= w {
-        format!("{}{up} {label}", " ".repeat(mark_col))
-    } else if mark_col > lw {
-        format!("{}{label} {up}", " ".repeat(mark_col - lw - 1))
-    } else {
-        format!("{up} {label}")
-    };
-    lines.push(Line::styled(
-        fit_left(&axis, w, t.glyphs.ellipsis),
-        t.heading(),
-    ));
-    crate::view::put_lines(frame, body, &lines);
+    }
+}
+
+/// The vocabulary after `merges` merges, special tokens included, as the
+/// status line counts it.
+pub fn vocab_after(app: &App, merges: usize) -> usize {
+    let trainer = app.trainer();
+    let unmade = trainer.merges().len().saturating_sub(merges);
+    trainer.vocab().len() - unmade + app.specials().len()
+}
+
+/// What the vocabulary after `merges` merges costs a model `d_model`
+/// wide, in `w` columns: the sum, then what it counts as room allows.
+fn cost_line(app: &App, merges: usize, d_model: u32, w: usize) -> String {
+    let g = glyphs(app.theme.ascii);
+    let sum = EmbeddingCost::new(vocab_after(app, merges), d_model).sum(g.times);
+    let forms = [
+        format!("{sum} (embedding table + output head, untied)"),
+        format!("{sum} (embedding + head, untied)"),
+        format!("{sum} (untied)"),
+        sum,
+    ];
+    let text = forms.iter().find(|f| width(f) <= w).unwrap_or(&forms[3]);
+    fit_left(text, w, app.theme.glyphs.ellipsis)
 }

@@ -1,6 +1,7 @@
 //! Drawing: one file per pane, each a function of `&App` that draws into a
 //! rectangle it is given. Nothing here changes the model.
 
+pub mod axes;
 pub mod caption;
 pub mod chunks;
 pub mod compare;
@@ -17,6 +18,7 @@ pub mod pane_frame;
 pub mod picker;
 pub mod progress;
 pub mod shared_frame;
+pub mod short_names;
 pub mod status;
 pub mod too_small;
 pub mod tree;

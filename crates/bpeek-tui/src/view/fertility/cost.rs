@@ -2,7 +2,7 @@
 //! tokenizer, a bar for the selected one) and the selected language's full
 //! table; for pasted text, the full table.
 
-use super::{bar, header_cell, left, marker, not_ready, pad_to, rule, visible_columns};
+use super::{bar, header_cell, left, marker, not_ready, pad_to, rule};
 use crate::app::App;
 use crate::fertility::layout::Plan;
 use crate::fertility::{Metric, format_ratio};
@@ -13,10 +13,15 @@ use bpeek_core::fertility::Row;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-/// Columns of a tokenizer's number.
+/// Columns of a tokenizer's number, at least (more for a long name).
 const COL: usize = 8;
 /// Columns of a language's name.
 const LANG: usize = 12;
+/// Columns of a tokenizer's name in the full tables, at least.
+const NAME: usize = 10;
+/// Columns a long tokenizer name leaves for the bar (or the chat table's
+/// turn markers), at least.
+const MIN_BAR: usize = 12;
 
 /// The sample rows of tokenizer `i`, if measured.
 fn sample_rows(app: &App, i: usize) -> Option<&Vec<Row>> {
@@ -29,8 +34,9 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
     let metric = app.fert.metric;
     let sel = app.toks.selected;
     let room = w.saturating_sub(1 + LANG + 2 + 8);
-    let cols = visible_columns(app, room, COL);
-    let bar_w = w.saturating_sub(1 + LANG + cols.len() * COL + 2);
+    let cols = super::tokenizer_columns(app, room, COL);
+    let cols_w: usize = cols.iter().map(|&(_, cw)| cw).sum();
+    let bar_w = w.saturating_sub(1 + LANG + cols_w + 2);
     // One scale for every tokenizer, so bars compare across them.
     let max = (0..app.toks.slots.len())
         .filter_map(|i| sample_rows(app, i))
@@ -42,7 +48,7 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
         format!(" {}", left(app, "text", LANG)),
         t.heading(),
     )];
-    head.extend(cols.iter().map(|&i| header_cell(app, i, COL)));
+    head.extend(cols.iter().map(|&(i, cw)| header_cell(app, i, cw)));
     head.push(Span::styled(
         format!(
             "  {}",
@@ -69,7 +75,7 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
             marker(app, chosen),
             left(app, sample.language, LANG)
         ))];
-        for &i in &cols {
+        for &(i, cw) in &cols {
             let cell = match sample_rows(app, i) {
                 // `*`: some of the tokens are unknown (the detail below says
                 // how many).
@@ -77,7 +83,7 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
                 Some(rows) => metric.format(&rows[k]),
                 None => not_ready(app, &app.toks.slots[i]),
             };
-            spans.push(Span::raw(fit_number(&cell, COL)));
+            spans.push(Span::raw(fit_number(&cell, cw)));
         }
         let value = sample_rows(app, sel).and_then(|r| metric.value(&r[k]));
         spans.push(Span::styled(
@@ -158,7 +164,8 @@ pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
 /// chat template, and what the template adds.
 fn chat_table(app: &App, w: usize, lines: &mut Vec<Line<'static>>) {
     let t = &app.theme;
-    const NAME: usize = 10;
+    let name_w = super::name_width(app, w, 1 + 8 + 8 + 9 + 2, MIN_BAR, NAME);
+    let names = super::short_labels(app, name_w);
     lines.push(rule(
         app,
         "your text as a user's turn in each chat template",
@@ -175,7 +182,7 @@ fn chat_table(app: &App, w: usize, lines: &mut Vec<Line<'static>>) {
     lines.push(Line::styled(
         format!(
             " {}{}{}{}  {}",
-            left(app, "tokenizer", NAME),
+            left(app, "tokenizer", name_w),
             fit_right("tokens", 8, ""),
             fit_right("text", 8, ""),
             fit_right("template", 9, ""),
@@ -185,7 +192,7 @@ fn chat_table(app: &App, w: usize, lines: &mut Vec<Line<'static>>) {
     ));
     let generation = app.encode.generation();
     for (i, slot) in app.toks.slots.iter().enumerate() {
-        let name = format!(" {}", left(app, &slot.label, NAME));
+        let name = format!(" {}", left(app, &names[i], name_w));
         let cells = match app.chat.of_slot(i, slot.stamp, generation) {
             Some(Ok(c)) => {
                 let forged: Vec<&str> = c.forged.iter().map(|(s, _)| s.as_str()).collect();
@@ -224,12 +231,13 @@ fn table<'a>(
     row_of: impl Fn(usize) -> Option<&'a Row>,
 ) {
     let t = &app.theme;
-    const NAME: usize = 10;
-    let fixed = 1 + NAME + 7 + 7 + 7 + 9 + 8 + 2;
-    let bar_w = w.saturating_sub(fixed);
+    let numbers = 1 + 7 + 7 + 7 + 9 + 8 + 2;
+    let name_w = super::name_width(app, w, numbers, MIN_BAR, NAME);
+    let names = super::short_labels(app, name_w);
+    let bar_w = w.saturating_sub(numbers + name_w);
     let head = format!(
         " {}{}{}{}{}{}  {}",
-        left(app, "tokenizer", NAME),
+        left(app, "tokenizer", name_w),
         fit_right("tokens", 7, ""),
         fit_right("B/tok", 7, ""),
         fit_right("ch/tok", 7, ""),
@@ -240,7 +248,7 @@ fn table<'a>(
     lines.push(Line::styled(head, t.heading()));
     for (i, slot) in app.toks.slots.iter().enumerate() {
         let chosen = i == app.toks.selected;
-        let name = format!("{}{}", marker(app, chosen), left(app, &slot.label, NAME));
+        let name = format!("{}{}", marker(app, chosen), left(app, &names[i], name_w));
         let line = match row_of(i) {
             Some(r) => Line::from(vec![
                 Span::raw(format!(

@@ -5,7 +5,7 @@
 //! colour: a separator between tokens, and neighbouring tokens alternate
 //! plain and underlined.
 
-use super::{header_cell, marker, pad_to, rule, visible_columns};
+use super::{header_cell, marker, pad_to, rule};
 use crate::app::App;
 use crate::fertility::layout::Plan;
 use crate::fertility::{number_labels, numbers};
@@ -21,6 +21,8 @@ const COL: usize = 8;
 const GAP: usize = 2;
 /// Columns of the row label (`12 digits`, `phone`).
 const LABEL: usize = 10;
+/// Columns the cuts keep before the count columns widen for long names.
+const CUT_ROOM: usize = 60;
 
 fn cuts(app: &App, i: usize) -> Option<&Vec<Vec<Vec<u8>>>> {
     app.toks.get(i)?;
@@ -38,8 +40,12 @@ fn cut_width(app: &App, pieces: &[Vec<u8>]) -> usize {
 }
 
 pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
-    let counts = visible_columns(app, w.saturating_sub(1 + LABEL + GAP + 20), COL);
-    let shown = cuts_shown(app, w.saturating_sub(1 + LABEL + counts.len() * COL));
+    // The cuts are what this panel is for: the counts widen for whole
+    // names only where the cuts keep room.
+    let counts = super::whole_name_columns(app, w.saturating_sub(1 + LABEL + GAP + CUT_ROOM), COL)
+        .unwrap_or_else(|| super::narrow_columns(app, w.saturating_sub(1 + LABEL + GAP + 20), COL));
+    let counts_w: usize = counts.iter().map(|&(_, cw)| cw).sum();
+    let shown = cuts_shown(app, w.saturating_sub(1 + LABEL + counts_w));
     let sep = app.theme.glyphs.separator;
     lines.push(rule(
         app,
@@ -88,15 +94,16 @@ fn cuts_shown(app: &App, mut room: usize) -> Vec<(usize, usize)> {
 
 /// The header: `number`, a token count column per tokenizer, then `cut
 /// by NAME` over each cut shown (the selected tokenizer's underlined).
-fn head_row(app: &App, counts: &[usize], shown: &[(usize, usize)]) -> Line<'static> {
+fn head_row(app: &App, counts: &[(usize, usize)], shown: &[(usize, usize)]) -> Line<'static> {
     let t = &app.theme;
     let mut head = vec![Span::styled(
         format!(" {}", fit_left("number", LABEL, "")),
         t.heading(),
     )];
-    head.extend(counts.iter().map(|&i| header_cell(app, i, COL)));
+    head.extend(counts.iter().map(|&(i, cw)| header_cell(app, i, cw)));
     for &(i, col) in shown {
-        let label = format!("cut by {}", app.toks.slots[i].label);
+        let name = super::short_labels(app, col.saturating_sub(width("cut by "))).swap_remove(i);
+        let label = format!("cut by {name}");
         let style = if i == app.toks.selected {
             t.heading()
                 .add_modifier(ratatui::style::Modifier::UNDERLINED)
@@ -114,17 +121,22 @@ fn head_row(app: &App, counts: &[usize], shown: &[(usize, usize)]) -> Line<'stat
 
 /// Number example `row`: its label, every tokenizer's count of tokens,
 /// then the cuts shown.
-fn number_row(app: &App, row: usize, counts: &[usize], shown: &[(usize, usize)]) -> Line<'static> {
+fn number_row(
+    app: &App,
+    row: usize,
+    counts: &[(usize, usize)],
+    shown: &[(usize, usize)],
+) -> Line<'static> {
     let t = &app.theme;
     let chosen = row == app.fert.digit_row;
     let label = fit_left(&number_labels()[row], LABEL, t.glyphs.ellipsis);
     let mut spans = vec![Span::raw(format!("{}{label}", marker(app, chosen)))];
-    for &i in counts {
+    for &(i, cw) in counts {
         let cell = match cuts(app, i) {
             Some(c) => c[row].len().to_string(),
             None => super::not_ready(app, &app.toks.slots[i]),
         };
-        spans.push(Span::raw(fit_number(&cell, COL)));
+        spans.push(Span::raw(fit_number(&cell, cw)));
     }
     for &(i, col) in shown {
         spans.push(Span::raw(" ".repeat(GAP)));

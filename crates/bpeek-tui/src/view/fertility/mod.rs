@@ -24,6 +24,7 @@ use crate::fertility::layout::{Plan, pasted, plan};
 use crate::fertility::tokenizers::{Slot, SlotState};
 use crate::fertility::{Panel, StripText, TextSource};
 use crate::panes::rows::{Piece, Placed, Rows, TextLook, lay_out, tag_under};
+use crate::view::short_names::distinct_short_names;
 use crate::view::widths::{fit_items, fit_left, truncate, width};
 use bpeek_core::Tokenizer;
 use bpeek_core::corpora::SAMPLES;
@@ -184,14 +185,65 @@ pub fn visible_columns(app: &App, room: usize, col: usize) -> Vec<usize> {
     cols
 }
 
+/// Every tokenizer's name cut to `cols` columns, no two alike (see
+/// [`distinct_short_names`]).
+pub fn short_labels(app: &App, cols: usize) -> Vec<String> {
+    let labels: Vec<&str> = app.toks.slots.iter().map(|s| s.label.as_str()).collect();
+    distinct_short_names(&labels, cols, app.theme.glyphs.ellipsis)
+}
+
+/// The columns of the widest tokenizer name.
+pub fn longest_label(app: &App) -> usize {
+    app.toks
+        .slots
+        .iter()
+        .map(|s| width(&s.label))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The tokenizer columns of a table, as (slot, columns): where `room`
+/// holds every tokenizer with its whole name, each as wide as its name
+/// and a blank (`least` at least); else as many as fit `least` wide, the
+/// selected one among them, their names shortened.
+pub fn tokenizer_columns(app: &App, room: usize, least: usize) -> Vec<(usize, usize)> {
+    whole_name_columns(app, room, least).unwrap_or_else(|| narrow_columns(app, room, least))
+}
+
+/// Every tokenizer's column as wide as its name and a blank (`least` at
+/// least), if they all fit in `room`.
+pub fn whole_name_columns(app: &App, room: usize, least: usize) -> Option<Vec<(usize, usize)>> {
+    let wanted: Vec<(usize, usize)> = app
+        .toks
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i, (width(&s.label) + 1).max(least)))
+        .collect();
+    (wanted.iter().map(|&(_, cw)| cw).sum::<usize>() <= room).then_some(wanted)
+}
+
+/// As many tokenizer columns `col` wide as fit in `room`, the selected
+/// one among them.
+pub fn narrow_columns(app: &App, room: usize, col: usize) -> Vec<(usize, usize)> {
+    visible_columns(app, room, col)
+        .into_iter()
+        .map(|i| (i, col))
+        .collect()
+}
+
+/// How wide a column of tokenizer names is: the longest name where the
+/// table's other `fixed` columns and `least_bar` columns of bar leave room
+/// in `w`, never below `least`.
+pub fn name_width(app: &App, w: usize, fixed: usize, least_bar: usize, least: usize) -> usize {
+    let room = w.saturating_sub(fixed + least_bar);
+    longest_label(app).min(room).max(least)
+}
+
 /// A tokenizer's name cut to a column, the selected one underlined.
 pub fn header_cell(app: &App, i: usize, col: usize) -> Span<'static> {
-    let label = &app.toks.slots[i].label;
-    let text = crate::view::widths::fit_right(
-        &truncate(label, col.saturating_sub(1), app.theme.glyphs.ellipsis),
-        col,
-        "",
-    );
+    let label = short_labels(app, col.saturating_sub(1)).swap_remove(i);
+    let text = crate::view::widths::fit_right(&label, col, "");
     let style = if i == app.toks.selected {
         app.theme.heading().add_modifier(Modifier::UNDERLINED)
     } else {

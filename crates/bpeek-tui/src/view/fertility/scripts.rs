@@ -1,7 +1,7 @@
 //! The scripts panel: the measured text cut into runs of one script, and
 //! each script's bytes per token under each tokenizer.
 
-use super::{bar, header_cell, left, marker, not_ready, pad_to, rule, visible_columns};
+use super::{bar, header_cell, left, marker, not_ready, pad_to, rule};
 use crate::app::App;
 use crate::fertility::layout::Plan;
 use crate::fertility::{TextSource, format_ratio};
@@ -47,8 +47,9 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
         w,
     ));
     let room = w.saturating_sub(1 + NAME + BYTES + 2 + 8);
-    let cols = visible_columns(app, room, COL);
-    let bar_w = w.saturating_sub(1 + NAME + BYTES + cols.len() * COL + 2);
+    let cols = super::tokenizer_columns(app, room, COL);
+    let cols_w: usize = cols.iter().map(|&(_, cw)| cw).sum();
+    let bar_w = w.saturating_sub(1 + NAME + BYTES + cols_w + 2);
     // Every tokenizer sees the same runs; take them from any that has them.
     let runs: Vec<(Script, usize)> = (0..app.toks.slots.len())
         .filter_map(|i| shares(app, i))
@@ -69,7 +70,7 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
         ),
         t.heading(),
     )];
-    head.extend(cols.iter().map(|&i| header_cell(app, i, COL)));
+    head.extend(cols.iter().map(|&(i, cw)| header_cell(app, i, cw)));
     head.push(Span::styled(
         format!(
             "  {}",
@@ -95,13 +96,13 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
             left(app, script.name(), NAME),
             fit_number(&bytes.to_string(), BYTES)
         ))];
-        for &i in &cols {
+        for &(i, cw) in &cols {
             let cell = match shares(app, i) {
                 Some(s) if s.is_empty() => "-".to_string(),
                 Some(s) => format_ratio(per_token(s, script)),
                 None => not_ready(app, &app.toks.slots[i]),
             };
-            spans.push(Span::raw(fit_number(&cell, COL)));
+            spans.push(Span::raw(fit_number(&cell, cw)));
         }
         let value = shares(app, sel).and_then(|s| per_token(s, script));
         spans.push(Span::styled(
