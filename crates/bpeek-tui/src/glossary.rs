@@ -39,7 +39,13 @@ pub fn rows(app: &App) -> Vec<(String, &'static str)> {
     let (chosen, made, selected, inside) = if colour {
         ("yellow", "green", "magenta", "bold magenta")
     } else {
-        ("reverse", "bold rev.", "italic rev.", "bold")
+        use crate::theme::{Mark, Theme};
+        (
+            Theme::mark_look(Mark::Chosen),
+            Theme::mark_look(Mark::Applied),
+            Theme::mark_look(Mark::Selected),
+            Theme::mark_look(Mark::Inside),
+        )
     };
     rows.extend([
         (chosen.to_string(), "the chosen pair, everywhere it stands"),

@@ -790,6 +790,16 @@ fn end_of_word(rows: &mut Rows, style: Style, look: &TextLook) {
     );
 }
 
+/// A token of a char-mode trainer as a table shows it: its end-of-word
+/// symbol `</w>` is drawn as the glyph the running text draws it with, so
+/// that one thing has one look on every pane (`low⌟`, never `low</w>`).
+pub fn word_label(bytes: &[u8], theme: &Theme, char_mode: bool) -> String {
+    match bytes.strip_suffix(b"</w>").filter(|_| char_mode) {
+        Some(word) => format!("{}{}", label(word, theme), theme.glyphs.end_of_word),
+        None => label(bytes, theme),
+    }
+}
+
 /// A token as a table shows it, on one line and on its own: control
 /// characters escaped, partial characters as `<E0>`, spaces as glyphs, a
 /// mark with no base on a dotted circle and an invisible character as
@@ -814,6 +824,11 @@ pub fn label(bytes: &[u8], theme: &Theme) -> String {
     for cluster in text.graphemes(true) {
         if cluster == " " {
             out.push_str(theme.glyphs.space);
+        } else if cluster == theme.glyphs.space {
+            // The glyph's own character, written in the text: escaped, so
+            // that it never reads as a space.
+            out.push('\\');
+            out.push_str(cluster);
         } else if cell_width(cluster) > 0 {
             match cluster.strip_suffix(JOINER) {
                 Some(head) => {

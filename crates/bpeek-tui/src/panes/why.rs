@@ -23,7 +23,8 @@ pub fn line(app: &App) -> Option<String> {
                 merge.count, merge.replacements, merge.replacements
             )
         });
-        return Some(format!("merge {rank}: {}", wins(app, choice, overlap)));
+        let name = crate::update::merge_name(rank);
+        return Some(format!("{name}: {}", wins(app, choice, overlap)));
     }
     match trainer.phase() {
         Phase::Chosen(choice) => Some(wins(app, choice, overlap_now(app, choice))),
@@ -216,8 +217,8 @@ fn merged(app: &App) -> Option<String> {
     let vocab = trainer.vocab().len() + app.specials().len();
     let (old, new) = (per(before), per(after));
     Some(format!(
-        "merge {} made {}: the corpus lost {} ({before} {arrow} {after}), vocabulary now {vocab}, bytes per token {old:.3} {arrow} {new:.3} ({:+.3})",
-        merge.rank,
+        "{} made {}: the corpus lost {} ({before} {arrow} {after}), vocabulary now {vocab}, bytes per token {old:.3} {arrow} {new:.3} ({:+.3})",
+        crate::update::merge_name(merge.rank),
         label(app, merge.id),
         plural(merge.replacements, "token"),
         new - old
@@ -264,7 +265,7 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
 
 /// A token as the tables write it.
 fn label(app: &App, id: bpeek_core::TokenId) -> String {
-    crate::panes::rows::label(app.trainer().token_bytes(id), &app.theme)
+    crate::view::token_label(app, id)
 }
 
 /// `1 token`, `2 tokens`.

@@ -41,6 +41,7 @@ use navigation::*;
 use prompt::*;
 use showing::*;
 pub use training::adopt;
+pub(crate) use navigation::merge_name;
 use training::*;
 use trees::*;
 

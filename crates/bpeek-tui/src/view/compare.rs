@@ -7,7 +7,6 @@
 use crate::app::{App, Focus};
 use crate::compare::{Comparison, trainer_of};
 use crate::layout::inner;
-use crate::panes::rows::label;
 use crate::view::widths::fit_left;
 use bpeek_core::train::compare::MergeBytes;
 use bpeek_core::{Phase, Trainer};
@@ -42,9 +41,11 @@ pub fn draw_columns(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
-/// `a + b` as the tables show tokens.
-fn pair_label(app: &App, (a, b): &MergeBytes) -> String {
-    format!("{}+{}", label(a, &app.theme), label(b, &app.theme))
+/// `a + b` as the tables show tokens of column `t`'s trainer (`e+⌟` in
+/// char mode, as the other panes draw it).
+fn pair_label(app: &App, t: &Trainer, (a, b): &MergeBytes) -> String {
+    let label = |bytes: &[u8]| crate::view::trained_label(app, t, bytes);
+    format!("{}+{}", label(a), label(b))
 }
 
 fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usize, t: &Trainer) {
@@ -77,7 +78,7 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
             vocab.token_bytes(row.pair.0).to_vec(),
             vocab.token_bytes(row.pair.1).to_vec(),
         );
-        let text = format!("{:>6} {}", row.count, pair_label(app, &bytes));
+        let text = format!("{:>6} {}", row.count, pair_label(app, t, &bytes));
         lines.push(Line::styled(
             fit_left(&text, w, theme.glyphs.ellipsis),
             theme.dim(),
@@ -113,7 +114,9 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
                 };
                 let alone = c.alone(i, rank);
                 let star = if alone { ONLY_MARK } else { ' ' };
-                let text = format!("{part}{rank:>rank_w$}{star}{}", pair_label(app, m));
+                // Merges are counted from 1, as the status line counts them.
+                let number = rank + 1;
+                let text = format!("{part}{number:>rank_w$}{star}{}", pair_label(app, t, m));
                 let mut style = Style::new();
                 if alone {
                     style = theme.fresh();
@@ -147,7 +150,7 @@ fn next_line(app: &App, c: &Comparison, t: &Trainer, w: usize) -> Line<'static> 
     });
     let pair_of = |a, b| {
         let v = t.vocab();
-        pair_label(app, &(v.token_bytes(a).to_vec(), v.token_bytes(b).to_vec()))
+        pair_label(app, t, &(v.token_bytes(a).to_vec(), v.token_bytes(b).to_vec()))
     };
     let (text, style) = match (t.phase(), stop) {
         (Phase::Chosen(choice), _) => (
@@ -200,11 +203,11 @@ pub fn difference_text(app: &App) -> Option<String> {
                     Some(format!(
                         "{} merges {}",
                         Comparison::name(i),
-                        pair_label(app, m)
+                        pair_label(app, trainer_of(app, i)?, m)
                     ))
                 })
                 .collect();
-            format!("{PART_MARK} from merge {r} on: {}", each.join(", "))
+            format!("{PART_MARK} from merge {} on: {}", r + 1, each.join(", "))
         }
         None => {
             let shortest = c.lists.iter().map(Vec::len).min().unwrap_or(0);

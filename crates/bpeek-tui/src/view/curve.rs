@@ -88,7 +88,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // Under the chart, the marked merge: where it is and its count.
     let up = t.glyphs.up;
     let label = match selected {
-        Some(rank) => format!("after rank {rank}: {} tokens", points[marked]),
+        Some(_) => format!("after merge {marked}: {} tokens", points[marked]),
         None if n == 1 => format!("1 merge: {} tokens", points[marked]),
         None => format!("{n} merges: {} tokens", points[marked]),
     };

@@ -4,6 +4,7 @@
 
 use super::{hex, marker, pad_to, rule, token_label};
 use crate::app::App;
+use crate::panes::merge_number::Numbering;
 use crate::fertility::layout::Plan;
 use crate::fertility::tokenizers::{Slot, SlotState};
 use crate::fertility::{MergeRow, merge_row, merge_rows};
@@ -39,10 +40,13 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
     }
     let at = app.fert.merge_row.unwrap_or(first_merge).min(rows - 1);
     let num_w = rows.to_string().len().max(4);
+    let numbering = Numbering::of(tok);
+    let word = numbering.word();
+    let heading = if numbering == Numbering::List { "#" } else { word };
     lines.push(Line::styled(
         format!(
-            " {} {}  merge{note} (g: go to rank)",
-            fit_right("rank", num_w, ""),
+            " {} {}  merge{note} (g: go to {word})",
+            fit_right(heading, num_w, ""),
             fit_right("id", num_w, "")
         ),
         t.heading(),
@@ -146,7 +150,7 @@ fn merge_line(
     let text = format!(
         "{}{} {}  {what}",
         marker(app, chosen),
-        fit_right(&m.rank.to_string(), num_w, ""),
+        fit_right(&Numbering::of(tok).number(m.rank).to_string(), num_w, ""),
         fit_right(&m.id.to_string(), num_w, ""),
     );
     let style = if chosen { t.cursor_row() } else { Style::new() };
@@ -159,8 +163,8 @@ fn detail(app: &App, tok: &Tokenizer, at: usize) -> String {
         Some(m) => {
             let bytes = tok.describe(m.id).bytes;
             format!(
-                "rank {} {} id {} {} \"{}\" {} {} bytes {}",
-                m.rank,
+                "{} {} id {} {} \"{}\" {} {} bytes {}",
+                Numbering::of(tok).name(m.rank),
                 super::dot(app),
                 m.id,
                 super::dot(app),
