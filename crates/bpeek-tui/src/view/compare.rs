@@ -7,7 +7,7 @@
 use crate::app::{App, Focus};
 use crate::compare::{Comparison, trainer_of};
 use crate::layout::inner;
-use crate::view::widths::fit_left;
+use crate::view::widths::{fit_left, width};
 use bpeek_core::train::compare::MergeBytes;
 use bpeek_core::{Phase, Trainer};
 use ratatui::Frame;
@@ -51,12 +51,7 @@ fn pair_label(app: &App, t: &Trainer, (a, b): &MergeBytes) -> String {
 fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usize, t: &Trainer) {
     let theme = &app.theme;
     let focused = i == c.focused;
-    let title = format!(" {} {} ", Comparison::name(i), c.columns[i].title);
-    let title = fit_left(
-        &title,
-        area.width.saturating_sub(2) as usize,
-        theme.glyphs.ellipsis,
-    );
+    let (title, rest) = title_rows(c, i, area.width.saturating_sub(2) as usize);
     let block = Block::bordered()
         .border_set(theme.border())
         .border_style(theme.border_style(focused && app.focus == Focus::Merges))
@@ -67,7 +62,12 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
     if w < 4 || body.height == 0 {
         return;
     }
-    let mut lines: Vec<Line> = Vec::new();
+    // What the title has no room for, under it: a column is never told
+    // by a cut title.
+    let mut lines: Vec<Line> = rest
+        .into_iter()
+        .map(|r| Line::styled(r, theme.heading()))
+        .collect();
     lines.push(next_line(app, c, t, w));
     let rows = body.height as usize;
     // The merge list keeps at least half the rows.
@@ -137,6 +137,30 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
         lines.push(line);
     }
     crate::view::put_lines(frame, body, &lines);
+}
+
+/// Column `i`'s title in a border `room` columns wide, its options whole,
+/// and the options it has no room for as rows of at most `room - 2`
+/// columns (the body's width), one option never broken across two.
+fn title_rows(c: &Comparison, i: usize, room: usize) -> (String, Vec<String>) {
+    let mut title = format!(" {}", Comparison::name(i));
+    let mut parts = c.columns[i].parts.iter().peekable();
+    while let Some(p) = parts.next_if(|p| width(&title) + 1 + width(p) + 1 <= room) {
+        title = format!("{title} {p}");
+    }
+    title.push(' ');
+    let body = room.saturating_sub(2).max(1);
+    let mut rows: Vec<String> = Vec::new();
+    for p in parts {
+        match rows.last_mut() {
+            Some(row) if width(row) + 1 + width(p) <= body => {
+                row.push(' ');
+                row.push_str(p);
+            }
+            _ => rows.extend(crate::panes::why::wrap(p, body)),
+        }
+    }
+    (title, rows)
 }
 
 /// What the column does next: the pair it chose or would choose, or why

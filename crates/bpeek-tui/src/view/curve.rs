@@ -1,6 +1,7 @@
 //! The compression curve under the merge list: corpus tokens against
 //! merges so far, the selected (or newest) merge marked under the axis.
 
+use crate::panes::why::plural;
 use crate::app::App;
 use crate::layout::inner;
 use crate::panes::curve::tokens_by_merge;
@@ -13,6 +14,11 @@ use ratatui::widgets::{Block, Paragraph};
 const EIGHTHS: [&str; 9] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 const ASCII_LEVELS: [&str; 9] = [" ", " ", ".", ".", "o", "o", "O", "O", "#"];
 
+/// `1 token`, `5 tokens`.
+fn tokens(n: u64) -> String {
+    plural(n, "token")
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let points = tokens_by_merge(app.trainer());
@@ -20,7 +26,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let first = points[0];
     let last = points[n];
     let arrow = t.glyphs.arrow;
-    let right = format!("{first} {arrow} {last} tokens");
+    let right = format!("{first} {arrow} {}", tokens(last));
     let block = Block::bordered()
         .border_set(t.border())
         .border_style(t.border_style(false))
@@ -88,9 +94,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // Under the chart, the marked merge: where it is and its count.
     let up = t.glyphs.up;
     let label = match selected {
-        Some(_) => format!("after merge {marked}: {} tokens", points[marked]),
-        None if n == 1 => format!("1 merge: {} tokens", points[marked]),
-        None => format!("{n} merges: {} tokens", points[marked]),
+        Some(_) => format!("after merge {marked}: {}", tokens(points[marked])),
+        None => format!("{}: {}", plural(n as u64, "merge"), tokens(points[marked])),
     };
     let lw = width(&label);
     let axis = if mark_col + 2 + lw <= w {

@@ -1,6 +1,7 @@
 //! The encode box: the text typed or pasted, cut into tokens by the merges
 //! made so far, with its ids and what it costs.
 
+use crate::panes::why::plural;
 use crate::action::Toggle;
 use crate::app::{App, Focus, InputMode};
 use crate::layout::inner;
@@ -263,23 +264,27 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let right = if enc.text.is_empty() || slot.is_loading() || slot.error().is_some() {
         String::new()
     } else if enc.refused.is_some() {
-        format!("{} bytes {} no tokens: refused", enc.bytes(), t.glyphs.dot)
+        format!(
+            "{} {} no tokens: refused",
+            plural(enc.bytes() as u64, "byte"),
+            t.glyphs.dot
+        )
     } else if let Some(done) = enc.encoded_percent() {
         format!(
-            "{} bytes {} encoding, {done}% done{}",
-            enc.bytes(),
+            "{} {} encoding, {done}% done{}",
+            plural(enc.bytes() as u64, "byte"),
             t.glyphs.dot,
             t.glyphs.ellipsis
         )
     } else {
         let per_token = enc.bytes() as f64 / enc.tokens().max(1) as f64;
         format!(
-            "{} bytes {} {} chars {} {} tokens {} {per_token:.2} B/token",
-            enc.bytes(),
+            "{} {} {} {} {} {} {per_token:.2} B/token",
+            plural(enc.bytes() as u64, "byte"),
             t.glyphs.dot,
-            enc.chars(),
+            plural(enc.chars() as u64, "char"),
             t.glyphs.dot,
-            enc.tokens(),
+            plural(enc.tokens() as u64, "token"),
             t.glyphs.dot
         )
     };
@@ -340,8 +345,8 @@ fn draw_bands(frame: &mut Frame, area: Rect, app: &App) {
             )
         };
         format!(
-            "{} bytes {} {differ} stretch{} cut differently{stretch}",
-            enc.bytes(),
+            "{} {} {differ} stretch{} cut differently{stretch}",
+            plural(enc.bytes() as u64, "byte"),
             t.glyphs.dot,
             if differ == 1 { "" } else { "es" }
         )
@@ -405,8 +410,8 @@ fn hidden_note(
     let part = |n: usize, bytes: usize| match (n, bytes) {
         (0, 0) => None,
         (n, 0) => Some(rows(n)),
-        (0, b) => Some(format!("{b} bytes")),
-        (n, b) => Some(format!("{} and {b} bytes", rows(n))),
+        (0, b) => Some(plural(b as u64, "byte")),
+        (n, b) => Some(format!("{} and {}", rows(n), plural(b as u64, "byte"))),
     };
     match (part(above, bytes_above), part(below, bytes_below)) {
         (None, None) => None,
@@ -707,8 +712,8 @@ fn chat_line(app: &App, width: usize) -> Option<Line<'static>> {
         ),
         Ok(c) if c.forged.is_empty() => (
             format!(
-                " as a chat turn: {} tokens = {} of the text + {} of the template ",
-                c.tokens,
+                " as a chat turn: {} = {} of the text + {} of the template ",
+                plural(c.tokens as u64, "token"),
                 c.message,
                 c.template()
             ),
@@ -726,8 +731,8 @@ fn chat_line(app: &App, width: usize) -> Option<Line<'static>> {
                 .map_or(String::new(), |n| format!(" ({n} if kept as text)"));
             (
                 format!(
-                    " ! the text types {token} (id {id}){more}: a turn marker to the model; {} tokens{plain} ",
-                    c.tokens
+                    " ! the text types {token} (id {id}){more}: a turn marker to the model; {}{plain} ",
+                    plural(c.tokens as u64, "token")
                 ),
                 t.notice(),
             )

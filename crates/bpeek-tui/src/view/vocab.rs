@@ -85,10 +85,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ));
     }
     let title = format!(
-        " Vocabulary of {}: {} of {} tokens ",
+        " Vocabulary of {}: {} of {} ",
         app.toks.selected_slot().label,
         search.matches.len(),
-        search.total
+        crate::panes::why::plural(search.total as u64, "token")
     );
     let block = Block::bordered()
         .border_set(t.border())

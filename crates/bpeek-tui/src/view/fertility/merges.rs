@@ -118,9 +118,9 @@ fn title_and_note(app: &App, slot: &Slot, tok: &Tokenizer, rows: usize) -> (Stri
         _ => String::new(),
     };
     let (how, note) = match tok.source() {
-        MergeSource::List => (format!("{rows} merges"), ""),
+        MergeSource::List => (crate::panes::why::plural(rows as u64, "merge"), ""),
         MergeSource::Ranks => (
-            format!("{rows} tokens by rank"),
+            format!("{} by rank", crate::panes::why::plural(rows as u64, "token")),
             ", recovered from lower ranks",
         ),
     };
