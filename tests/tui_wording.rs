@@ -243,13 +243,13 @@ fn small_screens_and_long_paths_fit() {
 }
 
 #[test]
-fn ascii_says_inf_and_draws_spaces_as_dots() {
+fn ascii_says_inf_and_draws_spaces_as_underscores() {
     let mut app = App::from_options(&TrainingOptions::default(), Theme::new(false, true)).unwrap();
     app.shown.set(Toggle::Whitespace, true);
     let rows = screen(&mut app, 100, 30);
     assert!(rows[0].contains("merge 0/inf"), "{}", rows[0]);
     let corpus = &rows[2];
-    assert!(corpus.contains('.') && !corpus.contains('_'), "{corpus}");
+    assert!(corpus.contains('_') && !corpus.contains('.'), "{corpus}");
 }
 
 #[test]

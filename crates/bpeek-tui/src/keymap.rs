@@ -204,7 +204,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Moving, "scroll a page"),
     bind!(Fertility, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
     bind!(Fertility, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
-    bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to rank N"),
+    bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to merge N (a rank file: rank N)"),
     // A question for the class: before training and moving, as the ballot
     // takes the arrows and Enter.
     bind!(Ballot, [k(KeyCode::Up), c('k')], Action::BallotMove(false), None, Class, "question: pick a pair"),

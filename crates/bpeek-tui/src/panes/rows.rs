@@ -13,7 +13,7 @@ use crate::panes::clusters::{ascii_str, clusters};
 use crate::theme::Theme;
 use bpeek_core::pretokenize::pretok::for_each_utf8_run;
 use ratatui::buffer::CellWidth;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -623,8 +623,14 @@ impl Stretch<'_, '_> {
             return;
         }
         // Tokens share this cluster: draw it once, marked as split, and
-        // where boundaries are drawn, a fragment mark after it.
-        let first = self.pieces[self.piece_at(start)].style;
+        // where boundaries are drawn, a fragment mark after it. It takes
+        // the mark of any token in it (a pair of bytes across two
+        // characters marks both characters, not the first one's half).
+        let marks = Modifier::REVERSED | Modifier::BOLD;
+        let first = (self.piece_at(start)..=self.piece_at(end - 1))
+            .map(|i| self.pieces[i].style)
+            .find(|s| s.add_modifier.intersects(marks))
+            .unwrap_or(self.pieces[self.piece_at(start)].style);
         let mut part = Part {
             bytes: &self.all[start..end],
             style: first.patch(look.theme.fragment()),

@@ -463,10 +463,9 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         }
         return out;
     }
-    let char_mode = app
-        .toks
-        .get(app.toks.selected)
-        .is_some_and(|tok| tok.mode() == bpeek_core::Mode::Char);
+    let selected = app.toks.get(app.toks.selected);
+    let char_mode = selected.is_some_and(|tok| tok.mode() == bpeek_core::Mode::Char);
+    let pieces = selected.is_some_and(|tok| tok.is_piece_model());
     // Only the tokens that reach into the window.
     let first = enc
         .spans
@@ -510,10 +509,17 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         } else {
             bytes
         };
+        // A model of pieces writes a space as `▁` (one it adds before the
+        // text too): the token is its text, drawn with the space glyph
+        // every other pane draws.
+        let same = word == own || (pieces && {
+            let spaced = spaced(word);
+            spaced == own || spaced.strip_prefix(b" ") == Some(own)
+        });
         out.push(Stretch {
-            shown: if word == own { own } else { word },
+            shown: if same { own } else { word },
             text: span.clone(),
-            same: word == own,
+            same,
             style,
             tag: Some(i),
             token: true,
@@ -525,6 +531,13 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         out.push(plain(at..window.end));
     }
     out
+}
+
+/// A piece's text with SentencePiece's `▁` read as the space it stands for.
+fn spaced(piece: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(piece)
+        .replace('\u{2581}', " ")
+        .into_bytes()
 }
 
 /// The tokens in alternating styles, a line break starting a new row, and

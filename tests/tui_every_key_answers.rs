@@ -1,0 +1,103 @@
+//! Every key answers: walked through every row of the key table in
+//! several states, each press either changes what is on screen (or the
+//! state behind it) or says in the notice line why it does nothing.
+
+mod common;
+
+use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::keymap::{BINDINGS, Key, action_of_key};
+use bpeek::tui::theme::Theme;
+use bpeek::tui::{Action, App, update};
+use common::rows_of;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// The states walked: a fresh start, after some merges, the encode box
+/// focused with text, the fertility view, and configurations side by side.
+const STATES: &[&str] = &["start", "merged", "encode", "fertility", "compare"];
+
+fn app_in(state: &str) -> App {
+    let options = TrainingOptions {
+        corpus_name: Some("play".into()),
+        ..TrainingOptions::default()
+    };
+    let mut app = if state == "compare" {
+        let given = vec![String::new(), "--tie lex".to_string()];
+        bpeek::tui::comparing::app(&options, &given, Theme::plain()).unwrap()
+    } else {
+        App::from_options(&options, Theme::plain()).unwrap()
+    };
+    common::finish_job(&mut app);
+    match state {
+        "merged" | "compare" => {
+            update(&mut app, Action::Step);
+            update(&mut app, Action::Step);
+        }
+        "encode" => {
+            update(&mut app, Action::Paste("the player played".into()));
+            update(&mut app, Action::StopEditing);
+            app.focus = bpeek::tui::app::Focus::Encode;
+        }
+        "fertility" => update(&mut app, Action::ToggleFertility),
+        _ => {}
+    }
+    common::finish_job(&mut app);
+    app.notice = None;
+    app
+}
+
+fn screen(app: &mut App) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    common::redraw_whole(&mut terminal, app);
+    rows_of(terminal.backend())
+}
+
+fn event_of(key: Key) -> Option<KeyEvent> {
+    Some(match key {
+        Key::Code(code) => KeyEvent::new(code, KeyModifiers::NONE),
+        Key::Ctrl(ch) => KeyEvent::new(KeyCode::Char(ch), KeyModifiers::CONTROL),
+        Key::CtrlCode(code) => KeyEvent::new(code, KeyModifiers::CONTROL),
+        Key::AnyChar => return None,
+    })
+}
+
+/// Keys that rightly leave the screen as it was and say nothing.
+fn silent_by_design(key: Key) -> bool {
+    // ^L redraws the screen as it is: the same cells again.
+    key == Key::Ctrl('l')
+}
+
+#[test]
+fn every_key_of_the_table_acts_or_says_why_not() {
+    let mut quiet = Vec::new();
+    for state in STATES {
+        let mut base = app_in(state);
+        let before = screen(&mut base);
+        for b in BINDINGS {
+            for &key in b.keys {
+                let Some(event) = event_of(key) else { continue };
+                if silent_by_design(key) {
+                    continue;
+                }
+                let mut app = app_in(state);
+                let Some(action) = action_of_key(&app, &event) else {
+                    // A key the table binds somewhere but that no state here
+                    // takes: it must still answer when a letter.
+                    if matches!(event.code, KeyCode::Char(_)) {
+                        quiet.push(format!("{state}: {} ({}) has no action", key.label(), b.help));
+                    }
+                    continue;
+                };
+                update(&mut app, action);
+                common::finish_job(&mut app);
+                let answered = app.quit || app.notice.is_some() || screen(&mut app) != before;
+                if !answered {
+                    quiet.push(format!("{state}: {} ({})", key.label(), b.help));
+                }
+            }
+        }
+    }
+    quiet.dedup();
+    assert!(quiet.is_empty(), "keys that did nothing and said nothing:\n{}", quiet.join("\n"));
+}
