@@ -62,42 +62,76 @@ fn event_of(key: Key) -> Option<KeyEvent> {
     })
 }
 
-/// Keys that rightly leave the screen as it was and say nothing.
-fn silent_by_design(key: Key) -> bool {
-    // ^L redraws the screen as it is: the same cells again.
+/// Keys that rightly leave the screen as it was and say nothing: ^L
+/// redraws the same cells, and a move at the end of what it moves through
+/// (Up on the first row) is answered by the cursor staying put, as
+/// everywhere else.
+fn silent_by_design(key: Key, action: &Action) -> bool {
     key == Key::Ctrl('l')
+        || matches!(
+            action,
+            Action::Scroll(_)
+                | Action::MoveCursor(_)
+                | Action::BallotMove(_)
+                | Action::PickMove(_)
+                | Action::PrevToken
+                | Action::NextToken
+        )
+}
+
+/// What a key may change besides the cells: toggles, focus, the mode of
+/// input, the merges made.
+fn state(app: &App) -> String {
+    format!(
+        "{:?} {:?} {:?} {} {}",
+        app.shown,
+        app.focus,
+        app.input,
+        app.trainer().merges().len(),
+        app.encode.text.len()
+    )
 }
 
 #[test]
 fn every_key_of_the_table_acts_or_says_why_not() {
-    let mut quiet = Vec::new();
-    for state in STATES {
-        let mut base = app_in(state);
+    let mut quiet: Vec<String> = Vec::new();
+    for name in STATES {
+        let mut base = app_in(name);
         let before = screen(&mut base);
         for b in BINDINGS {
             for &key in b.keys {
                 let Some(event) = event_of(key) else { continue };
-                if silent_by_design(key) {
-                    continue;
-                }
-                let mut app = app_in(state);
+                let mut app = app_in(name);
                 let Some(action) = action_of_key(&app, &event) else {
                     // A key the table binds somewhere but that no state here
                     // takes: it must still answer when a letter.
                     if matches!(event.code, KeyCode::Char(_)) {
-                        quiet.push(format!("{state}: {} ({}) has no action", key.label(), b.help));
+                        quiet.push(format!("{name}: {} has no action", key.label()));
                     }
                     continue;
                 };
+                // Y writes a file where the explorer runs (its own test
+                // writes to a scratch folder instead).
+                if silent_by_design(key, &action) || action == Action::SaveEncoded {
+                    continue;
+                }
+                let said = format!("{name}: {} ({action:?})", key.label());
+                let was = state(&app);
                 update(&mut app, action);
                 common::finish_job(&mut app);
-                let answered = app.quit || app.notice.is_some() || screen(&mut app) != before;
-                if !answered {
-                    quiet.push(format!("{state}: {} ({})", key.label(), b.help));
+                let answered = app.quit
+                    || app.notice.is_some()
+                    || state(&app) != was
+                    || screen(&mut app) != before;
+                if !answered && !quiet.contains(&said) {
+                    quiet.push(said);
                 }
             }
         }
     }
-    quiet.dedup();
-    assert!(quiet.is_empty(), "keys that did nothing and said nothing:\n{}", quiet.join("\n"));
+    assert!(
+        quiet.is_empty(),
+        "keys that did nothing and said nothing:\n{}",
+        quiet.join("\n")
+    );
 }

@@ -65,7 +65,10 @@ fn in_ascii_a_full_stop_and_a_space_read_apart() {
     // reads as a space either.
     assert_eq!(label(b"snake_case x", &ascii), "snake\\_case_x");
     // Unicode has a glyph no text holds by chance; its literal is escaped too.
-    assert_eq!(label("a\u{b7}b c".as_bytes(), &Theme::plain()), "a\\\u{b7}b\u{b7}c");
+    assert_eq!(
+        label("a\u{b7}b c".as_bytes(), &Theme::plain()),
+        "a\\\u{b7}b\u{b7}c"
+    );
     // In running text the glyph is dim and a literal `_` is not.
     let mut app = app_on("five. She_x", TrainerConfig::default(), ascii);
     app.shown.set(Toggle::Whitespace, true);
@@ -121,7 +124,10 @@ fn the_first_merge_is_merge_1_in_the_status_line_the_list_and_the_why() {
     assert!(rows[0].contains("merge 1/"), "{}", rows[0]);
     // The list's first row is numbered 1, and no row 0.
     let list: Vec<&String> = rows.iter().filter(|r| r.contains(" → ")).collect();
-    assert!(list.iter().any(|r| r.contains("│1 ") || r.contains("│ 1 ")), "{list:?}");
+    assert!(
+        list.iter().any(|r| r.contains("│1 ") || r.contains("│ 1 ")),
+        "{list:?}"
+    );
     // The selected merge says the same number.
     app.focus = Focus::Merges;
     app.scroll.merge_cursor = Some(0);
@@ -166,7 +172,11 @@ fn in_a_comparison_the_status_line_names_the_focused_column() {
     update(&mut app, Action::FocusColumn(true));
     catch_up(&mut app);
     let rows = screen(&mut app, 80, 24);
-    assert!(rows[0].contains("B: byte none lex") || rows[0].contains("B: byte none tie lex"), "{}", rows[0]);
+    assert!(
+        rows[0].contains("B: byte none lex") || rows[0].contains("B: byte none tie lex"),
+        "{}",
+        rows[0]
+    );
 }
 
 #[test]
@@ -186,14 +196,22 @@ fn no_sentence_is_cut_at_80x24() {
         }
         let rows = screen(&mut app, 80, 24);
         for row in &rows[1..rows.len() - 1] {
-            assert!(!row.trim_end_matches('│').trim_end().ends_with('…'), "{focus:?}: {row}\n{}", rows.join("\n"));
+            assert!(
+                !row.trim_end_matches('│').trim_end().ends_with('…'),
+                "{focus:?}: {row}\n{}",
+                rows.join("\n")
+            );
         }
     }
 }
 
 #[test]
 fn a_pair_in_the_why_sentence_stays_on_one_row() {
-    let mut app = app_on("ab ab cd cd ef ef gh gh", TrainerConfig::default(), Theme::plain());
+    let mut app = app_on(
+        "ab ab cd cd ef ef gh gh",
+        TrainerConfig::default(),
+        Theme::plain(),
+    );
     // The chosen phase of the second round: a tie, its rivals listed.
     steps(&mut app, 1);
     update(&mut app, Action::Advance);
@@ -203,7 +221,10 @@ fn a_pair_in_the_why_sentence_stays_on_one_row() {
     for cols in 12..60 {
         let rows = why::rows(&app, cols, 100).unwrap();
         for r in &rows {
-            assert!(!r.ends_with(" +") && !r.starts_with("+ "), "{cols}: {rows:?}");
+            assert!(
+                !r.ends_with(" +") && !r.starts_with("+ "),
+                "{cols}: {rows:?}"
+            );
             assert!(!r.ends_with('+') && !r.starts_with('+'), "{cols}: {rows:?}");
         }
         assert_eq!(rows.join(" "), line, "{cols}");
@@ -219,7 +240,10 @@ fn help_rows_wrap_instead_of_being_cut() {
         for row in &rows[1..rows.len() - 1] {
             assert!(!row.contains("…│") && !row.contains("… "), "{row}");
         }
-        update(&mut app, Action::Scroll(bpeek::tui::action::Scroll::PageDown));
+        update(
+            &mut app,
+            Action::Scroll(bpeek::tui::action::Scroll::PageDown),
+        );
     }
 }
 
@@ -230,8 +254,14 @@ fn counts_of_one_are_said_in_the_singular() {
     common::finish_job(&mut app);
     let rows = screen(&mut app, 120, 40);
     let all = rows.join("\n");
-    assert!(all.contains("1 byte ") && all.contains("1 char ") && all.contains("1 token "), "{all}");
-    assert!(!all.contains("1 bytes") && !all.contains("1 tokens"), "{all}");
+    assert!(
+        all.contains("1 byte ") && all.contains("1 char ") && all.contains("1 token "),
+        "{all}"
+    );
+    assert!(
+        !all.contains("1 bytes") && !all.contains("1 tokens"),
+        "{all}"
+    );
 }
 
 #[test]

@@ -102,7 +102,10 @@ fn scored(
         out.push_str(&format!(" ({o})"));
     }
     if choice.rivals_total > 0 && brief {
-        out.push_str(&format!(", tied in score with {}", rivals(app, choice, brief)));
+        out.push_str(&format!(
+            ", tied in score with {}",
+            rivals(app, choice, brief)
+        ));
     } else if choice.rivals_total > 0 {
         // Equal scores go to the pair met first in the table's order,
         // which is by count, then by the tie rule.

@@ -145,7 +145,7 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
 fn title_rows(c: &Comparison, i: usize, room: usize) -> (String, Vec<String>) {
     let mut title = format!(" {}", Comparison::name(i));
     let mut parts = c.columns[i].parts.iter().peekable();
-    while let Some(p) = parts.next_if(|p| width(&title) + 1 + width(p) + 1 <= room) {
+    while let Some(p) = parts.next_if(|p| width(&title) + width(p) + 2 <= room) {
         title = format!("{title} {p}");
     }
     title.push(' ');
@@ -174,7 +174,11 @@ fn next_line(app: &App, c: &Comparison, t: &Trainer, w: usize) -> Line<'static> 
     });
     let pair_of = |a, b| {
         let v = t.vocab();
-        pair_label(app, t, &(v.token_bytes(a).to_vec(), v.token_bytes(b).to_vec()))
+        pair_label(
+            app,
+            t,
+            &(v.token_bytes(a).to_vec(), v.token_bytes(b).to_vec()),
+        )
     };
     let (text, style) = match (t.phase(), stop) {
         (Phase::Chosen(choice), _) => (

@@ -1,10 +1,10 @@
 //! The compression curve under the merge list: corpus tokens against
 //! merges so far, the selected (or newest) merge marked under the axis.
 
-use crate::panes::why::plural;
 use crate::app::App;
 use crate::layout::inner;
 use crate::panes::curve::tokens_by_merge;
+use crate::panes::why::plural;
 use crate::view::widths::{fit_left, width};
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -1,12 +1,12 @@
 //! The encode box: the text typed or pasted, cut into tokens by the merges
 //! made so far, with its ids and what it costs.
 
-use crate::panes::why::plural;
 use crate::action::Toggle;
 use crate::app::{App, Focus, InputMode};
 use crate::layout::inner;
 use crate::panes::encode_box::SCROLLED_TO_TOP;
 use crate::panes::rows::{Piece, Placed, Rows, TextLook, lay_out};
+use crate::panes::why::plural;
 use crate::theme::Mark;
 use crate::view::pane_block;
 use crate::view::widths::truncate;
@@ -512,10 +512,11 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         // A model of pieces writes a space as `▁` (one it adds before the
         // text too): the token is its text, drawn with the space glyph
         // every other pane draws.
-        let same = word == own || (pieces && {
-            let spaced = spaced(word);
-            spaced == own || spaced.strip_prefix(b" ") == Some(own)
-        });
+        let same = word == own
+            || (pieces && {
+                let spaced = spaced(word);
+                spaced == own || spaced.strip_prefix(b" ") == Some(own)
+            });
         out.push(Stretch {
             shown: if same { own } else { word },
             text: span.clone(),

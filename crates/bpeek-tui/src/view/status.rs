@@ -41,7 +41,10 @@ fn setup(app: &App, compact: bool) -> String {
     }
     let specials = app.specials().len();
     if specials > 0 {
-        words.push(format!("+{}", crate::panes::why::plural(specials as u64, "special")));
+        words.push(format!(
+            "+{}",
+            crate::panes::why::plural(specials as u64, "special")
+        ));
     }
     words.join(" ")
 }

@@ -589,7 +589,11 @@ fn band_row(
     // to the stretches cut differently.
     let covered = {
         let s = Style::new().add_modifier(Modifier::REVERSED);
-        let s = if focused { s.add_modifier(Modifier::BOLD) } else { s };
+        let s = if focused {
+            s.add_modifier(Modifier::BOLD)
+        } else {
+            s
+        };
         if t.colour { s.fg(Color::Magenta) } else { s }
     };
     let token_style = |at: usize| {

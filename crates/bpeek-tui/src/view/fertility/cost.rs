@@ -265,7 +265,7 @@ fn table<'a>(
                     // instead of drawing its bar.
                     Some(share) => Span::styled(
                         format!(
-                            "  *{} of {} unknown ({:.0}%)",
+                            "  *{} of {} are unknown ({:.0}%)",
                             r.unknown,
                             crate::panes::why::plural(r.tokens as u64, "token"),
                             share * 100.0

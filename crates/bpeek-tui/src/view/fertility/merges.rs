@@ -4,10 +4,10 @@
 
 use super::{hex, marker, pad_to, rule, token_label};
 use crate::app::App;
-use crate::panes::merge_number::Numbering;
 use crate::fertility::layout::Plan;
 use crate::fertility::tokenizers::{Slot, SlotState};
 use crate::fertility::{MergeRow, merge_row, merge_rows};
+use crate::panes::merge_number::Numbering;
 use crate::view::widths::{fit_right, truncate};
 use bpeek_core::Tokenizer;
 use bpeek_core::encoder::MergeSource;
@@ -42,7 +42,11 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
     let num_w = rows.to_string().len().max(4);
     let numbering = Numbering::of(tok);
     let word = numbering.word();
-    let heading = if numbering == Numbering::List { "#" } else { word };
+    let heading = if numbering == Numbering::List {
+        "#"
+    } else {
+        word
+    };
     lines.push(Line::styled(
         format!(
             " {} {}  merge{note} (g: go to {word})",
@@ -120,7 +124,10 @@ fn title_and_note(app: &App, slot: &Slot, tok: &Tokenizer, rows: usize) -> (Stri
     let (how, note) = match tok.source() {
         MergeSource::List => (crate::panes::why::plural(rows as u64, "merge"), ""),
         MergeSource::Ranks => (
-            format!("{} by rank", crate::panes::why::plural(rows as u64, "token")),
+            format!(
+                "{} by rank",
+                crate::panes::why::plural(rows as u64, "token")
+            ),
             ", recovered from lower ranks",
         ),
     };
