@@ -135,3 +135,41 @@ fn every_key_of_the_table_acts_or_says_why_not() {
         quiet.join("\n")
     );
 }
+
+/// `Q` with no class lets a teacher rehearse the question alone: the
+/// pair table becomes the ballot, `Q` again shows the (empty) tally, and
+/// moving on reveals the answer and ends the rehearsal.
+#[test]
+fn q_without_a_class_rehearses_the_question() {
+    let mut app = app_in("merged");
+    update(&mut app, Action::Advance); // counted
+    let winner = app.trainer().peek_choice().unwrap().pair;
+    let q = KeyEvent::new(KeyCode::Char('Q'), KeyModifiers::NONE);
+    let ask = action_of_key(&app, &q).expect("Q acts outside a class");
+    update(&mut app, ask);
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains("rehearsal") && notice.contains("which pair wins?"),
+        "{notice}"
+    );
+    let rows = screen(&mut app);
+    assert!(
+        rows.iter().any(|r| r.contains("Which pair wins?")),
+        "{}",
+        rows.join("\n")
+    );
+    assert!(rows.iter().all(|r| !r.contains('…')), "{}", rows.join("\n"));
+    let again = action_of_key(&app, &q).unwrap();
+    update(&mut app, again.clone());
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("tally"), "{again:?}: {notice}");
+    update(&mut app, Action::Advance); // chosen: the answer
+    update(&mut app, Action::Publish); // as the loop does after every event
+    let said = app.notice.clone().unwrap_or_default();
+    let label = bpeek::tui::class::question::pair_label(&app, winner);
+    assert!(said.ends_with(&format!("{label} wins")), "{said}");
+    assert!(
+        app.classroom.is_none(),
+        "the rehearsal ends with its question"
+    );
+}

@@ -212,6 +212,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Ballot, [k(KeyCode::Enter)], Action::Vote, Some("vote"), Class, "question: vote (until the reveal)"),
     bind!(Teaching, [c('Q')], Action::AskClass, Some("ask"), Class, "teacher: ask which pair wins; again: tally"),
     bind!(Learning, [c('Q')], Action::AskClass, None, Class, "student: says that the teacher asks"),
+    bind!(Main, [c('Q')], Action::AskClass, None, Training, "no class: rehearse its question, which pair wins"),
     // A lesson: before training, as it takes Space and the arrows.
     bind!(Lesson, [c(' '), k(KeyCode::Right)], Action::LessonNext, Some("lesson"), Training, "lesson: next step"),
     bind!(Lesson, [k(KeyCode::Left)], Action::LessonBack, None, Training, "lesson: step back"),
