@@ -285,3 +285,39 @@ fn without_colour_just_made_and_selected_differ_by_more_than_italic() {
         assert_ne!(unmarked_odd, selected);
     }
 }
+
+/// A byte pair across two characters (the last byte of 美 and the first
+/// of 味) marks both characters in the corpus, not the second alone.
+#[test]
+fn a_pair_across_two_characters_marks_both() {
+    use bpeek::bpe::Pretok;
+    let config = TrainerConfig {
+        pretok: Pretok::None,
+        // Every pair of 美味美味... is met four times but the last; the
+        // smallest, 8E E5 (美's last byte, 味's first), wins the tie.
+        tie: TieRule::Lex,
+        ..TrainerConfig::default()
+    };
+    let mut app = app_on("美味美味美味美味", config, Theme::plain());
+    update(&mut app, Action::Advance); // chosen
+    let pair = app.trainer().peek_choice().unwrap().pair;
+    assert_eq!(pair, (0x8E, 0xE5), "the pair across 美 and 味");
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    common::redraw_whole(&mut terminal, &mut app);
+    let buf = terminal.backend().buffer().clone();
+    let marked = |ch: &str| {
+        let cells: Vec<_> = (0..80u16)
+            .map(|x| &buf[(x, 2)])
+            .filter(|c| c.symbol() == ch)
+            .collect();
+        assert!(!cells.is_empty(), "{ch} on the corpus's first row");
+        cells
+            .iter()
+            .filter(|c| c.modifier.contains(Modifier::REVERSED))
+            .count()
+    };
+    // Each of the four 美 ends an occurrence of the pair, and each 味
+    // begins one: every one of them is in reverse video.
+    assert_eq!(marked("美"), 4);
+    assert_eq!(marked("味"), 4);
+}

@@ -212,7 +212,6 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Ballot, [k(KeyCode::Enter)], Action::Vote, Some("vote"), Class, "question: vote (until the reveal)"),
     bind!(Teaching, [c('Q')], Action::AskClass, Some("ask"), Class, "teacher: ask which pair wins; again: tally"),
     bind!(Learning, [c('Q')], Action::AskClass, None, Class, "student: says that the teacher asks"),
-    bind!(Main, [c('Q')], Action::AskClass, None, Training, "no class: rehearse its question, which pair wins"),
     // A lesson: before training, as it takes Space and the arrows.
     bind!(Lesson, [c(' '), k(KeyCode::Right)], Action::LessonNext, Some("lesson"), Training, "lesson: next step"),
     bind!(Lesson, [k(KeyCode::Left)], Action::LessonBack, None, Training, "lesson: step back"),
@@ -232,6 +231,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('c')], Action::NextCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('C')], Action::PrevCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('u')], Action::TrainOnTyped, Some("train on it"), Training, "train on the typed text"),
+    bind!(Main, [c('Q')], Action::AskClass, None, Training, "rehearse the question"),
     // Configurations side by side.
     bind!(Main, [c('o')], Action::OpenAddColumn, Some("compare"), Compare, "add a column: this configuration, one option changed"),
     bind!(Comparing, [c('>')], Action::FocusColumn(true), Some("column"), Compare, "focus the next/previous column"),
