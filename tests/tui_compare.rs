@@ -181,13 +181,15 @@ fn the_first_rank_where_the_lists_part_is_marked_and_said() {
     }
     app.scroll.merge_cursor = Some(first);
     let rows = screen(&mut app, 100, 30);
-    let said = format!("{PART_MARK} from merge {first} on: A merges ");
+    // Merges are counted from 1 on screen, as the status line counts them.
+    let number = first + 1;
+    let said = format!("{PART_MARK} from merge {number} on: A merges ");
     let sentence = rows
         .iter()
         .find(|r| r.contains(&said))
         .unwrap_or_else(|| panic!("no sentence {said:?} in\n{}", rows.join("\n")));
     assert!(sentence.contains(", B merges "), "{sentence}");
-    let marked = format!("{PART_MARK}{first:>2}");
+    let marked = format!("{PART_MARK}{number:>2}");
     let marks = rows
         .iter()
         .map(|r| r.matches(&marked).count())

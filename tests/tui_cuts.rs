@@ -87,15 +87,18 @@ fn band_row(rows: &[String], label: &str) -> usize {
 }
 
 /// What the band of `cuts` draws in each column, worked out from the
-/// text alone: a gap before every character where any band cuts (`│` where
-/// this one cuts at it, `┊` inside it, blank where it does not), then the
-/// character. With the character's bytes.
+/// text alone: a gap column before every character where any band cuts
+/// (`│` where this one cuts at it, `┊` inside it); a gap where this band
+/// does not cut is drawn blank at the end of its token, before its next
+/// cut, so that a token reads whole. Then the character. With the
+/// character's bytes.
 fn expected_row(
     text: &str,
     all: &[BTreeSet<usize>],
     cuts: &BTreeSet<usize>,
 ) -> Vec<(String, Range<usize>)> {
     let mut out = Vec::new();
+    let mut held = 0;
     for (s, g) in text.grapheme_indices(true) {
         let e = s + g.len();
         let cut_in = |c: &BTreeSet<usize>| c.range(s..e).next().is_some();
@@ -105,17 +108,31 @@ fn expected_row(
             } else if cut_in(cuts) {
                 "┊"
             } else {
-                " "
+                held += 1;
+                continue_after_gap(&mut out, s, g);
+                continue;
             };
+            for _ in 0..std::mem::take(&mut held) {
+                out.push((" ".to_string(), s..s));
+            }
             out.push((mark.to_string(), s..s));
         }
-        let shown = if g == " " { "·" } else { g };
-        out.push((shown.to_string(), s..e));
-        for _ in 1..cell_width(shown) {
-            out.push((String::new(), s..e));
-        }
+        continue_after_gap(&mut out, s, g);
+    }
+    for _ in 0..held {
+        out.push((" ".to_string(), text.len()..text.len()));
     }
     out
+}
+
+/// The character `g` at byte `s`, as a band draws it.
+fn continue_after_gap(out: &mut Vec<(String, Range<usize>)>, s: usize, g: &str) {
+    let e = s + g.len();
+    let shown = if g == " " { "·" } else { g };
+    out.push((shown.to_string(), s..e));
+    for _ in 1..cell_width(shown) {
+        out.push((String::new(), s..e));
+    }
 }
 
 fn cell_at(buf: &Buffer, x: usize, y: usize) -> &ratatui::buffer::Cell {

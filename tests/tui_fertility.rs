@@ -193,7 +193,7 @@ fn selecting_a_token_shows_the_merge_that_made_it() {
     assert!(
         has(
             &rows,
-            "id 256 · \"he\" · 2 bytes 68 65 · made by merge 0: h + e"
+            "id 256 · \"he\" · 2 bytes 68 65 · made by merge 1: h + e"
         ),
         "{}",
         rows.join("\n")
@@ -212,7 +212,7 @@ fn a_real_tokenizer_token_names_its_merge_recovered_from_ranks() {
     assert_eq!(token.bytes, b"The");
     let rows = screen(&mut app, ScriptedEvents::new([]), 80, 24);
     let detail = row_with(&rows, "id 791");
-    assert!(detail.contains("made by merge 791: T + he"), "{detail}");
+    assert!(detail.contains("made by rank 791: T + he"), "{detail}");
 }
 
 #[test]

@@ -77,7 +77,7 @@ fn why_on_screen(app: &mut App, width: u16, height: u16) -> String {
 fn a_tie_under_rule_first_names_the_rivals_and_where_the_winner_was_met() {
     let mut app = play(TieRule::First);
     update(&mut app, Action::Advance);
-    let expected = "p + l wins: count 10, tied with 2 others (l a, a y); \
+    let expected = "p + l wins: count 10, tied with 2 others (l + a, a + y); \
                     tie rule \"first\": met first, in \"player\" (line 1)";
     assert_eq!(why::line(&app).as_deref(), Some(expected));
     for (w, h) in [(80, 24), (120, 40)] {
@@ -130,7 +130,7 @@ fn the_overlap_case_says_fewer_replacements_than_the_count() {
     app.focus = Focus::Merges;
     let line = why::line(&app).unwrap();
     assert!(
-        line.starts_with("merge 0: a + a wins: count 3 but 2 replacements"),
+        line.starts_with("merge 1: a + a wins: count 3 but 2 replacements"),
         "{line}"
     );
 }
@@ -144,7 +144,7 @@ fn a_selected_merge_says_why_it_won_long_after() {
     let line = why::line(&app).unwrap();
     assert_eq!(
         line,
-        "merge 0: p + l wins: count 10, tied with 2 others (l a, a y); \
+        "merge 1: p + l wins: count 10, tied with 2 others (l + a, a + y); \
          tie rule \"first\": met first, in \"player\" (line 1)"
     );
     // Undone and made again, the record is the same.
@@ -166,7 +166,7 @@ fn the_merged_phase_says_what_the_merge_did_in_the_trainers_numbers() {
     let bytes = t.corpus().text().len() as f64;
     let (old, new) = (bytes / before as f64, bytes / after as f64);
     let expected = format!(
-        "merge 3 made {}: the corpus lost {} tokens ({before} → {after}), vocabulary now {}, \
+        "merge 4 made {}: the corpus lost {} tokens ({before} → {after}), vocabulary now {}, \
          bytes per token {old:.3} → {new:.3} ({:+.3})",
         bpeek::tui::panes::rows::label(t.vocab().token_bytes(t.merges()[3].id), &app.theme),
         before - after,
@@ -577,7 +577,7 @@ fn the_chunk_table_lists_each_word_by_a_fresh_count_with_its_tokens() {
                 .collect::<String>()
                 .split_whitespace()
                 .collect::<String>()
-                .replace("</w>", "");
+                .replace('⌟', "");
             assert_eq!(words.get(spelled.as_str()), Some(&count), "{row}");
             assert!(count <= last, "most frequent first");
             last = count;
@@ -587,7 +587,7 @@ fn the_chunk_table_lists_each_word_by_a_fresh_count_with_its_tokens() {
     let rows = check(&mut app, 80, 24);
     assert!(
         rows.iter()
-            .any(|r| r.contains("l o w </w>") && r.contains("×3"))
+            .any(|r| r.contains("l o w ⌟") && r.contains("×3"))
     );
     // After merges the rows show the new tokens, the changed ones marked.
     update(&mut app, Action::Goto(2));
@@ -595,11 +595,11 @@ fn the_chunk_table_lists_each_word_by_a_fresh_count_with_its_tokens() {
         let rows = check(&mut app, w, h);
         assert!(
             rows.iter()
-                .any(|r| r.contains("► low </w>") && r.contains("×3")),
+                .any(|r| r.contains("► low ⌟") && r.contains("×3")),
             "{}",
             rows.join("\n")
         );
-        assert!(rows.iter().any(|r| r.contains("  n e w e r </w>")));
+        assert!(rows.iter().any(|r| r.contains("  n e w e r ⌟")));
     }
     // The chosen pair is marked in every row that holds it.
     update(&mut app, Action::Advance);
@@ -641,14 +641,15 @@ fn the_merge_tree_of_a_token_built_by_three_merges() {
     let rank = |n: &str| names.iter().position(|x| x == n).unwrap();
     assert_eq!(
         tree.title,
-        format!("abcd, rank {abcd} of the merges so far")
+        format!("abcd, merge {} of the merges so far", abcd + 1)
     );
     assert_eq!(
         tree.lines,
         vec![
             (
                 0,
-                format!("abcd = ab ({}) + cd ({})", rank("ab"), rank("cd"))
+                // Merges counted from 1, as the status line counts them.
+                format!("abcd = ab ({}) + cd ({})", rank("ab") + 1, rank("cd") + 1)
             ),
             (1, "ab = a + b".to_string()),
             (1, "cd = c + d".to_string()),

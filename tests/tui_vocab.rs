@@ -49,7 +49,7 @@ fn typing_ing_lists_every_token_holding_it_with_the_merge_that_made_it() {
     let rows = screen(&mut app);
     let shown = rows.join("\n");
     assert!(shown.contains("search: ing"), "{shown}");
-    assert!(shown.contains("merge 5: in + g"), "{shown}");
+    assert!(shown.contains("merge 6: in + g"), "{shown}");
     assert!(
         shown.contains(&format!("{} of 556 tokens", naive(&tok, b"ing").len())),
         "{shown}"

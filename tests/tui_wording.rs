@@ -243,13 +243,13 @@ fn small_screens_and_long_paths_fit() {
 }
 
 #[test]
-fn ascii_says_inf_and_draws_spaces_as_dots() {
+fn ascii_says_inf_and_draws_spaces_as_underscores() {
     let mut app = App::from_options(&TrainingOptions::default(), Theme::new(false, true)).unwrap();
     app.shown.set(Toggle::Whitespace, true);
     let rows = screen(&mut app, 100, 30);
     assert!(rows[0].contains("merge 0/inf"), "{}", rows[0]);
     let corpus = &rows[2];
-    assert!(corpus.contains('.') && !corpus.contains('_'), "{corpus}");
+    assert!(corpus.contains('_') && !corpus.contains('.'), "{corpus}");
 }
 
 #[test]
@@ -364,9 +364,9 @@ fn a_key_bound_elsewhere_says_where_it_works() {
         "{notice}"
     );
     assert!(footer.contains("B: every tokenizer's cut"), "{footer}");
+    // With no class, Q rehearses the class's question alone.
     let (notice, _) = said("Q");
-    assert!(notice.starts_with("Q: ask which pair wins"), "{notice}");
-    assert!(notice.contains("class"), "{notice}");
+    assert!(notice.contains("rehearsal, no class"), "{notice}");
     // A letter bound nowhere says nothing; one bound here acts.
     assert_eq!(said("X").0, "");
     assert!(!said("n").0.starts_with("n:"));

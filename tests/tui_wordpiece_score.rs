@@ -181,7 +181,7 @@ fn columns_side_by_side_rank_each_by_its_own_score() {
         .collect();
     assert_eq!(merged, [b"gs".to_vec(), b"ug".to_vec()], "{shown}");
     assert!(
-        shown.contains("from merge 0 on: A merges g+s, B merges u+g"),
+        shown.contains("from merge 1 on: A merges g+s, B merges u+g"),
         "{shown}"
     );
 }

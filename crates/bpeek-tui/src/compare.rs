@@ -30,6 +30,9 @@ pub struct Column {
     pub options: TrainingOptions,
     /// The options in which it differs from the other columns.
     pub title: String,
+    /// The same, one option a part (`tie lex`), so a narrow column can
+    /// break its title between options, never inside one.
+    pub parts: Vec<String>,
     /// Its corpus and trainer; `None` for the focused column, whose trainer
     /// is the app's own.
     pub loaded: Option<Loaded>,
@@ -136,12 +139,14 @@ impl Comparison {
         let mut columns = vec![Column {
             options,
             title: String::new(),
+            parts: Vec::new(),
             loaded: None,
             claim: None,
         }];
         columns.extend(others.into_iter().map(|(options, loaded)| Column {
             options,
             title: String::new(),
+            parts: Vec::new(),
             loaded: Some(loaded),
             claim: None,
         }));
@@ -166,8 +171,12 @@ impl Comparison {
             self.columns.iter().map(|c| c.options.clone()).collect();
         for (column, title) in self.columns.iter_mut().zip(differing(&options)) {
             // Narrow columns have no room for the dashes.
-            let words: Vec<&str> = title.iter().map(|t| t.trim_start_matches("--")).collect();
+            let words: Vec<String> = title
+                .iter()
+                .map(|t| t.trim_start_matches("--").to_string())
+                .collect();
             column.title = words.join(" ");
+            column.parts = words;
         }
     }
 

@@ -17,7 +17,8 @@ pub fn rows(app: &App) -> Vec<(String, &'static str)> {
         ("merged".to_string(), "phase: each place of that pair becomes the new token"),
         (g.winner.to_string(), "the pair that wins this round"),
         (g.tie.to_string(), "a pair tied with the winner, which the tie rule passed over"),
-        (g.space.to_string(), "a space (w shows whitespace as glyphs)"),
+        (g.space.to_string(), "a space (w shows whitespace as glyphs), drawn dim"),
+        (format!("\\{}", g.space), "the space glyph's own character in a token's text"),
         (g.end_of_word.to_string(), "char mode: the end of a word (</w>)"),
         (g.separator.to_string(), "a token boundary (b shows them)"),
         (g.fragment.to_string(), "a boundary inside a character that tokens share"),
@@ -28,6 +29,9 @@ pub fn rows(app: &App) -> Vec<(String, &'static str)> {
         ("trained".to_string(), "the tokenizer being trained here, at its current merge"),
         ("[UNK]".to_string(), "char mode: a character never seen in training"),
         (format!("merge 5/{}", g.infinity), "merges made, of the budget (no budget: until no pair is left)"),
+        ("merge 5".to_string(), "the fifth merge: merges are counted from 1 everywhere (# in a merge list)"),
+        ("rank 674".to_string(), "a rank file's merge (gpt2, cl100k, o200k, tiktoken): the id of the token it makes"),
+        ("id 674".to_string(), "a token's number in its vocabulary"),
         (format!("{}{}", times_glyph(app), 55), "chunks: how many times the chunk stands in the corpus"),
         ("new gone".to_string(), "pairs: made by the last merge, or left with no place"),
         (format!("{}3 {}2", g.up, g.down), "pairs: how much the last merge raised or lowered the count"),
@@ -39,7 +43,13 @@ pub fn rows(app: &App) -> Vec<(String, &'static str)> {
     let (chosen, made, selected, inside) = if colour {
         ("yellow", "green", "magenta", "bold magenta")
     } else {
-        ("reverse", "bold rev.", "italic rev.", "bold")
+        use crate::theme::{Mark, Theme};
+        (
+            Theme::mark_look(Mark::Chosen),
+            Theme::mark_look(Mark::Applied),
+            Theme::mark_look(Mark::Selected),
+            Theme::mark_look(Mark::Inside),
+        )
     };
     rows.extend([
         (chosen.to_string(), "the chosen pair, everywhere it stands"),

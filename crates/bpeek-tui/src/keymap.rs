@@ -209,7 +209,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Fertility, [k(KeyCode::PageDown)], Action::Scroll(Scroll::PageDown), None, Moving, "scroll a page"),
     bind!(Fertility, [k(KeyCode::Home)], Action::Scroll(Scroll::Top), None, Moving, "to the start/end"),
     bind!(Fertility, [k(KeyCode::End)], Action::Scroll(Scroll::Bottom), None, Moving, "to the start/end"),
-    bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to rank N"),
+    bind!(InPanel(Panel::Merges), [c('g')], Action::OpenGoto, Some("go to"), Fertility, "merges: go to merge N (a rank file: rank N)"),
     // A question for the class: before training and moving, as the ballot
     // takes the arrows and Enter.
     bind!(Ballot, [k(KeyCode::Up), c('k')], Action::BallotMove(false), None, Class, "question: pick a pair"),
@@ -236,6 +236,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Normal, [c('c')], Action::NextCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('C')], Action::PrevCorpus, None, Training, "next/previous corpus"),
     bind!(Normal, [c('u')], Action::TrainOnTyped, Some("train on it"), Training, "train on the typed text"),
+    bind!(Main, [c('Q')], Action::AskClass, None, Training, "rehearse the question"),
     // Configurations side by side.
     bind!(Main, [c('o')], Action::OpenAddColumn, Some("compare"), Compare, "add a column: this configuration, one option changed"),
     bind!(Comparing, [c('>')], Action::FocusColumn(true), Some("column"), Compare, "focus the next/previous column"),

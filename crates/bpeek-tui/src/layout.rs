@@ -160,12 +160,8 @@ fn why_rows(app: &App, width: u16) -> u16 {
     if app.fert.open || app.input == crate::app::InputMode::Help {
         return 0;
     }
-    match crate::panes::why::line(app) {
-        Some(text) => {
-            let rows =
-                crate::panes::why::wrap(&text, width.saturating_sub(2) as usize).len() as u16;
-            rows.clamp(1, WHY_MAX_ROWS) + 1
-        }
+    match crate::panes::why::rows(app, width.saturating_sub(2) as usize, WHY_MAX_ROWS as usize) {
+        Some(rows) => (rows.len() as u16).clamp(1, WHY_MAX_ROWS) + 1,
         None => 0,
     }
 }
@@ -175,9 +171,6 @@ fn add_why(panes: &mut Panes, app: &App) {
     if app.fert.open || app.input == crate::app::InputMode::Help {
         return;
     }
-    let Some(text) = crate::panes::why::line(app) else {
-        return;
-    };
     let pane = match app.focus {
         Focus::Corpus => Some(&mut panes.corpus),
         Focus::Pairs => panes.pairs.as_mut(),
@@ -187,7 +180,6 @@ fn add_why(panes: &mut Panes, app: &App) {
     let Some(pane) = pane else {
         return;
     };
-    let rows = crate::panes::why::wrap(&text, pane.width.saturating_sub(2) as usize).len() as u16;
     // The text and the pane's bottom border below it; in a small pane the
     // text is cut to the rows it can have. A focused list keeps its rows
     // first when the pane was sized for both.
@@ -199,7 +191,13 @@ fn add_why(panes: &mut Panes, app: &App) {
     }
     .max(PANE_MIN_ROWS);
     let room = pane.height.saturating_sub(keep + 1);
-    let rows = rows.clamp(1, WHY_MAX_ROWS).min(room);
+    // The sentence is said briefly where the room is short for all of it.
+    let most = WHY_MAX_ROWS.min(room) as usize;
+    let Some(rows) = crate::panes::why::rows(app, pane.width.saturating_sub(2) as usize, most)
+    else {
+        return;
+    };
+    let rows = (rows.len() as u16).clamp(1, WHY_MAX_ROWS).min(room);
     if rows == 0 {
         return;
     }
@@ -362,21 +360,9 @@ pub fn help_geometry(app: &App, area: Rect) -> HelpGeometry {
     } else {
         area.width.saturating_sub(4) as usize
     };
-    // One line per section heading and per row; rows are cut, never
-    // wrapped, so the width does not change the count.
-    let rows = crate::keymap::help_rows_for(app);
-    let mut headings = Vec::new();
-    let mut count = 0;
-    for section in crate::keymap::section_order(app) {
-        let n = rows.iter().filter(|(_, _, s)| *s == section).count();
-        if n > 0 {
-            headings.push(count);
-            count += 1 + n;
-        }
-    }
-    // The glossary comes last, under its own heading.
-    headings.push(count);
-    count += 1 + crate::glossary::lines(app, col_width).len();
+    // Rows are wrapped to the column, so the width changes the count.
+    let (lines, headings) = crate::view::help::sections(app, col_width);
+    let count = lines.len();
     let split = if two_columns {
         // Split at the section heading that balances the columns best, so
         // no section breaks across them.

@@ -77,8 +77,16 @@ const UNICODE_GLYPHS: Glyphs = Glyphs {
     vote: "✓",
 };
 
+/// ASCII has no character that text cannot hold, so each glyph here is
+/// one that text seldom holds where it stands. A space is `_`: `.` (the
+/// glyph it replaced) ends every sentence right before a space, so
+/// `five. She` read `five..She`; `~` is the ellipsis below; `_` sits on
+/// the baseline like a gap and is rare in prose. Running text draws it
+/// dim (see [`Theme::glyph`]) and a literal `_` plain, and the tables,
+/// which draw a token as one string, write a literal `_` as `\_` (see
+/// `panes::rows::label`), so the two never read alike.
 const ASCII_GLYPHS: Glyphs = Glyphs {
-    space: ".",
+    space: "_",
     tab: ">",
     newline: "$",
     carriage_return: "<",
@@ -201,9 +209,17 @@ impl Theme {
     /// The `i`th token of a stretch: odd ones underlined, and with colour
     /// on, each in the next colour of the palette, so neighbours differ in
     /// colour as well.
+    ///
+    /// Without colour the marks must still differ on a projector, where
+    /// italic is seldom seen: the two in reverse video (chosen, just made)
+    /// differ by bold, and the selected merge's token is never in reverse
+    /// video but bold and underlined, every one of its tokens (the
+    /// alternating underline is left off the two marks that are not in
+    /// reverse, so that it cannot make a later token look selected).
     pub fn token_at(&self, i: usize, mark: Mark) -> Style {
         let mut base = Style::new();
-        if i % 2 == 1 {
+        let alternates = !matches!(mark, Mark::Selected | Mark::Inside);
+        if alternates && i % 2 == 1 {
             base = base.add_modifier(Modifier::UNDERLINED);
         }
         if mark == Mark::None
@@ -216,13 +232,24 @@ impl Theme {
             Mark::Chosen => (Modifier::REVERSED, Color::Yellow),
             Mark::Applied => (Modifier::REVERSED | Modifier::BOLD, Color::Green),
             Mark::Selected => (
-                Modifier::REVERSED | Modifier::BOLD | Modifier::ITALIC,
+                Modifier::BOLD | Modifier::UNDERLINED | Modifier::ITALIC,
                 Color::Magenta,
             ),
             Mark::Inside => (Modifier::BOLD, Color::Magenta),
         };
         // Under reverse video the foreground colour becomes the background.
         self.fg(base.add_modifier(modifiers), colour)
+    }
+
+    /// What each mark looks like without colour, as the glossary says it.
+    pub fn mark_look(mark: Mark) -> &'static str {
+        match mark {
+            Mark::None => "plain",
+            Mark::Chosen => "reverse",
+            Mark::Applied => "bold reverse",
+            Mark::Selected => "bold underline",
+            Mark::Inside => "bold",
+        }
     }
 
     /// A character whose bytes two or more tokens share, drawn once.

@@ -10,6 +10,7 @@
 pub mod columns;
 pub mod follow;
 pub mod question;
+pub mod rehearsal;
 
 use crate::action::Action;
 use crate::mark::PhaseName;
@@ -148,6 +149,10 @@ pub trait ClassLink: Send {
     /// Offer a column this session counted or trained to the others (its
     /// claim, if it had one, is answered).
     fn keep_column(&self, _key: ColumnKey, _trainer: &std::sync::Arc<bpeek_core::Trainer>) {}
+    /// A class of one, rehearsing the question (see [`rehearsal`]).
+    fn rehearsal(&self) -> bool {
+        false
+    }
 }
 
 pub struct Classroom {
@@ -216,6 +221,7 @@ impl Classroom {
             _ => String::new(),
         };
         let status = match self.role {
+            Role::Teacher if self.link.rehearsal() => "rehearsing the question alone".to_string(),
             Role::Teacher => format!("teacher, {students}, {} follow", counts.following),
             Role::Student if !self.following => format!("on your own (F follows), {students}"),
             // A class whose teacher left keeps where it stood.

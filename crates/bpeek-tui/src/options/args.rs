@@ -178,8 +178,8 @@ pub struct TuiArgs {
     pub training: TrainingOptions,
     #[command(flatten)]
     pub screen: ScreenOptions,
-    /// The English version of the text that will be pasted: pasted text's
-    /// premium is measured against it (without it, pasted text has none)
+    /// The English version of the text you will type or paste: your text's
+    /// premium is measured against it (without it, your text has none)
     #[arg(long, value_name = "FILE")]
     pub english: Option<String>,
     /// Replay a lesson: a bundled one by name (see `bpeek corpora`) or a

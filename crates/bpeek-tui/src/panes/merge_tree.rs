@@ -1,6 +1,7 @@
 //! How a token was built: the merge that made it, the merges that made its
 //! halves, and so on down to bytes (or characters), each with its rank.
 
+use super::merge_number::Numbering;
 use bpeek_core::encoder::MadeBy;
 use bpeek_core::{TokenId, Tokenizer};
 
@@ -18,16 +19,17 @@ pub struct MergeTree {
 const MAX_LINES: usize = 200;
 
 /// The tree of `id`: `made_by` says which merge made a token, `label`
-/// how to write one.
+/// how to write one, `numbering` how a merge is numbered.
 pub fn build(
     id: TokenId,
     made_by: &dyn Fn(TokenId) -> Option<MadeBy>,
     label: &dyn Fn(TokenId) -> String,
+    numbering: Numbering,
     source: &str,
 ) -> MergeTree {
     let rank = |id| {
         made_by(id)
-            .map(|m| format!(" ({})", m.rank))
+            .map(|m| format!(" ({})", numbering.number(m.rank as usize)))
             .unwrap_or_default()
     };
     let mut lines = Vec::new();
@@ -53,7 +55,11 @@ pub fn build(
         stack.push((m.left, depth + 1));
     }
     let title = match made_by(id) {
-        Some(m) => format!("{}, rank {} of {source}", label(id), m.rank),
+        Some(m) => format!(
+            "{}, {} of {source}",
+            label(id),
+            numbering.name(m.rank as usize)
+        ),
         None => format!("{}: a base token of {source}, made by no merge", label(id)),
     };
     MergeTree {
@@ -86,6 +92,7 @@ pub fn of_token(
             id,
             &|id| tok.made_by(id),
             &|id| label(&tok.describe(id).bytes),
+            Numbering::of(tok),
             source,
         ),
     }

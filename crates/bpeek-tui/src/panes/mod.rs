@@ -10,6 +10,7 @@ pub mod corpus_text;
 pub mod curve;
 pub mod encode_box;
 pub mod lines;
+pub mod merge_number;
 pub mod merge_tree;
 pub mod piece_story;
 pub mod places;

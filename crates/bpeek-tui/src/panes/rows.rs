@@ -14,7 +14,7 @@ use crate::terminal::term_widths;
 use crate::theme::Theme;
 use bpeek_core::pretokenize::pretok::for_each_utf8_run;
 use ratatui::buffer::CellWidth;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -639,8 +639,14 @@ impl Stretch<'_, '_> {
             return;
         }
         // Tokens share this cluster: draw it once, marked as split, and
-        // where boundaries are drawn, a fragment mark after it.
-        let first = self.pieces[self.piece_at(start)].style;
+        // where boundaries are drawn, a fragment mark after it. It takes
+        // the mark of any token in it (a pair of bytes across two
+        // characters marks both characters, not the first one's half).
+        let marks = Modifier::REVERSED | Modifier::BOLD;
+        let first = (self.piece_at(start)..=self.piece_at(end - 1))
+            .map(|i| self.pieces[i].style)
+            .find(|s| s.add_modifier.intersects(marks))
+            .unwrap_or(self.pieces[self.piece_at(start)].style);
         let mut part = Part {
             bytes: &self.all[start..end],
             style: first.patch(look.theme.fragment()),
@@ -816,6 +822,16 @@ fn end_of_word(rows: &mut Rows, style: Style, look: &TextLook) {
     );
 }
 
+/// A token of a char-mode trainer as a table shows it: its end-of-word
+/// symbol `</w>` is drawn as the glyph the running text draws it with, so
+/// that one thing has one look on every pane (`low⌟`, never `low</w>`).
+pub fn word_label(bytes: &[u8], theme: &Theme, char_mode: bool) -> String {
+    match bytes.strip_suffix(b"</w>").filter(|_| char_mode) {
+        Some(word) => format!("{}{}", label(word, theme), theme.glyphs.end_of_word),
+        None => label(bytes, theme),
+    }
+}
+
 /// A token as a table shows it, on one line and on its own: control
 /// characters escaped, partial characters as `<E0>`, spaces as glyphs, a
 /// mark with no base on a dotted circle and an invisible character as
@@ -840,6 +856,11 @@ pub fn label(bytes: &[u8], theme: &Theme) -> String {
     for cluster in text.graphemes(true) {
         if cluster == " " {
             out.push_str(theme.glyphs.space);
+        } else if cluster == theme.glyphs.space {
+            // The glyph's own character, written in the text: escaped, so
+            // that it never reads as a space.
+            out.push('\\');
+            out.push_str(cluster);
         } else if cell_width(cluster) > 0 {
             match cluster.strip_suffix(JOINER) {
                 Some(head) => {

@@ -11,8 +11,35 @@ use unicode_segmentation::UnicodeSegmentation;
 /// A chunk quoted in a sentence is cut to this many columns.
 const QUOTE_WIDTH: usize = 24;
 
+/// Joins the halves of a pair in a sentence: [`wrap`] never breaks a
+/// row there and draws it as a space, so a pair is read on one row. A
+/// control character, so no token label (which escapes them) holds one.
+const KEEP: char = '\u{1}';
+
+/// `a + b`, kept on one row.
+fn pair(a: &str, b: &str) -> String {
+    format!("{a}{KEEP}+{KEEP}{b}")
+}
+
 /// The sentence for the current round, if there is something to explain.
 pub fn line(app: &App) -> Option<String> {
+    sentence(app, false).map(|s| s.replace(KEEP, " "))
+}
+
+/// The sentence as rows of at most `cols` columns, no pair cut in two.
+/// Where the whole of it takes more than `most` rows it is said briefly:
+/// the tied pairs counted but not listed, the tie rule without the chunk
+/// it met first in, so that the pane does not cut it.
+pub fn rows(app: &App, cols: usize, most: usize) -> Option<Vec<String>> {
+    let rows = wrap(&sentence(app, false)?, cols);
+    if rows.len() <= most {
+        return Some(rows);
+    }
+    sentence(app, true).map(|s| wrap(&s, cols))
+}
+
+/// The sentence, `brief` or whole (see [`rows`]).
+fn sentence(app: &App, brief: bool) -> Option<String> {
     let trainer = app.trainer();
     if let Some(rank) = app.selected_merge() {
         let merge = trainer.merges().get(rank)?;
@@ -23,22 +50,23 @@ pub fn line(app: &App) -> Option<String> {
                 merge.count, merge.replacements, merge.replacements
             )
         });
-        return Some(format!("merge {rank}: {}", wins(app, choice, overlap)));
+        let name = crate::update::merge_name(rank);
+        return Some(format!("{name}: {}", wins(app, choice, overlap, brief)));
     }
     match trainer.phase() {
-        Phase::Chosen(choice) => Some(wins(app, choice, overlap_now(app, choice))),
+        Phase::Chosen(choice) => Some(wins(app, choice, overlap_now(app, choice), brief)),
         Phase::Merged => merged(app),
         Phase::Counted => None,
     }
 }
 
 /// `l + l wins: count 14, tied with 3 others (...); tie rule "first": ...`
-fn wins(app: &App, choice: &Choice, overlap: Option<String>) -> String {
+fn wins(app: &App, choice: &Choice, overlap: Option<String>, brief: bool) -> String {
     let tok = |id| label(app, id);
     let (a, b) = choice.pair;
-    let mut out = format!("{} + {} wins: ", tok(a), tok(b));
+    let mut out = format!("{} wins: ", pair(&tok(a), &tok(b)));
     if let Some(score) = choice.score {
-        return scored(app, choice, score, overlap, out);
+        return scored(app, choice, score, overlap, out, brief);
     }
     match overlap {
         Some(o) => out.push_str(&o),
@@ -51,8 +79,8 @@ fn wins(app: &App, choice: &Choice, overlap: Option<String>) -> String {
         }
         return out;
     }
-    out.push_str(&format!(", tied with {}", rivals(app, choice)));
-    out.push_str(&tie_rule(app, choice));
+    out.push_str(&format!(", tied with {}", rivals(app, choice, brief)));
+    out.push_str(&tie_rule(app, choice, brief));
     out
 }
 
@@ -66,39 +94,52 @@ fn scored(
     score: PairScore,
     overlap: Option<String>,
     mut out: String,
+    brief: bool,
 ) -> String {
     let tok = |id| label(app, id);
     out.push_str(&format!("score {}", score.said()));
     if let Some(o) = overlap {
         out.push_str(&format!(" ({o})"));
     }
-    if choice.rivals_total > 0 {
+    if choice.rivals_total > 0 && brief {
+        out.push_str(&format!(
+            ", tied in score with {}",
+            rivals(app, choice, brief)
+        ));
+    } else if choice.rivals_total > 0 {
         // Equal scores go to the pair met first in the table's order,
         // which is by count, then by the tie rule.
         out.push_str(&format!(
             ", tied in score with {}: the higher count wins, then{}",
-            rivals(app, choice),
-            tie_rule(app, choice).trim_start_matches(';')
+            rivals(app, choice, brief),
+            tie_rule(app, choice, brief).trim_start_matches(';')
         ));
     }
     match choice.most_frequent {
         Some(((a, b), f)) => out.push_str(&format!(
-            "; the most frequent pair {} + {} scores only {}",
-            tok(a),
-            tok(b),
+            "; the most frequent pair {} scores only {}",
+            pair(&tok(a), &tok(b)),
             f.said()
         )),
+        None if brief => {}
         None => out.push_str("; it is also the most frequent pair"),
     }
     out
 }
 
-/// `3 others (a b, c d, e f)`: the rivals tied with the winner.
-fn rivals(app: &App, choice: &Choice) -> String {
+/// `3 others (a + b, c + d, e + f)`: the rivals tied with the winner.
+fn rivals(app: &App, choice: &Choice, brief: bool) -> String {
     let tok = |id| label(app, id);
-    let pair = |(a, b)| format!("{} {}", tok(a), tok(b));
     let others = plural(choice.rivals_total as u64, "other");
-    let mut listed: Vec<String> = choice.rivals.iter().take(3).map(|&p| pair(p)).collect();
+    if brief {
+        return others;
+    }
+    let mut listed: Vec<String> = choice
+        .rivals
+        .iter()
+        .take(3)
+        .map(|&(a, b)| pair(&tok(a), &tok(b)))
+        .collect();
     if choice.rivals_total > listed.len() {
         listed.push(app.theme.glyphs.ellipsis.to_string());
     }
@@ -106,7 +147,7 @@ fn rivals(app: &App, choice: &Choice) -> String {
 }
 
 /// `; tie rule "first": met first, in " still" (line 4)`.
-fn tie_rule(app: &App, choice: &Choice) -> String {
+fn tie_rule(app: &App, choice: &Choice, brief: bool) -> String {
     let trainer = app.trainer();
     let mut out = String::new();
     match trainer.config().tie {
@@ -115,7 +156,7 @@ fn tie_rule(app: &App, choice: &Choice) -> String {
             .push_str("; tie rule \"hf\": smallest pair in Hugging Face's numbering of the bytes"),
         TieRule::First => {
             out.push_str("; tie rule \"first\": met first");
-            if let Some(c) = choice.first_chunk {
+            if let Some(c) = choice.first_chunk.filter(|_| !brief) {
                 out.push_str(&where_met(app, c));
             }
         }
@@ -216,8 +257,8 @@ fn merged(app: &App) -> Option<String> {
     let vocab = trainer.vocab().len() + app.specials().len();
     let (old, new) = (per(before), per(after));
     Some(format!(
-        "merge {} made {}: the corpus lost {} ({before} {arrow} {after}), vocabulary now {vocab}, bytes per token {old:.3} {arrow} {new:.3} ({:+.3})",
-        merge.rank,
+        "{} made {}: the corpus lost {} ({before} {arrow} {after}), vocabulary now {vocab}, bytes per token {old:.3} {arrow} {new:.3} ({:+.3})",
+        crate::update::merge_name(merge.rank),
         label(app, merge.id),
         plural(merge.replacements, "token"),
         new - old
@@ -226,12 +267,19 @@ fn merged(app: &App) -> Option<String> {
 
 /// `text` cut into rows of at most `cols` columns at spaces (a word longer
 /// than a row is cut between characters). One pass: a label can be long.
+/// A pair's halves, joined by [`KEEP`], are one word.
 pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     let cols = cols.max(1);
     let mut rows: Vec<String> = Vec::new();
     let mut row = String::new();
     let mut used = 0;
-    for word in text.split(' ') {
+    for kept in text.split(' ') {
+        let word: std::borrow::Cow<str> = if kept.contains(KEEP) {
+            kept.replace(KEEP, " ").into()
+        } else {
+            kept.into()
+        };
+        let word = word.as_ref();
         let w = width(word);
         if !row.is_empty() && used + 1 + w > cols {
             rows.push(std::mem::take(&mut row));
@@ -264,7 +312,7 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
 
 /// A token as the tables write it.
 fn label(app: &App, id: bpeek_core::TokenId) -> String {
-    crate::panes::rows::label(app.trainer().token_bytes(id), &app.theme)
+    crate::view::token_label(app, id)
 }
 
 /// `1 token`, `2 tokens`.

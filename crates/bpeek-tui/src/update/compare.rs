@@ -178,6 +178,7 @@ pub(super) fn add(app: &mut App, change: Change) {
             c.columns.push(Column {
                 options,
                 title: String::new(),
+                parts: Vec::new(),
                 loaded: Some(loaded),
                 claim: None,
             });

@@ -40,6 +40,7 @@ use compare::{compare_first, update_compare};
 use editing::*;
 use fertility::*;
 use lessons::*;
+pub(crate) use navigation::merge_name;
 use navigation::*;
 use prompt::*;
 use showing::*;
@@ -199,6 +200,9 @@ fn update_training(app: &mut App, action: Action) {
         Action::Step | Action::Tick => step(app),
         Action::Undo => undo(app),
         Action::Advance => advance(app),
+        Action::Reset if app.trainer().merges().is_empty() => {
+            app.notice = Some("already at merge 0: no merges to undo".into());
+        }
         Action::Reset => start_seek(app, 0, "back to merge 0".into()),
         Action::JobMore => job_more(app),
         Action::Follow(target) => follow_to(app, target),
@@ -271,6 +275,9 @@ fn update_encode_box(app: &mut App, action: Action) {
         Action::MoveCursor(to) => app.encode.move_cursor(to),
         Action::DeleteBack => app.encode.delete_back(),
         Action::DeleteForward => app.encode.delete_forward(),
+        Action::ClearEncode if app.encode.text.is_empty() => {
+            app.notice = Some("the encode box is empty already".into());
+        }
         Action::ClearEncode => app.encode.clear(),
         Action::EncodeMore => app.encode.encode_more(&app.toks),
         Action::CopyEncoded => export::copy(app),

@@ -250,7 +250,7 @@ pub(super) fn scroll_corpus(app: &mut App, by: Scroll, page: usize) {
 pub(super) fn highlighted(app: &App) -> Option<(String, Vec<(u32, u32)>)> {
     let trainer = app.trainer();
     if let Some(rank) = app.selected_merge() {
-        return Some((format!("merge {rank}"), trainer.places_of_merge(rank)));
+        return Some((merge_name(rank), trainer.places_of_merge(rank)));
     }
     match trainer.phase() {
         Phase::Chosen(choice) => Some((
@@ -259,10 +259,16 @@ pub(super) fn highlighted(app: &App) -> Option<(String, Vec<(u32, u32)>)> {
         )),
         Phase::Merged => {
             let rank = trainer.merges().len() - 1;
-            Some((format!("merge {rank}"), trainer.places_of_merge(rank)))
+            Some((merge_name(rank), trainer.places_of_merge(rank)))
         }
         Phase::Counted => None,
     }
+}
+
+/// The merge at `rank` (counted from 0 in the list) as the screen names
+/// it: counted from 1, as the status line counts merges made.
+pub(crate) fn merge_name(rank: usize) -> String {
+    format!("merge {}", rank + 1)
 }
 
 /// After a training step, bring the first place of the chosen pair or the

@@ -1,6 +1,7 @@
 //! The go-to prompt: digits typed, deleted and submitted.
 
 use super::*;
+use crate::panes::merge_number::Numbering;
 
 /// A key typed into the go-to prompt: digits only.
 pub(super) fn prompt_type(app: &mut App, c: char) {
@@ -32,7 +33,10 @@ pub(super) fn prompt_submit(app: &mut App) {
         Ok(n) => {
             app.input = InputMode::Normal;
             if app.goto_is_rank() {
-                app.fert.merge_row = Some(n);
+                // The number is read as the panel shows it: a merge counted
+                // from 1, or a rank file's rank.
+                let numbering = app.toks.get(app.toks.selected).map(|t| Numbering::of(t));
+                app.fert.merge_row = Some(numbering.map_or(n, |k| k.place(n)));
             } else {
                 start_seek(app, n, format!("going to merge {n}"));
             }

@@ -18,6 +18,11 @@ pub(super) fn ask(app: &mut App) {
     let counted = matches!(app.trainer().phase(), Phase::Counted);
     let winner = app.trainer().peek_choice().ok().map(|c| c.pair);
     let key = keymap::keys_of(&Action::AskClass);
+    if app.classroom.is_none() {
+        // No class: the teacher rehearses the question alone.
+        let link = Box::new(crate::class::rehearsal::Rehearsal::default());
+        app.classroom = Some(crate::class::Classroom::new(Role::Teacher, link));
+    }
     let Some(class) = app.classroom.as_mut() else {
         return;
     };
@@ -40,17 +45,25 @@ pub(super) fn ask(app: &mut App) {
         });
         return;
     }
+    let rehearsal = class.link.rehearsal();
     let (true, Some(winner)) = (counted, winner) else {
+        if rehearsal {
+            app.classroom = None;
+        }
         app.notice = Some(
-            "a question is asked when the pairs are counted: . or n until the phase is counted"
-                .into(),
+            "the question is asked when the pairs are counted: . until the phase is counted".into(),
         );
         return;
     };
     if class.link.ask(state, winner) {
         class.question = class.link.question();
+        let whom = if rehearsal {
+            "a rehearsal, no class"
+        } else {
+            "asked the class"
+        };
         app.notice = Some(format!(
-            "asked the class: which pair wins? {key} shows the tally, . reveals the answer"
+            "{whom}: which pair wins? {key} shows the tally, . reveals the answer"
         ));
     }
 }
@@ -169,7 +182,12 @@ pub(super) fn after_teacher_move(app: &mut App) {
         _ => None,
     };
     if let Some(class) = app.classroom.as_mut() {
+        // A rehearsal ends with its question.
+        let over = class.link.rehearsal() && now.as_ref().is_none_or(|q| q.winner.is_some());
         class.question = now;
+        if over {
+            app.classroom = None;
+        }
     }
     if notice.is_some() {
         app.notice = notice;

@@ -358,7 +358,8 @@ pub(super) fn train_on_typed(app: &mut App) {
             app.scroll.merge_cursor = None;
             app.autoplay.on = false;
             app.notice = Some(format!(
-                "corpus {name}: the encode box's {bytes} bytes, from merge 0 (c: the other corpora)"
+                "corpus {name}: the encode box's {}, no merges yet (c: the other corpora)",
+                crate::panes::why::plural(bytes as u64, "byte")
             ));
         }
         Err(e) => app.notice = Some(format!("cannot train on the typed text: {e}")),
@@ -374,9 +375,9 @@ pub(super) fn switch_corpus(app: &mut App, by: usize) {
             app.scroll.merge_cursor = None;
             app.autoplay.on = false;
             app.notice = Some(format!(
-                "corpus {}: {} bytes",
+                "corpus {}: {}",
                 app.corpus_name(),
-                app.trainer().corpus().source_len()
+                crate::panes::why::plural(app.trainer().corpus().source_len() as u64, "byte")
             ));
         }
         Err(e) => app.notice = Some(format!("cannot open {}: {e}", app.sources[next].name)),

@@ -5,7 +5,6 @@ use super::*;
 /// Open the merge tree of the token selected where the eye is: the
 /// fertility view's token line, the encode box or the merge list.
 pub(super) fn open_tree(app: &mut App) {
-    let label = |bytes: &[u8]| crate::panes::rows::label(bytes, &app.theme);
     let tree = if app.fert.open || app.focus == Focus::Encode {
         let tok = app.toks.get(app.toks.selected);
         let (token, tok) = if app.fert.open && app.fert.panel == Panel::Merges {
@@ -63,7 +62,8 @@ pub(super) fn open_tree(app: &mut App) {
             merge_tree::build(
                 merges[rank].id,
                 &made_by,
-                &|id| label(trainer.vocab().token_bytes(id)),
+                &|id| crate::view::trained_label(app, trainer, trainer.vocab().token_bytes(id)),
+                crate::panes::merge_number::Numbering::List,
                 "the merges so far",
             )
         })

@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     crate::view::put_lines(frame, body, &lines);
 }
 
-/// `* ·low er </w>        ×5`: the changed mark, the tokens, the count.
+/// `* ·low er ⌟        ×5`: the changed mark, the tokens, the count.
 fn row_line(app: &App, row: &ChunkRow, cols: usize, count_w: usize) -> Line<'static> {
     let t = &app.theme;
     let trainer = app.trainer();

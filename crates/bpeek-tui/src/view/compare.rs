@@ -7,9 +7,8 @@
 use crate::app::{App, Focus};
 use crate::compare::{Comparison, trainer_of};
 use crate::layout::inner;
-use crate::panes::rows::label;
 use crate::view::axes::{YAxis, count_label, glyphs, x_row, y_gutter};
-use crate::view::widths::fit_left;
+use crate::view::widths::{fit_left, width};
 use bpeek_core::train::compare::MergeBytes;
 use bpeek_core::{Phase, Trainer};
 use ratatui::Frame;
@@ -43,20 +42,17 @@ pub fn draw_columns(frame: &mut Frame, area: Rect, app: &App) {
     }
 }
 
-/// `a + b` as the tables show tokens.
-fn pair_label(app: &App, (a, b): &MergeBytes) -> String {
-    format!("{}+{}", label(a, &app.theme), label(b, &app.theme))
+/// `a + b` as the tables show tokens of column `t`'s trainer (`e+⌟` in
+/// char mode, as the other panes draw it).
+fn pair_label(app: &App, t: &Trainer, (a, b): &MergeBytes) -> String {
+    let label = |bytes: &[u8]| crate::view::trained_label(app, t, bytes);
+    format!("{}+{}", label(a), label(b))
 }
 
 fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usize, t: &Trainer) {
     let theme = &app.theme;
     let focused = i == c.focused;
-    let title = format!(" {} {} ", Comparison::name(i), c.columns[i].title);
-    let title = fit_left(
-        &title,
-        area.width.saturating_sub(2) as usize,
-        theme.glyphs.ellipsis,
-    );
+    let (title, rest) = title_rows(c, i, area.width.saturating_sub(2) as usize);
     let block = Block::bordered()
         .border_set(theme.border())
         .border_style(theme.border_style(focused && app.focus == Focus::Merges))
@@ -67,7 +63,12 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
     if w < 4 || body.height == 0 {
         return;
     }
-    let mut lines: Vec<Line> = Vec::new();
+    // What the title has no room for, under it: a column is never told
+    // by a cut title.
+    let mut lines: Vec<Line> = rest
+        .into_iter()
+        .map(|r| Line::styled(r, theme.heading()))
+        .collect();
     lines.push(next_line(app, c, t, w));
     let rows = body.height as usize;
     // The merge list keeps at least half the rows.
@@ -78,7 +79,7 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
             vocab.token_bytes(row.pair.0).to_vec(),
             vocab.token_bytes(row.pair.1).to_vec(),
         );
-        let text = format!("{:>6} {}", row.count, pair_label(app, &bytes));
+        let text = format!("{:>6} {}", row.count, pair_label(app, t, &bytes));
         lines.push(Line::styled(
             fit_left(&text, w, theme.glyphs.ellipsis),
             theme.dim(),
@@ -114,7 +115,9 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
                 };
                 let alone = c.alone(i, rank);
                 let star = if alone { ONLY_MARK } else { ' ' };
-                let text = format!("{part}{rank:>rank_w$}{star}{}", pair_label(app, m));
+                // Merges are counted from 1, as the status line counts them.
+                let number = rank + 1;
+                let text = format!("{part}{number:>rank_w$}{star}{}", pair_label(app, t, m));
                 let mut style = Style::new();
                 if alone {
                     style = theme.fresh();
@@ -137,6 +140,30 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
     crate::view::put_lines(frame, body, &lines);
 }
 
+/// Column `i`'s title in a border `room` columns wide, its options whole,
+/// and the options it has no room for as rows of at most `room - 2`
+/// columns (the body's width), one option never broken across two.
+fn title_rows(c: &Comparison, i: usize, room: usize) -> (String, Vec<String>) {
+    let mut title = format!(" {}", Comparison::name(i));
+    let mut parts = c.columns[i].parts.iter().peekable();
+    while let Some(p) = parts.next_if(|p| width(&title) + width(p) + 2 <= room) {
+        title = format!("{title} {p}");
+    }
+    title.push(' ');
+    let body = room.saturating_sub(2).max(1);
+    let mut rows: Vec<String> = Vec::new();
+    for p in parts {
+        match rows.last_mut() {
+            Some(row) if width(row) + 1 + width(p) <= body => {
+                row.push(' ');
+                row.push_str(p);
+            }
+            _ => rows.extend(crate::panes::why::wrap(p, body)),
+        }
+    }
+    (title, rows)
+}
+
 /// What the column does next: the pair it chose or would choose, or why
 /// it stopped while the others go on.
 fn next_line(app: &App, c: &Comparison, t: &Trainer, w: usize) -> Line<'static> {
@@ -148,7 +175,11 @@ fn next_line(app: &App, c: &Comparison, t: &Trainer, w: usize) -> Line<'static> 
     });
     let pair_of = |a, b| {
         let v = t.vocab();
-        pair_label(app, &(v.token_bytes(a).to_vec(), v.token_bytes(b).to_vec()))
+        pair_label(
+            app,
+            t,
+            &(v.token_bytes(a).to_vec(), v.token_bytes(b).to_vec()),
+        )
     };
     let (text, style) = match (t.phase(), stop) {
         (Phase::Chosen(choice), _) => (
@@ -201,11 +232,11 @@ pub fn difference_text(app: &App) -> Option<String> {
                     Some(format!(
                         "{} merges {}",
                         Comparison::name(i),
-                        pair_label(app, m)
+                        pair_label(app, trainer_of(app, i)?, m)
                     ))
                 })
                 .collect();
-            format!("{PART_MARK} from merge {r} on: {}", each.join(", "))
+            format!("{PART_MARK} from merge {} on: {}", r + 1, each.join(", "))
         }
         None => {
             let shortest = c.lists.iter().map(Vec::len).min().unwrap_or(0);

@@ -144,9 +144,9 @@ fn draw_no_text(frame: &mut Frame, area: Rect, app: &App) {
         crate::action::Toggle::ChunkTable,
     ));
     let text = format!(
-        "No text: this corpus was read from count files, which hold each distinct chunk once with its count ({} chunks from {} bytes of text). {key} shows the chunk table.",
-        corpus.chunks().len(),
-        corpus.source_len()
+        "No text: this corpus was read from count files, which hold each distinct chunk once with its count ({} from {} of text). {key} shows the chunk table.",
+        crate::panes::why::plural(corpus.chunks().len() as u64, "chunk"),
+        crate::panes::why::plural(corpus.source_len() as u64, "byte")
     );
     frame.render_widget(block, area);
     let para = ratatui::widgets::Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true });

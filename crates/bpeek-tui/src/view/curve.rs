@@ -17,6 +17,7 @@
 use crate::app::App;
 use crate::layout::inner;
 use crate::panes::curve::tokens_by_merge;
+use crate::panes::why::plural;
 use crate::view::axes::{YAxis, glyphs, x_row, y_gutter};
 use crate::view::widths::{fit_left, fit_titles, width};
 use bpeek_core::embedding::EmbeddingCost;
@@ -27,6 +28,11 @@ use ratatui::widgets::{Block, Paragraph};
 
 const EIGHTHS: [&str; 9] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 const ASCII_LEVELS: [&str; 9] = [" ", " ", ".", ".", "o", "o", "O", "O", "#"];
+
+/// `1 token`, `5 tokens`.
+fn tokens(n: u64) -> String {
+    plural(n, "token")
+}
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
@@ -39,7 +45,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .filter(|_| app.scroll.merge_cursor.is_some());
     let marked = selected.map_or(n, |rank| rank + 1);
     let arrow = t.glyphs.arrow;
-    let right = format!("{first} {arrow} {last} tokens");
+    let right = format!("{first} {arrow} {}", tokens(last));
     // A narrow pane drops the counts before it cuts the title.
     let (title, right) = fit_titles(
         &["Corpus tokens by merge"],
@@ -132,13 +138,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     crate::view::put_lines(frame, body, &lines);
 }
 
-/// The marked merge in words: `after rank 12: 2100 tokens`, `30 merges:
+/// The marked merge in words: `after merge 13: 2100 tokens`, `30 merges:
 /// 2000 tokens`.
 fn mark_label(selected: Option<usize>, marked: usize, n: usize, points: &[u64]) -> String {
     match selected {
-        Some(rank) => format!("after rank {rank}: {} tokens", points[marked]),
-        None if n == 1 => format!("1 merge: {} tokens", points[marked]),
-        None => format!("{n} merges: {} tokens", points[marked]),
+        Some(_) => format!("after merge {marked}: {}", tokens(points[marked])),
+        None => format!("{}: {}", plural(n as u64, "merge"), tokens(points[marked])),
     }
 }
 

@@ -6,6 +6,7 @@ use crate::app::{App, Focus, InputMode};
 use crate::layout::inner;
 use crate::panes::encode_box::SCROLLED_TO_TOP;
 use crate::panes::rows::{Piece, Placed, Rows, TextLook, lay_out, tag_under};
+use crate::panes::why::plural;
 use crate::theme::Mark;
 use crate::view::pane_block;
 use crate::view::widths::truncate;
@@ -296,23 +297,27 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let right = if enc.text.is_empty() || slot.is_loading() || slot.error().is_some() {
         String::new()
     } else if enc.refused.is_some() {
-        format!("{} bytes {} no tokens: refused", enc.bytes(), t.glyphs.dot)
+        format!(
+            "{} {} no tokens: refused",
+            plural(enc.bytes() as u64, "byte"),
+            t.glyphs.dot
+        )
     } else if let Some(done) = enc.encoded_percent() {
         format!(
-            "{} bytes {} encoding, {done}% done{}",
-            enc.bytes(),
+            "{} {} encoding, {done}% done{}",
+            plural(enc.bytes() as u64, "byte"),
             t.glyphs.dot,
             t.glyphs.ellipsis
         )
     } else {
         let per_token = enc.bytes() as f64 / enc.tokens().max(1) as f64;
         format!(
-            "{} bytes {} {} chars {} {} tokens {} {per_token:.2} B/token",
-            enc.bytes(),
+            "{} {} {} {} {} {} {per_token:.2} B/token",
+            plural(enc.bytes() as u64, "byte"),
             t.glyphs.dot,
-            enc.chars(),
+            plural(enc.chars() as u64, "char"),
             t.glyphs.dot,
-            enc.tokens(),
+            plural(enc.tokens() as u64, "token"),
             t.glyphs.dot
         )
     };
@@ -373,8 +378,8 @@ fn draw_bands(frame: &mut Frame, area: Rect, app: &App) {
             )
         };
         format!(
-            "{} bytes {} {differ} stretch{} cut differently{stretch}",
-            enc.bytes(),
+            "{} {} {differ} stretch{} cut differently{stretch}",
+            plural(enc.bytes() as u64, "byte"),
             t.glyphs.dot,
             if differ == 1 { "" } else { "es" }
         )
@@ -438,8 +443,8 @@ fn hidden_note(
     let part = |n: usize, bytes: usize| match (n, bytes) {
         (0, 0) => None,
         (n, 0) => Some(rows(n)),
-        (0, b) => Some(format!("{b} bytes")),
-        (n, b) => Some(format!("{} and {b} bytes", rows(n))),
+        (0, b) => Some(plural(b as u64, "byte")),
+        (n, b) => Some(format!("{} and {}", rows(n), plural(b as u64, "byte"))),
     };
     match (part(above, bytes_above), part(below, bytes_below)) {
         (None, None) => None,
@@ -491,10 +496,9 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         }
         return out;
     }
-    let char_mode = app
-        .toks
-        .get(app.toks.selected)
-        .is_some_and(|tok| tok.mode() == bpeek_core::Mode::Char);
+    let selected = app.toks.get(app.toks.selected);
+    let char_mode = selected.is_some_and(|tok| tok.mode() == bpeek_core::Mode::Char);
+    let pieces = selected.is_some_and(|tok| tok.is_piece_model());
     // Only the tokens that reach into the window.
     let first = enc
         .spans
@@ -538,10 +542,18 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         } else {
             bytes
         };
+        // A model of pieces writes a space as `▁` (one it adds before the
+        // text too): the token is its text, drawn with the space glyph
+        // every other pane draws.
+        let same = word == own
+            || (pieces && {
+                let spaced = spaced(word);
+                spaced == own || spaced.strip_prefix(b" ") == Some(own)
+            });
         out.push(Stretch {
-            shown: if word == own { own } else { word },
+            shown: if same { own } else { word },
             text: span.clone(),
-            same: word == own,
+            same,
             style,
             tag: Some(i),
             token: true,
@@ -553,6 +565,13 @@ fn stretches<'a>(app: &'a App, window: Range<usize>) -> Vec<Stretch<'a>> {
         out.push(plain(at..window.end));
     }
     out
+}
+
+/// A piece's text with SentencePiece's `▁` read as the space it stands for.
+fn spaced(piece: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(piece)
+        .replace('\u{2581}', " ")
+        .into_bytes()
 }
 
 /// The tokens in alternating styles, a line break starting a new row, and
@@ -740,8 +759,8 @@ fn chat_line(app: &App, width: usize) -> Option<Line<'static>> {
         ),
         Ok(c) if c.forged.is_empty() => (
             format!(
-                " as a chat turn: {} tokens = {} of the text + {} of the template ",
-                c.tokens,
+                " as a chat turn: {} = {} of the text + {} of the template ",
+                plural(c.tokens as u64, "token"),
                 c.message,
                 c.template()
             ),
@@ -759,8 +778,8 @@ fn chat_line(app: &App, width: usize) -> Option<Line<'static>> {
                 .map_or(String::new(), |n| format!(" ({n} if kept as text)"));
             (
                 format!(
-                    " ! the text types {token} (id {id}){more}: a turn marker to the model; {} tokens{plain} ",
-                    c.tokens
+                    " ! the text types {token} (id {id}){more}: a turn marker to the model; {}{plain} ",
+                    plural(c.tokens as u64, "token")
                 ),
                 t.notice(),
             )

@@ -10,31 +10,40 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-/// The help text as lines of one column: a heading per section, then
-/// `keys  what they do`; the sections of the view on screen come first.
+/// The help text as lines of one column `width` wide: a heading per
+/// section, then `keys  what they do`, what they do wrapped under itself
+/// (never cut); the sections of the view on screen come first.
 pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    sections(app, width).0
+}
+
+/// The help's lines, and the index of each section's heading (the
+/// glossary's last), where two columns may split.
+pub fn sections(app: &App, width: usize) -> (Vec<Line<'static>>, Vec<usize>) {
     let t = &app.theme;
     let rows = help_rows_for(app);
     let keys_width = rows.iter().map(|(k, _, _)| width_of(k)).max().unwrap_or(0);
+    let room = width.saturating_sub(keys_width + 1).max(12);
     let mut out = Vec::new();
+    let mut headings = Vec::new();
     for section in section_order(app) {
         let mut first = true;
         for (keys, help, _) in rows.iter().filter(|(_, _, s)| *s == section) {
             if first {
+                headings.push(out.len());
                 out.push(Line::styled(section.title().to_string(), t.heading()));
                 first = false;
             }
-            let help = truncate(
-                help,
-                width.saturating_sub(keys_width + 1),
-                t.glyphs.ellipsis,
-            );
-            out.push(Line::from(vec![
-                Span::styled(format!("{} ", fit_left(keys, keys_width, "")), t.key()),
-                Span::raw(help),
-            ]));
+            for (k, part) in crate::panes::why::wrap(help, room).into_iter().enumerate() {
+                let keys = if k == 0 { keys.as_str() } else { "" };
+                out.push(Line::from(vec![
+                    Span::styled(format!("{} ", fit_left(keys, keys_width, "")), t.key()),
+                    Span::raw(truncate(&part, room, t.glyphs.ellipsis)),
+                ]));
+            }
         }
     }
+    headings.push(out.len());
     out.push(Line::styled(glossary::TITLE.to_string(), t.heading()));
     for (term, meaning) in glossary::lines(app, width) {
         out.push(Line::from(vec![
@@ -42,7 +51,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             Span::raw(meaning),
         ]));
     }
-    out
+    (out, headings)
 }
 
 fn width_of(s: &str) -> usize {

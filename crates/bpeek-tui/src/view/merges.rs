@@ -109,10 +109,12 @@ impl Columns {
     fn fit(trainer: &Trainer, pending: Option<&Choice>, total: usize, width: u16) -> Columns {
         // Short headings leave the merge column room in an 80-column terminal.
         let narrow = width < 44;
+        // `#` is the merge's number, counted from 1 as the status line
+        // counts merges; the token a merge made is named by its id.
         let (rank_h, count_h, repl_h) = if narrow {
             ("#", "cnt", "rep")
         } else {
-            ("rank", "count", "repl")
+            ("#", "count", "repl")
         };
         let rank_w = total.to_string().len().max(rank_h.len());
         let next_id = trainer.vocab().len();
@@ -174,7 +176,7 @@ impl Columns {
     fn merge_row(&self, app: &App, m: &Round) -> String {
         format!(
             "{} {}  {} {} {}",
-            fit_right(&m.rank.to_string(), self.rank_w, ""),
+            fit_right(&(m.rank + 1).to_string(), self.rank_w, ""),
             fit_right(&m.id.to_string(), self.id_w, ""),
             fit_left(
                 &self.describe(app, m.pair.0, m.pair.1, token_label(app, m.id)),
@@ -190,10 +192,10 @@ impl Columns {
     fn pending_row(&self, app: &App, rank: usize, choice: &Choice) -> String {
         let (a, b) = choice.pair;
         let joined = app.trainer().vocab().joined((a, b));
-        let made = crate::panes::rows::label(&joined, &app.theme);
+        let made = crate::view::trained_label(app, app.trainer(), &joined);
         format!(
             "{} {}  {} {} {}",
-            fit_right(&rank.to_string(), self.rank_w, ""),
+            fit_right(&(rank + 1).to_string(), self.rank_w, ""),
             fit_right("?", self.id_w, ""),
             fit_left(
                 &self.describe(app, a, b, made),

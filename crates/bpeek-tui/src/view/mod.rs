@@ -160,7 +160,14 @@ pub fn pane_block_parts<'a>(
 
 /// A token as the tables show it (see [`crate::panes::rows::label`]).
 pub fn token_label(app: &App, id: bpeek_core::TokenId) -> String {
-    crate::panes::rows::label(app.trainer().token_bytes(id), &app.theme)
+    trained_label(app, app.trainer(), app.trainer().token_bytes(id))
+}
+
+/// Bytes of a token of `trainer` as the tables show them: in char mode
+/// with the end-of-word glyph (see [`crate::panes::rows::word_label`]).
+pub fn trained_label(app: &App, trainer: &bpeek_core::Trainer, bytes: &[u8]) -> String {
+    let char_mode = trainer.config().mode == bpeek_core::Mode::Char;
+    crate::panes::rows::word_label(bytes, &app.theme, char_mode)
 }
 
 /// Whether any of `lines` holds right-to-left text: the screen shows it in

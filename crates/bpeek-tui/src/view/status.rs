@@ -6,6 +6,49 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
+/// How the tokenizer on screen is trained (in a comparison, the focused
+/// column's, after its name): mode, pre-tokenizer and tie rule always,
+/// and every option that is not the default. `compact` leaves out the
+/// words `tie` and `score`, so that an 80-column line still holds it.
+fn setup(app: &App, compact: bool) -> String {
+    let config = app.trainer().config();
+    let mut words: Vec<String> = Vec::new();
+    if let Some(c) = &app.compare {
+        words.push(format!("{}:", crate::compare::Comparison::name(c.focused)));
+    }
+    words.push(config.mode.to_string());
+    words.push(if config.mode == bpeek_core::Mode::Char {
+        "words".to_string()
+    } else {
+        config.pretok.to_string()
+    });
+    let named = |name: &str, value: String| {
+        if compact {
+            value
+        } else {
+            format!("{name} {value}")
+        }
+    };
+    words.push(named("tie", config.tie.to_string()));
+    if config.score == bpeek_core::Score::WordPiece {
+        words.push(named("score", "wordpiece".into()));
+    }
+    if config.digits != bpeek_core::Digits::Keep {
+        words.push(format!("digits {}", config.digits));
+    }
+    if config.min_count > 1 {
+        words.push(format!("min {}", config.min_count));
+    }
+    let specials = app.specials().len();
+    if specials > 0 {
+        words.push(format!(
+            "+{}",
+            crate::panes::why::plural(specials as u64, "special")
+        ));
+    }
+    words.join(" ")
+}
+
 /// The status items, each with its rank (0 = never dropped).
 pub fn items(app: &App) -> Vec<(usize, String)> {
     let trainer = app.trainer();
@@ -26,35 +69,8 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
         Some(reason) => format!("stopped: {}", reason.short()),
         None => trainer.phase().name().to_string(),
     };
-    let mut setup = format!(
-        "{} {} tie {}",
-        config.mode,
-        if config.mode == bpeek_core::Mode::Char {
-            "words".to_string()
-        } else {
-            config.pretok.to_string()
-        },
-        config.tie
-    );
-    // Every option that is not the default, so the screen says how the
-    // tokenizer was trained.
-    if config.score == bpeek_core::Score::WordPiece {
-        setup.push_str(" score wordpiece");
-    }
-    if config.digits != bpeek_core::Digits::Keep {
-        setup.push_str(&format!(" digits {}", config.digits));
-    }
-    if config.min_count > 1 {
-        setup.push_str(&format!(" min {}", config.min_count));
-    }
     let specials = app.specials();
-    if !specials.is_empty() {
-        setup.push_str(&format!(
-            " +{} special{}",
-            specials.len(),
-            if specials.len() == 1 { "" } else { "s" }
-        ));
-    }
+    let setup = setup(app, false);
     let mut items = vec![
         (3, setup),
         (0, format!("merge {merges}/{budget}")),
@@ -84,8 +100,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let mut items = items(app);
     let mut text = fit_items(&items, sep, width.saturating_sub(1));
     if !text.contains(&items[0].1) {
-        // Too narrow for the whole setup: the mode stays, as long as any
-        // item but the merge and the phase (byte and char ids differ).
+        // Too narrow for the whole setup: its compact form, kept before
+        // the token counts.
+        items[0] = (1, setup(app, true));
+        items[3].0 = 2;
+        text = fit_items(&items, sep, width.saturating_sub(1));
+    }
+    if !text.contains(&items[0].1) {
+        // Narrower still: the mode stays, as long as any item but the
+        // merge and the phase (byte and char ids differ).
         items[0] = (1, app.trainer().config().mode.to_string());
         text = fit_items(&items, sep, width.saturating_sub(1));
     }

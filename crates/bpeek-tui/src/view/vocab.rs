@@ -2,6 +2,7 @@
 //! and the merge that made it, filtered by what is typed.
 
 use crate::app::App;
+use crate::panes::merge_number::Numbering;
 use crate::view::widths::{fit_left, truncate};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -55,7 +56,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             "a special token".to_string()
         } else {
             match tok.made_by(id) {
-                Some(m) => format!("merge {}: {} + {}", m.rank, label(m.left), label(m.right)),
+                Some(m) => format!(
+                    "{}: {} + {}",
+                    Numbering::of(tok).name(m.rank as usize),
+                    label(m.left),
+                    label(m.right)
+                ),
                 None => "base".to_string(),
             }
         };
@@ -79,10 +85,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ));
     }
     let title = format!(
-        " Vocabulary of {}: {} of {} tokens ",
+        " Vocabulary of {}: {} of {} ",
         app.toks.selected_slot().label,
         search.matches.len(),
-        search.total
+        crate::panes::why::plural(search.total as u64, "token")
     );
     let block = Block::bordered()
         .border_set(t.border())

@@ -8,16 +8,15 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let Some(text) = why::line(app) else {
-        return;
-    };
     let t = &app.theme;
     let block = Block::new()
         .borders(Borders::LEFT | Borders::RIGHT | Borders::BOTTOM)
         .border_set(t.border())
         .border_style(t.border_style(true));
     let body = block.inner(area);
-    let mut rows = why::wrap(&text, body.width as usize);
+    let Some(mut rows) = why::rows(app, body.width as usize, body.height as usize) else {
+        return;
+    };
     let room = body.height as usize;
     if rows.len() > room && room > 0 {
         // Cut, and say so.

@@ -19,7 +19,7 @@
 use crate::app::App;
 use crate::fertility::cuts::{Band, BandState, Bands, Cut};
 use crate::panes::rows::{DOTTED_CIRCLE, TAB_WIDTH, cell_width};
-use crate::theme::{Glyphs, Mark};
+use crate::theme::Glyphs;
 use crate::view::widths::truncate;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -584,10 +584,16 @@ fn band_row(
 ) -> Line<'static> {
     let t = &app.theme;
     let g = &t.glyphs;
-    let covered = if focused {
-        t.token_at(0, Mark::Selected)
-    } else {
+    // The selected token's bytes in reverse video in every band, bold in
+    // the focused one: bands draw no underline of their own, it is left
+    // to the stretches cut differently.
+    let covered = {
         let s = Style::new().add_modifier(Modifier::REVERSED);
+        let s = if focused {
+            s.add_modifier(Modifier::BOLD)
+        } else {
+            s
+        };
         if t.colour { s.fg(Color::Magenta) } else { s }
     };
     let token_style = |at: usize| {
@@ -598,22 +604,33 @@ fn band_row(
             .map_or(Style::new(), |c| Style::new().fg(c))
     };
     let mut spans = Vec::new();
+    // A gap column where another band cuts but this one does not is held
+    // back and drawn at the end of this band's token, before its own cut:
+    // the token reads whole (`·baker`, not `· b a k e r`) and its cuts stay
+    // in the columns every band shares.
+    let mut held: Vec<Style> = Vec::new();
+    let flush = |held: &mut Vec<Style>, spans: &mut Vec<Span<'static>>| {
+        spans.extend(held.drain(..).map(|style| Span::styled(" ", style)));
+    };
     for &u in &layout.rows[r] {
         match u {
             Unit::Gap(i) => {
                 let cell = &layout.cells[i];
                 let at = cell.bytes.start;
+                let inside = selected.is_some_and(|s| s.start < at && at < s.end);
                 let (symbol, mut style) = if cut.cuts_at(at) {
                     (g.separator, t.glyph())
                 } else if cut.cuts_inside(&cell.bytes) {
                     (g.fragment, t.fragment())
                 } else {
-                    (" ", token_style(at))
+                    held.push(if inside { covered } else { Style::new() });
+                    continue;
                 };
+                flush(&mut held, &mut spans);
                 if bands.differs_at(at) {
                     style = style.add_modifier(Modifier::UNDERLINED);
                 }
-                if selected.is_some_and(|s| s.start < at && at < s.end) {
+                if inside {
                     style = style.patch(covered);
                 }
                 spans.push(Span::styled(symbol, style));
@@ -637,6 +654,7 @@ fn band_row(
             }
         }
     }
+    flush(&mut held, &mut spans);
     Line::from(spans)
 }
 

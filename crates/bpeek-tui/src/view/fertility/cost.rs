@@ -140,13 +140,22 @@ pub fn pasted(app: &App, _plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
     let any = (0..app.toks.slots.len()).find_map(row_of);
     let dot = super::dot(app);
     let title = match any {
-        Some(r) => format!(
-            "your text: {} {dot} {} {dot} {} {dot} {}",
-            plural(r.bytes as u64, "byte"),
-            plural(r.chars as u64, "char"),
-            plural(r.words as u64, "word"),
-            app.fert.english_label()
-        ),
+        Some(r) => {
+            let counts = format!(
+                "your text: {} {dot} {} {dot} {}",
+                plural(r.bytes as u64, "byte"),
+                plural(r.chars as u64, "char"),
+                plural(r.words as u64, "word"),
+            );
+            // What the premium is measured against, where the rule has
+            // room for it: the counts are never cut for it.
+            let whole = format!("{counts} {dot} {}", app.fert.english_label());
+            if crate::view::widths::width(&whole) + 5 <= w {
+                whole
+            } else {
+                counts
+            }
+        }
         None => "your text".into(),
     };
     lines.push(rule(app, &title, w));
@@ -264,9 +273,9 @@ fn table<'a>(
                     // instead of drawing its bar.
                     Some(share) => Span::styled(
                         format!(
-                            "  *{} of {} tokens are unknown ({:.0}%)",
+                            "  *{} of {} are unknown ({:.0}%)",
                             r.unknown,
-                            r.tokens,
+                            crate::panes::why::plural(r.tokens as u64, "token"),
                             share * 100.0
                         ),
                         t.heading(),

@@ -7,6 +7,7 @@ use crate::app::App;
 use crate::fertility::layout::Plan;
 use crate::fertility::tokenizers::{Slot, SlotState};
 use crate::fertility::{MergeRow, merge_row, merge_rows};
+use crate::panes::merge_number::Numbering;
 use crate::view::widths::{fit_right, truncate};
 use bpeek_core::Tokenizer;
 use bpeek_core::encoder::MergeSource;
@@ -39,10 +40,17 @@ pub fn draw(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
     }
     let at = app.fert.merge_row.unwrap_or(first_merge).min(rows - 1);
     let num_w = rows.to_string().len().max(4);
+    let numbering = Numbering::of(tok);
+    let word = numbering.word();
+    let heading = if numbering == Numbering::List {
+        "#"
+    } else {
+        word
+    };
     lines.push(Line::styled(
         format!(
-            " {} {}  merge{note} (g: go to rank)",
-            fit_right("rank", num_w, ""),
+            " {} {}  merge{note} (g: go to {word})",
+            fit_right(heading, num_w, ""),
             fit_right("id", num_w, "")
         ),
         t.heading(),
@@ -114,9 +122,12 @@ fn title_and_note(app: &App, slot: &Slot, tok: &Tokenizer, rows: usize) -> (Stri
         _ => String::new(),
     };
     let (how, note) = match tok.source() {
-        MergeSource::List => (format!("{rows} merges"), ""),
+        MergeSource::List => (crate::panes::why::plural(rows as u64, "merge"), ""),
         MergeSource::Ranks => (
-            format!("{rows} tokens by rank"),
+            format!(
+                "{} by rank",
+                crate::panes::why::plural(rows as u64, "token")
+            ),
             ", recovered from lower ranks",
         ),
     };
@@ -146,7 +157,7 @@ fn merge_line(
     let text = format!(
         "{}{} {}  {what}",
         marker(app, chosen),
-        fit_right(&m.rank.to_string(), num_w, ""),
+        fit_right(&Numbering::of(tok).number(m.rank).to_string(), num_w, ""),
         fit_right(&m.id.to_string(), num_w, ""),
     );
     let style = if chosen { t.cursor_row() } else { Style::new() };
@@ -159,8 +170,8 @@ fn detail(app: &App, tok: &Tokenizer, at: usize) -> String {
         Some(m) => {
             let bytes = tok.describe(m.id).bytes;
             format!(
-                "rank {} {} id {} {} \"{}\" {} {} bytes {}",
-                m.rank,
+                "{} {} id {} {} \"{}\" {} {} bytes {}",
+                Numbering::of(tok).name(m.rank),
                 super::dot(app),
                 m.id,
                 super::dot(app),

@@ -567,7 +567,8 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
     } else if let Some(m) = tok.char_bpe() {
         match m.made_by(token.id) {
             Some((rank, left, right)) => format!(
-                "made by merge {rank}: {} + {}",
+                "made by merge {}: {} + {}",
+                rank + 1,
                 token_label(app, tok, left),
                 token_label(app, tok, right)
             ),
@@ -579,8 +580,8 @@ fn token_detail(app: &App, tok: &Tokenizer) -> String {
     } else {
         match tok.made_by(token.id) {
             Some(m) => format!(
-                "made by merge {}: {} + {}",
-                m.rank,
+                "made by {}: {} + {}",
+                crate::panes::merge_number::Numbering::of(tok).name(m.rank as usize),
                 token_label(app, tok, m.left),
                 token_label(app, tok, m.right)
             ),
