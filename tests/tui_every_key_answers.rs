@@ -58,7 +58,8 @@ fn event_of(key: Key) -> Option<KeyEvent> {
         Key::Code(code) => KeyEvent::new(code, KeyModifiers::NONE),
         Key::Ctrl(ch) => KeyEvent::new(KeyCode::Char(ch), KeyModifiers::CONTROL),
         Key::CtrlCode(code) => KeyEvent::new(code, KeyModifiers::CONTROL),
-        Key::AnyChar => return None,
+        // Text entry, and the mouse's row (its clicks: tests/tui_mouse.rs).
+        Key::AnyChar | Key::Click | Key::Wheel => return None,
     })
 }
 

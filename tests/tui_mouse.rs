@@ -378,3 +378,58 @@ fn fuzzed_mouse_input_never_panics_and_leaves_the_parser_usable() {
         );
     }
 }
+
+/// The encode box showing every tokenizer's cut (`B`), "hello world" in it.
+fn with_bands() -> App {
+    let mut app = trained();
+    keys(&mut app, 3, KeyCode::Tab);
+    press(&mut app, [Event::char('B')]);
+    for spec in app.toks.take_requests() {
+        update(&mut app, Action::Loaded(common::loaded(&spec)));
+    }
+    assert!(app.fert.cuts.on);
+    app
+}
+
+#[test]
+fn a_click_on_a_token_of_a_band_selects_that_band_and_token_as_t_and_brackets_do() {
+    let mut clicked = with_bands();
+    let rows = screen(&mut clicked, 80, 24);
+    // The row of gpt2's band, and the 'r' of "world" on it.
+    let band = rows
+        .iter()
+        .position(|r| r.contains("gpt2"))
+        .expect("a gpt2 band");
+    let (x, _) = find(&rows[band..band + 2], "world");
+    let y = rows[band..]
+        .iter()
+        .position(|r| r.contains("world"))
+        .unwrap()
+        + band;
+    run(&mut clicked, vec![click(x + 2, y as u16)]);
+
+    // The keys: `t` to gpt2's band, then `]` to the token holding byte 8.
+    let mut keyed = with_bands();
+    while keyed.toks.selected_slot().spec != "gpt2" {
+        press(&mut keyed, [Event::char('t')]);
+    }
+    while !keyed
+        .encode
+        .selected
+        .is_some_and(|i| keyed.encode.spans.range(i).contains(&8))
+    {
+        press(&mut keyed, [Event::char(']')]);
+    }
+    assert_eq!(clicked.toks.selected_slot().spec, "gpt2");
+    assert_eq!(clicked.focus, Focus::Encode);
+    assert_eq!(clicked.encode.selected, keyed.encode.selected);
+
+    // In the fertility view, the band's token line the same way.
+    press(&mut clicked, [Event::char('f')]);
+    let rows = screen(&mut clicked, 80, 24);
+    let band = rows.iter().position(|r| r.contains("cl100k ·")).unwrap();
+    let (x, dy) = find(&rows[band..], "world");
+    run(&mut clicked, vec![click(x + 1, band as u16 + dy)]);
+    assert_eq!(clicked.toks.selected_slot().spec, "cl100k");
+    assert_eq!(clicked.fert.token, 1, "the token \" world\"");
+}

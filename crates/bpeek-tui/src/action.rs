@@ -103,6 +103,12 @@ pub enum Action {
     /// Select the token at this place of the encode box, or of the
     /// fertility view's token line while it is open (a click on it).
     SelectToken(usize),
+    /// Focus the band of this slot and select its token holding this byte
+    /// of the text (a click on a band of every tokenizer's cut).
+    SelectBandByte {
+        slot: usize,
+        byte: usize,
+    },
     Scroll(Scroll),
     /// Scroll the corpus to the next place of what is highlighted.
     FindNext,

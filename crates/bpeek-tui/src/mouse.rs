@@ -104,7 +104,11 @@ fn click_on_pane(app: &App, at: Position) -> Vec<Action> {
         Focus::Corpus if !side_by_side && !app.shows(Toggle::ChunkTable) => {
             crate::view::corpus::token_at(app, panes.corpus, at).map(Action::SelectMergeOf)
         }
-        Focus::Encode if !app.fert.cuts.on => panes
+        Focus::Encode if app.fert.cuts.on => panes
+            .encode
+            .and_then(|r| crate::view::encode::band_byte_at(app, r, at))
+            .map(|(slot, byte)| Action::SelectBandByte { slot, byte }),
+        Focus::Encode => panes
             .encode
             .and_then(|r| crate::view::encode::token_at(app, r, at))
             .map(Action::SelectToken),
@@ -131,8 +135,10 @@ fn merge_at(app: &App, area: Rect, at: Position) -> Option<usize> {
 
 fn click_in_fertility(app: &App, at: Position) -> Vec<Action> {
     let area = fertility_area(app);
-    crate::view::fertility::token_at(app, area, at)
-        .map(Action::SelectToken)
+    let in_band = crate::view::fertility::band_byte_at(app, area, at)
+        .map(|(slot, byte)| Action::SelectBandByte { slot, byte });
+    in_band
+        .or_else(|| crate::view::fertility::token_at(app, area, at).map(Action::SelectToken))
         .into_iter()
         .collect()
 }

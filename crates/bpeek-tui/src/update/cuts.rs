@@ -94,6 +94,26 @@ pub(super) fn toggle(app: &mut App) {
     }
 }
 
+/// Focus the band of `slot` and select its token that holds `byte` (of
+/// the encode box's text, or of the token line's while the fertility view
+/// is open), as `t` and `[`/`]` would get there.
+pub(super) fn select_band_at(app: &mut App, slot: usize, byte: usize) {
+    if slot >= app.toks.slots.len() || is_baseline(&app.toks.slots[slot].spec) {
+        return;
+    }
+    app.fert.cuts.pending = if app.fert.open {
+        (None, Some(byte))
+    } else {
+        app.focus = crate::app::Focus::Encode;
+        (Some(byte), None)
+    };
+    if app.toks.selected != slot {
+        app.toks.selected = slot;
+        app.toks.request(slot);
+        app.fert.merge_row = None;
+    }
+}
+
 /// Focus the next (`by` > 0) or previous band: the tokenizer the encode
 /// box and the token line use, the byte baseline passed over.
 pub(super) fn select_band(app: &mut App, by: isize) {

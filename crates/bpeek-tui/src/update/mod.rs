@@ -180,7 +180,7 @@ fn dispatch(app: &mut App, action: Action) {
         a @ (A::NextTokenizer | A::PrevTokenizer | A::NextToken | A::PrevToken) => {
             update_fertility(app, a);
         }
-        a @ A::SelectToken(_) => update_fertility(app, a),
+        a @ (A::SelectToken(_) | A::SelectBandByte { .. }) => update_fertility(app, a),
         a @ (A::ToggleTextSource | A::NextMetric | A::MeasureMore | A::Loaded(_)) => {
             update_fertility(app, a);
         }
@@ -317,6 +317,7 @@ fn update_fertility(app: &mut App, action: Action) {
         Action::PrevToken if !app.fert.open => select_encode_token(app, -1),
         Action::SelectToken(i) if !app.fert.open => select_encode_token_at(app, i),
         Action::SelectToken(i) => app.fert.token = i,
+        Action::SelectBandByte { slot, byte } => cuts::select_band_at(app, slot, byte),
         Action::NextToken => app.fert.token += 1,
         Action::PrevToken => app.fert.token = app.fert.token.saturating_sub(1),
         Action::ToggleTextSource => toggle_text_source(app),

@@ -349,11 +349,42 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     crate::view::put_lines(frame, body_area, &lines);
 }
 
+/// The bands as [`draw_bands`] draws them in the box's `body_area`.
+fn drawn_bands(app: &App, body_area: Rect) -> crate::view::fertility::bands::Drawn {
+    use crate::fertility::cuts::{Bands, main_focus, main_selected};
+    let stored = &app.fert.cuts.main;
+    let empty = Bands::default();
+    let current = stored.key == Some(crate::fertility::StripText::Pasted(app.encode.generation()));
+    crate::view::fertility::bands::draw(
+        app,
+        if current { stored } else { &empty },
+        &app.encode.text,
+        main_focus(app),
+        main_selected(app),
+        body_area.width as usize,
+        body_area.height as usize,
+    )
+}
+
+/// The band (its slot) and the byte of the text under `at`, when the box
+/// in `area` shows every tokenizer's cut.
+pub fn band_byte_at(app: &App, area: Rect, at: Position) -> Option<(usize, usize)> {
+    let body_area = inner(area);
+    let shows_bands = app.fert.cuts.on && app.input != InputMode::Editing;
+    if !shows_bands || app.encode.text.is_empty() || !body_area.contains(at) {
+        return None;
+    }
+    let drawn = drawn_bands(app, body_area);
+    drawn.byte_at(
+        usize::from(at.y - body_area.y),
+        usize::from(at.x - body_area.x),
+    )
+}
+
 /// The box showing every tokenizer's cut of its text, a band each (see
 /// [`crate::view::fertility::bands`]), the selected token's bytes
 /// highlighted in all of them.
 fn draw_bands(frame: &mut Frame, area: Rect, app: &App) {
-    use crate::fertility::cuts::{main_focus, main_selected};
     use crate::fertility::{StripText, cuts::Bands};
     use crate::view::fertility::bands;
     let t = &app.theme;
@@ -392,15 +423,7 @@ fn draw_bands(frame: &mut Frame, area: Rect, app: &App) {
             t.dim(),
         )]
     } else {
-        let drawn = bands::draw(
-            app,
-            shown,
-            &enc.text,
-            main_focus(app),
-            main_selected(app),
-            width,
-            height,
-        );
+        let drawn = drawn_bands(app, body_area);
         let note = bands::hidden_note(&drawn, shown.bands.len());
         let mut lines = drawn.lines;
         lines.truncate(height);

@@ -274,6 +274,32 @@ pub struct Drawn {
     pub rows_above: usize,
     pub rows_below: usize,
     pub more_below: bool,
+    /// For each line, the band (its slot) and the row of the layout it
+    /// draws, if it draws text: where a click lands.
+    pub text_rows: Vec<Option<(usize, usize)>>,
+    /// The columns of labels left of the text (compact), or 0.
+    pub gutter: usize,
+    pub layout: Layout,
+}
+
+impl Drawn {
+    /// The band (its slot) and the byte of the text at column `col` of
+    /// line `line`, if text is drawn there. A gap column counts as the
+    /// character after it.
+    pub fn byte_at(&self, line: usize, col: usize) -> Option<(usize, usize)> {
+        let (slot, row) = (*self.text_rows.get(line)?)?;
+        let col = col.checked_sub(self.gutter)?;
+        self.layout
+            .placed()
+            .filter(|&(r, _, _)| r == row)
+            .find_map(|(_, at, unit)| {
+                let (i, w) = match unit {
+                    Unit::Gap(i) => (i, 1),
+                    Unit::Cell(i) => (i, self.layout.cells[i].width),
+                };
+                (at <= col && col < at + w).then(|| (slot, self.layout.cells[i].bytes.start))
+            })
+    }
 }
 
 /// The bands of `bands` (cuts of `text`) in `width` x `height`, the band
@@ -336,11 +362,18 @@ pub fn draw(
         gutter,
     };
     let mut lines = Vec::new();
+    let mut text_rows = Vec::new();
     for (band, label) in bands.bands[a..b].iter().zip(&labels[a..b]) {
         if compact {
             drawing.beside_label(band, label, &mut lines);
         } else {
             drawing.under_head(band, &mut lines);
+            text_rows.push(None);
+        }
+        match band.cut() {
+            Some(_) => text_rows.extend(shown.clone().map(|r| Some((band.slot, r)))),
+            None if compact && state_of(app, band).is_some() => text_rows.push(None),
+            None => {}
         }
     }
     Drawn {
@@ -350,6 +383,9 @@ pub fn draw(
         rows_above: shown.start,
         rows_below: rows - shown.end,
         more_below: layout.stopped,
+        text_rows,
+        gutter,
+        layout,
     }
 }
 

@@ -351,11 +351,8 @@ fn token_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>
     ));
 }
 
-/// In place of the token line, every tokenizer's cut of its text, a band
-/// each, the token cursor in the focused one; the selected token's detail
-/// under them.
-fn band_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
-    let t = &app.theme;
+/// The bands as [`band_section`] draws them, `w` columns wide.
+fn drawn_bands(app: &App, plan: &Plan, w: usize) -> self::bands::Drawn {
     let bands = &app.fert.cuts.fert;
     let (key, text) = app
         .fert
@@ -369,7 +366,7 @@ fn band_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>
     let focus = selected.as_ref().map_or(bands.range.start, |r| r.start);
     let empty = crate::fertility::cuts::Bands::default();
     let shown = if current { bands } else { &empty };
-    let drawn = self::bands::draw(
+    self::bands::draw(
         app,
         shown,
         text,
@@ -377,7 +374,44 @@ fn band_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>
         selected,
         w.saturating_sub(1),
         plan.tokens,
-    );
+    )
+}
+
+/// The band (its slot) and the byte of the token line's text under `at`,
+/// when the view in `area` shows every tokenizer's cut.
+pub fn band_byte_at(app: &App, area: Rect, at: Position) -> Option<(usize, usize)> {
+    let shows_bands = app.fert.panel != Panel::Merges
+        && app.fert.cuts.on
+        && app.input != crate::app::InputMode::Editing;
+    if !shows_bands || !area.contains(at) {
+        return None;
+    }
+    let plan = plan(app, area.width, area.height + 2);
+    let w = area.width as usize;
+    // Under the panel and the rule over the bands.
+    let top = panel_lines(app, &plan, w).len() + 1;
+    let line = usize::from(at.y - area.y).checked_sub(top)?;
+    if line >= plan.tokens {
+        return None;
+    }
+    // Each line starts with a column of its own.
+    let column = usize::from(at.x - area.x).checked_sub(1)?;
+    drawn_bands(app, &plan, w).byte_at(line, column)
+}
+
+/// In place of the token line, every tokenizer's cut of its text, a band
+/// each, the token cursor in the focused one; the selected token's detail
+/// under them.
+fn band_section(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let bands = &app.fert.cuts.fert;
+    let (key, _) = app
+        .fert
+        .strip_text(&app.encode.text, app.encode.generation());
+    let current = bands.key == Some(key);
+    let empty = crate::fertility::cuts::Bands::default();
+    let shown = if current { bands } else { &empty };
+    let drawn = drawn_bands(app, plan, w);
     let differ = shown.differ.len();
     let mut title = format!(
         "every tokenizer on {}: {differ} stretch{} cut differently",
