@@ -5,7 +5,8 @@
 //! - A click on a pane focuses it (Tab); on a merge it selects that merge
 //!   (the arrows in the merge list); on a token of the encode box or of the
 //!   fertility view's token line it selects that token (`[` `]`); on a
-//!   token of the corpus it selects the merge that made it.
+//!   token of a band (`B`) it selects that band and its token (`t`, then
+//!   `[` `]`); on a token of the corpus it selects the merge that made it.
 //! - The wheel scrolls the pane under the pointer, focusing it first.
 //!
 //! Where things are is worked out from the layout ([`crate::layout`]) and
