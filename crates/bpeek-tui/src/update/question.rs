@@ -171,6 +171,9 @@ pub(super) fn after_teacher_move(app: &mut App) {
     }
     let now = class.link.question();
     let notice = match (&now, q.winner) {
+        (Some(n), None) if class.link.rehearsal() => n
+            .winner
+            .map(|w| format!("{} wins (a rehearsal: nobody voted)", label(w))),
         (Some(n), None) => n.winner.map(|w| {
             format!(
                 "the class: {} voted, {} right; {} wins",
