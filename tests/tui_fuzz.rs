@@ -32,15 +32,20 @@ fn env_number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Every key the table binds, but the ones that quit and the one that
-/// writes a file into the current directory (`tests/tui_export.rs` tests
-/// it in a directory of its own).
+/// Every key the table binds, but the ones that quit and the ones that
+/// write a file into the current directory (`tests/tui_export.rs`,
+/// `tui_svg.rs` and `tui_fertility_export.rs` test them in directories of
+/// their own).
 fn table_keys() -> Vec<KeyEvent> {
     let mut keys = Vec::new();
     for b in BINDINGS {
         if matches!(
             b.action,
-            Action::Quit | Action::CancelJob | Action::SaveEncoded
+            Action::Quit
+                | Action::CancelJob
+                | Action::SaveEncoded
+                | Action::SaveScreen
+                | Action::SaveFertility
         ) {
             continue;
         }
