@@ -125,7 +125,7 @@ fn with_a_model_width_the_curve_prices_the_vocabulary_at_the_merge_shown() {
         curve.iter().any(|r| r.trim_end().ends_with("merge 30")),
         "{shown}"
     );
-    // The selected merge moves the price with it: ten ranks up, 276 tokens.
+    // The selected merge moves the price with it: ten merges up, 276 tokens.
     let events = ScriptedEvents::new((0..10).map(|_| Event::key(KeyCode::Up)));
     let rows = screen(&mut app, events, 80, 24);
     let shown = rows.join("\n");
@@ -137,7 +137,11 @@ fn with_a_model_width_the_curve_prices_the_vocabulary_at_the_merge_shown() {
         shown.contains(&format!("vocab {vocab} x d 4,096 x 2 = {short} params")),
         "rank {rank}:\n{shown}"
     );
-    assert!(shown.contains(&format!("after rank {rank}:")), "{shown}");
+    // Merges are counted from 1: rank 19 is merge 20.
+    assert!(
+        shown.contains(&format!("after merge {}:", rank + 1)),
+        "{shown}"
+    );
 }
 
 #[test]
