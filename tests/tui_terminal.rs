@@ -320,11 +320,12 @@ fn clicks_select_in_a_real_terminal_and_the_mouse_is_given_back() {
         term.keys(&["n"]);
     }
     let screen = term.wait_for("six merges", |s| s.contains("Merges 6"));
-    // What the terminal sends for a click on the row of merge 2.
+    // What the terminal sends for a click on the row of merge 3 (merges
+    // are counted from 1).
     let (x, y) = sgr_place(&screen, "pla + y");
     term.text(&format!("\u{1b}[<0;{x};{y}M\u{1b}[<0;{x};{y}m"));
-    term.wait_for("merge 2 selected", |s| {
-        s.contains("play selected") && s.contains("merge 2: pla + y wins")
+    term.wait_for("merge 3 selected", |s| {
+        s.contains("play selected") && s.contains("merge 3: pla + y wins")
     });
     // A click on the 'r' of "replay", a byte no merge made.
     let (x, y) = sgr_place(&screen, "replay of");
