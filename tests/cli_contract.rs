@@ -121,6 +121,7 @@ fn train_save_encode_decode_round_trip() {
         " replayed café",
         "--format",
         "json",
+        "--tokens",
     ]));
     assert_eq!(
         v["ids"],
@@ -199,6 +200,7 @@ fn special_tokens_need_the_flag() {
         "--allow-special",
         "--format",
         "json",
+        "--tokens",
     ]));
     assert_eq!(special["ids"], serde_json::json!([261]));
     assert_eq!(special["tokens"][0]["special"], true);

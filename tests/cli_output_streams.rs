@@ -30,6 +30,7 @@ fn streamed_encode_json_is_the_json_value_byte_for_byte() {
             "--allow-special",
             "--format",
             "json",
+            "--tokens",
         ],
         &text,
     );
@@ -55,6 +56,38 @@ fn streamed_encode_json_is_the_json_value_byte_for_byte() {
         "mode": "byte",
     });
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{want}\n"));
+}
+
+#[test]
+fn encode_json_without_tokens_is_the_ids_and_their_count() {
+    let text = "Les naïfs ægithales hâtifs pondant à Noël 2024".as_bytes();
+    let out = bpeek(
+        &["encode", "--tokenizer", "o200k", "-", "--format", "json"],
+        text,
+    );
+    assert!(out.status.success());
+    let ids = builtin::load("o200k")
+        .unwrap()
+        .encode_bytes(text, false)
+        .unwrap();
+    let want = json!({"bytes": text.len(), "ids": ids, "mode": "byte", "token_count": ids.len()});
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{want}\n"));
+}
+
+#[test]
+fn encode_tokens_is_refused_where_it_describes_nothing() {
+    for extra in [
+        &["--format", "ids", "--tokens"][..],
+        &["--tokens"][..],
+        &["--format", "json", "--lines", "--tokens"][..],
+    ] {
+        let mut args = vec!["encode", "--tokenizer", "gpt2", "hi"];
+        args.extend_from_slice(extra);
+        let out = bpeek(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--tokens"));
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]

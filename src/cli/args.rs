@@ -187,13 +187,18 @@ pub struct EncodeArgs {
     /// Put around the text the tokens the model's post-processor adds (BOS, EOS, [CLS], [SEP])
     #[arg(long)]
     pub add_special_tokens: bool,
-    /// text (a report for people), json (ids and each token), ids (the ids alone, space-separated),
-    /// u32 (little-endian 32-bit ids) or npy (a NumPy array of them)
+    /// text (a report for people), json (the ids and their count; each token too with --tokens),
+    /// ids (the ids alone, space-separated), u32 (little-endian 32-bit ids) or npy (a NumPy array
+    /// of them)
     #[arg(long, value_enum, default_value_t = EncodeFormat::Text)]
     pub format: EncodeFormat,
     /// Only the number of tokens (a line of text, or {"bytes", "token_count"} with --format json)
     #[arg(long)]
     pub count: bool,
+    /// With --format json: describe each token too (its id, bytes, text and whether it is
+    /// special), several times the size of the ids alone
+    #[arg(long, conflicts_with = "count")]
+    pub tokens: bool,
     /// Each line of the input its own text (without its line break), encoded on every core;
     /// one line of output per line, in order: ids, or a JSON object per line (JSONL)
     #[arg(long)]
@@ -216,7 +221,7 @@ pub struct EncodeArgs {
 pub enum EncodeFormat {
     /// A report for people: each token with its id and text
     Text,
-    /// JSON: the ids, and each token's bytes and text
+    /// JSON: the ids and their count (each token's bytes and text too with --tokens)
     Json,
     /// The ids alone, separated by spaces, ending with a line break
     Ids,

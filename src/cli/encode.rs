@@ -61,7 +61,7 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
         }
         match args.format {
             EncodeFormat::Json => {
-                crate::cli::encode_json::write(&mut out, &tokenizer, &ids, text.len())
+                crate::cli::encode_json::write(&mut out, &tokenizer, &ids, text.len(), args.tokens)
             }
             EncodeFormat::Text => {
                 bpeek_core::encode_report::write(&mut out, &tokenizer, &ids, text.len())
@@ -85,6 +85,11 @@ fn check_output(args: &EncodeArgs) -> Result<()> {
     if binary && args.count {
         return Err(Error::input(
             "encode --count writes a number: use --format text, ids or json",
+        ));
+    }
+    if args.tokens && (args.format != EncodeFormat::Json || args.lines || args.chat.is_some()) {
+        return Err(Error::input(
+            "encode --tokens describes each token of one text in --format json (the text report always does; not with --lines or --chat)",
         ));
     }
     if binary && std::io::stdout().is_terminal() {

@@ -1,30 +1,39 @@
-//! `encode --format json`, written as it goes: the ids and then each
-//! token's description go straight to stdout, so memory stays near that of
-//! the ids themselves however long the text is. The bytes are those a
-//! `serde_json` value of the same report would print (keys in order).
+//! `encode --format json`, written as it goes: the ids (and with
+//! `--tokens`, each token's description) go straight to stdout, so memory
+//! stays near that of the ids themselves however long the text is. The
+//! bytes are those a `serde_json` value of the same report would print
+//! (keys in order).
 
 use bpeek_core::TokenId;
 use bpeek_core::display::token_text;
 use bpeek_core::encoder::Tokenizer;
 use std::io::{self, Write};
 
-/// Write the report for `ids`, encoded from `bytes` bytes of text.
+/// Write the report for `ids`, encoded from `bytes` bytes of text; each
+/// token is described only when `tokens` asks (the descriptions are many
+/// times the size of the ids, and most readers want the ids).
 pub fn write(
     w: &mut impl Write,
     tokenizer: &Tokenizer,
     ids: &[TokenId],
     bytes: usize,
+    tokens: bool,
 ) -> io::Result<()> {
+    let mut number = itoa::Buffer::new();
     write!(w, "{{\"bytes\":{bytes},\"ids\":[")?;
-    for (k, id) in ids.iter().enumerate() {
+    for (k, &id) in ids.iter().enumerate() {
         if k > 0 {
             w.write_all(b",")?;
         }
-        write!(w, "{id}")?;
+        w.write_all(number.format(id).as_bytes())?;
     }
     w.write_all(b"],\"mode\":")?;
     serde_json::to_writer(&mut *w, tokenizer.mode().name())?;
-    write!(w, ",\"token_count\":{},\"tokens\":[", ids.len())?;
+    write!(w, ",\"token_count\":{}", ids.len())?;
+    if !tokens {
+        return w.write_all(b"}\n");
+    }
+    w.write_all(b",\"tokens\":[")?;
     for (k, &id) in ids.iter().enumerate() {
         let token = tokenizer.describe(id);
         w.write_all(if k > 0 {
