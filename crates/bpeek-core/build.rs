@@ -56,7 +56,7 @@ fn main() {
             tokens.len(),
             |id| &tokens[id as usize],
             &byte_ids,
-            &by_bytes,
+            |bytes| by_bytes.get(bytes).copied(),
         );
         let mut pairs: Vec<(Pair, u32)> = pairs.into_iter().map(|(p, (_, id))| (p, id)).collect();
         pairs.sort_unstable();

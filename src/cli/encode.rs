@@ -11,7 +11,9 @@ use std::io::IsTerminal;
 
 pub fn run(args: &EncodeArgs) -> Result<()> {
     check_output(args)?;
-    let tokenizer = load_tokenizer(&args.tokenizer)?;
+    // Never dropped: the process ends when `encode` does, and freeing a
+    // large vocabulary a token at a time cost as much as loading it.
+    let tokenizer = std::mem::ManuallyDrop::new(load_tokenizer(&args.tokenizer)?);
     if let Some(chat) = &args.chat {
         return crate::cli::encode_chat::run(&tokenizer, chat, args);
     }

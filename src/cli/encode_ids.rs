@@ -1,27 +1,97 @@
 //! `encode`'s plain outputs, written at the encoder's speed: the ids alone
-//! as text (one buffer, integers written by `itoa`), as little-endian
+//! as text (one buffer, digits written in place), as little-endian
 //! 32-bit integers, as a NumPy `.npy` array, or only their number.
 
 use bpeek_core::TokenId;
 use std::io::{self, Write};
 
-/// `ids` separated by spaces, then a line break.
+/// `ids` separated by spaces, then a line break. Many ids are written a
+/// part per core (writing them cost a third of a whole run), the parts
+/// joined in order.
 pub fn write_ids(w: &mut dyn Write, ids: &[TokenId]) -> io::Result<()> {
-    let mut line = Vec::with_capacity(ids.len() * 6 + 1);
-    push_ids(&mut line, ids);
-    line.push(b'\n');
-    w.write_all(&line)
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_part = ids.len().div_ceil(threads).max(PART_FROM);
+    let parts: Vec<Vec<u8>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ids
+            .chunks(per_part)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut text = Vec::new();
+                    push_ids(&mut text, part);
+                    text
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for (k, part) in parts.iter().enumerate() {
+        if k > 0 {
+            w.write_all(b" ")?;
+        }
+        w.write_all(part)?;
+    }
+    w.write_all(b"\n")
 }
 
-/// `ids` separated by spaces, onto `out`.
+/// Fewer ids than this are written by one thread (a thread costs more).
+const PART_FROM: usize = 1 << 16;
+
+/// `ids` separated by spaces, onto `out`. The room for the longest id and
+/// its space is made once and the digits written in place: pushing each
+/// number's bytes cost more than making them.
 pub fn push_ids(out: &mut Vec<u8>, ids: &[TokenId]) {
-    let mut number = itoa::Buffer::new();
+    let start = out.len();
+    out.resize(start + ids.len() * 11, 0);
+    let room = &mut out[start..];
+    let mut at = 0;
     for (k, &id) in ids.iter().enumerate() {
         if k > 0 {
-            out.push(b' ');
+            room[at] = b' ';
+            at += 1;
         }
-        out.extend_from_slice(number.format(id).as_bytes());
+        at += put_decimal(&mut room[at..at + 10], id);
     }
+    out.truncate(start + at);
+}
+
+/// The two digits of each number below 100.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// `n` in decimal at the start of `room` (10 bytes, the most a `u32`
+/// takes); returns how many bytes it took.
+fn put_decimal(room: &mut [u8], mut n: u32) -> usize {
+    let len = decimal_len(n);
+    let mut end = len;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        room[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
+        end -= 2;
+    }
+    if n >= 10 {
+        let pair = n as usize * 2;
+        room[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        room[end - 1] = b'0' + n as u8;
+    }
+    len
+}
+
+fn decimal_len(n: u32) -> usize {
+    let mut len = 1;
+    let mut bound = 10u64;
+    while u64::from(n) >= bound {
+        len += 1;
+        bound *= 10;
+    }
+    len
 }
 
 /// `ids` as little-endian unsigned 32-bit integers.
@@ -68,6 +138,35 @@ mod tests {
         let mut none = Vec::new();
         write_ids(&mut none, &[]).unwrap();
         assert_eq!(none, b"\n");
+    }
+
+    #[test]
+    fn ids_are_written_as_rust_writes_each_number() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut ids: Vec<TokenId> = (0..=1000)
+            .chain([9, 10, 99, 100, 999_999, 1_000_000])
+            .collect();
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Every length of number, not only the long ones.
+            ids.push((seed >> 32) as u32 >> (seed % 32));
+        }
+        ids.push(u32::MAX);
+        let mut out = b"before:".to_vec();
+        push_ids(&mut out, &ids);
+        let want: Vec<String> = ids.iter().map(u32::to_string).collect();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!("before:{}", want.join(" "))
+        );
+        let mut written = Vec::new();
+        write_ids(&mut written, &ids).unwrap();
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            format!("{}\n", want.join(" "))
+        );
     }
 
     #[test]

@@ -7,6 +7,8 @@
 use crate::error::{Error, Result};
 use crate::merge::Merge;
 use crate::model::{Model, NO_TOKEN, RankModel};
+use crate::models::byte_index::ByteIndex;
+use crate::token_bytes::TokenBytes;
 use crate::models::char_bpe::CharBpe;
 use crate::models::rank_pairs::pair_ranks;
 use crate::models::spm::SpmModel;
@@ -116,7 +118,7 @@ impl Tokenizer {
         let (vocab, by_bytes) = Self::byte_vocab(tokens)?;
         let byte_ids = if missing_bytes_ok {
             (0..=255u8)
-                .map(|b| by_bytes.get(&[b][..]).copied().unwrap_or(NO_TOKEN))
+                .map(|b| by_bytes.get(&[b]).unwrap_or(NO_TOKEN))
                 .collect()
         } else {
             Self::byte_ids(&by_bytes)?
@@ -135,7 +137,7 @@ impl Tokenizer {
             joined.clear();
             joined.extend_from_slice(vocab.token_bytes(a));
             joined.extend_from_slice(vocab.token_bytes(b));
-            let Some(&id) = by_bytes.get(&joined) else {
+            let Some(id) = by_bytes.get(&joined) else {
                 return Err(Error::input(format!(
                     "merge {rank}: the result {:?} is not in the vocabulary",
                     crate::display::token_text(&joined)
@@ -182,7 +184,7 @@ impl Tokenizer {
             vocab.len(),
             |id| vocab.token_bytes(id),
             &byte_ids,
-            &by_bytes,
+            |bytes| by_bytes.get(bytes),
         );
         Ok(Self::ranked(
             name, vocab, byte_ids, ranks, by_bytes, pretok, specials,
@@ -194,7 +196,7 @@ impl Tokenizer {
     /// each entry is a pair and the token it makes.
     pub fn from_ranks_and_pairs(
         name: &str,
-        tokens: Vec<Vec<u8>>,
+        tokens: impl Into<TokenBytes>,
         pairs: impl ExactSizeIterator<Item = (Pair, TokenId)>,
         pretok: Pretok,
         specials: Vec<SpecialToken>,
@@ -220,7 +222,7 @@ impl Tokenizer {
         vocab: Vocab,
         byte_ids: Vec<TokenId>,
         ranks: FxHashMap<Pair, (u32, TokenId)>,
-        by_bytes: FxHashMap<Vec<u8>, TokenId>,
+        by_bytes: ByteIndex,
         pretok: Pretok,
         specials: Vec<SpecialToken>,
     ) -> Self {
@@ -420,23 +422,21 @@ impl Tokenizer {
         self.model.is_unknown(id, self.mode())
     }
 
-    fn byte_vocab(tokens: Vec<Vec<u8>>) -> Result<(Vocab, FxHashMap<Vec<u8>, TokenId>)> {
-        let mut by_bytes = FxHashMap::with_capacity_and_hasher(tokens.len(), Default::default());
-        for (id, t) in tokens.iter().enumerate() {
-            if !t.is_empty() && by_bytes.insert(t.clone(), id as TokenId).is_some() {
-                return Err(Error::input(format!(
-                    "token {id} ({:?}) appears twice in the vocabulary",
-                    crate::display::token_text(t)
-                )));
-            }
-        }
+    fn byte_vocab(tokens: impl Into<TokenBytes>) -> Result<(Vocab, ByteIndex)> {
+        let tokens = tokens.into();
+        let by_bytes = ByteIndex::new(&tokens).map_err(|id| {
+            Error::input(format!(
+                "token {id} ({:?}) appears twice in the vocabulary",
+                crate::display::token_text(tokens.token(id))
+            ))
+        })?;
         Ok((Vocab::from_tokens(tokens), by_bytes))
     }
 
-    fn byte_ids(by_bytes: &FxHashMap<Vec<u8>, TokenId>) -> Result<Vec<TokenId>> {
+    fn byte_ids(by_bytes: &ByteIndex) -> Result<Vec<TokenId>> {
         (0..=255u8)
             .map(|b| {
-                by_bytes.get(&[b][..]).copied().ok_or_else(|| {
+                by_bytes.get(&[b]).ok_or_else(|| {
                     Error::input(format!("the vocabulary has no token for the byte 0x{b:02X}, so not every text can be encoded"))
                 })
             })

@@ -32,6 +32,7 @@ pub mod pretokenize;
 pub mod resync;
 pub mod script;
 pub mod specials;
+pub mod token_bytes;
 pub mod train;
 
 pub mod vocab;

@@ -10,6 +10,7 @@
 
 use crate::encoder::MadeBy;
 use crate::merge::{Merge, apply_ranked};
+use crate::models::byte_index::ByteIndex;
 use crate::models::char_bpe::CharBpe;
 use crate::models::chunk_cache::ChunkCache;
 use crate::models::spm::{PieceType, SpmModel};
@@ -68,7 +69,7 @@ pub struct RankModel {
     /// are short and new.
     byte_pairs: OnceLock<Arc<[(u32, TokenId)]>>,
     /// Tokens by their bytes, for taking a chunk whole (rank files only).
-    whole: Option<FxHashMap<Vec<u8>, TokenId>>,
+    whole: Option<ByteIndex>,
 }
 
 /// The rank model of a tokenizer whose model is another: no bytes, no
@@ -181,7 +182,7 @@ impl RankModel {
         source: MergeSource,
         merges: Vec<Merge>,
         ranks: FxHashMap<Pair, (u32, TokenId)>,
-        whole: Option<FxHashMap<Vec<u8>, TokenId>>,
+        whole: Option<ByteIndex>,
     ) -> Self {
         RankModel {
             byte_ids,
@@ -353,7 +354,7 @@ impl RankModel {
     ) {
         symbols.clear();
         if let Some(whole) = &self.whole
-            && let Some(&id) = whole.get(chunk)
+            && let Some(id) = whole.get(chunk)
         {
             symbols.push(id);
             return;
@@ -369,7 +370,7 @@ impl RankModel {
     pub fn chunk_ids(&self, chunk: &[u8], drops_bytes: bool, symbols: &mut Vec<TokenId>) {
         symbols.clear();
         if let Some(whole) = &self.whole
-            && let Some(&id) = whole.get(chunk)
+            && let Some(id) = whole.get(chunk)
         {
             symbols.push(id);
             return;

@@ -4,6 +4,7 @@
 //! the end-of-word marker `</w>`, then the training alphabet in code point
 //! order. Merged tokens follow in rank order in both modes.
 
+use crate::token_bytes::TokenBytes;
 use crate::names::Mode;
 use crate::{Pair, TokenId};
 use rustc_hash::FxHashMap;
@@ -17,7 +18,7 @@ pub const END_OF_WORD_ID: TokenId = 1;
 pub struct Vocab {
     mode: Mode,
     /// The bytes of each token (char mode: the UTF-8 of its symbol string).
-    bytes: Vec<Vec<u8>>,
+    bytes: TokenBytes,
     /// How many base symbols each token is made of: a position measure that
     /// keeps its order under merging, used to find a pair's first occurrence.
     units: Vec<u32>,
@@ -41,7 +42,7 @@ impl Vocab {
     pub fn bytes() -> Self {
         Vocab {
             mode: Mode::Byte,
-            bytes: (0..=255u8).map(|b| vec![b]).collect(),
+            bytes: (0..=255u8).map(|b| vec![b]).collect::<Vec<_>>().into(),
             units: vec![1; 256],
             corpus_len: vec![1; 256],
             ends_word: vec![false; 256],
@@ -53,7 +54,8 @@ impl Vocab {
 
     /// A byte-level vocabulary given as the bytes of each id (imported
     /// tokenizers). Empty entries are ids this vocabulary does not use.
-    pub fn from_tokens(tokens: Vec<Vec<u8>>) -> Self {
+    pub fn from_tokens(tokens: impl Into<TokenBytes>) -> Self {
+        let tokens = tokens.into();
         let n = tokens.len();
         Vocab {
             mode: Mode::Byte,
@@ -74,7 +76,7 @@ impl Vocab {
         alphabet.dedup();
         let mut v = Vocab {
             mode: Mode::Char,
-            bytes: vec![UNK.as_bytes().to_vec(), END_OF_WORD.as_bytes().to_vec()],
+            bytes: vec![UNK.as_bytes().to_vec(), END_OF_WORD.as_bytes().to_vec()].into(),
             units: vec![1, 1],
             corpus_len: vec![0, 0],
             ends_word: vec![false, true],
@@ -86,7 +88,7 @@ impl Vocab {
             let id = v.bytes.len() as TokenId;
             v.alphabet.insert(c, id);
             let mut buf = [0u8; 4];
-            v.bytes.push(c.encode_utf8(&mut buf).as_bytes().to_vec());
+            v.bytes.push(c.encode_utf8(&mut buf).as_bytes());
             v.units.push(1);
             v.corpus_len.push(c.len_utf8() as u32);
             v.ends_word.push(false);
@@ -114,7 +116,7 @@ impl Vocab {
         for c in rest {
             let id = v.bytes.len() as TokenId;
             v.continuing.insert(c, id);
-            v.bytes.push(format!("{CONTINUING}{c}").into_bytes());
+            v.bytes.push(format!("{CONTINUING}{c}").as_bytes());
             v.units.push(1);
             v.corpus_len.push(c.len_utf8() as u32);
             v.ends_word.push(false);
@@ -171,12 +173,12 @@ impl Vocab {
     }
 
     pub fn contains(&self, id: TokenId) -> bool {
-        self.bytes.get(id as usize).is_some_and(|b| !b.is_empty())
+        self.bytes.get(id).is_some_and(|b| !b.is_empty())
     }
 
     /// The bytes of token `id` (char mode: its symbol string).
     pub fn token_bytes(&self, id: TokenId) -> &[u8] {
-        &self.bytes[id as usize]
+        self.bytes.token(id)
     }
 
     pub fn units(&self, id: TokenId) -> u32 {
@@ -202,8 +204,8 @@ impl Vocab {
     /// The bytes of the token merging `pair` makes: the two halves' bytes
     /// (WordPiece's symbols: `##g + ##s` is `##gs`, `h + ##u` is `hu`).
     pub fn joined(&self, (a, b): Pair) -> Vec<u8> {
-        let mut joined = self.bytes[a as usize].clone();
-        let right = &self.bytes[b as usize];
+        let mut joined = self.bytes.token(a).to_vec();
+        let right = self.bytes.token(b);
         let right = match self.has_continuing() {
             true => right.strip_prefix(CONTINUING.as_bytes()).unwrap_or(right),
             false => right,
@@ -216,7 +218,7 @@ impl Vocab {
     pub fn push_merge(&mut self, (a, b): Pair) -> TokenId {
         let id = self.bytes.len() as TokenId;
         let joined = self.joined((a, b));
-        self.bytes.push(joined);
+        self.bytes.push(&joined);
         self.units
             .push(self.units[a as usize] + self.units[b as usize]);
         self.corpus_len

@@ -4,6 +4,7 @@
 //! derives the pair that makes each token (see `build.rs`); the encoding
 //! itself is done by bpeek's own pre-tokenizers and encoder.
 
+use crate::token_bytes::TokenBytes;
 use crate::Pair;
 use crate::TokenId;
 use crate::encoder::{SpecialToken, Tokenizer};
@@ -90,8 +91,8 @@ pub fn load(name: &str) -> Result<Tokenizer> {
     let Some(b) = find(name) else {
         return Err(crate::names::unknown("built-in tokenizer", name, &names()));
     };
-    let table = Table::new(b.table)
-        .ok_or_else(|| Error::failure(format!("{}: the built-in table is damaged", b.name)))?;
+    let damaged = || Error::failure(format!("{}: the built-in table is damaged", b.name));
+    let table = Table::new(b.table).ok_or_else(damaged)?;
     let specials = b
         .specials
         .iter()
@@ -100,7 +101,8 @@ pub fn load(name: &str) -> Result<Tokenizer> {
             id,
         })
         .collect();
-    Tokenizer::from_ranks_and_pairs(b.name, table.tokens(), table.pairs(), b.pretok, specials)
+    let tokens = table.tokens().ok_or_else(damaged)?;
+    Tokenizer::from_ranks_and_pairs(b.name, tokens, table.pairs(), b.pretok, specials)
 }
 
 /// A table as `build.rs` writes it (little-endian u32s): the token count
@@ -126,15 +128,17 @@ impl Table {
         })
     }
 
-    fn tokens(&self) -> Vec<Vec<u8>> {
-        let ends: Vec<usize> = self
+    /// The tokens' bytes, copied as they lie in the table (the first
+    /// offset is 0: the table's bytes start with token 0's).
+    fn tokens(&self) -> Option<TokenBytes> {
+        let mut offsets = self
             .offsets
             .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize)
-            .collect();
-        ends.windows(2)
-            .map(|w| self.bytes.get(w[0]..w[1]).unwrap_or_default().to_vec())
-            .collect()
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize);
+        if offsets.next() != Some(0) {
+            return None;
+        }
+        TokenBytes::from_parts(self.bytes.to_vec(), offsets.collect())
     }
 
     fn pairs(&self) -> impl ExactSizeIterator<Item = (Pair, TokenId)> {

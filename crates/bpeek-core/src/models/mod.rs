@@ -2,6 +2,7 @@
 //! tables), BPE on characters, SentencePiece BPE and Unigram, WordPiece and
 //! WordLevel.
 
+pub mod byte_index;
 pub mod char_bpe;
 pub mod chunk_cache;
 pub mod rank_pairs;

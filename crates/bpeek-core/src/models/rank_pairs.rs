@@ -22,7 +22,7 @@ pub fn pair_ranks<'v>(
     count: usize,
     token_bytes: impl Fn(TokenId) -> &'v [u8],
     byte_ids: &[TokenId],
-    by_bytes: &FxHashMap<Vec<u8>, TokenId>,
+    by_bytes: impl Fn(&[u8]) -> Option<TokenId>,
 ) -> FxHashMap<Pair, (u32, TokenId)> {
     let mut ranks = FxHashMap::default();
     let mut symbols = Vec::new();
@@ -39,9 +39,7 @@ pub fn pair_ranks<'v>(
             continue;
         }
         for split in 1..bytes.len() {
-            if let (Some(&a), Some(&b)) =
-                (by_bytes.get(&bytes[..split]), by_bytes.get(&bytes[split..]))
-            {
+            if let (Some(a), Some(b)) = (by_bytes(&bytes[..split]), by_bytes(&bytes[split..])) {
                 ranks.insert((a, b), (id, id));
             }
         }
