@@ -5,10 +5,16 @@
 use bpeek_core::TokenId;
 use std::io::{self, Write};
 
-/// `ids` separated by spaces, then a line break. Many ids are written a
-/// part per core (writing them cost a third of a whole run), the parts
-/// joined in order.
+/// `ids` separated by spaces, then a line break.
 pub fn write_ids(w: &mut dyn Write, ids: &[TokenId]) -> io::Result<()> {
+    write_separated(w, ids, b' ')?;
+    w.write_all(b"\n")
+}
+
+/// `ids` with `separator` between them. Many ids are written a part per
+/// core (writing them cost a third of a whole run), the parts joined in
+/// order.
+pub fn write_separated(w: &mut dyn Write, ids: &[TokenId], separator: u8) -> io::Result<()> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let per_part = ids.len().div_ceil(threads).max(PART_FROM);
     let parts: Vec<Vec<u8>> = std::thread::scope(|scope| {
@@ -17,7 +23,7 @@ pub fn write_ids(w: &mut dyn Write, ids: &[TokenId]) -> io::Result<()> {
             .map(|part| {
                 scope.spawn(move || {
                     let mut text = Vec::new();
-                    push_ids(&mut text, part);
+                    push_separated(&mut text, part, separator);
                     text
                 })
             })
@@ -29,27 +35,32 @@ pub fn write_ids(w: &mut dyn Write, ids: &[TokenId]) -> io::Result<()> {
     });
     for (k, part) in parts.iter().enumerate() {
         if k > 0 {
-            w.write_all(b" ")?;
+            w.write_all(&[separator])?;
         }
         w.write_all(part)?;
     }
-    w.write_all(b"\n")
+    Ok(())
 }
 
 /// Fewer ids than this are written by one thread (a thread costs more).
 const PART_FROM: usize = 1 << 16;
 
-/// `ids` separated by spaces, onto `out`. The room for the longest id and
-/// its space is made once and the digits written in place: pushing each
-/// number's bytes cost more than making them.
+/// `ids` separated by spaces, onto `out`.
 pub fn push_ids(out: &mut Vec<u8>, ids: &[TokenId]) {
+    push_separated(out, ids, b' ');
+}
+
+/// `ids` with `separator` between them, onto `out`. The room for the
+/// longest id and its separator is made once and the digits written in
+/// place: pushing each number's bytes cost more than making them.
+pub fn push_separated(out: &mut Vec<u8>, ids: &[TokenId], separator: u8) {
     let start = out.len();
     out.resize(start + ids.len() * 11, 0);
     let room = &mut out[start..];
     let mut at = 0;
     for (k, &id) in ids.iter().enumerate() {
         if k > 0 {
-            room[at] = b' ';
+            room[at] = separator;
             at += 1;
         }
         at += put_decimal(&mut room[at..at + 10], id);

@@ -19,14 +19,8 @@ pub fn write(
     bytes: usize,
     tokens: bool,
 ) -> io::Result<()> {
-    let mut number = itoa::Buffer::new();
     write!(w, "{{\"bytes\":{bytes},\"ids\":[")?;
-    for (k, &id) in ids.iter().enumerate() {
-        if k > 0 {
-            w.write_all(b",")?;
-        }
-        w.write_all(number.format(id).as_bytes())?;
-    }
+    crate::cli::encode_ids::write_separated(w, ids, b',')?;
     w.write_all(b"],\"mode\":")?;
     serde_json::to_writer(&mut *w, tokenizer.mode().name())?;
     write!(w, ",\"token_count\":{}", ids.len())?;

@@ -4,8 +4,8 @@
 //! the end-of-word marker `</w>`, then the training alphabet in code point
 //! order. Merged tokens follow in rank order in both modes.
 
-use crate::token_bytes::TokenBytes;
 use crate::names::Mode;
+use crate::token_bytes::TokenBytes;
 use crate::{Pair, TokenId};
 use rustc_hash::FxHashMap;
 

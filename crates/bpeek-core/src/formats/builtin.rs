@@ -4,12 +4,12 @@
 //! derives the pair that makes each token (see `build.rs`); the encoding
 //! itself is done by bpeek's own pre-tokenizers and encoder.
 
-use crate::token_bytes::TokenBytes;
 use crate::Pair;
 use crate::TokenId;
 use crate::encoder::{SpecialToken, Tokenizer};
 use crate::error::{Error, Result};
 use crate::pretokenize::pretok::Pretok;
+use crate::token_bytes::TokenBytes;
 
 /// A built-in tokenizer by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,7 +28,10 @@ impl ByteIndex {
                 continue;
             }
             let hash = FxBuildHasher.hash_one(token);
-            if table.find(hash, |&other| tokens.token(other) == token).is_some() {
+            if table
+                .find(hash, |&other| tokens.token(other) == token)
+                .is_some()
+            {
                 return Err(id as TokenId);
             }
             table.insert_unique(hash, id as TokenId, |&other| {
