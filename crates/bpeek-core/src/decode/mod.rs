@@ -7,9 +7,13 @@ pub mod steps;
 use crate::TokenId;
 use crate::encoder::Tokenizer;
 use crate::error::{Error, Result};
+use crate::formats::byte_unicode;
 use crate::model::Model;
 use crate::names::Mode;
+use crate::normalize::added::{AddedToken, AddedVocab};
 use crate::vocab::{CONTINUING, END_OF_WORD};
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 
 impl Tokenizer {
     /// The bytes the ids stand for, concatenated (char mode: words joined by
@@ -24,13 +28,59 @@ impl Tokenizer {
                 )));
             }
         }
-        let bytes_of = |id| self.bytes_of(id).to_vec();
+        // The library decodes an added token matched after normalizing as
+        // its normalized text (`Hello` behind a Prepend("▁") is `▁Hello`).
+        let normalized: FxHashMap<TokenId, String> = match self.added.hf() {
+            Some(added) => added
+                .tokens()
+                .iter()
+                .filter(|t| t.normalized && !t.special)
+                .map(|t| (t.id, added.normalizer().apply(&t.text).into_owned()))
+                .collect(),
+            None => FxHashMap::default(),
+        };
+        let bytes_of = |id| match normalized.get(&id) {
+            Some(text) => text.as_bytes().to_vec(),
+            None => self.bytes_of(id).to_vec(),
+        };
         Ok(match &self.model {
             Model::SentencePiece(m) => m.decode(ids, bytes_of),
             Model::WordPiece(m) => m.decode(ids, bytes_of),
             Model::CharBpe(m) => m.decode(ids, bytes_of),
-            Model::Ranks(_) => self.concatenate(ids),
+            Model::Ranks(_) => match self.added.hf() {
+                Some(added) if self.mode() == Mode::Byte => self.concatenate_hf(ids, added),
+                _ => self.concatenate(ids),
+            },
         })
+    }
+
+    /// A Hugging Face byte-level file, decoded as the library's `decode`
+    /// does by default: special tokens are left out; an added token stands
+    /// for its text (normalized first when it is matched normalized), read
+    /// through the byte-level alphabet when every character of it is in
+    /// that alphabet, else as its own UTF-8 (so `naïve` gives `na`, the
+    /// lone byte 0xEF, `ve`).
+    fn concatenate_hf(&self, ids: &[TokenId], added: &AddedVocab) -> Vec<u8> {
+        let by_id: FxHashMap<TokenId, &AddedToken> =
+            added.tokens().iter().map(|t| (t.id, t)).collect();
+        let mut out = Vec::new();
+        for &id in ids {
+            match by_id.get(&id) {
+                Some(t) if t.special => {}
+                Some(t) => {
+                    let text = match t.normalized {
+                        true => added.normalizer().apply(&t.text),
+                        false => Cow::Borrowed(t.text.as_str()),
+                    };
+                    match byte_unicode::decode(&text) {
+                        Ok(bytes) => out.extend_from_slice(&bytes),
+                        Err(_) => out.extend_from_slice(text.as_bytes()),
+                    }
+                }
+                None => out.extend_from_slice(&self.describe(id).bytes),
+            }
+        }
+        out
     }
 
     /// The bytes of known ids, concatenated (char mode: words joined by

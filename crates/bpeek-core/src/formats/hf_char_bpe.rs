@@ -60,6 +60,11 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     let merges = merge_list(model)?;
     let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
     let added_normalizer = hf_pipeline::added_normalizer(&mut text, &tokens);
+    let decoded_as = tokens
+        .iter()
+        .filter(|t| t.normalized && !t.special)
+        .map(|t| (t.id, added_normalizer.apply(&t.text).into_owned()))
+        .collect();
     // Special tokens are silent when decoding but are still tokens the
     // model may hold: the model's own table keeps them findable.
     let cbpe = CharBpe::with_pairs(
@@ -79,6 +84,7 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
         byte_fallback: settings.byte_fallback,
         prefix: settings.prefix,
         suffix: settings.suffix,
+        decoded_as,
     });
     let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
     Ok(Tokenizer::from_char_bpe(

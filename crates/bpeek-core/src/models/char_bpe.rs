@@ -55,6 +55,10 @@ pub struct HfModel {
     pub prefix: String,
     /// Put after the last character of a word (`end_of_word_suffix`).
     pub suffix: String,
+    /// Added tokens matched after normalizing, decoded as their normalized
+    /// text, as the library decodes them (`Hello` behind a Prepend("▁")
+    /// is `▁Hello`, a space when decoded).
+    pub decoded_as: FxHashMap<TokenId, String>,
 }
 
 impl CharBpe {
@@ -440,10 +444,12 @@ impl CharBpe {
             let tokens = ids
                 .iter()
                 .filter(|&&id| !self.silent.get(id as usize).copied().unwrap_or(false))
-                .map(|&id| match self.texts.get(id as usize) {
-                    Some(t) => t.clone(),
-                    None => String::from_utf8_lossy(&other(id)).into_owned(),
-                })
+                .map(
+                    |&id| match hf.decoded_as.get(&id).or(self.texts.get(id as usize)) {
+                        Some(t) => t.clone(),
+                        None => String::from_utf8_lossy(&other(id)).into_owned(),
+                    },
+                )
                 .collect();
             return hf.text.decode(tokens).into_bytes();
         }
