@@ -5,7 +5,8 @@
 //! `hello`; behind a Prepend("▁") it is `▁Hello`, a space and `Hello`),
 //! and a byte-level file reads an added token through its byte alphabet
 //! when every character is in it (`naïve` gives a lone byte 0xEF) and as
-//! its own UTF-8 when one is not (`ĠzzĀ q`). Files are trained in the
+//! its own UTF-8 when one is not (`ĠzzĀ q`). A WordPiece file behind a
+//! BertNormalizer matches `Hello` in lowercased text (it was refused). Files are trained in the
 //! test by `tokenizers`; the texts hold each added token, each special
 //! token, and the two in every order.
 
@@ -68,7 +69,7 @@ fn decoding_is_what_the_library_gives_for_every_added_token() {
             }
         }
     }
-    assert!(compared >= 4 * texts.len(), "{compared}");
+    assert!(compared >= 5 * texts.len(), "{compared}");
     assert!(
         failures.is_empty(),
         "{} of {compared} decodings differ; the first:\n{}",

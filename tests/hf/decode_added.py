@@ -2,8 +2,8 @@
 decode as the library does by default.
 
 stdin: {"dir": folder, "corpus": [lines], "texts": [...]}. Trains byte-level
-BPE (plain and behind Lowercase), BPE on characters with byte fallback and
-WordLevel, each with the special tokens `<s>` and `<0x41>` (a special token
+BPE (plain and behind Lowercase), BPE on characters with byte fallback, WordPiece
+behind a lowercasing BertNormalizer and WordLevel, each with the special tokens `<s>` and `<0x41>` (a special token
 that is also a byte piece's name), the added tokens `Hello` (normalized),
 `World` (not normalized), `naïve` and `ĠzzĀ q` (characters inside and
 outside the byte-level alphabet); saves dir/kind.json and prints {kind:
@@ -45,6 +45,16 @@ def char_bpe():
     return tok
 
 
+def word_piece():
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece()
+    trainer = trainers.WordPieceTrainer(vocab_size=300, special_tokens=["[UNK]", "<s>"], show_progress=False)
+    tok.train_from_iterator(corpus, trainer)
+    return tok
+
+
 def word_level():
     tok = Tokenizer(models.WordLevel(unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
@@ -56,6 +66,7 @@ kinds = {
     "byte_level": byte_level(False),
     "byte_level_lowercase": byte_level(True),
     "char_bpe": char_bpe(),
+    "word_piece": word_piece(),
     "word_level": word_level(),
 }
 out = {}

@@ -110,15 +110,20 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
         })? as usize,
     };
     let mut pieces = vocab_pieces(model)?;
-    let (normalizer, split, steps) = word_text(&file, level)?;
-    let normalizes =
-        normalizer.is_some() || steps.as_ref().is_some_and(|t| !t.normalizer.is_empty());
+    let added_normalized = file.added.iter().any(|(_, t)| t.normalized);
+    let (normalizer, split, mut steps) = word_text(&file, level, added_normalized)?;
     let cleanup = match file.decoder {
         Value::Null if level => false,
         d => decoder_cleanup(d, &prefix)?,
     };
-    let added = file.added;
-    let special = place_added_tokens(&mut pieces, &added, normalizes)?;
+    let special = place_added_tokens(&mut pieces, &file.added)?;
+    let added: Vec<AddedToken> = file.added.into_iter().map(|(_, t)| t).collect();
+    // Added tokens matched in normalized text take the normalizer from
+    // the steps, as the library normalizes the text between them first.
+    let added_normalizer = match &mut steps {
+        Some(steps) => hf_pipeline::added_normalizer(steps, &added),
+        None => Normalizer::None,
+    };
     let wp = WordPiece::new(WordPieceSpec {
         pieces,
         unk_token,
@@ -135,12 +140,13 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
         Some(steps) => wp.with_text(steps),
         None => wp,
     };
-    let added = (!added.is_empty()).then(|| {
-        AddedVocab::new(
-            added.into_iter().map(|(_, t)| t).collect(),
-            Normalizer::None,
-        )
-    });
+    let decoded_as = added
+        .iter()
+        .filter(|t| t.normalized && !t.special)
+        .map(|t| (t.id, added_normalizer.apply(&t.text).into_owned()))
+        .collect();
+    let wp = wp.with_decoded_as(decoded_as);
+    let added = (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer));
     Ok(Tokenizer::from_wordpiece(name, wp, added))
 }
 
@@ -190,17 +196,19 @@ fn vocab_pieces(model: &Value) -> Result<Vec<String>> {
 
 /// How text is normalized and cut into words: one BertNormalizer and one
 /// word split run on their own fast path; anything else runs as the
-/// file's steps.
+/// file's steps, and so does a file with added tokens matched after
+/// normalizing (the steps' normalizer then moves to the added tokens).
 fn word_text(
     file: &HfFile,
     level: bool,
+    added_normalized: bool,
 ) -> Result<(Option<BertNormalizer>, WordSplit, Option<HfText>)> {
     let simple = (
         bert_normalizer(file.normalizer),
         word_split(file.pre_tokenizer),
     );
     Ok(match simple {
-        (Ok(n), Ok(s)) => (n, s, None),
+        (Ok(n), Ok(s)) if !added_normalized || n.is_none() => (n, s, None),
         _ => {
             let kind = if level { "WordLevel" } else { "WordPiece" };
             let steps = hf_pipeline::read_text(file, kind)?;
@@ -210,21 +218,13 @@ fn word_text(
 }
 
 /// Gives each added token its id's piece (which must be its text where
-/// model.vocab has one): the ids of the special ones. Added tokens are
-/// matched before normalizing only.
+/// model.vocab has one): the ids of the special ones.
 fn place_added_tokens(
     pieces: &mut Vec<String>,
     added: &[(String, AddedToken)],
-    normalizes: bool,
 ) -> Result<Vec<TokenId>> {
     let mut special = Vec::new();
     for (place, t) in added {
-        if t.normalized && normalizes {
-            return Err(Error::input(format!(
-                "{place}: {:?} is matched after normalizing, which bpeek does not do with WordPiece or WordLevel (only added tokens with \"normalized\": false)",
-                t.text
-            )));
-        }
         let at = t.id as usize;
         if at >= pieces.len() {
             pieces.resize(at + 1, String::new());

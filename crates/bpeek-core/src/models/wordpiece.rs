@@ -83,6 +83,9 @@ pub struct WordPiece {
     /// A Hugging Face file's own normalizer and pre-tokenizer steps, when
     /// they are other than one BertNormalizer and one word split.
     text: Option<Box<crate::pretokenize::hf_text::HfText>>,
+    /// Added tokens matched after normalizing, decoded as their normalized
+    /// text as the library decodes them (`Hello` behind Lowercase: `hello`).
+    decoded_as: FxHashMap<TokenId, String>,
 }
 
 /// One step of cutting a word: the piece taken and the longer ones tried
@@ -100,6 +103,12 @@ impl WordPiece {
     /// The model as WordLevel: each word one token, or the unknown token.
     pub fn with_whole_words(mut self) -> Self {
         self.whole_words = true;
+        self
+    }
+
+    /// The model decoding the ids of `decoded_as` as their texts there.
+    pub fn with_decoded_as(mut self, decoded_as: FxHashMap<TokenId, String>) -> Self {
+        self.decoded_as = decoded_as;
         self
     }
 
@@ -147,6 +156,7 @@ impl WordPiece {
             cleanup: spec.cleanup,
             whole_words: false,
             text: None,
+            decoded_as: FxHashMap::default(),
         })
     }
 
@@ -401,7 +411,7 @@ impl WordPiece {
                 continue;
             }
             let owned;
-            let piece: &str = match self.pieces.get(id as usize) {
+            let piece: &str = match self.decoded_as.get(&id).or(self.pieces.get(id as usize)) {
                 Some(p) => p,
                 None => {
                     owned = String::from_utf8_lossy(&other(id)).into_owned();
