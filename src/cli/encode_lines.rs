@@ -77,36 +77,19 @@ fn encode_block(
     o: LineOptions,
     threads: usize,
 ) -> Result<Vec<Vec<u8>>> {
-    let per = lines.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = lines
-            .chunks(per)
-            .enumerate()
-            .map(|(part, block)| {
-                scope.spawn(move || -> Result<Vec<u8>> {
-                    let mut out = Vec::new();
-                    for (k, line) in block.iter().enumerate() {
-                        let at = first_line + part * per + k + 1;
-                        line_output(tok, line, o, &mut out)
-                            .map_err(|e| e.context(format!("line {at}")))?;
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(Error::failure("encoding a block of lines failed")))
-            })
-            .collect()
+    bpeek_core::parallel::in_blocks(lines, threads, |first, block| {
+        let mut out = Vec::new();
+        for (k, line) in block.iter().enumerate() {
+            let at = first_line + first + k + 1;
+            line_output(tok, line, o, &mut out).map_err(|e| e.context(format!("line {at}")))?;
+        }
+        Ok(out)
     })
 }
 
 /// Each line of `text` encoded, written to `w` in order.
 pub fn write(tok: &Tokenizer, text: &[u8], o: LineOptions, w: &mut dyn Write) -> Result<()> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = bpeek_core::parallel::threads();
     let all = lines(text);
     let mut start = 0;
     while start < all.len() {
