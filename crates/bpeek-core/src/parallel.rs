@@ -12,9 +12,12 @@ use crate::line_cuts;
 /// where the tokenizer's encodings can be cut so.
 pub const PARALLEL_FROM: usize = 1 << 20;
 
-/// The threads this machine runs at once (1 where it cannot say).
+/// The threads this machine runs at once (1 where it cannot say). Asked
+/// once: the answer reads the cgroup's files, which costs more than
+/// encoding a short text.
 pub fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The ids of the whole text, as [`Tokenizer::encode_for_model`] gives

@@ -36,56 +36,55 @@ impl PyTokenizer {
     /// as `bpeek encode --format ids` gives them. `allow_special`: text
     /// that spells a special token is that token (otherwise it is ordinary
     /// text); `add_special_tokens`: the tokens the file's post-processor
-    /// puts around a text.
-    #[pyo3(signature = (text, allow_special = false, add_special_tokens = false))]
+    /// puts around a text. `threads`: how many threads a long text (1 MB
+    /// or more) may be encoded on, every core's by default.
+    #[pyo3(signature = (text, allow_special = false, add_special_tokens = false, threads = None))]
     fn encode<'py>(
         &self,
         py: Python<'py>,
         text: Text,
         allow_special: bool,
         add_special_tokens: bool,
+        threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let ids = self.encode_one(py, &text, allow_special, add_special_tokens)?;
+        let o = Options::new(allow_special, add_special_tokens, threads);
+        let ids = self.encode_one(py, &text, o)?;
         self.ints.list(py, &ids)
     }
 
     /// The ids of each text, as `encode` gives them, the texts encoded on
-    /// every core (as `bpeek encode --lines` encodes lines).
-    #[pyo3(signature = (texts, allow_special = false, add_special_tokens = false))]
+    /// every core (as `bpeek encode --lines` encodes lines), or on
+    /// `threads` threads.
+    #[pyo3(signature = (texts, allow_special = false, add_special_tokens = false, threads = None))]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
         texts: Vec<Text>,
         allow_special: bool,
         add_special_tokens: bool,
+        threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let threads = parallel::threads();
+        let o = Options::new(allow_special, add_special_tokens, threads);
         let all = py
             .detach(|| {
-                parallel::encode_each(
-                    &self.tok,
-                    &texts,
-                    allow_special,
-                    add_special_tokens,
-                    threads,
-                )
+                parallel::encode_each(&self.tok, &texts, o.allow_special, o.add_special, o.threads)
             })
             .map_err(to_python)?;
         self.ints.lists(py, &all)
     }
 
     /// How many tokens `text` is, as `bpeek encode --count` says.
-    #[pyo3(signature = (text, allow_special = false, add_special_tokens = false))]
+    #[pyo3(signature = (text, allow_special = false, add_special_tokens = false, threads = None))]
     fn count(
         &self,
         py: Python<'_>,
         text: Text,
         allow_special: bool,
         add_special_tokens: bool,
+        threads: Option<usize>,
     ) -> PyResult<usize> {
-        Ok(self
-            .encode_one(py, &text, allow_special, add_special_tokens)?
-            .len())
+        let o = Options::new(allow_special, add_special_tokens, threads);
+        Ok(self.encode_one(py, &text, o)?.len())
     }
 
     /// The text of `ids`. Bytes that are not whole UTF-8 characters (a
@@ -133,24 +132,31 @@ impl PyTokenizer {
     }
 }
 
+/// What an encoding call was asked for.
+#[derive(Clone, Copy)]
+struct Options {
+    allow_special: bool,
+    add_special: bool,
+    threads: usize,
+}
+
+impl Options {
+    /// The options; threads every core's unless said (0 is taken as 1).
+    fn new(allow_special: bool, add_special: bool, threads: Option<usize>) -> Self {
+        Options {
+            allow_special,
+            add_special,
+            threads: threads.unwrap_or_else(parallel::threads).max(1),
+        }
+    }
+}
+
 impl PyTokenizer {
     /// One text's ids, on every core where it is long (as `bpeek encode`).
-    fn encode_one(
-        &self,
-        py: Python<'_>,
-        text: &Text,
-        allow_special: bool,
-        add_special: bool,
-    ) -> PyResult<Vec<TokenId>> {
-        let threads = parallel::threads();
+    fn encode_one(&self, py: Python<'_>, text: &Text, o: Options) -> PyResult<Vec<TokenId>> {
         py.detach(|| {
-            parallel::encode_whole(
-                &self.tok,
-                text.as_ref(),
-                allow_special,
-                add_special,
-                threads,
-            )
+            let text = text.as_ref();
+            parallel::encode_whole(&self.tok, text, o.allow_special, o.add_special, o.threads)
         })
         .map_err(to_python)
     }
