@@ -1,5 +1,5 @@
 //! bpeek's errors as Python exceptions, with the message the command line
-//! prints: a file the system would not give (missing, unreadable) is an
+//! prints. A file the system would not give (missing, unreadable) is an
 //! `OSError` (`FileNotFoundError` when it is not there), anything else
 //! wrong with the input (a name, a file's content, an id, a text) a
 //! `ValueError`, and a failure that is nobody's input an `OSError`.
