@@ -5,7 +5,7 @@
 
 use crate::cli::args::EncodeFormat;
 use crate::cli::encode_ids::push_ids;
-use bpeek_core::encoder::Tokenizer;
+use bpeek_core::encoder::{EncodeCache, Tokenizer};
 use bpeek_core::error::{Error, Result};
 use std::io::Write;
 
@@ -37,8 +37,14 @@ fn lines(text: &[u8]) -> Vec<&[u8]> {
 }
 
 /// One line's output: its ids (or its count) as text, or a JSON object.
-fn line_output(tok: &Tokenizer, line: &[u8], o: LineOptions, out: &mut Vec<u8>) -> Result<()> {
-    let ids = tok.encode_for_model(line, o.allow_special, o.add_special)?;
+fn line_output(
+    tok: &Tokenizer,
+    line: &[u8],
+    o: LineOptions,
+    cache: &mut EncodeCache,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let ids = tok.encode_for_model_in(line, o.allow_special, o.add_special, cache)?;
     let mut number = itoa::Buffer::new();
     match (o.format, o.count) {
         (EncodeFormat::Json, true) => {
@@ -79,9 +85,12 @@ fn encode_block(
 ) -> Result<Vec<Vec<u8>>> {
     bpeek_core::parallel::in_blocks(lines, threads, |first, block| {
         let mut out = Vec::new();
+        // The chunks of a line are kept for the lines after it.
+        let mut cache = tok.encode_cache(block.iter().map(|l| l.len()).sum());
         for (k, line) in block.iter().enumerate() {
             let at = first_line + first + k + 1;
-            line_output(tok, line, o, &mut out).map_err(|e| e.context(format!("line {at}")))?;
+            line_output(tok, line, o, &mut cache, &mut out)
+                .map_err(|e| e.context(format!("line {at}")))?;
         }
         Ok(out)
     })

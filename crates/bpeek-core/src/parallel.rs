@@ -117,11 +117,14 @@ pub fn encode_each<T: AsRef<[u8]> + Sync>(
     threads: usize,
 ) -> Result<Vec<Vec<TokenId>>> {
     let blocks = in_blocks(texts, threads, |first, block| {
+        // The chunks of one text are kept for the next: short texts are
+        // then encoded as fast as one long one.
+        let mut cache = tok.encode_cache(block.iter().map(|t| t.as_ref().len()).sum());
         block
             .iter()
             .enumerate()
             .map(|(k, text)| {
-                tok.encode_for_model(text.as_ref(), allow_special, add_special)
+                tok.encode_for_model_in(text.as_ref(), allow_special, add_special, &mut cache)
                     .map_err(|e| e.context(format!("text {}", first + k + 1)))
             })
             .collect::<Result<Vec<_>>>()

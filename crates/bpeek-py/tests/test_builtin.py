@@ -73,3 +73,19 @@ def test_properties_say_what_the_tokenizer_is():
     assert bpeek.Tokenizer("bytes").vocab_size == 256
     labelled = bpeek.Tokenizer("mine=o200k")
     assert labelled.name == "mine"
+
+
+@pytest.mark.parametrize("name", list(TIKTOKEN))
+def test_a_large_batch_is_tiktokens_text_by_text(name, samples, random_texts):
+    need("tiktoken")
+    from reference import tiktoken_encoding
+
+    enc = tiktoken_encoding(TIKTOKEN[name])
+    tok = bpeek.Tokenizer(name)
+    # Over 64 KB a block, so that each block keeps the chunks of its texts
+    # for the texts after them.
+    texts = samples * 4 + random_texts(2000, seed=31, longest=120)
+    for threads in [1, 2]:
+        ours = tok.encode_batch(texts, threads=threads)
+        wrong = [(t, a) for t, a in zip(texts, ours) if a != enc.encode_ordinary(t)]
+        assert not wrong, dump(wrong[:3])
