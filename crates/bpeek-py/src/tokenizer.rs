@@ -7,11 +7,12 @@ use crate::errors::to_python;
 use crate::ids::Ints;
 use crate::text::Text;
 use bpeek_core::TokenId;
-use bpeek_core::encoder::Tokenizer;
+use bpeek_core::encoder::{EncodeCache, Tokenizer};
 use bpeek_core::error::{Error, quoted};
 use bpeek_core::parallel;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
+use std::sync::Mutex;
 
 /// A tokenizer: a built-in name (bytes, gpt2, cl100k, o200k) or any file
 /// or name `bpeek encode --tokenizer` takes.
@@ -19,7 +20,14 @@ use pyo3::types::{PyBytes, PyList};
 pub struct PyTokenizer {
     tok: Tokenizer,
     ints: Ints,
+    /// Chunks met by `encode` and `count` on short texts, kept for the
+    /// calls after: a loop over short texts then goes as fast as a batch.
+    /// A call that finds it taken (another thread's) goes without.
+    recent: Mutex<EncodeCache>,
 }
+
+/// The bytes of text [`PyTokenizer::recent`] is sized for.
+const RECENT_BYTES: usize = 1 << 20;
 
 #[pymethods]
 impl PyTokenizer {
@@ -29,7 +37,8 @@ impl PyTokenizer {
             .detach(|| bpeek_core::formats::load::load(name_or_file))
             .map_err(to_python)?;
         let ints = Ints::new(tok.id_limit());
-        Ok(PyTokenizer { tok, ints })
+        let recent = Mutex::new(tok.encode_cache(RECENT_BYTES));
+        Ok(PyTokenizer { tok, ints, recent })
     }
 
     /// The ids of `text` (`str`, or `bytes` for a byte-level tokenizer),
@@ -156,7 +165,15 @@ impl PyTokenizer {
     fn encode_one(&self, py: Python<'_>, text: &Text, o: Options) -> PyResult<Vec<TokenId>> {
         py.detach(|| {
             let text = text.as_ref();
-            parallel::encode_whole(&self.tok, text, o.allow_special, o.add_special, o.threads)
+            let (special, add) = (o.allow_special, o.add_special);
+            if text.len() < parallel::PARALLEL_FROM
+                && let Ok(mut recent) = self.recent.try_lock()
+            {
+                return self
+                    .tok
+                    .encode_for_model_in(text, special, add, &mut recent);
+            }
+            parallel::encode_whole(&self.tok, text, special, add, o.threads)
         })
         .map_err(to_python)
     }

@@ -74,3 +74,16 @@ def valid_utf8(b):
         return True
     except UnicodeDecodeError:
         return False
+
+
+def test_python_threads_encoding_at_once_get_each_texts_ids(random_texts):
+    from concurrent.futures import ThreadPoolExecutor
+
+    tok = bpeek.Tokenizer("o200k")
+    texts = random_texts(2000, seed=41, longest=100)
+    alone = tok.encode_batch(texts, threads=1)
+    # Four threads share the tokenizer: the lock is released while each
+    # encodes, and a call that finds the kept chunks in use goes without.
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(tok.encode, texts))
+    assert together == alone
