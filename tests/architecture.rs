@@ -14,11 +14,12 @@ fn root() -> PathBuf {
 }
 
 /// The workspace's packages, lowest layer first, with the folder of each.
-const LAYERS: [(&str, &str); 5] = [
+const LAYERS: [(&str, &str); 6] = [
     ("bpeek-core", "crates/bpeek-core"),
     ("bpeek-counts", "crates/bpeek-counts"),
     ("bpeek-tui", "crates/bpeek-tui"),
     ("bpeek-serve", "crates/bpeek-serve"),
+    ("bpeek-py", "crates/bpeek-py"),
     ("bpeek", "."),
 ];
 
@@ -75,6 +76,7 @@ fn the_engine_knows_no_terminal_command_line_socket_or_parquet() {
         "russh",
         "parquet",
         "signal-hook",
+        "pyo3",
     ] {
         assert!(
             !deps.iter().any(|d| d == front_end),

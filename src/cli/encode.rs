@@ -102,48 +102,14 @@ fn check_output(args: &EncodeArgs) -> Result<()> {
     Ok(())
 }
 
-/// Texts this long or longer are cut into parts encoded on every core,
-/// where the tokenizer's encodings can be cut so.
-const PARALLEL_FROM: usize = 1 << 20;
-
-/// The ids of the whole text: on every core, cut at places where a chunk
-/// always starts (the ids of one pass, see `line_cuts`), when the text is
-/// long, UTF-8, and the tokenizer's encodings can be cut there.
+/// The ids of the whole text, on every core where it is long enough and
+/// can be cut (see [`bpeek_core::parallel::encode_whole`]).
 fn encode_whole(tok: &Tokenizer, text: &[u8], args: &EncodeArgs) -> Result<Vec<TokenId>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let whole = || tok.encode_for_model(text, args.allow_special, args.add_special_tokens);
-    if threads < 2 || text.len() < PARALLEL_FROM || args.add_special_tokens {
-        return whole();
-    }
-    let Ok(s) = std::str::from_utf8(text) else {
-        return whole();
-    };
-    if !bpeek_core::line_cuts::cuts_at_lines(tok) {
-        return whole();
-    }
-    let mut cuts = vec![0];
-    for k in 1..threads {
-        let at = bpeek_core::line_cuts::next_cut(tok, s, text.len() * k / threads);
-        if at > *cuts.last().unwrap_or(&0) && at < text.len() {
-            cuts.push(at);
-        }
-    }
-    cuts.push(text.len());
-    let parts: Vec<Option<Vec<TokenId>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = cuts
-            .windows(2)
-            .map(|w| {
-                let (from, to) = (w[0], w[1]);
-                scope.spawn(move || bpeek_core::line_cuts::tokens_between(tok, s, from, to))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().ok().flatten())
-            .collect()
-    });
-    if parts.iter().any(Option::is_none) {
-        return whole();
-    }
-    Ok(parts.into_iter().flatten().flatten().collect())
+    bpeek_core::parallel::encode_whole(
+        tok,
+        text,
+        args.allow_special,
+        args.add_special_tokens,
+        bpeek_core::parallel::threads(),
+    )
 }

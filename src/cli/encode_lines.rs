@@ -5,7 +5,7 @@
 
 use crate::cli::args::EncodeFormat;
 use crate::cli::encode_ids::push_ids;
-use bpeek_core::encoder::Tokenizer;
+use bpeek_core::encoder::{EncodeCache, Tokenizer};
 use bpeek_core::error::{Error, Result};
 use std::io::Write;
 
@@ -37,8 +37,14 @@ fn lines(text: &[u8]) -> Vec<&[u8]> {
 }
 
 /// One line's output: its ids (or its count) as text, or a JSON object.
-fn line_output(tok: &Tokenizer, line: &[u8], o: LineOptions, out: &mut Vec<u8>) -> Result<()> {
-    let ids = tok.encode_for_model(line, o.allow_special, o.add_special)?;
+fn line_output(
+    tok: &Tokenizer,
+    line: &[u8],
+    o: LineOptions,
+    cache: &mut EncodeCache,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let ids = tok.encode_for_model_in(line, o.allow_special, o.add_special, cache)?;
     let mut number = itoa::Buffer::new();
     match (o.format, o.count) {
         (EncodeFormat::Json, true) => {
@@ -77,36 +83,22 @@ fn encode_block(
     o: LineOptions,
     threads: usize,
 ) -> Result<Vec<Vec<u8>>> {
-    let per = lines.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = lines
-            .chunks(per)
-            .enumerate()
-            .map(|(part, block)| {
-                scope.spawn(move || -> Result<Vec<u8>> {
-                    let mut out = Vec::new();
-                    for (k, line) in block.iter().enumerate() {
-                        let at = first_line + part * per + k + 1;
-                        line_output(tok, line, o, &mut out)
-                            .map_err(|e| e.context(format!("line {at}")))?;
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(Error::failure("encoding a block of lines failed")))
-            })
-            .collect()
+    bpeek_core::parallel::in_blocks(lines, threads, |first, block| {
+        let mut out = Vec::new();
+        // The chunks of a line are kept for the lines after it.
+        let mut cache = tok.encode_cache(block.iter().map(|l| l.len()).sum());
+        for (k, line) in block.iter().enumerate() {
+            let at = first_line + first + k + 1;
+            line_output(tok, line, o, &mut cache, &mut out)
+                .map_err(|e| e.context(format!("line {at}")))?;
+        }
+        Ok(out)
     })
 }
 
 /// Each line of `text` encoded, written to `w` in order.
 pub fn write(tok: &Tokenizer, text: &[u8], o: LineOptions, w: &mut dyn Write) -> Result<()> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = bpeek_core::parallel::threads();
     let all = lines(text);
     let mut start = 0;
     while start < all.len() {

@@ -9,6 +9,7 @@ use crate::merge::Merge;
 use crate::model::{Model, NO_TOKEN, RankModel};
 use crate::models::byte_index::ByteIndex;
 use crate::models::char_bpe::CharBpe;
+use crate::models::chunk_cache::ChunkCache;
 use crate::models::rank_pairs::pair_ranks;
 use crate::models::spm::SpmModel;
 use crate::models::wordpiece::WordPiece;
@@ -351,6 +352,37 @@ impl Tokenizer {
         add_special: bool,
     ) -> Result<Vec<TokenId>> {
         let ids = self.encode_bytes(text, allow_special)?;
+        self.around(ids, add_special)
+    }
+
+    /// A cache for encoding many texts of about `bytes` bytes in all, one
+    /// after another, with [`Tokenizer::encode_for_model_in`]: only
+    /// byte-level BPE by rank keeps chunks, and only when the texts are
+    /// long enough together to pay for its tables.
+    pub fn encode_cache(&self, bytes: usize) -> EncodeCache {
+        let keeps = matches!(self.model, Model::Ranks(_))
+            && self.mode() == Mode::Byte
+            && bytes >= crate::model::CACHE_FROM;
+        EncodeCache(keeps.then(|| ChunkCache::for_text(bytes)))
+    }
+
+    /// [`Tokenizer::encode_for_model`], finding the chunks met in the
+    /// texts encoded before with `cache` (made by this tokenizer's
+    /// [`Tokenizer::encode_cache`]) in it: the same ids, found sooner.
+    pub fn encode_for_model_in(
+        &self,
+        text: &[u8],
+        allow_special: bool,
+        add_special: bool,
+        cache: &mut EncodeCache,
+    ) -> Result<Vec<TokenId>> {
+        let ids =
+            self.watched(|| self.encode_bytes_unwatched(text, allow_special, cache.0.as_mut()))??;
+        self.around(ids, add_special)
+    }
+
+    /// `ids`, with the template's tokens around them when `add_special`.
+    fn around(&self, ids: Vec<TokenId>, add_special: bool) -> Result<Vec<TokenId>> {
         if !add_special {
             return Ok(ids);
         }
@@ -606,6 +638,16 @@ impl Tokenizer {
     /// [`crate::pretokenize::pattern_work::watch`] around: text from outside is
     /// encoded with [`Tokenizer::try_encode`].
     pub fn encode(&self, text: &str, allow_special: bool) -> Vec<TokenId> {
+        self.encode_in(text, allow_special, None)
+    }
+
+    /// [`Tokenizer::encode`] with the chunks `cache` kept from texts before.
+    fn encode_in(
+        &self,
+        text: &str,
+        allow_special: bool,
+        mut cache: Option<&mut ChunkCache>,
+    ) -> Vec<TokenId> {
         let mut ids = Vec::new();
         // Whether a piece starts the text (nothing came before it).
         let mut first = true;
@@ -621,11 +663,15 @@ impl Tokenizer {
                             .checked_sub(text.as_ptr() as usize)
                             .and_then(|start| text.get(start..start + t.len()))
                             .filter(|s| s.as_ptr() == t.as_ptr());
-                        self.encode_ordinary(t, s, first, &mut ids)
+                        self.encode_ordinary(t, s, first, cache.as_deref_mut(), &mut ids)
                     }
-                    Piece::Normalized(t) => {
-                        self.encode_ordinary(t.as_bytes(), Some(&t), first, &mut ids)
-                    }
+                    Piece::Normalized(t) => self.encode_ordinary(
+                        t.as_bytes(),
+                        Some(&t),
+                        first,
+                        cache.as_deref_mut(),
+                        &mut ids,
+                    ),
                 }
                 first = false;
             });
@@ -636,10 +682,15 @@ impl Tokenizer {
     /// A regex of the file's that would take more than linear work on the
     /// text is refused as in [`Tokenizer::try_encode`].
     pub fn encode_bytes(&self, text: &[u8], allow_special: bool) -> Result<Vec<TokenId>> {
-        self.watched(|| self.encode_bytes_unwatched(text, allow_special))?
+        self.watched(|| self.encode_bytes_unwatched(text, allow_special, None))?
     }
 
-    fn encode_bytes_unwatched(&self, text: &[u8], allow_special: bool) -> Result<Vec<TokenId>> {
+    fn encode_bytes_unwatched(
+        &self,
+        text: &[u8],
+        allow_special: bool,
+        mut cache: Option<&mut ChunkCache>,
+    ) -> Result<Vec<TokenId>> {
         match self.mode() {
             Mode::Char => {
                 let s = std::str::from_utf8(text).map_err(|e| {
@@ -648,7 +699,7 @@ impl Tokenizer {
                         e.valid_up_to()
                     ))
                 })?;
-                Ok(self.encode(s, allow_special))
+                Ok(self.encode_in(s, allow_special, cache))
             }
             Mode::Byte => {
                 let mut ids = Vec::new();
@@ -656,10 +707,16 @@ impl Tokenizer {
                 self.added.for_each_piece(text, allow_special, |piece| {
                     match piece {
                         Piece::Special(id) => ids.push(id),
-                        Piece::Text(t) => self.encode_ordinary(t, None, first, &mut ids),
-                        Piece::Normalized(t) => {
-                            self.encode_ordinary(t.as_bytes(), Some(&t), first, &mut ids)
+                        Piece::Text(t) => {
+                            self.encode_ordinary(t, None, first, cache.as_deref_mut(), &mut ids)
                         }
+                        Piece::Normalized(t) => self.encode_ordinary(
+                            t.as_bytes(),
+                            Some(&t),
+                            first,
+                            cache.as_deref_mut(),
+                            &mut ids,
+                        ),
                     }
                     first = false;
                 });
@@ -724,6 +781,7 @@ impl Tokenizer {
         text: &[u8],
         as_str: Option<&str>,
         at_start: bool,
+        cache: Option<&mut ChunkCache>,
         out: &mut Vec<TokenId>,
     ) {
         match &self.model {
@@ -735,7 +793,12 @@ impl Tokenizer {
                 m.encode_piece(&String::from_utf8_lossy(text), at_start, out, None)
             }
             Model::Ranks(m) => match self.mode() {
-                Mode::Byte => m.encode_bytes(&self.pretok, text, as_str, at_start, out),
+                Mode::Byte => match cache {
+                    Some(cache) => {
+                        m.encode_bytes_in(&self.pretok, text, as_str, at_start, Some(cache), out)
+                    }
+                    None => m.encode_bytes(&self.pretok, text, as_str, at_start, out),
+                },
                 Mode::Char => m.encode_words(&self.vocab, text, out),
             },
         }
@@ -749,3 +812,8 @@ impl Tokenizer {
         self.model.ranks().chunk_ids(chunk, drops_bytes, symbols);
     }
 }
+
+/// Chunks and their ids kept from one text to the next while a tokenizer
+/// encodes many texts (a batch, the lines of `encode --lines`): made by
+/// [`Tokenizer::encode_cache`], used only with that tokenizer.
+pub struct EncodeCache(Option<ChunkCache>);

@@ -26,6 +26,7 @@ pub mod model;
 pub mod models;
 pub mod names;
 pub mod normalize;
+pub mod parallel;
 pub mod pipeline;
 pub mod post;
 pub mod pretokenize;

@@ -52,7 +52,7 @@ pub(crate) const NO_TOKEN: TokenId = TokenId::MAX;
 
 /// Texts from this long on are encoded with a [`ChunkCache`] (below it,
 /// setting up the table would cost more than it saves).
-const CACHE_FROM: usize = 1 << 16;
+pub(crate) const CACHE_FROM: usize = 1 << 16;
 
 /// BPE by merge rank: the merges, each pair's rank, and the id of each byte.
 #[derive(Debug, Clone)]
@@ -283,8 +283,24 @@ impl RankModel {
         at_start: bool,
         out: &mut Vec<TokenId>,
     ) {
+        let mut own = (text.len() >= CACHE_FROM).then(|| ChunkCache::for_text(text.len()));
+        self.encode_bytes_in(pretok, text, as_str, at_start, own.as_mut(), out);
+    }
+
+    /// [`Self::encode_bytes`] with the chunks `cache` holds from texts
+    /// encoded before (by this model): many short texts are then encoded
+    /// as fast as one long one. A chunk's ids depend on its bytes alone,
+    /// so the ids are the same.
+    pub fn encode_bytes_in(
+        &self,
+        pretok: &PreTokenizer,
+        text: &[u8],
+        as_str: Option<&str>,
+        at_start: bool,
+        mut cache: Option<&mut ChunkCache>,
+        out: &mut Vec<TokenId>,
+    ) {
         let mut symbols = Vec::new();
-        let mut cache = (text.len() >= CACHE_FROM).then(|| ChunkCache::for_text(text.len()));
         // Only a vocabulary without every byte (some GGUF files)
         // drops bytes: the others keep the plain, sized copy.
         let drops_bytes = self.drops_bytes();

@@ -1,0 +1,177 @@
+//! Encoding on every core: one long text cut where a chunk always starts,
+//! or many texts handed out in blocks. The command line (`encode`,
+//! `encode --lines`) and the Python module share these, so both give the
+//! ids of one pass.
+
+use crate::TokenId;
+use crate::encoder::Tokenizer;
+use crate::error::{Error, Result};
+use crate::line_cuts;
+
+/// Texts this long or longer are cut into parts encoded on every core,
+/// where the tokenizer's encodings can be cut so.
+pub const PARALLEL_FROM: usize = 1 << 20;
+
+/// The threads this machine runs at once (1 where it cannot say). Asked
+/// once: the answer reads the cgroup's files, which costs more than
+/// encoding a short text.
+pub fn threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The ids of the whole text, as [`Tokenizer::encode_for_model`] gives
+/// them: on `threads` threads, cut at places where a chunk always starts
+/// (the ids of one pass, see [`line_cuts`]), when the text is long, UTF-8,
+/// and the tokenizer's encodings can be cut there.
+pub fn encode_whole(
+    tok: &Tokenizer,
+    text: &[u8],
+    allow_special: bool,
+    add_special: bool,
+    threads: usize,
+) -> Result<Vec<TokenId>> {
+    let whole = || tok.encode_for_model(text, allow_special, add_special);
+    if threads < 2 || text.len() < PARALLEL_FROM || add_special {
+        return whole();
+    }
+    let Ok(s) = std::str::from_utf8(text) else {
+        return whole();
+    };
+    if !line_cuts::cuts_at_lines(tok) {
+        return whole();
+    }
+    let mut cuts = vec![0];
+    for k in 1..threads {
+        let at = line_cuts::next_cut(tok, s, text.len() * k / threads);
+        if at > *cuts.last().unwrap_or(&0) && at < text.len() {
+            cuts.push(at);
+        }
+    }
+    cuts.push(text.len());
+    let parts: Vec<Option<Vec<TokenId>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| {
+                let (from, to) = (w[0], w[1]);
+                scope.spawn(move || line_cuts::tokens_between(tok, s, from, to))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    if parts.iter().any(Option::is_none) {
+        return whole();
+    }
+    Ok(parts.into_iter().flatten().flatten().collect())
+}
+
+/// `work` on `items` cut into at most `threads` blocks of consecutive
+/// items, each block on a thread of its own: the blocks' results in the
+/// order of the items. `work` is given the index of its block's first
+/// item. The first error (in the order of the items) is returned.
+pub fn in_blocks<T, R>(
+    items: &[T],
+    threads: usize,
+    work: impl Fn(usize, &[T]) -> Result<R> + Sync,
+) -> Result<Vec<R>>
+where
+    T: Sync,
+    R: Send,
+{
+    let per = items.len().div_ceil(threads.max(1)).max(1);
+    if threads < 2 || items.len() < 2 {
+        return items
+            .chunks(per)
+            .enumerate()
+            .map(|(k, block)| work(k * per, block))
+            .collect();
+    }
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(per)
+            .enumerate()
+            .map(|(k, block)| scope.spawn(move || work(k * per, block)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(Error::failure("encoding a block of texts failed")))
+            })
+            .collect()
+    })
+}
+
+/// Each text encoded as [`Tokenizer::encode_for_model`] encodes it, on
+/// `threads` threads: the ids of each, in order. An error names the text
+/// by its place (`text 3`, counted from 1).
+pub fn encode_each<T: AsRef<[u8]> + Sync>(
+    tok: &Tokenizer,
+    texts: &[T],
+    allow_special: bool,
+    add_special: bool,
+    threads: usize,
+) -> Result<Vec<Vec<TokenId>>> {
+    let blocks = in_blocks(texts, threads, |first, block| {
+        // The chunks of one text are kept for the next: short texts are
+        // then encoded as fast as one long one.
+        let mut cache = tok.encode_cache(block.iter().map(|t| t.as_ref().len()).sum());
+        block
+            .iter()
+            .enumerate()
+            .map(|(k, text)| {
+                tok.encode_for_model_in(text.as_ref(), allow_special, add_special, &mut cache)
+                    .map_err(|e| e.context(format!("text {}", first + k + 1)))
+            })
+            .collect::<Result<Vec<_>>>()
+    })?;
+    Ok(blocks.into_iter().flatten().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_keep_the_order_of_the_items_on_any_number_of_threads() {
+        let items: Vec<usize> = (0..23).collect();
+        for threads in [1, 2, 3, 7, 40] {
+            let blocks = in_blocks(&items, threads, |first, block| {
+                assert_eq!(block[0], first);
+                Ok(block.to_vec())
+            })
+            .unwrap();
+            assert!(blocks.len() <= threads);
+            assert_eq!(blocks.concat(), items);
+        }
+    }
+
+    #[test]
+    fn the_first_error_in_the_order_of_the_items_is_returned() {
+        let items: Vec<usize> = (0..40).collect();
+        for threads in [1, 2, 5] {
+            let got = in_blocks(&items, threads, |_, block| {
+                match block.iter().find(|&&i| i == 7 || i == 31) {
+                    Some(i) => Err(Error::input(format!("item {i}"))),
+                    None => Ok(()),
+                }
+            });
+            assert_eq!(got, Err(Error::input("item 7")));
+        }
+    }
+
+    #[test]
+    fn each_text_is_encoded_as_alone() {
+        let tok = crate::formats::builtin::load("cl100k").unwrap();
+        let texts = ["hello world", "", "  spaces\n\n", "ünïcödé 12345"];
+        for threads in [1, 2, 4] {
+            let each = encode_each(&tok, &texts, false, false, threads).unwrap();
+            let alone: Vec<_> = texts.iter().map(|t| tok.encode(t, false)).collect();
+            assert_eq!(each, alone);
+        }
+    }
+}
