@@ -23,7 +23,7 @@ pub struct LineOptions {
 const BATCH_BYTES: usize = 16 << 20;
 
 /// The lines of `text` (without their `\n` or `\r\n`), in order.
-fn lines(text: &[u8]) -> Vec<&[u8]> {
+pub fn lines(text: &[u8]) -> Vec<&[u8]> {
     let mut out: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
     if text.ends_with(b"\n") || text.is_empty() {
         out.pop();
@@ -69,26 +69,26 @@ fn line_output(tok: &Tokenizer, line: &[u8], o: LineOptions, out: &mut Vec<u8>) 
     Ok(())
 }
 
-/// Encode `lines` on `threads` threads: their outputs, in order.
-fn encode_block(
-    tok: &Tokenizer,
+/// `each` applied to every line of `lines` on `threads` threads, a block
+/// of lines per thread: one output per block, in order. `each` is given a
+/// line's number (counted from 1 over the whole input) for its errors.
+pub fn in_blocks<T: Send + Default>(
     lines: &[&[u8]],
     first_line: usize,
-    o: LineOptions,
     threads: usize,
-) -> Result<Vec<Vec<u8>>> {
+    each: impl Fn(usize, &[u8], &mut T) -> Result<()> + Sync,
+) -> Result<Vec<T>> {
     let per = lines.len().div_ceil(threads.max(1)).max(1);
+    let each = &each;
     std::thread::scope(|scope| {
         let handles: Vec<_> = lines
             .chunks(per)
             .enumerate()
             .map(|(part, block)| {
-                scope.spawn(move || -> Result<Vec<u8>> {
-                    let mut out = Vec::new();
+                scope.spawn(move || -> Result<T> {
+                    let mut out = T::default();
                     for (k, line) in block.iter().enumerate() {
-                        let at = first_line + part * per + k + 1;
-                        line_output(tok, line, o, &mut out)
-                            .map_err(|e| e.context(format!("line {at}")))?;
+                        each(first_line + part * per + k + 1, line, &mut out)?;
                     }
                     Ok(out)
                 })
@@ -102,6 +102,32 @@ fn encode_block(
             })
             .collect()
     })
+}
+
+/// Encode `lines` on `threads` threads: their outputs, in order.
+fn encode_block(
+    tok: &Tokenizer,
+    lines: &[&[u8]],
+    first_line: usize,
+    o: LineOptions,
+    threads: usize,
+) -> Result<Vec<Vec<u8>>> {
+    in_blocks(lines, first_line, threads, |at, line, out: &mut Vec<u8>| {
+        line_output(tok, line, o, out).map_err(|e| e.context(format!("line {at}")))
+    })
+}
+
+/// The ids of each of `lines`, each line its own text (no special tokens
+/// added), encoded on `threads` threads as `encode --lines` encodes them.
+pub fn encode_ids(tok: &Tokenizer, lines: &[&[u8]], threads: usize) -> Result<Vec<Vec<u32>>> {
+    let blocks = in_blocks(lines, 0, threads, |at, line, out: &mut Vec<Vec<u32>>| {
+        let ids = tok
+            .encode_for_model(line, false, false)
+            .map_err(|e| e.context(format!("line {at}")))?;
+        out.push(ids);
+        Ok(())
+    })?;
+    Ok(blocks.into_iter().flatten().collect())
 }
 
 /// Each line of `text` encoded, written to `w` in order.
