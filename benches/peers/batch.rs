@@ -70,7 +70,10 @@ pub fn batches(o: &Options) {
                 continue;
             }
         };
-        let ours: Vec<Ours> = inputs.iter().map(|(_, t)| measure(&tok, t, o.rounds)).collect();
+        let ours: Vec<Ours> = inputs
+            .iter()
+            .map(|(_, t)| measure(&tok, t, o.rounds))
+            .collect();
         for peer in &family.peers {
             let python = match (*peer, &kitoken) {
                 ("kitoken", Some(p)) => p.clone(),
@@ -112,11 +115,23 @@ fn measure(tok: &Tokenizer, text: &str, rounds: usize) -> Ours {
     o
 }
 
-fn row(family: &str, label: &str, peer: &str, bytes: usize, ours: &Ours, answer: Result<&Answer, String>) {
+fn row(
+    family: &str,
+    label: &str,
+    peer: &str,
+    bytes: usize,
+    ours: &Ours,
+    answer: Result<&Answer, String>,
+) {
     let answer = match answer {
         Ok(a) => a,
         Err(e) => {
-            let e: String = e.chars().take(160).collect::<String>().replace('|', "/").replace('\n', " ");
+            let e: String = e
+                .chars()
+                .take(160)
+                .collect::<String>()
+                .replace('|', "/")
+                .replace('\n', " ");
             println!("| {family} | {label} | {peer} | | error: {e} | | | | | |");
             return;
         }
@@ -127,11 +142,20 @@ fn row(family: &str, label: &str, peer: &str, bytes: usize, ours: &Ours, answer:
     let ids = match (answer.lines == ours.lines, answer.one == ours.whole) {
         (true, true) => "equal".to_string(),
         (batch, one) => {
-            let lines_differ = answer.lines.iter().zip(&ours.lines).filter(|(a, b)| a != b).count()
+            let lines_differ = answer
+                .lines
+                .iter()
+                .zip(&ours.lines)
+                .filter(|(a, b)| a != b)
+                .count()
                 + answer.lines.len().abs_diff(ours.lines.len());
             format!(
                 "DIFFER ({}{})",
-                if batch { String::new() } else { format!("{lines_differ} lines") },
+                if batch {
+                    String::new()
+                } else {
+                    format!("{lines_differ} lines")
+                },
                 if one { "" } else { ", one string" }
             )
         }
@@ -146,7 +170,8 @@ fn row(family: &str, label: &str, peer: &str, bytes: usize, ours: &Ours, answer:
 /// Every family's file, made or found; a family that cannot be had is
 /// named with the reason.
 fn families(o: &Options, dir: &Path, python: &Path) -> Vec<Family> {
-    let wanted = |name: &str| o.families.is_empty() || o.families.iter().any(|f| name.contains(f.as_str()));
+    let wanted =
+        |name: &str| o.families.is_empty() || o.families.iter().any(|f| name.contains(f.as_str()));
     let mut out = Vec::new();
     let (_, english) = english(2_000_000);
     let corpus = dir.join("corpus.txt");
@@ -169,7 +194,12 @@ fn families(o: &Options, dir: &Path, python: &Path) -> Vec<Family> {
             continue;
         }
         let model = prefix.with_extension("model");
-        out.push(Family { name, ours: model.clone(), theirs: model, peers: vec!["sentencepiece", "kitoken"] });
+        out.push(Family {
+            name,
+            ours: model.clone(),
+            theirs: model,
+            peers: vec!["sentencepiece", "kitoken"],
+        });
     }
     out.extend(gguf_families(dir, &wanted));
     out.extend(hf_families(dir, python, &corpus, &wanted));
@@ -178,7 +208,9 @@ fn families(o: &Options, dir: &Path, python: &Path) -> Vec<Family> {
 
 fn gguf_families(dir: &Path, wanted: &dyn Fn(&str) -> bool) -> Vec<Family> {
     let Some(models) = models_dir() else {
-        println!("llama.cpp's test vocabularies are not unpacked (see tests/gguf_vocabs.rs): GGUF skipped.\n");
+        println!(
+            "llama.cpp's test vocabularies are not unpacked (see tests/gguf_vocabs.rs): GGUF skipped.\n"
+        );
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -193,12 +225,22 @@ fn gguf_families(dir: &Path, wanted: &dyn Fn(&str) -> bool) -> Vec<Family> {
             println!("{name}: not written as a tokenizer.json: {e}\n");
             continue;
         }
-        out.push(Family { name, ours: gguf, theirs: json, peers: vec!["kitoken", "tokenizers"] });
+        out.push(Family {
+            name,
+            ours: gguf,
+            theirs: json,
+            peers: vec!["kitoken", "tokenizers"],
+        });
     }
     out
 }
 
-fn hf_families(dir: &Path, python: &Path, corpus: &Path, wanted: &dyn Fn(&str) -> bool) -> Vec<Family> {
+fn hf_families(
+    dir: &Path,
+    python: &Path,
+    corpus: &Path,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Vec<Family> {
     let small = dir.join("corpus-1mb.txt");
     let text = std::fs::read(corpus).unwrap_or_default();
     std::fs::write(&small, &text[..text.len().min(1_000_000)]).unwrap();
@@ -219,7 +261,12 @@ fn hf_families(dir: &Path, python: &Path, corpus: &Path, wanted: &dyn Fn(&str) -
         .filter(|name| wanted(name))
         .map(|name| {
             let file = dir.join(format!("{}.json", &name[3..]));
-            Family { name, ours: file.clone(), theirs: file, peers: vec!["tokenizers", "kitoken"] }
+            Family {
+                name,
+                ours: file.clone(),
+                theirs: file,
+                peers: vec!["tokenizers", "kitoken"],
+            }
         })
         .collect()
 }

@@ -113,9 +113,8 @@ fn parse(line: &[u8]) -> Result<Answer, String> {
     if let Some(e) = v.get("error") {
         return Err(e.as_str().unwrap_or("?").to_string());
     }
-    let numbers = |key: &str| -> Vec<u32> {
-        serde_json::from_value(v[key].clone()).unwrap_or_default()
-    };
+    let numbers =
+        |key: &str| -> Vec<u32> { serde_json::from_value(v[key].clone()).unwrap_or_default() };
     let (lens, flat) = (numbers("lens"), numbers("ids"));
     let mut lines = Vec::with_capacity(lens.len());
     let mut at = 0;

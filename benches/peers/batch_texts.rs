@@ -151,7 +151,10 @@ pub fn texts(dir: &Path, limit: usize) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (name, text) in made {
         if text.len() < limit / 4 {
-            println!("{name}: too little on this machine ({} bytes), left out.\n", text.len());
+            println!(
+                "{name}: too little on this machine ({} bytes), left out.\n",
+                text.len()
+            );
             continue;
         }
         let lines = text.lines().count();

@@ -69,7 +69,9 @@ pub const VOCABULARIES: [(&str, &str, bool); 2] =
 pub fn models_dir() -> Option<PathBuf> {
     let root = std::env::var_os("BPEEK_TEST_DATA")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/bpeek-test-data")))?;
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/bpeek-test-data"))
+        })?;
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path().join("vendor/llama.cpp/models")))
