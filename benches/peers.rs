@@ -21,15 +21,29 @@
 //!   (`quicktok-v1`, `bpe-openai`, `rs-bpe`, `tokendagger`, installed into
 //!   `target/peers-venv`), on English prose and code, the multilingual
 //!   samples, the machine's gettext translations, digits and runs;
+//! - each family of files against its own library, the text's lines as a
+//!   batch on every core and the text as one string: SentencePiece against
+//!   `sentencepiece`, llama.cpp's byte-level GGUF vocabularies against
+//!   kitoken, Hugging Face files against `tokenizers` and kitoken, on six
+//!   kinds of text from this machine;
 //! - the explorer on 10 MB of English for every pre-tokenizer: open, step,
 //!   frame, step back and seek.
 //!
 //! Options (after `--`): `--megabytes N` for the explorer corpus (10),
 //! `--merges N` (2000), `--rounds N` encoding runs, best kept (5), and
-//! `--only encode|spm|hf|tekken|python|explorer`, `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
+//! `--only encode|spm|hf|tekken|batch|python|explorer`, `--families
+//! spm,gguf-qwen2` (the batch comparison's families whose names hold one), `--tokenizers gpt2,cl100k,o200k`, `--pretoks none,lines`
 //! (the explorer's pre-tokenizers, all by default), `--texts code` (only
 //! the PyPI comparison's texts whose names hold the word). Figures are printed, never asserted.
 
+#[path = "peers/batch.rs"]
+mod batch;
+#[path = "peers/batch_run.rs"]
+mod batch_run;
+#[path = "peers/batch_texts.rs"]
+mod batch_texts;
+#[path = "peers/gguf_to_hf.rs"]
+mod gguf_to_hf;
 #[path = "peers/hf.rs"]
 mod hf;
 #[path = "peers/python_peers.rs"]
@@ -50,6 +64,8 @@ struct Options {
     pretoks: Vec<Pretok>,
     /// Only the PyPI comparison's texts whose names hold this word.
     texts: Option<String>,
+    /// Only the batch comparison's families whose names hold one of these.
+    families: Vec<String>,
 }
 
 fn options() -> Options {
@@ -61,6 +77,7 @@ fn options() -> Options {
         tokenizers: vec!["gpt2".into(), "cl100k".into(), "o200k".into()],
         pretoks: Pretok::ALL.to_vec(),
         texts: None,
+        families: Vec::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -72,6 +89,7 @@ fn options() -> Options {
             "--rounds" => o.rounds = value.parse().unwrap_or(o.rounds).max(1),
             "--only" => o.only = Some(value),
             "--texts" => o.texts = Some(value.to_lowercase()),
+            "--families" => o.families = value.split(',').map(str::to_string).collect(),
             "--tokenizers" => o.tokenizers = value.split(',').map(str::to_string).collect(),
             "--pretoks" => {
                 o.pretoks = value
@@ -108,6 +126,9 @@ fn main() {
     }
     if only("tekken") {
         tekken::tekken(&o);
+    }
+    if only("batch") {
+        batch::batches(&o);
     }
     if only("python") {
         python_peers::python_peers(&o);

@@ -213,3 +213,69 @@ fn cuts_equal_the_published_patterns_on_the_samples() {
         }
     }
 }
+
+/// Qwen2's preset (GGUF `tokenizer.ggml.pre` = `qwen2`) is cut by hand, as
+/// Llama 3's is, a digit at a time and with contractions in ASCII case
+/// only: held to its published pattern on the backtracking engine.
+mod qwen2 {
+    use super::*;
+    use bpeek::bpe::pretokenize::pretok::{QWEN2, QWEN2_PATTERN};
+    use bpeek::bpe::pretokenize::regex_split::RegexChain;
+
+    fn reference(s: &str) -> Vec<String> {
+        static RE: std::sync::OnceLock<fancy_regex::Regex> = std::sync::OnceLock::new();
+        let re = RE.get_or_init(|| fancy_regex::Regex::new(QWEN2_PATTERN).unwrap());
+        let mut out = Vec::new();
+        let mut last = 0;
+        for m in re.find_iter(s) {
+            let m = m.unwrap();
+            if m.start() > last {
+                out.push(s[last..m.start()].to_string());
+            }
+            out.push(m.as_str().to_string());
+            last = m.end();
+        }
+        if last < s.len() {
+            out.push(s[last..].to_string());
+        }
+        out
+    }
+
+    fn by_hand(s: &str) -> Vec<String> {
+        let chain = RegexChain::by_hand("qwen2", &QWEN2);
+        let mut out = Vec::new();
+        chain.for_each_chunk(s.as_bytes(), |r| out.push(s[r].to_string()));
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn qwen2_cuts_equal_its_published_pattern(s in text()) {
+            prop_assert_eq!(by_hand(&s), reference(&s), "on {:?}", s);
+        }
+
+        #[test]
+        fn qwen2_cuts_equal_its_published_pattern_on_ascii(s in ascii_text()) {
+            prop_assert_eq!(by_hand(&s), reference(&s), "on {:?}", s);
+        }
+    }
+
+    #[test]
+    fn qwen2_cuts_equal_its_published_pattern_on_the_samples() {
+        for sample in bpeek::corpora::SAMPLES {
+            assert_eq!(
+                by_hand(sample.text),
+                reference(sample.text),
+                "{}",
+                sample.code
+            );
+        }
+        // Numerals outside ASCII side by side, and the long s after an
+        // apostrophe, which `(?i:'s)` would take as a contraction.
+        for s in ["²³٣Ⅸ12", "it'ſ", "'S 'ſ 'LL", "x٣٣٣y"] {
+            assert_eq!(by_hand(s), reference(s), "{s:?}");
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// Python that trains one file of each kind: argv = corpus, folder. Each
 /// kind is named by its file name.
-const TRAIN: &str = r###"
+pub(super) const TRAIN: &str = r###"
 import sys, os
 from tokenizers import Regex, Tokenizer, models, trainers, pre_tokenizers, normalizers, decoders
 corpus, out = sys.argv[1], sys.argv[2]
@@ -70,7 +70,7 @@ for _ in range(int(sys.argv[3])):
 print(json.dumps({"seconds": best, "ids": ids}))
 "#;
 
-const KINDS: [&str; 8] = [
+pub(super) const KINDS: [&str; 8] = [
     "byte-level-bpe",
     "char-bpe-byte-fallback",
     "wordpiece",

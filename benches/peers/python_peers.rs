@@ -61,7 +61,7 @@ except Exception as e:
 
 /// Python that writes the translated strings of the machine's gettext
 /// catalogs: argv = output file, byte limit.
-const GETTEXT: &str = r#"
+pub(super) const GETTEXT: &str = r#"
 import sys, glob, gettext
 out, limit = sys.argv[1], int(sys.argv[2])
 parts, size = [], 0
@@ -84,7 +84,19 @@ open(out, "w", encoding="utf-8").write("\n".join(parts))
 
 /// The venv's Python, made and filled the first time; `None` (after saying
 /// why) where it cannot be.
-fn venv() -> Option<PathBuf> {
+pub(super) fn venv() -> Option<PathBuf> {
+    venv_with(&[
+        ("quicktok", "quicktok-v1"),
+        ("bpe_openai", "bpe-openai"),
+        ("rs_bpe", "rs-bpe"),
+        ("tokendagger", "tokendagger"),
+    ])
+}
+
+/// The venv's Python with each `(module, package)` installed where its
+/// module cannot be imported; `None` (after saying why) where there can be
+/// no venv.
+pub(super) fn venv_with(packages: &[(&str, &str)]) -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/peers-venv");
     let python = dir.join("bin/python");
     if !python.exists() {
@@ -98,12 +110,7 @@ fn venv() -> Option<PathBuf> {
             return None;
         }
     }
-    for (module, package) in [
-        ("quicktok", "quicktok-v1"),
-        ("bpe_openai", "bpe-openai"),
-        ("rs_bpe", "rs-bpe"),
-        ("tokendagger", "tokendagger"),
-    ] {
+    for (module, package) in packages {
         let has = Command::new(&python)
             .args(["-c", &format!("import {module}")])
             .output()

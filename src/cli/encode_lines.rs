@@ -23,7 +23,7 @@ pub struct LineOptions {
 const BATCH_BYTES: usize = 16 << 20;
 
 /// The lines of `text` (without their `\n` or `\r\n`), in order.
-fn lines(text: &[u8]) -> Vec<&[u8]> {
+pub fn lines(text: &[u8]) -> Vec<&[u8]> {
     let mut out: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
     if text.ends_with(b"\n") || text.is_empty() {
         out.pop();

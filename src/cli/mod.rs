@@ -8,7 +8,7 @@ pub(crate) mod encode;
 pub(crate) mod encode_chat;
 pub(crate) mod encode_ids;
 pub(crate) mod encode_json;
-pub(crate) mod encode_lines;
+pub mod encode_lines;
 pub(crate) mod fertility;
 pub(crate) mod tokenizers;
 

@@ -21,7 +21,7 @@ use crate::models::spm::{Algorithm, ModelSpec, NormalizerSpec, Piece, PieceType,
 use crate::models::wordpiece::{WordPiece, WordPieceSpec, WordSplit};
 use crate::normalize::added::{AddedToken, AddedVocab, Normalizer};
 use crate::normalize::llama_wpm::WpmText;
-use crate::pretokenize::pretok::Pretok;
+use crate::pretokenize::pretok::{self, Pretok, QWEN2_PATTERN};
 use crate::pretokenize::regex_split::RegexChain;
 use rustc_hash::FxHashMap;
 
@@ -312,6 +312,7 @@ fn spm(
 
 const GPT2: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)";
 const GPT2_ONLY: &[&str] = &[GPT2];
+const QWEN2: &[&str] = &[QWEN2_PATTERN];
 const LLAMA3: &[&str] = &[
     r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
 ];
@@ -319,9 +320,6 @@ const LLAMA3: &[&str] = &[
 /// The split patterns llama.cpp uses for a `tokenizer.ggml.pre` preset,
 /// and whether a piece that is itself a token is taken whole.
 fn preset(pre: &str) -> Option<(&'static [&'static str], bool)> {
-    const QWEN2: &[&str] = &[
-        r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
-    ];
     const QWEN35: &[&str] = &[
         r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
     ];
@@ -477,7 +475,10 @@ fn gpt2(name: &str, meta: &Metadata, tokens: &[String], kinds: &[PieceType]) -> 
         true,
     )
     .map_err(|e| e.context("tokenizer.ggml.tokens"))?;
-    if fast.is_none() {
+    if patterns == QWEN2 {
+        // Llama 3's hand-cut splitter, a digit at a time.
+        tok.set_split(RegexChain::by_hand(pre, &pretok::QWEN2));
+    } else if fast.is_none() {
         tok.set_split(RegexChain::new(pre, patterns)?);
     }
     if !added.is_empty() {

@@ -24,6 +24,10 @@ pub enum AsciiRule {
         /// Whether `\s++$` comes before the line-break alternative (cl100k)
         /// or is absent (Llama 3).
         end_first: bool,
+        /// Whether the contractions are matched in any case, `(?i:'s|…)`,
+        /// where `'ſ` is one too; otherwise in ASCII case only, `'[sS]|…`
+        /// (Qwen2).
+        long_s: bool,
     },
     /// `[^\r\n\p{L}\p{N}]?[UPPER]*[lower]+(?i:'s|…)?|…|\p{N}{1,3}
     /// | ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
@@ -137,7 +141,9 @@ impl AsciiRule {
         }
         match self {
             AsciiRule::Gpt2 => gpt2(s, i, c),
-            AsciiRule::Cl100k { digits, end_first } => cl100k(s, i, c, digits, end_first),
+            AsciiRule::Cl100k {
+                digits, end_first, ..
+            } => cl100k(s, i, c, digits, end_first),
             AsciiRule::O200k => o200k(s, i, c),
         }
     }

@@ -29,6 +29,19 @@ pub const CL100K_HF_PATTERN: &str = r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\
 /// before the spaces after them (`\s*[\r\n]+`, as o200k).
 pub const LLAMA3_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
+/// Qwen2's pattern (llama.cpp's preset `qwen2` and its kin): Llama 3's
+/// with every digit a chunk of its own and the contractions in ASCII case.
+pub const QWEN2_PATTERN: &str = r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// [`QWEN2_PATTERN`], cut by hand as Llama 3's is (no named
+/// pre-tokenizer: GGUF files of the preset cut by it).
+pub static QWEN2: Pattern =
+    Pattern::new("qwen2", QWEN2_PATTERN, true).with_ascii_rule(AsciiRule::Cl100k {
+        digits: Some(1),
+        end_first: false,
+        long_s: false,
+    });
+
 /// The o200k_base (GPT-4o) pattern, its alternatives joined with `|`.
 pub const O200K_PATTERN: &str = concat!(
     r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
@@ -146,6 +159,7 @@ impl Pretok {
             Pattern::new("cl100k", CL100K_PATTERN, true).with_ascii_rule(AsciiRule::Cl100k {
                 digits: Some(3),
                 end_first: true,
+                long_s: true,
             });
         static O200K: Pattern =
             Pattern::new("o200k", O200K_PATTERN, true).with_ascii_rule(AsciiRule::O200k);
@@ -153,11 +167,13 @@ impl Pretok {
             .with_ascii_rule(AsciiRule::Cl100k {
                 digits: None,
                 end_first: true,
+                long_s: true,
             });
         static LLAMA3: Pattern =
             Pattern::new("llama3", LLAMA3_PATTERN, true).with_ascii_rule(AsciiRule::Cl100k {
                 digits: Some(3),
                 end_first: false,
+                long_s: true,
             });
         match self {
             Pretok::None | Pretok::Lines => None,

@@ -14,12 +14,16 @@ use crate::error::Result;
 use crate::formats::regex_check::compile;
 use crate::pretokenize::pattern_work::{self, FileRegex, Meter};
 use crate::pretokenize::pretok::for_each_utf8_run;
+use crate::pretokenize::splitter::{Pattern, split_str};
 use std::ops::Range;
 
 #[derive(Debug, Clone)]
 pub struct RegexChain {
     name: String,
     regexes: Vec<FileRegex>,
+    /// The same cuts by hand, for a preset whose one pattern is a built-in
+    /// (then `regexes` is empty).
+    by_hand: Option<&'static Pattern>,
 }
 
 impl RegexChain {
@@ -33,7 +37,19 @@ impl RegexChain {
         Ok(RegexChain {
             name: name.to_string(),
             regexes,
+            by_hand: None,
         })
+    }
+
+    /// A preset whose one pattern is `pattern`'s, cut as the built-in
+    /// pre-tokenizers are: by hand, and by the lazy DFA where the hand
+    /// gives up. No text is refused, since no search backtracks.
+    pub fn by_hand(name: &str, pattern: &'static Pattern) -> RegexChain {
+        RegexChain {
+            name: name.to_string(),
+            regexes: Vec::new(),
+            by_hand: Some(pattern),
+        }
     }
 
     /// Where the patterns come from (a preset's name).
@@ -54,6 +70,13 @@ impl RegexChain {
     /// [`RegexChain::for_each_chunk`], the refusal returned (then `f` is
     /// not called).
     pub fn try_for_each_chunk(&self, text: &[u8], mut f: impl FnMut(Range<usize>)) -> Result<()> {
+        if let Some(pattern) = self.by_hand {
+            for_each_utf8_run(text, |start, run| match run {
+                Ok(s) => split_str(pattern, s, start, &mut f),
+                Err(len) => f(start..start + len),
+            });
+            return Ok(());
+        }
         let mut meter = Meter::new();
         let mut refused = None;
         let mut pieces: Vec<Range<usize>> = Vec::new();

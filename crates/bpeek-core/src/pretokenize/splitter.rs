@@ -32,6 +32,12 @@ pub struct Pattern {
 /// Room for the lazy DFA's states (per thread that matches).
 const DFA_CACHE_BYTES: usize = 64 << 20;
 
+impl std::fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Pattern").field(&self.name).finish()
+    }
+}
+
 impl Pattern {
     pub const fn new(name: &'static str, published: &'static str, newline_first: bool) -> Self {
         Pattern {

@@ -108,13 +108,17 @@ pub fn match_at(rule: AsciiRule, s: &str, i: usize) -> Option<usize> {
     let t = table();
     Some(match rule {
         AsciiRule::Gpt2 => gpt2(t, s, i),
-        AsciiRule::Cl100k { digits, end_first } => cl100k(t, s, i, digits, end_first),
+        AsciiRule::Cl100k {
+            digits,
+            end_first,
+            long_s,
+        } => cl100k(t, s, i, digits, end_first, long_s),
         AsciiRule::O200k => o200k(t, s, i),
     })
 }
 
 fn gpt2(t: &[u8], s: &str, i: usize) -> usize {
-    if let Some(end) = contraction(s, i, false) {
+    if let Some(end) = contraction(s, i, Case::Exact) {
         return end;
     }
     let j = if s.as_bytes()[i] == b' ' { i + 1 } else { i };
@@ -132,8 +136,16 @@ fn gpt2(t: &[u8], s: &str, i: usize) -> usize {
     spaces_end(s, i, run(t, s, i, SPACE))
 }
 
-fn cl100k(t: &[u8], s: &str, i: usize, digits: Option<usize>, end_first: bool) -> usize {
-    if let Some(end) = contraction(s, i, true) {
+fn cl100k(
+    t: &[u8],
+    s: &str,
+    i: usize,
+    digits: Option<usize>,
+    end_first: bool,
+    long_s: bool,
+) -> usize {
+    let case = if long_s { Case::Any } else { Case::Ascii };
+    if let Some(end) = contraction(s, i, case) {
         return end;
     }
     let (class, len) = at(t, s, i).expect("i is inside s");
@@ -168,7 +180,7 @@ fn o200k(t: &[u8], s: &str, i: usize) -> usize {
         (if prefixed { f(t, s, i + len) } else { None }).or_else(|| f(t, s, i))
     };
     if let Some(end) = with_prefix(uppers_then_lowers).or_else(|| with_prefix(uppers_only)) {
-        return contraction(s, end, true).unwrap_or(end);
+        return contraction(s, end, Case::Any).unwrap_or(end);
     }
     if class & NUMBER != 0 {
         return digit_run(t, s, i, Some(3));
@@ -211,11 +223,22 @@ fn uppers_only(t: &[u8], s: &str, j: usize) -> Option<usize> {
 
 /// `'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d` at `i` (in any case, `ſ`
 /// as `s`, when `any_case`): the end of the one there.
-fn contraction(s: &str, i: usize, any_case: bool) -> Option<usize> {
+/// How a contraction's letters may be written.
+#[derive(Clone, Copy, PartialEq)]
+enum Case {
+    /// As listed (`'s`).
+    Exact,
+    /// In either ASCII case (`'[sS]`).
+    Ascii,
+    /// In any case (`(?i:'s)`): `ſ` folds to `s` too.
+    Any,
+}
+
+fn contraction(s: &str, i: usize, case: Case) -> Option<usize> {
     let rest = s.get(i..)?.strip_prefix('\'')?;
     let fold = |c: char| match c {
-        'ſ' if any_case => 's',
-        c if any_case => c.to_ascii_lowercase(),
+        'ſ' if case == Case::Any => 's',
+        c if case != Case::Exact => c.to_ascii_lowercase(),
         c => c,
     };
     let mut chars = rest.chars();
