@@ -39,16 +39,21 @@ print(tok.get_vocab_size())
 TAIL = 10_000
 
 
-def run(cmd, env=None):
+def run(cmd, env=None, out=subprocess.DEVNULL):
     """Wall seconds, CPU seconds (user + system) and peak resident MiB of
     one command."""
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, env=env, stdout=out)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
     if status != 0:
         sys.exit(f"failed: {' '.join(cmd)}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def best_cpu(cmd, times=3):
+    """The least CPU seconds of a few runs (the machine may be shared)."""
+    return min(run(cmd)[1] for _ in range(times))
 
 
 def machine():
@@ -63,13 +68,12 @@ def machine():
     return platform.machine()
 
 
-def bpeek_cmd(args, merges, tie, score, out=None):
+def bpeek_cmd(args, merges, tie, score):
     cmd = ["target/release/bpeek", "train", args.corpus, "--merges", str(merges),
-           "--tie", tie, "--score", score, "--pretok", args.pretok, "--quiet"]
+           "--tie", tie, "--score", score, "--pretok", args.pretok, "--quiet",
+           "--format", "json"]
     if args.by_line:
         cmd.append("--by-line")
-    if out:
-        cmd += ["--out", out]
     return cmd
 
 
@@ -79,12 +83,13 @@ def merges_in(path):
 
 
 def tail_times(args, tie, score, made):
-    """CPU seconds of the first and of the last 10,000 merges made."""
+    """CPU seconds of the first and of the last 10,000 merges made (each
+    point the best of three runs)."""
     if made < 2 * TAIL:
         return None
     cpu = {}
     for m in sorted({0, TAIL, made - TAIL, made}):
-        cpu[m] = run(bpeek_cmd(args, m, tie, score))[1]
+        cpu[m] = best_cpu(bpeek_cmd(args, m, tie, score))
     return cpu[TAIL] - cpu[0], cpu[made] - cpu[made - TAIL]
 
 
@@ -117,7 +122,7 @@ def main():
     hf_rows = [("HF BpeTrainer, 1 thread",) + run(hf, one),
                (f"HF BpeTrainer, {cores} threads",) + run(hf)]
     hf_wall = min(r[1] for r in hf_rows)
-    out = "target/bench-bpeek-tokenizer.json"
+    out = "target/bench-bpeek-merges.json"
     print("| trainer | merges made | wall s | CPU s | peak MiB | wall / HF's best |"
           + (" first 10k CPU s | last 10k CPU s | last / first |" if args.tail else ""))
     print("|---|---:|---:|---:|---:|---:|" + ("---:|---:|---:|" if args.tail else ""))
@@ -126,7 +131,8 @@ def main():
               + (" | | |" if args.tail else ""))
     for score in args.score:
         for tie in args.tie:
-            wall, cpu, peak = run(bpeek_cmd(args, args.merges, tie, score, out))
+            with open(out, "wb") as f:
+                wall, cpu, peak = run(bpeek_cmd(args, args.merges, tie, score), out=f)
             made = merges_in(out)
             row = (f"| bpeek --tie {tie} --score {score} | {made} | {wall:.2f} | {cpu:.2f} "
                    f"| {peak:.0f} | {wall / hf_wall:.3f} |")

@@ -337,6 +337,10 @@ struct Walked {
     rows: Vec<((u32, u32), u64)>,
 }
 
+/// A pair as the walk sees it: eligible, its score's three counts, its
+/// place in the table's order, the pair.
+type Walking = (bool, (u64, u64, u64), usize, (u32, u32));
+
 fn walk(t: &Trainer, rows: usize) -> Option<Walked> {
     let mut units = std::collections::HashMap::<u32, u64>::new();
     for (c, chunk) in t.corpus().chunks().iter().enumerate() {
@@ -346,7 +350,7 @@ fn walk(t: &Trainer, rows: usize) -> Option<Walked> {
     }
     let min = t.config().min_count;
     // Eligible first, then the higher score, then the table's order.
-    let mut all: Vec<(bool, (u64, u64, u64), usize, (u32, u32))> = t
+    let mut all: Vec<Walking> = t
         .pairs()
         .iter()
         .enumerate()

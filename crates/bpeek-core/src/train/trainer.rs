@@ -97,7 +97,8 @@ pub use crate::train::choice::{Choice, PairScore, RIVALS_LISTED, StopReason};
 #[derive(Debug, Clone)]
 enum Scoring {
     Count,
-    WordPiece(WordPieceScore),
+    /// Boxed: the order it keeps is several maps.
+    WordPiece(Box<WordPieceScore>),
 }
 
 /// How many tied rivals a kept [`Choice`] remembers for each merge.
@@ -338,12 +339,12 @@ impl Trainer {
         self.tokens = tokens;
         self.scoring = match self.config.score {
             Score::Count => Scoring::Count,
-            Score::WordPiece => Scoring::WordPiece(WordPieceScore::of(
+            Score::WordPiece => Scoring::WordPiece(Box::new(WordPieceScore::of(
                 &self.chain,
                 &self.corpus,
                 &mut self.table,
                 self.config.min_count,
-            )),
+            ))),
         };
     }
 
