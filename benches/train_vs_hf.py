@@ -122,7 +122,7 @@ def main():
     hf_rows = [("HF BpeTrainer, 1 thread",) + run(hf, one),
                (f"HF BpeTrainer, {cores} threads",) + run(hf)]
     hf_wall = min(r[1] for r in hf_rows)
-    out = "target/bench-bpeek-merges.json"
+    out = f"target/bench-bpeek-merges-{os.getpid()}.json"
     print("| trainer | merges made | wall s | CPU s | peak MiB | wall / HF's best |"
           + (" first 10k CPU s | last 10k CPU s | last / first |" if args.tail else ""))
     print("|---|---:|---:|---:|---:|---:|" + ("---:|---:|---:|" if args.tail else ""))
@@ -144,6 +144,7 @@ def main():
                 else:
                     row += " | | |"
             print(row, flush=True)
+    os.remove(out)
 
 
 if __name__ == "__main__":
