@@ -198,11 +198,6 @@ impl ScoreOrder {
         order
     }
 
-    /// The pair that merges next, if any pair is eligible.
-    pub fn first(&self) -> Option<Ranked> {
-        self.fronts.first().map(|f| f.0)
-    }
-
     /// Every pair in the order they merge, the first the next winner
     /// (when eligible).
     pub fn walk<'a>(&'a self, units: &'a [u64]) -> Walk<'a> {
