@@ -13,6 +13,7 @@ pub mod hf_ids;
 pub mod packed;
 pub mod paged;
 pub mod pairs;
+pub mod score_order;
 pub mod shard_edges;
 pub mod trainer;
 pub mod wordpiece_score;

@@ -210,6 +210,9 @@ pub struct PairTable {
     pending: Vec<Pending>,
     /// Pairs taken out whole since the last settle, with their counts.
     taken: Vec<(Pair, u64)>,
+    /// With [`PairTable::track_moves`], every pair whose count or tie key
+    /// may have changed since [`PairTable::take_moved`] was last called.
+    moved: Option<Vec<Pair>>,
 }
 
 impl PairTable {
@@ -222,7 +225,26 @@ impl PairTable {
             order: Order::default(),
             pending: Vec::new(),
             taken: Vec::new(),
+            moved: None,
         }
+    }
+
+    /// Keep the pairs each settle moves, for an order of the pairs kept
+    /// beside this one (WordPiece's score).
+    pub fn track_moves(&mut self) {
+        self.moved.get_or_insert_with(Vec::new);
+    }
+
+    /// The pairs moved since the last call (see [`PairTable::track_moves`]),
+    /// perhaps some more than once.
+    pub fn take_moved(&mut self) -> Vec<Pair> {
+        self.moved.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The key that orders `pair` among pairs of its count under the tie
+    /// rule (the smaller first).
+    pub fn tie_key(&self, pair: Pair, stat: &PairStat) -> u64 {
+        order_key(self.tie, pair, stat).1
     }
 
     /// A table from a full count; each pair's places in ascending order.
@@ -490,8 +512,14 @@ impl PairTable {
         changes.clear();
         for (pair, before) in self.taken.drain(..) {
             changes.insert(pair, CountChange { before, after: 0 });
+            if let Some(moved) = &mut self.moved {
+                moved.push(pair);
+            }
         }
         let pending = std::mem::take(&mut self.pending);
+        if let Some(moved) = &mut self.moved {
+            moved.extend(pending.iter().map(|change| change.pair));
+        }
         for (k, change) in pending.iter().enumerate() {
             let pair = change.pair;
             let Some(&s) = self.stats.get(&pair) else {

@@ -97,7 +97,8 @@ pub use crate::train::choice::{Choice, PairScore, RIVALS_LISTED, StopReason};
 #[derive(Debug, Clone)]
 enum Scoring {
     Count,
-    WordPiece(WordPieceScore),
+    /// Boxed: the order it keeps is several maps.
+    WordPiece(Box<WordPieceScore>),
 }
 
 /// How many tied rivals a kept [`Choice`] remembers for each merge.
@@ -338,7 +339,12 @@ impl Trainer {
         self.tokens = tokens;
         self.scoring = match self.config.score {
             Score::Count => Scoring::Count,
-            Score::WordPiece => Scoring::WordPiece(WordPieceScore::of(&self.chain, &self.corpus)),
+            Score::WordPiece => Scoring::WordPiece(Box::new(WordPieceScore::of(
+                &self.chain,
+                &self.corpus,
+                &mut self.table,
+                self.config.min_count,
+            ))),
         };
     }
 
@@ -517,7 +523,7 @@ impl Trainer {
     /// the pair that merges next.
     pub fn top_pairs(&self, k: usize) -> Vec<PairRow> {
         if let Scoring::WordPiece(wp) = &self.scoring {
-            return wordpiece_score::top(wp, &self.table, self.config.min_count, k)
+            return wordpiece_score::top(wp, k)
                 .into_iter()
                 .map(|(pair, score)| PairRow {
                     pair,
@@ -543,7 +549,7 @@ impl Trainer {
     /// [`Trainer::top_pairs`] (`None` for a pair not counted now).
     pub fn ranks_of(&self, pairs: &[Pair]) -> Vec<Option<usize>> {
         if let Scoring::WordPiece(wp) = &self.scoring {
-            return wordpiece_score::ranks(wp, &self.table, self.config.min_count, pairs);
+            return wordpiece_score::ranks(wp, pairs);
         }
         let wanted: rustc_hash::FxHashSet<Pair> = pairs.iter().copied().collect();
         let at: FxHashMap<Pair, usize> = self
@@ -748,7 +754,7 @@ impl Trainer {
         self.vocab.pop_merge();
         self.tokens += merge.replacements;
         if let Scoring::WordPiece(wp) = &mut self.scoring {
-            wp.unmerged(merge.pair, merge.id, merge.replacements);
+            wp.unmerged(merge.pair, merge.id, merge.replacements, &mut self.table);
         }
         self.phase = Phase::Counted;
         true
@@ -932,7 +938,7 @@ impl Trainer {
         self.settle();
         self.tokens -= replacements;
         if let Scoring::WordPiece(wp) = &mut self.scoring {
-            wp.merged(pair, id, replacements);
+            wp.merged(pair, id, replacements, &mut self.table);
         }
         let merge = Merge {
             rank: self.rounds.len(),

@@ -14,15 +14,18 @@ pub use crate::train::choice::PairScore;
 use crate::train::choice::{Choice, RIVALS_LISTED, StopReason};
 use crate::train::corpus::Corpus;
 use crate::train::pairs::PairTable;
+use crate::train::score_order::ScoreOrder;
 use crate::{Pair, TokenId};
 use std::cmp::Ordering;
 
 /// WordPiece's way of choosing a round's winner, with what it keeps
 /// beside the pair table: how often each token stands in the corpus as it
-/// is now cut (weighted by chunk counts), by id.
+/// is now cut (weighted by chunk counts), by id, and the pairs in the
+/// order the score merges them (see [`ScoreOrder`]).
 #[derive(Debug, Clone, Default)]
 pub struct WordPieceScore {
     symbols: Vec<u64>,
+    order: ScoreOrder,
 }
 
 /// What the score reads of a round: the pair table and the bounds a
@@ -37,12 +40,28 @@ pub struct Round<'a> {
     pub chunk_of: &'a dyn Fn(Pair) -> Option<u32>,
 }
 
+/// The score of `(a, b)`, which stands `count` times, with the tokens'
+/// counts `symbols`.
+fn score_with(symbols: &[u64], (a, b): Pair, count: u64) -> PairScore {
+    let of = |id: TokenId| symbols.get(id as usize).copied().unwrap_or(0);
+    // A token always stands where its pairs do; the floor only keeps a
+    // stale count from dividing by zero.
+    PairScore {
+        count,
+        left: of(a).max(1),
+        right: of(b).max(1),
+    }
+}
+
 impl WordPieceScore {
-    /// The counts of the tokens as `chain` cuts `corpus`.
-    pub fn of(chain: &Chain, corpus: &Corpus) -> Self {
-        WordPieceScore {
-            symbols: symbol_counts(chain, corpus),
-        }
+    /// The counts of the tokens as `chain` cuts `corpus`, and the pairs of
+    /// `table` (counted on the same chain) in order; from now on `table`
+    /// keeps the pairs it moves, for [`WordPieceScore::merged`].
+    pub fn of(chain: &Chain, corpus: &Corpus, table: &mut PairTable, min_count: u64) -> Self {
+        let symbols = symbol_counts(chain, corpus);
+        table.track_moves();
+        let order = ScoreOrder::new(table, min_count, &symbols);
+        WordPieceScore { symbols, order }
     }
 
     /// How often token `id` stands in the corpus now.
@@ -51,137 +70,56 @@ impl WordPieceScore {
     }
 
     /// The score of `pair`, which stands `count` times.
-    pub fn score_of(&self, (a, b): Pair, count: u64) -> PairScore {
-        // A token always stands where its pairs do; the floor only keeps a
-        // stale count from dividing by zero.
-        PairScore {
-            count,
-            left: self.count(a).max(1),
-            right: self.count(b).max(1),
-        }
+    pub fn score_of(&self, pair: Pair, count: u64) -> PairScore {
+        score_with(&self.symbols, pair, count)
     }
 
-    /// After merge `pair` into `id` replaced it `times` times.
-    pub fn merged(&mut self, pair: Pair, id: TokenId, times: u64) {
+    /// After merge `pair` into `id` replaced it `times` times, and `table`
+    /// settled.
+    pub fn merged(&mut self, pair: Pair, id: TokenId, times: u64, table: &mut PairTable) {
         merged(&mut self.symbols, pair, id, times);
+        self.reorder(pair, id, table);
     }
 
-    /// After that merge is undone.
-    pub fn unmerged(&mut self, pair: Pair, id: TokenId, times: u64) {
+    /// After that merge is undone, and `table` settled.
+    pub fn unmerged(&mut self, pair: Pair, id: TokenId, times: u64, table: &mut PairTable) {
         unmerged(&mut self.symbols, pair, id, times);
+        self.reorder(pair, id, table);
+    }
+
+    /// Key again what the merge or undo of `(a, b)` into `id` changed: the
+    /// pairs the table moved, and those of the three tokens whose counts
+    /// moved.
+    fn reorder(&mut self, (a, b): Pair, id: TokenId, table: &mut PairTable) {
+        let moved = table.take_moved();
+        self.order.update(table, &moved, &[a, b, id], &self.symbols);
     }
 }
 
-/// Where a pair stands in the order the score picks winners in: pairs the
-/// minimum count lets merge first, then the higher score, then the place
-/// in the table's own order (the higher count, then the tie rule), as
-/// [`choose`] breaks ties. The less, the sooner it merges.
-#[derive(Debug, Clone, Copy)]
-struct Place {
-    eligible: bool,
-    score: PairScore,
-    index: usize,
-    pair: Pair,
-}
-
-impl Ord for Place {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .eligible
-            .cmp(&self.eligible)
-            .then_with(|| other.score.cmp_exact(&self.score))
-            .then(self.index.cmp(&other.index))
-    }
-}
-
-impl PartialOrd for Place {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-// Two places are equal only at the same index in the table, that is for
-// the same pair.
-impl PartialEq for Place {
-    fn eq(&self, other: &Self) -> bool {
-        self.index == other.index
-    }
-}
-
-impl Eq for Place {}
-
-fn places<'a>(
-    score: &'a WordPieceScore,
-    table: &'a PairTable,
-    min: u64,
-) -> impl Iterator<Item = Place> + 'a {
-    table
-        .iter()
-        .enumerate()
-        .map(move |(index, (pair, count))| Place {
-            eligible: count >= min,
-            score: score.score_of(pair, count),
-            index,
-            pair,
-        })
-}
-
-/// The first `k` pairs in the order the score picks winners in, with
-/// their scores: the first is the pair [`choose`] merges next. One walk
-/// over the table, keeping the best `k` on a heap.
-pub fn top(
-    score: &WordPieceScore,
-    table: &PairTable,
-    min: u64,
-    k: usize,
-) -> Vec<(Pair, PairScore)> {
-    if k == 0 {
-        return Vec::new();
-    }
-    let mut heap = std::collections::BinaryHeap::with_capacity(k + 1);
-    for place in places(score, table, min) {
-        // The heap's top is the worst kept: a place no better is skipped
-        // without a push.
-        if heap.len() == k && heap.peek().is_some_and(|worst| place >= *worst) {
-            continue;
-        }
-        heap.push(place);
-        if heap.len() > k {
-            heap.pop();
-        }
-    }
-    heap.into_sorted_vec()
-        .into_iter()
-        .map(|p| (p.pair, p.score))
+/// The first `k` pairs in the order the score picks winners in (pairs the
+/// minimum count lets merge first, then the higher score, then the
+/// table's own order), with their scores: the first is the pair
+/// [`choose`] merges next.
+pub fn top(score: &WordPieceScore, k: usize) -> Vec<(Pair, PairScore)> {
+    score
+        .order
+        .walk(&score.symbols)
+        .take(k)
+        .map(|r| (r.pair, r.score))
         .collect()
 }
 
 /// The 0-based place of each of `pairs` in that order (`None` for a pair
-/// not in the table), in two walks over the table rather than a sort of
-/// all of it: a pair goes before the asked pairs from the first one it
-/// does not follow on, so a running sum over them gives each its place.
-pub fn ranks(
-    score: &WordPieceScore,
-    table: &PairTable,
-    min: u64,
-    pairs: &[Pair],
-) -> Vec<Option<usize>> {
+/// not in the table).
+pub fn ranks(score: &WordPieceScore, pairs: &[Pair]) -> Vec<Option<usize>> {
     let asked: rustc_hash::FxHashSet<Pair> = pairs.iter().copied().collect();
-    let mut found: Vec<Place> = places(score, table, min)
-        .filter(|p| asked.contains(&p.pair))
+    let rank_of: rustc_hash::FxHashMap<Pair, usize> = score
+        .order
+        .walk(&score.symbols)
+        .enumerate()
+        .filter(|(_, r)| asked.contains(&r.pair))
+        .map(|(i, r)| (r.pair, i))
         .collect();
-    found.sort_unstable();
-    // between[j]: how many pairs go before found[j] but not before found[j - 1].
-    let mut between = vec![0usize; found.len() + 1];
-    for place in places(score, table, min) {
-        between[found.partition_point(|f| *f <= place)] += 1;
-    }
-    let mut rank_of = rustc_hash::FxHashMap::default();
-    let mut before = 0;
-    for (j, f) in found.iter().enumerate() {
-        before += between[j];
-        rank_of.insert(f.pair, before);
-    }
     pairs.iter().map(|p| rank_of.get(p).copied()).collect()
 }
 
@@ -228,11 +166,10 @@ fn unmerged(symbols: &mut [u64], (a, b): Pair, id: TokenId, times: u64) {
 
 /// The pair with the best score, everything tied with it, and the most
 /// frequent pair's score where that pair does not win; or why training
-/// has to stop.
+/// has to stop. The winner and its rivals are read off the front of the
+/// order, and the rivals counted by their score's tally.
 pub fn choose(wp: &WordPieceScore, round: &Round) -> Result<Choice, StopReason> {
-    let table = round.table;
-    let score = |(pair, count): (Pair, u64)| wp.score_of(pair, count);
-    let Some(most_frequent) = table.best() else {
+    let Some(most_frequent) = round.table.best() else {
         return Err(StopReason::NoPairs);
     };
     if most_frequent.1 < round.min_count {
@@ -242,16 +179,11 @@ pub fn choose(wp: &WordPieceScore, round: &Round) -> Result<Choice, StopReason> 
         });
     }
     // Pairs below the minimum count take no part.
-    let mut best: Option<(Pair, PairScore)> = None;
-    for entry in table.iter().take_while(|&(_, c)| c >= round.min_count) {
-        let s = score(entry);
-        if best.is_none_or(|(_, b)| s.cmp_exact(&b) == Ordering::Greater) {
-            best = Some((entry.0, s));
-        }
-    }
-    let Some((pair, winning)) = best else {
+    let mut order = wp.order.walk(&wp.symbols).take_while(|r| r.eligible);
+    let Some(winner) = order.next() else {
         return Err(StopReason::NoPairs);
     };
+    let (pair, winning) = (winner.pair, winner.score);
     let bytes = (round.token_len)(pair.0) + (round.token_len)(pair.1);
     if bytes > round.max_token_bytes {
         return Err(StopReason::TokenTooLong {
@@ -259,25 +191,25 @@ pub fn choose(wp: &WordPieceScore, round: &Round) -> Result<Choice, StopReason> 
             max: round.max_token_bytes,
         });
     }
-    let mut rivals = Vec::new();
-    let mut rivals_total = 0;
-    for entry in table.iter().take_while(|&(_, c)| c >= round.min_count) {
-        if entry.0 != pair && score(entry).cmp_exact(&winning) == Ordering::Equal {
-            if rivals.len() < RIVALS_LISTED {
-                rivals.push(entry.0);
-            }
-            rivals_total += 1;
-        }
-    }
+    let rivals = order
+        .take_while(|r| r.score.cmp_exact(&winning) == Ordering::Equal)
+        .take(RIVALS_LISTED)
+        .map(|r| r.pair)
+        .collect();
     Ok(Choice {
         pair,
         count: winning.count,
         rivals,
-        rivals_total,
+        rivals_total: wp.order.tied_with_first(&winning) - 1,
         next_best: None,
         first_chunk: (round.chunk_of)(pair),
         score: Some(winning),
-        most_frequent: (most_frequent.0 != pair).then(|| (most_frequent.0, score(most_frequent))),
+        most_frequent: (most_frequent.0 != pair).then(|| {
+            (
+                most_frequent.0,
+                wp.score_of(most_frequent.0, most_frequent.1),
+            )
+        }),
     })
 }
 

@@ -1,0 +1,505 @@
+//! The pairs in the order WordPiece's score merges them, kept up to date
+//! merge by merge, so that a round reads its winner and the rivals tied
+//! with it off the front instead of scoring every pair.
+//!
+//! A pair's score is count(ab) / (count(a) x count(b)), and its place
+//! among pairs of one score is the pair table's (the higher count, then
+//! the tie rule's key). What that place depends on changes in two ways:
+//!
+//! - a pair's count and tie key (its first place, under `first`) change
+//!   only for pairs the table moves when it settles a merge or an undo,
+//!   and the table hands those over ([`PairTable::take_moved`]);
+//! - a token's count changes only when a merge makes or undoes a token:
+//!   merging `a b` into `ab` changes the counts of `a`, `b` and `ab`, and
+//!   so the score of every pair that holds one of them, whatever that
+//!   pair's own count did.
+//!
+//! A key cannot be left stale and mended when it reaches the front (as a
+//! heap with lazy updates does for counts that only fall): a merge makes
+//! the scores of its tokens' pairs rise, an undo makes them fall, so a
+//! stale key bounds nothing. But a token's count divides the scores of
+//! all its pairs alike, and does not change their order among themselves.
+//! So each pair lives in the group of one of its tokens, its home, keyed
+//! there by count(ab) / count(other token) and the tie rule: a key that
+//! the home's own count never touches. A group is placed among the others
+//! by its first pair's whole score. When a token's count changes, its
+//! group is placed again (one move), and only the pairs it holds as a
+//! guest (homed at the other token) are keyed again. A pair goes home to
+//! whichever of its tokens has more pairs when it is made, so the bytes
+//! and short tokens that stand in thousands of pairs hold most of them at
+//! home, and a merge that changes their count moves one group.
+//!
+//! The whole order is the groups' sorted lists merged ([`Walk`]); a
+//! round's ties are counted without walking them: only groups whose first
+//! pair has the best score hold pairs of that score, and each group keeps
+//! how many of its pairs share its first pair's key there.
+
+use crate::Pair;
+use crate::TokenId;
+use crate::train::choice::PairScore;
+use crate::train::pairs::PairTable;
+use rustc_hash::FxHashMap;
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BTreeSet, BinaryHeap, btree_set};
+
+/// A pair where it stands in the score's order: pairs the minimum count
+/// lets merge first, then the higher score (compared exactly, as
+/// fractions), then the table's own order (the higher count, then the tie
+/// rule's key). The less, the sooner it merges.
+#[derive(Debug, Clone, Copy)]
+pub struct Ranked {
+    pub eligible: bool,
+    pub score: PairScore,
+    /// The pair table's tie key: the smaller goes first among equal counts.
+    tie: u64,
+    pub pair: Pair,
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .eligible
+            .cmp(&self.eligible)
+            .then_with(|| other.score.cmp_exact(&self.score))
+            .then(other.score.count.cmp(&self.score.count))
+            .then(self.tie.cmp(&other.tie))
+            .then(self.pair.cmp(&other.pair))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked {}
+
+/// A pair in its home's group: as [`Ranked`], with the score's part that
+/// the home's count does not touch, count(ab) / count(other token).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Homed {
+    eligible: bool,
+    count: u64,
+    other: u64,
+    tie: u64,
+    pair: Pair,
+}
+
+impl Homed {
+    fn part(&self) -> (u64, u128) {
+        lowest_terms(self.count, self.other as u128)
+    }
+}
+
+impl Ord for Homed {
+    fn cmp(&self, o: &Self) -> Ordering {
+        let mine = self.count as u128 * o.other as u128;
+        let theirs = o.count as u128 * self.other as u128;
+        o.eligible
+            .cmp(&self.eligible)
+            .then(theirs.cmp(&mine))
+            .then(o.count.cmp(&self.count))
+            .then(self.tie.cmp(&o.tie))
+            .then(self.pair.cmp(&o.pair))
+    }
+}
+
+impl PartialOrd for Homed {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The pairs homed at one token.
+#[derive(Debug, Clone, Default)]
+struct Group {
+    pairs: BTreeSet<Homed>,
+    /// How many eligible pairs have each score part, in lowest terms.
+    parts: FxHashMap<(u64, u128), usize>,
+    /// The first pair as placed among the groups, and how many eligible
+    /// pairs share its score (counted in [`ScoreOrder::tied`]).
+    front: Option<(Ranked, usize)>,
+    /// Waiting to be placed again.
+    dirty: bool,
+}
+
+/// Where a pair is and what it was keyed with, and the marks that keep
+/// it from being keyed twice in one update or listed twice as a guest.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    home: TokenId,
+    key: Homed,
+    keyed_in: u32,
+    listed_in: u32,
+}
+
+/// The pairs by score, in groups by home token.
+#[derive(Debug, Clone, Default)]
+pub struct ScoreOrder {
+    groups: Vec<Group>,
+    /// Each group with pairs, by its first pair's place.
+    fronts: BTreeSet<(Ranked, TokenId)>,
+    entries: FxHashMap<Pair, Entry>,
+    /// For each score a group's first pair has, how many eligible pairs in
+    /// those groups share it (late in training thousands of pairs score
+    /// 1 / (1 x 1)), in lowest terms.
+    tied: FxHashMap<(u64, u128), usize>,
+    /// For each token, the pairs that hold it and are homed at the other
+    /// token (and its pairs with itself), perhaps with some that are gone
+    /// or listed twice: cleaned when walked, or when crowded.
+    guests: Vec<Vec<Pair>>,
+    /// How many pairs hold each token now, at home or as guests.
+    live: Vec<u32>,
+    dirty: Vec<TokenId>,
+    /// The update under way, and the last list cleaned.
+    update: u32,
+    pass: u32,
+    min_count: u64,
+}
+
+/// A token's list of guests is cleaned when it holds this many times its
+/// live pairs (and a few more).
+const CROWDED: usize = 2;
+
+/// `num / den` in lowest terms (`num` is a count, so it fits in 64 bits).
+fn lowest_terms(num: u64, den: u128) -> (u64, u128) {
+    let (mut a, mut b) = (num as u128, den);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let g = a.max(1);
+    ((num as u128 / g) as u64, den / g)
+}
+
+/// The score `score` stands for, in lowest terms.
+fn score_terms(score: &PairScore) -> (u64, u128) {
+    lowest_terms(score.count, score.left as u128 * score.right as u128)
+}
+
+impl ScoreOrder {
+    /// Every pair of `table`, scored with the tokens' counts `units`.
+    pub fn new(table: &PairTable, min_count: u64, units: &[u64]) -> Self {
+        let mut order = ScoreOrder {
+            min_count,
+            update: 1,
+            ..ScoreOrder::default()
+        };
+        for (pair, _) in table.iter() {
+            order.rekey(pair, table, units);
+        }
+        order.place_dirty(units);
+        order
+    }
+
+    /// Every pair in the order they merge, the first the next winner
+    /// (when eligible).
+    pub fn walk<'a>(&'a self, units: &'a [u64]) -> Walk<'a> {
+        let mut fronts = self.fronts.iter();
+        let mut heap = BinaryHeap::new();
+        if let Some(&(first, home)) = fronts.next() {
+            heap.push(Head::of(first, self, home));
+        }
+        Walk {
+            order: self,
+            units,
+            fronts,
+            heap,
+        }
+    }
+
+    /// How many eligible pairs have the score `best`, the first pair's.
+    pub fn tied_with_first(&self, best: &PairScore) -> usize {
+        self.tied.get(&score_terms(best)).copied().unwrap_or(0)
+    }
+
+    /// Key again the pairs `moved` (their counts or tie keys changed) and
+    /// every pair whose score `tokens`' counts (now `units`) change.
+    pub fn update(&mut self, table: &PairTable, moved: &[Pair], tokens: &[TokenId], units: &[u64]) {
+        self.update = self.update.wrapping_add(1);
+        for &pair in moved {
+            self.rekey(pair, table, units);
+        }
+        for &t in tokens {
+            let Some(list) = self.guests.get_mut(t as usize) else {
+                continue;
+            };
+            let list = std::mem::take(list);
+            for &pair in &list {
+                self.rekey(pair, table, units);
+            }
+            // Guests listed while the list was out (none are expected:
+            // every pair of the table is entered by now) go back with it.
+            let added = std::mem::replace(&mut self.guests[t as usize], list);
+            self.guests[t as usize].extend(added);
+            self.clean(t);
+            self.mark(t);
+        }
+        self.place_dirty(units);
+    }
+
+    /// Take `pair`'s key out and enter it again as the table and the
+    /// tokens' counts stand now (or not at all, if it is gone). Once per
+    /// update.
+    fn rekey(&mut self, pair: Pair, table: &PairTable, units: &[u64]) {
+        let old = self.entries.get(&pair).copied();
+        if let Some(old) = old {
+            if old.keyed_in == self.update {
+                return;
+            }
+            self.leave(old.home, &old.key);
+        }
+        let Some(stat) = table.get(pair).filter(|s| s.count > 0) else {
+            if old.is_some() {
+                self.entries.remove(&pair);
+                self.unlist(pair);
+            }
+            return;
+        };
+        let home = old.map_or_else(|| self.home_for(pair), |o| o.home);
+        let other = if home == pair.0 { pair.1 } else { pair.0 };
+        let key = Homed {
+            eligible: stat.count >= self.min_count,
+            count: stat.count,
+            other: unit(units, other),
+            tie: table.tie_key(pair, stat),
+            pair,
+        };
+        self.enter(home, key);
+        let entry = Entry {
+            home,
+            key,
+            keyed_in: self.update,
+            listed_in: 0,
+        };
+        if let Some(old) = self.entries.insert(pair, entry) {
+            self.entries.get_mut(&pair).expect("just entered").listed_in = old.listed_in;
+        } else {
+            self.list(pair, home);
+        }
+    }
+
+    /// The token a new pair lives with: the one that holds more pairs.
+    fn home_for(&self, (a, b): Pair) -> TokenId {
+        let live = |t: TokenId| self.live.get(t as usize).copied().unwrap_or(0);
+        if live(b) > live(a) { b } else { a }
+    }
+
+    fn enter(&mut self, home: TokenId, key: Homed) {
+        let h = home as usize;
+        if h >= self.groups.len() {
+            self.groups.resize_with(h + 1, Group::default);
+        }
+        let group = &mut self.groups[h];
+        group.pairs.insert(key);
+        if key.eligible {
+            *group.parts.entry(key.part()).or_default() += 1;
+        }
+        self.mark(home);
+    }
+
+    fn leave(&mut self, home: TokenId, key: &Homed) {
+        let group = &mut self.groups[home as usize];
+        group.pairs.remove(key);
+        if key.eligible {
+            let part = key.part();
+            if let Some(n) = group.parts.get_mut(&part) {
+                *n -= 1;
+                if *n == 0 {
+                    group.parts.remove(&part);
+                }
+            }
+        }
+        self.mark(home);
+    }
+
+    /// Group `home` is to be placed again.
+    fn mark(&mut self, home: TokenId) {
+        if let Some(group) = self.groups.get_mut(home as usize)
+            && !group.dirty
+        {
+            group.dirty = true;
+            self.dirty.push(home);
+        }
+    }
+
+    /// Place every marked group again by its first pair's score now.
+    fn place_dirty(&mut self, units: &[u64]) {
+        for home in std::mem::take(&mut self.dirty) {
+            let group = &mut self.groups[home as usize];
+            group.dirty = false;
+            if let Some((front, sharing)) = group.front.take() {
+                self.fronts.remove(&(front, home));
+                untally(&mut self.tied, score_terms(&front.score), sharing);
+            }
+            let Some(&first) = group.pairs.first() else {
+                continue;
+            };
+            let front = ranked(first, units);
+            let sharing = if first.eligible {
+                group.parts.get(&first.part()).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            group.front = Some((front, sharing));
+            self.fronts.insert((front, home));
+            if sharing > 0 {
+                *self.tied.entry(score_terms(&front.score)).or_default() += sharing;
+            }
+        }
+    }
+
+    /// List a new pair as a guest of the token that is not its home (or
+    /// of its one token, for a pair of a token with itself), and count it
+    /// for both.
+    fn list(&mut self, pair: Pair, home: TokenId) {
+        let guest_of = if pair.0 == home { pair.1 } else { pair.0 };
+        let most = pair.0.max(pair.1) as usize;
+        if most >= self.guests.len() {
+            self.guests.resize_with(most + 1, Vec::new);
+            self.live.resize(most + 1, 0);
+        }
+        let g = guest_of as usize;
+        self.guests[g].push(pair);
+        self.live[pair.0 as usize] += 1;
+        if pair.1 != pair.0 {
+            self.live[pair.1 as usize] += 1;
+        }
+        if self.guests[g].len() > CROWDED * self.live[g] as usize + 32 {
+            self.clean(guest_of);
+        }
+    }
+
+    /// A pair gone: its entry in a guest list stays until it is cleaned.
+    fn unlist(&mut self, (a, b): Pair) {
+        self.live[a as usize] -= 1;
+        if b != a {
+            self.live[b as usize] -= 1;
+        }
+    }
+
+    /// Keep in token `t`'s guest list only its guests now, once each.
+    fn clean(&mut self, t: TokenId) {
+        self.pass = self.pass.wrapping_add(1);
+        let pass = self.pass;
+        let entries = &mut self.entries;
+        self.guests[t as usize].retain(|pair| match entries.get_mut(pair) {
+            Some(entry) if entry.listed_in != pass && (entry.home != t || pair.0 == pair.1) => {
+                entry.listed_in = pass;
+                true
+            }
+            _ => false,
+        });
+    }
+}
+
+fn unit(units: &[u64], id: TokenId) -> u64 {
+    // A token always stands where its pairs do; the floor only keeps a
+    // stale count from dividing by zero.
+    units.get(id as usize).copied().unwrap_or(0).max(1)
+}
+
+/// A pair's whole key, from its key at home and the tokens' counts.
+fn ranked(homed: Homed, units: &[u64]) -> Ranked {
+    let (a, b) = homed.pair;
+    Ranked {
+        eligible: homed.eligible,
+        score: PairScore {
+            count: homed.count,
+            left: unit(units, a),
+            right: unit(units, b),
+        },
+        tie: homed.tie,
+        pair: homed.pair,
+    }
+}
+
+fn untally(tally: &mut FxHashMap<(u64, u128), usize>, terms: (u64, u128), n: usize) {
+    if n == 0 {
+        return;
+    }
+    if let Some(have) = tally.get_mut(&terms) {
+        *have -= n;
+        if *have == 0 {
+            tally.remove(&terms);
+        }
+    }
+}
+
+/// The next pair of one group in a [`Walk`], with the rest of the group.
+struct Head<'a> {
+    key: Ranked,
+    rest: btree_set::Iter<'a, Homed>,
+    /// This is the group's first pair: taking it lets the next group in.
+    first: bool,
+}
+
+impl<'a> Head<'a> {
+    fn of(first: Ranked, order: &'a ScoreOrder, home: TokenId) -> Self {
+        let mut rest = order.groups[home as usize].pairs.iter();
+        rest.next();
+        Head {
+            key: first,
+            rest,
+            first: true,
+        }
+    }
+}
+
+impl PartialEq for Head<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Head<'_> {}
+
+impl PartialOrd for Head<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Head<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // The heap gives its greatest first: the least key.
+        Reverse(self.key).cmp(&Reverse(other.key))
+    }
+}
+
+/// The groups' sorted lists merged into the one order, a pair at a time.
+/// A group comes in only when the one placed before it gives up its
+/// first pair: no later group's pair can come sooner, since each group's
+/// first pair is its least and the groups are placed by it.
+pub struct Walk<'a> {
+    order: &'a ScoreOrder,
+    units: &'a [u64],
+    fronts: btree_set::Iter<'a, (Ranked, TokenId)>,
+    heap: BinaryHeap<Head<'a>>,
+}
+
+impl Iterator for Walk<'_> {
+    type Item = Ranked;
+
+    fn next(&mut self) -> Option<Ranked> {
+        let mut head = self.heap.pop()?;
+        let key = head.key;
+        if head.first
+            && let Some(&(front, home)) = self.fronts.next()
+        {
+            self.heap.push(Head::of(front, self.order, home));
+        }
+        if let Some(&next) = head.rest.next() {
+            head.key = ranked(next, self.units);
+            head.first = false;
+            self.heap.push(head);
+        }
+        Some(key)
+    }
+}
