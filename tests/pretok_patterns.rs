@@ -15,8 +15,14 @@ fn reference_cuts(pretok: Pretok, s: &str) -> Vec<String> {
             .map(|p| fancy_regex::Regex::new(p.pattern().unwrap()).unwrap())
             .collect()
     });
-    let re = &all[PATTERNED.iter().position(|p| *p == pretok).unwrap()];
+    split_by(
+        &all[PATTERNED.iter().position(|p| *p == pretok).unwrap()],
+        s,
+    )
+}
 
+/// `s` cut by a pattern's matches, the text between them kept as pieces.
+fn split_by(re: &fancy_regex::Regex, s: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut last = 0;
     for m in re.find_iter(s) {
@@ -224,21 +230,10 @@ mod qwen2 {
 
     fn reference(s: &str) -> Vec<String> {
         static RE: std::sync::OnceLock<fancy_regex::Regex> = std::sync::OnceLock::new();
-        let re = RE.get_or_init(|| fancy_regex::Regex::new(QWEN2_PATTERN).unwrap());
-        let mut out = Vec::new();
-        let mut last = 0;
-        for m in re.find_iter(s) {
-            let m = m.unwrap();
-            if m.start() > last {
-                out.push(s[last..m.start()].to_string());
-            }
-            out.push(m.as_str().to_string());
-            last = m.end();
-        }
-        if last < s.len() {
-            out.push(s[last..].to_string());
-        }
-        out
+        split_by(
+            RE.get_or_init(|| fancy_regex::Regex::new(QWEN2_PATTERN).unwrap()),
+            s,
+        )
     }
 
     fn by_hand(s: &str) -> Vec<String> {

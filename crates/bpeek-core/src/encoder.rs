@@ -646,35 +646,49 @@ impl Tokenizer {
         &self,
         text: &str,
         allow_special: bool,
+        cache: Option<&mut ChunkCache>,
+    ) -> Vec<TokenId> {
+        self.encode_pieces(text.as_bytes(), Some(text), allow_special, cache)
+    }
+
+    /// The ids of `bytes`, the added tokens matched and the text between
+    /// them encoded; `whole` is `bytes` as a string when it is one, so a
+    /// piece of it is not checked for UTF-8 again.
+    fn encode_pieces(
+        &self,
+        bytes: &[u8],
+        whole: Option<&str>,
+        allow_special: bool,
         mut cache: Option<&mut ChunkCache>,
     ) -> Vec<TokenId> {
         let mut ids = Vec::new();
         // Whether a piece starts the text (nothing came before it).
         let mut first = true;
-        self.added
-            .for_each_piece(text.as_bytes(), allow_special, |piece| {
-                match piece {
-                    Piece::Special(id) => ids.push(id),
-                    Piece::Text(t) => {
-                        // The piece as the string it is a part of (pieces are cut
-                        // at whole characters), so it is not checked again;
-                        // checked once more if it were not a part of `text`.
-                        let s = (t.as_ptr() as usize)
+        self.added.for_each_piece(bytes, allow_special, |piece| {
+            match piece {
+                Piece::Special(id) => ids.push(id),
+                Piece::Text(t) => {
+                    // The piece as the string it is a part of (pieces are cut
+                    // at whole characters); checked once more if it were not
+                    // a part of `whole`.
+                    let s = whole.and_then(|text| {
+                        (t.as_ptr() as usize)
                             .checked_sub(text.as_ptr() as usize)
                             .and_then(|start| text.get(start..start + t.len()))
-                            .filter(|s| s.as_ptr() == t.as_ptr());
-                        self.encode_ordinary(t, s, first, cache.as_deref_mut(), &mut ids)
-                    }
-                    Piece::Normalized(t) => self.encode_ordinary(
-                        t.as_bytes(),
-                        Some(&t),
-                        first,
-                        cache.as_deref_mut(),
-                        &mut ids,
-                    ),
+                            .filter(|s| s.as_ptr() == t.as_ptr())
+                    });
+                    self.encode_ordinary(t, s, first, cache.as_deref_mut(), &mut ids)
                 }
-                first = false;
-            });
+                Piece::Normalized(t) => self.encode_ordinary(
+                    t.as_bytes(),
+                    Some(&t),
+                    first,
+                    cache.as_deref_mut(),
+                    &mut ids,
+                ),
+            }
+            first = false;
+        });
         ids
     }
 
@@ -689,7 +703,7 @@ impl Tokenizer {
         &self,
         text: &[u8],
         allow_special: bool,
-        mut cache: Option<&mut ChunkCache>,
+        cache: Option<&mut ChunkCache>,
     ) -> Result<Vec<TokenId>> {
         match self.mode() {
             Mode::Char => {
@@ -701,27 +715,7 @@ impl Tokenizer {
                 })?;
                 Ok(self.encode_in(s, allow_special, cache))
             }
-            Mode::Byte => {
-                let mut ids = Vec::new();
-                let mut first = true;
-                self.added.for_each_piece(text, allow_special, |piece| {
-                    match piece {
-                        Piece::Special(id) => ids.push(id),
-                        Piece::Text(t) => {
-                            self.encode_ordinary(t, None, first, cache.as_deref_mut(), &mut ids)
-                        }
-                        Piece::Normalized(t) => self.encode_ordinary(
-                            t.as_bytes(),
-                            Some(&t),
-                            first,
-                            cache.as_deref_mut(),
-                            &mut ids,
-                        ),
-                    }
-                    first = false;
-                });
-                Ok(ids)
-            }
+            Mode::Byte => Ok(self.encode_pieces(text, None, allow_special, cache)),
         }
     }
 
