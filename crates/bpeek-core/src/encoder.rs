@@ -11,7 +11,7 @@ use crate::models::byte_index::ByteIndex;
 use crate::models::char_bpe::CharBpe;
 use crate::models::chunk_cache::ChunkCache;
 use crate::models::rank_pairs::pair_ranks;
-use crate::models::spm::SpmModel;
+use crate::models::spm::{Algorithm, KeptWords, SpmModel};
 use crate::models::wordpiece::WordPiece;
 use crate::names::{Mode, TieRule};
 use crate::normalize::added::AddedVocab;
@@ -356,14 +356,22 @@ impl Tokenizer {
     }
 
     /// A cache for encoding many texts of about `bytes` bytes in all, one
-    /// after another, with [`Tokenizer::encode_for_model_in`]: only
-    /// byte-level BPE by rank keeps chunks, and only when the texts are
-    /// long enough together to pay for its tables.
+    /// after another, with [`Tokenizer::encode_for_model_in`]: byte-level
+    /// BPE by rank keeps chunks, when the texts are long enough together to
+    /// pay for its tables; SentencePiece BPE keeps words.
     pub fn encode_cache(&self, bytes: usize) -> EncodeCache {
-        let keeps = matches!(self.model, Model::Ranks(_))
+        let chunks = matches!(self.model, Model::Ranks(_))
             && self.mode() == Mode::Byte
             && bytes >= crate::model::CACHE_FROM;
-        EncodeCache(keeps.then(|| ChunkCache::for_text(bytes)))
+        let words =
+            matches!(&self.model, Model::SentencePiece(m) if m.algorithm() == Algorithm::Bpe);
+        EncodeCache(if chunks {
+            Kept::Chunks(ChunkCache::for_text(bytes))
+        } else if words {
+            Kept::Words(KeptWords::default())
+        } else {
+            Kept::Nothing
+        })
     }
 
     /// [`Tokenizer::encode_for_model`], finding the chunks met in the
@@ -377,7 +385,7 @@ impl Tokenizer {
         cache: &mut EncodeCache,
     ) -> Result<Vec<TokenId>> {
         let ids =
-            self.watched(|| self.encode_bytes_unwatched(text, allow_special, cache.0.as_mut()))??;
+            self.watched(|| self.encode_bytes_unwatched(text, allow_special, Some(cache)))??;
         self.around(ids, add_special)
     }
 
@@ -646,7 +654,7 @@ impl Tokenizer {
         &self,
         text: &str,
         allow_special: bool,
-        cache: Option<&mut ChunkCache>,
+        cache: Option<&mut EncodeCache>,
     ) -> Vec<TokenId> {
         self.encode_pieces(text.as_bytes(), Some(text), allow_special, cache)
     }
@@ -659,7 +667,7 @@ impl Tokenizer {
         bytes: &[u8],
         whole: Option<&str>,
         allow_special: bool,
-        mut cache: Option<&mut ChunkCache>,
+        mut cache: Option<&mut EncodeCache>,
     ) -> Vec<TokenId> {
         let mut ids = Vec::new();
         // Whether a piece starts the text (nothing came before it).
@@ -703,7 +711,7 @@ impl Tokenizer {
         &self,
         text: &[u8],
         allow_special: bool,
-        cache: Option<&mut ChunkCache>,
+        cache: Option<&mut EncodeCache>,
     ) -> Result<Vec<TokenId>> {
         match self.mode() {
             Mode::Char => {
@@ -775,11 +783,14 @@ impl Tokenizer {
         text: &[u8],
         as_str: Option<&str>,
         at_start: bool,
-        cache: Option<&mut ChunkCache>,
+        cache: Option<&mut EncodeCache>,
         out: &mut Vec<TokenId>,
     ) {
         match &self.model {
-            Model::SentencePiece(m) => m.encode_piece(text, at_start, out, None),
+            Model::SentencePiece(m) => match cache.and_then(EncodeCache::words) {
+                Some(kept) => m.encode_piece_in(text, at_start, out, kept),
+                None => m.encode_piece(text, at_start, out, None),
+            },
             Model::WordPiece(m) => {
                 m.encode_piece(&String::from_utf8_lossy(text), at_start, out, None)
             }
@@ -787,7 +798,7 @@ impl Tokenizer {
                 m.encode_piece(&String::from_utf8_lossy(text), at_start, out, None)
             }
             Model::Ranks(m) => match self.mode() {
-                Mode::Byte => match cache {
+                Mode::Byte => match cache.and_then(EncodeCache::chunks) {
                     Some(cache) => {
                         m.encode_bytes_in(&self.pretok, text, as_str, at_start, Some(cache), out)
                     }
@@ -810,4 +821,29 @@ impl Tokenizer {
 /// Chunks and their ids kept from one text to the next while a tokenizer
 /// encodes many texts (a batch, the lines of `encode --lines`): made by
 /// [`Tokenizer::encode_cache`], used only with that tokenizer.
-pub struct EncodeCache(Option<ChunkCache>);
+pub struct EncodeCache(Kept);
+
+/// What an [`EncodeCache`] keeps, by the kind of model.
+enum Kept {
+    Nothing,
+    /// Byte-level BPE by rank: chunks and their ids.
+    Chunks(ChunkCache),
+    /// SentencePiece BPE: short words and their pieces.
+    Words(KeptWords),
+}
+
+impl EncodeCache {
+    fn chunks(&mut self) -> Option<&mut ChunkCache> {
+        match &mut self.0 {
+            Kept::Chunks(c) => Some(c),
+            Kept::Nothing | Kept::Words(_) => None,
+        }
+    }
+
+    fn words(&mut self) -> Option<&mut KeptWords> {
+        match &mut self.0 {
+            Kept::Words(w) => Some(w),
+            Kept::Nothing | Kept::Chunks(_) => None,
+        }
+    }
+}

@@ -12,7 +12,8 @@
 use super::SpmModel;
 use super::normalize::one_char_len;
 use crate::TokenId;
-use rustc_hash::FxHashMap;
+use hashbrown::HashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cmp::Ordering;
 use std::ops::Range;
 
@@ -33,29 +34,35 @@ pub fn encode(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
 }
 
 /// Hand each piece of `norm` to `f`, in order, as a byte range of it and
-/// its id. When no piece reaches across the start of a word (see
+/// its id. See [`each_piece_in`]; the words met are kept for this text only.
+pub fn each_piece(model: &SpmModel, norm: &[u8], f: &mut impl FnMut(Range<usize>, TokenId)) {
+    each_piece_in(model, norm, &mut KeptWords::default(), f);
+}
+
+/// [`each_piece`], finding short words in `kept` (words met before, in
+/// this text or in texts encoded before it by this model) and keeping the
+/// new ones there. When no piece reaches across the start of a word (see
 /// [`SpmModel::words_apart`]), no merge does either, and the order of
 /// merges in one word does not depend on the others: each distinct short
 /// word is encoded once and its pieces reused.
-pub fn each_piece(model: &SpmModel, norm: &[u8], f: &mut impl FnMut(Range<usize>, TokenId)) {
+pub fn each_piece_in(
+    model: &SpmModel,
+    norm: &[u8],
+    kept: &mut KeptWords,
+    f: &mut impl FnMut(Range<usize>, TokenId),
+) {
     if !model.words_apart {
         return encode_whole(model, norm, 0, f);
     }
-    let mut seen: KeptWords = FxHashMap::default();
     for word in words(norm) {
         let text = &norm[word.clone()];
         if text.len() > CACHED_WORD {
             encode_whole(model, text, word.start, f);
             continue;
         }
-        if seen.len() >= CACHED_WORDS && !seen.contains_key(text) {
-            seen.clear();
-        }
-        let pieces = seen
-            .entry(text)
-            .or_insert_with(|| pieces_of_word(model, text));
+        let pieces = kept.pieces_of(model, text);
         let mut start = word.start;
-        for &(end, id) in pieces.iter() {
+        for &(end, id) in pieces {
             let end = word.start + end as usize;
             f(start..end, id);
             start = end;
@@ -63,11 +70,32 @@ pub fn each_piece(model: &SpmModel, norm: &[u8], f: &mut impl FnMut(Range<usize>
     }
 }
 
-/// Short words met so far, and their pieces.
-type KeptWords<'a> = FxHashMap<&'a [u8], Box<[(u32, TokenId)]>>;
+/// Short words met so far, and their pieces (each as where it ends in the
+/// word): kept through one text, or through a batch of texts.
+#[derive(Default)]
+pub struct KeptWords(HashMap<Vec<u8>, WordPieces, FxBuildHasher>);
+
+/// A word's pieces, each as where it ends in the word.
+type WordPieces = Box<[(u32, TokenId)]>;
+
+impl KeptWords {
+    /// The pieces of `word`, merged now if it was not met before. The
+    /// table is emptied when full, so that ever new words cost no more
+    /// than a few.
+    fn pieces_of(&mut self, model: &SpmModel, word: &[u8]) -> &[(u32, TokenId)] {
+        if self.0.len() >= CACHED_WORDS && !self.0.contains_key(word) {
+            self.0.clear();
+        }
+        // One hash of the word whether it is met again or new; its bytes
+        // are copied only when new.
+        self.0
+            .entry_ref(word)
+            .or_insert_with(|| pieces_of_word(model, word))
+    }
+}
 
 /// The pieces of a short word, each as where it ends in the word.
-fn pieces_of_word(model: &SpmModel, word: &[u8]) -> Box<[(u32, TokenId)]> {
+fn pieces_of_word(model: &SpmModel, word: &[u8]) -> WordPieces {
     let mut pieces = Vec::new();
     encode_whole(model, word, 0, &mut |r: Range<usize>, id| {
         pieces.push((r.end as u32, id))
@@ -519,6 +547,28 @@ mod tests {
             let text: String = (0..30).map(|_| words[rng.below(3)].as_str()).collect();
             let norm = text.as_bytes();
             assert_eq!(encode(&model, norm), naive(&model, norm), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn words_kept_from_texts_before_give_each_text_its_own_pieces() {
+        let mut rng = Rng(0x5eed_ba7c);
+        for _ in 0..100 {
+            let model = random_model(&mut rng, super::super::Algorithm::Bpe);
+            let words: Vec<String> = (0..4)
+                .map(|_| format!("\u{2581}{}", random_text(&mut rng, 1, 8)))
+                .collect();
+            let mut kept = KeptWords::default();
+            for _ in 0..8 {
+                let mut text: String = (0..rng.below(6))
+                    .map(|_| words[rng.below(4)].as_str())
+                    .collect();
+                text.push_str(&random_text(&mut rng, 0, 12));
+                let norm = text.as_bytes();
+                let mut pieces = Vec::new();
+                each_piece_in(&model, norm, &mut kept, &mut |r, id| pieces.push((r, id)));
+                assert_eq!(pieces, naive(&model, norm), "{text:?}");
+            }
         }
     }
 }

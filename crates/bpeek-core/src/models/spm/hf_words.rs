@@ -3,7 +3,7 @@
 //! into words ([`HfText`]), each word is segmented on its own, and ids go
 //! back to text through the file's decoder steps.
 
-use super::{Algorithm, PieceType, SpmModel, bpe, unigram};
+use super::{Algorithm, KeptWords, PieceType, SpmModel, bpe, unigram};
 use crate::TokenId;
 use crate::pretokenize::hf_text::HfText;
 use std::ops::Range;
@@ -30,6 +30,23 @@ impl SpmModel {
             Some(steps) => self.encode_words(steps, text, at_start, out, spans),
             None => self.encode(text, out, spans),
         }
+    }
+
+    /// [`SpmModel::encode_piece`] without spans, finding the words met
+    /// in texts encoded before in `kept` (BPE on the model's own
+    /// normalizer only: the others encode as they would without it).
+    pub fn encode_piece_in(
+        &self,
+        text: &[u8],
+        at_start: bool,
+        out: &mut Vec<TokenId>,
+        kept: &mut KeptWords,
+    ) {
+        if self.hf_text.is_some() || !self.steps.is_empty() {
+            return self.encode_piece(text, at_start, out, None);
+        }
+        let norm = self.normalizer.normalize_text(text);
+        self.ids_of(&norm, kept, out);
     }
 
     fn encode_words(

@@ -16,6 +16,7 @@ mod unigram;
 
 use crate::TokenId;
 use crate::error::{Error, Result};
+pub use bpe::KeptWords;
 use normalize::{CharsMap, Normalizer, SPACE, valid_char_len};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -454,11 +455,17 @@ impl SpmModel {
     /// range of it and its id; word by word where the model splits words.
     /// The pieces are not gathered first: a long text's would cost more
     /// than its ids.
-    fn each_cut(&self, norm: &[u8], mut f: impl FnMut(Range<usize>, TokenId)) {
+    /// BPE finds short words in `kept` and keeps the new ones there.
+    fn each_cut(
+        &self,
+        norm: &[u8],
+        kept: &mut KeptWords,
+        mut f: impl FnMut(Range<usize>, TokenId),
+    ) {
         let mut run = |part: &[u8], start: usize| {
             let mut moved = |w: Range<usize>, id| f(w.start + start..w.end + start, id);
             match self.algorithm {
-                Algorithm::Bpe => bpe::each_piece(self, part, &mut moved),
+                Algorithm::Bpe => bpe::each_piece_in(self, part, kept, &mut moved),
                 Algorithm::Unigram => {
                     for (w, id) in unigram::encode(self, part) {
                         moved(w, id);
@@ -545,9 +552,9 @@ impl SpmModel {
     }
 
     /// The ids of a normalized text, as [`SpmModel::encode`] gives them.
-    fn ids_of(&self, norm: &[u8], out: &mut Vec<TokenId>) {
+    fn ids_of(&self, norm: &[u8], kept: &mut KeptWords, out: &mut Vec<TokenId>) {
         let mut prev_unknown = false;
-        self.each_cut(norm, |w, id| {
+        self.each_cut(norm, kept, |w, id| {
             let kind = self.pieces[id as usize].kind;
             let unknown = kind == PieceType::Unknown;
             if unknown && self.byte_fallback {
@@ -570,12 +577,12 @@ impl SpmModel {
     ) {
         if spans.is_none() && self.steps.is_empty() {
             let norm = self.normalizer.normalize_text(text);
-            self.ids_of(&norm, out);
+            self.ids_of(&norm, &mut KeptWords::default(), out);
             return;
         }
         let (norm, to_orig) = self.normalize(text);
         let mut prev_unknown = false;
-        self.each_cut(&norm, |w, id| {
+        self.each_cut(&norm, &mut KeptWords::default(), |w, id| {
             let kind = self.pieces[id as usize].kind;
             let unknown = kind == PieceType::Unknown;
             let (from, to) = (to_orig[w.start], to_orig[w.end]);
