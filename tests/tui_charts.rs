@@ -8,13 +8,13 @@ use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::comparing;
 use bpeek::tui::options::compare::configurations;
 use bpeek::tui::theme::Theme;
-use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
+use bpeek::tui::{App, Event, ScriptedEvents, run_loop};
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 mod common;
-use common::{default_app, rows_of};
+use common::{catch_up, default_app, rows_of};
 
 fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -169,19 +169,6 @@ fn a_narrow_pane_keeps_the_axis_labels() {
             "{w}x{h}:\n{shown}"
         );
     }
-}
-
-/// Let the columns not focused reach the others, a slice at a time as the
-/// loop does between frames.
-fn catch_up(app: &mut App) {
-    for _ in 0..10_000 {
-        common::finish_job(app);
-        if !app.compare.as_ref().is_some_and(|c| c.behind) {
-            return;
-        }
-        update(app, Action::CompareMore);
-    }
-    panic!("the columns never caught up");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use bpeek::tui::compare::{self, Comparison, trainer_of};
 use bpeek::tui::theme::Theme;
 use bpeek::tui::view::compare::{ONLY_MARK, PART_MARK};
 use bpeek::tui::{Action, App, Event, update};
-use common::{finish_job, press, rows_of};
+use common::{catch_up, press, rows_of};
 use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -26,19 +26,6 @@ fn comparing(given: &[&str]) -> App {
         bpeek::tui::comparing::app(&TrainingOptions::default(), &given, Theme::plain()).unwrap();
     catch_up(&mut app);
     app
-}
-
-/// Let the columns not focused reach the others, a slice at a time as the
-/// loop does between frames.
-fn catch_up(app: &mut App) {
-    for _ in 0..10_000 {
-        finish_job(app);
-        if !app.compare.as_ref().is_some_and(|c| c.behind) {
-            return;
-        }
-        update(app, Action::CompareMore);
-    }
-    panic!("the columns never caught up");
 }
 
 fn keys(app: &mut App, typed: &str) {

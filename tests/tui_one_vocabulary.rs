@@ -14,7 +14,7 @@ use bpeek::tui::panes::rows::label;
 use bpeek::tui::panes::why;
 use bpeek::tui::theme::{Mark, Theme};
 use bpeek::tui::{Action, App, ScriptedEvents, run_loop, update};
-use common::rows_of;
+use common::{catch_up, rows_of};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
@@ -36,18 +36,6 @@ fn comparing(options: &TrainingOptions, given: &[&str]) -> App {
     let mut app = bpeek::tui::comparing::app(options, &given, Theme::plain()).unwrap();
     catch_up(&mut app);
     app
-}
-
-/// Let the columns not focused reach the focused one.
-fn catch_up(app: &mut App) {
-    for _ in 0..10_000 {
-        common::finish_job(app);
-        if !app.compare.as_ref().is_some_and(|c| c.behind) {
-            return;
-        }
-        update(app, Action::CompareMore);
-    }
-    panic!("the columns never caught up");
 }
 
 fn steps(app: &mut App, n: usize) {

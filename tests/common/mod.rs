@@ -48,6 +48,21 @@ pub fn finish_job(app: &mut App) {
     }
 }
 
+/// Let the columns not focused reach the others, a slice at a time as the
+/// loop does between frames.
+#[track_caller]
+pub fn catch_up(app: &mut App) {
+    for _ in 0..10_000 {
+        finish_job(app);
+        if !app.compare.as_ref().is_some_and(|c| c.behind) {
+            return;
+        }
+        update(app, bpeek::tui::Action::CompareMore);
+    }
+    let c = app.compare.as_ref().unwrap();
+    panic!("the columns never caught up (waiting: {})", c.waiting);
+}
+
 /// Draw the app once more on a cleared test terminal. A test terminal,
 /// unlike a real one, keeps the old cell a wide character hides, so after
 /// several frames only a whole redraw reads back as the screen shows.

@@ -336,14 +336,25 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
         let Some(loaded) = column.loaded.as_mut() else {
             continue;
         };
+        let key = column_key(app, &column.options, Some(c.target));
+        let mine = column.claim.as_ref().map(|(k, _)| k) == key.as_ref();
         if stands_at(&loaded.trainer, c.target) {
+            // There already (a key that moves every column took it): a
+            // claim on taking it there is answered, and any other claim
+            // dropped, so that no other session waits on it for ever.
+            if let (Some((k, _)), Some(l), true) = (column.claim.take(), link, mine) {
+                l.keep_column(k, &loaded.trainer);
+            }
             continue;
+        }
+        if !mine {
+            // A claim on another place is given up: this column goes
+            // elsewhere now.
+            column.claim = None;
         }
         // Another session of the class took this configuration there
         // already (its trainer is shown, none trained again), or is taking
         // it there now (this one waits for it, behind meanwhile).
-        let key = column_key(app, &column.options, Some(c.target));
-        let mine = column.claim.as_ref().map(|(k, _)| k) == key.as_ref();
         if let (Some(k), Some(l), false) = (key.as_ref(), link, mine) {
             match l.claim_column(k, None) {
                 ColumnClaim::Kept(there) => {
