@@ -33,6 +33,9 @@ import quicktok
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "crates", "bpeek-py", "tests"))
 from reference import tiktoken_encoding  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(__file__))
+from gettext_strings import gettext_strings  # noqa: E402
+
 
 def first_bytes(paths, limit, read):
     """The files' texts joined, up to `limit` bytes (whole files)."""
@@ -60,26 +63,6 @@ def walk(top, suffix):
 def plain(path):
     with open(path, encoding="utf-8", newline="") as f:
         return f.read()
-
-
-def gettext_strings(limit):
-    """The translated strings of the machine's gettext catalogs, one a line."""
-    import gettext
-
-    parts, size = [], 0
-    for path in walk("/usr/share/locale", ".mo"):
-        try:
-            with open(path, "rb") as f:
-                catalog = gettext.GNUTranslations(f)._catalog
-        except Exception:
-            continue
-        for key, value in catalog.items():
-            if key and isinstance(value, str) and value.strip():
-                parts.append(value.replace("\n", " "))
-                size += len(value.encode()) + 1
-        if size >= limit:
-            break
-    return "\n".join(parts)
 
 
 def json_log(limit, seed=7):
@@ -126,7 +109,7 @@ def texts(megabytes):
         ("C headers (/usr/include)", first_bytes(walk("/usr/include", ".h"), limit, plain)),
         ("Python sources (the standard library)", first_bytes(walk(stdlib, ".py"), limit, plain)),
         ("man pages (roff, man1)", first_bytes(man, limit, lambda p: gzip.open(p, "rt", encoding="utf-8").read())),
-        ("UI strings (gettext .mo)", gettext_strings(limit)),
+        ("UI strings (gettext .mo)", gettext_strings(limit, one_line=True)),
         ("JSON log (generated)", json_log(limit)),
         ("long digit strings (generated)", long_digits(limit // 2)),
     ]

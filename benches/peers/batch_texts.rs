@@ -41,7 +41,7 @@ fn python_sources(limit: usize) -> String {
 fn ui_strings(dir: &Path, limit: usize) -> String {
     let file = dir.join("gettext.txt");
     let _ = Command::new("python3")
-        .args(["-c", GETTEXT])
+        .arg(GETTEXT)
         .arg(&file)
         .arg(limit.to_string())
         .status();

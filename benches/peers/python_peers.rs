@@ -59,28 +59,9 @@ except Exception as e:
     print(json.dumps({"error": "%s: %s" % (type(e).__name__, e)}))
 "#;
 
-/// Python that writes the translated strings of the machine's gettext
+/// The script that writes the translated strings of the machine's gettext
 /// catalogs: argv = output file, byte limit.
-pub(super) const GETTEXT: &str = r#"
-import sys, glob, gettext
-out, limit = sys.argv[1], int(sys.argv[2])
-parts, size = [], 0
-for path in sorted(glob.glob("/usr/share/locale/*/LC_MESSAGES/*.mo")):
-    try:
-        with open(path, "rb") as f:
-            catalog = gettext.GNUTranslations(f)._catalog
-    except Exception:
-        continue
-    for key, value in catalog.items():
-        if key and isinstance(value, str) and value.strip():
-            parts.append(value)
-            size += len(value.encode()) + 1
-            if size >= limit:
-                break
-    if size >= limit:
-        break
-open(out, "w", encoding="utf-8").write("\n".join(parts))
-"#;
+pub(super) const GETTEXT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/gettext_strings.py");
 
 /// The venv's Python, made and filled the first time; `None` (after saying
 /// why) where it cannot be.
@@ -221,7 +202,7 @@ pub fn python_peers(o: &Options) {
 fn texts(o: &Options, dir: &std::path::Path) -> Vec<(String, String)> {
     let gettext_file = dir.join("gettext.txt");
     let _ = Command::new("python3")
-        .args(["-c", GETTEXT])
+        .arg(GETTEXT)
         .arg(&gettext_file)
         .arg("2000000")
         .status();
