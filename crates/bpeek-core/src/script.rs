@@ -154,17 +154,29 @@ pub fn count_words(text: &str) -> usize {
 }
 
 /// How words are counted, in one sentence for a reader of the numbers.
-pub const WORD_RULE: &str = "a word is a run of letters or digits between \
-    whitespace, Han characters and kana runs; each Han character and each \
-    kana run is a word; symbols and emoji alone are none";
+pub const WORD_RULE: &str = "a word is a run between whitespace, Han \
+    characters and kana runs that holds a letter or a number (Unicode L or \
+    N); each Han character and each kana run is a word; marks, symbols, \
+    circled letters and emoji alone are none";
+
+/// A letter or a number: Unicode general category L (Lu, Ll, Lt, Lm, Lo)
+/// or N (Nd, Nl, No), as of the Unicode version of `regex-syntax`. Not
+/// `char::is_alphanumeric`, whose Alphabetic property also takes marks
+/// (a Devanagari vowel sign) and symbols (circled letters `Ⓐ`), which
+/// alone make no word.
+pub fn is_letter_or_number(c: char) -> bool {
+    static LN: std::sync::OnceLock<crate::normalize::bert_text::Class> = std::sync::OnceLock::new();
+    c.is_ascii_alphanumeric()
+        || (!c.is_ascii() && crate::normalize::bert_text::class(&LN, r"[\p{L}\p{N}]").contains(c))
+}
 
 /// The script of each word of `text`, in order. Words are the
 /// whitespace-separated units, cut further around Chinese and Japanese,
 /// which are written without spaces: each Han character is a word, each
 /// run of kana is a word (the middle dot `・` ends a run and is no word),
 /// and each run of other characters between them is a word if it holds a
-/// letter or digit (`使用GNOME和KDE` is five words, `don't` one, `→` and
-/// `👍` none). A word's script is that of its first letter or digit. Thai
+/// letter or number ([`is_letter_or_number`]; `使用GNOME和KDE` is five
+/// words, `don't` one, `→`, `Ⓐ`, a lone mark and `👍` none). A word's script is that of its first letter or digit. Thai
 /// is also written without spaces between words and bpeek has no
 /// dictionary to split it, so a Thai "word" is a whitespace-separated
 /// phrase and Thai word counts are too low.
@@ -188,7 +200,7 @@ pub fn word_scripts(text: &str) -> Vec<Script> {
                 continue;
             }
             in_kana = false;
-            if run.is_none() && c.is_alphanumeric() {
+            if run.is_none() && is_letter_or_number(c) {
                 run = Some(script);
             }
         }
@@ -270,5 +282,39 @@ mod tests {
         assert_eq!(count_words("東京・大阪"), 4);
         // カタ | カナ: two kana runs; ー lengthens a vowel inside one.
         assert_eq!(count_words("カタ・カナ コーヒー"), 3);
+    }
+
+    /// The word rule over every code point, alone and after a lone mark:
+    /// a word where the character is a letter or a number (Unicode L or
+    /// N, matched here by the regex engine, not the table the rule reads),
+    /// a Han character or kana; never for a mark, a symbol or a circled
+    /// letter.
+    #[test]
+    fn the_word_rule_holds_over_every_code_point() {
+        let letter_or_number = regex_automata::meta::Regex::new(r"^[\p{L}\p{N}]$").unwrap();
+        let mut wrong = Vec::new();
+        for c in (0..0x11_0000u32).filter_map(char::from_u32) {
+            let s = c.to_string();
+            let script = script_of(c);
+            let expected = usize::from(
+                !c.is_whitespace()
+                    && (letter_or_number.is_match(&s)
+                        || script == Script::Han
+                        || (script == Script::Kana && c != '\u{30FB}')),
+            );
+            let after_mark = format!("\u{94D}{c}");
+            if count_words(&s) != expected || count_words(&after_mark) != expected {
+                wrong.push(format!("U+{:04X}", c as u32));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} wrong: {:?}",
+            wrong.len(),
+            &wrong[..wrong.len().min(20)]
+        );
+        for no_word in ["\u{93E}", "\u{301}\u{302}", "\u{24B6}", "\u{1F150}"] {
+            assert_eq!(count_words(no_word), 0, "{no_word:?}");
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result, quoted};
 use crate::formats::hf_file::HfFile;
-use crate::formats::regex_check::compile;
+use crate::formats::regex_check::compile_oniguruma as compile;
 use crate::normalize::added::{AddedToken, Normalizer};
 use crate::normalize::bert_text::BertNormalizer;
 use crate::normalize::text_step::TextStep;

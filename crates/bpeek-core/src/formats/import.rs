@@ -110,6 +110,11 @@ pub(crate) fn byte_level_bpe(name: &str, file: HfFile) -> Result<Tokenizer> {
     let mut tok = byte_level(name, vocab, merges, text.pretok, specials, whole, false)?;
     tok.set_digits(text.digits);
     if let Some(list) = text.patterns {
+        // Oniguruma's classes, as the library reads the patterns.
+        let list: Vec<String> = list
+            .iter()
+            .map(|p| crate::formats::onig_classes::translate(p))
+            .collect();
         let list: Vec<&str> = list.iter().map(String::as_str).collect();
         tok.set_split(crate::pretokenize::regex_split::RegexChain::new(
             "pre_tokenizer",

@@ -19,6 +19,7 @@ pub mod import;
 pub mod limits;
 pub mod load;
 pub mod ollama;
+pub mod onig_classes;
 pub mod rank_lines;
 pub mod regex_check;
 pub mod same_file;

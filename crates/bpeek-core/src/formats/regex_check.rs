@@ -25,7 +25,24 @@ pub const BACKTRACK_LIMIT: usize = 1_000_000;
 
 /// Compile `pattern` or say why not; `path` names the field.
 pub fn compile(pattern: &str, path: &str) -> Result<FileRegex> {
-    let refuse = |why: String| Error::input(format!("{path}: the regex {} {why}", quoted(pattern)));
+    compile_shown(pattern, pattern, path)
+}
+
+/// Compile a Hugging Face `Split` or `Replace` pattern, its classes read
+/// as the library's engine (Oniguruma) reads them
+/// ([`crate::formats::onig_classes`]); a refusal quotes it as the file
+/// writes it.
+pub fn compile_oniguruma(pattern: &str, path: &str) -> Result<FileRegex> {
+    compile_shown(
+        &crate::formats::onig_classes::translate(pattern),
+        pattern,
+        path,
+    )
+}
+
+/// Compile `pattern`, naming it `shown` in a refusal.
+fn compile_shown(pattern: &str, shown: &str, path: &str) -> Result<FileRegex> {
+    let refuse = |why: String| Error::input(format!("{path}: the regex {} {why}", quoted(shown)));
     let tree = Expr::parse_tree(pattern).map_err(|e| refuse(format!("does not compile: {e}")))?;
     if let Some(why) = super_linear(&tree.expr) {
         return Err(refuse(format!(

@@ -11,13 +11,13 @@
 //! `lstrip` and `rstrip` take the whitespace beside it into the token.
 
 use crate::TokenId;
+use crate::normalize::text_step::TextStep;
 use crate::pretokenize::hf_text::HfText;
 use aho_corasick::{AhoCorasick, Input};
 use regex_automata::meta::Regex;
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
-use unicode_normalization::UnicodeNormalization;
 
 /// What HF does to the text before pre-tokenizing it, among the normalizers
 /// bpeek applies.
@@ -46,8 +46,10 @@ impl Normalizer {
     pub fn apply<'t>(&self, text: &'t str) -> Cow<'t, str> {
         match self {
             Normalizer::None => Cow::Borrowed(text),
-            Normalizer::Nfc if unicode_normalization::is_nfc(text) => Cow::Borrowed(text),
-            Normalizer::Nfc => Cow::Owned(text.nfc().collect()),
+            Normalizer::Nfc if unicode_normalization_alignments::is_nfc(text) => {
+                Cow::Borrowed(text)
+            }
+            Normalizer::Nfc => Cow::Owned(TextStep::Nfc.apply(text)),
             Normalizer::Steps(steps) => Cow::Owned(steps.normalize(text).text),
         }
     }

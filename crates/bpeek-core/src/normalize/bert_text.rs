@@ -3,14 +3,17 @@
 //! lowercase), the punctuation BERT cuts at, and the WordPiece decoder's
 //! tidying of spaces. Each character keeps the source range it came from.
 //!
-//! The character classes are those of the Unicode tables the library is
-//! built with: punctuation, format characters and nonspacing marks as
-//! assigned up to Unicode 8.0 (a mark or a punctuation sign added later is
-//! an ordinary character there, and here).
+//! The character classes are those of the tables the library is built
+//! with, from the same crates at the same versions: control, format and
+//! private-use characters, punctuation and nonspacing marks from
+//! `unicode_categories` (a mark or a punctuation sign added to Unicode
+//! since is an ordinary character there, and here), and the decomposition
+//! from `unicode-normalization-alignments` (Unicode 9.0).
 
 use std::ops::Range;
 use std::sync::OnceLock;
-use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+use unicode_categories::UnicodeCategories;
+use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
 
 /// BERT's text normalizer (HF `BertNormalizer`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,24 +175,20 @@ pub fn class(cell: &'static OnceLock<Class>, pattern: &str) -> &'static Class {
     cell.get_or_init(|| Class::new(pattern))
 }
 
-/// A control or format character HF's `clean_text` drops (tab, newline
-/// and carriage return are whitespace instead).
+/// A control, format or private-use character HF's `clean_text` drops
+/// (tab, newline and carriage return are whitespace instead).
 fn is_control(c: char) -> bool {
-    static C: OnceLock<Class> = OnceLock::new();
-    !matches!(c, '\t' | '\n' | '\r')
-        && class(&C, r"[\p{Cc}\p{Co}[\p{Cf}&&\p{Age=V8_0}]]").contains(c)
+    !matches!(c, '\t' | '\n' | '\r') && c.is_other()
 }
 
 /// Punctuation as BERT splits at it: ASCII punctuation (`$`, `+`, `^`
 /// too) and the Unicode punctuation classes.
 pub fn is_bert_punctuation(c: char) -> bool {
-    static P: OnceLock<Class> = OnceLock::new();
-    c.is_ascii_punctuation() || class(&P, r"[\p{P}&&\p{Age=V8_0}]").contains(c)
+    c.is_ascii_punctuation() || c.is_punctuation()
 }
 
 fn is_nonspacing_mark(c: char) -> bool {
-    static MN: OnceLock<Class> = OnceLock::new();
-    class(&MN, r"[\p{Mn}&&\p{Age=V8_0}]").contains(c)
+    c.is_mark_nonspacing()
 }
 
 #[cfg(test)]
@@ -197,7 +196,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn classes_are_those_of_unicode_8() {
+    fn classes_are_those_of_the_library_tables() {
         assert!(is_bert_punctuation('\u{2E42}'));
         assert!(!is_bert_punctuation('\u{2E43}'));
         assert!(is_bert_punctuation('$'));

@@ -1,5 +1,12 @@
 //! A Unicode normalizer step (NFC, NFD, NFKC, NFKD, Lowercase), as
 //! Hugging Face `tokenizers` applies it to a piece of text.
+//!
+//! The normalization forms come from the crate the library itself uses
+//! (`unicode-normalization-alignments`, Unicode 9.0), pinned to its
+//! version: a newer table decomposes characters the library leaves alone
+//! (U+1FBF1 is `1` under NFKC from Unicode 13 on, U+209E is `y` from 16).
+
+use unicode_normalization_alignments::UnicodeNormalization;
 
 /// A Hugging Face normalizer step applied before the character map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,12 +20,12 @@ pub enum TextStep {
 
 impl TextStep {
     pub fn apply(self, text: &str) -> String {
-        use unicode_normalization::UnicodeNormalization;
+        let chars = |(c, _): (char, isize)| c;
         match self {
-            TextStep::Nfc => text.nfc().collect(),
-            TextStep::Nfd => text.nfd().collect(),
-            TextStep::Nfkc => text.nfkc().collect(),
-            TextStep::Nfkd => text.nfkd().collect(),
+            TextStep::Nfc => text.nfc().map(chars).collect(),
+            TextStep::Nfd => text.nfd().map(chars).collect(),
+            TextStep::Nfkc => text.nfkc().map(chars).collect(),
+            TextStep::Nfkd => text.nfkd().map(chars).collect(),
             // Character by character, as Hugging Face lowercases.
             TextStep::Lowercase => text.chars().flat_map(char::to_lowercase).collect(),
         }

@@ -352,7 +352,8 @@ fn keep(matches: Vec<(Range<usize>, bool)>, behavior: Behavior) -> Vec<Range<usi
     out
 }
 
-/// A script as the library's table has it: Unicode 9.0's assignments,
+/// A script as the library's table has it: Unicode 9.0's assignments
+/// (the characters 9.0 had, with 9.0's script values),
 /// Hiragana, Katakana and `ー` counted as Han, and the space, private use
 /// characters and every character assigned later as none at all.
 fn script_of(c: char) -> Option<unicode_script::Script> {
@@ -363,6 +364,13 @@ fn script_of(c: char) -> Option<unicode_script::Script> {
     }
     if c == '\u{30FC}' {
         return Some(Script::Han);
+    }
+    // The four characters of Unicode 9.0 whose script Unicode has changed
+    // since (10.0 to 16.0): the library's table keeps 9.0's value.
+    match c {
+        '\u{0589}' | '\u{061C}' => return Some(Script::Common),
+        '\u{0953}' | '\u{0954}' => return Some(Script::Devanagari),
+        _ => {}
     }
     match c.script() {
         // Private use and unassigned characters are not in the table.

@@ -22,7 +22,7 @@ pub enum NormStep {
     Unicode(TextStep),
     /// `Strip`: whitespace off the start and the end.
     Strip { left: bool, right: bool },
-    /// `StripAccents`: combining marks (as of Unicode 9.0) dropped.
+    /// `StripAccents`: combining marks (the library's table) dropped.
     StripAccents,
     /// `Replace` with a regex pattern: every match, left to right, by the
     /// text as written (no group references).
@@ -88,8 +88,8 @@ impl HfText {
 }
 
 /// A combining mark as the library's `StripAccents` sees one: any mark
-/// (Mn, Mc, Me) assigned up to Unicode 9.0.
+/// (Mn, Mc, Me) in the table of `unicode-normalization-alignments`, the
+/// crate (and version) the library takes it from.
 fn is_combining_mark(c: char) -> bool {
-    static M: std::sync::OnceLock<crate::normalize::bert_text::Class> = std::sync::OnceLock::new();
-    crate::normalize::bert_text::class(&M, r"[\p{M}&&\p{Age=V9_0}]").contains(c)
+    unicode_normalization_alignments::char::is_combining_mark(c)
 }
