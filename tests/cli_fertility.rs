@@ -278,7 +278,7 @@ fn words_are_counted_by_one_rule_and_each_script_gets_its_own() {
     ]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains("words: a word is a run of letters or digits"),
+        text.contains("holds a letter or a number (Unicode L or N)"),
         "{text}"
     );
 }
