@@ -19,7 +19,7 @@ const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit
 const GPT2_HF_PATTERN: &str =
     r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
-const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspace, BPEDecoder and WordPiece, in a Sequence or alone, or none";
+const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspace, BPEDecoder, WordPiece and CTC, in a Sequence or alone, or none";
 
 /// The whole pipeline of `doc`; `model` names the model in refusals
 /// (`BPE on characters`).
@@ -27,6 +27,13 @@ pub fn read(file: &HfFile, model: &str) -> Result<HfText> {
     let mut text = read_text(file, model)?;
     decoder(file.decoder, "decoder", model, &mut text.decoder)?;
     Ok(text)
+}
+
+/// The decoder of `doc` as steps (none for no decoder).
+pub fn read_decoder(file: &HfFile, model: &str) -> Result<Vec<DecodeStep>> {
+    let mut steps = Vec::new();
+    decoder(file.decoder, "decoder", model, &mut steps)?;
+    Ok(steps)
 }
 
 /// The normalizer and pre-tokenizer of `doc`, for a model that decodes on
@@ -322,6 +329,17 @@ fn pre_tokenizer(p: &Value, path: &str, model: &str, out: &mut Vec<PreStep>) -> 
     Ok(())
 }
 
+/// The string `d.field`, `default` when missing.
+fn string_or(d: &Value, path: &str, field: &str, default: &str) -> Result<String> {
+    match d.get(field) {
+        None | Some(Value::Null) => Ok(default.to_string()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(Error::input(format!(
+            "{path}.{field}: {other} is not a string"
+        ))),
+    }
+}
+
 fn decoder(d: &Value, path: &str, model: &str, out: &mut Vec<DecodeStep>) -> Result<()> {
     if d.is_null() {
         return Ok(());
@@ -381,6 +399,11 @@ fn decoder(d: &Value, path: &str, model: &str, out: &mut Vec<DecodeStep>) -> Res
                 .and_then(Value::as_str)
                 .unwrap_or("##")
                 .to_string(),
+            cleanup: bool_field(d, path, "cleanup", true)?,
+        },
+        "CTC" => DecodeStep::Ctc {
+            pad: string_or(d, path, "pad_token", "<pad>")?,
+            delimiter: string_or(d, path, "word_delimiter_token", "|")?,
             cleanup: bool_field(d, path, "cleanup", true)?,
         },
         "Sequence" => {

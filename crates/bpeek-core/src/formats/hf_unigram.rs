@@ -48,13 +48,20 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     // The pipeline of SentencePiece's own shape (steps, a character map,
     // one Metaspace) runs in the SentencePiece normalizer; any other runs
     // as the file's steps, word by word.
-    let simple = sentencepiece_shaped(&file).filter(|_| specials_fit_layout(&file));
+    let simple = sentencepiece_shaped(&file)
+        .filter(|_| specials_fit_layout(&file) && !adds_beyond(&file, list.len()));
     let general = match simple {
         Some(_) => None,
         None => Some(hf_pipeline::read(&file, "Unigram")?),
     };
     let added = file.added;
-    let unk_surface = mark_added_pieces(&mut pieces, &added, unk_id, general.is_some())?;
+    let mut scores = scores;
+    let unk_surface = mark_added_pieces(
+        (&mut pieces, &mut scores),
+        &added,
+        unk_id,
+        general.is_some(),
+    )?;
     let read = ReadModel {
         pieces,
         scores,
@@ -195,14 +202,23 @@ fn sentencepiece_shaped(file: &HfFile) -> Option<SentencepieceShape> {
     }
 }
 
+/// Whether an added token has an id past the model's `pieces` pieces (the
+/// library's `add_tokens` of a text the vocabulary lacks): such tokens are
+/// matched only as added tokens, before the file's own steps.
+fn adds_beyond(file: &HfFile, pieces: usize) -> bool {
+    file.added.iter().any(|(_, t)| t.id as usize >= pieces)
+}
+
 /// Checks each added token against the piece of its id and gives the
 /// piece its kind: special tokens are control pieces; others are matched
 /// whole before the file's steps (`general`) or are user-defined pieces.
-/// Gives the text decoding writes for the unknown piece: decoding drops
-/// special tokens (as `decode` does by default) and writes the unknown
-/// piece as its text otherwise.
+/// An added token past the vocabulary, at the next id, becomes a piece
+/// no cut makes (its score NaN): control when special, else unused,
+/// decoded as its text. Gives the text decoding writes for the unknown
+/// piece: decoding drops special tokens (as `decode` does by default) and
+/// writes the unknown piece as its text otherwise.
 fn mark_added_pieces(
-    pieces: &mut [Piece],
+    (pieces, scores): (&mut Vec<Piece>, &mut Vec<f64>),
     added: &[(String, AddedToken)],
     unk_id: usize,
     general: bool,
@@ -211,6 +227,19 @@ fn mark_added_pieces(
     for (place, t) in added {
         if t.id as usize == unk_id && t.special {
             unk_surface.clear();
+        }
+        if t.id as usize == pieces.len() && !t.text.is_empty() {
+            pieces.push(Piece {
+                text: t.text.as_bytes().to_vec(),
+                score: 0.0,
+                kind: if t.special {
+                    PieceType::Control
+                } else {
+                    PieceType::Unused
+                },
+            });
+            scores.push(f64::NAN);
+            continue;
         }
         let Some(p) = pieces.get_mut(t.id as usize) else {
             return Err(Error::input(format!(
