@@ -279,8 +279,8 @@ fn what_cannot_be_read_is_refused_by_field() {
         ),
         (
             "decoder.json",
-            Box::new(|d: &mut Value| d["decoder"] = json!({"type": "CTC"})),
-            "decoder: type 'CTC' is not supported",
+            Box::new(|d: &mut Value| d["decoder"] = json!({"type": "Spiral"})),
+            "decoder: type 'Spiral' is not supported",
         ),
         (
             "prefix.json",
