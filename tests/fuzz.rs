@@ -456,6 +456,46 @@ fn hugging_face_files() {
     println!("Hugging Face: {n} cases, {loaded} loaded");
 }
 
+/// A WordLevel file with truncation (OnlySecond), padding, a template and
+/// a CTC decoder.
+fn wordlevel_seed() -> Value {
+    json!({
+        "truncation": {"direction": "Right", "max_length": 5, "strategy": "OnlySecond",
+                       "stride": 1},
+        "padding": {"strategy": "BatchLongest", "direction": "Left", "pad_to_multiple_of": 3,
+                    "pad_id": 2, "pad_type_id": 0, "pad_token": "a"},
+        "post_processor": {"type": "TemplateProcessing",
+            "single": [{"SpecialToken": {"id": "<unk>", "type_id": 0}},
+                       {"Sequence": {"id": "A", "type_id": 0}}],
+            "pair": [], "special_tokens": {"<unk>": {"id": "<unk>", "ids": [0], "tokens": ["<unk>"]}}},
+        "decoder": {"type": "CTC", "pad_token": "<unk>", "word_delimiter_token": "a",
+                    "cleanup": true},
+        "normalizer": {"type": "NFKD"},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Whitespace"}, {"type": "Digits", "individual_digits": false}]},
+        "model": {"type": "WordLevel", "unk_token": "<unk>",
+                  "vocab": {"<unk>": 0, "the": 1, "a": 2, "12": 3}},
+    })
+}
+
+/// A WordPiece file decoding through a Sequence that ends in CTC.
+fn wordpiece_seed() -> Value {
+    json!({
+        "normalizer": {"type": "BertNormalizer", "lowercase": true},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "decoder": {"type": "Sequence", "decoders": [
+            {"type": "Metaspace", "replacement": "\u{2581}", "prepend_scheme": "always",
+             "split": true},
+            {"type": "WordPiece", "prefix": "##", "cleanup": false},
+            {"type": "Strip", "content": " ", "start": 1, "stop": 1},
+            {"type": "CTC", "pad_token": "[PAD]", "word_delimiter_token": "|",
+             "cleanup": true}]},
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100,
+                  "vocab": {"[UNK]": 0, "[PAD]": 1, "a": 2, "##b": 3, "|": 4, "the": 5}},
+    })
+}
+
 /// Hugging Face files whose normalizer and pre-tokenizer run as their
 /// own steps: BPE on characters, Unigram, WordLevel and byte-level BPE,
 /// each with a long pipeline of regexes, character classes and Metaspace.
@@ -510,23 +550,6 @@ fn hugging_face_pipelines() {
                   "vocab": [["<unk>", 0.0], ["\u{2581}", -1.0], ["a", -2.0], ["b", -2.5],
                             ["\u{2581}ab", -1.5]]},
     });
-    let wordlevel = json!({
-        "truncation": {"direction": "Right", "max_length": 5, "strategy": "OnlySecond",
-                       "stride": 1},
-        "padding": {"strategy": "BatchLongest", "direction": "Left", "pad_to_multiple_of": 3,
-                    "pad_id": 2, "pad_type_id": 0, "pad_token": "a"},
-        "post_processor": {"type": "TemplateProcessing",
-            "single": [{"SpecialToken": {"id": "<unk>", "type_id": 0}},
-                       {"Sequence": {"id": "A", "type_id": 0}}],
-            "pair": [], "special_tokens": {"<unk>": {"id": "<unk>", "ids": [0], "tokens": ["<unk>"]}}},
-        "decoder": {"type": "CTC", "pad_token": "<unk>", "word_delimiter_token": "a",
-                    "cleanup": true},
-        "normalizer": {"type": "NFKD"},
-        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
-            {"type": "Whitespace"}, {"type": "Digits", "individual_digits": false}]},
-        "model": {"type": "WordLevel", "unk_token": "<unk>",
-                  "vocab": {"<unk>": 0, "the": 1, "a": 2, "12": 3}},
-    });
     let tok = trained(Mode::Byte);
     let byte_level = json!({
         "normalizer": null,
@@ -545,25 +568,11 @@ fn hugging_face_pipelines() {
         let ids = valid.encode_bytes(&text, false).unwrap();
         assert_eq!(valid.decode_bytes(&ids).unwrap(), text);
     }
-    let wordpiece = json!({
-        "normalizer": {"type": "BertNormalizer", "lowercase": true},
-        "pre_tokenizer": {"type": "BertPreTokenizer"},
-        "decoder": {"type": "Sequence", "decoders": [
-            {"type": "Metaspace", "replacement": "\u{2581}", "prepend_scheme": "always",
-             "split": true},
-            {"type": "WordPiece", "prefix": "##", "cleanup": false},
-            {"type": "Strip", "content": " ", "start": 1, "stop": 1},
-            {"type": "CTC", "pad_token": "[PAD]", "word_delimiter_token": "|",
-             "cleanup": true}]},
-        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
-                  "max_input_chars_per_word": 100,
-                  "vocab": {"[UNK]": 0, "[PAD]": 1, "a": 2, "##b": 3, "|": 4, "the": 5}},
-    });
     for (name, doc) in [
         ("BPE on characters", char_bpe),
         ("Unigram", unigram),
-        ("WordLevel", wordlevel),
-        ("WordPiece", wordpiece),
+        ("WordLevel", wordlevel_seed()),
+        ("WordPiece", wordpiece_seed()),
         ("byte-level BPE", byte_level),
     ] {
         let file = serde_json::to_string_pretty(&doc).unwrap();

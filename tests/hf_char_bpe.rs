@@ -274,8 +274,10 @@ fn what_cannot_be_read_is_refused_by_field() {
         ),
         (
             "pretok.json",
-            Box::new(|d: &mut Value| d["pre_tokenizer"] = json!({"type": "FixedLength"})),
-            "pre_tokenizer: type 'FixedLength' is not supported with BPE on characters (bpeek reads Metaspace",
+            Box::new(|d: &mut Value| {
+                d["pre_tokenizer"] = json!({"type": "FixedLength", "length": 0})
+            }),
+            "pre_tokenizer.length: 0 is not a length above 0",
         ),
         (
             "decoder.json",

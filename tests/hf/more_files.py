@@ -1,6 +1,8 @@
 """Files the library loads whose parts bpeek once refused: Unigram files
-with added tokens the vocabulary lacks (special and not), and WordPiece
-files decoding through a decoder Sequence or CTC.
+with added tokens the vocabulary lacks (special and not), WordPiece
+files decoding through a decoder Sequence or CTC or cutting words with
+FixedLength, and byte-level files whose decoder Sequence runs steps after
+ByteLevel.
 
 stdin: {"dir": folder, "corpus": [lines], "texts": [...], "id_lists":
 [[n, ...]]} (ids as fractions of the vocabulary, 0 to 1). Saves
@@ -30,10 +32,20 @@ def unigram(lowercase):
     return tok
 
 
-def word_piece(decoder):
+def byte_level(decoder):
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoder
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=["<s>"], initial_alphabet=alphabet, show_progress=False)
+    tok.train_from_iterator(corpus, trainer)
+    return tok
+
+
+def word_piece(decoder, pre_tokenizer=None):
     tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.pre_tokenizer = pre_tokenizer or pre_tokenizers.BertPreTokenizer()
     tok.decoder = decoder
     specials = ["[UNK]", "[PAD]", "[CLS]"]
     tok.train_from_iterator(corpus, trainers.WordPieceTrainer(vocab_size=300, special_tokens=specials, show_progress=False))
@@ -49,6 +61,11 @@ files = {
     "wordpiece_metaspace": word_piece(decoders.Sequence([decoders.Metaspace(), decoders.WordPiece(cleanup=False)])),
     "wordpiece_replace_fuse": word_piece(decoders.Sequence([decoders.Replace("##", "+"), decoders.Fuse()])),
     "ctc": word_piece(decoders.CTC(pad_token="<pad>", word_delimiter_token="|", cleanup=True)),
+    "wordpiece_fixed_length": word_piece(decoders.WordPiece(), pre_tokenizers.Sequence(
+        [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.FixedLength(length=3)])),
+    "bytelevel_strip": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Strip(" ", 1, 1)])),
+    "bytelevel_replace": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Replace("e", "E"),
+                                                        decoders.Metaspace()])),
     "ctc_no_cleanup": word_piece(decoders.CTC(pad_token="[PAD]", word_delimiter_token="|", cleanup=False)),
 }
 out = {}

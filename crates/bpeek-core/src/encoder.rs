@@ -44,6 +44,9 @@ pub struct Tokenizer {
     pub(crate) chat: Option<Arc<ChatTemplate>>,
     /// A file's `truncation` and `padding`, which `encode` applies.
     pub(crate) lengths: Option<Arc<crate::post::length::LengthRules>>,
+    /// A byte-level file's decoder steps after `ByteLevel`, run on the
+    /// text the bytes make.
+    pub(crate) after_bytes: Option<Arc<Vec<crate::decode::steps::DecodeStep>>>,
 }
 
 /// One encoded token with what it stands for.
@@ -311,6 +314,7 @@ impl Tokenizer {
             template: None,
             chat: None,
             lengths: None,
+            after_bytes: None,
         }
     }
 

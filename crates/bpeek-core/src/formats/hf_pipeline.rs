@@ -13,7 +13,7 @@ use crate::pretokenize::hf_text::{DecodeStep, HfText, NormStep};
 use serde_json::Value;
 
 const NORMALIZERS: &str = "bpeek reads NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend, BertNormalizer and Precompiled, in a Sequence or alone, or none";
-const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts and (with byte-level BPE) ByteLevel, in a Sequence or alone, or none";
+const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts, FixedLength and (with byte-level BPE) ByteLevel, in a Sequence or alone, or none";
 /// The pattern `ByteLevel` cuts with (`use_regex`), as the library
 /// writes it.
 const GPT2_HF_PATTERN: &str =
@@ -27,6 +27,13 @@ pub fn read(file: &HfFile, model: &str) -> Result<HfText> {
     let mut text = read_text(file, model)?;
     decoder(file.decoder, "decoder", model, &mut text.decoder)?;
     Ok(text)
+}
+
+/// The decoder `d` (found at `path`) as steps.
+pub fn decoder_steps(d: &Value, path: &str, model: &str) -> Result<Vec<DecodeStep>> {
+    let mut steps = Vec::new();
+    decoder(d, path, model, &mut steps)?;
+    Ok(steps)
 }
 
 /// The decoder of `doc` as steps (none for no decoder).
@@ -309,6 +316,17 @@ fn pre_tokenizer(p: &Value, path: &str, model: &str, out: &mut Vec<PreStep>) -> 
             invert: bool_field(p, path, "invert", false)?,
         },
         "UnicodeScripts" => PreStep::Scripts,
+        "FixedLength" => PreStep::FixedLength(match p.get("length") {
+            None | Some(Value::Null) => 5,
+            Some(v) => v
+                .as_u64()
+                .filter(|&n| (1..=u32::MAX as u64).contains(&n))
+                .ok_or_else(|| {
+                    Error::input(format!(
+                        "{path}.length: {v} is not a length above 0 (the library cannot cut by 0)"
+                    ))
+                })? as usize,
+        }),
         "ByteLevel" => PreStep::ByteLevel {
             add_prefix_space: bool_field(p, path, "add_prefix_space", true)?,
             regex: if bool_field(p, path, "use_regex", true)? {
