@@ -4,7 +4,8 @@
 //! Lowercase too), and WordPiece files decoding through a decoder
 //! `Sequence` (WordPiece then Strip, Metaspace then WordPiece, Replace then
 //! Fuse) or `CTC` (with and without its cleanup), a WordPiece file cutting
-//! words with `FixedLength`, and byte-level files whose decoder is
+//! words with `FixedLength` or with no decoder (the tokens joined by
+//! spaces), and byte-level files whose decoder is
 //! `ByteLevel` then Strip, or Replace and Metaspace. Each gives the library's
 //! ids on random texts full of the added tokens' texts, and decodes the
 //! library's ids and 200 random id lists (runs of one id among them, for

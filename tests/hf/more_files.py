@@ -63,6 +63,7 @@ files = {
     "ctc": word_piece(decoders.CTC(pad_token="<pad>", word_delimiter_token="|", cleanup=True)),
     "wordpiece_fixed_length": word_piece(decoders.WordPiece(), pre_tokenizers.Sequence(
         [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.FixedLength(length=3)])),
+    "wordpiece_no_decoder": word_piece(None),
     "bytelevel_strip": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Strip(" ", 1, 1)])),
     "bytelevel_replace": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Replace("e", "E"),
                                                         decoders.Metaspace()])),

@@ -116,6 +116,9 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     // other chain runs step by step over the token texts.
     let (cleanup, chain) = match file.decoder {
         Value::Null if level => (false, None),
+        // Without a decoder the library joins the tokens with spaces,
+        // `##` and all.
+        Value::Null => (false, Some(Vec::new())),
         d => match decoder_cleanup(d, &prefix) {
             Ok(cleanup) => (cleanup, None),
             Err(_) => {
