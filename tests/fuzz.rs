@@ -209,10 +209,12 @@ fn assert_round_trips(tok: &Tokenizer, rng: &mut Rng, what: &str) {
                 // file's own steps may put a space in front or lowercase.
                 if let Ok(ids) = encoded {
                     let _ = tok.decode_bytes(&ids);
+                    assert_lengths_as_read(tok, &ids, what);
                 }
                 continue;
             }
             let ids = encoded.unwrap();
+            assert_lengths_as_read(tok, &ids, what);
             // The tokens cover the text exactly, in order.
             let joined: Vec<u8> = ids.iter().flat_map(|&id| tok.describe(id).bytes).collect();
             assert_eq!(joined, text, "{what}: the tokens of {text:?}");
@@ -223,6 +225,67 @@ fn assert_round_trips(tok: &Tokenizer, rng: &mut Rng, what: &str) {
                 "{what}: decode of {text:?}"
             );
         }
+    }
+}
+
+/// A file's `truncation` and `padding` applied to `ids` (with and without
+/// the template) as a naive reference applies them: cut to `max_length`
+/// (less the template's tokens when they fit), then padded to the fixed
+/// length rounded up to the multiple; an unread template or OnlySecond on
+/// a text that needs cutting is an error, never a panic.
+fn assert_lengths_as_read(tok: &Tokenizer, ids: &[u32], what: &str) {
+    use bpeek::bpe::post::Template;
+    use bpeek::bpe::post::length::Side;
+    for add in [false, true] {
+        let got = tok.as_file_encodes(ids.to_vec(), add);
+        let Some(rules) = tok.length_rules() else {
+            continue;
+        };
+        let around = match (add, tok.template()) {
+            (true, Some(Template::Around { before, after })) => Some((before, after)),
+            (true, Some(Template::Unsupported(_))) => {
+                assert!(got.is_err(), "{what}: an unread template applied");
+                continue;
+            }
+            _ => None,
+        };
+        let mut want: Vec<u32> = ids.to_vec();
+        if let Some(t) = &rules.truncation {
+            let room = match around {
+                Some((b, a)) => t.max_length.checked_sub(b.len() + a.len()),
+                None => Some(t.max_length),
+            };
+            if let Some(room) = room.filter(|&r| r < want.len()) {
+                if t.only_second {
+                    assert!(got.is_err(), "{what}: OnlySecond cut a single text");
+                    continue;
+                }
+                want = match t.side {
+                    Side::Right => want[..room].to_vec(),
+                    Side::Left => want[want.len() - room..].to_vec(),
+                };
+            }
+        }
+        if let Some((b, a)) = around {
+            want = b.iter().chain(&want).chain(a.iter()).copied().collect();
+        }
+        if let Some(p) = &rules.padding {
+            let mut target = p.length.unwrap_or(want.len());
+            if let Some(m) = p.multiple.filter(|&m| m > 0) {
+                target = target.div_ceil(m) * m;
+            }
+            while want.len() < target {
+                match p.side {
+                    Side::Right => want.push(p.pad_id),
+                    Side::Left => want.insert(0, p.pad_id),
+                }
+            }
+        }
+        assert_eq!(
+            got.unwrap(),
+            want,
+            "{what}: truncation and padding of {ids:?}"
+        );
     }
 }
 
@@ -393,6 +456,46 @@ fn hugging_face_files() {
     println!("Hugging Face: {n} cases, {loaded} loaded");
 }
 
+/// A WordLevel file with truncation (OnlySecond), padding, a template and
+/// a CTC decoder.
+fn wordlevel_seed() -> Value {
+    json!({
+        "truncation": {"direction": "Right", "max_length": 5, "strategy": "OnlySecond",
+                       "stride": 1},
+        "padding": {"strategy": "BatchLongest", "direction": "Left", "pad_to_multiple_of": 3,
+                    "pad_id": 2, "pad_type_id": 0, "pad_token": "a"},
+        "post_processor": {"type": "TemplateProcessing",
+            "single": [{"SpecialToken": {"id": "<unk>", "type_id": 0}},
+                       {"Sequence": {"id": "A", "type_id": 0}}],
+            "pair": [], "special_tokens": {"<unk>": {"id": "<unk>", "ids": [0], "tokens": ["<unk>"]}}},
+        "decoder": {"type": "CTC", "pad_token": "<unk>", "word_delimiter_token": "a",
+                    "cleanup": true},
+        "normalizer": {"type": "NFKD"},
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Whitespace"}, {"type": "Digits", "individual_digits": false}]},
+        "model": {"type": "WordLevel", "unk_token": "<unk>",
+                  "vocab": {"<unk>": 0, "the": 1, "a": 2, "12": 3}},
+    })
+}
+
+/// A WordPiece file decoding through a Sequence that ends in CTC.
+fn wordpiece_seed() -> Value {
+    json!({
+        "normalizer": {"type": "BertNormalizer", "lowercase": true},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "decoder": {"type": "Sequence", "decoders": [
+            {"type": "Metaspace", "replacement": "\u{2581}", "prepend_scheme": "always",
+             "split": true},
+            {"type": "WordPiece", "prefix": "##", "cleanup": false},
+            {"type": "Strip", "content": " ", "start": 1, "stop": 1},
+            {"type": "CTC", "pad_token": "[PAD]", "word_delimiter_token": "|",
+             "cleanup": true}]},
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100,
+                  "vocab": {"[UNK]": 0, "[PAD]": 1, "a": 2, "##b": 3, "|": 4, "the": 5}},
+    })
+}
+
 /// Hugging Face files whose normalizer and pre-tokenizer run as their
 /// own steps: BPE on characters, Unigram, WordLevel and byte-level BPE,
 /// each with a long pipeline of regexes, character classes and Metaspace.
@@ -430,7 +533,13 @@ fn hugging_face_pipelines() {
     });
     let unigram = json!({
         "added_tokens": [{"id": 0, "content": "<unk>", "special": true, "normalized": false},
-                         {"id": 3, "content": "b", "special": false, "normalized": true}],
+                         {"id": 3, "content": "b", "special": false, "normalized": true},
+                         {"id": 5, "content": "zz", "special": false, "normalized": true},
+                         {"id": 6, "content": "<x>", "special": true, "normalized": false}],
+        "truncation": {"direction": "Left", "max_length": 7, "strategy": "LongestFirst",
+                       "stride": 0},
+        "padding": {"strategy": {"Fixed": 9}, "direction": "Right", "pad_to_multiple_of": 4,
+                    "pad_id": 0, "pad_type_id": 0, "pad_token": "<unk>"},
         "normalizer": {"type": "Sequence", "normalizers": [
             {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
             {"type": "Lowercase"}]},
@@ -440,13 +549,6 @@ fn hugging_face_pipelines() {
         "model": {"type": "Unigram", "unk_id": 0, "byte_fallback": false,
                   "vocab": [["<unk>", 0.0], ["\u{2581}", -1.0], ["a", -2.0], ["b", -2.5],
                             ["\u{2581}ab", -1.5]]},
-    });
-    let wordlevel = json!({
-        "normalizer": {"type": "NFKD"},
-        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
-            {"type": "Whitespace"}, {"type": "Digits", "individual_digits": false}]},
-        "model": {"type": "WordLevel", "unk_token": "<unk>",
-                  "vocab": {"<unk>": 0, "the": 1, "a": 2, "12": 3}},
     });
     let tok = trained(Mode::Byte);
     let byte_level = json!({
@@ -469,7 +571,8 @@ fn hugging_face_pipelines() {
     for (name, doc) in [
         ("BPE on characters", char_bpe),
         ("Unigram", unigram),
-        ("WordLevel", wordlevel),
+        ("WordLevel", wordlevel_seed()),
+        ("WordPiece", wordpiece_seed()),
         ("byte-level BPE", byte_level),
     ] {
         let file = serde_json::to_string_pretty(&doc).unwrap();

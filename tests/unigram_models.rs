@@ -5,7 +5,10 @@
 //! `Sequence`. Loaded by bpeek from the saved `tokenizer.json`, each
 //! gives the ids HF's `encode` gives (without the template's special
 //! tokens) on every sample, every line of every sample and random text of
-//! many scripts, and decodes them to HF's text.
+//! many scripts, and decodes them to HF's text. Files with special tokens
+//! beside the unknown piece are held to the library on texts holding the
+//! special tokens' texts (with `--allow-special`, as the library always
+//! matches them).
 
 mod hf;
 mod python;
@@ -25,6 +28,18 @@ fn models() -> Value {
                  "normalizers": ["nfkc"]},
         "nfkc_lowercase": {"prepend_scheme": "first", "split": true, "vocab_size": 1500,
                            "normalizers": ["nfkc", "lowercase"]},
+        // Special tokens beside the unknown piece: matched in the text as
+        // given, and made by the lattice from their text (behind Lowercase,
+        // from `<S>` too), in SentencePiece's layout and in Metaspace's
+        // `first` scheme, where the text after one has no `▁` put in front.
+        "specials": {"prepend_scheme": "always", "split": true, "vocab_size": 1500,
+                     "specials": ["<unk>", "<s>", "</s>"]},
+        "specials_lowercase": {"prepend_scheme": "always", "split": true, "vocab_size": 1500,
+                               "normalizers": ["lowercase"],
+                               "specials": ["<unk>", "<s>", "</s>", "<mask>"]},
+        "specials_first": {"prepend_scheme": "first", "split": true, "vocab_size": 1500,
+                           "normalizers": ["lowercase"],
+                           "specials": ["<unk>", "<s>", "</s>"]},
         // Pipelines of other shapes, run as the file's steps: T5's (spaces
         // squeezed by a regex, words split at whitespace, then Metaspace),
         // and digits and punctuation cut apart after Metaspace.
@@ -73,7 +88,33 @@ fn all_texts() -> Vec<String> {
         .collect();
     texts.extend(lines);
     texts.extend(random_texts(400));
+    texts.extend(with_special_texts(&random_texts(60)));
     texts
+}
+
+/// Texts with the special tokens' texts among them, in either case and
+/// with or without spaces around.
+fn with_special_texts(texts: &[String]) -> Vec<String> {
+    const SPECIALS: [&str; 8] = [
+        "<s>", "</s>", "<unk>", "<mask>", "<S>", "</S>", "<UNK>", "<Mask>",
+    ];
+    let mut rng = hf::texts::Rng(0x5eed_0041);
+    texts
+        .iter()
+        .map(|t| {
+            let mut out = String::new();
+            for (k, c) in t.chars().enumerate() {
+                if k % 7 == 0 && rng.below(3) == 0 {
+                    let gap = [" ", "", "  "][rng.below(3)];
+                    out.push_str(gap);
+                    out.push_str(SPECIALS[rng.below(SPECIALS.len())]);
+                    out.push_str(gap);
+                }
+                out.push(c);
+            }
+            out
+        })
+        .collect()
 }
 
 #[test]

@@ -103,13 +103,16 @@ fn check_output(args: &EncodeArgs) -> Result<()> {
 }
 
 /// The ids of the whole text, on every core where it is long enough and
-/// can be cut (see [`bpeek_core::parallel::encode_whole`]).
+/// can be cut (see [`bpeek_core::parallel::encode_whole`]), then cut and
+/// padded as the file's `truncation` and `padding` say, as the library's
+/// `encode` does, with the template's tokens when they are asked for.
 fn encode_whole(tok: &Tokenizer, text: &[u8], args: &EncodeArgs) -> Result<Vec<TokenId>> {
-    bpeek_core::parallel::encode_whole(
+    let ids = bpeek_core::parallel::encode_whole(
         tok,
         text,
         args.allow_special,
-        args.add_special_tokens,
+        false,
         bpeek_core::parallel::threads(),
-    )
+    )?;
+    tok.as_file_encodes(ids, args.add_special_tokens)
 }

@@ -44,7 +44,9 @@ fn line_output(
     cache: &mut EncodeCache,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let ids = tok.encode_for_model_in(line, o.allow_special, o.add_special, cache)?;
+    let ids = tok.encode_for_model_in(line, o.allow_special, false, cache)?;
+    // As the library's `encode`: the file's truncation and padding too.
+    let ids = tok.as_file_encodes(ids, o.add_special)?;
     let mut number = itoa::Buffer::new();
     match (o.format, o.count) {
         (EncodeFormat::Json, true) => {

@@ -3,12 +3,14 @@
 stdin: {"corpus": path, "dir": folder, "models": {name: {"prepend_scheme":
         "first" | "always" | "never", "split": bool, "normalizers": [names
         of NFC, NFD, NFKC, NFKD or Lowercase, alone or as a Sequence],
-        "vocab_size": n}}, "texts": [...]}
+        "vocab_size": n, "specials": [tokens; "<unk>" when missing]}},
+        "texts": [...]}
 or, for any pipeline, {name: {"steps": {"normalizer": JSON, "pre_tokenizer":
 JSON, "decoder": JSON}, "vocab_size": n}}: the steps as a tokenizer.json
 holds them.
 Trains each model (Metaspace pre-tokenizer and decoder, UnigramTrainer with
-`<unk>` as its unknown piece) on the corpus, saves dir/name.json and prints
+`<unk>` as its unknown piece and `specials` as its special tokens) on the
+corpus, saves dir/name.json and prints
 {name: {"json": path, "ids": [encode(text, add_special_tokens=False).ids
 ...], "decoded": [decode(ids) of the first encodings]}}.
 """
@@ -45,7 +47,7 @@ for name, o in job["models"].items():
         tok = Tokenizer.from_str(json.dumps(doc))
     trainer = trainers.UnigramTrainer(
         vocab_size=o["vocab_size"],
-        special_tokens=["<unk>"],
+        special_tokens=o.get("specials", ["<unk>"]),
         unk_token="<unk>",
     )
     tok.train([job["corpus"]], trainer)

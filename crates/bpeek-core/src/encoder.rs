@@ -42,6 +42,11 @@ pub struct Tokenizer {
     pub(crate) template: Option<Arc<Template>>,
     /// The chat template its repository or file carries, if any.
     pub(crate) chat: Option<Arc<ChatTemplate>>,
+    /// A file's `truncation` and `padding`, which `encode` applies.
+    pub(crate) lengths: Option<Arc<crate::post::length::LengthRules>>,
+    /// A byte-level file's decoder steps after `ByteLevel`, run on the
+    /// text the bytes make.
+    pub(crate) after_bytes: Option<Arc<Vec<crate::decode::steps::DecodeStep>>>,
 }
 
 /// One encoded token with what it stands for.
@@ -308,6 +313,8 @@ impl Tokenizer {
             model,
             template: None,
             chat: None,
+            lengths: None,
+            after_bytes: None,
         }
     }
 
@@ -390,7 +397,7 @@ impl Tokenizer {
     }
 
     /// `ids`, with the template's tokens around them when `add_special`.
-    fn around(&self, ids: Vec<TokenId>, add_special: bool) -> Result<Vec<TokenId>> {
+    pub(crate) fn around(&self, ids: Vec<TokenId>, add_special: bool) -> Result<Vec<TokenId>> {
         if !add_special {
             return Ok(ids);
         }

@@ -47,11 +47,28 @@ impl Tokenizer {
             Model::SentencePiece(m) => m.decode(ids, bytes_of),
             Model::WordPiece(m) => m.decode(ids, bytes_of),
             Model::CharBpe(m) => m.decode(ids, bytes_of),
-            Model::Ranks(_) => match self.added.hf() {
-                Some(added) if self.mode() == Mode::Byte => self.concatenate_hf(ids, added),
-                _ => self.concatenate(ids),
-            },
+            Model::Ranks(_) => {
+                let bytes = match self.added.hf() {
+                    Some(added) if self.mode() == Mode::Byte => self.concatenate_hf(ids, added),
+                    _ => self.concatenate(ids),
+                };
+                match &self.after_bytes {
+                    // The library's ByteLevel decoder hands on the text
+                    // the bytes make (lossily) as one token.
+                    Some(after) => {
+                        let text = String::from_utf8_lossy(&bytes).into_owned();
+                        steps::run(after, vec![text]).into_bytes()
+                    }
+                    None => bytes,
+                }
+            }
         })
+    }
+
+    /// Decode a byte-level file's text through `steps` after its bytes are
+    /// joined (the rest of a decoder `Sequence` after `ByteLevel`).
+    pub fn set_decoder_after_bytes(&mut self, steps: Vec<steps::DecodeStep>) {
+        self.after_bytes = (!steps.is_empty()).then(|| std::sync::Arc::new(steps));
     }
 
     /// A Hugging Face byte-level file, decoded as the library's `decode`

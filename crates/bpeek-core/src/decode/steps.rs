@@ -37,6 +37,14 @@ pub enum DecodeStep {
         prefix: String,
         cleanup: bool,
     },
+    /// `CTC`: runs of one token as one, `pad` taken out of each, and with
+    /// `cleanup` the WordPiece tidying and `delimiter` as a space; a token
+    /// left empty goes.
+    Ctc {
+        pad: String,
+        delimiter: String,
+        cleanup: bool,
+    },
 }
 
 /// The text of tokens whose texts are `tokens`, through `decoder`, a
@@ -113,9 +121,35 @@ pub fn run(decoder: &[DecodeStep], mut tokens: Vec<String>) -> String {
                     }
                 })
                 .collect(),
+            DecodeStep::Ctc {
+                pad,
+                delimiter,
+                cleanup,
+            } => ctc(tokens, pad, delimiter, *cleanup),
         };
     }
     tokens.concat()
+}
+
+fn ctc(mut tokens: Vec<String>, pad: &str, delimiter: &str, cleanup: bool) -> Vec<String> {
+    tokens.dedup();
+    tokens
+        .into_iter()
+        .filter_map(|t| {
+            let mut t = if pad.is_empty() {
+                t
+            } else {
+                t.replace(pad, "")
+            };
+            if cleanup {
+                t = crate::normalize::bert_text::cleanup(&t);
+                if !delimiter.is_empty() {
+                    t = t.replace(delimiter, " ");
+                }
+            }
+            (!t.is_empty()).then_some(t)
+        })
+        .collect()
 }
 
 /// The byte of a `<0xNN>` token.

@@ -89,6 +89,9 @@ pub fn read(name: &str, doc: &Value) -> Result<Tokenizer> {
     if let Some(t) = template {
         tok.set_template(t);
     }
+    if let Some(rules) = crate::post::length::LengthRules::read(doc)? {
+        tok.set_length_rules(rules);
+    }
     Ok(tok)
 }
 

@@ -13,13 +13,13 @@ use crate::pretokenize::hf_text::{DecodeStep, HfText, NormStep};
 use serde_json::Value;
 
 const NORMALIZERS: &str = "bpeek reads NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend, BertNormalizer and Precompiled, in a Sequence or alone, or none";
-const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts and (with byte-level BPE) ByteLevel, in a Sequence or alone, or none";
+const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts, FixedLength and (with byte-level BPE) ByteLevel, in a Sequence or alone, or none";
 /// The pattern `ByteLevel` cuts with (`use_regex`), as the library
 /// writes it.
 const GPT2_HF_PATTERN: &str =
     r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
-const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspace, BPEDecoder and WordPiece, in a Sequence or alone, or none";
+const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspace, BPEDecoder, WordPiece and CTC, in a Sequence or alone, or none";
 
 /// The whole pipeline of `doc`; `model` names the model in refusals
 /// (`BPE on characters`).
@@ -27,6 +27,20 @@ pub fn read(file: &HfFile, model: &str) -> Result<HfText> {
     let mut text = read_text(file, model)?;
     decoder(file.decoder, "decoder", model, &mut text.decoder)?;
     Ok(text)
+}
+
+/// The decoder `d` (found at `path`) as steps.
+pub fn decoder_steps(d: &Value, path: &str, model: &str) -> Result<Vec<DecodeStep>> {
+    let mut steps = Vec::new();
+    decoder(d, path, model, &mut steps)?;
+    Ok(steps)
+}
+
+/// The decoder of `doc` as steps (none for no decoder).
+pub fn read_decoder(file: &HfFile, model: &str) -> Result<Vec<DecodeStep>> {
+    let mut steps = Vec::new();
+    decoder(file.decoder, "decoder", model, &mut steps)?;
+    Ok(steps)
 }
 
 /// The normalizer and pre-tokenizer of `doc`, for a model that decodes on
@@ -302,6 +316,17 @@ fn pre_tokenizer(p: &Value, path: &str, model: &str, out: &mut Vec<PreStep>) -> 
             invert: bool_field(p, path, "invert", false)?,
         },
         "UnicodeScripts" => PreStep::Scripts,
+        "FixedLength" => PreStep::FixedLength(match p.get("length") {
+            None | Some(Value::Null) => 5,
+            Some(v) => v
+                .as_u64()
+                .filter(|&n| (1..=u32::MAX as u64).contains(&n))
+                .ok_or_else(|| {
+                    Error::input(format!(
+                        "{path}.length: {v} is not a length above 0 (the library cannot cut by 0)"
+                    ))
+                })? as usize,
+        }),
         "ByteLevel" => PreStep::ByteLevel {
             add_prefix_space: bool_field(p, path, "add_prefix_space", true)?,
             regex: if bool_field(p, path, "use_regex", true)? {
@@ -320,6 +345,17 @@ fn pre_tokenizer(p: &Value, path: &str, model: &str, out: &mut Vec<PreStep>) -> 
     };
     out.push(step);
     Ok(())
+}
+
+/// The string `d.field`, `default` when missing.
+fn string_or(d: &Value, path: &str, field: &str, default: &str) -> Result<String> {
+    match d.get(field) {
+        None | Some(Value::Null) => Ok(default.to_string()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => Err(Error::input(format!(
+            "{path}.{field}: {other} is not a string"
+        ))),
+    }
 }
 
 fn decoder(d: &Value, path: &str, model: &str, out: &mut Vec<DecodeStep>) -> Result<()> {
@@ -381,6 +417,11 @@ fn decoder(d: &Value, path: &str, model: &str, out: &mut Vec<DecodeStep>) -> Res
                 .and_then(Value::as_str)
                 .unwrap_or("##")
                 .to_string(),
+            cleanup: bool_field(d, path, "cleanup", true)?,
+        },
+        "CTC" => DecodeStep::Ctc {
+            pad: string_or(d, path, "pad_token", "<pad>")?,
+            delimiter: string_or(d, path, "word_delimiter_token", "|")?,
             cleanup: bool_field(d, path, "cleanup", true)?,
         },
         "Sequence" => {

@@ -4,11 +4,14 @@
 //! A pipeline of SentencePiece's own shape (NFC, NFD, NFKC, NFKD or
 //! Lowercase steps, then `Precompiled`, SentencePiece's character map; the
 //! `Metaspace` pre-tokenizer with `▁`; the `Metaspace` decoder or none)
-//! runs in the SentencePiece normalizer; added tokens are then matched
-//! whole as user-defined pieces, special ones pieces never made from text.
-//! Any other pipeline (T5's `Replace` and `WhitespaceSplit`, say) runs as
-//! the file's steps ([`hf_pipeline`]), each word segmented on its own, and
-//! added tokens are matched whole before it.
+//! runs in the SentencePiece normalizer, special tokens matched in the text
+//! before it (with `--allow-special`) and other added tokens matched whole
+//! as user-defined pieces. Any other pipeline (T5's `Replace` and
+//! `WhitespaceSplit`, say) runs as the file's steps ([`hf_pipeline`]), each
+//! word segmented on its own, and added tokens are matched whole before it.
+//! As in the library, every piece is a node of the lattice: a special
+//! token's piece (`<s>`, or `<S>` behind Lowercase) is made from its text
+//! where that is the best cut, and left out when decoding.
 
 use crate::encoder::Tokenizer;
 use crate::error::{Error, Result, quoted};
@@ -19,7 +22,7 @@ use crate::models::spm::TextStep;
 use crate::models::spm::{
     Algorithm, HfMetaspace, ModelSpec, NormalizerSpec, Piece, PieceType, SpmModel,
 };
-use crate::normalize::added::{AddedToken, AddedVocab};
+use crate::normalize::added::{AddedToken, AddedVocab, Normalizer};
 use crate::pretokenize::hf_text::HfText;
 use base64::Engine;
 use serde_json::Value;
@@ -45,13 +48,20 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     // The pipeline of SentencePiece's own shape (steps, a character map,
     // one Metaspace) runs in the SentencePiece normalizer; any other runs
     // as the file's steps, word by word.
-    let simple = sentencepiece_shaped(&file);
+    let simple = sentencepiece_shaped(&file)
+        .filter(|_| specials_fit_layout(&file) && !adds_beyond(&file, list.len()));
     let general = match simple {
         Some(_) => None,
         None => Some(hf_pipeline::read(&file, "Unigram")?),
     };
     let added = file.added;
-    let unk_surface = mark_added_pieces(&mut pieces, &added, unk_id, general.is_some())?;
+    let mut scores = scores;
+    let unk_surface = mark_added_pieces(
+        (&mut pieces, &mut scores),
+        &added,
+        unk_id,
+        general.is_some(),
+    )?;
     let read = ReadModel {
         pieces,
         scores,
@@ -60,10 +70,50 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     };
     match simple {
         Some(((steps, charsmap), (prepend, split))) => {
-            sentencepiece_pipeline(name, read, steps, charsmap, prepend, split)
+            let model = sentencepiece_model(read, steps, charsmap, prepend, split)?;
+            Ok(Tokenizer::from_sentencepiece(name, model).with_added(specials_first(added)))
         }
         None => file_pipeline(name, read, general.unwrap_or_default(), added),
     }
+}
+
+/// Whether the special tokens can be matched before the SentencePiece
+/// normalizer of the file's own shape runs: each is matched in the text as
+/// given (`normalized: false`, as trainers make them), and the text after
+/// one needs no other `▁` in front than before it (not Metaspace's
+/// `prepend_scheme: "first"`, which puts one only before the first piece).
+fn specials_fit_layout(file: &HfFile) -> bool {
+    let specials = file.added.iter().filter(|(_, t)| t.special);
+    let mut specials = specials.peekable();
+    if specials.peek().is_none() {
+        return true;
+    }
+    specials.all(|(_, t)| !t.normalized) && !prepends_first_only(file.pre_tokenizer)
+}
+
+/// Whether a Metaspace step (alone or in a Sequence) has
+/// `prepend_scheme: "first"`.
+fn prepends_first_only(p: &Value) -> bool {
+    match p.get("type").and_then(Value::as_str) {
+        Some("Metaspace") => p.get("prepend_scheme").and_then(Value::as_str) == Some("first"),
+        Some("Sequence") => p
+            .get("pretokenizers")
+            .and_then(Value::as_array)
+            .is_some_and(|l| l.iter().any(prepends_first_only)),
+        _ => false,
+    }
+}
+
+/// The special tokens, matched in the text before the model's own
+/// normalizer (with `--allow-special`), as the library matches them; the
+/// other added tokens are the model's user-defined pieces.
+fn specials_first(added: Vec<(String, AddedToken)>) -> Option<AddedVocab> {
+    let specials: Vec<_> = added
+        .into_iter()
+        .map(|(_, t)| t)
+        .filter(|t| t.special)
+        .collect();
+    (!specials.is_empty()).then(|| AddedVocab::new(specials, Normalizer::None))
 }
 
 /// `model.byte_fallback`: false when missing.
@@ -152,14 +202,23 @@ fn sentencepiece_shaped(file: &HfFile) -> Option<SentencepieceShape> {
     }
 }
 
+/// Whether an added token has an id past the model's `pieces` pieces (the
+/// library's `add_tokens` of a text the vocabulary lacks): such tokens are
+/// matched only as added tokens, before the file's own steps.
+fn adds_beyond(file: &HfFile, pieces: usize) -> bool {
+    file.added.iter().any(|(_, t)| t.id as usize >= pieces)
+}
+
 /// Checks each added token against the piece of its id and gives the
 /// piece its kind: special tokens are control pieces; others are matched
 /// whole before the file's steps (`general`) or are user-defined pieces.
-/// Gives the text decoding writes for the unknown piece: decoding drops
-/// special tokens (as `decode` does by default) and writes the unknown
-/// piece as its text otherwise.
+/// An added token past the vocabulary, at the next id, becomes a piece
+/// no cut makes (its score NaN): control when special, else unused,
+/// decoded as its text. Gives the text decoding writes for the unknown
+/// piece: decoding drops special tokens (as `decode` does by default) and
+/// writes the unknown piece as its text otherwise.
 fn mark_added_pieces(
-    pieces: &mut [Piece],
+    (pieces, scores): (&mut Vec<Piece>, &mut Vec<f64>),
     added: &[(String, AddedToken)],
     unk_id: usize,
     general: bool,
@@ -168,6 +227,19 @@ fn mark_added_pieces(
     for (place, t) in added {
         if t.id as usize == unk_id && t.special {
             unk_surface.clear();
+        }
+        if t.id as usize == pieces.len() && !t.text.is_empty() {
+            pieces.push(Piece {
+                text: t.text.as_bytes().to_vec(),
+                score: 0.0,
+                kind: if t.special {
+                    PieceType::Control
+                } else {
+                    PieceType::Unused
+                },
+            });
+            scores.push(f64::NAN);
+            continue;
         }
         let Some(p) = pieces.get_mut(t.id as usize) else {
             return Err(Error::input(format!(
@@ -242,7 +314,8 @@ fn file_pipeline(
     let model = SpmModel::new(spec)
         .map_err(|e| e.context("model"))?
         .with_exact_scores(scores)
-        .with_hf_text(text);
+        .with_hf_text(text)
+        .with_every_piece_in_lattice();
     let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
     let added = (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer));
     Ok(Tokenizer::from_sentencepiece(name, model).with_added(added))
@@ -251,14 +324,13 @@ fn file_pipeline(
 /// A model whose pipeline of SentencePiece's own shape runs in the
 /// SentencePiece normalizer: `steps`, then `charsmap` (empty for none),
 /// then the Metaspace.
-fn sentencepiece_pipeline(
-    name: &str,
+fn sentencepiece_model(
     read: ReadModel,
     steps: Vec<TextStep>,
     charsmap: Vec<u8>,
     prepend: bool,
     split: bool,
-) -> Result<Tokenizer> {
+) -> Result<SpmModel> {
     let (spec, scores) = read.spec(NormalizerSpec {
         name: if charsmap.is_empty() {
             String::new()
@@ -278,8 +350,9 @@ fn sentencepiece_pipeline(
         .with_metaspace(HfMetaspace {
             split,
             first_marks_dropped: prepend,
-        });
-    Ok(Tokenizer::from_sentencepiece(name, model))
+        })
+        .with_every_piece_in_lattice();
+    Ok(model)
 }
 
 fn type_of<'a>(v: &'a Value, path: &str) -> Result<&'a str> {

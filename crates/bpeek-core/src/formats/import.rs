@@ -109,6 +109,7 @@ pub(crate) fn byte_level_bpe(name: &str, file: HfFile) -> Result<Tokenizer> {
         .unwrap_or(false);
     let mut tok = byte_level(name, vocab, merges, text.pretok, specials, whole, false)?;
     tok.set_digits(text.digits);
+    tok.set_decoder_after_bytes(decoder_after_bytes(file.decoder)?);
     if let Some(list) = text.patterns {
         // Oniguruma's classes, as the library reads the patterns.
         let list: Vec<String> = list
@@ -243,22 +244,43 @@ fn hf_specials(
     Ok(specials)
 }
 
+/// The decoder steps that run on the text the bytes make: none for a
+/// `ByteLevel` decoder (or none), the rest of a `Sequence` that starts
+/// with `ByteLevel` (which the library ends with that text as one token).
+fn decoder_after_bytes(d: &Value) -> Result<Vec<crate::decode::steps::DecodeStep>> {
+    let name = d.get("type").and_then(Value::as_str);
+    let list = d.get("decoders").and_then(Value::as_array);
+    match (d, name, list) {
+        (Value::Null, ..) | (_, Some("ByteLevel"), _) => Ok(Vec::new()),
+        (_, Some("Sequence"), Some(list))
+            if list
+                .first()
+                .and_then(|s| s.get("type"))
+                .and_then(Value::as_str)
+                == Some("ByteLevel")
+                && !list[1..]
+                    .iter()
+                    .any(|s| s.get("type").and_then(Value::as_str) == Some("ByteLevel")) =>
+        {
+            let mut steps = Vec::new();
+            for (i, s) in list.iter().enumerate().skip(1) {
+                let path = format!("decoder.decoders[{i}]");
+                steps.extend(hf_pipeline::decoder_steps(s, &path, "byte-level BPE")?);
+            }
+            Ok(steps)
+        }
+        _ => Err(Error::input(format!(
+            "decoder {} is not supported: bpeek decodes byte-level tokens by joining their bytes (decoder ByteLevel, none, or a Sequence that starts with ByteLevel)",
+            quoted(name.unwrap_or("unnamed"))
+        ))),
+    }
+}
+
 /// Refuse the parts of a Hugging Face file that would change the ids bpeek
 /// computes, rather than silently ignore them.
 fn refuse_id_changing_parts(file: &HfFile) -> Result<()> {
     let model = file.model;
-    match file.decoder {
-        Value::Null => {}
-        d => {
-            let name = d.get("type").and_then(Value::as_str).unwrap_or("unnamed");
-            if name != "ByteLevel" {
-                return Err(Error::input(format!(
-                    "decoder {} is not supported: bpeek decodes byte-level tokens by joining their bytes (decoder ByteLevel or none)",
-                    quoted(name)
-                )));
-            }
-        }
-    }
+    decoder_after_bytes(file.decoder)?;
     for field in ["continuing_subword_prefix", "end_of_word_suffix"] {
         if let Some(v) = model.get(field).and_then(Value::as_str)
             && !v.is_empty()

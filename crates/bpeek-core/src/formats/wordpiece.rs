@@ -112,9 +112,20 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     let mut pieces = vocab_pieces(model)?;
     let added_normalized = file.added.iter().any(|(_, t)| t.normalized);
     let (normalizer, split, mut steps) = word_text(&file, level, added_normalized)?;
-    let cleanup = match file.decoder {
-        Value::Null if level => false,
-        d => decoder_cleanup(d, &prefix)?,
+    // One WordPiece decoder (or none) decodes on the model's own path; any
+    // other chain runs step by step over the token texts.
+    let (cleanup, chain) = match file.decoder {
+        Value::Null if level => (false, None),
+        // Without a decoder the library joins the tokens with spaces,
+        // `##` and all.
+        Value::Null => (false, Some(Vec::new())),
+        d => match decoder_cleanup(d, &prefix) {
+            Ok(cleanup) => (cleanup, None),
+            Err(_) => {
+                let kind = if level { "WordLevel" } else { "WordPiece" };
+                (false, Some(hf_pipeline::read_decoder(&file, kind)?))
+            }
+        },
     };
     let special = place_added_tokens(&mut pieces, &file.added)?;
     let added: Vec<AddedToken> = file.added.into_iter().map(|(_, t)| t).collect();
@@ -146,6 +157,10 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
         .map(|t| (t.id, added_normalizer.apply(&t.text).into_owned()))
         .collect();
     let wp = wp.with_decoded_as(decoded_as);
+    let wp = match chain {
+        Some(steps) => wp.with_decoder(steps),
+        None => wp,
+    };
     let added = (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer));
     Ok(Tokenizer::from_wordpiece(name, wp, added))
 }

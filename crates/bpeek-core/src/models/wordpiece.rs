@@ -86,6 +86,9 @@ pub struct WordPiece {
     /// Added tokens matched after normalizing, decoded as their normalized
     /// text as the library decodes them (`Hello` behind Lowercase: `hello`).
     decoded_as: FxHashMap<TokenId, String>,
+    /// A file's decoder chain, when it is other than one `WordPiece`
+    /// decoder (a `Sequence`, `CTC`): the token texts go through it.
+    decoder: Option<Vec<crate::decode::steps::DecodeStep>>,
 }
 
 /// One step of cutting a word: the piece taken and the longer ones tried
@@ -116,6 +119,12 @@ impl WordPiece {
     /// place of `normalizer` and `split`.
     pub fn with_text(mut self, text: crate::pretokenize::hf_text::HfText) -> Self {
         self.text = Some(Box::new(text));
+        self
+    }
+
+    /// The model decoding through a file's decoder chain.
+    pub fn with_decoder(mut self, steps: Vec<crate::decode::steps::DecodeStep>) -> Self {
+        self.decoder = Some(steps);
         self
     }
 
@@ -157,6 +166,7 @@ impl WordPiece {
             whole_words: false,
             text: None,
             decoded_as: FxHashMap::default(),
+            decoder: None,
         })
     }
 
@@ -403,6 +413,21 @@ impl WordPiece {
     /// `?`, `!`, `,` and in English contractions. Special tokens are left
     /// out; `other` gives ids that are not pieces.
     pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
+        if let Some(steps) = &self.decoder {
+            // Special tokens are left out before the chain runs, as the
+            // library's `decode` leaves them out.
+            let tokens = ids
+                .iter()
+                .filter(|id| !self.special.contains(id))
+                .map(
+                    |&id| match self.decoded_as.get(&id).or(self.pieces.get(id as usize)) {
+                        Some(p) => p.clone(),
+                        None => String::from_utf8_lossy(&other(id)).into_owned(),
+                    },
+                )
+                .collect();
+            return crate::decode::steps::run(steps, tokens).into_bytes();
+        }
         let mut text = String::new();
         let mut first = true;
         let mut token = String::new();

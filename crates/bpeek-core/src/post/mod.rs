@@ -6,6 +6,7 @@ pub mod chat;
 pub mod chat_date;
 pub mod chat_encode;
 pub mod chat_json;
+pub mod length;
 
 use crate::TokenId;
 use crate::error::{Error, Result};

@@ -115,6 +115,9 @@ pub enum PreStep {
     Metaspace(Metaspace),
     /// A cut wherever the script changes (HF `UnicodeScripts`).
     Scripts,
+    /// `FixedLength`: each word cut into pieces of this many characters
+    /// (the last one shorter).
+    FixedLength(usize),
     /// `ByteLevel`: a space in front of a word that has none (with
     /// `add_prefix_space`), the word cut by GPT-2's pattern (with
     /// `use_regex`), then each byte written as its byte-level character.
@@ -208,6 +211,7 @@ fn apply(step: &PreStep, mut w: Word, at_start: bool, meter: &mut Meter, out: &m
             }
         }
         PreStep::Scripts => cut(&w, &script_runs(&w.text.text), at_start, out),
+        PreStep::FixedLength(n) => cut(&w, &char_chunks(&w.text.text, *n), at_start, out),
         PreStep::ByteLevel {
             add_prefix_space,
             regex,
@@ -384,6 +388,13 @@ fn script_of(c: char) -> Option<unicode_script::Script> {
 /// script differs from the last one seen, characters without a script
 /// joining the piece they are in. Characters before the first with a
 /// script are dropped, as the library drops them.
+/// `s` in pieces of `n` characters (`n` above 0), the last one shorter.
+fn char_chunks(s: &str, n: usize) -> Vec<Range<usize>> {
+    let mut starts: Vec<usize> = s.char_indices().step_by(n.max(1)).map(|(i, _)| i).collect();
+    starts.push(s.len());
+    starts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
 fn script_runs(s: &str) -> Vec<Range<usize>> {
     let mut starts = Vec::new();
     let mut last = None;
@@ -446,6 +457,10 @@ mod tests {
             ["abc  ", "де  ", "ふ漢カ ", "x"]
         );
         assert_eq!(words(&[PreStep::Scripts], "ab12-cd"), ["ab", "12-", "cd"]);
+        assert_eq!(
+            words(&[PreStep::FixedLength(3)], "h\u{e9}llo w\u{f6}rld"),
+            ["h\u{e9}l", "lo ", "w\u{f6}r", "ld"]
+        );
         // Assigned after Unicode 9.0: no script, so no cut.
         assert_eq!(words(&[PreStep::Scripts], "a\u{1F900}"), ["a\u{1F900}"]);
     }

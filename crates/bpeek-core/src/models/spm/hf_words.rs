@@ -16,6 +16,35 @@ impl SpmModel {
         self
     }
 
+    /// The model with every piece a node of the Unigram lattice, as the
+    /// library's Unigram model makes them: the pieces of special tokens
+    /// (`<s>`), the unknown piece and byte pieces are made from their text
+    /// where it is the best cut, and still decode as their kinds do.
+    pub fn with_every_piece_in_lattice(mut self) -> Self {
+        let mut trie = super::trie::TrieBuilder::new();
+        for (id, p) in self.pieces.iter().enumerate() {
+            if p.kind != PieceType::Unused {
+                trie.insert(&p.text, id as TokenId);
+            }
+        }
+        self.trie = trie.build();
+        self.every_piece_in_lattice = true;
+        self
+    }
+
+    /// Whether a cut of `text` to `id` is given as its bytes: with byte
+    /// fallback, characters no piece covers are. A run of unknown cuts is
+    /// one unknown token, and the library looks its whole text up: the
+    /// unknown piece made from its own text (`<unk>`) alone stays itself.
+    /// (One such piece followed by unknown characters is given as itself
+    /// and their bytes, where the library gives the bytes of all.)
+    pub(super) fn as_bytes(&self, id: TokenId, text: &[u8], prev_unknown: bool) -> bool {
+        self.byte_fallback
+            && id == self.unk_id
+            && (prev_unknown
+                || !(self.every_piece_in_lattice && text == self.pieces[id as usize].text))
+    }
+
     /// Encode a piece of a text cut at added tokens; `at_start` says
     /// whether it starts the whole text. With `spans`, the byte range of
     /// `text` each id stands for.
@@ -76,8 +105,9 @@ impl SpmModel {
             // bytes with byte fallback.
             let mut prev_unknown = false;
             for (w, id) in pieces {
-                let unknown = self.pieces[id as usize].kind == PieceType::Unknown;
-                if unknown && self.byte_fallback {
+                let unknown = id == self.unk_id;
+                let as_bytes = self.as_bytes(id, &norm[w.clone()], prev_unknown);
+                if as_bytes {
                     for (k, &b) in norm[w.clone()].iter().enumerate() {
                         out.push(self.byte_ids[b as usize]);
                         if let Some(s) = spans.as_deref_mut() {

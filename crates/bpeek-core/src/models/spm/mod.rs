@@ -211,6 +211,9 @@ pub struct SpmModel {
     /// merges across the start of a word: words can be cut apart first
     /// (and each distinct one encoded once).
     pub words_apart: bool,
+    /// Every piece, whatever its kind, is a node of the Unigram lattice
+    /// (Hugging Face files: the library's model knows no kinds).
+    pub(super) every_piece_in_lattice: bool,
 }
 
 /// Whether a piece holds `▁` right after a character that is not one.
@@ -420,6 +423,7 @@ impl SpmModel {
             word_split: None,
             steps: Vec::new(),
             hf_text: None,
+            every_piece_in_lattice: false,
         })
     }
 
@@ -555,9 +559,9 @@ impl SpmModel {
     fn ids_of(&self, norm: &[u8], kept: &mut KeptWords, out: &mut Vec<TokenId>) {
         let mut prev_unknown = false;
         self.each_cut(norm, kept, |w, id| {
-            let kind = self.pieces[id as usize].kind;
-            let unknown = kind == PieceType::Unknown;
-            if unknown && self.byte_fallback {
+            let unknown = id == self.unk_id;
+            let as_bytes = self.as_bytes(id, &norm[w.clone()], prev_unknown);
+            if as_bytes {
                 out.extend(norm[w].iter().map(|&b| self.byte_ids[b as usize]));
             } else if !(unknown && prev_unknown) {
                 out.push(id);
@@ -583,15 +587,10 @@ impl SpmModel {
         let (norm, to_orig) = self.normalize(text);
         let mut prev_unknown = false;
         self.each_cut(&norm, &mut KeptWords::default(), |w, id| {
-            let kind = self.pieces[id as usize].kind;
-            let unknown = kind == PieceType::Unknown;
+            let unknown = id == self.unk_id;
+            let as_bytes = self.as_bytes(id, &norm[w.clone()], prev_unknown);
             let (from, to) = (to_orig[w.start], to_orig[w.end]);
-            if kind == PieceType::Control {
-                out.push(id);
-                if let Some(s) = spans.as_deref_mut() {
-                    s.push(from..from);
-                }
-            } else if unknown && self.byte_fallback {
+            if as_bytes {
                 for (k, &b) in norm[w.clone()].iter().enumerate() {
                     out.push(self.byte_ids[b as usize]);
                     if let Some(s) = spans.as_deref_mut() {

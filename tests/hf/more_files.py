@@ -1,0 +1,81 @@
+"""Files the library loads whose parts bpeek once refused: Unigram files
+with added tokens the vocabulary lacks (special and not), WordPiece
+files decoding through a decoder Sequence or CTC or cutting words with
+FixedLength, and byte-level files whose decoder Sequence runs steps after
+ByteLevel.
+
+stdin: {"dir": folder, "corpus": [lines], "texts": [...], "id_lists":
+[[n, ...]]} (ids as fractions of the vocabulary, 0 to 1). Saves
+dir/name.json and prints {name: {"json": path, "ids": [encode(text,
+add_special_tokens=False).ids ...], "decoded": [[ids, decode(ids)] ...]}}.
+"""
+import json
+import os
+import sys
+
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+
+job = json.load(sys.stdin)
+corpus = job["corpus"]
+
+
+def unigram(lowercase):
+    tok = Tokenizer(models.Unigram())
+    if lowercase:
+        tok.normalizer = normalizers.Lowercase()
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.decoder = decoders.Metaspace()
+    trainer = trainers.UnigramTrainer(vocab_size=300, special_tokens=["<unk>", "<s>"], unk_token="<unk>", show_progress=False)
+    tok.train_from_iterator(corpus, trainer)
+    tok.add_tokens(["hello world", "qqq"])
+    tok.add_special_tokens(["<extra>"])
+    return tok
+
+
+def byte_level(decoder):
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoder
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=["<s>"], initial_alphabet=alphabet, show_progress=False)
+    tok.train_from_iterator(corpus, trainer)
+    return tok
+
+
+def word_piece(decoder, pre_tokenizer=None):
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizer or pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoder
+    specials = ["[UNK]", "[PAD]", "[CLS]"]
+    tok.train_from_iterator(corpus, trainers.WordPieceTrainer(vocab_size=300, special_tokens=specials, show_progress=False))
+    # CTC's pad and delimiter as ordinary tokens too, so that they decode.
+    tok.add_tokens(["|", "<pad>"])
+    return tok
+
+
+files = {
+    "unigram_added": unigram(False),
+    "unigram_added_lowercase": unigram(True),
+    "wordpiece_strip": word_piece(decoders.Sequence([decoders.WordPiece(), decoders.Strip(" ", 1, 1)])),
+    "wordpiece_metaspace": word_piece(decoders.Sequence([decoders.Metaspace(), decoders.WordPiece(cleanup=False)])),
+    "wordpiece_replace_fuse": word_piece(decoders.Sequence([decoders.Replace("##", "+"), decoders.Fuse()])),
+    "ctc": word_piece(decoders.CTC(pad_token="<pad>", word_delimiter_token="|", cleanup=True)),
+    "wordpiece_fixed_length": word_piece(decoders.WordPiece(), pre_tokenizers.Sequence(
+        [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.FixedLength(length=3)])),
+    "wordpiece_no_decoder": word_piece(None),
+    "bytelevel_strip": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Strip(" ", 1, 1)])),
+    "bytelevel_replace": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Replace("e", "E"),
+                                                        decoders.Metaspace()])),
+    "ctc_no_cleanup": word_piece(decoders.CTC(pad_token="[PAD]", word_delimiter_token="|", cleanup=False)),
+}
+out = {}
+for name, tok in files.items():
+    path = os.path.join(job["dir"], name + ".json")
+    tok.save(path)
+    tok = Tokenizer.from_file(path)
+    size = tok.get_vocab_size()
+    ids = [tok.encode(t, add_special_tokens=False).ids for t in job["texts"]]
+    lists = [[min(int(f * size), size - 1) for f in l] for l in job["id_lists"]] + ids[:50]
+    out[name] = {"json": path, "ids": ids, "decoded": [[l, tok.decode(l)] for l in lists]}
+json.dump(out, sys.stdout)
