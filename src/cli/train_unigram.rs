@@ -12,6 +12,7 @@ use bpeek_core::formats::{spm_export, unigram_json};
 use bpeek_core::train::unigram::{UnigramConfig, UnigramTrainer, UnigramVocabulary, WordMarks};
 use bpeek_core::{Mode, Score, TieRule};
 use std::path::Path;
+use std::time::Instant;
 
 /// The vocabulary size when none is given (sentencepiece's default).
 const DEFAULT_VOCAB_SIZE: usize = 8000;
@@ -26,8 +27,17 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     crate::interrupt::clean_up_on_signals();
     let mut out = args.out.as_deref().map(Output::create).transpose()?;
     let (name, text) = corpus_text(&args.training)?;
+    // Each step is timed: the report says what every step cost.
+    let started = Instant::now();
     let mut trainer = UnigramTrainer::new(&text, config)?;
-    let stop = trainer.run();
+    let mut seconds = vec![started.elapsed().as_secs_f64()];
+    let stop = loop {
+        let t = Instant::now();
+        if let Err(stop) = trainer.step() {
+            break stop;
+        }
+        seconds.push(t.elapsed().as_secs_f64());
+    };
     let vocabulary = UnigramVocabulary::of(&trainer)?;
     if let Some(out) = &mut out {
         let bytes = match format {
@@ -53,6 +63,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         stop,
         vocab_size: vocabulary.len(),
         all_scores: args.unigram.scores,
+        seconds: &seconds,
         d_model: args.d_model,
     };
     bpeek_core::output::emit_with(!report_to_stdout, |w| match args.format {

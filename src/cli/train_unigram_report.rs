@@ -22,6 +22,8 @@ pub struct Report<'a> {
     /// `--scores`: every piece's score at each scoring.
     pub all_scores: bool,
     pub d_model: Option<u32>,
+    /// What each step took, the seeding first.
+    pub seconds: &'a [f64],
 }
 
 impl Report<'_> {
@@ -40,6 +42,7 @@ impl Report<'_> {
             "round": s.round,
             "pieces": s.pieces,
             "loss": finite(s.loss),
+            "seconds": self.seconds.get(i),
         });
         match &s.detail {
             StepDetail::Seeded => {}

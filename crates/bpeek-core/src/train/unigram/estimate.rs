@@ -8,7 +8,8 @@
 //! word that needs it later (once the longer piece is pruned) could not be
 //! cut. So counts too small for a float are summed as logs.
 
-use crate::train::unigram::lattice::{Edge, ForwardBackward, edges, log_add};
+use crate::train::unigram::lattice::{ForwardBackward, log_add};
+use crate::train::unigram::lattices::Lattices;
 use crate::train::unigram::pieces::Pieces;
 use crate::train::unigram::words::Words;
 
@@ -25,18 +26,17 @@ pub struct Estimate {
 /// would lose precision or vanish.
 const SMALLEST_ADDED: f64 = -600.0;
 
-pub fn estimate(words: &Words, pieces: &Pieces) -> Estimate {
+pub fn estimate(words: &Words, lattices: &Lattices, pieces: &Pieces) -> Estimate {
     let logp = pieces.all_logp();
     let mut expected = vec![0.0f64; logp.len()];
     // The log of each piece's expected count from shares too small to add.
     let mut tiny = vec![f64::NEG_INFINITY; logp.len()];
     let mut objective = 0.0;
     let mut fb = ForwardBackward::default();
-    let mut lattice: Vec<Edge> = Vec::new();
-    for (word, count) in words.iter() {
-        edges(pieces.trie(), word, &mut lattice);
+    for (i, (word, count)) in words.iter().enumerate() {
+        let lattice = lattices.word(i);
         let log_count = (count as f64).ln();
-        let z = fb.run(&lattice, word.len(), logp, |piece, log_share| {
+        let z = fb.run(lattice, word.len(), logp, |piece, log_share| {
             let l = log_count + log_share;
             if l > SMALLEST_ADDED {
                 expected[piece as usize] += l.exp();

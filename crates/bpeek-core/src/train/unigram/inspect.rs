@@ -2,7 +2,7 @@
 //! piece table, a word's best cut and its lattice, and why a piece goes
 //! or stays.
 
-use crate::train::unigram::lattice::{Edge, PieceId, Viterbi, edges};
+use crate::train::unigram::lattice::{PieceId, Viterbi};
 use crate::train::unigram::prune::{kept_size, removal_order};
 use crate::train::unigram::score::PieceScore;
 use crate::train::unigram::trainer::{StepDetail, UnigramTrainer};
@@ -92,13 +92,12 @@ impl UnigramTrainer {
     /// at the current vocabulary, with its best cut.
     pub fn lattice(&self, i: usize) -> WordLattice {
         let word = self.words().word(i);
-        let mut list: Vec<Edge> = Vec::new();
-        edges(self.pieces().trie(), word, &mut list);
+        let list = self.lattices().word(i);
         let logp = self.pieces().all_logp();
         let mut viterbi = Viterbi::default();
-        let best_logp = viterbi.run(&list, word.len(), logp, None);
+        let best_logp = viterbi.run(list, word.len(), logp, None);
         let mut path = Vec::new();
-        viterbi.path_in(&list, &mut path);
+        viterbi.path_in(list, &mut path);
         WordLattice {
             edges: list
                 .iter()

@@ -4,7 +4,7 @@
 //! The corpus is cut into words ([`words`]), seeded ([`seed`]), and the
 //! trainer ([`trainer`]) goes a phase at a time: each EM iteration
 //! ([`estimate`]) walks every word's lattice ([`lattice`]) forward and
-//! backward; scoring ([`score`]) cuts each word again without each piece
+//! backward (the lattices are kept, [`lattices`]); scoring ([`score`]) cuts each word again without each piece
 //! of its best cut; a prune ([`prune`]) removes the lowest-scoring share.
 //! [`inspect`] is what a screen reads off it.
 
@@ -12,6 +12,7 @@ pub mod config;
 pub mod estimate;
 pub mod inspect;
 pub mod lattice;
+pub mod lattices;
 pub mod pieces;
 pub mod prune;
 pub mod score;

@@ -1,8 +1,7 @@
 //! The piece table: every seed piece, whether it is still in the
 //! vocabulary, and its log-probability (a removed piece keeps the one it
-//! had when it went), with a trie of the pieces still in.
+//! had when it went).
 
-use crate::models::spm::trie::{Trie, TrieBuilder};
 use crate::train::unigram::lattice::PieceId;
 use crate::train::unigram::seed::Seed;
 
@@ -13,7 +12,6 @@ pub struct Pieces {
     /// The pieces in the vocabulary, by id.
     alive: Vec<PieceId>,
     is_alive: Vec<bool>,
-    trie: Trie,
 }
 
 impl Pieces {
@@ -27,23 +25,12 @@ impl Pieces {
             .collect();
         let alive = (0..seeds.len() as PieceId).collect();
         let is_alive = vec![true; seeds.len()];
-        let mut pieces = Pieces {
+        Pieces {
             seeds,
             logp,
             alive,
             is_alive,
-            trie: TrieBuilder::new().build(),
-        };
-        pieces.rebuild_trie();
-        pieces
-    }
-
-    fn rebuild_trie(&mut self) {
-        let mut b = TrieBuilder::new();
-        for &id in &self.alive {
-            b.insert(self.seeds[id as usize].text.as_bytes(), id);
         }
-        self.trie = b.build();
     }
 
     /// Every seed, in the vocabulary or not, by id.
@@ -78,10 +65,6 @@ impl Pieces {
         self.is_alive[id as usize]
     }
 
-    pub fn trie(&self) -> &Trie {
-        &self.trie
-    }
-
     /// The piece with this text, in the vocabulary or not.
     pub fn find(&self, text: &str) -> Option<PieceId> {
         self.seeds
@@ -107,7 +90,6 @@ impl Pieces {
         }
         let is_alive = &self.is_alive;
         self.alive.retain(|&id| is_alive[id as usize]);
-        self.rebuild_trie();
     }
 
     /// Put `ids` back into the vocabulary (undoing a prune).
@@ -117,6 +99,5 @@ impl Pieces {
         }
         self.alive.extend_from_slice(ids);
         self.alive.sort_unstable();
-        self.rebuild_trie();
     }
 }

@@ -4,7 +4,8 @@
 //! their probabilities. Only a word whose best cut takes the piece can
 //! change, so each such word is cut again without it.
 
-use crate::train::unigram::lattice::{Edge, PieceId, Viterbi, edges};
+use crate::train::unigram::lattice::{PieceId, Viterbi};
+use crate::train::unigram::lattices::Lattices;
 use crate::train::unigram::pieces::Pieces;
 use crate::train::unigram::words::Words;
 
@@ -20,20 +21,19 @@ pub struct PieceScore {
 
 /// The loss now, and the score of every piece of two characters or more
 /// in the vocabulary, in the order of [`Pieces::alive`].
-pub fn score_pieces(words: &Words, pieces: &Pieces) -> (f64, Vec<PieceScore>) {
+pub fn score_pieces(words: &Words, lattices: &Lattices, pieces: &Pieces) -> (f64, Vec<PieceScore>) {
     let logp = pieces.all_logp();
     let mut increase = vec![0.0f64; logp.len()];
     let mut uses = vec![0u64; logp.len()];
-    let mut lattice: Vec<Edge> = Vec::new();
     let mut viterbi = Viterbi::default();
     let mut path = Vec::new();
     let mut taken: Vec<PieceId> = Vec::new();
     let mut loss = 0.0;
-    for (word, count) in words.iter() {
-        edges(pieces.trie(), word, &mut lattice);
-        let best = viterbi.run(&lattice, word.len(), logp, None);
+    for (i, (word, count)) in words.iter().enumerate() {
+        let lattice = lattices.word(i);
+        let best = viterbi.run(lattice, word.len(), logp, None);
         loss -= count as f64 * best;
-        viterbi.path_in(&lattice, &mut path);
+        viterbi.path_in(lattice, &mut path);
         taken.clear();
         taken.extend(
             path.iter()
@@ -43,7 +43,7 @@ pub fn score_pieces(words: &Words, pieces: &Pieces) -> (f64, Vec<PieceScore>) {
         taken.sort_unstable();
         taken.dedup();
         for &p in &taken {
-            let without = viterbi.run(&lattice, word.len(), logp, Some(p));
+            let without = viterbi.run(lattice, word.len(), logp, Some(p));
             increase[p as usize] += count as f64 * (best - without);
             uses[p as usize] += count;
         }
@@ -63,14 +63,13 @@ pub fn score_pieces(words: &Words, pieces: &Pieces) -> (f64, Vec<PieceScore>) {
 
 /// The corpus loss: the negative log-probability of every word's best
 /// cut, words counted as often as they occur.
-pub fn corpus_loss(words: &Words, pieces: &Pieces) -> f64 {
+pub fn corpus_loss(words: &Words, lattices: &Lattices, pieces: &Pieces) -> f64 {
     let logp = pieces.all_logp();
-    let mut lattice: Vec<Edge> = Vec::new();
     let mut viterbi = Viterbi::default();
     let mut loss = 0.0;
-    for (word, count) in words.iter() {
-        edges(pieces.trie(), word, &mut lattice);
-        loss -= count as f64 * viterbi.run(&lattice, word.len(), logp, None);
+    for (i, (word, count)) in words.iter().enumerate() {
+        let lattice = lattices.word(i);
+        loss -= count as f64 * viterbi.run(lattice, word.len(), logp, None);
     }
     loss
 }

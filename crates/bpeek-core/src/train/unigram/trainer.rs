@@ -15,6 +15,7 @@ use crate::error::Result;
 use crate::train::unigram::config::UnigramConfig;
 use crate::train::unigram::estimate::estimate;
 use crate::train::unigram::lattice::PieceId;
+use crate::train::unigram::lattices::Lattices;
 use crate::train::unigram::pieces::Pieces;
 use crate::train::unigram::prune::{choose_removals, ids};
 use crate::train::unigram::score::{PieceScore, corpus_loss, score_pieces};
@@ -119,6 +120,10 @@ pub struct UnigramTrainer {
     /// Never changed once counted, so clones share it.
     words: Arc<Words>,
     pieces: Pieces,
+    /// Every word's lattice over every seed, never changed once found.
+    seed_lattices: Arc<Lattices>,
+    /// The lattices over the pieces in the vocabulary.
+    lattices: Lattices,
     /// Step 0 is the seeding; each step after is one phase.
     steps: Vec<UnigramStep>,
     /// For each estimate step (by step index), the log-probabilities it
@@ -138,7 +143,8 @@ impl UnigramTrainer {
     pub fn from_words(words: Words, config: UnigramConfig) -> Result<UnigramTrainer> {
         config.check()?;
         let pieces = Pieces::new(seed_pieces(&words, &config));
-        let loss = corpus_loss(&words, &pieces);
+        let lattices = Lattices::build(&words, pieces.seeds().iter().map(|s| s.text.as_str()));
+        let loss = corpus_loss(&words, &lattices, &pieces);
         let seeded = UnigramStep {
             phase: UnigramPhase::Seeded,
             round: 0,
@@ -150,6 +156,8 @@ impl UnigramTrainer {
             config,
             words: Arc::new(words),
             pieces,
+            seed_lattices: Arc::new(lattices.clone()),
+            lattices,
             steps: vec![seeded],
             replaced: Vec::new(),
             stop: None,
@@ -166,6 +174,11 @@ impl UnigramTrainer {
 
     pub fn pieces(&self) -> &Pieces {
         &self.pieces
+    }
+
+    /// Every word's lattice over the pieces in the vocabulary.
+    pub fn lattices(&self) -> &Lattices {
+        &self.lattices
     }
 
     /// Every step made, the seeding first.
@@ -238,14 +251,14 @@ impl UnigramTrainer {
     }
 
     fn estimate_step(&mut self, phase: UnigramPhase, round: usize) -> UnigramStep {
-        let e = estimate(&self.words, &self.pieces);
+        let e = estimate(&self.words, &self.lattices, &self.pieces);
         let before = self.pieces.replace_logp(&e.logp);
         self.replaced.push((self.steps.len(), before));
         UnigramStep {
             phase,
             round,
             pieces: self.pieces.alive().len(),
-            loss: corpus_loss(&self.words, &self.pieces),
+            loss: corpus_loss(&self.words, &self.lattices, &self.pieces),
             detail: StepDetail::Estimated {
                 objective: e.objective,
             },
@@ -253,7 +266,7 @@ impl UnigramTrainer {
     }
 
     fn score_step(&mut self, round: usize) -> UnigramStep {
-        let (loss, scores) = score_pieces(&self.words, &self.pieces);
+        let (loss, scores) = score_pieces(&self.words, &self.lattices, &self.pieces);
         UnigramStep {
             phase: UnigramPhase::Scored,
             round,
@@ -275,11 +288,13 @@ impl UnigramTrainer {
             self.config.learned_target(),
         );
         self.pieces.remove(&ids(&removed));
+        let pieces = &self.pieces;
+        self.lattices = self.lattices.filtered(|p| pieces.is_alive(p));
         UnigramStep {
             phase: UnigramPhase::Pruned,
             round: round + 1,
             pieces: self.pieces.alive().len(),
-            loss: corpus_loss(&self.words, &self.pieces),
+            loss: corpus_loss(&self.words, &self.lattices, &self.pieces),
             detail: StepDetail::Pruned { removed },
         }
     }
@@ -306,7 +321,11 @@ impl UnigramTrainer {
                 debug_assert_eq!(at, self.steps.len());
                 self.pieces.replace_logp(&before);
             }
-            StepDetail::Pruned { removed } => self.pieces.restore(&ids(&removed)),
+            StepDetail::Pruned { removed } => {
+                self.pieces.restore(&ids(&removed));
+                let pieces = &self.pieces;
+                self.lattices = self.seed_lattices.filtered(|p| pieces.is_alive(p));
+            }
             StepDetail::Scored { .. } | StepDetail::Seeded => {}
         }
         true
