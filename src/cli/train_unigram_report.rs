@@ -72,7 +72,8 @@ impl Report<'_> {
         }
     }
 
-    pub fn json(&self) -> Value {
+    /// The report without its steps (an empty list where they go).
+    fn head(&self) -> Value {
         let c = self.trainer.config();
         let words = self.trainer.words();
         let seeds = self.trainer.pieces().seeds();
@@ -93,7 +94,7 @@ impl Report<'_> {
             "stop": self.stop.code(),
             "stop_message": self.stop.to_string(),
             "loss": finite(self.trainer.last_step().loss),
-            "steps": self.trainer.steps().iter().enumerate().map(|(i, s)| self.step_json(i, s)).collect::<Vec<_>>(),
+            "steps": [],
             "pieces": self.trainer.final_pieces().iter().map(|(t, l)| json!({"piece": t, "logp": l})).collect::<Vec<_>>(),
         });
         if let Some(d) = self.d_model {
@@ -108,8 +109,21 @@ impl Report<'_> {
         v
     }
 
+    /// The report as one line of JSON, written a step at a time: a prune
+    /// early on removes hundreds of thousands of pieces, and memory holds
+    /// one step's value, not the whole report's.
     pub fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        serde_json::to_writer(&mut *out, &self.json()).map_err(std::io::Error::from)?;
+        let head = self.head().to_string();
+        let slot = "\"steps\":[]";
+        let at = head.find(slot).expect("the report has a step list") + slot.len() - 1;
+        out.write_all(&head.as_bytes()[..at])?;
+        for (i, s) in self.trainer.steps().iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut *out, &self.step_json(i, s))?;
+        }
+        out.write_all(&head.as_bytes()[at..])?;
         out.write_all(b"\n")
     }
 

@@ -53,14 +53,37 @@ pub fn seed_pieces(words: &Words, config: &UnigramConfig) -> Vec<Seed> {
         .collect();
     seeds.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.text.cmp(&b.text)));
     let room = config.seed_size.saturating_sub(seeds.len());
-    let mut longer = substrings(words, config, &chars);
-    longer.sort_by(|a, b| {
-        let rank = |s: &Seed| s.count * s.chars as u64;
-        rank(b).cmp(&rank(a)).then_with(|| a.text.cmp(&b.text))
-    });
+    let mut longer = substrings(words, config, &chars, room);
+    longer.sort_by(by_rank);
     longer.truncate(room);
-    seeds.extend(longer);
+    seeds.extend(longer.into_iter().map(|c| Seed {
+        text: c.text.to_string(),
+        count: c.count,
+        chars: c.chars,
+    }));
     seeds
+}
+
+/// A candidate seed, borrowed from the words until it is kept.
+struct Candidate<'w> {
+    text: &'w str,
+    count: u64,
+    chars: usize,
+}
+
+/// Higher count times length first, then by bytes.
+fn by_rank(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
+    let rank = |c: &Candidate| c.count * c.chars as u64;
+    rank(b).cmp(&rank(a)).then_with(|| a.text.cmp(b.text))
+}
+
+/// Keep the best `room` of `list` once it holds twice as many, so the
+/// candidates of every length never take more than that.
+fn keep_best(list: &mut Vec<Candidate>, room: usize) {
+    if list.len() > 2 * room.max(1) {
+        list.select_nth_unstable_by(room, by_rank);
+        list.truncate(room);
+    }
 }
 
 /// Every candidate of two characters or more that occurs at least
@@ -69,7 +92,8 @@ fn substrings<'w>(
     words: &'w Words,
     config: &UnigramConfig,
     chars: &FxHashMap<&'w str, u64>,
-) -> Vec<Seed> {
+    room: usize,
+) -> Vec<Candidate<'w>> {
     let strict_only = config.marks == WordMarks::None;
     let mut prev: FxHashMap<&'w str, (u64, bool)> = chars
         .iter()
@@ -103,15 +127,16 @@ fn substrings<'w>(
         if cur.is_empty() {
             break;
         }
-        out.extend(
-            cur.iter()
-                .filter(|&(_, &(_, strict))| strict || !strict_only)
-                .map(|(&text, &(count, _))| Seed {
-                    text: text.to_string(),
+        for (&text, &(count, strict)) in &cur {
+            if strict || !strict_only {
+                out.push(Candidate {
+                    text,
                     count,
                     chars: len,
-                }),
-        );
+                });
+                keep_best(&mut out, room);
+            }
+        }
         prev = cur;
     }
     out

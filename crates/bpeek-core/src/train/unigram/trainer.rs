@@ -122,8 +122,9 @@ pub struct UnigramTrainer {
     pieces: Pieces,
     /// Every word's lattice over every seed, never changed once found.
     seed_lattices: Arc<Lattices>,
-    /// The lattices over the pieces in the vocabulary.
-    lattices: Lattices,
+    /// The lattices over the pieces in the vocabulary (the seeds' own
+    /// until the first prune).
+    lattices: Arc<Lattices>,
     /// Step 0 is the seeding; each step after is one phase.
     steps: Vec<UnigramStep>,
     /// For each estimate step (by step index), the log-probabilities it
@@ -143,7 +144,10 @@ impl UnigramTrainer {
     pub fn from_words(words: Words, config: UnigramConfig) -> Result<UnigramTrainer> {
         config.check()?;
         let pieces = Pieces::new(seed_pieces(&words, &config));
-        let lattices = Lattices::build(&words, pieces.seeds().iter().map(|s| s.text.as_str()));
+        let lattices = Arc::new(Lattices::build(
+            &words,
+            pieces.seeds().iter().map(|s| s.text.as_str()),
+        ));
         let loss = corpus_loss(&words, &lattices, &pieces);
         let seeded = UnigramStep {
             phase: UnigramPhase::Seeded,
@@ -156,7 +160,7 @@ impl UnigramTrainer {
             config,
             words: Arc::new(words),
             pieces,
-            seed_lattices: Arc::new(lattices.clone()),
+            seed_lattices: Arc::clone(&lattices),
             lattices,
             steps: vec![seeded],
             replaced: Vec::new(),
@@ -289,7 +293,7 @@ impl UnigramTrainer {
         );
         self.pieces.remove(&ids(&removed));
         let pieces = &self.pieces;
-        self.lattices = self.lattices.filtered(|p| pieces.is_alive(p));
+        self.lattices = Arc::new(self.lattices.filtered(|p| pieces.is_alive(p)));
         UnigramStep {
             phase: UnigramPhase::Pruned,
             round: round + 1,
@@ -324,7 +328,7 @@ impl UnigramTrainer {
             StepDetail::Pruned { removed } => {
                 self.pieces.restore(&ids(&removed));
                 let pieces = &self.pieces;
-                self.lattices = self.seed_lattices.filtered(|p| pieces.is_alive(p));
+                self.lattices = Arc::new(self.seed_lattices.filtered(|p| pieces.is_alive(p)));
             }
             StepDetail::Scored { .. } | StepDetail::Seeded => {}
         }
