@@ -206,3 +206,65 @@ fn stepping_back_and_seeking_make_the_same_steps_again() {
         assert_eq!(t.losses().len(), all.len());
     }
 }
+
+/// What a screen reads off the trainer agrees with the steps: a scored
+/// piece said to go is one the next prune removes, a removed piece says
+/// its round and score, the removals come newest first, and a word's
+/// lattice's best path is its cut.
+#[test]
+fn verdicts_removals_and_cuts_agree_with_the_steps() {
+    use bpeek::bpe::train::unigram::Verdict;
+    let mut rng = Rng(0x0e1d_0044);
+    for case in 0..60 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        while t.step().is_ok() {
+            if let StepDetail::Scored { scores } = &t.last_step().detail {
+                let going: Vec<u32> = scores
+                    .iter()
+                    .filter(|s| matches!(t.verdict(s.piece), Verdict::Scored { goes: true, .. }))
+                    .map(|s| s.piece)
+                    .collect();
+                let mut next = t.clone();
+                next.step().unwrap();
+                let StepDetail::Pruned { removed } = &next.last_step().detail else {
+                    panic!("case {case}: a prune follows a scoring")
+                };
+                let mut removed: Vec<u32> = removed.iter().map(|s| s.piece).collect();
+                removed.sort_unstable();
+                assert_eq!(going, removed, "case {case}: the pieces said to go");
+            }
+        }
+        let mut last_round = usize::MAX;
+        for (round, s) in t.removals() {
+            assert!(round <= last_round, "case {case}: removals newest first");
+            last_round = round;
+            match t.verdict(s.piece) {
+                Verdict::Removed {
+                    round: r,
+                    score,
+                    threshold,
+                } => {
+                    assert_eq!((r, score), (round, *s), "case {case}");
+                    if let Some(th) = threshold {
+                        assert!(
+                            th >= score.loss_increase - 1e-6,
+                            "case {case}: kept below removed"
+                        );
+                    }
+                }
+                other => panic!("case {case}: a removed piece says {other:?}"),
+            }
+        }
+        for w in 0..t.words().len() {
+            let l = t.lattice(w);
+            let cut: f64 = l.best.iter().map(|&e| l.edges[e].logp).sum();
+            assert!((cut - l.best_logp).abs() < 1e-9, "case {case}");
+            let covered: Vec<_> = t.cut(w).into_iter().map(|(r, _)| r).collect();
+            assert_eq!(covered.first().map(|r| r.start), Some(0), "case {case}");
+            assert_eq!(covered.last().map(|r| r.end), Some(t.words().word(w).len()));
+            assert!(covered.windows(2).all(|p| p[0].end == p[1].start));
+        }
+    }
+}
