@@ -238,6 +238,18 @@ fn unigram_refuses_what_it_cannot_do_by_name() {
     assert!(!model.exists());
     let out = bpeek(&["train", c, "--seed-size", "5"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--model unigram"));
+    let empty = dir.file("empty.txt", "  \n");
+    let out = bpeek(&[
+        "train",
+        empty.to_str().unwrap(),
+        "--model",
+        "unigram",
+        "--out",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no piece to write"));
+    assert!(!model.exists());
     let bad = dir.file("bad.txt", "ab \u{0}");
     std::fs::write(&bad, b"ab \xff cd").unwrap();
     let out = bpeek(&["train", bad.to_str().unwrap(), "--model", "unigram"]);

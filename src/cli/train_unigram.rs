@@ -38,12 +38,13 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         }
         seconds.push(t.elapsed().as_secs_f64());
     };
-    let vocabulary = UnigramVocabulary::of(&trainer)?;
+    let vocabulary = UnigramVocabulary::of(&trainer);
     if let Some(out) = &mut out {
+        let vocabulary = vocabulary.as_ref().map_err(Clone::clone)?;
         let bytes = match format {
-            OutFormat::Sentencepiece => spm_export::to_bytes(&vocabulary)?,
+            OutFormat::Sentencepiece => spm_export::to_bytes(vocabulary)?,
             _ => {
-                let mut b = serde_json::to_vec_pretty(&unigram_json::to_json(&vocabulary))
+                let mut b = serde_json::to_vec_pretty(&unigram_json::to_json(vocabulary))
                     .map_err(|e| Error::failure(e.to_string()))?;
                 b.push(b'\n');
                 b
@@ -61,7 +62,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         corpus_bytes: text.len(),
         trainer: &trainer,
         stop,
-        vocab_size: vocabulary.len(),
+        vocab_size: trainer.config().reserved() + trainer.pieces().alive().len(),
         all_scores: args.unigram.scores,
         seconds: &seconds,
         d_model: args.d_model,

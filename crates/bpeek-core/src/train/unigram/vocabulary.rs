@@ -34,6 +34,11 @@ impl UnigramVocabulary {
             marks: config.marks,
             byte_fallback: config.byte_fallback,
         };
+        if v.pieces.is_empty() {
+            return Err(Error::input(
+                "--out: the corpus holds no word, so there is no piece to write (a tokenizer file needs one)",
+            ));
+        }
         if let Some((text, _)) = v.pieces.iter().find(|(t, _)| {
             t == UNK
                 || (v.byte_fallback && t.len() == 6 && (0..=255u8).any(|b| *t == byte_piece(b)))
