@@ -125,7 +125,7 @@ pub struct TrainArgs {
     pub training: TrainingOptions,
     #[command(flatten)]
     pub unigram: UnigramArgs,
-    /// Write the tokenizer (JSON) here
+    /// Write the tokenizer here (JSON; with --model unigram a .model too)
     #[arg(long, value_name = "TOKENIZER.json")]
     pub out: Option<PathBuf>,
     /// The format of --out: bpeek, hf (tokenizer.json) or tiktoken (rank file); with --model unigram, hf or sentencepiece (.model) [default there: sentencepiece for a name ending .model, else hf]
