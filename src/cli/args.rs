@@ -79,16 +79,56 @@ pub enum OutFormat {
     Hf,
     /// A .tiktoken rank file (byte mode)
     Tiktoken,
+    /// A SentencePiece .model (--model unigram)
+    Sentencepiece,
+}
+
+/// What `train` learns.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ModelKind {
+    /// Byte-pair encoding: merges, one a round
+    #[default]
+    Bpe,
+    /// Unigram (as sentencepiece): seed pieces, EM, pruning by loss
+    Unigram,
+}
+
+/// The options of `train --model unigram`, with sentencepiece's names.
+#[derive(Args, Debug, Clone, Default)]
+pub struct UnigramArgs {
+    /// What to train: bpe, or unigram (seed pieces, EM, pruning by loss, as sentencepiece; words cut at whitespace, marked with ▁, or with --mode char unmarked; --vocab-size defaults to 8000)
+    #[arg(long, value_enum, default_value_t = ModelKind::Bpe)]
+    pub model: ModelKind,
+    /// Unigram: the most seed pieces, characters included [default: 1000000]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub seed_size: Option<usize>,
+    /// Unigram: the share of pieces each prune keeps, above 0 and below 1 [default: 0.75]
+    #[arg(long, value_name = "F", allow_negative_numbers = true)]
+    pub shrinking_factor: Option<f64>,
+    /// Unigram: EM iterations before each prune [default: 2]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub em_iterations: Option<usize>,
+    /// Unigram: the longest piece, in characters [default: 16]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
+    pub max_piece_length: Option<usize>,
+    /// Unigram: add the 256 byte pieces <0x00>..<0xFF>, so an unknown character is written as its bytes, not <unk>
+    #[arg(long)]
+    pub byte_fallback: bool,
+    /// Unigram: report every piece's score at each scoring, not only the removed ones'
+    #[arg(long)]
+    pub scores: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     #[command(flatten)]
     pub training: TrainingOptions,
-    /// Write the tokenizer (JSON) here
+    #[command(flatten)]
+    pub unigram: UnigramArgs,
+    /// Write the tokenizer here (JSON; with --model unigram a .model too)
     #[arg(long, value_name = "TOKENIZER.json")]
     pub out: Option<PathBuf>,
-    /// The format of --out: bpeek, hf (tokenizer.json) or tiktoken (rank file)
+    /// The format of --out: bpeek, hf (tokenizer.json) or tiktoken (rank file); with --model unigram, hf or sentencepiece (.model) [default there: sentencepiece for a name ending .model, else hf]
     #[arg(long, value_enum, default_value_t = OutFormat::Bpeek, requires = "out")]
     pub out_format: OutFormat,
     /// Write a per-round trace (JSON) here

@@ -19,6 +19,8 @@ pub use bpeek_tui::options::input;
 pub(crate) mod train;
 pub(crate) mod train_compare;
 pub(crate) mod train_progress;
+pub(crate) mod train_unigram;
+pub(crate) mod train_unigram_report;
 
 pub use args::{Cli, Command};
 

@@ -20,6 +20,10 @@ use std::io::Write;
 const TRACE_WARN: u64 = 100_000_000;
 
 pub fn run(args: &TrainArgs) -> Result<()> {
+    if args.unigram.model == crate::cli::args::ModelKind::Unigram {
+        return crate::cli::train_unigram::run(args);
+    }
+    crate::cli::train_unigram::refuse_unigram_options(&args.unigram)?;
     if !args.compare.is_empty() {
         return crate::cli::train_compare::run(args);
     }
@@ -67,6 +71,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         let written = match args.out_format {
             OutFormat::Bpeek => pretty(w, &tokenizer_file::to_json(&tokenizer)),
             OutFormat::Hf => pretty(w, &hf_export::to_json(&tokenizer)?),
+            OutFormat::Sentencepiece => unreachable!("refused before training"),
             OutFormat::Tiktoken => {
                 let text = tiktoken_export::to_text(&tokenizer)?;
                 w.write_all(text.as_bytes()).and_then(|()| {
@@ -121,6 +126,11 @@ fn check_out_format(args: &TrainArgs) -> Result<()> {
     }
     match args.out_format {
         OutFormat::Bpeek => {}
+        OutFormat::Sentencepiece => {
+            return Err(Error::input(
+                "--out-format sentencepiece: only a Unigram vocabulary (--model unigram) is written as a SentencePiece .model",
+            ));
+        }
         OutFormat::Hf => hf_export::check(config.mode, config.chunker())?,
         OutFormat::Tiktoken => {
             tiktoken_export::check(config.mode, config.digits)?;

@@ -1,6 +1,6 @@
 //! Training, step by step: the trainer and its rounds, the corpus and its
 //! chunks, the live pair table, the chain of tokens, the scores (count,
-//! WordPiece) and Hugging Face's tie ids.
+//! WordPiece), Hugging Face's tie ids, and Unigram training.
 
 pub mod cells;
 pub mod chain;
@@ -16,4 +16,5 @@ pub mod pairs;
 pub mod score_order;
 pub mod shard_edges;
 pub mod trainer;
+pub mod unigram;
 pub mod wordpiece_score;

@@ -1,0 +1,183 @@
+//! What a screen shows of a Unigram training, read off the trainer: the
+//! piece table, a word's best cut and its lattice, and why a piece goes
+//! or stays.
+
+use crate::train::unigram::lattice::{PieceId, Viterbi};
+use crate::train::unigram::prune::{kept_size, removal_order};
+use crate::train::unigram::score::PieceScore;
+use crate::train::unigram::trainer::{StepDetail, UnigramTrainer};
+use std::ops::Range;
+
+/// A row of the piece table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PieceRow {
+    pub piece: PieceId,
+    pub text: String,
+    pub logp: f64,
+    /// The loss increase if it were removed, once the round is scored
+    /// (never for a single character).
+    pub loss_if_removed: Option<f64>,
+    pub single_char: bool,
+}
+
+/// One piece standing in a word, with its log-probability now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatticeEdge {
+    pub bytes: Range<usize>,
+    pub piece: PieceId,
+    pub logp: f64,
+}
+
+/// A word's lattice and its best cut.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WordLattice {
+    /// Every piece in the vocabulary that stands in the word, by start,
+    /// shortest first.
+    pub edges: Vec<LatticeEdge>,
+    /// The best cut, as indices into `edges`.
+    pub best: Vec<usize>,
+    /// Its log-probability.
+    pub best_logp: f64,
+}
+
+/// Why a piece is where it is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// A single character: never removed.
+    SingleCharacter,
+    /// Removed in round `round` with this score; `threshold` is the lowest
+    /// score kept in that prune.
+    Removed {
+        round: usize,
+        score: PieceScore,
+        threshold: Option<f64>,
+    },
+    /// In the vocabulary and scored this round: it would go in the coming
+    /// prune (`goes`), the prune keeping scores above `threshold`.
+    Scored {
+        score: PieceScore,
+        goes: bool,
+        threshold: Option<f64>,
+    },
+    /// In the vocabulary; this round has not been scored yet.
+    NotScored,
+}
+
+impl UnigramTrainer {
+    /// The piece table: every piece in the vocabulary, highest
+    /// log-probability first (then by text).
+    pub fn piece_table(&self) -> Vec<PieceRow> {
+        let pieces = self.pieces();
+        let scores = self.current_scores().unwrap_or(&[]);
+        let mut score_of = vec![None; pieces.seeds().len()];
+        for s in scores {
+            score_of[s.piece as usize] = Some(s.loss_increase);
+        }
+        let mut rows: Vec<PieceRow> = pieces
+            .alive()
+            .iter()
+            .map(|&p| PieceRow {
+                piece: p,
+                text: pieces.text(p).to_string(),
+                logp: pieces.logp(p),
+                loss_if_removed: score_of[p as usize],
+                single_char: pieces.is_char(p),
+            })
+            .collect();
+        rows.sort_by(|a, b| b.logp.total_cmp(&a.logp).then_with(|| a.text.cmp(&b.text)));
+        rows
+    }
+
+    /// The lattice of word `i` (see [`crate::train::unigram::words::Words`])
+    /// at the current vocabulary, with its best cut.
+    pub fn lattice(&self, i: usize) -> WordLattice {
+        let word = self.words().word(i);
+        let list = self.lattices().word(i);
+        let logp = self.pieces().all_logp();
+        let mut viterbi = Viterbi::default();
+        let best_logp = viterbi.run(list, word.len(), logp, None);
+        let mut path = Vec::new();
+        viterbi.path_in(list, &mut path);
+        WordLattice {
+            edges: list
+                .iter()
+                .map(|e| LatticeEdge {
+                    bytes: e.start as usize..e.end as usize,
+                    piece: e.piece,
+                    logp: logp[e.piece as usize],
+                })
+                .collect(),
+            best: path.iter().map(|&i| i as usize).collect(),
+            best_logp,
+        }
+    }
+
+    /// The best cut of word `i` at the current vocabulary: each piece
+    /// with the bytes of the word it covers.
+    pub fn cut(&self, i: usize) -> Vec<(Range<usize>, PieceId)> {
+        let l = self.lattice(i);
+        l.best
+            .iter()
+            .map(|&e| (l.edges[e].bytes.clone(), l.edges[e].piece))
+            .collect()
+    }
+
+    /// Why `piece` goes or stays.
+    pub fn verdict(&self, piece: PieceId) -> Verdict {
+        if self.pieces().is_char(piece) {
+            return Verdict::SingleCharacter;
+        }
+        if !self.pieces().is_alive(piece) {
+            return self.removed_verdict(piece);
+        }
+        let Some(scores) = self.current_scores() else {
+            return Verdict::NotScored;
+        };
+        let Some(&score) = scores.iter().find(|s| s.piece == piece) else {
+            return Verdict::NotScored;
+        };
+        let size = self.pieces().alive().len();
+        let keep = kept_size(
+            size,
+            self.config().shrinking_factor,
+            self.config().learned_target(),
+        );
+        let order = removal_order(scores);
+        let going = size.saturating_sub(keep).min(order.len());
+        let goes = order[..going].iter().any(|s| s.piece == piece);
+        Verdict::Scored {
+            score,
+            goes,
+            threshold: order.get(going).map(|s| s.loss_increase),
+        }
+    }
+
+    fn removed_verdict(&self, piece: PieceId) -> Verdict {
+        let steps = self.steps();
+        for (i, step) in steps.iter().enumerate() {
+            let StepDetail::Pruned { removed } = &step.detail else {
+                continue;
+            };
+            let Some(&score) = removed.iter().find(|s| s.piece == piece) else {
+                continue;
+            };
+            let threshold = match &steps[i - 1].detail {
+                StepDetail::Scored { scores } => removal_order(scores)
+                    .get(removed.len())
+                    .map(|s| s.loss_increase),
+                _ => None,
+            };
+            return Verdict::Removed {
+                round: step.round,
+                score,
+                threshold,
+            };
+        }
+        unreachable!("a piece out of the vocabulary was removed by a prune")
+    }
+
+    /// The loss after every step, the seeding first: the curve.
+    pub fn losses(&self) -> Vec<f64> {
+        self.steps().iter().map(|s| s.loss).collect()
+    }
+}

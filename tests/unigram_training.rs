@@ -1,0 +1,270 @@
+//! Unigram training, step by step: the engine's trainer against a textbook
+//! one (every cut enumerated) on random corpora, round by round; the
+//! Hugging Face course's worked example, number for number; and stepping
+//! back and seeking.
+
+use bpeek::bpe::train::unigram::{
+    StepDetail, UnigramConfig, UnigramStep, UnigramTrainer, WordMarks,
+};
+mod reference;
+mod unigram_reference;
+
+use reference::Rng;
+use unigram_reference as textbook;
+
+/// Floating-point sums are made in different orders by the two trainers
+/// (forward-backward against every cut summed), and dozens of EM
+/// iterations carry the difference on: the numbers agree to this share of
+/// their size (1 in a million), the pieces exactly.
+const TOLERANCE: f64 = 1e-6;
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= TOLERANCE * a.abs().max(b.abs()).max(1.0)
+}
+
+fn random_corpus(rng: &mut Rng) -> String {
+    let alphabets: [&[&str]; 3] = [&["a", "b", "c"], &["a", "b", "é", "ж", "d"], &["x", "y"]];
+    let alphabet = alphabets[rng.below(alphabets.len())];
+    // A few word shapes, repeated, so substrings repeat.
+    let shapes: Vec<String> = (0..1 + rng.below(8))
+        .map(|_| {
+            (0..1 + rng.below(6))
+                .map(|_| alphabet[rng.below(alphabet.len())])
+                .collect()
+        })
+        .collect();
+    (0..rng.below(40))
+        .map(|_| shapes[rng.below(shapes.len())].as_str())
+        .collect::<Vec<_>>()
+        .join(if rng.below(4) == 0 { "\n" } else { " " })
+}
+
+fn pieces_of(t: &UnigramTrainer) -> Vec<String> {
+    let mut p: Vec<String> = t
+        .pieces()
+        .alive()
+        .iter()
+        .map(|&id| t.pieces().text(id).to_string())
+        .collect();
+    p.sort();
+    p
+}
+
+fn text_of(t: &UnigramTrainer, id: u32) -> String {
+    t.pieces().text(id).to_string()
+}
+
+/// The engine's step `i` against the reference's, each number named on
+/// failure.
+fn same_step(case: &str, i: usize, t: &UnigramTrainer, got: &UnigramStep, want: &textbook::Step) {
+    assert_eq!(got.phase.name(), want.phase, "{case}: step {i}'s phase");
+    assert!(
+        close(got.loss, want.loss),
+        "{case}: step {i} ({}): loss {} against {}",
+        want.phase,
+        got.loss,
+        want.loss
+    );
+    match &got.detail {
+        StepDetail::Scored { scores } => {
+            let mut got: Vec<(String, f64)> = scores
+                .iter()
+                .map(|s| (text_of(t, s.piece), s.loss_increase))
+                .collect();
+            got.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut want = want.scores.clone();
+            want.sort_by(|a, b| a.0.cmp(&b.0));
+            assert_eq!(got.len(), want.len(), "{case}: step {i}: pieces scored");
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(g.0, w.0, "{case}: step {i}: pieces scored");
+                assert!(
+                    close(g.1, w.1),
+                    "{case}: step {i}: {:?} scores {} against {}",
+                    g.0,
+                    g.1,
+                    w.1
+                );
+            }
+        }
+        StepDetail::Pruned { removed } => {
+            let got: Vec<String> = removed.iter().map(|s| text_of(t, s.piece)).collect();
+            assert_eq!(
+                got, want.removed,
+                "{case}: step {i}: pieces removed, in order"
+            );
+        }
+        _ => {}
+    }
+}
+
+fn random_config(rng: &mut Rng) -> (UnigramConfig, textbook::Config) {
+    let space_mark = rng.below(2) == 0;
+    let config = UnigramConfig {
+        vocab_size: 2 + rng.below(30),
+        seed_size: 3 + rng.below(60),
+        shrinking_factor: [0.5, 0.75, 0.9][rng.below(3)],
+        em_iterations: rng.below(4),
+        max_piece_length: 2 + rng.below(6),
+        marks: if space_mark {
+            WordMarks::Space
+        } else {
+            WordMarks::None
+        },
+        byte_fallback: false,
+    };
+    let reference = textbook::Config {
+        vocab_size: config.vocab_size,
+        seed_size: config.seed_size,
+        shrinking_factor: config.shrinking_factor,
+        em_iterations: config.em_iterations,
+        max_piece_length: config.max_piece_length,
+        space_mark,
+    };
+    (config, reference)
+}
+
+#[test]
+fn every_round_matches_the_textbook_trainer_on_random_corpora() {
+    let mut rng = Rng(0x5eed_0044);
+    let mut rounds = 0;
+    for case in 0..300 {
+        let text = random_corpus(&mut rng);
+        let (config, reference) = random_config(&mut rng);
+        let name = format!("case {case} ({text:?}, {config:?})");
+        let want = textbook::train(&text, &reference);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        t.run();
+        assert_eq!(t.steps().len(), want.len(), "{name}: steps made");
+        // The pieces after each step, replayed by stepping back.
+        for (i, w) in want.iter().enumerate().rev() {
+            assert_eq!(t.step_count(), i);
+            same_step(&name, i, &t, t.last_step(), w);
+            assert_eq!(pieces_of(&t), w.pieces, "{name}: pieces after step {i}");
+            rounds += usize::from(w.phase == "pruned");
+            t.step_back();
+        }
+    }
+    assert!(
+        rounds > 300,
+        "the random cases prune too rarely: {rounds} prunes"
+    );
+}
+
+/// The course's words: hug 10, pug 5, pun 12, bun 4, hugs 5.
+fn course() -> String {
+    [
+        ("hug", 10),
+        ("pug", 5),
+        ("pun", 12),
+        ("bun", 4),
+        ("hugs", 5),
+    ]
+    .iter()
+    .flat_map(|&(w, n)| std::iter::repeat_n(w, n))
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
+/// The course seeds every strict substring and finds the loss 169.8;
+/// removing `hug` makes `hug` `hu g` and adds 10 x ln(10.5) = 23.5.
+#[test]
+fn the_course_example_number_for_number() {
+    let config = UnigramConfig {
+        marks: WordMarks::None,
+        em_iterations: 0,
+        vocab_size: 10,
+        ..Default::default()
+    };
+    let mut t = UnigramTrainer::new(course().as_bytes(), config).unwrap();
+    assert_eq!(t.pieces().alive().len(), 15);
+    assert_eq!(format!("{:.1}", t.last_step().loss), "169.8");
+    t.step().unwrap();
+    let hug = t.piece_id("hug").unwrap();
+    let StepDetail::Scored { scores } = &t.last_step().detail else {
+        panic!("the seeds are scored first with no EM iteration")
+    };
+    let s = scores.iter().find(|s| s.piece == hug).unwrap();
+    assert_eq!(format!("{:.1}", s.loss_increase), "23.5");
+    assert!((s.loss_increase - 10.0 * 10.5f64.ln()).abs() < 1e-9);
+}
+
+#[test]
+fn stepping_back_and_seeking_make_the_same_steps_again() {
+    let mut rng = Rng(0xbac_0044);
+    for case in 0..40 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        t.run();
+        let all = t.steps().to_vec();
+        let last = all.len() - 1;
+        let to = rng.below(last + 1);
+        assert_eq!(t.seek(to), to, "case {case}");
+        assert_eq!(t.steps(), &all[..=to], "case {case}: back to {to}");
+        assert_eq!(t.seek(last + 5), last, "case {case}");
+        assert_eq!(t.steps(), &all[..], "case {case}: forward again");
+        assert_eq!(t.losses().len(), all.len());
+    }
+}
+
+/// What a screen reads off the trainer agrees with the steps: a scored
+/// piece said to go is one the next prune removes, a removed piece says
+/// its round and score, the removals come newest first, and a word's
+/// lattice's best path is its cut.
+#[test]
+fn verdicts_removals_and_cuts_agree_with_the_steps() {
+    use bpeek::bpe::train::unigram::Verdict;
+    let mut rng = Rng(0x0e1d_0044);
+    for case in 0..60 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        while t.step().is_ok() {
+            if let StepDetail::Scored { scores } = &t.last_step().detail {
+                let going: Vec<u32> = scores
+                    .iter()
+                    .filter(|s| matches!(t.verdict(s.piece), Verdict::Scored { goes: true, .. }))
+                    .map(|s| s.piece)
+                    .collect();
+                let mut next = t.clone();
+                next.step().unwrap();
+                let StepDetail::Pruned { removed } = &next.last_step().detail else {
+                    panic!("case {case}: a prune follows a scoring")
+                };
+                let mut removed: Vec<u32> = removed.iter().map(|s| s.piece).collect();
+                removed.sort_unstable();
+                assert_eq!(going, removed, "case {case}: the pieces said to go");
+            }
+        }
+        let mut last_round = usize::MAX;
+        for (round, s) in t.removals() {
+            assert!(round <= last_round, "case {case}: removals newest first");
+            last_round = round;
+            match t.verdict(s.piece) {
+                Verdict::Removed {
+                    round: r,
+                    score,
+                    threshold,
+                } => {
+                    assert_eq!((r, score), (round, *s), "case {case}");
+                    if let Some(th) = threshold {
+                        assert!(
+                            th >= score.loss_increase - 1e-6,
+                            "case {case}: kept below removed"
+                        );
+                    }
+                }
+                other => panic!("case {case}: a removed piece says {other:?}"),
+            }
+        }
+        for w in 0..t.words().len() {
+            let l = t.lattice(w);
+            let cut: f64 = l.best.iter().map(|&e| l.edges[e].logp).sum();
+            assert!((cut - l.best_logp).abs() < 1e-9, "case {case}");
+            let covered: Vec<_> = t.cut(w).into_iter().map(|(r, _)| r).collect();
+            assert_eq!(covered.first().map(|r| r.start), Some(0), "case {case}");
+            assert_eq!(covered.last().map(|r| r.end), Some(t.words().word(w).len()));
+            assert!(covered.windows(2).all(|p| p[0].end == p[1].start));
+        }
+    }
+}
