@@ -5,8 +5,10 @@
 //! `Sequence` (WordPiece then Strip, Metaspace then WordPiece, Replace then
 //! Fuse) or `CTC` (with and without its cleanup), a WordPiece file cutting
 //! words with `FixedLength` or with no decoder (the tokens joined by
-//! spaces), and byte-level files whose decoder is
-//! `ByteLevel` then Strip, or Replace and Metaspace. Each gives the library's
+//! spaces), byte-level files whose decoder is `ByteLevel` then Strip, or
+//! Replace and Metaspace, and byte-level files trained without
+//! `initial_alphabet` (a byte with no token is dropped and its neighbours
+//! merge; on bpeek's fast path and behind NFKC, its steps). Each gives the library's
 //! ids on random texts full of the added tokens' texts, and decodes the
 //! library's ids and 200 random id lists (runs of one id among them, for
 //! CTC) to the library's text.
@@ -99,7 +101,9 @@ fn files_read_as_the_library_reads_them() {
         for pair in a["decoded"].as_array().unwrap() {
             let ids: Vec<u32> = serde_json::from_value(pair[0].clone()).unwrap();
             let want = pair[1].as_str().unwrap();
-            let got = tok.decode(&ids).unwrap();
+            // The library reads the bytes as UTF-8, U+FFFD where they are
+            // not (`decode` would show such bytes as `<8A>`).
+            let got = String::from_utf8_lossy(&tok.decode_bytes(&ids).unwrap()).into_owned();
             compared += 1;
             if got != want {
                 failures.push(format!(
@@ -108,7 +112,7 @@ fn files_read_as_the_library_reads_them() {
             }
         }
     }
-    assert!(compared > 4_500, "{compared}");
+    assert!(compared > 5_500, "{compared}");
     assert!(
         failures.is_empty(),
         "{} of {compared} differ; the first:\n{}",

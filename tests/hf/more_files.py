@@ -1,8 +1,9 @@
 """Files the library loads whose parts bpeek once refused: Unigram files
 with added tokens the vocabulary lacks (special and not), WordPiece
 files decoding through a decoder Sequence or CTC or cutting words with
-FixedLength, and byte-level files whose decoder Sequence runs steps after
-ByteLevel.
+FixedLength, byte-level files whose decoder Sequence runs steps after
+ByteLevel, and byte-level files trained without initial_alphabet (bytes
+with no token dropped).
 
 stdin: {"dir": folder, "corpus": [lines], "texts": [...], "id_lists":
 [[n, ...]]} (ids as fractions of the vocabulary, 0 to 1). Saves
@@ -32,11 +33,15 @@ def unigram(lowercase):
     return tok
 
 
-def byte_level(decoder):
+def byte_level(decoder, every_byte=True, normalizer=None):
+    """Byte-level BPE; without `every_byte`, trained as BpeTrainer does by
+    default (no initial_alphabet): only the bytes of the corpus have tokens."""
     tok = Tokenizer(models.BPE())
+    if normalizer:
+        tok.normalizer = normalizer
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoder
-    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    alphabet = pre_tokenizers.ByteLevel.alphabet() if every_byte else []
     trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=["<s>"], initial_alphabet=alphabet, show_progress=False)
     tok.train_from_iterator(corpus, trainer)
     return tok
@@ -67,6 +72,8 @@ files = {
     "bytelevel_strip": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Strip(" ", 1, 1)])),
     "bytelevel_replace": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Replace("e", "E"),
                                                         decoders.Metaspace()])),
+    "bytelevel_some_bytes": byte_level(decoders.ByteLevel(), every_byte=False),
+    "bytelevel_some_bytes_nfkc": byte_level(decoders.ByteLevel(), every_byte=False, normalizer=normalizers.NFKC()),
     "ctc_no_cleanup": word_piece(decoders.CTC(pad_token="[PAD]", word_delimiter_token="|", cleanup=False)),
 }
 out = {}

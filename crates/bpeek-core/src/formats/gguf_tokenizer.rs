@@ -14,7 +14,7 @@ use crate::TokenId;
 use crate::encoder::{SpecialToken, Tokenizer};
 use crate::error::{Error, Result, quoted};
 use crate::formats::gguf::{Metadata, Value};
-use crate::formats::import::byte_level;
+use crate::formats::import::{Lenient, byte_level};
 use crate::formats::limits::{MAX_ID, MAX_IMPORTED_TOKEN_BYTES, VocabBudget};
 use crate::models::char_bpe::CharBpe;
 use crate::models::spm::{Algorithm, ModelSpec, NormalizerSpec, Piece, PieceType, SpmModel};
@@ -472,7 +472,7 @@ fn gpt2(name: &str, meta: &Metadata, tokens: &[String], kinds: &[PieceType]) -> 
         fast.unwrap_or(Pretok::None),
         specials,
         whole,
-        true,
+        Lenient::Gguf,
     )
     .map_err(|e| e.context("tokenizer.ggml.tokens"))?;
     if patterns == QWEN2 {

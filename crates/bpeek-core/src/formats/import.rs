@@ -81,7 +81,15 @@ pub fn gpt2_files(name: &str, encoder_json: &str, vocab_bpe: &str) -> Result<Tok
         ));
     }
     let specials = take_specials(&mut vocab, |t| t == "<|endoftext|>");
-    byte_level(name, vocab, merges, Pretok::Gpt2, specials, false, false)
+    byte_level(
+        name,
+        vocab,
+        merges,
+        Pretok::Gpt2,
+        specials,
+        false,
+        Lenient::No,
+    )
 }
 
 /// A Hugging Face `tokenizer.json`, of any family bpeek reads, with its
@@ -107,7 +115,15 @@ pub(crate) fn byte_level_bpe(name: &str, file: HfFile) -> Result<Tokenizer> {
         .get("ignore_merges")
         .and_then(Value::as_bool)
         .unwrap_or(false);
-    let mut tok = byte_level(name, vocab, merges, text.pretok, specials, whole, false)?;
+    let mut tok = byte_level(
+        name,
+        vocab,
+        merges,
+        text.pretok,
+        specials,
+        whole,
+        Lenient::MissingBytes,
+    )?;
     tok.set_digits(text.digits);
     tok.set_decoder_after_bytes(decoder_after_bytes(file.decoder)?);
     if let Some(list) = text.patterns {
@@ -530,10 +546,23 @@ fn take_specials(
     specials
 }
 
-/// Build a tokenizer from byte-level vocabulary strings and string merges.
-/// `lenient` (GGUF files, as llama.cpp reads them): a token that is not
-/// written in byte-level characters can never be made and is left out, and
-/// bytes the vocabulary has no token for are dropped from the text.
+/// How [`byte_level`] takes a vocabulary that is not a whole byte-level one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Lenient {
+    /// Every byte has a token and every token is byte-level text.
+    No,
+    /// Bytes the vocabulary has no token for are dropped from the text
+    /// before merging, so their neighbours can merge (Hugging Face files
+    /// trained without `initial_alphabet`, as the library reads them).
+    MissingBytes,
+    /// As [`Lenient::MissingBytes`], and a token not written in byte-level
+    /// characters can never be made and is left out (GGUF files, as
+    /// llama.cpp reads them).
+    Gguf,
+}
+
+/// Build a tokenizer from byte-level vocabulary strings and string merges,
+/// as lenient as `lenient` says.
 pub fn byte_level(
     name: &str,
     vocab: FxHashMap<String, TokenId>,
@@ -541,12 +570,12 @@ pub fn byte_level(
     pretok: Pretok,
     specials: Vec<SpecialToken>,
     whole_words: bool,
-    lenient: bool,
+    lenient: Lenient,
 ) -> Result<Tokenizer> {
     let size = vocab.values().map(|&i| i as usize + 1).max().unwrap_or(0);
     let mut tokens = vec![Vec::new(); size];
     for (text, &id) in &vocab {
-        if lenient && byte_unicode::decode(text).is_err() {
+        if lenient == Lenient::Gguf && byte_unicode::decode(text).is_err() {
             continue;
         }
         let bytes = byte_unicode::decode(text).map_err(|c| {
@@ -573,5 +602,14 @@ pub fn byte_level(
         };
         pairs.push((id(&a)?, id(&b)?));
     }
-    Tokenizer::from_merge_list_with(name, tokens, &pairs, pretok, specials, whole_words, lenient)
+    let missing_bytes_ok = lenient != Lenient::No;
+    Tokenizer::from_merge_list_with(
+        name,
+        tokens,
+        &pairs,
+        pretok,
+        specials,
+        whole_words,
+        missing_bytes_ok,
+    )
 }
