@@ -131,26 +131,61 @@ fn report(what: &Value, wrong: &[String]) -> Option<String> {
     ))
 }
 
-#[test]
-fn every_normalizer_normalizes_every_code_point_as_the_library() {
-    let Some(python) = hf::python() else { return };
-    let texts = normalizer_texts();
-    let jobs: Vec<Value> = normalizer_steps()
+/// Run each step of `kind` (`normalizer` or `pre_tokenizer`) over `texts`
+/// in the library and in bpeek, and fail naming every step (by `name`)
+/// whose output differs anywhere.
+fn sweep(
+    python: &str,
+    kind: &str,
+    steps: Vec<Value>,
+    texts: &[String],
+    name: fn(&Value) -> &Value,
+) {
+    let jobs: Vec<Value> = steps
         .into_iter()
-        .map(|n| json!({"normalizer": n, "texts": texts}))
+        .map(|step| {
+            let mut job = serde_json::Map::new();
+            job.insert(kind.to_string(), step);
+            job.insert("texts".to_string(), json!(texts));
+            Value::Object(job)
+        })
         .collect();
-    let answers = hf::run(&python, "unicode_sweep.py", &Value::Array(jobs.clone()));
+    let answers = hf::run(python, "unicode_sweep.py", &Value::Array(jobs.clone()));
     let failures: Vec<String> = jobs
         .iter()
         .zip(answers.as_array().unwrap())
         .filter_map(|(job, answer)| {
-            report(
-                &job["normalizer"],
-                &normalizer_differences(&job["normalizer"], &texts, answer),
-            )
+            let step = &job[kind];
+            let wrong = match kind {
+                "normalizer" => normalizer_differences(step, texts, answer),
+                _ => pre_tokenizer_differences(step, texts, answer),
+            };
+            report(name(step), &wrong)
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A step named by itself.
+fn whole(step: &Value) -> &Value {
+    step
+}
+
+/// A step named by its pattern.
+fn pattern(step: &Value) -> &Value {
+    &step["pattern"]
+}
+
+#[test]
+fn every_normalizer_normalizes_every_code_point_as_the_library() {
+    let Some(python) = hf::python() else { return };
+    sweep(
+        &python,
+        "normalizer",
+        normalizer_steps(),
+        &normalizer_texts(),
+        whole,
+    );
 }
 
 /// Each decomposed form the library makes, composed again: NFC and NFKC
@@ -177,22 +212,8 @@ fn composing_every_decomposed_form_is_as_the_library() {
             forms.join(" ")
         })
         .collect();
-    let jobs: Vec<Value> = ["NFC", "NFKC"]
-        .iter()
-        .map(|t| json!({"normalizer": {"type": t}, "texts": forms}))
-        .collect();
-    let answers = hf::run(&python, "unicode_sweep.py", &Value::Array(jobs.clone()));
-    let failures: Vec<String> = jobs
-        .iter()
-        .zip(answers.as_array().unwrap())
-        .filter_map(|(job, answer)| {
-            report(
-                &job["normalizer"],
-                &normalizer_differences(&job["normalizer"], &forms, answer),
-            )
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let steps = ["NFC", "NFKC"].map(|t| json!({"type": t})).to_vec();
+    sweep(&python, "normalizer", steps, &forms, whole);
 }
 
 /// Texts for a pre-tokenizer: every code point in order, and each after
@@ -283,22 +304,13 @@ fn pre_tokenizer_steps() -> Vec<Value> {
 fn every_pre_tokenizer_cuts_every_code_point_as_the_library() {
     let Some(python) = hf::python() else { return };
     let texts = pre_tokenizer_texts();
-    let jobs: Vec<Value> = pre_tokenizer_steps()
-        .into_iter()
-        .map(|p| json!({"pre_tokenizer": p, "texts": texts}))
-        .collect();
-    let answers = hf::run(&python, "unicode_sweep.py", &Value::Array(jobs.clone()));
-    let failures: Vec<String> = jobs
-        .iter()
-        .zip(answers.as_array().unwrap())
-        .filter_map(|(job, answer)| {
-            report(
-                &job["pre_tokenizer"],
-                &pre_tokenizer_differences(&job["pre_tokenizer"], &texts, answer),
-            )
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    sweep(
+        &python,
+        "pre_tokenizer",
+        pre_tokenizer_steps(),
+        &texts,
+        whole,
+    );
 }
 
 /// The classes of Oniguruma (the library's regex engine) that `Split` and
@@ -347,25 +359,11 @@ const CLASSES: [&str; 36] = [
 #[test]
 fn every_regex_class_holds_the_code_points_it_holds_in_the_library() {
     let Some(python) = hf::python() else { return };
-    let jobs: Vec<Value> = CLASSES
+    let steps = CLASSES
         .iter()
-        .map(|class| {
-            json!({"normalizer": {"type": "Replace", "pattern": {"Regex": class}, "content": ""},
-                   "texts": []})
-        })
+        .map(|class| json!({"type": "Replace", "pattern": {"Regex": class}, "content": ""}))
         .collect();
-    let answers = hf::run(&python, "unicode_sweep.py", &Value::Array(jobs.clone()));
-    let failures: Vec<String> = jobs
-        .iter()
-        .zip(answers.as_array().unwrap())
-        .filter_map(|(job, answer)| {
-            report(
-                &job["normalizer"]["pattern"],
-                &normalizer_differences(&job["normalizer"], &[], answer),
-            )
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    sweep(&python, "normalizer", steps, &[], pattern);
 }
 
 /// `Split` patterns made of classes, anchors and options cut every code
@@ -376,7 +374,7 @@ fn every_regex_class_holds_the_code_points_it_holds_in_the_library() {
 fn split_patterns_of_classes_cut_every_code_point_as_the_library() {
     let Some(python) = hf::python() else { return };
     let texts = pre_tokenizer_texts();
-    let jobs: Vec<Value> = [
+    let steps = [
         r"\w+",
         "[[:punct:]]+",
         "[[:alpha:][:digit:]]+",
@@ -385,22 +383,7 @@ fn split_patterns_of_classes_cut_every_code_point_as_the_library() {
         r"(?m).\x0B",
     ]
     .iter()
-    .map(|p| {
-        json!({"pre_tokenizer": {"type": "Split", "pattern": {"Regex": p},
-                                 "behavior": "Isolated", "invert": false},
-               "texts": texts})
-    })
+    .map(|p| json!({"type": "Split", "pattern": {"Regex": p}, "behavior": "Isolated", "invert": false}))
     .collect();
-    let answers = hf::run(&python, "unicode_sweep.py", &Value::Array(jobs.clone()));
-    let failures: Vec<String> = jobs
-        .iter()
-        .zip(answers.as_array().unwrap())
-        .filter_map(|(job, answer)| {
-            report(
-                &job["pre_tokenizer"]["pattern"],
-                &pre_tokenizer_differences(&job["pre_tokenizer"], &texts, answer),
-            )
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    sweep(&python, "pre_tokenizer", steps, &texts, pattern);
 }

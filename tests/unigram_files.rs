@@ -4,6 +4,7 @@
 //! the ids `bpeek encode` gives, and the options it refuses.
 
 mod common;
+mod course;
 mod python;
 mod reference;
 mod scratch;
@@ -14,25 +15,10 @@ use scratch::Scratch;
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// The course's words: hug 10, pug 5, pun 12, bun 4, hugs 5.
-fn course() -> String {
-    [
-        ("hug", 10),
-        ("pug", 5),
-        ("pun", 12),
-        ("bun", 4),
-        ("hugs", 5),
-    ]
-    .iter()
-    .flat_map(|&(w, n)| std::iter::repeat_n(w, n))
-    .collect::<Vec<_>>()
-    .join(" ")
-}
-
 #[test]
 fn the_json_report_holds_the_course_numbers_at_the_seeding_and_the_first_scoring() {
     let dir = Scratch::new("unigram-course");
-    let corpus = dir.file("course.txt", course());
+    let corpus = dir.file("course.txt", course::text());
     let out = bpeek(&[
         "train",
         corpus.to_str().unwrap(),
@@ -209,7 +195,7 @@ fn written_files_load_in_the_libraries_and_encode_with_bpeeks_ids() {
 #[test]
 fn unigram_refuses_what_it_cannot_do_by_name() {
     let dir = Scratch::new("unigram-refusals");
-    let corpus = dir.file("c.txt", course());
+    let corpus = dir.file("c.txt", course::text());
     let c = corpus.to_str().unwrap();
     let model = dir.path().join("x.model");
     let cases: Vec<(Vec<&str>, &str)> = vec![

@@ -6,6 +6,7 @@
 use bpeek::bpe::train::unigram::{
     StepDetail, UnigramConfig, UnigramStep, UnigramTrainer, WordMarks,
 };
+mod course;
 mod reference;
 mod unigram_reference;
 
@@ -150,21 +151,6 @@ fn every_round_matches_the_textbook_trainer_on_random_corpora() {
     );
 }
 
-/// The course's words: hug 10, pug 5, pun 12, bun 4, hugs 5.
-fn course() -> String {
-    [
-        ("hug", 10),
-        ("pug", 5),
-        ("pun", 12),
-        ("bun", 4),
-        ("hugs", 5),
-    ]
-    .iter()
-    .flat_map(|&(w, n)| std::iter::repeat_n(w, n))
-    .collect::<Vec<_>>()
-    .join(" ")
-}
-
 /// The course seeds every strict substring and finds the loss 169.8;
 /// removing `hug` makes `hug` `hu g` and adds 10 x ln(10.5) = 23.5.
 #[test]
@@ -175,7 +161,7 @@ fn the_course_example_number_for_number() {
         vocab_size: 10,
         ..Default::default()
     };
-    let mut t = UnigramTrainer::new(course().as_bytes(), config).unwrap();
+    let mut t = UnigramTrainer::new(course::text().as_bytes(), config).unwrap();
     assert_eq!(t.pieces().alive().len(), 15);
     assert_eq!(format!("{:.1}", t.last_step().loss), "169.8");
     t.step().unwrap();

@@ -6,26 +6,11 @@
 
 use bpeek::bpe::{Pretok, Score, TieRule, Trainer, TrainerConfig};
 mod common;
+mod course;
 mod scratch;
 
 use common::{bpeek, json_of};
 use scratch::Scratch;
-
-/// The course's words, `hug` 10 times, `pug` 5, `pun` 12, `bun` 4 and
-/// `hugs` 5, one space apart.
-fn course_text() -> String {
-    [
-        ("hug", 10),
-        ("pug", 5),
-        ("pun", 12),
-        ("bun", 4),
-        ("hugs", 5),
-    ]
-    .iter()
-    .flat_map(|&(w, n)| std::iter::repeat_n(w, n))
-    .collect::<Vec<_>>()
-    .join(" ")
-}
 
 /// The course's words: hug 10, pug 5, pun 12, bun 4, hugs 5. BPE merges
 /// u + g first (20 times); WordPiece merges g + s, whose parts are rare:
@@ -33,7 +18,7 @@ fn course_text() -> String {
 #[test]
 fn the_course_example_merges_g_and_s_first() {
     let dir = Scratch::new("wp-score-course");
-    let corpus = dir.file("course.txt", course_text());
+    let corpus = dir.file("course.txt", course::text());
     let corpus = corpus.to_str().unwrap();
     let first = |score: &str| {
         json_of(&bpeek(&[
@@ -186,7 +171,7 @@ fn merges_are_those_of_a_naive_trainer_on_random_corpora() {
 #[test]
 fn the_course_example_in_char_mode_has_the_courses_symbols() {
     let dir = Scratch::new("wp-score-char");
-    let corpus = dir.file("course-char.txt", course_text());
+    let corpus = dir.file("course-char.txt", course::text());
     let corpus = corpus.to_str().unwrap();
     let run = |score: &str| {
         json_of(&bpeek(&[

@@ -187,6 +187,18 @@ impl Report<'_> {
         Ok(())
     }
 
+    /// One piece's line under a scoring or a prune: the loss its removal
+    /// adds, how often the best cuts use it, and the piece.
+    fn score_line(&self, out: &mut dyn Write, x: &PieceScore) -> std::io::Result<()> {
+        writeln!(
+            out,
+            "    {:>12.4} {:>8} uses  {:?}",
+            x.loss_increase,
+            x.uses,
+            self.trainer.pieces().text(x.piece)
+        )
+    }
+
     fn step_text(&self, out: &mut dyn Write, s: &UnigramStep) -> std::io::Result<()> {
         let text = |p| format!("{:?}", self.trainer.pieces().text(p));
         match &s.detail {
@@ -200,13 +212,7 @@ impl Report<'_> {
                 writeln!(out, "round {} scored: {} pieces", s.round, scores.len())?;
                 if self.all_scores {
                     for x in scores {
-                        writeln!(
-                            out,
-                            "    {:>12.4} {:>8} uses  {}",
-                            x.loss_increase,
-                            x.uses,
-                            text(x.piece)
-                        )?;
+                        self.score_line(out, x)?;
                     }
                 }
                 Ok(())
@@ -221,13 +227,7 @@ impl Report<'_> {
                     s.loss
                 )?;
                 for x in removed.iter().take(SHOWN_PER_ROUND) {
-                    writeln!(
-                        out,
-                        "    {:>12.4} {:>8} uses  {}",
-                        x.loss_increase,
-                        x.uses,
-                        text(x.piece)
-                    )?;
+                    self.score_line(out, x)?;
                 }
                 if removed.len() > SHOWN_PER_ROUND {
                     let last = removed.last().expect("more than shown");
