@@ -201,8 +201,8 @@ fn malformed_files_of_every_format_are_rejected_clearly() {
         (write("wordmodel.json", r#"{"model": {"type": "WordModel", "vocab": {}}}"#), "model.type 'WordModel' is not supported"),
         (write("wordpiece.json", r#"{"model": {"type": "WordPiece", "vocab": {}}}"#), "model: unk_token \"[UNK]\" is not in the vocabulary"),
         (
-            write("fixedlength.json", r#"{"pre_tokenizer": {"type": "FixedLength"}, "model": {"type": "BPE", "vocab": {}, "merges": []}}"#),
-            "pre_tokenizer: type 'FixedLength' is not supported with BPE on characters",
+            write("fixedlength.json", r#"{"pre_tokenizer": {"type": "FixedLength", "length": 0}, "model": {"type": "BPE", "vocab": {}, "merges": []}}"#),
+            "pre_tokenizer.length: 0 is not a length above 0",
         ),
         (
             write(
