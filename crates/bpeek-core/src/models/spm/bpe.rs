@@ -10,10 +10,10 @@
 //! when it is no longer a pair, rather than leaving stale entries behind.
 
 use super::SpmModel;
+use super::kept_words::KeptWords;
 use super::normalize::one_char_len;
 use crate::TokenId;
-use hashbrown::HashMap;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
 use std::ops::Range;
 
@@ -21,9 +21,6 @@ use std::ops::Range;
 /// ones are rare enough to encode each time, and would cost their pieces'
 /// size again if kept.
 const CACHED_WORD: usize = 256;
-/// The most words kept: the table is emptied when it reaches this, so that
-/// a text of ever new words costs no more than a text of a few.
-const CACHED_WORDS: usize = 1 << 16;
 
 /// The pieces of `norm` (a normalized text): each as a byte range of it
 /// and its id. See [`each_piece`].
@@ -60,7 +57,11 @@ pub fn each_piece_in(
             encode_whole(model, text, word.start, f);
             continue;
         }
-        let pieces = kept.pieces_of(model, text);
+        let pieces = kept.pieces_of(model, text, |word, pieces| {
+            encode_whole(model, word, 0, &mut |r: Range<usize>, id| {
+                pieces.push((r.end as u32, id))
+            })
+        });
         let mut start = word.start;
         for &(end, id) in pieces {
             let end = word.start + end as usize;
@@ -70,52 +71,23 @@ pub fn each_piece_in(
     }
 }
 
-/// Short words met so far, and their pieces (each as where it ends in the
-/// word): kept through one text, or through a batch of texts.
-#[derive(Default)]
-pub struct KeptWords(HashMap<Vec<u8>, WordPieces, FxBuildHasher>);
-
-/// A word's pieces, each as where it ends in the word.
-type WordPieces = Box<[(u32, TokenId)]>;
-
-impl KeptWords {
-    /// The pieces of `word`, merged now if it was not met before. The
-    /// table is emptied when full, so that ever new words cost no more
-    /// than a few.
-    fn pieces_of(&mut self, model: &SpmModel, word: &[u8]) -> &[(u32, TokenId)] {
-        if self.0.len() >= CACHED_WORDS && !self.0.contains_key(word) {
-            self.0.clear();
-        }
-        // One hash of the word whether it is met again or new; its bytes
-        // are copied only when new.
-        self.0
-            .entry_ref(word)
-            .or_insert_with(|| pieces_of_word(model, word))
-    }
-}
-
-/// The pieces of a short word, each as where it ends in the word.
-fn pieces_of_word(model: &SpmModel, word: &[u8]) -> WordPieces {
-    let mut pieces = Vec::new();
-    encode_whole(model, word, 0, &mut |r: Range<usize>, id| {
-        pieces.push((r.end as u32, id))
-    });
-    pieces.into_boxed_slice()
-}
-
 /// The words of `norm`, each from a place [`starts_word`] to the next.
+/// Only a `▁` can start a word, and its first byte is never inside a
+/// character, so the search jumps from one such byte to the next.
 fn words(norm: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    const SPACE_LEAD: u8 = "\u{2581}".as_bytes()[0];
     let mut start = 0;
     std::iter::from_fn(move || {
         if start >= norm.len() {
             return None;
         }
-        let mut at = start + one_char_len(&norm[start..]);
-        while at < norm.len() && !starts_word(norm, at) {
-            at += one_char_len(&norm[at..]);
-        }
-        let word = start..at;
-        start = at;
+        let from = start + one_char_len(&norm[start..]);
+        let end = memchr::memchr_iter(SPACE_LEAD, &norm[from..])
+            .map(|k| from + k)
+            .find(|&at| starts_word(norm, at))
+            .unwrap_or(norm.len());
+        let word = start..end;
+        start = end;
         Some(word)
     })
 }
@@ -534,6 +506,28 @@ mod tests {
             }
         }
         assert_eq!(compared, 300 * 8);
+    }
+
+    #[test]
+    fn a_merged_piece_that_is_also_reserved_takes_the_reserved_id() {
+        use super::super::explain::random_models::{model_of, piece};
+        // "ab" is a control piece and a normal one: merging makes it, and
+        // the id given out is the reserved one, as for any lookup.
+        let model = model_of(
+            vec![
+                piece("<unk>", 0.0, PieceType::Unknown),
+                piece("ab", 0.0, PieceType::Control),
+                piece("a", -1.0, PieceType::Normal),
+                piece("b", -1.0, PieceType::Normal),
+                piece("\u{2581}", -1.0, PieceType::Normal),
+                piece("ab", -0.5, PieceType::Normal),
+            ],
+            super::super::Algorithm::Bpe,
+        );
+        let norm = "\u{2581}ab\u{2581}ab".as_bytes();
+        let pieces = encode(&model, norm);
+        assert_eq!(pieces, naive(&model, norm));
+        assert_eq!(pieces.iter().filter(|(_, id)| *id == 1).count(), 2);
     }
 
     #[test]

@@ -10,13 +10,16 @@
 mod bpe;
 pub mod explain;
 mod hf_words;
+mod kept_words;
 pub mod normalize;
+mod piece_filter;
+mod short_word;
 pub mod trie;
 mod unigram;
 
 use crate::TokenId;
 use crate::error::{Error, Result};
-pub use bpe::KeptWords;
+pub use kept_words::KeptWords;
 use normalize::{CharsMap, Normalizer, SPACE, valid_char_len};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -214,6 +217,13 @@ pub struct SpmModel {
     /// Every piece, whatever its kind, is a node of the Unigram lattice
     /// (Hugging Face files: the library's model knows no kinds).
     pub(super) every_piece_in_lattice: bool,
+    /// Some text is both a normal piece and a reserved one (the reserved
+    /// id wins): a merged piece's id is then looked up again.
+    reserved_overlaps_normal: bool,
+    /// [`SpmModel::piece_to_id`] of each ASCII character, looked up once.
+    ascii_ids: [TokenId; 128],
+    /// Turns away most texts that are not in `normal` without a lookup.
+    normal_filter: piece_filter::PieceFilter,
 }
 
 /// Whether a piece holds `▁` right after a character that is not one.
@@ -390,9 +400,11 @@ impl SpmModel {
         // it anywhere in the text, which ties words together.
         let words_apart = !normal.keys().any(|p| joins_before_space(p))
             && !spec.pieces.iter().any(|p| p.kind == PieceType::Unused);
+        let reserved_overlaps_normal = reserved.keys().any(|k| normal.contains_key(k));
+        let normal_filter = piece_filter::PieceFilter::of(normal.keys().map(Vec::as_slice));
         let n = &spec.normalizer;
         let lattice = unigram::Lattice::single(&spec.pieces, min_score);
-        Ok(SpmModel {
+        let mut model = SpmModel {
             algorithm: spec.algorithm,
             normalizer: Normalizer {
                 map,
@@ -424,7 +436,14 @@ impl SpmModel {
             steps: Vec::new(),
             hf_text: None,
             every_piece_in_lattice: false,
-        })
+            reserved_overlaps_normal,
+            ascii_ids: [0; 128],
+            normal_filter,
+        };
+        for b in 0..128u8 {
+            model.ascii_ids[b as usize] = model.piece_to_id(&[b]);
+        }
+        Ok(model)
     }
 
     /// Sum Unigram scores in double precision, these being the scores
@@ -533,6 +552,15 @@ impl SpmModel {
 
     /// The id of a piece's text, as sentencepiece looks it up (the unknown
     /// piece if it is none).
+    /// [`SpmModel::piece_to_id`] of one character, without a lookup for
+    /// an ASCII one.
+    pub fn char_to_id(&self, ch: &[u8]) -> TokenId {
+        match ch {
+            &[b] if b < 128 => self.ascii_ids[b as usize],
+            _ => self.piece_to_id(ch),
+        }
+    }
+
     pub fn piece_to_id(&self, piece: &[u8]) -> TokenId {
         self.reserved
             .get(piece)

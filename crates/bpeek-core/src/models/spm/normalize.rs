@@ -147,8 +147,11 @@ pub fn valid_char_len(text: &[u8]) -> Option<usize> {
 /// The length sentencepiece steps by at `text`: the length its first byte
 /// announces, cut at the end of the text.
 pub fn one_char_len(text: &[u8]) -> usize {
+    // A static, not a literal: a literal table is built on the stack at
+    // every call and read back at once, which stalls on the store.
+    static BY_HIGH_BITS: [u8; 16] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4];
     let n = match text.first() {
-        Some(b) => [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4][(b >> 4) as usize],
+        Some(b) => BY_HIGH_BITS[(b >> 4) as usize] as usize,
         None => 0,
     };
     n.min(text.len())
