@@ -176,6 +176,29 @@ impl UnigramTrainer {
         unreachable!("a piece out of the vocabulary was removed by a prune")
     }
 
+    /// The words whose best cut now differs from their cut just before
+    /// the last prune, with that prune's round (none before the first
+    /// prune): what a prune changed, and what the estimates after it did.
+    pub fn cuts_changed_since_last_prune(&self) -> Option<(usize, Vec<bool>)> {
+        let at = self
+            .steps()
+            .iter()
+            .rposition(|s| matches!(s.detail, StepDetail::Pruned { .. }))?;
+        let round = self.steps()[at].round;
+        let mut before = self.clone();
+        before.seek(at - 1);
+        let changed = (0..self.words().len())
+            .map(|i| before.cut(i) != self.cut(i))
+            .collect();
+        Some((round, changed))
+    }
+
+    /// The tokens of the corpus after every step, the seeding first: the
+    /// curve, rising as pieces go.
+    pub fn tokens_by_step(&self) -> Vec<u64> {
+        self.steps().iter().map(|s| s.tokens).collect()
+    }
+
     /// The loss after every step, the seeding first: the curve.
     pub fn losses(&self) -> Vec<f64> {
         self.steps().iter().map(|s| s.loss).collect()
