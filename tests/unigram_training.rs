@@ -351,3 +351,43 @@ fn the_vocabulary_as_a_tokenizer_cuts_each_word_as_training_did() {
         }
     }
 }
+
+/// The prune's edge agrees with the verdicts: the last piece to go is
+/// said to go, the first kept to stay, and the next prune removes as many
+/// as it says.
+#[test]
+fn the_prune_edge_is_where_the_verdicts_change() {
+    use bpeek::bpe::train::unigram::Verdict;
+    let mut rng = Rng(0xed9e_0044);
+    let mut edges = 0;
+    for case in 0..60 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        while t.step().is_ok() {
+            let Some(edge) = t.prune_edge() else {
+                continue;
+            };
+            edges += 1;
+            if let Some(s) = edge.last_going {
+                assert!(matches!(
+                    t.verdict(s.piece),
+                    Verdict::Scored { goes: true, .. }
+                ));
+            }
+            if let Some(s) = edge.first_kept {
+                assert!(matches!(
+                    t.verdict(s.piece),
+                    Verdict::Scored { goes: false, .. }
+                ));
+            }
+            let mut next = t.clone();
+            next.step().unwrap();
+            let StepDetail::Pruned { removed } = &next.last_step().detail else {
+                panic!("case {case}: a prune follows a scoring")
+            };
+            assert_eq!(removed.len(), edge.going, "case {case}");
+        }
+    }
+    assert!(edges > 20, "too few scorings: {edges}");
+}

@@ -159,6 +159,12 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             "serve: every session reads the corpus, so it must be a file or a bundled corpus, not stdin",
         ));
     }
+    if args.training.unigram.is_unigram() {
+        return Err(Error::input(
+            "serve: --model unigram: a class follows BPE training only",
+        ));
+    }
+    bpeek_tui::options::unigram::refuse_unigram_options(&args.training.unigram)?;
     memory::give_back_promptly();
     let (lesson, training, first, compare) = first_trainers(args)?;
     let teacher_keys = match &args.teacher_keys {

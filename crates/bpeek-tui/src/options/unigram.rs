@@ -4,7 +4,7 @@
 
 use crate::options::args::{TrainingOptions, whole};
 use bpeek_core::error::{Error, Result};
-use bpeek_core::train::unigram::{UnigramConfig, WordMarks};
+use bpeek_core::train::unigram::{UnigramConfig, UnigramTrainer, WordMarks, Words};
 use bpeek_core::{Digits, Mode, Score, TieRule};
 use clap::{Args, ValueEnum};
 
@@ -120,6 +120,31 @@ pub fn config(training: &TrainingOptions, default_vocab: usize) -> Result<Unigra
     Ok(config)
 }
 
+/// The vocabulary size `train` ends with when none is given
+/// (sentencepiece's default).
+pub const DEFAULT_VOCAB_SIZE: usize = 8000;
+
+/// The explorer's trainer on the corpus the options name, with its name.
+/// Without `--vocab-size` it trains to [`DEFAULT_VOCAB_SIZE`] as `train`
+/// does, or, on a corpus that seeds no more pieces than that, to a
+/// quarter of its seeds, so that a small corpus is pruned on screen.
+pub fn explorer_trainer(training: &TrainingOptions) -> Result<(String, UnigramTrainer)> {
+    refuse_bpe_options(training)?;
+    let config = config(training, DEFAULT_VOCAB_SIZE)?;
+    let (name, text) = crate::options::input::corpus_text(training)?;
+    let words = Words::from_text(&text, config.marks)?;
+    let trainer = UnigramTrainer::from_words(words.clone(), config.clone())?;
+    let seeds = trainer.pieces().alive().len();
+    if training.vocab_size.is_some() || seeds > config.vocab_size {
+        return Ok((name, trainer));
+    }
+    let quarter = UnigramConfig {
+        vocab_size: (seeds / 4).max(config.reserved() + 1),
+        ..config
+    };
+    Ok((name, UnigramTrainer::from_words(words, quarter)?))
+}
+
 /// Refuse, by name, the options of BPE training that Unigram training has
 /// no use for.
 pub fn refuse_bpe_options(t: &TrainingOptions) -> Result<()> {
@@ -165,6 +190,27 @@ mod tests {
         assert_eq!(c.vocab_size, 120);
         assert_eq!(c.shrinking_factor, d.shrinking_factor);
         assert_eq!(c.marks, WordMarks::None);
+    }
+
+    #[test]
+    fn a_small_corpus_trains_to_a_quarter_of_its_seeds_unless_a_size_is_given() {
+        let t = TrainingOptions {
+            unigram: UnigramOptions {
+                model: ModelKind::Unigram,
+                ..Default::default()
+            },
+            ..TrainingOptions::default()
+        };
+        let (name, trainer) = explorer_trainer(&t).unwrap();
+        assert_eq!(name, bpeek_core::corpora::DEFAULT_NAME);
+        let seeds = trainer.pieces().alive().len();
+        assert!(seeds < DEFAULT_VOCAB_SIZE);
+        assert_eq!(trainer.config().vocab_size, seeds / 4);
+        let sized = TrainingOptions {
+            vocab_size: Some(300),
+            ..t
+        };
+        assert_eq!(explorer_trainer(&sized).unwrap().1.config().vocab_size, 300);
     }
 
     #[test]

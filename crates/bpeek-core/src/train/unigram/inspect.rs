@@ -63,7 +63,36 @@ pub enum Verdict {
     NotScored,
 }
 
+/// Where the coming prune cuts the scored pieces.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PruneEdge {
+    /// The highest-scoring piece that goes, if any goes.
+    pub last_going: Option<PieceScore>,
+    /// The lowest-scoring piece that stays, if any scored piece stays.
+    pub first_kept: Option<PieceScore>,
+    /// How many pieces go.
+    pub going: usize,
+}
+
 impl UnigramTrainer {
+    /// Where the coming prune cuts, once the round is scored.
+    pub fn prune_edge(&self) -> Option<PruneEdge> {
+        let scores = self.current_scores()?;
+        let size = self.pieces().alive().len();
+        let keep = kept_size(
+            size,
+            self.config().shrinking_factor,
+            self.config().learned_target(),
+        );
+        let order = removal_order(scores);
+        let going = size.saturating_sub(keep).min(order.len());
+        Some(PruneEdge {
+            last_going: going.checked_sub(1).map(|i| order[i]),
+            first_kept: order.get(going).copied(),
+            going,
+        })
+    }
+
     /// The piece table: every piece in the vocabulary, highest
     /// log-probability first (then by text).
     pub fn piece_table(&self) -> Vec<PieceRow> {
