@@ -152,6 +152,15 @@ fn seek(app: &mut App, n: usize) {
     }
 }
 
+/// A follower goes to the teacher's step `n`, saying nothing.
+pub(super) fn follow_to_step(app: &mut App, n: usize) {
+    let u = view_mut(app);
+    if u.trainer.step_count() != n {
+        u.trainer_mut().seek(n);
+    }
+    after_change(view_mut(app));
+}
+
 fn prompt_submit(app: &mut App) {
     let typed = match &app.input {
         InputMode::Goto(digits) => digits.clone(),

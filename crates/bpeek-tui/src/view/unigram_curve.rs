@@ -1,5 +1,6 @@
 //! Unigram mode's curve, in the compression curve's place: the corpus
-//! tokens after each step, on a y axis from 0. It goes the other way from
+//! tokens after each step, on a y axis cut where that shows the change
+//! (as the compared curves are). It goes the other way from
 //! BPE's: as prunes take pieces away, words are cut into more tokens.
 //!
 //! ```text
@@ -70,15 +71,20 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
         return;
     }
     let chart_h = h - 1;
-    let axis = YAxis::from_zero(points.iter().copied().max().unwrap_or(1));
+    // Fitted, so that a rise of a few tokens in a thousand shows.
+    let most = points.iter().copied().max().unwrap_or(1);
+    let least = points.iter().copied().min().unwrap_or(0);
+    let axis = YAxis::fitted(least, most);
     let gutter = y_gutter(&axis, chart_h, &glyphs(t.ascii));
     let gutter_w = gutter.first().map_or(0, |s| width(s));
     let plot_w = w.saturating_sub(gutter_w).max(1);
-    let columns = plot_w.min(n + 1);
-    // Column c shows the tokens after step k(c); the last column the newest.
+    // Few steps are drawn wide, each over the same number of columns;
+    // many share columns, the last column the newest step.
+    let per_step = (plot_w / (n + 1)).max(1);
+    let columns = plot_w.min((n + 1) * per_step);
     let k_at = |c: usize| {
-        if columns == n + 1 || columns == 1 {
-            c.min(n)
+        if per_step > 1 || columns == n + 1 {
+            (c / per_step).min(n)
         } else {
             (c * n).div_ceil(columns - 1).min(n)
         }
@@ -106,7 +112,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
         lines.push(Line::from(spans));
     }
     let last = format!("step {n}");
-    let pad = columns.saturating_sub(1 + width(&last));
+    let pad = columns.saturating_sub(1 + width(&last)).max(1);
     lines.push(Line::styled(
         format!("{}0{}{last}", " ".repeat(gutter_w), " ".repeat(pad)),
         t.dim(),
