@@ -119,9 +119,10 @@ fn the_corpus_pane_shows_each_words_cut_and_marks_the_ones_a_prune_changed() {
     let t = trainer(&app);
     let (_, changed) = t.cuts_changed_since_last_prune().unwrap();
     assert!(changed.iter().any(|&c| c), "the first prune changes a cut");
-    for w in 0..t.words().len() {
+    assert_eq!(changed.len(), t.words().len());
+    for (w, &moved) in changed.iter().enumerate() {
         let cut: Vec<&str> = t.cut(w).iter().map(|(_, p)| t.pieces().text(*p)).collect();
-        let mark = if changed[w] { "•" } else { " " };
+        let mark = if moved { "•" } else { " " };
         let want = format!("│{mark}{}", cut.join(" "));
         let row = rows
             .iter()

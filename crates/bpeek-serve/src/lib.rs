@@ -25,6 +25,7 @@ pub mod session;
 pub mod shared;
 
 use bpeek_core::error::{Error, Result};
+use bpeek_core::train::unigram::UnigramTrainer;
 use bpeek_tui::app::App;
 use bpeek_tui::class::{Classroom, Role};
 use bpeek_tui::options::args::ServeArgs;
@@ -159,29 +160,8 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             "serve: every session reads the corpus, so it must be a file or a bundled corpus, not stdin",
         ));
     }
-    refuse_for_unigram(args)?;
     memory::give_back_promptly();
-    let unigram = first_unigram(args)?;
-    let (lesson, training, first, compare) = match &unigram {
-        // The BPE trainer beside a Unigram one is an empty stand-in.
-        Some((name, trainer)) => {
-            let app = App::from_unigram(
-                &args.training,
-                name.clone(),
-                Arc::clone(trainer),
-                Theme::plain(),
-            );
-            let stand_in = Arc::clone(&app.loaded().trainer);
-            (
-                None,
-                args.training.clone(),
-                (name.clone(), stand_in),
-                Vec::new(),
-            )
-        }
-        None => first_trainers(args)?,
-    };
-    let unigram = unigram.map(|(_, t)| t);
+    let ((lesson, training, first, compare), unigram) = trainers(args)?;
     let teacher_keys = match &args.teacher_keys {
         Some(path) => host_key::read_authorized(path)?,
         None => Vec::new(),
@@ -681,10 +661,27 @@ fn refuse_for_unigram(args: &ServeArgs) -> Result<()> {
     }
 }
 
+/// What every session starts on, found once: the BPE trainers (an empty
+/// stand-in in Unigram mode) and the Unigram trainer, if the class trains
+/// Unigram.
+fn trainers(args: &ServeArgs) -> Result<(FirstTrainers, Option<Arc<UnigramTrainer>>)> {
+    refuse_for_unigram(args)?;
+    let Some((name, trainer)) = first_unigram(args)? else {
+        return Ok((first_trainers(args)?, None));
+    };
+    let app = App::from_unigram(
+        &args.training,
+        name.clone(),
+        Arc::clone(&trainer),
+        Theme::plain(),
+    );
+    let stand_in = Arc::clone(&app.loaded().trainer);
+    let first = (None, args.training.clone(), (name, stand_in), Vec::new());
+    Ok((first, Some(trainer)))
+}
+
 /// The Unigram trainer a class in Unigram mode starts on, seeded once.
-fn first_unigram(
-    args: &ServeArgs,
-) -> Result<Option<(String, Arc<bpeek_core::train::unigram::UnigramTrainer>)>> {
+fn first_unigram(args: &ServeArgs) -> Result<Option<(String, Arc<UnigramTrainer>)>> {
     if !args.training.unigram.is_unigram() {
         return Ok(None);
     }

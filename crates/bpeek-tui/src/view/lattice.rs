@@ -31,6 +31,21 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
         return;
     }
     let word = trainer.words().word(u.word);
+    let lines = lattice_lines(app, u);
+    let title = format!(
+        "Lattice of {} {}{}",
+        label(word, t.glyphs.space),
+        t.glyphs.dot,
+        trainer.words().count(u.word)
+    );
+    draw_box(frame, area, app, &title, &lines);
+}
+
+/// The rows of the selected word's lattice, then its best cut summed.
+fn lattice_lines(app: &App, u: &UnigramView) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let trainer = &u.trainer;
+    let word = trainer.words().word(u.word);
     let lattice = trainer.lattice(u.word);
     let join = if t.ascii { "-" } else { "─" };
     let placed = rows(word, &lattice, join);
@@ -83,16 +98,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
         ),
         t.dim(),
     ));
-    let title = format!(
-        "Lattice of {} {}{}",
-        label(word, t.glyphs.space),
-        t.glyphs.dot,
-        trainer.words().count(u.word)
-    );
+    lines
+}
+
+/// `lines` in a bordered box titled `title`, in the middle of `area`.
+fn draw_box(frame: &mut Frame, area: Rect, app: &App, title: &str, lines: &[Line]) {
+    let t = &app.theme;
     let widest = lines
         .iter()
         .map(Line::width)
-        .chain([width(&title) + 4, 36])
+        .chain([width(title) + 4, 36])
         .max()
         .unwrap_or(0);
     let w = (widest as u16 + 4)
@@ -113,7 +128,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
         .border_set(t.border())
         .border_style(t.border_style(true))
         .title(Line::styled(
-            format!(" {} ", truncate(&title, inner_w, t.glyphs.ellipsis)),
+            format!(" {} ", truncate(title, inner_w, t.glyphs.ellipsis)),
             t.title(true),
         ))
         .title_bottom(
@@ -127,5 +142,5 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
         width: body.width.saturating_sub(1),
         ..body
     };
-    crate::view::put_lines(frame, body, &lines);
+    crate::view::put_lines(frame, body, lines);
 }
