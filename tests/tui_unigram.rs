@@ -253,7 +253,7 @@ fn enter_draws_the_lattice_of_the_selected_word() {
     assert_shows(
         &rows,
         &format!(
-            "Lattice of {} ·{}",
+            "Lattice of {} ×{}",
             t.words().word(word),
             t.words().count(word)
         ),

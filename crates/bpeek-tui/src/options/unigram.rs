@@ -132,7 +132,7 @@ pub fn explorer_trainer(training: &TrainingOptions) -> Result<(String, UnigramTr
     refuse_bpe_options(training)?;
     let config = config(training, DEFAULT_VOCAB_SIZE)?;
     let (name, text) = crate::options::input::corpus_text(training)?;
-    let words = Words::from_text(&text, config.marks)?;
+    let words = Words::from_text(&text, config.marks).map_err(|e| e.context(&name))?;
     let trainer = UnigramTrainer::from_words(words.clone(), config.clone())?;
     let seeds = trainer.pieces().alive().len();
     if training.vocab_size.is_some() || seeds > config.vocab_size {

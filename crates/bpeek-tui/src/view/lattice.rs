@@ -35,7 +35,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
     let title = format!(
         "Lattice of {} {}{}",
         label(word, t.glyphs.space),
-        t.glyphs.dot,
+        crate::view::axes::glyphs(t.ascii).times,
         trainer.words().count(u.word)
     );
     draw_box(frame, area, app, &title, &lines);
