@@ -387,6 +387,9 @@ fn stepping_forward_n_and_back_n_returns_the_same_screen() {
 #[test]
 fn go_to_reset_and_autoplay_move_the_unigram_trainer() {
     let mut app = course_app(Theme::plain());
+    let rows = screen(&mut app, scripted("g5"), 80, 24);
+    assert!(rows[23].starts_with(" go to step: 5"), "{}", rows[23]);
+    press(&mut app, [Event::key(KeyCode::Esc)]);
     press(&mut app, keys("g5\n"));
     assert_eq!(trainer(&app).step_count(), 5);
     press(&mut app, keys("r"));

@@ -29,7 +29,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::styled(text, t.notice()));
         spans.push(Span::raw(" "));
     } else if let InputMode::Goto(digits) = &app.input {
-        let what = if app.goto_is_rank() { "rank" } else { "merge" };
+        let what = if app.goto_is_rank() {
+            "rank"
+        } else if app.unigram.is_some() {
+            "step"
+        } else {
+            "merge"
+        };
         let text = format!(" go to {what}: {digits}");
         used += width(&text) + 1;
         spans.push(Span::styled(text, t.heading()));
