@@ -1025,3 +1025,66 @@ fn a_student_past_its_memory_budget_lets_its_own_work_go_and_is_refused_more_unt
     );
     assert!(student.compare.is_some());
 }
+
+/// A class in Unigram mode: followers train the teacher's Unigram options
+/// and stand at the teacher's step after every move, back and forth; a
+/// student's own step is asked about first.
+#[test]
+fn followers_go_to_the_teachers_unigram_step() {
+    use bpeek::tui::options::args::TrainingOptions;
+    use bpeek::tui::options::unigram::{ModelKind, UnigramOptions};
+    let options = TrainingOptions {
+        unigram: UnigramOptions {
+            model: ModelKind::Unigram,
+            em_iterations: Some(1),
+            ..Default::default()
+        },
+        ..TrainingOptions::default()
+    };
+    let theme = bpeek::tui::theme::Theme::plain();
+    let class = class();
+    let mut seats = Vec::new();
+    let unigram_app = || App::unigram(&options, theme).unwrap();
+    let mut teacher = seated_in(&class, Role::Teacher, &mut seats, unigram_app());
+    let mut students: Vec<App> = (0..2)
+        .map(|_| seated_in(&class, Role::Student, &mut seats, unigram_app()))
+        .collect();
+    let step_of = |a: &App| a.unigram.as_ref().unwrap().trainer.step_count();
+    for (keys, want) in [
+        (vec![Action::Step; 3], 3),
+        (vec![Action::Undo], 2),
+        (vec![Action::Goto(7)], 7),
+    ] {
+        for a in keys {
+            update(&mut teacher, a);
+        }
+        update(&mut teacher, Action::Publish);
+        assert_eq!(step_of(&teacher), want);
+        for s in &mut students {
+            update(s, Action::ClassChanged);
+            assert_eq!(step_of(s), want, "a follower stands at the teacher's step");
+            let (mine, theirs) = (
+                &s.unigram.as_ref().unwrap().trainer,
+                &teacher.unigram.as_ref().unwrap().trainer,
+            );
+            assert_eq!(
+                mine.config(),
+                theirs.config(),
+                "trained with the teacher's options"
+            );
+            assert_eq!(mine.steps(), theirs.steps());
+        }
+    }
+    let n = crossterm::event::KeyEvent::new(
+        crossterm::event::KeyCode::Char('n'),
+        crossterm::event::KeyModifiers::NONE,
+    );
+    let action = bpeek::tui::keymap::action_of_key(&students[0], &n).unwrap();
+    update(&mut students[0], action);
+    assert_eq!(
+        step_of(&students[0]),
+        7,
+        "a follower's own step waits for its yes"
+    );
+    assert!(students[0].classroom.as_ref().unwrap().asking.is_some());
+}

@@ -254,3 +254,140 @@ fn verdicts_removals_and_cuts_agree_with_the_steps() {
         }
     }
 }
+
+/// The course's seeded cuts (`hug`, `pu g`, `pu n`, `bu n`, `hug s`) make
+/// 10 + 10 + 24 + 8 + 10 = 62 tokens; every step's count is the sum of
+/// its words' cuts, each as often as it occurs.
+#[test]
+fn each_step_counts_the_tokens_of_the_corpus_cut() {
+    let config = UnigramConfig {
+        marks: WordMarks::None,
+        em_iterations: 0,
+        vocab_size: 10,
+        ..Default::default()
+    };
+    let t = UnigramTrainer::new(course::text().as_bytes(), config).unwrap();
+    assert_eq!(t.last_step().tokens, 62);
+    let mut rng = Rng(0x70c_0044);
+    for case in 0..60 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        loop {
+            let by_cuts: u64 = (0..t.words().len())
+                .map(|w| t.words().count(w) * t.cut(w).len() as u64)
+                .sum();
+            assert_eq!(t.last_step().tokens, by_cuts, "case {case}: {text:?}");
+            if t.step().is_err() {
+                break;
+            }
+        }
+        assert_eq!(t.tokens_by_step().len(), t.steps().len());
+    }
+}
+
+/// Right after a prune, the words whose cut changed are exactly those
+/// whose cut before it took a removed piece (the others keep theirs: a
+/// prune changes no probability).
+#[test]
+fn the_cuts_a_prune_changed_are_those_that_took_a_removed_piece() {
+    let mut rng = Rng(0xc4a_0044);
+    let mut seen = 0;
+    for case in 0..80 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        assert_eq!(t.cuts_changed_since_last_prune(), None);
+        loop {
+            let before = t.clone();
+            if t.step().is_err() {
+                break;
+            }
+            let StepDetail::Pruned { removed } = &t.last_step().detail else {
+                continue;
+            };
+            let gone: Vec<u32> = removed.iter().map(|s| s.piece).collect();
+            let (round, changed) = t.cuts_changed_since_last_prune().unwrap();
+            assert_eq!(round, t.last_step().round, "case {case}");
+            for (w, &c) in changed.iter().enumerate() {
+                let took = before.cut(w).iter().any(|(_, p)| gone.contains(p));
+                assert_eq!(c, took, "case {case}: word {w} of {text:?}");
+                seen += usize::from(c);
+            }
+        }
+    }
+    assert!(seen > 20, "too few changed cuts to tell: {seen}");
+}
+
+/// The explorer encodes with the vocabulary as its `tokenizer.json`
+/// reads: a word is cut as training cut it.
+#[test]
+fn the_vocabulary_as_a_tokenizer_cuts_each_word_as_training_did() {
+    use bpeek::bpe::formats::unigram_json;
+    use bpeek::bpe::train::unigram::UnigramVocabulary;
+    for marks in [WordMarks::None, WordMarks::Space] {
+        let config = UnigramConfig {
+            marks,
+            vocab_size: 12,
+            ..Default::default()
+        };
+        let mut t = UnigramTrainer::new(course::text().as_bytes(), config).unwrap();
+        t.run();
+        let v = UnigramVocabulary::of(&t).unwrap();
+        let tok = unigram_json::tokenizer(&v, "trained").unwrap();
+        for w in 0..t.words().len() {
+            let word = t.words().word(w).trim_start_matches('\u{2581}');
+            let got: Vec<String> = tok
+                .encode(word, false)
+                .iter()
+                .map(|&id| String::from_utf8_lossy(tok.bytes_of(id)).into_owned())
+                .collect();
+            let want: Vec<String> = t
+                .cut(w)
+                .iter()
+                .map(|(_, p)| t.pieces().text(*p).to_string())
+                .collect();
+            assert_eq!(got, want, "{marks:?}: {word}");
+        }
+    }
+}
+
+/// The prune's edge agrees with the verdicts: the last piece to go is
+/// said to go, the first kept to stay, and the next prune removes as many
+/// as it says.
+#[test]
+fn the_prune_edge_is_where_the_verdicts_change() {
+    use bpeek::bpe::train::unigram::Verdict;
+    let mut rng = Rng(0xed9e_0044);
+    let mut edges = 0;
+    for case in 0..60 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        while t.step().is_ok() {
+            let Some(edge) = t.prune_edge() else {
+                continue;
+            };
+            edges += 1;
+            if let Some(s) = edge.last_going {
+                assert!(matches!(
+                    t.verdict(s.piece),
+                    Verdict::Scored { goes: true, .. }
+                ));
+            }
+            if let Some(s) = edge.first_kept {
+                assert!(matches!(
+                    t.verdict(s.piece),
+                    Verdict::Scored { goes: false, .. }
+                ));
+            }
+            let mut next = t.clone();
+            next.step().unwrap();
+            let StepDetail::Pruned { removed } = &next.last_step().detail else {
+                panic!("case {case}: a prune follows a scoring")
+            };
+            assert_eq!(removed.len(), edge.going, "case {case}");
+        }
+    }
+    assert!(edges > 20, "too few scorings: {edges}");
+}

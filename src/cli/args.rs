@@ -9,6 +9,7 @@ use bpeek_tui::options::args::whole;
 pub use bpeek_tui::options::args::{
     BenchArgs, ColorChoice, Format, ServeArgs, TrainingOptions, TuiArgs, size_in_bytes,
 };
+pub use bpeek_tui::options::unigram::ModelKind;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -83,37 +84,10 @@ pub enum OutFormat {
     Sentencepiece,
 }
 
-/// What `train` learns.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ModelKind {
-    /// Byte-pair encoding: merges, one a round
-    #[default]
-    Bpe,
-    /// Unigram (as sentencepiece): seed pieces, EM, pruning by loss
-    Unigram,
-}
-
-/// The options of `train --model unigram`, with sentencepiece's names.
+/// What `train` reports of Unigram training besides the options every
+/// front end shares (see [`bpeek_tui::options::unigram`]).
 #[derive(Args, Debug, Clone, Default)]
 pub struct UnigramArgs {
-    /// What to train: bpe, or unigram (seed pieces, EM, pruning by loss, as sentencepiece; words cut at whitespace, marked with ▁, or with --mode char unmarked; --vocab-size defaults to 8000)
-    #[arg(long, value_enum, default_value_t = ModelKind::Bpe)]
-    pub model: ModelKind,
-    /// Unigram: the most seed pieces, characters included [default: 1000000]
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub seed_size: Option<usize>,
-    /// Unigram: the share of pieces each prune keeps, above 0 and below 1 [default: 0.75]
-    #[arg(long, value_name = "F", allow_negative_numbers = true)]
-    pub shrinking_factor: Option<f64>,
-    /// Unigram: EM iterations before each prune [default: 2]
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub em_iterations: Option<usize>,
-    /// Unigram: the longest piece, in characters [default: 16]
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<usize>)]
-    pub max_piece_length: Option<usize>,
-    /// Unigram: add the 256 byte pieces <0x00>..<0xFF>, so an unknown character is written as its bytes, not <unk>
-    #[arg(long)]
-    pub byte_fallback: bool,
     /// Unigram: report every piece's score at each scoring, not only the removed ones'
     #[arg(long)]
     pub scores: bool,

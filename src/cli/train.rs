@@ -20,10 +20,10 @@ use std::io::Write;
 const TRACE_WARN: u64 = 100_000_000;
 
 pub fn run(args: &TrainArgs) -> Result<()> {
-    if args.unigram.model == crate::cli::args::ModelKind::Unigram {
+    if args.training.unigram.is_unigram() {
         return crate::cli::train_unigram::run(args);
     }
-    crate::cli::train_unigram::refuse_unigram_options(&args.unigram)?;
+    crate::cli::train_unigram::refuse_unigram_options(args)?;
     if !args.compare.is_empty() {
         return crate::cli::train_compare::run(args);
     }

@@ -2,7 +2,7 @@
 //! its rounds reported, the vocabulary written as a Hugging Face
 //! `tokenizer.json` or a SentencePiece `.model`.
 
-use crate::cli::args::{OutFormat, TrainArgs, UnigramArgs};
+use crate::cli::args::{OutFormat, TrainArgs};
 use crate::cli::input::corpus_text;
 use crate::cli::train_unigram_report::Report;
 use bpeek_core::error::{Error, Result};
@@ -10,7 +10,6 @@ use bpeek_core::formats::atomic::{Output, commit_all};
 use bpeek_core::formats::same_file::{Role, refuse_outputs_over_inputs};
 use bpeek_core::formats::{spm_export, unigram_json};
 use bpeek_core::train::unigram::{UnigramConfig, UnigramTrainer, UnigramVocabulary, WordMarks};
-use bpeek_core::{Mode, Score, TieRule};
 use std::path::Path;
 use std::time::Instant;
 
@@ -76,22 +75,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 /// The trainer's settings from the options, sentencepiece's defaults
 /// where none is given.
 fn config(args: &TrainArgs) -> Result<UnigramConfig> {
-    let u = &args.unigram;
-    let d = UnigramConfig::default();
-    let config = UnigramConfig {
-        vocab_size: args.training.vocab_size.unwrap_or(DEFAULT_VOCAB_SIZE),
-        seed_size: u.seed_size.unwrap_or(d.seed_size),
-        shrinking_factor: u.shrinking_factor.unwrap_or(d.shrinking_factor),
-        em_iterations: u.em_iterations.unwrap_or(d.em_iterations),
-        max_piece_length: u.max_piece_length.unwrap_or(d.max_piece_length),
-        marks: match args.training.mode {
-            Mode::Byte => WordMarks::Space,
-            Mode::Char => WordMarks::None,
-        },
-        byte_fallback: u.byte_fallback,
-    };
-    config.check()?;
-    Ok(config)
+    bpeek_tui::options::unigram::config(&args.training, DEFAULT_VOCAB_SIZE)
 }
 
 /// The file format `--out` is written in: as asked, or by its name.
@@ -119,17 +103,8 @@ fn is_model_file(path: &Path) -> bool {
 /// Refuse the options of BPE training that Unigram training has no use
 /// for, each by name.
 fn refuse_bpe_options(args: &TrainArgs) -> Result<()> {
-    let t = &args.training;
+    bpeek_tui::options::unigram::refuse_bpe_options(&args.training)?;
     let given = [
-        ("--merges", t.merges.is_some()),
-        ("--pretok (words are cut at whitespace)", t.pretok.is_some()),
-        ("--digits", t.digits != bpeek_core::Digits::Keep),
-        ("--tie", t.tie != TieRule::First),
-        ("--score", t.score != Score::Count),
-        ("--min-count", t.min_count != 1),
-        ("--by-line (words never span a line)", t.by_line),
-        ("--special", !t.specials.is_empty()),
-        ("--counts (Unigram trains on a text)", !t.counts.is_empty()),
         ("--trace", args.trace.is_some()),
         ("--compare", !args.compare.is_empty()),
     ];
@@ -140,19 +115,12 @@ fn refuse_bpe_options(args: &TrainArgs) -> Result<()> {
 }
 
 /// Refuse Unigram's options on a BPE training.
-pub fn refuse_unigram_options(u: &UnigramArgs) -> Result<()> {
-    let given = [
-        ("--seed-size", u.seed_size.is_some()),
-        ("--shrinking-factor", u.shrinking_factor.is_some()),
-        ("--em-iterations", u.em_iterations.is_some()),
-        ("--max-piece-length", u.max_piece_length.is_some()),
-        ("--byte-fallback", u.byte_fallback),
-        ("--scores", u.scores),
-    ];
-    match given.iter().find(|(_, on)| *on) {
-        Some((name, _)) => Err(Error::input(format!(
-            "{name} is an option of Unigram training: add --model unigram"
-        ))),
-        None => Ok(()),
+pub fn refuse_unigram_options(args: &TrainArgs) -> Result<()> {
+    bpeek_tui::options::unigram::refuse_unigram_options(&args.training.unigram)?;
+    if args.unigram.scores {
+        return Err(Error::input(
+            "--scores is an option of Unigram training: add --model unigram",
+        ));
     }
+    Ok(())
 }

@@ -25,6 +25,7 @@ pub mod session;
 pub mod shared;
 
 use bpeek_core::error::{Error, Result};
+use bpeek_core::train::unigram::UnigramTrainer;
 use bpeek_tui::app::App;
 use bpeek_tui::class::{Classroom, Role};
 use bpeek_tui::options::args::ServeArgs;
@@ -160,7 +161,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
         ));
     }
     memory::give_back_promptly();
-    let (lesson, training, first, compare) = first_trainers(args)?;
+    let ((lesson, training, first, compare), unigram) = trainers(args)?;
     let teacher_keys = match &args.teacher_keys {
         Some(path) => host_key::read_authorized(path)?,
         None => Vec::new(),
@@ -208,6 +209,7 @@ pub fn start(args: &ServeArgs, log: Log) -> Result<Running> {
             class,
             panic_key: args.panic_key,
             lesson,
+            unigram,
         },
         log: log.clone(),
         teacher_keys,
@@ -306,13 +308,7 @@ fn lead(server: &Arc<Server>, args: &ServeArgs, theme: Theme) -> Result<()> {
         .join(std::net::Ipv4Addr::LOCALHOST.into())
         .map_err(|e| Error::failure(e.to_string()))?;
     // The corpus counted when the server started, not counted again.
-    let (name, trainer) = &server.setup.first;
-    let mut app = App::from_built(
-        &server.setup.training,
-        name.clone(),
-        Arc::clone(trainer),
-        theme,
-    );
+    let mut app = server.setup.app(theme);
     if !server.setup.compare.is_empty() {
         bpeek_tui::update(
             &mut app,
@@ -639,6 +635,59 @@ type FirstTrainers = (
         Arc<bpeek_core::Trainer>,
     )>,
 );
+
+/// Unigram's options on BPE training, and what a Unigram class does not
+/// offer, refused by name.
+fn refuse_for_unigram(args: &ServeArgs) -> Result<()> {
+    let unigram = &args.training.unigram;
+    if !unigram.is_unigram() {
+        return bpeek_tui::options::unigram::refuse_unigram_options(unigram);
+    }
+    let given = [
+        (
+            "--compare (configurations side by side are BPE ones)",
+            !args.screen.compare.is_empty(),
+        ),
+        (
+            "--lesson (lessons replay BPE training)",
+            args.lesson.is_some(),
+        ),
+    ];
+    match given.iter().find(|(_, on)| *on) {
+        Some((name, _)) => Err(Error::input(format!(
+            "serve: --model unigram takes no {name}"
+        ))),
+        None => bpeek_tui::options::unigram::refuse_bpe_options(&args.training),
+    }
+}
+
+/// What every session starts on, found once: the BPE trainers (an empty
+/// stand-in in Unigram mode) and the Unigram trainer, if the class trains
+/// Unigram.
+fn trainers(args: &ServeArgs) -> Result<(FirstTrainers, Option<Arc<UnigramTrainer>>)> {
+    refuse_for_unigram(args)?;
+    let Some((name, trainer)) = first_unigram(args)? else {
+        return Ok((first_trainers(args)?, None));
+    };
+    let app = App::from_unigram(
+        &args.training,
+        name.clone(),
+        Arc::clone(&trainer),
+        Theme::plain(),
+    );
+    let stand_in = Arc::clone(&app.loaded().trainer);
+    let first = (None, args.training.clone(), (name, stand_in), Vec::new());
+    Ok((first, Some(trainer)))
+}
+
+/// The Unigram trainer a class in Unigram mode starts on, seeded once.
+fn first_unigram(args: &ServeArgs) -> Result<Option<(String, Arc<UnigramTrainer>)>> {
+    if !args.training.unigram.is_unigram() {
+        return Ok(None);
+    }
+    let (name, trainer) = bpeek_tui::options::unigram::explorer_trainer(&args.training)?;
+    Ok(Some((name, Arc::new(trainer))))
+}
 
 /// The corpus and options checked, and the first corpus counted, once
 /// when the server starts: a mistake is reported before anyone connects,

@@ -45,6 +45,21 @@ pub struct Setup {
     pub panic_key: Option<char>,
     /// The lesson the teacher plays to the class (`--lesson`).
     pub lesson: Option<bpeek_tui::lesson::Lesson>,
+    /// With `--model unigram`: the Unigram trainer every session starts
+    /// on (seeded once), and trains from on its own.
+    pub unigram: Option<Arc<bpeek_core::train::unigram::UnigramTrainer>>,
+}
+
+impl Setup {
+    /// A session's explorer on the first corpus, in the mode the server
+    /// trains in.
+    pub fn app(&self, theme: Theme) -> App {
+        let (name, trainer) = &self.first;
+        match &self.unigram {
+            Some(u) => App::from_unigram(&self.training, name.clone(), Arc::clone(u), theme),
+            None => App::from_built(&self.training, name.clone(), Arc::clone(trainer), theme),
+        }
+    }
 }
 
 /// How a session ended, for the log.
@@ -399,13 +414,7 @@ fn explore(
     // drawing work (and its NO_COLOR never arrives: the server takes no
     // environment).
     let colour = setup.colour.resolve(term, false);
-    let (name, trainer) = &setup.first;
-    let mut app = App::from_built(
-        &setup.training,
-        name.clone(),
-        Arc::clone(trainer),
-        Theme::new(colour, setup.glyphs.ascii_for(term)),
-    );
+    let mut app = setup.app(Theme::new(colour, setup.glyphs.ascii_for(term)));
     if !setup.compare.is_empty() {
         bpeek_tui::update(
             &mut app,

@@ -191,6 +191,9 @@ pub enum Action {
     /// the fertility view's token line) was built.
     OpenTree,
     CloseTree,
+    /// Unigram mode: the piece table sorted by the next key (probability,
+    /// loss if removed, text).
+    SortPieces,
     /// The next step of the lesson (and the training it names).
     LessonNext,
     /// Back to the lesson's previous step.

@@ -2,6 +2,7 @@
 //! how to draw it.
 
 pub mod screen_key;
+pub mod unigram;
 
 use crate::action::Toggle;
 use crate::fertility::FertilityView;
@@ -252,6 +253,9 @@ pub struct App {
     pub compare: Option<crate::compare::Comparison>,
     /// `--d-model`: the model width the curve prices the vocabulary for.
     pub d_model: Option<u32>,
+    /// Unigram mode (`--model unigram`): the trainer the panes show
+    /// instead of the BPE one.
+    pub unigram: Option<unigram::UnigramView>,
 }
 
 impl App {
@@ -414,6 +418,7 @@ impl App {
             recording: None,
             compare: None,
             d_model: None,
+            unigram: None,
         }
     }
 
@@ -495,6 +500,14 @@ impl App {
             .then(|| trainer.peek_choice().err())
             .flatten()
         })
+    }
+
+    /// Whether training can go no further, in either mode.
+    pub fn training_over(&self) -> bool {
+        match &self.unigram {
+            Some(u) => u.trainer.next_phase().is_err(),
+            None => self.training_end().is_some(),
+        }
     }
 
     /// The special tokens training adds, each counted once.

@@ -67,6 +67,8 @@ pub enum When {
     AddColumn,
     /// The list of tokenizers by name is open.
     Pick,
+    /// Normal, on the main screen, training Unigram (`--model unigram`).
+    Unigram,
 }
 
 /// The heading a row is listed under in the help overlay.
@@ -145,7 +147,7 @@ macro_rules! bind {
 use crate::compare::Change;
 use When::{
     AddColumn, Always, Ballot, Busy, Comparing, Editing, EncodeToken, Fertility, Focused, Goto,
-    Help, InPanel, Learning, Lesson, Main, Normal, Opening, Pick, Teaching, Tree, Vocab,
+    Help, InPanel, Learning, Lesson, Main, Normal, Opening, Pick, Teaching, Tree, Unigram, Vocab,
 };
 
 /// Every key of the explorer, most useful first within each context.
@@ -285,6 +287,9 @@ pub static BINDINGS: &[Binding] = &[
     bind!(Main, [c('s')], Action::OpenVocab, None, Encoding, "search the vocabulary"),
     bind!(Normal, [c('y')], Action::CopyEncoded, Some("copy"), Encoding, "copy ids and tokens (clipboard)"),
     bind!(Normal, [c('Y')], Action::SaveEncoded, None, Encoding, "write ids and tokens to a file"),
+    // Unigram mode: after the encode box's Enter, which still edits.
+    bind!(Unigram, [c('l')], Action::SortPieces, Some("sort"), Showing, "Unigram: sort the piece table by probability, loss if removed or text"),
+    bind!(Unigram, [k(KeyCode::Enter)], Action::OpenTree, Some("lattice"), Showing, "Unigram: the selected word's lattice, its best cut drawn"),
     // Editing the encode box.
     bind!(Editing, [k(KeyCode::Esc)], Action::StopEditing, Some("done"), Encoding, "stop editing"),
     bind!(Editing, [k(KeyCode::Enter)], Action::Type('\n'), Some("new line"), Encoding, "editing: new line"),
@@ -327,7 +332,9 @@ impl When {
             (Normal, InputMode::Normal) => true,
             (Main, InputMode::Normal) => !fert,
             (Focused(f), InputMode::Normal) => !fert && app.focus == f,
-            (Tree, InputMode::Normal) => app.tree.is_some(),
+            (Tree, InputMode::Normal) => {
+                app.tree.is_some() || app.unigram.as_ref().is_some_and(|u| u.lattice)
+            }
             (Lesson, InputMode::Normal) => !fert && app.lesson.is_some(),
             (EncodeToken, InputMode::Normal) => {
                 !fert && app.focus == Focus::Encode && app.encode.selected.is_some()
@@ -346,6 +353,7 @@ impl When {
             (Comparing, InputMode::Normal) => !fert && app.compare.is_some(),
             (AddColumn, InputMode::AddColumn) => true,
             (Pick, InputMode::Pick(_)) => true,
+            (Unigram, InputMode::Normal) => !fert && app.unigram.is_some(),
             _ => false,
         }
     }
@@ -470,6 +478,7 @@ fn where_it_works(when: When) -> &'static str {
         When::Comparing => "with configurations side by side (o)",
         When::Tree => "with a merge tree open",
         When::Lesson => "while a lesson is replayed",
+        When::Unigram => "in Unigram mode (--model unigram)",
         _ => "not here",
     }
 }
@@ -513,7 +522,17 @@ pub fn footer_rows(app: &App) -> impl Iterator<Item = &'static Binding> + '_ {
         b.footer.is_some()
             && b.when.applies(app)
             && !(app.compare.is_some() && no_comparison_takes(&b.action))
+            && !(app.unigram.is_some() && not_offered_in_unigram(b))
     })
+}
+
+/// Rows the footer leaves out in Unigram mode: actions with no meaning
+/// there, the merge tree's Enter (Enter draws a word's lattice) and the
+/// phase keys (every Unigram step is a phase).
+fn not_offered_in_unigram(b: &Binding) -> bool {
+    crate::update::unigram::means_nothing(&b.action)
+        || (b.action == Action::OpenTree && b.when != When::Unigram)
+        || matches!(b.action, Action::Advance | Action::ToggleAutoplayPhases)
 }
 
 /// Actions a comparison refuses (every column trains on one corpus): the

@@ -57,6 +57,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         args.screen.ascii_here(),
     )
     .with_palette(theme::Palette::from_env());
+    refuse_for_unigram(args)?;
     let lesson = args.lesson.as_deref().map(load_lesson).transpose()?;
     let training = match &lesson {
         Some((lesson, dir)) => {
@@ -95,7 +96,9 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         .as_deref()
         .map(bpeek_core::formats::atomic::Output::create)
         .transpose()?;
-    let mut app = if args.screen.compare.is_empty() {
+    let mut app = if training.unigram.is_unigram() {
+        App::unigram(&training, theme)?
+    } else if args.screen.compare.is_empty() {
         App::opening(&training, theme)?
     } else {
         if lesson.is_some() {
@@ -154,6 +157,36 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         std::process::exit(128 + signal);
     }
     result
+}
+
+/// Unigram's options on BPE training, and what Unigram mode does not
+/// offer, refused by name before anything is read.
+fn refuse_for_unigram(args: &TuiArgs) -> Result<()> {
+    let unigram = &args.training.unigram;
+    if !unigram.is_unigram() {
+        return crate::options::unigram::refuse_unigram_options(unigram);
+    }
+    let given = [
+        (
+            "--compare (configurations side by side are BPE ones)",
+            !args.screen.compare.is_empty(),
+        ),
+        (
+            "--lesson (lessons replay BPE training)",
+            args.lesson.is_some(),
+        ),
+        (
+            "--record (lessons record BPE training)",
+            args.record.is_some(),
+        ),
+        ("--d-model", args.d_model.is_some()),
+    ];
+    match given.iter().find(|(_, on)| *on) {
+        Some((name, _)) => Err(Error::input(format!(
+            "--model unigram: the explorer takes no {name}"
+        ))),
+        None => crate::options::unigram::refuse_bpe_options(&args.training),
+    }
 }
 
 /// Run the long action under way to its end, here and now (the work

@@ -81,3 +81,9 @@ pub fn to_json(v: &UnigramVocabulary) -> Value {
         },
     })
 }
+
+/// The tokenizer `v` is, as `tokenizers` and `bpeek encode` read its
+/// `tokenizer.json`: what the explorer encodes with while training goes.
+pub fn tokenizer(v: &UnigramVocabulary, name: &str) -> crate::error::Result<crate::Tokenizer> {
+    crate::formats::hf_file::read(name, &to_json(v))
+}

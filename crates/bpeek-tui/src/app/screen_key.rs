@@ -79,6 +79,8 @@ impl App {
             recording,
             compare,
             d_model,
+            // Unigram screens are drawn by each explorer.
+            unigram,
             // Not drawn: the loop's own bookkeeping (the size is `area`).
             size: _,
             dirty: _,
@@ -95,6 +97,7 @@ impl App {
             && recording.is_none()
             && compare.is_none()
             && d_model.is_none()
+            && unigram.is_none()
             && jobs.current.is_none()
             && !fert.open
             && encode.text.is_empty()

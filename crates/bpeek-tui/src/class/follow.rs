@@ -11,6 +11,15 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// The training state the app shows.
 pub fn state_of(app: &App) -> TrainingState {
+    if let Some(u) = &app.unigram {
+        // A Unigram training stands at a step; its phase is in the step.
+        return TrainingState {
+            corpus: app.current,
+            merges: u.trainer.step_count(),
+            phase: PhaseName::Merged,
+            autoplay: app.autoplay.on,
+        };
+    }
     let here = PhaseName::of(app.trainer().phase());
     // Configurations side by side stand at their target, which a focused
     // column that stopped early does not reach.

@@ -8,7 +8,17 @@
 //! them (on a thread, for the terminal) and delivers each result as an
 //! [`Event::Loaded`](crate::Event::Loaded) like any other input.
 
+use bpeek_core::train::unigram::{UnigramTrainer, UnigramVocabulary};
 use bpeek_core::{Tokenizer, Trainer};
+
+/// What the trained tokenizer was built from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrainedKey {
+    /// A BPE trainer on corpus `.0` after `.1` merges.
+    Merges(usize, usize),
+    /// The Unigram trainer after this many steps.
+    UnigramSteps(usize),
+}
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -99,8 +109,8 @@ pub struct TokenizerSet {
     pub selected: usize,
     /// Loads asked for and not yet handed to the event source.
     requests: Vec<String>,
-    /// The trained tokenizer and the (corpus, merge count) it was built for.
-    trained: Option<((usize, usize), Arc<Tokenizer>)>,
+    /// The trained tokenizer and what it was built for.
+    trained: Option<(TrainedKey, Arc<Tokenizer>)>,
     next_stamp: u64,
 }
 
@@ -236,11 +246,26 @@ impl TokenizerSet {
     /// Bring the trained tokenizer up to date with `trainer` (on corpus
     /// `corpus`), rebuilding it only when the merges changed.
     pub fn sync_trained(&mut self, corpus: usize, trainer: &Trainer) {
-        let key = (corpus, trainer.merges().len());
+        let key = TrainedKey::Merges(corpus, trainer.merges().len());
+        self.sync_trained_by(key, || Some(trainer.tokenizer()));
+    }
+
+    /// Bring the trained tokenizer up to date with a Unigram `trainer`,
+    /// rebuilding it only when training moved. A vocabulary no file could
+    /// hold (no word in the corpus) leaves no trained tokenizer.
+    pub fn sync_trained_unigram(&mut self, trainer: &UnigramTrainer) {
+        let key = TrainedKey::UnigramSteps(trainer.step_count());
+        self.sync_trained_by(key, || {
+            let v = UnigramVocabulary::of(trainer).ok()?;
+            bpeek_core::formats::unigram_json::tokenizer(&v, "trained").ok()
+        });
+    }
+
+    fn sync_trained_by(&mut self, key: TrainedKey, build: impl FnOnce() -> Option<Tokenizer>) {
         if self.trained.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
-        self.trained = Some((key, Arc::new(trainer.tokenizer())));
+        self.trained = build().map(|t| (key, Arc::new(t)));
         let stamp = self.bump();
         for slot in self
             .slots

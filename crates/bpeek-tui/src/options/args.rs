@@ -47,6 +47,8 @@ pub struct TrainingOptions {
     /// A special token to add to the vocabulary (repeatable)
     #[arg(long = "special", value_name = "TEXT", value_parser = non_empty)]
     pub specials: Vec<String>,
+    #[command(flatten)]
+    pub unigram: crate::options::unigram::UnigramOptions,
 }
 
 impl Default for TrainingOptions {
@@ -65,6 +67,7 @@ impl Default for TrainingOptions {
             by_line: false,
             score: Score::Count,
             specials: Vec::new(),
+            unigram: Default::default(),
         }
     }
 }

@@ -54,6 +54,11 @@ fn configuration(base: &TrainingOptions, given: &str) -> Result<TrainingOptions>
             )));
         }
     }
+    if parsed.unigram.is_unigram() || !parsed.unigram.given().is_empty() {
+        return Err(Error::input(format!(
+            "{place}: configurations side by side are BPE ones; a Unigram column is not offered"
+        )));
+    }
     let mut o = base.clone();
     if on_line("mode") {
         o.mode = parsed.mode;

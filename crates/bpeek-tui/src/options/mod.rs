@@ -6,6 +6,7 @@ pub mod args;
 pub mod compare;
 pub mod count_files;
 pub mod input;
+pub mod unigram;
 
 use args::TrainingOptions;
 use bpeek_core::formats::same_file::Role;

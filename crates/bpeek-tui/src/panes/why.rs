@@ -31,6 +31,9 @@ pub fn line(app: &App) -> Option<String> {
 /// the tied pairs counted but not listed, the tie rule without the chunk
 /// it met first in, so that the pane does not cut it.
 pub fn rows(app: &App, cols: usize, most: usize) -> Option<Vec<String>> {
+    if let Some(u) = &app.unigram {
+        return crate::panes::unigram_why::rows(app, u, cols, most);
+    }
     let rows = wrap(&sentence(app, false)?, cols);
     if rows.len() <= most {
         return Some(rows);

@@ -118,8 +118,10 @@ fn publish(app: &mut App) {
     if !publishes {
         return;
     }
-    // The trainer is shared only where it stands at the state told.
-    let at_state = app.trainer().merges().len() == state.merges
+    // The trainer is shared only where it stands at the state told (a
+    // Unigram training's followers train their own).
+    let at_state = app.unigram.is_none()
+        && app.trainer().merges().len() == state.merges
         && PhaseName::of(app.trainer().phase()) == state.phase;
     let shared = at_state.then(|| SharedTrainer {
         state,
@@ -169,6 +171,10 @@ fn seek(app: &mut App, target: TrainingState) {
     };
     if state_of(app) == wanted {
         return;
+    }
+    if app.unigram.is_some() {
+        // Each follower trains its own Unigram steps to the teacher's.
+        return super::unigram::follow_to_step(app, target.merges);
     }
     let notice = app.notice.take();
     if let Some(trainer) = shared_at(app, target, corpus) {

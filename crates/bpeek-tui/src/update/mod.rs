@@ -34,6 +34,7 @@ pub mod save_screen;
 mod showing;
 mod training;
 mod trees;
+pub mod unigram;
 pub mod vocab;
 
 use compare::{compare_first, update_compare};
@@ -134,6 +135,13 @@ fn close_tree_first(app: &mut App, action: &Action) -> bool {
 /// Hand `action` to the function for its part of the explorer.
 fn dispatch(app: &mut App, action: Action) {
     use Action as A;
+    let action = match app.unigram {
+        Some(_) => match unigram::update(app, action) {
+            Some(a) => a,
+            None => return,
+        },
+        None => action,
+    };
     match action {
         a @ (A::Tick | A::Step | A::Undo | A::Advance | A::Reset | A::Goto(_) | A::Follow(_)) => {
             update_training(app, a);
@@ -172,6 +180,9 @@ fn dispatch(app: &mut App, action: Action) {
         a @ (A::CopyEncoded | A::SaveEncoded | A::ToggleChat) => update_encode_box(app, a),
         a @ (A::OpenTree | A::CloseTree | A::OpenVocab | A::VocabType(_) | A::VocabDelete) => {
             update_vocab_and_tree(app, a);
+        }
+        A::SortPieces => {
+            app.notice = Some("l sorts the piece table of Unigram mode (--model unigram)".into());
         }
         a @ A::CloseVocab => update_vocab_and_tree(app, a),
         a @ (A::ToggleFertility | A::NextPanel | A::PrevPanel | A::ToggleCuts) => {
@@ -352,7 +363,13 @@ fn after_change(app: &mut App) {
     let current = app.current;
     // The trained tokenizer is rebuilt only when something shows it.
     let encoding_trained = app.toks.is_trained(app.toks.selected) && !app.encode.text.is_empty();
-    if app.fert.open || encoding_trained {
+    if let Some(u) = app.unigram.as_mut() {
+        unigram::after_change(u);
+    }
+    if let (true, Some(u)) = (app.fert.open || encoding_trained, &app.unigram) {
+        let trainer = Arc::clone(&u.trainer);
+        app.toks.sync_trained_unigram(&trainer);
+    } else if app.fert.open || encoding_trained {
         let trainer = Arc::clone(&app.loaded().trainer);
         app.toks.sync_trained(current, &trainer);
     }

@@ -70,7 +70,9 @@ fn body(app: &App, width: usize, window: Range<usize>) -> Body {
         // A load error or wait says something: never dim.
         vec![Line::raw(truncate(&why, width, t.glyphs.ellipsis))]
     } else if enc.text.is_empty() && !editing {
-        let hint = if trained {
+        let hint = if trained && app.unigram.is_some() {
+            "press e, then type or paste text to see it cut by the pieces so far".to_string()
+        } else if trained {
             "press e, then type or paste text to see it cut by the merges so far".to_string()
         } else {
             format!(

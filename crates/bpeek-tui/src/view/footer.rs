@@ -29,7 +29,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::styled(text, t.notice()));
         spans.push(Span::raw(" "));
     } else if let InputMode::Goto(digits) = &app.input {
-        let what = if app.goto_is_rank() { "rank" } else { "merge" };
+        let what = if app.goto_is_rank() {
+            "rank"
+        } else if app.unigram.is_some() {
+            "step"
+        } else {
+            "merge"
+        };
         let text = format!(" go to {what}: {digits}");
         used += width(&text) + 1;
         spans.push(Span::styled(text, t.heading()));
@@ -41,7 +47,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // The help key is always shown; the others as room allows, in table order.
     // Once training can go no further, the keys that train are not offered.
     // While a job runs, the keys that wait for it are not offered either.
-    let done = app.training_end().is_some();
+    let done = app.training_over();
     let busy = app.jobs.current.is_some();
     let rank = app.goto_is_rank();
     let rows: Vec<_> = footer_rows(app)
@@ -152,6 +158,7 @@ fn priority(app: &App, b: &Binding) -> usize {
         Action::FindNext | Action::Toggle(Toggle::ChunkTable) if focus == Focus::Corpus => 4,
         Action::Toggle(Toggle::ChangedOnly) if focus == Focus::Pairs => 4,
         Action::OpenTree if matches!(focus, Focus::Merges | Focus::Encode) => 4,
+        Action::OpenTree | Action::SortPieces if app.unigram.is_some() => 4,
         Action::NextToken | Action::NextTokenizer if focus == Focus::Encode => 4,
         Action::ToggleFertility => 5,
         Action::Quit => 6,

@@ -11,17 +11,24 @@ pub mod encode;
 pub mod fertility;
 pub mod footer;
 pub mod help;
+pub mod lattice;
 pub mod merges;
 pub mod opening;
 pub mod pairs;
 pub mod pane_frame;
 pub mod picker;
+pub mod pieces;
 pub mod progress;
+pub mod removals;
 pub mod shared_frame;
 pub mod short_names;
 pub mod status;
 pub mod too_small;
 pub mod tree;
+pub mod unigram;
+pub mod unigram_curve;
+pub mod unigram_status;
+pub mod unigram_words;
 pub mod vocab;
 pub mod why;
 pub mod widths;
@@ -62,6 +69,39 @@ pub fn draw(frame: &mut Frame, app: &App) {
         picker::draw(frame, area, app);
         return;
     }
+    match &app.unigram {
+        Some(u) => unigram::draw(frame, &panes, app, u),
+        None => draw_bpe_panes(frame, &panes, app),
+    }
+    if let Some(r) = panes.encode {
+        encode::draw(frame, r, app);
+    }
+    if let Some(r) = panes.why {
+        why::draw(frame, r, app);
+    }
+    let body = Rect {
+        y: area.y + 1,
+        height: panes.footer.y.saturating_sub(area.y + 1),
+        ..area
+    };
+    vocab::draw(frame, body, app);
+    tree::draw(frame, area, app);
+    if let Some(u) = app.unigram.as_ref().filter(|u| u.lattice) {
+        lattice::draw(frame, body, app, u);
+    }
+    if let Some(r) = panes.caption {
+        caption::draw(frame, r, app);
+    }
+    footer::draw(frame, panes.footer, app);
+    if app.input == InputMode::Help {
+        help::draw(frame, area, app);
+    }
+    picker::draw(frame, area, app);
+}
+
+/// The panes of BPE training: the corpus (or the chunk table), the pair
+/// table, the merge list (or the columns side by side) and the curve.
+fn draw_bpe_panes(frame: &mut Frame, panes: &layout::Panes, app: &App) {
     let comparing = app.compare.is_some();
     if comparing && app.shows(Toggle::Zoom) {
         compare::draw_curves(frame, panes.corpus, app);
@@ -89,30 +129,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(r) = panes.difference {
         compare::draw_difference(frame, r, app);
     }
-    if let Some(r) = panes.encode {
-        encode::draw(frame, r, app);
-    }
     if let Some(r) = panes.curve {
         curve::draw(frame, r, app);
     }
-    if let Some(r) = panes.why {
-        why::draw(frame, r, app);
-    }
-    let body = Rect {
-        y: area.y + 1,
-        height: panes.footer.y.saturating_sub(area.y + 1),
-        ..area
-    };
-    vocab::draw(frame, body, app);
-    tree::draw(frame, area, app);
-    if let Some(r) = panes.caption {
-        caption::draw(frame, r, app);
-    }
-    footer::draw(frame, panes.footer, app);
-    if app.input == InputMode::Help {
-        help::draw(frame, area, app);
-    }
-    picker::draw(frame, area, app);
 }
 
 /// The bordered frame of a pane, its title marked when it has the focus.

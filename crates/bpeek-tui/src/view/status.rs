@@ -51,6 +51,11 @@ fn setup(app: &App, compact: bool) -> String {
 
 /// The status items, each with its rank (0 = never dropped).
 pub fn items(app: &App) -> Vec<(usize, String)> {
+    if let Some(u) = &app.unigram {
+        let mut items = crate::view::unigram_status::items(app, u);
+        push_playing_and_class(app, &mut items);
+        return items;
+    }
     let trainer = app.trainer();
     let config = trainer.config();
     let g = &app.theme.glyphs;
@@ -81,6 +86,13 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
         (1, format!("{tokens} tok, {per_token:.2} B/tok")),
         (0, phase),
     ];
+    push_playing_and_class(app, &mut items);
+    items
+}
+
+/// Autoplay and the class, the last items of either mode's line.
+fn push_playing_and_class(app: &App, items: &mut Vec<(usize, String)>) {
+    let g = &app.theme.glyphs;
     if app.autoplay.on {
         let phase = if app.autoplay.by_phase { " phase" } else { "" };
         items.push((
@@ -91,7 +103,6 @@ pub fn items(app: &App) -> Vec<(usize, String)> {
     if let Some(class) = &app.classroom {
         items.push((0, class.status()));
     }
-    items
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -99,6 +110,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let width = area.width as usize;
     let mut items = items(app);
     let mut text = fit_items(&items, sep, width.saturating_sub(1));
+    if app.unigram.is_some() {
+        // Unigram's items are ranked to be dropped as they stand.
+        let line = fit_left(&format!(" {text}"), width, "");
+        frame.render_widget(Line::styled(line, app.theme.status()), area);
+        return;
+    }
     if !text.contains(&items[0].1) {
         // Too narrow for the whole setup: its compact form, kept before
         // the token counts.

@@ -63,7 +63,36 @@ pub enum Verdict {
     NotScored,
 }
 
+/// Where the coming prune cuts the scored pieces.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PruneEdge {
+    /// The highest-scoring piece that goes, if any goes.
+    pub last_going: Option<PieceScore>,
+    /// The lowest-scoring piece that stays, if any scored piece stays.
+    pub first_kept: Option<PieceScore>,
+    /// How many pieces go.
+    pub going: usize,
+}
+
 impl UnigramTrainer {
+    /// Where the coming prune cuts, once the round is scored.
+    pub fn prune_edge(&self) -> Option<PruneEdge> {
+        let scores = self.current_scores()?;
+        let size = self.pieces().alive().len();
+        let keep = kept_size(
+            size,
+            self.config().shrinking_factor,
+            self.config().learned_target(),
+        );
+        let order = removal_order(scores);
+        let going = size.saturating_sub(keep).min(order.len());
+        Some(PruneEdge {
+            last_going: going.checked_sub(1).map(|i| order[i]),
+            first_kept: order.get(going).copied(),
+            going,
+        })
+    }
+
     /// The piece table: every piece in the vocabulary, highest
     /// log-probability first (then by text).
     pub fn piece_table(&self) -> Vec<PieceRow> {
@@ -174,6 +203,29 @@ impl UnigramTrainer {
             };
         }
         unreachable!("a piece out of the vocabulary was removed by a prune")
+    }
+
+    /// The words whose best cut now differs from their cut just before
+    /// the last prune, with that prune's round (none before the first
+    /// prune): what a prune changed, and what the estimates after it did.
+    pub fn cuts_changed_since_last_prune(&self) -> Option<(usize, Vec<bool>)> {
+        let at = self
+            .steps()
+            .iter()
+            .rposition(|s| matches!(s.detail, StepDetail::Pruned { .. }))?;
+        let round = self.steps()[at].round;
+        let mut before = self.clone();
+        before.seek(at - 1);
+        let changed = (0..self.words().len())
+            .map(|i| before.cut(i) != self.cut(i))
+            .collect();
+        Some((round, changed))
+    }
+
+    /// The tokens of the corpus after every step, the seeding first: the
+    /// curve, rising as pieces go.
+    pub fn tokens_by_step(&self) -> Vec<u64> {
+        self.steps().iter().map(|s| s.tokens).collect()
     }
 
     /// The loss after every step, the seeding first: the curve.

@@ -22,7 +22,7 @@ pub mod vocabulary;
 pub mod words;
 
 pub use config::{UnigramConfig, WordMarks};
-pub use inspect::{LatticeEdge, PieceRow, Verdict, WordLattice};
+pub use inspect::{LatticeEdge, PieceRow, PruneEdge, Verdict, WordLattice};
 pub use lattice::PieceId;
 pub use score::PieceScore;
 pub use trainer::{StepDetail, UnigramPhase, UnigramStep, UnigramStop, UnigramTrainer};

@@ -19,9 +19,23 @@ pub struct PieceScore {
     pub uses: u64,
 }
 
-/// The loss now, and the score of every piece of two characters or more
-/// in the vocabulary, in the order of [`Pieces::alive`].
-pub fn score_pieces(words: &Words, lattices: &Lattices, pieces: &Pieces) -> (f64, Vec<PieceScore>) {
+/// The corpus as every word's best cut gives it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CorpusCut {
+    /// The negative log-probability of every word's best cut, words
+    /// counted as often as they occur.
+    pub loss: f64,
+    /// The pieces of those cuts, words counted as often as they occur.
+    pub tokens: u64,
+}
+
+/// The corpus cut now, and the score of every piece of two characters or
+/// more in the vocabulary, in the order of [`Pieces::alive`].
+pub fn score_pieces(
+    words: &Words,
+    lattices: &Lattices,
+    pieces: &Pieces,
+) -> (CorpusCut, Vec<PieceScore>) {
     let logp = pieces.all_logp();
     let mut increase = vec![0.0f64; logp.len()];
     let mut uses = vec![0u64; logp.len()];
@@ -29,11 +43,13 @@ pub fn score_pieces(words: &Words, lattices: &Lattices, pieces: &Pieces) -> (f64
     let mut path = Vec::new();
     let mut taken: Vec<PieceId> = Vec::new();
     let mut loss = 0.0;
+    let mut tokens = 0u64;
     for (i, (word, count)) in words.iter().enumerate() {
         let lattice = lattices.word(i);
         let best = viterbi.run(lattice, word.len(), logp, None);
         loss -= count as f64 * best;
         viterbi.path_in(lattice, &mut path);
+        tokens += count * path.len() as u64;
         taken.clear();
         taken.extend(
             path.iter()
@@ -58,18 +74,24 @@ pub fn score_pieces(words: &Words, lattices: &Lattices, pieces: &Pieces) -> (f64
             uses: uses[p as usize],
         })
         .collect();
-    (loss, scores)
+    (CorpusCut { loss, tokens }, scores)
 }
 
-/// The corpus loss: the negative log-probability of every word's best
-/// cut, words counted as often as they occur.
-pub fn corpus_loss(words: &Words, lattices: &Lattices, pieces: &Pieces) -> f64 {
+/// The corpus loss (the negative log-probability of every word's best
+/// cut, words counted as often as they occur) and the tokens of those cuts.
+pub fn corpus_cut(words: &Words, lattices: &Lattices, pieces: &Pieces) -> CorpusCut {
     let logp = pieces.all_logp();
     let mut viterbi = Viterbi::default();
-    let mut loss = 0.0;
+    let mut path = Vec::new();
+    let mut cut = CorpusCut {
+        loss: 0.0,
+        tokens: 0,
+    };
     for (i, (word, count)) in words.iter().enumerate() {
         let lattice = lattices.word(i);
-        loss -= count as f64 * viterbi.run(lattice, word.len(), logp, None);
+        cut.loss -= count as f64 * viterbi.run(lattice, word.len(), logp, None);
+        viterbi.path_in(lattice, &mut path);
+        cut.tokens += count * path.len() as u64;
     }
-    loss
+    cut
 }

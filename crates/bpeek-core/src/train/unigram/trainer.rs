@@ -18,7 +18,7 @@ use crate::train::unigram::lattice::PieceId;
 use crate::train::unigram::lattices::Lattices;
 use crate::train::unigram::pieces::Pieces;
 use crate::train::unigram::prune::{choose_removals, ids};
-use crate::train::unigram::score::{PieceScore, corpus_loss, score_pieces};
+use crate::train::unigram::score::{PieceScore, corpus_cut, score_pieces};
 use crate::train::unigram::seed::seed_pieces;
 use crate::train::unigram::words::Words;
 use std::sync::Arc;
@@ -111,6 +111,9 @@ pub struct UnigramStep {
     pub pieces: usize,
     /// The corpus loss after it.
     pub loss: f64,
+    /// The tokens of the corpus after it: every word's best cut, words
+    /// counted as often as they occur (the curve: they rise as pieces go).
+    pub tokens: u64,
     pub detail: StepDetail,
 }
 
@@ -148,12 +151,13 @@ impl UnigramTrainer {
             &words,
             pieces.seeds().iter().map(|s| s.text.as_str()),
         ));
-        let loss = corpus_loss(&words, &lattices, &pieces);
+        let cut = corpus_cut(&words, &lattices, &pieces);
         let seeded = UnigramStep {
             phase: UnigramPhase::Seeded,
             round: 0,
             pieces: pieces.alive().len(),
-            loss,
+            loss: cut.loss,
+            tokens: cut.tokens,
             detail: StepDetail::Seeded,
         };
         Ok(UnigramTrainer {
@@ -258,11 +262,13 @@ impl UnigramTrainer {
         let e = estimate(&self.words, &self.lattices, &self.pieces);
         let before = self.pieces.replace_logp(&e.logp);
         self.replaced.push((self.steps.len(), before));
+        let cut = corpus_cut(&self.words, &self.lattices, &self.pieces);
         UnigramStep {
             phase,
             round,
             pieces: self.pieces.alive().len(),
-            loss: corpus_loss(&self.words, &self.lattices, &self.pieces),
+            loss: cut.loss,
+            tokens: cut.tokens,
             detail: StepDetail::Estimated {
                 objective: e.objective,
             },
@@ -270,12 +276,13 @@ impl UnigramTrainer {
     }
 
     fn score_step(&mut self, round: usize) -> UnigramStep {
-        let (loss, scores) = score_pieces(&self.words, &self.lattices, &self.pieces);
+        let (cut, scores) = score_pieces(&self.words, &self.lattices, &self.pieces);
         UnigramStep {
             phase: UnigramPhase::Scored,
             round,
             pieces: self.pieces.alive().len(),
-            loss,
+            loss: cut.loss,
+            tokens: cut.tokens,
             detail: StepDetail::Scored { scores },
         }
     }
@@ -294,11 +301,13 @@ impl UnigramTrainer {
         self.pieces.remove(&ids(&removed));
         let pieces = &self.pieces;
         self.lattices = Arc::new(self.lattices.filtered(|p| pieces.is_alive(p)));
+        let cut = corpus_cut(&self.words, &self.lattices, &self.pieces);
         UnigramStep {
             phase: UnigramPhase::Pruned,
             round: round + 1,
             pieces: self.pieces.alive().len(),
-            loss: corpus_loss(&self.words, &self.lattices, &self.pieces),
+            loss: cut.loss,
+            tokens: cut.tokens,
             detail: StepDetail::Pruned { removed },
         }
     }
