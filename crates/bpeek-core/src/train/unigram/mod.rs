@@ -10,6 +10,7 @@
 
 pub mod config;
 pub mod estimate;
+pub mod forward_backward;
 pub mod inspect;
 pub mod lattice;
 pub mod lattices;
@@ -22,6 +23,7 @@ pub mod vocabulary;
 pub mod words;
 
 pub use config::{UnigramConfig, WordMarks};
+pub use estimate::Dropped;
 pub use inspect::{LatticeEdge, PieceRow, Verdict, WordLattice};
 pub use lattice::PieceId;
 pub use score::PieceScore;

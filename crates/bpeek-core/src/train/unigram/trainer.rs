@@ -13,7 +13,7 @@
 
 use crate::error::Result;
 use crate::train::unigram::config::UnigramConfig;
-use crate::train::unigram::estimate::estimate;
+use crate::train::unigram::estimate::{Dropped, estimate};
 use crate::train::unigram::lattice::PieceId;
 use crate::train::unigram::lattices::Lattices;
 use crate::train::unigram::pieces::Pieces;
@@ -86,9 +86,12 @@ impl std::fmt::Display for UnigramStop {
 pub enum StepDetail {
     Seeded,
     /// The negative log-likelihood of the corpus over every cut of each
-    /// word, under the probabilities the iteration started from.
+    /// word, under the probabilities the iteration started from, and the
+    /// pieces dropped for an expected count below one half (lowest
+    /// first).
     Estimated {
         objective: f64,
+        dropped: Vec<Dropped>,
     },
     /// Each piece of two characters or more, in id order.
     Scored {
@@ -255,9 +258,15 @@ impl UnigramTrainer {
     }
 
     fn estimate_step(&mut self, phase: UnigramPhase, round: usize) -> UnigramStep {
-        let e = estimate(&self.words, &self.lattices, &self.pieces);
+        let target = self.config.learned_target();
+        let e = estimate(&self.words, &self.lattices, &self.pieces, target);
         let before = self.pieces.replace_logp(&e.logp);
         self.replaced.push((self.steps.len(), before));
+        if !e.dropped.is_empty() {
+            self.pieces.remove(&dropped_ids(&e.dropped));
+            let pieces = &self.pieces;
+            self.lattices = Arc::new(self.lattices.filtered(|p| pieces.is_alive(p)));
+        }
         UnigramStep {
             phase,
             round,
@@ -265,6 +274,7 @@ impl UnigramTrainer {
             loss: corpus_loss(&self.words, &self.lattices, &self.pieces),
             detail: StepDetail::Estimated {
                 objective: e.objective,
+                dropped: e.dropped,
             },
         }
     }
@@ -320,19 +330,30 @@ impl UnigramTrainer {
         self.stop = None;
         let step = self.steps.pop().expect("more than the seeding");
         match step.detail {
-            StepDetail::Estimated { .. } => {
+            StepDetail::Estimated { dropped, .. } => {
                 let (at, before) = self.replaced.pop().expect("an estimate kept its values");
                 debug_assert_eq!(at, self.steps.len());
+                // Back in first: the values replaced were the pieces' then.
+                self.pieces.restore(&dropped_ids(&dropped));
                 self.pieces.replace_logp(&before);
+                if !dropped.is_empty() {
+                    self.refilter_lattices();
+                }
             }
             StepDetail::Pruned { removed } => {
                 self.pieces.restore(&ids(&removed));
-                let pieces = &self.pieces;
-                self.lattices = Arc::new(self.seed_lattices.filtered(|p| pieces.is_alive(p)));
+                self.refilter_lattices();
             }
             StepDetail::Scored { .. } | StepDetail::Seeded => {}
         }
         true
+    }
+
+    /// The lattices over the pieces in the vocabulary, from the seeds'
+    /// (after pieces came back).
+    fn refilter_lattices(&mut self) {
+        let pieces = &self.pieces;
+        self.lattices = Arc::new(self.seed_lattices.filtered(|p| pieces.is_alive(p)));
     }
 
     /// Go to the state after exactly `n` steps (or as far as training
@@ -357,6 +378,19 @@ impl UnigramTrainer {
                 .iter()
                 .rev()
                 .map(|r| (s.round, r))
+                .collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// The pieces dropped after EM iterations so far, newest first, each
+    /// with the round it went in.
+    pub fn drops(&self) -> impl Iterator<Item = (usize, &Dropped)> + '_ {
+        self.steps.iter().rev().flat_map(|s| match &s.detail {
+            StepDetail::Estimated { dropped, .. } => dropped
+                .iter()
+                .rev()
+                .map(|d| (s.round, d))
                 .collect::<Vec<_>>(),
             _ => Vec::new(),
         })
@@ -387,4 +421,8 @@ impl UnigramTrainer {
     pub fn piece_id(&self, text: &str) -> Option<PieceId> {
         self.pieces.find(text)
     }
+}
+
+fn dropped_ids(dropped: &[Dropped]) -> Vec<PieceId> {
+    dropped.iter().map(|d| d.piece).collect()
 }
