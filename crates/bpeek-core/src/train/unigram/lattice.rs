@@ -67,6 +67,40 @@ impl Viterbi {
         self.best[len]
     }
 
+    /// The log-probability of the best cut, as [`Viterbi::run`] finds it,
+    /// without noting the path: the loss needs only the value, and it is
+    /// summed after every step.
+    pub fn value(&mut self, edges: &[Edge], len: usize, logp: &[f64]) -> f64 {
+        self.best.clear();
+        self.best.resize(len + 1, f64::NEG_INFINITY);
+        self.best[0] = 0.0;
+        for e in edges {
+            let value = self.best[e.start as usize] + logp[e.piece as usize];
+            let end = &mut self.best[e.end as usize];
+            *end = end.max(value);
+        }
+        self.best[len]
+    }
+
+    /// The same without the piece `skip`.
+    pub fn value_without(
+        &mut self,
+        edges: &[Edge],
+        len: usize,
+        logp: &[f64],
+        skip: PieceId,
+    ) -> f64 {
+        self.best.clear();
+        self.best.resize(len + 1, f64::NEG_INFINITY);
+        self.best[0] = 0.0;
+        for e in edges.iter().filter(|e| e.piece != skip) {
+            let value = self.best[e.start as usize] + logp[e.piece as usize];
+            let end = &mut self.best[e.end as usize];
+            *end = end.max(value);
+        }
+        self.best[len]
+    }
+
     /// The edges of the best cut found by the last [`Viterbi::run`] over
     /// `edges`, in order (empty if there was none).
     pub fn path_in(&self, edges: &[Edge], out: &mut Vec<u32>) {

@@ -43,7 +43,7 @@ pub fn score_pieces(words: &Words, lattices: &Lattices, pieces: &Pieces) -> (f64
         taken.sort_unstable();
         taken.dedup();
         for &p in &taken {
-            let without = viterbi.run(lattice, word.len(), logp, Some(p));
+            let without = viterbi.value_without(lattice, word.len(), logp, p);
             increase[p as usize] += count as f64 * (best - without);
             uses[p as usize] += count;
         }
@@ -69,7 +69,7 @@ pub fn corpus_loss(words: &Words, lattices: &Lattices, pieces: &Pieces) -> f64 {
     let mut loss = 0.0;
     for (i, (word, count)) in words.iter().enumerate() {
         let lattice = lattices.word(i);
-        loss -= count as f64 * viterbi.run(lattice, word.len(), logp, None);
+        loss -= count as f64 * viterbi.value(lattice, word.len(), logp);
     }
     loss
 }
