@@ -191,15 +191,29 @@ mod tests {
 
     #[test]
     fn a_faint_piece_keeps_a_share_a_float_cannot_hold() {
-        // `a` and `b` so faint that a b's share is e^-1400 of the whole.
-        let logp = [-700.0, -700.0, 0.25f64.ln()];
-        let (z, shares) = log_shares(&ab(), 2, &logp);
-        assert!((z - 0.25f64.ln()).abs() < 1e-12);
-        assert!(
-            (shares[0] - (-1400.0 - 0.25f64.ln())).abs() < 1e-9,
-            "{shares:?}"
-        );
-        assert!(shares[1].abs() < 1e-12);
+        // "abc": a, ab, b, bc, c, with `b` at e^-700 (left out of the
+        // plain sums). The cuts ab c and a bc make 0.06 each, so a b c's
+        // share is 0.09 e^-700 / 0.12.
+        let edges = [
+            edge(0, 1, 0),
+            edge(0, 2, 1),
+            edge(1, 2, 2),
+            edge(1, 3, 3),
+            edge(2, 3, 4),
+        ];
+        let logp = [0.3f64.ln(), 0.2f64.ln(), -700.0, 0.2f64.ln(), 0.3f64.ln()];
+        let mut got = Vec::new();
+        let p = Probabilities::new(&logp);
+        let z = ForwardBackward::default().run(&edges, 3, &p, |piece, s| got.push((piece, s)));
+        assert!((z - 0.12f64.ln()).abs() < 1e-12);
+        match got[2] {
+            (2, Share::Log(l)) => assert!((l - (-700.0 + 0.75f64.ln())).abs() < 1e-9, "{l}"),
+            other => panic!("b's share: {other:?}"),
+        }
+        match got[1] {
+            (1, Share::Plain(x)) => assert!((x - 0.5).abs() < 1e-12, "{x}"),
+            other => panic!("ab's share: {other:?}"),
+        }
     }
 
     #[test]
