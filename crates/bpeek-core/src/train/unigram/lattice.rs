@@ -1,7 +1,7 @@
 //! A word's lattice: every piece of the vocabulary that stands at each
-//! place of the word, and the walks over it that training needs: the best
-//! cut (Viterbi), the best cut without one piece, and the share of all
-//! cuts that takes each piece (forward-backward).
+//! place of the word, and the best cut (Viterbi), with or without one
+//! piece; the share of all cuts that takes each piece is in
+//! [`crate::train::unigram::forward_backward`].
 //!
 //! Edges are listed by their start, shortest first, so a walk in list
 //! order finds every path into a place before any path out of it.

@@ -4,8 +4,10 @@
 //! The corpus is cut into words ([`words`]), seeded ([`seed`]), and the
 //! trainer ([`trainer`]) goes a phase at a time: each EM iteration
 //! ([`estimate`]) walks every word's lattice ([`lattice`]) forward and
-//! backward (the lattices are kept, [`lattices`]); scoring ([`score`]) cuts each word again without each piece
-//! of its best cut; a prune ([`prune`]) removes the lowest-scoring share.
+//! backward ([`forward_backward`]; the lattices are kept, [`lattices`])
+//! and drops the pieces expected fewer than half a time; scoring
+//! ([`score`]) cuts each word again without each piece of its best cut; a
+//! prune ([`prune`]) removes the lowest-scoring share.
 //! [`inspect`] is what a screen reads off it.
 
 pub mod config;
