@@ -13,31 +13,19 @@
 # Markdown table; asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-corpus=""
 megabytes=100
-rest=()
-while [ $# -gt 0 ]; do
+bench_option() {
     case "$1" in
-        --megabytes) megabytes="$2"; shift 2 ;;
-        --vocab-size|--merges|--pretok) rest+=("$1" "$2"); shift 2 ;;
+        --vocab-size|--merges|--pretok) rest+=("$1" "$2"); taken=2 ;;
         --tie|--score)
-            rest+=("$1"); shift
-            while [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; do rest+=("$1"); shift; done ;;
-        --by-line|--tail) rest+=("$1"); shift ;;
-        -*) echo "unknown option $1" >&2; exit 2 ;;
-        *) corpus="$1"; shift ;;
+            rest+=("$1"); taken=1; shift
+            while [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; do
+                rest+=("$1"); taken=$((taken + 1)); shift
+            done ;;
+        --by-line|--tail) rest+=("$1"); taken=1 ;;
     esac
-done
-if [ -z "$corpus" ]; then
-    corpus=target/bench-corpus-${megabytes}mb.txt
-    if [ ! -s "$corpus" ]; then
-        zcat /usr/share/man/man*/*.gz 2>/dev/null | head -c $((megabytes * 1000000)) > "$corpus" || true
-    fi
-    if [ ! -s "$corpus" ]; then
-        echo "no man pages here to build a corpus from: give a CORPUS file" >&2
-        exit 2
-    fi
-fi
+}
+source benches/man_corpus.sh "$@"
 python=python3
 if ! python3 -c "import tokenizers" 2>/dev/null; then
     if [ ! -x target/hf-venv/bin/python ]; then

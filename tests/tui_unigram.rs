@@ -4,8 +4,11 @@
 //! back comes back to the same screen; keys of BPE training answer.
 
 use bpeek::bpe::formats::unigram_json;
-use bpeek::bpe::train::unigram::{UnigramConfig, UnigramTrainer, UnigramVocabulary, WordMarks};
+use bpeek::bpe::train::unigram::{
+    Gone, UnigramConfig, UnigramTrainer, UnigramVocabulary, WordMarks,
+};
 use bpeek::cli::args::TrainingOptions;
+use bpeek::tui::app::Focus;
 use bpeek::tui::theme::Theme;
 use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
 use crossterm::event::KeyCode;
@@ -185,9 +188,11 @@ fn the_removal_list_and_its_why_sentence_give_the_trainers_numbers() {
         .then(Event::key(KeyCode::Tab));
     let rows = screen(&mut app, events, 80, 24);
     let t = trainer(&app);
-    let removed: Vec<_> = t.removals().collect();
-    assert_shows(&rows, &format!("Removed {}", removed.len()));
-    let (round, newest) = removed[0];
+    let gone: Vec<_> = t.gone().collect();
+    assert_shows(&rows, &format!("Removed {}", gone.len()));
+    let (round, Gone::Pruned(newest)) = gone[0] else {
+        panic!("the newest piece gone is the prune's: {:?}", gone[0])
+    };
     let text = t.pieces().text(newest.piece);
     let row = rows
         .iter()
@@ -472,4 +477,35 @@ fn the_fertility_view_opens_on_the_unigram_vocabulary() {
         want.encode("hugs pun", false)
     );
     assert_shows(&rows, "trained");
+}
+
+/// Pieces an EM iteration drops (expected below one half) are in the
+/// removal list with their expected count, and the why sentence says so.
+#[test]
+fn pieces_dropped_after_an_em_iteration_are_listed_with_their_expected_count() {
+    // The bundled corpus: its many rare substrings are dropped at once.
+    let bakery = bpeek::bpe::corpora::default_corpus().text;
+    let mut app = app_on(bakery, WordMarks::Space, 200, Theme::plain());
+    app.focus = Focus::Merges;
+    let mut rows = Vec::new();
+    let mut dropped = None;
+    for _ in 0..12 {
+        rows = screen(&mut app, scripted("n"), 80, 24);
+        let t = trainer(&app);
+        if let Some((round, Gone::Dropped(d))) = t.gone().next() {
+            dropped = Some((round, *d, t.pieces().text(d.piece).to_string()));
+            break;
+        }
+    }
+    let (round, d, text) = dropped.expect("a step whose newest piece gone was dropped");
+    assert!(d.expected < 0.5, "{d:?}");
+    let shown = format!("{:.2}", (d.expected * 100.0).floor() / 100.0);
+    assert!(
+        rows.iter()
+            .any(|r| r.contains(&format!(" {text} ")) && r.contains(&format!("exp {shown}"))),
+        "{rows:#?}"
+    );
+    // The sentence wraps in its pane: its start and its number.
+    assert_shows(&rows, &format!("{text} went in round {round}: an EM"));
+    assert_shows(&rows, &format!("expected it {shown} times"));
 }

@@ -94,7 +94,14 @@ fn same_step(case: &str, i: usize, t: &UnigramTrainer, got: &UnigramStep, want: 
                 "{case}: step {i}: pieces removed, in order"
             );
         }
-        _ => {}
+        StepDetail::Estimated { dropped, .. } => {
+            let got: Vec<String> = dropped.iter().map(|d| text_of(t, d.piece)).collect();
+            assert_eq!(
+                got, want.dropped,
+                "{case}: step {i}: pieces dropped, in order"
+            );
+        }
+        StepDetail::Seeded => {}
     }
 }
 
@@ -127,8 +134,8 @@ fn random_config(rng: &mut Rng) -> (UnigramConfig, textbook::Config) {
 #[test]
 fn every_round_matches_the_textbook_trainer_on_random_corpora() {
     let mut rng = Rng(0x5eed_0044);
-    let mut rounds = 0;
-    for case in 0..300 {
+    let (mut rounds, mut drops) = (0, 0);
+    for case in 0..500 {
         let text = random_corpus(&mut rng);
         let (config, reference) = random_config(&mut rng);
         let name = format!("case {case} ({text:?}, {config:?})");
@@ -142,12 +149,13 @@ fn every_round_matches_the_textbook_trainer_on_random_corpora() {
             same_step(&name, i, &t, t.last_step(), w);
             assert_eq!(pieces_of(&t), w.pieces, "{name}: pieces after step {i}");
             rounds += usize::from(w.phase == "pruned");
+            drops += usize::from(!w.dropped.is_empty());
             t.step_back();
         }
     }
     assert!(
-        rounds > 300,
-        "the random cases prune too rarely: {rounds} prunes"
+        rounds > 300 && drops > 100,
+        "the random cases prune or drop too rarely: {rounds} prunes, {drops} estimates that drop"
     );
 }
 
@@ -195,7 +203,8 @@ fn stepping_back_and_seeking_make_the_same_steps_again() {
 
 /// What a screen reads off the trainer agrees with the steps: a scored
 /// piece said to go is one the next prune removes, a removed piece says
-/// its round and score, the removals come newest first, and a word's
+/// its round and score, a dropped one its expected count, the removals
+/// come newest first, and a word's
 /// lattice's best path is its cut.
 #[test]
 fn verdicts_removals_and_cuts_agree_with_the_steps() {
@@ -242,6 +251,17 @@ fn verdicts_removals_and_cuts_agree_with_the_steps() {
                 }
                 other => panic!("case {case}: a removed piece says {other:?}"),
             }
+        }
+        for (round, d) in t.drops() {
+            assert_eq!(
+                t.verdict(d.piece),
+                Verdict::Dropped {
+                    round,
+                    expected: d.expected
+                },
+                "case {case}: a dropped piece says its round and count"
+            );
+            assert!(d.expected < 0.5 + 1e-6, "case {case}");
         }
         for w in 0..t.words().len() {
             let l = t.lattice(w);

@@ -27,14 +27,6 @@ pub struct Report<'a> {
 }
 
 impl Report<'_> {
-    fn score_json(&self, s: &PieceScore) -> Value {
-        json!({
-            "piece": self.trainer.pieces().text(s.piece),
-            "score": finite(s.loss_increase),
-            "uses": s.uses,
-        })
-    }
-
     fn step_json(&self, i: usize, s: &UnigramStep) -> Value {
         let mut v = json!({
             "step": i,
@@ -46,23 +38,71 @@ impl Report<'_> {
         });
         match &s.detail {
             StepDetail::Seeded => {}
-            StepDetail::Estimated { objective } => {
+            StepDetail::Estimated { objective, .. } => {
                 if let UnigramPhase::Estimated { iteration } = s.phase {
                     v["iteration"] = json!(iteration);
                 }
                 v["objective"] = finite(*objective);
+                v["dropped"] = json!([]);
             }
             StepDetail::Scored { scores } => {
                 v["scored"] = json!(scores.len());
                 if self.all_scores {
-                    v["scores"] = scores.iter().map(|x| self.score_json(x)).collect();
+                    v["scores"] = json!([]);
                 }
             }
-            StepDetail::Pruned { removed } => {
-                v["removed"] = removed.iter().map(|x| self.score_json(x)).collect();
+            StepDetail::Pruned { .. } => {
+                v["removed"] = json!([]);
             }
         }
         v
+    }
+
+    /// A step as JSON, its list of pieces (scored, dropped or removed)
+    /// written an entry at a time into the empty list [`Self::step_json`]
+    /// leaves: an early step lists hundreds of thousands of pieces.
+    fn write_step(&self, out: &mut dyn Write, i: usize, s: &UnigramStep) -> std::io::Result<()> {
+        let head = self.step_json(i, s).to_string();
+        let text = |p| self.trainer.pieces().text(p);
+        let (key, n) = match &s.detail {
+            StepDetail::Estimated { dropped, .. } => ("dropped", dropped.len()),
+            StepDetail::Scored { scores } if self.all_scores => ("scores", scores.len()),
+            StepDetail::Pruned { removed } => ("removed", removed.len()),
+            _ => return out.write_all(head.as_bytes()),
+        };
+        let slot = format!("\"{key}\":[]");
+        let at = head.find(&slot).expect("the step has its list") + slot.len() - 1;
+        out.write_all(&head.as_bytes()[..at])?;
+        // Entries are made in a buffer and written a block at a time: a
+        // call through `out` per field was most of the report's time.
+        let mut block: Vec<u8> = Vec::with_capacity(1 << 16);
+        for k in 0..n {
+            if k > 0 {
+                block.push(b',');
+            }
+            match &s.detail {
+                StepDetail::Estimated { dropped, .. } => {
+                    let d = &dropped[k];
+                    write_entry(
+                        &mut block,
+                        text(d.piece),
+                        &[("expected", finite(d.expected))],
+                    )?
+                }
+                StepDetail::Scored { scores: list } | StepDetail::Pruned { removed: list } => {
+                    let x = &list[k];
+                    let fields = [("score", finite(x.loss_increase)), ("uses", json!(x.uses))];
+                    write_entry(&mut block, text(x.piece), &fields)?
+                }
+                _ => unreachable!("only these steps list pieces"),
+            }
+            if block.len() >= 1 << 16 {
+                out.write_all(&block)?;
+                block.clear();
+            }
+        }
+        out.write_all(&block)?;
+        out.write_all(&head.as_bytes()[at..])
     }
 
     fn marks(&self) -> &'static str {
@@ -121,7 +161,7 @@ impl Report<'_> {
             if i > 0 {
                 out.write_all(b",")?;
             }
-            serde_json::to_writer(&mut *out, &self.step_json(i, s))?;
+            self.write_step(out, i, s)?;
         }
         out.write_all(&head.as_bytes()[at..])?;
         out.write_all(b"\n")
@@ -203,11 +243,24 @@ impl Report<'_> {
         let text = |p| format!("{:?}", self.trainer.pieces().text(p));
         match &s.detail {
             StepDetail::Seeded => Ok(()),
-            StepDetail::Estimated { objective } => writeln!(
-                out,
-                "round {} estimated: loss {:.2} (every cut: {:.2})",
-                s.round, s.loss, objective
-            ),
+            StepDetail::Estimated { objective, dropped } => {
+                writeln!(
+                    out,
+                    "round {} estimated: loss {:.2} (every cut: {:.2})",
+                    s.round, s.loss, objective
+                )?;
+                if let Some(last) = dropped.last() {
+                    writeln!(
+                        out,
+                        "    dropped {} expected fewer than 0.5 times, kept {} (the last {} at {:.6})",
+                        dropped.len(),
+                        s.pieces,
+                        text(last.piece),
+                        last.expected
+                    )?;
+                }
+                Ok(())
+            }
             StepDetail::Scored { scores } => {
                 writeln!(out, "round {} scored: {} pieces", s.round, scores.len())?;
                 if self.all_scores {
@@ -243,6 +296,22 @@ impl Report<'_> {
             }
         }
     }
+}
+
+/// `{"piece": .., name: value, ..}` without making a JSON value: a step
+/// can list hundreds of thousands of pieces. Numbers are written as
+/// JSON numbers (an infinity as null, see [`finite`]).
+fn write_entry(out: &mut Vec<u8>, piece: &str, fields: &[(&str, Value)]) -> std::io::Result<()> {
+    out.extend_from_slice(b"{\"piece\":");
+    serde_json::to_writer(&mut *out, piece)?;
+    for (name, value) in fields {
+        out.extend_from_slice(b",\"");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b"\":");
+        serde_json::to_writer(&mut *out, value)?;
+    }
+    out.push(b'}');
+    Ok(())
 }
 
 /// A number for JSON: infinities (a loss no cut reaches) as null.

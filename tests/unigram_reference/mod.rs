@@ -29,6 +29,8 @@ pub struct Step {
     pub scores: Vec<(String, f64)>,
     /// Pruned: the pieces removed, in the order they go.
     pub removed: Vec<String>,
+    /// Estimated: the pieces dropped, in the order they go.
+    pub dropped: Vec<String>,
 }
 
 pub fn words(text: &str, space_mark: bool) -> Vec<(Vec<char>, u64)> {
@@ -139,7 +141,8 @@ impl Reference<'_> {
             .fold(0.0, |sum, (w, f)| sum - *f as f64 * best(w, &v, &self.logp))
     }
 
-    pub fn estimate(&mut self) {
+    /// One EM iteration; returns the pieces it drops.
+    pub fn estimate(&mut self) -> Vec<String> {
         let v = self.vocab(None);
         // Every expected count as a list of logs, summed at the end: the
         // share of a piece no cut needs can be too small for a float.
@@ -155,10 +158,25 @@ impl Reference<'_> {
             }
         }
         let logs: Vec<f64> = expected.iter().map(|e| log_sum(e)).collect();
+        // sentencepiece's rule: a piece of two characters or more expected
+        // fewer than half a time goes (counts compared in millionths, the
+        // lowest first, then the later seed), never below the size asked.
+        let key = |log: f64| (log.exp() * 1e6).round() as i64;
+        let mut low: Vec<usize> = self
+            .alive
+            .iter()
+            .copied()
+            .filter(|&id| !self.is_char(id) && key(logs[id]) < 500_000)
+            .collect();
+        low.sort_by(|&a, &b| key(logs[a]).cmp(&key(logs[b])).then(b.cmp(&a)));
+        let target = self.config.vocab_size - 1;
+        low.truncate(self.alive.len().saturating_sub(target));
+        self.alive.retain(|id| !low.contains(id));
         let total = log_sum(&self.alive.iter().map(|&id| logs[id]).collect::<Vec<_>>());
         for &id in &self.alive {
             self.logp[id] = logs[id] - total;
         }
+        low.iter().map(|&id| self.seeds[id].0.clone()).collect()
     }
 
     fn is_char(&self, id: usize) -> bool {
@@ -193,6 +211,7 @@ impl Reference<'_> {
             loss: self.loss(),
             scores: Vec::new(),
             removed: Vec::new(),
+            dropped: Vec::new(),
         }
     }
 }
@@ -220,8 +239,10 @@ pub fn train(text: &str, c: &Config) -> Vec<Step> {
     let target = c.vocab_size - 1;
     loop {
         for _ in 0..c.em_iterations {
-            r.estimate();
-            steps.push(r.snapshot("estimated"));
+            let dropped = r.estimate();
+            let mut estimated = r.snapshot("estimated");
+            estimated.dropped = dropped;
+            steps.push(estimated);
         }
         if r.alive.len() <= target || r.alive.iter().all(|&id| r.is_char(id)) {
             return steps;

@@ -31,12 +31,18 @@ fn sentence(app: &App, u: &UnigramView, space: &str, brief: bool) -> Option<Stri
             Some(piece_sentence(t, row.piece, space, brief))
         }
         Focus::Merges => {
-            let (_, s) = t.removals().nth(u.removal_row)?;
-            Some(piece_sentence(t, s.piece, space, brief))
+            let (_, gone) = t.gone().nth(u.removal_row)?;
+            Some(piece_sentence(t, gone.piece(), space, brief))
         }
         Focus::Corpus => Some(step_sentence(t, space)),
         Focus::Encode => None,
     }
+}
+
+/// An expected count to two places, cut rather than rounded: a count
+/// below one half never reads 0.50.
+pub fn expected_count(expected: f64) -> String {
+    format!("{:.2}", (expected * 100.0).floor() / 100.0)
 }
 
 /// The loss of the corpus now, as the sentence gives it: whole units.
@@ -98,6 +104,10 @@ pub fn piece_sentence(t: &UnigramTrainer, piece: PieceId, space: &str, brief: bo
             }
             s
         }
+        Verdict::Dropped { round, expected } => format!(
+            "{me} went in round {round}: an EM iteration expected it {} times, below one half, and dropped it before scoring",
+            expected_count(expected)
+        ),
         Verdict::Removed {
             round,
             score,
@@ -133,13 +143,21 @@ pub fn step_sentence(t: &UnigramTrainer, space: &str) -> String {
             "step 0, seeded: {} pieces (every character and the most frequent substrings, each with its count's share); loss {loss}, {tokens} tokens",
             step.pieces
         ),
-        StepDetail::Estimated { .. } => {
+        StepDetail::Estimated { dropped, .. } => {
             let it = match step.phase {
                 UnigramPhase::Estimated { iteration } => iteration,
                 _ => 0,
             };
+            let drops = match dropped.len() {
+                0 => String::new(),
+                d => format!(
+                    "; {} piece{} expected below one half dropped",
+                    thousands(d as u64),
+                    if d == 1 { "" } else { "s" }
+                ),
+            };
             format!(
-                "step {n}, round {} EM {it}/{}: each piece's probability from its expected count over every cut; loss {loss}, {tokens} tokens",
+                "step {n}, round {} EM {it}/{}: each piece's probability from its expected count over every cut{drops}; loss {loss}, {tokens} tokens",
                 step.round,
                 t.config().em_iterations
             )

@@ -209,7 +209,7 @@ fn scroll(app: &mut App, by: Scroll) -> bool {
     let rows = match focus {
         Focus::Corpus => u.trainer.words().len(),
         Focus::Pairs => u.trainer.pieces().alive().len(),
-        Focus::Merges => u.trainer.removals().count(),
+        Focus::Merges => u.trainer.gone_count(),
         Focus::Encode => return false,
     };
     let last = rows.saturating_sub(1);
@@ -256,7 +256,5 @@ pub(super) fn after_change(u: &mut UnigramView) {
     u.piece_row = u
         .piece_row
         .min(u.trainer.pieces().alive().len().saturating_sub(1));
-    u.removal_row = u
-        .removal_row
-        .min(u.trainer.removals().count().saturating_sub(1));
+    u.removal_row = u.removal_row.min(u.trainer.gone_count().saturating_sub(1));
 }

@@ -98,37 +98,96 @@ impl TrieBuilder {
     pub fn build(self) -> Trie {
         let mut edges: Vec<((u32, u8), u32)> = self.edges.into_iter().collect();
         edges.sort_unstable();
-        let mut nodes = Vec::with_capacity(self.values.len());
-        let mut dense = Vec::new();
-        let mut at = 0;
-        for (n, &value) in self.values.iter().enumerate() {
-            let first = at;
-            while at < edges.len() && edges[at].0.0 == n as u32 {
-                at += 1;
+        freeze(&self.values, self.root, &edges)
+    }
+}
+
+impl Trie {
+    /// The trie of `keys` given sorted by their bytes, made without the
+    /// builder's map: each key shares its nodes with the key before it up
+    /// to their common prefix, so a node's children are made in byte
+    /// order, and the edges need only be grouped by parent. A key given
+    /// twice keeps its first value; empty keys are ignored.
+    pub fn from_sorted<'k>(keys: impl IntoIterator<Item = (&'k [u8], u32)>) -> Trie {
+        let mut values = vec![NONE];
+        let mut root = vec![NONE; 256];
+        let mut edges: Vec<((u32, u8), u32)> = Vec::new();
+        // The nodes of the previous key's prefixes, by length - 1.
+        let mut path: Vec<u32> = Vec::new();
+        let mut prev: &[u8] = &[];
+        for (key, value) in keys {
+            if key.is_empty() {
+                continue;
             }
-            let mut table = NONE;
-            if at - first > SCAN_UP_TO && dense.len() < MAX_TABLES * 256 {
-                table = (dense.len() / 256) as u32;
-                let base = dense.len();
-                dense.resize(base + 256, NONE);
-                for &((_, byte), child) in &edges[first..at] {
-                    dense[base + byte as usize] = child;
+            debug_assert!(prev <= key, "keys are sorted");
+            let common = prev.iter().zip(key).take_while(|(a, b)| a == b).count();
+            path.truncate(common);
+            for (i, &b) in key.iter().enumerate().skip(common) {
+                values.push(NONE);
+                let n = (values.len() - 1) as u32;
+                match i {
+                    0 => root[b as usize] = n,
+                    _ => edges.push(((path[i - 1], b), n)),
                 }
+                path.push(n);
             }
-            nodes.push(Node {
-                value,
-                first: first as u32,
-                count: (at - first) as u32,
-                table,
-            });
+            let v = &mut values[path[key.len() - 1] as usize];
+            if *v == NONE {
+                *v = value;
+            }
+            prev = key;
         }
-        Trie {
-            nodes,
-            root: self.root,
-            bytes: edges.iter().map(|e| e.0.1).collect(),
-            children: edges.iter().map(|e| e.1).collect(),
-            dense,
+        // Grouped by parent, keeping each parent's children in byte order.
+        let mut starts = vec![0usize; values.len() + 1];
+        for &((parent, _), _) in &edges {
+            starts[parent as usize + 1] += 1;
         }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut grouped = vec![((0, 0), 0); edges.len()];
+        for &e in &edges {
+            let at = &mut starts[e.0.0 as usize];
+            grouped[*at] = e;
+            *at += 1;
+        }
+        freeze(&values, root, &grouped)
+    }
+}
+
+/// The trie of nodes with `values`, the root's children by byte `root`,
+/// and `edges` sorted by parent, then byte.
+fn freeze(values: &[u32], root: Vec<u32>, edges: &[((u32, u8), u32)]) -> Trie {
+    let mut nodes = Vec::with_capacity(values.len());
+    let mut dense = Vec::new();
+    let mut at = 0;
+    for (n, &value) in values.iter().enumerate() {
+        let first = at;
+        while at < edges.len() && edges[at].0.0 == n as u32 {
+            at += 1;
+        }
+        let mut table = NONE;
+        if at - first > SCAN_UP_TO && dense.len() < MAX_TABLES * 256 {
+            table = (dense.len() / 256) as u32;
+            let base = dense.len();
+            dense.resize(base + 256, NONE);
+            for &((_, byte), child) in &edges[first..at] {
+                dense[base + byte as usize] = child;
+            }
+        }
+        nodes.push(Node {
+            value,
+            first: first as u32,
+            count: (at - first) as u32,
+            table,
+        });
+    }
+    Trie {
+        nodes,
+        root,
+        bytes: edges.iter().map(|e| e.0.1).collect(),
+        children: edges.iter().map(|e| e.1).collect(),
+        dense,
     }
 }
 
@@ -231,5 +290,56 @@ mod tests {
         let mut got = Vec::new();
         t.prefixes(b"ab", |len, v| got.push((len, v)));
         assert_eq!(got, [(2, 0)]);
+    }
+
+    /// Every prefix of every text, as (length, value), by both builds.
+    fn walks(t: &Trie, texts: &[Vec<u8>]) -> Vec<Vec<(usize, u32)>> {
+        let mut out = Vec::new();
+        for text in texts {
+            for start in 0..text.len() {
+                let mut got = Vec::new();
+                t.prefixes(&text[start..], |len, v| got.push((len, v)));
+                out.push(got);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_trie_made_from_sorted_keys_walks_as_one_built_key_by_key() {
+        // Keys over a small alphabet (long shared prefixes), some twice,
+        // and one byte with 200 children (a node with a table).
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut keys: Vec<Vec<u8>> = (0..2000)
+            .map(|_| {
+                (0..1 + next(7))
+                    .map(|_| b"abc\xff"[next(4) as usize])
+                    .collect()
+            })
+            .collect();
+        keys.extend((0..200u8).map(|b| vec![b'z', b]));
+        let mut built = TrieBuilder::new();
+        for (i, k) in keys.iter().enumerate() {
+            built.insert(k, i as u32);
+        }
+        let mut sorted: Vec<(&[u8], u32)> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (&k[..], i as u32))
+            .collect();
+        sorted.sort_by(|a, b| a.0.cmp(b.0));
+        let from_sorted = Trie::from_sorted(sorted);
+        let texts: Vec<Vec<u8>> = keys
+            .iter()
+            .take(300)
+            .map(|k| [&k[..], b"ab", &k[..]].concat())
+            .collect();
+        assert_eq!(walks(&built.build(), &texts), walks(&from_sorted, &texts));
     }
 }

@@ -52,6 +52,9 @@ pub enum Verdict {
         score: PieceScore,
         threshold: Option<f64>,
     },
+    /// Dropped after an EM iteration of round `round`: it was expected
+    /// `expected` times, fewer than one half.
+    Dropped { round: usize, expected: f64 },
     /// In the vocabulary and scored this round: it would go in the coming
     /// prune (`goes`), the prune keeping scores above `threshold`.
     Scored {
@@ -184,8 +187,18 @@ impl UnigramTrainer {
     fn removed_verdict(&self, piece: PieceId) -> Verdict {
         let steps = self.steps();
         for (i, step) in steps.iter().enumerate() {
-            let StepDetail::Pruned { removed } = &step.detail else {
-                continue;
+            let removed = match &step.detail {
+                StepDetail::Pruned { removed } => removed,
+                StepDetail::Estimated { dropped, .. } => {
+                    if let Some(d) = dropped.iter().find(|d| d.piece == piece) {
+                        return Verdict::Dropped {
+                            round: step.round,
+                            expected: d.expected,
+                        };
+                    }
+                    continue;
+                }
+                _ => continue,
             };
             let Some(&score) = removed.iter().find(|s| s.piece == piece) else {
                 continue;
@@ -202,7 +215,7 @@ impl UnigramTrainer {
                 threshold,
             };
         }
-        unreachable!("a piece out of the vocabulary was removed by a prune")
+        unreachable!("a piece out of the vocabulary was dropped or pruned")
     }
 
     /// The words whose best cut now differs from their cut just before

@@ -1,7 +1,7 @@
 //! A word's lattice: every piece of the vocabulary that stands at each
-//! place of the word, and the walks over it that training needs: the best
-//! cut (Viterbi), the best cut without one piece, and the share of all
-//! cuts that takes each piece (forward-backward).
+//! place of the word, and the best cut (Viterbi), with or without one
+//! piece; the share of all cuts that takes each piece is in
+//! [`crate::train::unigram::forward_backward`].
 //!
 //! Edges are listed by their start, shortest first, so a walk in list
 //! order finds every path into a place before any path out of it.
@@ -67,6 +67,40 @@ impl Viterbi {
         self.best[len]
     }
 
+    /// The log-probability of the best cut, as [`Viterbi::run`] finds it,
+    /// without noting the path: the loss needs only the value, and it is
+    /// summed after every step.
+    pub fn value(&mut self, edges: &[Edge], len: usize, logp: &[f64]) -> f64 {
+        self.best.clear();
+        self.best.resize(len + 1, f64::NEG_INFINITY);
+        self.best[0] = 0.0;
+        for e in edges {
+            let value = self.best[e.start as usize] + logp[e.piece as usize];
+            let end = &mut self.best[e.end as usize];
+            *end = end.max(value);
+        }
+        self.best[len]
+    }
+
+    /// The same without the piece `skip`.
+    pub fn value_without(
+        &mut self,
+        edges: &[Edge],
+        len: usize,
+        logp: &[f64],
+        skip: PieceId,
+    ) -> f64 {
+        self.best.clear();
+        self.best.resize(len + 1, f64::NEG_INFINITY);
+        self.best[0] = 0.0;
+        for e in edges.iter().filter(|e| e.piece != skip) {
+            let value = self.best[e.start as usize] + logp[e.piece as usize];
+            let end = &mut self.best[e.end as usize];
+            *end = end.max(value);
+        }
+        self.best[len]
+    }
+
     /// The edges of the best cut found by the last [`Viterbi::run`] over
     /// `edges`, in order (empty if there was none).
     pub fn path_in(&self, edges: &[Edge], out: &mut Vec<u32>) {
@@ -96,52 +130,4 @@ pub fn log_add(a: f64, b: f64) -> f64 {
     }
     let (hi, lo) = if a > b { (a, b) } else { (b, a) };
     hi + (lo - hi).exp().ln_1p()
-}
-
-/// Forward and backward sums of a word, reused from word to word.
-#[derive(Debug, Default)]
-pub struct ForwardBackward {
-    alpha: Vec<f64>,
-    beta: Vec<f64>,
-}
-
-impl ForwardBackward {
-    /// The log of the sum of every cut's probability (minus infinity if
-    /// there is no cut), and for each edge, through `seen`, the log of the
-    /// share of that sum held by the cuts that take it (a log, since a
-    /// piece no cut needs can hold a share too small for a float).
-    pub fn run(
-        &mut self,
-        edges: &[Edge],
-        len: usize,
-        logp: &[f64],
-        mut seen: impl FnMut(PieceId, f64),
-    ) -> f64 {
-        self.alpha.clear();
-        self.alpha.resize(len + 1, f64::NEG_INFINITY);
-        self.beta.clear();
-        self.beta.resize(len + 1, f64::NEG_INFINITY);
-        self.alpha[0] = 0.0;
-        for e in edges {
-            let (s, t) = (e.start as usize, e.end as usize);
-            self.alpha[t] = log_add(self.alpha[t], self.alpha[s] + logp[e.piece as usize]);
-        }
-        self.beta[len] = 0.0;
-        for e in edges.iter().rev() {
-            let (s, t) = (e.start as usize, e.end as usize);
-            self.beta[s] = log_add(self.beta[s], logp[e.piece as usize] + self.beta[t]);
-        }
-        let z = self.alpha[len];
-        if z == f64::NEG_INFINITY {
-            return z;
-        }
-        for e in edges {
-            let (s, t) = (e.start as usize, e.end as usize);
-            seen(
-                e.piece,
-                self.alpha[s] + logp[e.piece as usize] + self.beta[t] - z,
-            );
-        }
-        z
-    }
 }

@@ -1,9 +1,11 @@
 //! Every word's lattice, kept: the pieces change only when a prune removes
 //! some, so the lattices are found once (by a walk of the seeds' trie over
 //! each word) and each prune keeps the edges of the pieces left, instead
-//! of walking a trie again at every EM iteration.
+//! of walking a trie again at every EM iteration. The trie is made from the
+//! seeds sorted, which is several times quicker than key by key for a
+//! million of them.
 
-use crate::models::spm::trie::TrieBuilder;
+use crate::models::spm::trie::Trie;
 use crate::train::unigram::lattice::{Edge, PieceId, edges};
 use crate::train::unigram::words::Words;
 
@@ -18,11 +20,13 @@ impl Lattices {
     /// The lattices of `words` for the pieces `texts` (a piece's id is its
     /// place in the list).
     pub fn build<'a>(words: &Words, texts: impl IntoIterator<Item = &'a str>) -> Lattices {
-        let mut b = TrieBuilder::new();
-        for (id, t) in texts.into_iter().enumerate() {
-            b.insert(t.as_bytes(), id as PieceId);
-        }
-        let trie = b.build();
+        let mut keys: Vec<(&[u8], PieceId)> = texts
+            .into_iter()
+            .enumerate()
+            .map(|(id, t)| (t.as_bytes(), id as PieceId))
+            .collect();
+        keys.sort_unstable();
+        let trie = Trie::from_sorted(keys);
         let mut out = Lattices {
             starts: Vec::with_capacity(words.len() + 1),
             edges: Vec::new(),

@@ -59,7 +59,7 @@ pub fn score_pieces(
         taken.sort_unstable();
         taken.dedup();
         for &p in &taken {
-            let without = viterbi.run(lattice, word.len(), logp, Some(p));
+            let without = viterbi.value_without(lattice, word.len(), logp, p);
             increase[p as usize] += count as f64 * (best - without);
             uses[p as usize] += count;
         }

@@ -13,7 +13,7 @@
 
 use crate::error::Result;
 use crate::train::unigram::config::UnigramConfig;
-use crate::train::unigram::estimate::estimate;
+use crate::train::unigram::estimate::{Dropped, estimate};
 use crate::train::unigram::lattice::PieceId;
 use crate::train::unigram::lattices::Lattices;
 use crate::train::unigram::pieces::Pieces;
@@ -81,14 +81,34 @@ impl std::fmt::Display for UnigramStop {
     }
 }
 
+/// A piece that went: removed by a prune with its score, or dropped after
+/// an EM iteration with its expected count.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Gone<'a> {
+    Pruned(&'a PieceScore),
+    Dropped(&'a Dropped),
+}
+
+impl Gone<'_> {
+    pub fn piece(&self) -> PieceId {
+        match self {
+            Gone::Pruned(s) => s.piece,
+            Gone::Dropped(d) => d.piece,
+        }
+    }
+}
+
 /// What a step did, beyond its phase.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StepDetail {
     Seeded,
     /// The negative log-likelihood of the corpus over every cut of each
-    /// word, under the probabilities the iteration started from.
+    /// word, under the probabilities the iteration started from, and the
+    /// pieces dropped for an expected count below one half (lowest
+    /// first).
     Estimated {
         objective: f64,
+        dropped: Vec<Dropped>,
     },
     /// Each piece of two characters or more, in id order.
     Scored {
@@ -259,9 +279,15 @@ impl UnigramTrainer {
     }
 
     fn estimate_step(&mut self, phase: UnigramPhase, round: usize) -> UnigramStep {
-        let e = estimate(&self.words, &self.lattices, &self.pieces);
+        let target = self.config.learned_target();
+        let e = estimate(&self.words, &self.lattices, &self.pieces, target);
         let before = self.pieces.replace_logp(&e.logp);
         self.replaced.push((self.steps.len(), before));
+        if !e.dropped.is_empty() {
+            self.pieces.remove(&dropped_ids(&e.dropped));
+            let pieces = &self.pieces;
+            self.lattices = Arc::new(self.lattices.filtered(|p| pieces.is_alive(p)));
+        }
         let cut = corpus_cut(&self.words, &self.lattices, &self.pieces);
         UnigramStep {
             phase,
@@ -271,6 +297,7 @@ impl UnigramTrainer {
             tokens: cut.tokens,
             detail: StepDetail::Estimated {
                 objective: e.objective,
+                dropped: e.dropped,
             },
         }
     }
@@ -329,19 +356,30 @@ impl UnigramTrainer {
         self.stop = None;
         let step = self.steps.pop().expect("more than the seeding");
         match step.detail {
-            StepDetail::Estimated { .. } => {
+            StepDetail::Estimated { dropped, .. } => {
                 let (at, before) = self.replaced.pop().expect("an estimate kept its values");
                 debug_assert_eq!(at, self.steps.len());
+                // Back in first: the values replaced were the pieces' then.
+                self.pieces.restore(&dropped_ids(&dropped));
                 self.pieces.replace_logp(&before);
+                if !dropped.is_empty() {
+                    self.refilter_lattices();
+                }
             }
             StepDetail::Pruned { removed } => {
                 self.pieces.restore(&ids(&removed));
-                let pieces = &self.pieces;
-                self.lattices = Arc::new(self.seed_lattices.filtered(|p| pieces.is_alive(p)));
+                self.refilter_lattices();
             }
             StepDetail::Scored { .. } | StepDetail::Seeded => {}
         }
         true
+    }
+
+    /// The lattices over the pieces in the vocabulary, from the seeds'
+    /// (after pieces came back).
+    fn refilter_lattices(&mut self) {
+        let pieces = &self.pieces;
+        self.lattices = Arc::new(self.seed_lattices.filtered(|p| pieces.is_alive(p)));
     }
 
     /// Go to the state after exactly `n` steps (or as far as training
@@ -371,6 +409,49 @@ impl UnigramTrainer {
         })
     }
 
+    /// The pieces dropped after EM iterations so far, newest first, each
+    /// with the round it went in.
+    pub fn drops(&self) -> impl Iterator<Item = (usize, &Dropped)> + '_ {
+        self.steps.iter().rev().flat_map(|s| match &s.detail {
+            StepDetail::Estimated { dropped, .. } => dropped
+                .iter()
+                .rev()
+                .map(|d| (s.round, d))
+                .collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// Every piece gone so far, dropped after an EM iteration or removed
+    /// by a prune, newest first, each with the round it went in.
+    pub fn gone(&self) -> impl Iterator<Item = (usize, Gone<'_>)> + '_ {
+        self.steps.iter().rev().flat_map(|s| {
+            let (pruned, dropped): (&[PieceScore], &[Dropped]) = match &s.detail {
+                StepDetail::Pruned { removed } => (removed, &[]),
+                StepDetail::Estimated { dropped, .. } => (&[], dropped),
+                _ => (&[], &[]),
+            };
+            let round = s.round;
+            pruned
+                .iter()
+                .rev()
+                .map(move |r| (round, Gone::Pruned(r)))
+                .chain(dropped.iter().rev().map(move |d| (round, Gone::Dropped(d))))
+        })
+    }
+
+    /// How many pieces [`UnigramTrainer::gone`] lists, without walking them.
+    pub fn gone_count(&self) -> usize {
+        self.steps
+            .iter()
+            .map(|s| match &s.detail {
+                StepDetail::Pruned { removed } => removed.len(),
+                StepDetail::Estimated { dropped, .. } => dropped.len(),
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// The scores of the round under way, if it has been scored.
     pub fn current_scores(&self) -> Option<&[PieceScore]> {
         match &self.last_step().detail {
@@ -396,4 +477,8 @@ impl UnigramTrainer {
     pub fn piece_id(&self, text: &str) -> Option<PieceId> {
         self.pieces.find(text)
     }
+}
+
+fn dropped_ids(dropped: &[Dropped]) -> Vec<PieceId> {
+    dropped.iter().map(|d| d.piece).collect()
 }
