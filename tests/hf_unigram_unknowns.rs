@@ -136,7 +136,10 @@ fn commands_refuse_the_text(file: &std::path::Path, dir: &hf::TempDir) {
     let text = "the \u{1F642} end";
     let run = |args: &[&str]| {
         let out = Command::new(bin).args(args).output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     let (code, err) = run(&["encode", "--tokenizer", file.to_str().unwrap(), text]);
     assert_eq!(code, Some(2), "{err}");

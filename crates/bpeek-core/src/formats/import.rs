@@ -3,9 +3,9 @@
 //! whose model is byte-level BPE.
 
 use crate::TokenId;
+use crate::decode::ByteLevelChain;
 use crate::encoder::{SpecialToken, Tokenizer};
 use crate::error::{Error, Result, quoted};
-use crate::decode::ByteLevelChain;
 use crate::formats::byte_unicode;
 use crate::formats::hf_export;
 use crate::formats::hf_fields::vocab_ids;

@@ -18,11 +18,11 @@ mod unknown_runs;
 use crate::TokenId;
 use crate::error::{Error, Result};
 pub use bpe::KeptWords;
-pub use unknown_runs::NoPiece;
 use normalize::{CharsMap, Normalizer, SPACE, valid_char_len};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 use trie::{Trie, TrieBuilder};
+pub use unknown_runs::NoPiece;
 
 /// How a model cuts text into pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -37,15 +37,16 @@ impl NoPiece {
     pub fn error(&self, text: &[u8], text_at: Option<usize>) -> Error {
         let given = text
             .get(self.at..)
-            .and_then(|rest| String::from_utf8_lossy(&rest[..rest.len().min(4)]).chars().next())
+            .and_then(|rest| {
+                String::from_utf8_lossy(&rest[..rest.len().min(4)])
+                    .chars()
+                    .next()
+            })
             .unwrap_or(self.normalized);
         let normalized = if given == self.normalized {
             String::new()
         } else {
-            format!(
-                ", {} once normalized",
-                quoted(&self.normalized.to_string())
-            )
+            format!(", {} once normalized", quoted(&self.normalized.to_string()))
         };
         let place = match text_at {
             Some(start) => format!("at byte {} of the text", start + self.at),
@@ -109,7 +110,12 @@ impl Runs {
     }
 
     /// The text is over: give the run held back, if any.
-    pub fn end(&mut self, model: &SpmModel, norm: &[u8], emit: &mut impl FnMut(TokenId, Range<usize>)) {
+    pub fn end(
+        &mut self,
+        model: &SpmModel,
+        norm: &[u8],
+        emit: &mut impl FnMut(TokenId, Range<usize>),
+    ) {
         let Some(run) = self.run.take() else {
             return;
         };
@@ -125,7 +131,11 @@ impl Runs {
         while at < run.end {
             let len = one_char_len(&norm[at..]);
             for k in at..at + len {
-                let span = if k + 1 == at + len { at..at + len } else { at..at };
+                let span = if k + 1 == at + len {
+                    at..at + len
+                } else {
+                    at..at
+                };
                 emit(model.byte_ids[norm[k] as usize], span);
             }
             at += len;
