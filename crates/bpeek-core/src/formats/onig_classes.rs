@@ -42,7 +42,9 @@ pub fn not_run(pattern: &str) -> Option<&'static str> {
                             );
                         }
                         Some('X') => {
-                            return Some("holds \\X (a grapheme cluster), which bpeek does not run");
+                            return Some(
+                                "holds \\X (a grapheme cluster), which bpeek does not run",
+                            );
                         }
                         _ => {}
                     }

@@ -130,13 +130,9 @@ impl Runs {
         let mut at = run.start;
         while at < run.end {
             let len = one_char_len(&norm[at..]);
-            for k in at..at + len {
-                let span = if k + 1 == at + len {
-                    at..at + len
-                } else {
-                    at..at
-                };
-                emit(model.byte_ids[norm[k] as usize], span);
+            for (k, &b) in norm[at..at + len].iter().enumerate() {
+                let span = if k + 1 == len { at..at + len } else { at..at };
+                emit(model.byte_ids[b as usize], span);
             }
             at += len;
         }

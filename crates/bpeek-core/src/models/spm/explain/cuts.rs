@@ -269,7 +269,7 @@ mod tests {
                     .map(|(_, id, score)| (id, score));
                 assert_eq!(cuts.whole, whole);
                 let best = cuts.best.expect("a text of characters has a cut");
-                assert_eq!(Ok(best.pieces), unigram::encode(&model, text));
+                assert_eq!(Ok(best.pieces.clone()), unigram::encode(&model, text));
                 assert_eq!(Some(best.total), highest(all.iter().cloned()));
                 assert_eq!(best.total, total_of(&model, text, &best));
                 let split = highest(all.into_iter().filter(|c| c.pieces.len() > 1));
