@@ -513,7 +513,9 @@ fn wordpiece_seed() -> Value {
 
 /// Hugging Face files whose normalizer and pre-tokenizer run as their
 /// own steps: BPE on characters, Unigram, WordLevel and byte-level BPE,
-/// each with a long pipeline of regexes, character classes and Metaspace.
+/// each with a long pipeline of regexes, character classes and Metaspace;
+/// and a Unigram file with `unk_id: null` (texts with characters no piece
+/// covers are refused, never a panic).
 #[test]
 fn hugging_face_pipelines() {
     let mut rng = Rng(seed() + 5);
@@ -565,6 +567,18 @@ fn hugging_face_pipelines() {
                   "vocab": [["<unk>", 0.0], ["\u{2581}", -1.0], ["a", -2.0], ["b", -2.5],
                             ["\u{2581}ab", -1.5]]},
     });
+    // No unknown piece: a character no piece covers fails the encoding.
+    let unigram_no_unknown = json!({
+        "added_tokens": [{"id": 0, "content": "<s>", "special": true, "normalized": false}],
+        "normalizer": {"type": "Lowercase"},
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "\u{2581}",
+                          "prepend_scheme": "always", "split": true},
+        "decoder": {"type": "Metaspace", "replacement": "\u{2581}",
+                    "prepend_scheme": "always", "split": true},
+        "model": {"type": "Unigram", "unk_id": null, "byte_fallback": false,
+                  "vocab": [["<s>", 0.0], ["\u{2581}", -1.0], ["a", -2.0], ["b", -2.5],
+                            ["\u{2581}ab", -1.5], ["x", 20.0], ["xy", -0.5]]},
+    });
     let tok = trained(Mode::Byte);
     let byte_level = json!({
         "normalizer": null,
@@ -586,6 +600,7 @@ fn hugging_face_pipelines() {
     for (name, doc) in [
         ("BPE on characters", char_bpe),
         ("Unigram", unigram),
+        ("Unigram without an unknown piece", unigram_no_unknown),
         ("WordLevel", wordlevel_seed()),
         ("WordPiece", wordpiece_seed()),
         ("byte-level BPE", byte_level),

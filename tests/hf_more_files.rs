@@ -6,7 +6,9 @@
 //! Fuse) or `CTC` (with and without its cleanup), a WordPiece file cutting
 //! words with `FixedLength` or with no decoder (the tokens joined by
 //! spaces), byte-level files whose decoder is `ByteLevel` then Strip, or
-//! Replace and Metaspace, and byte-level files trained without
+//! Replace and Metaspace, or has steps before `ByteLevel` (Replace, Strip,
+//! Fuse, a second ByteLevel; with added tokens, one of them not in the
+//! byte alphabet), and byte-level files trained without
 //! `initial_alphabet` (a byte with no token is dropped and its neighbours
 //! merge; on bpeek's fast path and behind NFKC, its steps). Each gives the library's
 //! ids on random texts full of the added tokens' texts, and decodes the

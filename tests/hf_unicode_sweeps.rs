@@ -387,3 +387,68 @@ fn split_patterns_of_classes_cut_every_code_point_as_the_library() {
     .collect();
     sweep(&python, "pre_tokenizer", steps, &texts, pattern);
 }
+
+/// The constructs of Oniguruma that are not classes, each in a `Split`
+/// over every code point: case folding (`(?i)`; one character to one, as
+/// in `K` for the Kelvin sign), word boundaries, the end before a last
+/// newline (`\Z`), a line break (`\R`) and a grapheme cluster (`\X`).
+/// Each cuts as the library cuts, or the file is refused naming it
+/// ([`constructs_bpeek_refuses_are_named`]).
+const CONSTRUCTS: [&str; 8] = [
+    r"(?i)k",
+    r"(?i)[a-z]+",
+    r"\b",
+    r"\B.",
+    r".\Z",
+    r"\R",
+    r"\X",
+    r"a\b.",
+];
+
+#[test]
+fn regex_constructs_cut_every_code_point_as_the_library() {
+    let Some(python) = hf::python() else { return };
+    let texts = pre_tokenizer_texts();
+    let steps = CONSTRUCTS
+        .iter()
+        .filter(|p| refused(p).is_none())
+        .map(|p| json!({"type": "Split", "pattern": {"Regex": p}, "behavior": "Isolated", "invert": false}))
+        .collect();
+    sweep(&python, "pre_tokenizer", steps, &texts, pattern);
+}
+
+/// Why bpeek refuses a `Split` of `pattern`, if it does.
+fn refused(pattern: &str) -> Option<String> {
+    let doc = json!({
+        "model": {"type": "WordLevel", "vocab": {"<unk>": 0}, "unk_token": "<unk>"},
+        "pre_tokenizer": {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated",
+                          "invert": false},
+    });
+    bpeek::bpe::formats::import::hugging_face("tokenizer.json", &doc)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// The constructs bpeek does not run as Oniguruma does are refused by
+/// name, never run differently: word boundaries (Oniguruma's word
+/// characters differ from the engine's on eight code points) and `\X`.
+#[test]
+fn constructs_bpeek_refuses_are_named() {
+    let named: Vec<(&str, String)> = CONSTRUCTS
+        .iter()
+        .filter_map(|p| Some((*p, refused(p)?)))
+        .collect();
+    let patterns: Vec<&str> = named.iter().map(|(p, _)| *p).collect();
+    assert_eq!(patterns, [r"\b", r"\B.", r"\X", r"a\b."]);
+    for (p, why) in &named {
+        let name = if p.contains('X') {
+            "grapheme cluster"
+        } else {
+            "word boundary"
+        };
+        assert!(
+            why.contains(name) && why.contains("pre_tokenizer.pattern"),
+            "{p}: {why}"
+        );
+    }
+}

@@ -196,7 +196,7 @@ fn malformed_files_of_every_format_are_rejected_clearly() {
         (format!("{}:gpt2", write("nobytes.tiktoken", "YQ== 0\n")), "no token for the byte 0x00"),
         (write("plain.tiktoken", "YQ== 0\n"), "has no pre-tokenizer"),
         (write("truncated.json", "{\"model\": {\"type\": \"BPE\", \"vocab\""), "malformed JSON"),
-        (write("unigram.json", r#"{"model": {"type": "Unigram", "vocab": []}}"#), "model.unk_id: null"),
+        (write("unigram.json", r#"{"model": {"type": "Unigram", "vocab": []}}"#), "no normal, user-defined or unused piece"),
         (write("wordlevel.json", r#"{"model": {"type": "WordLevel", "vocab": {}}}"#), "model: unk_token \"<unk>\" is not in the vocabulary"),
         (write("wordmodel.json", r#"{"model": {"type": "WordModel", "vocab": {}}}"#), "model.type 'WordModel' is not supported"),
         (write("wordpiece.json", r#"{"model": {"type": "WordPiece", "vocab": {}}}"#), "model: unk_token \"[UNK]\" is not in the vocabulary"),

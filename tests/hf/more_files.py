@@ -2,7 +2,7 @@
 with added tokens the vocabulary lacks (special and not), WordPiece
 files decoding through a decoder Sequence or CTC or cutting words with
 FixedLength, byte-level files whose decoder Sequence runs steps after
-ByteLevel, and byte-level files trained without initial_alphabet (bytes
+ByteLevel or before it (on the tokens' byte-level spellings), and byte-level files trained without initial_alphabet (bytes
 with no token dropped).
 
 stdin: {"dir": folder, "corpus": [lines], "texts": [...], "id_lists":
@@ -33,7 +33,7 @@ def unigram(lowercase):
     return tok
 
 
-def byte_level(decoder, every_byte=True, normalizer=None):
+def byte_level(decoder, every_byte=True, normalizer=None, added=False):
     """Byte-level BPE; without `every_byte`, trained as BpeTrainer does by
     default (no initial_alphabet): only the bytes of the corpus have tokens."""
     tok = Tokenizer(models.BPE())
@@ -44,6 +44,9 @@ def byte_level(decoder, every_byte=True, normalizer=None):
     alphabet = pre_tokenizers.ByteLevel.alphabet() if every_byte else []
     trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=["<s>"], initial_alphabet=alphabet, show_progress=False)
     tok.train_from_iterator(corpus, trainer)
+    if added:
+        tok.add_tokens(["hello world", "na\u00efve"])
+        tok.add_special_tokens(["<extra>"])
     return tok
 
 
@@ -72,6 +75,12 @@ files = {
     "bytelevel_strip": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Strip(" ", 1, 1)])),
     "bytelevel_replace": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Replace("e", "E"),
                                                         decoders.Metaspace()])),
+    "bytelevel_replace_first": byte_level(decoders.Sequence([decoders.Replace("\u0120", "_"), decoders.ByteLevel()]), added=True),
+    "bytelevel_strip_first": byte_level(decoders.Sequence([decoders.Strip("\u0120", 1, 0), decoders.ByteLevel(),
+                                                           decoders.Strip(" ", 0, 1)]), added=True),
+    "bytelevel_fuse_first": byte_level(decoders.Sequence([decoders.Fuse(), decoders.ByteLevel()]), added=True),
+    "bytelevel_twice": byte_level(decoders.Sequence([decoders.ByteLevel(), decoders.Replace("a", "\u0120"),
+                                                     decoders.ByteLevel()]), added=True),
     "bytelevel_some_bytes": byte_level(decoders.ByteLevel(), every_byte=False),
     "bytelevel_some_bytes_nfkc": byte_level(decoders.ByteLevel(), every_byte=False, normalizer=normalizers.NFKC()),
     "ctc_no_cleanup": word_piece(decoders.CTC(pad_token="[PAD]", word_delimiter_token="|", cleanup=False)),

@@ -11,11 +11,12 @@ use crate::models::byte_index::ByteIndex;
 use crate::models::char_bpe::CharBpe;
 use crate::models::chunk_cache::ChunkCache;
 use crate::models::rank_pairs::pair_ranks;
-use crate::models::spm::{Algorithm, KeptWords, SpmModel};
+use crate::models::spm::{Algorithm, KeptWords, NoPiece, SpmModel};
 use crate::models::wordpiece::WordPiece;
 use crate::names::{Mode, TieRule};
 use crate::normalize::added::AddedVocab;
 use crate::pipeline::{AddedTokens, Cut, Piece, PreTokenizer};
+use crate::pretokenize::pattern_work;
 use crate::pretokenize::pretok::{Chunker, Digits, Pretok};
 use crate::pretokenize::regex_split::RegexChain;
 use crate::token_bytes::TokenBytes;
@@ -44,9 +45,8 @@ pub struct Tokenizer {
     pub(crate) chat: Option<Arc<ChatTemplate>>,
     /// A file's `truncation` and `padding`, which `encode` applies.
     pub(crate) lengths: Option<Arc<crate::post::length::LengthRules>>,
-    /// A byte-level file's decoder steps after `ByteLevel`, run on the
-    /// text the bytes make.
-    pub(crate) after_bytes: Option<Arc<Vec<crate::decode::steps::DecodeStep>>>,
+    /// A byte-level file's decoder steps other than a first `ByteLevel`.
+    pub(crate) after_bytes: Option<Arc<crate::decode::ByteLevelChain>>,
 }
 
 /// One encoded token with what it stands for.
@@ -692,15 +692,24 @@ impl Tokenizer {
                             .and_then(|start| text.get(start..start + t.len()))
                             .filter(|s| s.as_ptr() == t.as_ptr())
                     });
-                    self.encode_ordinary(t, s, first, cache.as_deref_mut(), &mut ids)
+                    let got = self.encode_ordinary(t, s, first, cache.as_deref_mut(), &mut ids);
+                    if let Err(missing) = got {
+                        let start = t.as_ptr() as usize - bytes.as_ptr() as usize;
+                        pattern_work::note(missing.error(t, Some(start)));
+                    }
                 }
-                Piece::Normalized(t) => self.encode_ordinary(
-                    t.as_bytes(),
-                    Some(&t),
-                    first,
-                    cache.as_deref_mut(),
-                    &mut ids,
-                ),
+                Piece::Normalized(t) => {
+                    let got = self.encode_ordinary(
+                        t.as_bytes(),
+                        Some(&t),
+                        first,
+                        cache.as_deref_mut(),
+                        &mut ids,
+                    );
+                    if let Err(missing) = got {
+                        pattern_work::note(missing.error(t.as_bytes(), None));
+                    }
+                }
             }
             first = false;
         });
@@ -792,12 +801,14 @@ impl Tokenizer {
         at_start: bool,
         cache: Option<&mut EncodeCache>,
         out: &mut Vec<TokenId>,
-    ) {
+    ) -> std::result::Result<(), NoPiece> {
         match &self.model {
-            Model::SentencePiece(m) => match cache.and_then(EncodeCache::words) {
-                Some(kept) => m.encode_piece_in(text, at_start, out, kept),
-                None => m.encode_piece(text, at_start, out, None),
-            },
+            Model::SentencePiece(m) => {
+                return match cache.and_then(EncodeCache::words) {
+                    Some(kept) => m.encode_piece_in(text, at_start, out, kept),
+                    None => m.encode_piece(text, at_start, out, None),
+                };
+            }
             Model::WordPiece(m) => {
                 m.encode_piece(&String::from_utf8_lossy(text), at_start, out, None)
             }
@@ -814,6 +825,7 @@ impl Tokenizer {
                 Mode::Char => m.encode_words(&self.vocab, text, out),
             },
         }
+        Ok(())
     }
 
     /// The ids of one chunk of a byte-level tokenizer, in `symbols`;

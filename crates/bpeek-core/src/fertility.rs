@@ -3,6 +3,8 @@
 
 use crate::TokenId;
 use crate::encoder::Tokenizer;
+use crate::models::spm::NoPiece;
+use crate::pretokenize::pattern_work;
 use crate::script::{self, Script};
 use std::ops::Range;
 
@@ -100,12 +102,14 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
     }
     if let Some(wp) = tok.wordpiece() {
         return model_spans(tok, text, |t, at_start, ids, spans| {
-            wp.encode_piece(t, at_start, ids, Some(spans))
+            wp.encode_piece(t, at_start, ids, Some(spans));
+            Ok(())
         });
     }
     if let Some(m) = tok.char_bpe() {
         return model_spans(tok, text, |t, at_start, ids, spans| {
-            m.encode_piece(t, at_start, ids, Some(spans))
+            m.encode_piece(t, at_start, ids, Some(spans));
+            Ok(())
         });
     }
     if tok.mode() == crate::Mode::Char {
@@ -113,7 +117,8 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
     }
     if tok.rewrites_text() {
         return model_spans(tok, text, |t, at_start, ids, spans| {
-            tok.encode_steps_piece(t, at_start, ids, spans)
+            tok.encode_steps_piece(t, at_start, ids, spans);
+            Ok(())
         });
     }
     let mut at = 0;
@@ -137,23 +142,31 @@ pub fn token_spans(tok: &Tokenizer, text: &str) -> Vec<(TokenId, Range<usize>)> 
 fn spm_spans(spm: &crate::models::spm::SpmModel, text: &str) -> Vec<(TokenId, Range<usize>)> {
     let mut ids = Vec::new();
     let mut spans = Vec::new();
-    spm.encode(text.as_bytes(), &mut ids, Some(&mut spans));
+    if let Err(missing) = spm.encode(text.as_bytes(), &mut ids, Some(&mut spans)) {
+        pattern_work::note(missing.error(text.as_bytes(), Some(0)));
+    }
     ids.into_iter().zip(spans).collect()
 }
 
 /// The tokens of a model that encodes on its own (WordPiece, BPE on
 /// characters) cover the characters they were made from; added tokens
-/// matched whole cover their own text.
+/// matched whole cover their own text. A character a model with no unknown
+/// piece fails on goes to the [`pattern_work::watch`] around.
 fn model_spans(
     tok: &Tokenizer,
     text: &str,
-    encode: impl Fn(&str, bool, &mut Vec<TokenId>, &mut Vec<Range<usize>>),
+    encode: impl Fn(&str, bool, &mut Vec<TokenId>, &mut Vec<Range<usize>>) -> Result<(), NoPiece>,
 ) -> Vec<(TokenId, Range<usize>)> {
     let mut out = Vec::new();
+    let failed = |t: &str, at: usize, missing: NoPiece| {
+        pattern_work::note(missing.error(t.as_bytes(), Some(at)));
+    };
     let Some(added) = tok.added() else {
         let mut ids = Vec::new();
         let mut spans = Vec::new();
-        encode(text, true, &mut ids, &mut spans);
+        if let Err(missing) = encode(text, true, &mut ids, &mut spans) {
+            failed(text, 0, missing);
+        }
         return ids.into_iter().zip(spans).collect();
     };
     let mut at = 0;
@@ -166,7 +179,9 @@ fn model_spans(
         crate::normalize::added::AddedPiece::Text(t) => {
             let mut ids = Vec::new();
             let mut spans = Vec::new();
-            encode(&t, at == 0, &mut ids, &mut spans);
+            if let Err(missing) = encode(&t, at == 0, &mut ids, &mut spans) {
+                failed(&t, at, missing);
+            }
             out.extend(
                 ids.into_iter()
                     .zip(spans)

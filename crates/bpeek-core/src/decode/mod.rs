@@ -15,6 +15,16 @@ use crate::vocab::{CONTINUING, END_OF_WORD};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
+/// A byte-level file's decoder `Sequence`: with `ByteLevel` first, the
+/// rest of its steps run on the text the bytes make (`on_tokens` false);
+/// with steps before `ByteLevel`, all of them run on the tokens' byte-level
+/// spellings, as the library runs them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ByteLevelChain {
+    pub steps: Vec<steps::DecodeStep>,
+    pub on_tokens: bool,
+}
+
 impl Tokenizer {
     /// The bytes the ids stand for, concatenated (char mode: words joined by
     /// single spaces).
@@ -48,6 +58,12 @@ impl Tokenizer {
             Model::WordPiece(m) => m.decode(ids, bytes_of),
             Model::CharBpe(m) => m.decode(ids, bytes_of),
             Model::Ranks(_) => {
+                if let Some(chain) = self.after_bytes.as_deref()
+                    && chain.on_tokens
+                {
+                    let tokens = self.byte_level_tokens(ids);
+                    return Ok(steps::run(&chain.steps, tokens).into_bytes());
+                }
                 let bytes = match self.added.hf() {
                     Some(added) if self.mode() == Mode::Byte => self.concatenate_hf(ids, added),
                     _ => self.concatenate(ids),
@@ -57,7 +73,7 @@ impl Tokenizer {
                     // the bytes make (lossily) as one token.
                     Some(after) => {
                         let text = String::from_utf8_lossy(&bytes).into_owned();
-                        steps::run(after, vec![text]).into_bytes()
+                        steps::run(&after.steps, vec![text]).into_bytes()
                     }
                     None => bytes,
                 }
@@ -65,10 +81,40 @@ impl Tokenizer {
         })
     }
 
-    /// Decode a byte-level file's text through `steps` after its bytes are
-    /// joined (the rest of a decoder `Sequence` after `ByteLevel`).
-    pub fn set_decoder_after_bytes(&mut self, steps: Vec<steps::DecodeStep>) {
-        self.after_bytes = (!steps.is_empty()).then(|| std::sync::Arc::new(steps));
+    /// Decode a byte-level file through `chain` (a decoder `Sequence`
+    /// with `ByteLevel` in it).
+    pub fn set_decoder_after_bytes(&mut self, chain: ByteLevelChain) {
+        self.after_bytes = (!chain.steps.is_empty()).then(|| std::sync::Arc::new(chain));
+    }
+
+    /// The texts of `ids` as the library hands them to its decoder: a
+    /// model token as its byte-level spelling, an added token as its text
+    /// (normalized first when it is matched normalized); special tokens
+    /// are left out, as `decode` leaves them out.
+    fn byte_level_tokens(&self, ids: &[TokenId]) -> Vec<String> {
+        let added = self.added.hf();
+        let by_id: FxHashMap<TokenId, &AddedToken> = added
+            .map(|a| a.tokens().iter().map(|t| (t.id, t)).collect())
+            .unwrap_or_default();
+        let alphabet = byte_unicode::byte_chars();
+        let mut out = Vec::with_capacity(ids.len());
+        for &id in ids {
+            match (by_id.get(&id), added) {
+                (Some(t), _) if t.special => {}
+                (Some(t), Some(added)) if t.normalized => {
+                    out.push(added.normalizer().apply(&t.text).into_owned())
+                }
+                (Some(t), _) => out.push(t.text.clone()),
+                (None, _) if self.describe_is_special(id) => {}
+                (None, _) => out.push(
+                    self.bytes_of(id)
+                        .iter()
+                        .map(|&b| alphabet[b as usize])
+                        .collect(),
+                ),
+            }
+        }
+        out
     }
 
     /// A Hugging Face byte-level file, decoded as the library's `decode`

@@ -45,15 +45,23 @@ pub enum DecodeStep {
         delimiter: String,
         cleanup: bool,
     },
+    /// `ByteLevel` (byte-level files, after other steps): every token's
+    /// byte-level characters as the bytes they stand for, one token.
+    ByteLevel,
 }
 
 /// The text of tokens whose texts are `tokens`, through `decoder`, a
 /// Hugging Face decoder chain, step by step as the library runs it.
-pub fn run(decoder: &[DecodeStep], mut tokens: Vec<String>) -> String {
+pub fn run(decoder: &[DecodeStep], tokens: Vec<String>) -> String {
     // Without a decoder the library joins the tokens with spaces.
     if decoder.is_empty() {
         return tokens.join(" ");
     }
+    run_steps(decoder, tokens).concat()
+}
+
+/// The tokens `decoder`'s steps leave, in order.
+fn run_steps(decoder: &[DecodeStep], mut tokens: Vec<String>) -> Vec<String> {
     for step in decoder {
         tokens = match step {
             DecodeStep::Replace { from, to } => tokens
@@ -126,9 +134,24 @@ pub fn run(decoder: &[DecodeStep], mut tokens: Vec<String>) -> String {
                 delimiter,
                 cleanup,
             } => ctc(tokens, pad, delimiter, *cleanup),
+            DecodeStep::ByteLevel => vec![byte_level(&tokens)],
         };
     }
-    tokens.concat()
+    tokens
+}
+
+/// `ByteLevel`: each token's characters read through the byte-level
+/// alphabet (the token's own UTF-8 where one of them is not in it), all
+/// joined, the bytes as text (U+FFFD where they are not UTF-8).
+fn byte_level(tokens: &[String]) -> String {
+    let mut bytes = Vec::new();
+    for t in tokens {
+        match crate::formats::byte_unicode::decode(t) {
+            Ok(b) => bytes.extend_from_slice(&b),
+            Err(_) => bytes.extend_from_slice(t.as_bytes()),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 fn ctc(mut tokens: Vec<String>, pad: &str, delimiter: &str, cleanup: bool) -> Vec<String> {

@@ -127,10 +127,10 @@ fn byte_fallback(model: &Value) -> Result<bool> {
     }
 }
 
-/// `model.unk_id`, the id of one of the `pieces` pieces: bpeek reads only
-/// models that have an unknown piece.
-fn unknown_id(model: &Value, pieces: usize) -> Result<usize> {
-    let unk_id = match model.get("unk_id") {
+/// `model.unk_id`, the id of one of the `pieces` pieces, or none (`null`:
+/// the library then fails on a character no piece covers).
+fn unknown_id(model: &Value, pieces: usize) -> Result<Option<usize>> {
+    Ok(match model.get("unk_id") {
         None | Some(Value::Null) => None,
         Some(v) => Some(
             v.as_u64()
@@ -141,9 +141,6 @@ fn unknown_id(model: &Value, pieces: usize) -> Result<usize> {
                     ))
                 })? as usize,
         ),
-    };
-    unk_id.ok_or_else(|| {
-        Error::input("model.unk_id: null; bpeek reads Unigram models that have an unknown piece")
     })
 }
 
@@ -151,7 +148,7 @@ fn unknown_id(model: &Value, pieces: usize) -> Result<usize> {
 /// scores as written (the pieces keep them as `f32`).
 fn read_pieces(
     list: &[Value],
-    unk_id: usize,
+    unk_id: Option<usize>,
     byte_fallback: bool,
 ) -> Result<(Vec<Piece>, Vec<f64>)> {
     let mut budget = VocabBudget::default();
@@ -169,7 +166,7 @@ fn read_pieces(
             )));
         };
         budget.add(text.len(), MAX_IMPORTED_TOKEN_BYTES, place)?;
-        let kind = if i == unk_id {
+        let kind = if Some(i) == unk_id {
             PieceType::Unknown
         } else if byte_fallback && crate::models::spm::byte_of_piece(text.as_bytes()).is_some() {
             PieceType::Byte
@@ -220,12 +217,12 @@ fn adds_beyond(file: &HfFile, pieces: usize) -> bool {
 fn mark_added_pieces(
     (pieces, scores): (&mut Vec<Piece>, &mut Vec<f64>),
     added: &[(String, AddedToken)],
-    unk_id: usize,
+    unk_id: Option<usize>,
     general: bool,
 ) -> Result<Vec<u8>> {
-    let mut unk_surface = pieces[unk_id].text.clone();
+    let mut unk_surface = unk_id.map_or_else(Vec::new, |id| pieces[id].text.clone());
     for (place, t) in added {
-        if t.id as usize == unk_id && t.special {
+        if Some(t.id as usize) == unk_id && t.special {
             unk_surface.clear();
         }
         if t.id as usize == pieces.len() && !t.text.is_empty() {
@@ -311,7 +308,7 @@ fn file_pipeline(
         escape_whitespaces: false,
         prefix_unless_space: false,
     });
-    let model = SpmModel::new(spec)
+    let model = SpmModel::new_unknown_optional(spec)
         .map_err(|e| e.context("model"))?
         .with_exact_scores(scores)
         .with_hf_text(text)
@@ -343,7 +340,7 @@ fn sentencepiece_model(
         escape_whitespaces: true,
         prefix_unless_space: true,
     });
-    let model = SpmModel::new(spec)
+    let model = SpmModel::new_unknown_optional(spec)
         .map_err(|e| e.context("model"))?
         .with_exact_scores(scores)
         .with_steps(steps)

@@ -3,6 +3,7 @@
 //! whose model is byte-level BPE.
 
 use crate::TokenId;
+use crate::decode::ByteLevelChain;
 use crate::encoder::{SpecialToken, Tokenizer};
 use crate::error::{Error, Result, quoted};
 use crate::formats::byte_unicode;
@@ -260,33 +261,35 @@ fn hf_specials(
     Ok(specials)
 }
 
-/// The decoder steps that run on the text the bytes make: none for a
-/// `ByteLevel` decoder (or none), the rest of a `Sequence` that starts
-/// with `ByteLevel` (which the library ends with that text as one token).
-fn decoder_after_bytes(d: &Value) -> Result<Vec<crate::decode::steps::DecodeStep>> {
+/// How a byte-level file decodes: nothing more for a `ByteLevel` decoder
+/// (or none); for a `Sequence` that starts with `ByteLevel`, the rest of
+/// its steps on the text the bytes make (which the library ends with that
+/// text as one token); for a `Sequence` with steps before `ByteLevel`,
+/// every step on the tokens' byte-level spellings, `ByteLevel` among them.
+fn decoder_after_bytes(d: &Value) -> Result<ByteLevelChain> {
     let name = d.get("type").and_then(Value::as_str);
     let list = d.get("decoders").and_then(Value::as_array);
+    let kind = |s: &Value| s.get("type").and_then(Value::as_str) == Some("ByteLevel");
     match (d, name, list) {
-        (Value::Null, ..) | (_, Some("ByteLevel"), _) => Ok(Vec::new()),
-        (_, Some("Sequence"), Some(list))
-            if list
-                .first()
-                .and_then(|s| s.get("type"))
-                .and_then(Value::as_str)
-                == Some("ByteLevel")
-                && !list[1..]
-                    .iter()
-                    .any(|s| s.get("type").and_then(Value::as_str) == Some("ByteLevel")) =>
-        {
+        (Value::Null, ..) | (_, Some("ByteLevel"), _) => Ok(ByteLevelChain {
+            steps: Vec::new(),
+            on_tokens: false,
+        }),
+        (_, Some("Sequence"), Some(list)) if list.iter().any(kind) => {
+            let on_tokens = !list.first().is_some_and(kind) || list[1..].iter().any(kind);
             let mut steps = Vec::new();
-            for (i, s) in list.iter().enumerate().skip(1) {
+            for (i, s) in list.iter().enumerate().skip(usize::from(!on_tokens)) {
                 let path = format!("decoder.decoders[{i}]");
-                steps.extend(hf_pipeline::decoder_steps(s, &path, "byte-level BPE")?);
+                if kind(s) {
+                    steps.push(crate::decode::steps::DecodeStep::ByteLevel);
+                } else {
+                    steps.extend(hf_pipeline::decoder_steps(s, &path, "byte-level BPE")?);
+                }
             }
-            Ok(steps)
+            Ok(ByteLevelChain { steps, on_tokens })
         }
         _ => Err(Error::input(format!(
-            "decoder {} is not supported: bpeek decodes byte-level tokens by joining their bytes (decoder ByteLevel, none, or a Sequence that starts with ByteLevel)",
+            "decoder {} is not supported: bpeek decodes byte-level tokens by joining their bytes (decoder ByteLevel, none, or a Sequence with ByteLevel in it)",
             quoted(name.unwrap_or("unnamed"))
         ))),
     }

@@ -21,6 +21,57 @@
 //! Each rule was found by running every code point through the library
 //! and is held there by `tests/hf_unicode_sweeps.rs`.
 
+/// What in `pattern` (outside brackets) bpeek does not run as Oniguruma
+/// does, in words, if anything: the word boundaries `\b` and `\B` (the
+/// engine under bpeek takes its own word characters for them, which differ
+/// from Oniguruma's on eight code points) and `\X` (a grapheme cluster).
+pub fn not_run(pattern: &str) -> Option<&'static str> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                if depth == 0 {
+                    match chars.get(i + 1) {
+                        Some('b' | 'B') => {
+                            return Some(
+                                "holds a word boundary (\\b or \\B), whose word characters bpeek's \
+                                 engine does not take as Oniguruma does (U+00B2, U+00B3, U+00B9, \
+                                 U+00BC-U+00BE, U+200C, U+200D)",
+                            );
+                        }
+                        Some('X') => {
+                            return Some(
+                                "holds \\X (a grapheme cluster), which bpeek does not run",
+                            );
+                        }
+                        _ => {}
+                    }
+                }
+                i += 2;
+            }
+            '[' => {
+                depth += 1;
+                i += 1;
+                // A `]` first in a class (after `^`) is a character.
+                if chars.get(i) == Some(&'^') {
+                    i += 1;
+                }
+                if chars.get(i) == Some(&']') {
+                    i += 1;
+                }
+            }
+            ']' if depth > 0 => {
+                depth -= 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// Oniguruma's `\w`, as the items of a bracketed class.
 const WORD: &str = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\xB2\xB3\xB9\xBC-\xBE";
 /// Oniguruma's `[[:word:]]`.
@@ -226,6 +277,16 @@ mod tests {
         assert_eq!(translate("^a$"), "(?m:^)a(?m:$)");
         assert_eq!(translate("(?m:.)(?i)x"), "(?s:.)(?i)x");
         assert_eq!(translate(r"[]a]\\w"), r"[\]a]\\w");
+    }
+
+    #[test]
+    fn boundaries_and_clusters_are_named_outside_brackets_only() {
+        assert!(not_run(r"\bx").is_some_and(|w| w.contains("word boundary")));
+        assert!(not_run(r"x\B").is_some());
+        assert!(not_run(r"\X+").is_some_and(|w| w.contains("grapheme")));
+        for p in [r"[\b]", r"\\b", r"[]\b]", r"\w+\Z", r"\R", r"(?i)k"] {
+            assert_eq!(not_run(p), None, "{p}");
+        }
     }
 
     #[test]

@@ -33,6 +33,12 @@ pub fn compile(pattern: &str, path: &str) -> Result<FileRegex> {
 /// ([`crate::formats::onig_classes`]); a refusal quotes it as the file
 /// writes it.
 pub fn compile_oniguruma(pattern: &str, path: &str) -> Result<FileRegex> {
+    if let Some(why) = crate::formats::onig_classes::not_run(pattern) {
+        return Err(Error::input(format!(
+            "{path}: the regex {} {why}",
+            quoted(pattern)
+        )));
+    }
     compile_shown(
         &crate::formats::onig_classes::translate(pattern),
         pattern,

@@ -3,6 +3,7 @@
 //! into words ([`HfText`]), each word is segmented on its own, and ids go
 //! back to text through the file's decoder steps.
 
+use super::unknown_runs::{NoPiece, Runs, no_piece_at};
 use super::{Algorithm, KeptWords, PieceType, SpmModel, bpe, unigram};
 use crate::TokenId;
 use crate::pretokenize::hf_text::HfText;
@@ -32,29 +33,17 @@ impl SpmModel {
         self
     }
 
-    /// Whether a cut of `text` to `id` is given as its bytes: with byte
-    /// fallback, characters no piece covers are. A run of unknown cuts is
-    /// one unknown token, and the library looks its whole text up: the
-    /// unknown piece made from its own text (`<unk>`) alone stays itself.
-    /// (One such piece followed by unknown characters is given as itself
-    /// and their bytes, where the library gives the bytes of all.)
-    pub(super) fn as_bytes(&self, id: TokenId, text: &[u8], prev_unknown: bool) -> bool {
-        self.byte_fallback
-            && id == self.unk_id
-            && (prev_unknown
-                || !(self.every_piece_in_lattice && text == self.pieces[id as usize].text))
-    }
-
     /// Encode a piece of a text cut at added tokens; `at_start` says
     /// whether it starts the whole text. With `spans`, the byte range of
-    /// `text` each id stands for.
+    /// `text` each id stands for. A model with no unknown piece fails on a
+    /// character no piece covers, as the library does.
     pub fn encode_piece(
         &self,
         text: &[u8],
         at_start: bool,
         out: &mut Vec<TokenId>,
         spans: Option<&mut Vec<Range<usize>>>,
-    ) {
+    ) -> Result<(), NoPiece> {
         match &self.hf_text {
             Some(steps) => self.encode_words(steps, text, at_start, out, spans),
             None => self.encode(text, out, spans),
@@ -70,12 +59,13 @@ impl SpmModel {
         at_start: bool,
         out: &mut Vec<TokenId>,
         kept: &mut KeptWords,
-    ) {
+    ) -> Result<(), NoPiece> {
         if self.hf_text.is_some() || !self.steps.is_empty() {
             return self.encode_piece(text, at_start, out, None);
         }
         let norm = self.normalizer.normalize_text(text);
-        self.ids_of(&norm, kept, out);
+        self.ids_of(&norm, kept, out)
+            .map_err(|at| self.no_piece_in(text, at))
     }
 
     fn encode_words(
@@ -85,7 +75,7 @@ impl SpmModel {
         at_start: bool,
         out: &mut Vec<TokenId>,
         mut spans: Option<&mut Vec<Range<usize>>>,
-    ) {
+    ) -> Result<(), NoPiece> {
         let text = String::from_utf8_lossy(text);
         for word in steps.words(&text, at_start) {
             let (norm, from) = (word.text.text.as_bytes(), &word.text.from);
@@ -99,39 +89,22 @@ impl SpmModel {
             };
             let pieces = match self.algorithm {
                 Algorithm::Bpe => bpe::encode(self, norm),
-                Algorithm::Unigram => unigram::encode(self, norm),
+                Algorithm::Unigram => unigram::encode(self, norm)
+                    .map_err(|at| no_piece_at(norm, at).moved_to(span(&(at..at + 1)).start))?,
             };
-            // A run of unknown characters is one unknown piece, or their
-            // bytes with byte fallback.
-            let mut prev_unknown = false;
-            for (w, id) in pieces {
-                let unknown = id == self.unk_id;
-                let as_bytes = self.as_bytes(id, &norm[w.clone()], prev_unknown);
-                if as_bytes {
-                    for (k, &b) in norm[w.clone()].iter().enumerate() {
-                        out.push(self.byte_ids[b as usize]);
-                        if let Some(s) = spans.as_deref_mut() {
-                            let whole = span(&w);
-                            s.push(if k + 1 == w.len() {
-                                whole
-                            } else {
-                                whole.start..whole.start
-                            });
-                        }
-                    }
-                } else if unknown && prev_unknown {
-                    if let Some(last) = spans.as_deref_mut().and_then(|s| s.last_mut()) {
-                        last.end = span(&w).end;
-                    }
-                } else {
-                    out.push(id);
-                    if let Some(s) = spans.as_deref_mut() {
-                        s.push(span(&w));
-                    }
+            let mut runs = Runs::default();
+            let mut emit = |id, w: Range<usize>| {
+                out.push(id);
+                if let Some(s) = spans.as_deref_mut() {
+                    s.push(span(&w));
                 }
-                prev_unknown = unknown;
+            };
+            for (w, id) in pieces {
+                runs.cut(self, norm, w, id, &mut emit);
             }
+            runs.end(self, norm, &mut emit);
         }
+        Ok(())
     }
 
     /// The text of `ids` through the file's decoder steps; control pieces

@@ -16,6 +16,7 @@ mod piece_filter;
 mod short_word;
 pub mod trie;
 mod unigram;
+mod unknown_runs;
 
 use crate::TokenId;
 use crate::error::{Error, Result};
@@ -24,6 +25,7 @@ use normalize::{CharsMap, Normalizer, SPACE, valid_char_len};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 use trie::{Trie, TrieBuilder};
+pub use unknown_runs::NoPiece;
 
 /// How a model cuts text into pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,6 +173,9 @@ pub struct HfMetaspace {
     /// Decoding drops every `▁` of the first token, not only its first.
     pub first_marks_dropped: bool,
 }
+
+/// The unknown piece's id in a model that has none: no piece has it.
+pub const NO_UNKNOWN: TokenId = TokenId::MAX;
 
 /// A SentencePiece model, ready to encode.
 #[derive(Debug, Clone)]
@@ -345,13 +350,17 @@ impl PieceTables {
     }
 
     /// Once every piece is in: the unknown piece's id, after checking that
-    /// there is one, every byte has a piece with `byte_fallback`, and some
-    /// piece can cut text.
-    fn check_complete(&self, byte_fallback: bool) -> Result<TokenId> {
-        let Some(unk_id) = self.unk_id else {
-            return Err(Error::input(
-                "pieces: no piece has type UNKNOWN (sentencepiece needs one)",
-            ));
+    /// there is one (when `unknown_needed`; [`NO_UNKNOWN`] for none), every
+    /// byte has a piece with `byte_fallback`, and some piece can cut text.
+    fn check_complete(&self, byte_fallback: bool, unknown_needed: bool) -> Result<TokenId> {
+        let unk_id = match self.unk_id {
+            Some(id) => id,
+            None if !unknown_needed => NO_UNKNOWN,
+            None => {
+                return Err(Error::input(
+                    "pieces: no piece has type UNKNOWN (sentencepiece needs one)",
+                ));
+            }
         };
         if byte_fallback && let Some(b) = self.byte_ids.iter().position(|&id| id == TokenId::MAX) {
             return Err(Error::input(format!(
@@ -371,11 +380,22 @@ impl SpmModel {
     /// Check the pieces as sentencepiece does when it loads a model, and
     /// build the tables. Errors name the field.
     pub fn new(spec: ModelSpec) -> Result<SpmModel> {
+        Self::build(spec, true)
+    }
+
+    /// [`SpmModel::new`] for a model that may have no unknown piece (a
+    /// Hugging Face Unigram file with `unk_id: null`): a character no
+    /// piece covers then fails the encoding, as [`NoPiece`].
+    pub fn new_unknown_optional(spec: ModelSpec) -> Result<SpmModel> {
+        Self::build(spec, false)
+    }
+
+    fn build(spec: ModelSpec, unknown_needed: bool) -> Result<SpmModel> {
         let mut tables = PieceTables::new();
         for (i, p) in spec.pieces.iter().enumerate() {
             tables.add(i, p, spec.byte_fallback)?;
         }
-        let unk_id = tables.check_complete(spec.byte_fallback)?;
+        let unk_id = tables.check_complete(spec.byte_fallback, unknown_needed)?;
         let PieceTables {
             normal,
             reserved,
@@ -484,17 +504,19 @@ impl SpmModel {
         norm: &[u8],
         kept: &mut KeptWords,
         mut f: impl FnMut(Range<usize>, TokenId),
-    ) {
+    ) -> std::result::Result<(), usize> {
         let mut run = |part: &[u8], start: usize| {
             let mut moved = |w: Range<usize>, id| f(w.start + start..w.end + start, id);
             match self.algorithm {
                 Algorithm::Bpe => bpe::each_piece_in(self, part, kept, &mut moved),
                 Algorithm::Unigram => {
-                    for (w, id) in unigram::encode(self, part) {
+                    let pieces = unigram::encode(self, part).map_err(|at| at + start)?;
+                    for (w, id) in pieces {
                         moved(w, id);
                     }
                 }
             }
+            Ok(())
         };
         if !self.word_split.is_some_and(|m| m.split) {
             return run(norm, 0);
@@ -505,10 +527,11 @@ impl SpmModel {
             while at < norm.len() && !norm[at..].starts_with(SPACE) {
                 at += 1;
             }
-            run(&norm[start..at], start);
+            run(&norm[start..at], start)?;
             start = at;
             at += 1;
         }
+        Ok(())
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -532,8 +555,14 @@ impl SpmModel {
         &self.normalizer_name
     }
 
+    /// The unknown piece's id ([`NO_UNKNOWN`] when the model has none).
     pub fn unk_id(&self) -> TokenId {
         self.unk_id
+    }
+
+    /// Whether the model has an unknown piece.
+    pub fn has_unknown(&self) -> bool {
+        self.unk_id != NO_UNKNOWN
     }
 
     /// The piece's type, if `id` is a piece.
@@ -583,65 +612,61 @@ impl SpmModel {
         self.normalizer.normalize(text)
     }
 
-    /// The ids of a normalized text, as [`SpmModel::encode`] gives them.
-    fn ids_of(&self, norm: &[u8], kept: &mut KeptWords, out: &mut Vec<TokenId>) {
-        let mut prev_unknown = false;
-        self.each_cut(norm, kept, |w, id| {
-            let unknown = id == self.unk_id;
-            let as_bytes = self.as_bytes(id, &norm[w.clone()], prev_unknown);
-            if as_bytes {
-                out.extend(norm[w].iter().map(|&b| self.byte_ids[b as usize]));
-            } else if !(unknown && prev_unknown) {
-                out.push(id);
-            }
-            prev_unknown = unknown;
-        });
+    /// The ids of a normalized text, as [`SpmModel::encode`] gives them;
+    /// the place in it of a character a model with no unknown piece fails
+    /// on.
+    fn ids_of(
+        &self,
+        norm: &[u8],
+        kept: &mut KeptWords,
+        out: &mut Vec<TokenId>,
+    ) -> std::result::Result<(), usize> {
+        let mut runs = unknown_runs::Runs::default();
+        let mut emit = |id, _| out.push(id);
+        self.each_cut(norm, kept, |w, id| runs.cut(self, norm, w, id, &mut emit))?;
+        runs.end(self, norm, &mut emit);
+        Ok(())
     }
 
     /// Encode `text`, appending the ids to `out`; with `spans`, also the
     /// byte range of `text` each id stands for (empty for all but the last
-    /// byte of an unknown character given as bytes).
+    /// byte of an unknown character given as bytes). A model with no
+    /// unknown piece fails on a character no piece covers, as the library
+    /// does.
     pub fn encode(
         &self,
         text: &[u8],
         out: &mut Vec<TokenId>,
         mut spans: Option<&mut Vec<Range<usize>>>,
-    ) {
+    ) -> std::result::Result<(), NoPiece> {
         if spans.is_none() && self.steps.is_empty() {
             let norm = self.normalizer.normalize_text(text);
-            self.ids_of(&norm, &mut KeptWords::default(), out);
-            return;
+            return self
+                .ids_of(&norm, &mut KeptWords::default(), out)
+                .map_err(|at| self.no_piece_in(text, at));
         }
         let (norm, to_orig) = self.normalize(text);
-        let mut prev_unknown = false;
-        self.each_cut(&norm, &mut KeptWords::default(), |w, id| {
-            let unknown = id == self.unk_id;
-            let as_bytes = self.as_bytes(id, &norm[w.clone()], prev_unknown);
-            let (from, to) = (to_orig[w.start], to_orig[w.end]);
-            if as_bytes {
-                for (k, &b) in norm[w.clone()].iter().enumerate() {
-                    out.push(self.byte_ids[b as usize]);
-                    if let Some(s) = spans.as_deref_mut() {
-                        s.push(if k + 1 == w.len() {
-                            from..to
-                        } else {
-                            from..from
-                        });
-                    }
-                }
-            } else if unknown && prev_unknown {
-                // A run of unknown characters is one unknown piece.
-                if let Some(last) = spans.as_deref_mut().and_then(|s| s.last_mut()) {
-                    last.end = to;
-                }
-            } else {
-                out.push(id);
-                if let Some(s) = spans.as_deref_mut() {
-                    s.push(from..to);
-                }
+        let mut runs = unknown_runs::Runs::default();
+        let mut emit = |id, w: Range<usize>| {
+            out.push(id);
+            if let Some(s) = spans.as_deref_mut() {
+                s.push(to_orig[w.start]..to_orig[w.end]);
             }
-            prev_unknown = unknown;
-        });
+        };
+        self.each_cut(&norm, &mut KeptWords::default(), |w, id| {
+            runs.cut(self, &norm, w, id, &mut emit)
+        })
+        .map_err(|at| unknown_runs::no_piece_at(&norm, at).moved_to(to_orig[at]))?;
+        runs.end(self, &norm, &mut emit);
+        Ok(())
+    }
+
+    /// The [`NoPiece`] of `text` whose normalized text fails at `at`: the
+    /// text is normalized once more, with the place each byte came from.
+    #[cold]
+    fn no_piece_in(&self, text: &[u8], at: usize) -> NoPiece {
+        let (norm, to_orig) = self.normalize(text);
+        unknown_runs::no_piece_at(&norm, at).moved_to(to_orig[at])
     }
 
     /// Decode as sentencepiece does: `▁` becomes a space, the first one

@@ -123,7 +123,7 @@ pub struct Normalizer {
     pub escape_whitespaces: bool,
     pub treat_whitespace_as_suffix: bool,
     /// The dummy `▁` goes in front only where the text does not already
-    /// start with a space (Hugging Face's `Metaspace`).
+    /// start with a space or a `▁` (Hugging Face's `Metaspace`).
     pub prefix_unless_space: bool,
 }
 
@@ -228,7 +228,10 @@ impl Normalizer {
         };
         if !self.treat_whitespace_as_suffix
             && self.add_dummy_prefix
-            && !(self.prefix_unless_space && self.prefix(input).0.starts_with(b" "))
+            && !(self.prefix_unless_space && {
+                let first = self.prefix(input).0;
+                first.starts_with(b" ") || first.starts_with(SPACE)
+            })
         {
             add_space(&mut out, to_orig, consumed);
         }

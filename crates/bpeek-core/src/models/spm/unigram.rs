@@ -109,17 +109,22 @@ struct Best<F> {
 const UNSET: u32 = 0;
 
 /// The pieces of `norm` (a normalized text): each as a byte range of it
-/// and its id.
-pub fn encode(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
+/// and its id. A model with no unknown piece fails at the first character
+/// the search would take as unknown: the error is where it starts in
+/// `norm`.
+pub fn encode(model: &SpmModel, norm: &[u8]) -> Result<Vec<(Range<usize>, TokenId)>, usize> {
     if model.lattice.single {
-        single(model, norm)
+        Ok(single(model, norm))
     } else {
         double(model, norm)
     }
 }
 
-/// The best path with sums in double precision (Hugging Face).
-fn double(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
+/// The best path with sums in double precision (Hugging Face). Without an
+/// unknown piece, the library fails where it would keep an unknown
+/// character as the best path to its end, even a path the final best one
+/// leaves aside: so does this.
+fn double(model: &SpmModel, norm: &[u8]) -> Result<Vec<(Range<usize>, TokenId)>, usize> {
     let lattice = &model.lattice;
     let mut best = vec![
         Best {
@@ -143,16 +148,16 @@ fn double(model: &SpmModel, norm: &[u8]) -> Vec<(Range<usize>, TokenId)> {
             has_char |= len == char_len;
         });
         if !has_char {
-            offer(
-                &mut best[start + char_len],
-                model.unk_id,
-                lattice.unk + here,
-                char_len,
-            );
+            let target = &mut best[start + char_len];
+            let score = lattice.unk + here;
+            if !model.has_unknown() && (target.len == UNSET || score > target.score) {
+                return Err(start);
+            }
+            offer(target, model.unk_id, score, char_len);
         }
         start += char_len;
     }
-    path(&best)
+    Ok(path(&best))
 }
 
 /// Sums past this size are taken off what is kept (sentencepiece).
