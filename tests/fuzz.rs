@@ -289,11 +289,12 @@ fn assert_lengths_as_read(tok: &Tokenizer, ids: &[u32], what: &str) {
             if let Some(m) = p.multiple.filter(|&m| m > 0) {
                 target = target.div_ceil(m) * m;
             }
-            while want.len() < target {
-                match p.side {
-                    Side::Right => want.push(p.pad_id),
-                    Side::Left => want.insert(0, p.pad_id),
-                }
+            if want.len() < target {
+                let pad = vec![p.pad_id; target - want.len()];
+                want = match p.side {
+                    Side::Right => [want, pad].concat(),
+                    Side::Left => [pad, want].concat(),
+                };
             }
         }
         assert_eq!(

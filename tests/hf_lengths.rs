@@ -193,6 +193,17 @@ fn bad_fields_are_named() {
             json!({"strategy": {"Fixed": 4}, "pad_id": 0, "pad_to_multiple_of": "x"}),
             "padding.pad_to_multiple_of",
         ),
+        // Padding every text to billions of ids would take gigabytes each.
+        (
+            "padding",
+            json!({"strategy": {"Fixed": 3_000_000_000u64}, "pad_id": 0}),
+            "padding.strategy.Fixed: 3000000000 is not a length (0..=16777216)",
+        ),
+        (
+            "padding",
+            json!({"strategy": "BatchLongest", "pad_id": 0, "pad_to_multiple_of": 1u64 << 30}),
+            "padding.pad_to_multiple_of",
+        ),
     ] {
         let mut doc = base.clone();
         doc[field] = value;

@@ -48,6 +48,11 @@ pub struct LengthRules {
 /// The longest length read: more ids than any text gives.
 const MAX_LENGTH: u64 = u32::MAX as u64;
 
+/// The longest length padded to: every encoding is padded to it, so a
+/// file asking for billions would take gigabytes a text. Sixteen million
+/// ids is far past any model's context.
+const MAX_PADDED: u64 = 1 << 24;
+
 impl LengthRules {
     /// `truncation` and `padding` of a `tokenizer.json`; `None` when both
     /// are null or missing.
@@ -123,10 +128,14 @@ fn side(v: &Value, path: &str) -> Result<Side> {
 }
 
 fn length(v: &Value, path: &str) -> Result<usize> {
+    length_up_to(v, path, MAX_LENGTH)
+}
+
+fn length_up_to(v: &Value, path: &str, most: u64) -> Result<usize> {
     v.as_u64()
-        .filter(|&n| n <= MAX_LENGTH)
+        .filter(|&n| n <= most)
         .map(|n| n as usize)
-        .ok_or_else(|| Error::input(format!("{path}: {v} is not a length (0..={MAX_LENGTH})")))
+        .ok_or_else(|| Error::input(format!("{path}: {v} is not a length (0..={most})")))
 }
 
 fn truncation(v: &Value) -> Result<Truncation> {
@@ -151,21 +160,22 @@ fn truncation(v: &Value) -> Result<Truncation> {
 }
 
 fn padding(v: &Value) -> Result<Padding> {
-    let length = match v.get("strategy") {
-        Some(Value::String(s)) if s == "BatchLongest" => None,
-        Some(Value::Object(o)) if o.len() == 1 && o.contains_key("Fixed") => {
-            Some(self::length(&o["Fixed"], "padding.strategy.Fixed")?)
-        }
-        other => {
-            return Err(Error::input(format!(
-                "padding.strategy: {} is not \"BatchLongest\" or {{\"Fixed\": n}}",
-                other.unwrap_or(&Value::Null)
-            )));
-        }
-    };
+    let length =
+        match v.get("strategy") {
+            Some(Value::String(s)) if s == "BatchLongest" => None,
+            Some(Value::Object(o)) if o.len() == 1 && o.contains_key("Fixed") => Some(
+                length_up_to(&o["Fixed"], "padding.strategy.Fixed", MAX_PADDED)?,
+            ),
+            other => {
+                return Err(Error::input(format!(
+                    "padding.strategy: {} is not \"BatchLongest\" or {{\"Fixed\": n}}",
+                    other.unwrap_or(&Value::Null)
+                )));
+            }
+        };
     let multiple = match v.get("pad_to_multiple_of") {
         None | Some(Value::Null) => None,
-        Some(m) => Some(self::length(m, "padding.pad_to_multiple_of")?),
+        Some(m) => Some(length_up_to(m, "padding.pad_to_multiple_of", MAX_PADDED)?),
     };
     let pad_id = v
         .get("pad_id")
