@@ -81,6 +81,17 @@ impl UnigramTrainer {
     /// Where the coming prune cuts, once the round is scored.
     pub fn prune_edge(&self) -> Option<PruneEdge> {
         let scores = self.current_scores()?;
+        let (order, going) = self.coming_prune(scores);
+        Some(PruneEdge {
+            last_going: going.checked_sub(1).map(|i| order[i]),
+            first_kept: order.get(going).copied(),
+            going,
+        })
+    }
+
+    /// The scored pieces in the order the coming prune takes them, and how
+    /// many of the first it takes.
+    fn coming_prune(&self, scores: &[PieceScore]) -> (Vec<PieceScore>, usize) {
         let size = self.pieces().alive().len();
         let keep = kept_size(
             size,
@@ -89,11 +100,7 @@ impl UnigramTrainer {
         );
         let order = removal_order(scores);
         let going = size.saturating_sub(keep).min(order.len());
-        Some(PruneEdge {
-            last_going: going.checked_sub(1).map(|i| order[i]),
-            first_kept: order.get(going).copied(),
-            going,
-        })
+        (order, going)
     }
 
     /// The piece table: every piece in the vocabulary, highest
@@ -168,14 +175,7 @@ impl UnigramTrainer {
         let Some(&score) = scores.iter().find(|s| s.piece == piece) else {
             return Verdict::NotScored;
         };
-        let size = self.pieces().alive().len();
-        let keep = kept_size(
-            size,
-            self.config().shrinking_factor,
-            self.config().learned_target(),
-        );
-        let order = removal_order(scores);
-        let going = size.saturating_sub(keep).min(order.len());
+        let (order, going) = self.coming_prune(scores);
         let goes = order[..going].iter().any(|s| s.piece == piece);
         Verdict::Scored {
             score,
