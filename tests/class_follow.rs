@@ -1057,6 +1057,8 @@ fn followers_go_to_the_teachers_unigram_step() {
     ] {
         for a in keys {
             update(&mut teacher, a);
+            // A go-to runs a step a slice, as between frames.
+            finish_job(&mut teacher);
         }
         update(&mut teacher, Action::Publish);
         assert_eq!(step_of(&teacher), want);

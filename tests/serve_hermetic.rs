@@ -564,6 +564,51 @@ fn a_teacher_plays_a_lesson_and_the_class_follows_its_steps() {
 }
 
 #[test]
+fn a_teacher_plays_a_unigram_lesson_and_the_class_follows_its_steps() {
+    let dir = std::env::temp_dir().join(format!("bpeek-unigram-lesson-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lesson = dir.join("unigram.lesson");
+    std::fs::write(
+        &lesson,
+        "corpus low\noptions --model unigram --mode char --vocab-size 8\n\
+         step 1 \"EM: expected counts\"\nstep 4 \"after the first prune\"\n",
+    )
+    .unwrap();
+    let class = Class::start_with("unigram-lesson", &["--lesson", lesson.to_str().unwrap()]);
+    let token = class.token();
+    runtime().block_on(async {
+        let t = Conn::login(class.port(), "teacher", Some(&token))
+            .await
+            .unwrap();
+        let mut teacher = t.terminal(100, 30).await;
+        teacher.wait_for("the lesson", shows("lesson 0/2")).await;
+        let a = Conn::login(class.port(), "ann", None).await.unwrap();
+        let mut ann = a.terminal(80, 24).await;
+        ann.wait_for("Unigram mode", |t| t.status_line().contains("step 0"))
+            .await;
+        teacher.send(b" ").await;
+        teacher
+            .wait_for("lesson step 1", shows("EM: expected counts"))
+            .await;
+        teacher.send(b" ").await;
+        teacher
+            .wait_for("lesson step 2", shows("after the first prune"))
+            .await;
+        ann.wait_for("the class at step 4", |t| {
+            t.status_line().contains("step 4") && t.status_line().contains("pruned")
+        })
+        .await;
+        // Back one lesson step: the class goes back to step 1 with it.
+        teacher.send(b"\x1b[D").await;
+        ann.wait_for("the class back at step 1", |t| {
+            t.status_line().contains("step 1") && t.status_line().contains("EM 1/")
+        })
+        .await;
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_lesson_with_options_of_its_own_on_the_command_line_is_refused() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_bpeek"))
         .args(["serve", "--lesson", "classic", "--corpus-name", "play"])

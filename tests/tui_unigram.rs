@@ -509,3 +509,33 @@ fn pieces_dropped_after_an_em_iteration_are_listed_with_their_expected_count() {
     assert_shows(&rows, &format!("{text} went in round {round}: an EM"));
     assert_shows(&rows, &format!("expected it {shown} times"));
 }
+
+/// Help and the footer speak of steps and the lattice in Unigram mode,
+/// and leave out the keys that mean nothing there.
+#[test]
+fn help_and_footer_speak_of_steps_and_the_lattice() {
+    let mut app = course_app(Theme::plain());
+    let help: Vec<&str> = bpeek::tui::keymap::help_rows_for(&app)
+        .into_iter()
+        .map(|(_, help, _)| help)
+        .collect();
+    for said in [
+        "go to step N",
+        "back to step 0, the seeding",
+        "undo the last step",
+    ] {
+        assert!(help.contains(&said), "{said}: {help:?}");
+    }
+    for unsaid in [
+        "go to merge N",
+        "next/previous corpus",
+        "undo the last merge",
+    ] {
+        assert!(!help.contains(&unsaid), "{unsaid}");
+    }
+    let rows = screen(&mut app, scripted("n\n"), 80, 24);
+    assert!(app.unigram.as_ref().unwrap().lattice);
+    assert!(rows[23].contains("Esc close lattice"), "{}", rows[23]);
+    let rows = screen(&mut app, scripted("?"), 80, 24);
+    assert_shows(&rows, "go to step N");
+}

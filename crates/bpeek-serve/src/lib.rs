@@ -643,16 +643,10 @@ fn refuse_for_unigram(args: &ServeArgs) -> Result<()> {
     if !unigram.is_unigram() {
         return bpeek_tui::options::unigram::refuse_unigram_options(unigram);
     }
-    let given = [
-        (
-            "--compare (configurations side by side are BPE ones)",
-            !args.screen.compare.is_empty(),
-        ),
-        (
-            "--lesson (lessons replay BPE training)",
-            args.lesson.is_some(),
-        ),
-    ];
+    let given = [(
+        "--compare (configurations side by side are BPE ones)",
+        !args.screen.compare.is_empty(),
+    )];
     match given.iter().find(|(_, on)| *on) {
         Some((name, _)) => Err(Error::input(format!(
             "serve: --model unigram takes no {name}"
@@ -666,43 +660,39 @@ fn refuse_for_unigram(args: &ServeArgs) -> Result<()> {
 /// Unigram.
 fn trainers(args: &ServeArgs) -> Result<(FirstTrainers, Option<Arc<UnigramTrainer>>)> {
     refuse_for_unigram(args)?;
-    let Some((name, trainer)) = first_unigram(args)? else {
-        return Ok((first_trainers(args)?, None));
-    };
+    let (lesson, lesson_options) = lesson_of(args)?;
+    let training = lesson_options.unwrap_or_else(|| args.training.clone());
+    if !training.unigram.is_unigram() {
+        return Ok((first_trainers(args, lesson, training)?, None));
+    }
+    let (name, trainer) = bpeek_tui::options::unigram::explorer_trainer(&training)?;
+    let trainer = Arc::new(trainer);
     let app = App::from_unigram(
-        &args.training,
+        &training,
         name.clone(),
         Arc::clone(&trainer),
         Theme::plain(),
     );
     let stand_in = Arc::clone(&app.loaded().trainer);
-    let first = (None, args.training.clone(), (name, stand_in), Vec::new());
+    let first = (lesson, training, (name, stand_in), Vec::new());
     Ok((first, Some(trainer)))
-}
-
-/// The Unigram trainer a class in Unigram mode starts on, seeded once.
-fn first_unigram(args: &ServeArgs) -> Result<Option<(String, Arc<UnigramTrainer>)>> {
-    if !args.training.unigram.is_unigram() {
-        return Ok(None);
-    }
-    let (name, trainer) = bpeek_tui::options::unigram::explorer_trainer(&args.training)?;
-    Ok(Some((name, Arc::new(trainer))))
 }
 
 /// The corpus and options checked, and the first corpus counted, once
 /// when the server starts: a mistake is reported before anyone connects,
 /// and every session starts from a copy.
-fn first_trainers(args: &ServeArgs) -> Result<FirstTrainers> {
-    let (lesson, lesson_options) = lesson_of(args)?;
-    let (training, first, compare) = if let Some(options) = lesson_options {
-        let (name, trainer) = bpeek_tui::options::input::build_trainer(&options)?;
-        (options, (name, Arc::new(trainer)), Vec::new())
-    } else if args.screen.compare.is_empty() {
-        let (name, trainer) = bpeek_tui::options::input::build_trainer(&args.training)?;
-        (args.training.clone(), (name, Arc::new(trainer)), Vec::new())
+fn first_trainers(
+    args: &ServeArgs,
+    lesson: Option<bpeek_tui::lesson::Lesson>,
+    training: bpeek_tui::options::args::TrainingOptions,
+) -> Result<FirstTrainers> {
+    let (training, first, compare) = if lesson.is_some() || args.screen.compare.is_empty() {
+        let (name, trainer) = bpeek_tui::options::input::build_trainer(&training)?;
+        (training, (name, Arc::new(trainer)), Vec::new())
     } else {
-        // Every column counted once too, for every session to share.
-        let (name, mut all) = bpeek_tui::compare::count_all(&args.training, &args.screen.compare)?;
+        // Every column counted once too, for every session to share; the
+        // first column's options are the session's own.
+        let (name, mut all) = bpeek_tui::compare::count_all(&training, &args.screen.compare)?;
         let rest: Vec<_> = all.drain(1..).map(|(o, t)| (o, Arc::new(t))).collect();
         let (options, trainer) = all.pop().expect("two configurations at least");
         (options, (name, Arc::new(trainer)), rest)

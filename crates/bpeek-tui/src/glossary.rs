@@ -8,6 +8,9 @@ pub const TITLE: &str = "What the screen shows";
 
 /// Each entry: what is seen, and what it means.
 pub fn rows(app: &App) -> Vec<(String, &'static str)> {
+    if app.unigram.is_some() {
+        return unigram_rows(app);
+    }
     let g = &app.theme.glyphs;
     let colour = app.theme.colour;
     #[rustfmt::skip]
@@ -64,6 +67,32 @@ pub fn rows(app: &App) -> Vec<(String, &'static str)> {
             "every other token, so that neighbours differ",
         ),
     ]);
+    rows
+}
+
+/// The words and marks of Unigram mode.
+fn unigram_rows(app: &App) -> Vec<(String, &'static str)> {
+    let g = &app.theme.glyphs;
+    let changed = crate::view::unigram_words::changed_glyph(app);
+    #[rustfmt::skip]
+    let rows = vec![
+        ("seeded".to_string(), "step 0: every character and the most frequent substrings, each with its count"),
+        ("EM 1/2".to_string(), "an EM iteration: expected counts from each word's lattice give the probabilities"),
+        ("scored".to_string(), "each piece's loss if removed: the corpus loss without it, less the loss now"),
+        ("pruned".to_string(), "the pieces that cost least removed (single characters are kept)"),
+        (format!("813 {} 270 pieces", g.arrow), "pieces now, and the vocabulary size training stops at"),
+        ("loss".to_string(), "the corpus loss: minus the log-probability of each word's best cut, summed over the corpus"),
+        ("tok".to_string(), "the tokens of the corpus cut by the pieces now"),
+        (changed.to_string(), "words: a cut the last prune changed"),
+        (format!("{}55", times_glyph(app)), "words: how many times the word stands in the corpus"),
+        ("goes".to_string(), "pieces: the coming prune takes it"),
+        ("-".to_string(), "pieces: not scored yet this round"),
+        ("exp 0.31".to_string(), "removed: an EM iteration dropped it, expected fewer than half a time"),
+        ("uses".to_string(), "removed: word occurrences whose best cut had the piece"),
+        (g.space.to_string(), "a space (w shows whitespace as glyphs), drawn dim"),
+        ("trained".to_string(), "the Unigram vocabulary being trained, at the current step"),
+        (g.playing.to_string(), "autoplay is on, at the rate beside it"),
+    ];
     rows
 }
 

@@ -226,6 +226,10 @@ pub enum Run {
     Replay(Away),
     /// The first trainer of the corpus, read and counted on another thread.
     Open(Away),
+    /// Steps and steps back of the Unigram trainer on screen, a slice per
+    /// frame, to its step `target`. A Unigram step (an EM iteration, a
+    /// scoring, a prune) is the unit: its marks count steps, not merges.
+    Steps { target: usize },
 }
 
 /// A long action under way.
@@ -293,6 +297,21 @@ impl Job {
         (job, work)
     }
 
+    /// Take the Unigram trainer, now at step `from`, to step `target`, a
+    /// slice per frame; Esc goes back to step `origin` if there is one.
+    pub fn unigram_steps(from: usize, target: usize, what: String, origin: Option<usize>) -> Job {
+        Job {
+            what,
+            target: Some(Mark::seek(target)),
+            from,
+            origin: origin.map(Mark::seek),
+            returning: false,
+            then: Vec::new(),
+            lesson_at: None,
+            run: Run::Steps { target },
+        }
+    }
+
     /// Read the corpus file `path` (`total` bytes) and count it, on
     /// another thread.
     pub fn open(options: &TrainingOptions, path: &str, total: u64) -> (Job, Work) {
@@ -334,7 +353,7 @@ impl Job {
     pub fn away(&self) -> Option<&Away> {
         match &self.run {
             Run::Replay(a) | Run::Open(a) => Some(a),
-            Run::Here { .. } => None,
+            Run::Here { .. } | Run::Steps { .. } => None,
         }
     }
 }

@@ -533,6 +533,7 @@ fn not_offered_in_unigram(b: &Binding) -> bool {
     crate::update::unigram::means_nothing(&b.action)
         || (b.action == Action::OpenTree && b.when != When::Unigram)
         || matches!(b.action, Action::Advance | Action::ToggleAutoplayPhases)
+        || b.when == When::AddColumn
 }
 
 /// Actions a comparison refuses (every column trains on one corpus): the
@@ -574,24 +575,77 @@ pub fn help_rows_for(app: &App) -> Vec<(String, &'static str, Section)> {
         .filter(|b| b.when == When::Lesson)
         .map(|b| b.help)
         .collect();
-    help_rows()
-        .into_iter()
-        .filter(|(_, help, _)| app.lesson.is_some() || !lesson_helps.contains(help))
-        .collect()
+    let unigram = app.unigram.is_some();
+    let rows = BINDINGS
+        .iter()
+        .filter(|b| app.lesson.is_some() || !lesson_helps.contains(&b.help))
+        .filter(|b| !(unigram && not_offered_in_unigram(b)))
+        .map(|b| (b, if unigram { unigram_help(b) } else { b.help }));
+    rows_sharing_lines(rows)
+}
+
+/// What a row of the key table says in Unigram mode, where training
+/// counts steps (an EM iteration, a scoring, a prune) and Enter draws a
+/// word's lattice: the BPE wording, and the Unigram one in its place.
+const UNIGRAM_HELP: &[(&str, &str)] = &[
+    (
+        "next merge",
+        "next step: an EM iteration, the scoring or a prune",
+    ),
+    ("undo the last merge", "undo the last step"),
+    ("go to merge N", "go to step N"),
+    ("go to the merge typed", "go to the step typed"),
+    ("back to merge 0", "back to step 0, the seeding"),
+    ("close the merge tree", "close the lattice"),
+    (
+        "scroll the merge tree",
+        "the lattice of the word above/below",
+    ),
+    (
+        "scroll, select a merge",
+        "scroll, select a word, piece or removal",
+    ),
+];
+
+/// The footer's labels that differ in Unigram mode, the same way.
+const UNIGRAM_FOOTER: &[(&str, &str)] = &[("close tree", "close lattice")];
+
+fn unigram_help(b: &Binding) -> &'static str {
+    UNIGRAM_HELP
+        .iter()
+        .find(|(bpe, _)| *bpe == b.help)
+        .map_or(b.help, |(_, unigram)| unigram)
+}
+
+/// The row's label in the footer, in the words of the mode on screen.
+pub fn footer_label(app: &App, b: &Binding) -> &'static str {
+    let label = b.footer.unwrap_or_default();
+    match app.unigram {
+        Some(_) => UNIGRAM_FOOTER
+            .iter()
+            .find(|(bpe, _)| *bpe == label)
+            .map_or(label, |(_, unigram)| unigram),
+        None => label,
+    }
 }
 
 /// The rows of the key table as help lists them: rows that say the same
 /// thing in the same section share a line (`+ = -  autoplay faster/slower`).
 pub fn help_rows() -> Vec<(String, &'static str, Section)> {
+    rows_sharing_lines(BINDINGS.iter().map(|b| (b, b.help)))
+}
+
+/// Rows as help lists them, each with the words it is shown with: rows
+/// that say the same thing in the same section share a line.
+fn rows_sharing_lines<'a>(
+    bindings: impl Iterator<Item = (&'a Binding, &'static str)>,
+) -> Vec<(String, &'static str, Section)> {
     let mut rows: Vec<(String, &'static str, Section)> = Vec::new();
     // The opening screen has its own two keys and no help.
-    for b in BINDINGS
-        .iter()
-        .filter(|b| !matches!(b.when, When::Help | When::Opening))
-    {
+    for (b, help) in bindings.filter(|(b, _)| !matches!(b.when, When::Help | When::Opening)) {
         match rows
             .iter_mut()
-            .find(|(_, help, section)| *help == b.help && *section == b.section)
+            .find(|(_, h, section)| *h == help && *section == b.section)
         {
             Some(row) => {
                 for key in b.keys.iter().map(|k| k.label()) {
@@ -601,7 +655,7 @@ pub fn help_rows() -> Vec<(String, &'static str, Section)> {
                     }
                 }
             }
-            None => rows.push((b.keys_label(), b.help, b.section)),
+            None => rows.push((b.keys_label(), help, b.section)),
         }
     }
     rows

@@ -96,16 +96,16 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         .as_deref()
         .map(bpeek_core::formats::atomic::Output::create)
         .transpose()?;
+    if lesson.is_some() && !args.screen.compare.is_empty() {
+        return Err(Error::input(
+            "--compare: a lesson trains one configuration; give --compare without --lesson",
+        ));
+    }
     let mut app = if training.unigram.is_unigram() {
         App::unigram(&training, theme)?
     } else if args.screen.compare.is_empty() {
         App::opening(&training, theme)?
     } else {
-        if lesson.is_some() {
-            return Err(Error::input(
-                "--compare: a lesson trains one configuration; give --compare without --lesson",
-            ));
-        }
         comparing::app(&training, &args.screen.compare, theme)?
     };
     app.lesson = lesson.map(|(l, _)| l);
@@ -170,14 +170,6 @@ fn refuse_for_unigram(args: &TuiArgs) -> Result<()> {
         (
             "--compare (configurations side by side are BPE ones)",
             !args.screen.compare.is_empty(),
-        ),
-        (
-            "--lesson (lessons replay BPE training)",
-            args.lesson.is_some(),
-        ),
-        (
-            "--record (lessons record BPE training)",
-            args.record.is_some(),
         ),
         ("--d-model", args.d_model.is_some()),
     ];

@@ -135,7 +135,11 @@ pub fn run(args: &TuiArgs, dir: &Path, lesson: Lesson, training: &TrainingOption
     for spec in &args.screen.tokenizers {
         bpeek_core::formats::load::check(spec)?;
     }
-    let mut app = App::from_options(training, picture_theme(args))?;
+    let mut app = if training.unigram.is_unigram() {
+        App::unigram(training, picture_theme(args))?
+    } else {
+        App::from_options(training, picture_theme(args))?
+    };
     app.lesson = Some(lesson);
     for spec in &args.screen.tokenizers {
         app.add_tokenizer(spec);

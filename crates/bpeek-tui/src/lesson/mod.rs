@@ -12,7 +12,9 @@
 //!
 //! `step N` goes to merge N, `phase NAME` to that phase of the current
 //! round, `say` only shows its caption; a quoted caption may end any line
-//! and `#` starts a comment line.
+//! and `#` starts a comment line. With `options --model unigram` a step is
+//! a Unigram step (`step 3`: the seeding, then three EM iterations,
+//! scorings or prunes), each a phase of its own, so there is no `phase`.
 
 pub mod record;
 
@@ -85,7 +87,13 @@ struct Reading {
     saw_options: bool,
     /// The most merges the options allow, and the option that says so.
     budget: Option<(usize, String)>,
+    /// The options train Unigram: a step is a Unigram step, each a phase.
+    unigram: bool,
 }
+
+/// Why a Unigram lesson names no phase.
+const UNIGRAM_PHASES: &str =
+    "a Unigram step is one phase already (an EM iteration, the scoring or a prune): use step N";
 
 impl Reading {
     /// One line that is no comment: its command, the command's words and
@@ -103,6 +111,7 @@ impl Reading {
             "corpus" => self.corpus(&rest, caption, line),
             "options" => self.options(&rest, caption),
             "step" => self.step(&rest, caption, line),
+            "phase" if self.unigram => Err(format!("phase: {UNIGRAM_PHASES}")),
             "phase" => {
                 let phase = match rest[..] {
                     [name] => phase_named(name),
@@ -181,6 +190,7 @@ impl Reading {
             return Err("name the corpus on its own line: corpus NAME".into());
         }
         self.budget = merge_budget(t);
+        self.unigram = t.unigram.is_unigram();
         self.lesson.options = rest.iter().map(|s| s.to_string()).collect();
         self.lesson.intro = caption.or(self.lesson.intro.take());
         Ok(())
@@ -199,6 +209,9 @@ impl Reading {
             [n, phase] => (n.parse::<usize>().ok(), phase_named(phase)),
             _ => (None, None),
         };
+        if self.unigram && rest.len() > 1 {
+            return Err(format!("step N PHASE: {UNIGRAM_PHASES}"));
+        }
         let n = n.filter(|_| rest.len() == 1 || phase.is_some()).ok_or(
             "step takes a merge number and perhaps a phase, e.g. step 3 or step 3 counted",
         )?;
@@ -257,6 +270,7 @@ impl Lesson {
             },
             saw_options: false,
             budget: None,
+            unigram: false,
         };
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;

@@ -46,6 +46,15 @@ impl Recording {
         self.last = now;
     }
 
+    /// Write down the Unigram step training stands at if it moved, as
+    /// `step N` (each Unigram step is a phase of its own).
+    pub fn note_unigram(&mut self, steps: usize) {
+        if steps != self.last.0 {
+            self.lines.push(format!("step {steps}"));
+            self.last = (steps, "counted");
+        }
+    }
+
     /// The lesson file: the corpus, the options that differ from the
     /// defaults, then the steps.
     pub fn text(&self, corpus: &str, options: &TrainingOptions) -> String {
@@ -95,5 +104,34 @@ fn option_words(o: &TrainingOptions) -> Vec<String> {
     for s in &o.specials {
         add("special", s.clone());
     }
+    unigram_words(&o.unigram, &mut w);
     w
+}
+
+/// The Unigram options as `options` line words, those not given left out.
+fn unigram_words(u: &crate::options::unigram::UnigramOptions, w: &mut Vec<String>) {
+    if !u.is_unigram() {
+        return;
+    }
+    w.extend(["--model".to_string(), "unigram".to_string()]);
+    let values = [
+        ("seed-size", u.seed_size.map(|n| n.to_string())),
+        (
+            "shrinking-factor",
+            u.shrinking_factor.map(|f| f.to_string()),
+        ),
+        ("em-iterations", u.em_iterations.map(|n| n.to_string())),
+        (
+            "max-piece-length",
+            u.max_piece_length.map(|n| n.to_string()),
+        ),
+    ];
+    for (name, value) in values {
+        if let Some(v) = value {
+            w.extend([format!("--{name}"), v]);
+        }
+    }
+    if u.byte_fallback {
+        w.push("--byte-fallback".to_string());
+    }
 }

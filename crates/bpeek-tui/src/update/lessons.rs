@@ -16,7 +16,7 @@ pub(super) fn lesson_next(app: &mut App) {
     lesson.at = Some(next);
     let command = lesson.steps[next].command.clone();
     app.autoplay.on = false;
-    let origin = Mark::of(app.trainer());
+    let origin = here(app);
     let what = format!("lesson step {}", next + 1);
     run_lesson_script(app, vec![command], what, Some(origin), Some(before));
 }
@@ -33,12 +33,20 @@ pub(super) fn lesson_back(app: &mut App) {
     };
     let back = at.checked_sub(1);
     lesson.at = back;
-    let mut commands = vec![lesson::Command::Step(0)];
-    if let Some(b) = back {
-        commands.extend(lesson.steps[..=b].iter().map(|s| s.command.clone()));
-    }
+    let shown = &lesson.steps[..back.map_or(0, |b| b + 1)];
+    let commands = if app.unigram.is_some() {
+        // A Unigram step back restores the step's pieces exactly: going
+        // straight to the last step shown gives the same screen, without
+        // running every EM iteration again from the seeding.
+        let last = shown.iter().rev().find(|s| s.command.target().is_some());
+        vec![last.map_or(lesson::Command::Step(0), |s| s.command.clone())]
+    } else {
+        let mut commands = vec![lesson::Command::Step(0)];
+        commands.extend(shown.iter().map(|s| s.command.clone()));
+        commands
+    };
     app.autoplay.on = false;
-    let origin = Mark::of(app.trainer());
+    let origin = here(app);
     let what = match back {
         Some(b) => format!("lesson: back to step {}", b + 1),
         None => "lesson: back to the start".to_string(),
@@ -62,11 +70,27 @@ pub(super) fn run_lesson_script(
             run_lesson_command(app, &command);
             continue;
         };
-        let (mut job, work) = Job::seek(app.trainer(), target, what, origin);
+        let (mut job, work) = match &app.unigram {
+            Some(u) => {
+                let from = u.trainer.step_count();
+                let back_to = origin.map(|o| o.merges);
+                (Job::unigram_steps(from, target.merges, what, back_to), None)
+            }
+            None => Job::seek(app.trainer(), target, what, origin),
+        };
         job.then = rest.collect();
         job.lesson_at = lesson_at;
         start_job(app, job, work);
         return;
+    }
+}
+
+/// Where training stands, as a lesson's go-to marks it: the merges made,
+/// or in Unigram mode the steps.
+fn here(app: &App) -> Mark {
+    match &app.unigram {
+        Some(u) => Mark::seek(u.trainer.step_count()),
+        None => Mark::of(app.trainer()),
     }
 }
 

@@ -406,6 +406,9 @@ fn record(app: &mut App) {
         // The merges a job passes on its way are not lesson steps.
         return;
     }
+    if let (Some(rec), Some(u)) = (app.recording.as_mut(), &app.unigram) {
+        return rec.note_unigram(u.trainer.step_count());
+    }
     let trainer = Arc::clone(&app.loaded().trainer);
     let current = app.current;
     if let Some(rec) = app.recording.as_mut()

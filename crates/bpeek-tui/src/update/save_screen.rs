@@ -14,8 +14,9 @@ pub fn save(app: &mut App) {
     save_in(app, Path::new("."));
 }
 
-/// The screen as `bpeek-screen-MERGES-N.svg` in `dir`, drawn at the
-/// terminal's size by the view that draws the terminal's frames.
+/// The screen as `bpeek-screen-MERGES-N.svg` in `dir` (in Unigram mode
+/// `bpeek-screen-step-STEP-N.svg`), drawn at the terminal's size by the
+/// view that draws the terminal's frames.
 pub fn save_in(app: &mut App, dir: &Path) {
     if app.classroom.is_some() {
         app.notice = Some(REFUSED_IN_CLASS.into());
@@ -26,7 +27,10 @@ pub fn save_in(app: &mut App, dir: &Path) {
         &crate::snapshot::screen(app, width, height),
         &Colours::default(),
     );
-    let stem = format!("bpeek-screen-{}", app.trainer().merges().len());
+    let stem = match &app.unigram {
+        Some(u) => format!("bpeek-screen-step-{}", u.trainer.step_count()),
+        None => format!("bpeek-screen-{}", app.trainer().merges().len()),
+    };
     let written = super::new_files::write_new(dir, &stem, &[("svg", picture.as_bytes())]);
     app.notice = Some(match written {
         Ok(names) => format!("saved the screen as {}", names.join(", ")),

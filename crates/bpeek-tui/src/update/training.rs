@@ -166,6 +166,10 @@ pub(super) fn job_more(app: &mut App) {
             app.scroll.pairs = 0;
             move_until(app.trainer_mut(), target, deadline)
         }
+        Run::Steps { target } => {
+            let deadline = Instant::now() + app.jobs.slice;
+            unigram::steps_until(app, *target, deadline)
+        }
         Run::Replay(away) | Run::Open(away) => match away.take() {
             None => false,
             Some(Ok((trainer, lines))) => {
@@ -205,7 +209,9 @@ pub(super) fn finish_job(app: &mut App) {
     // A "wait" said while it ran is out of date now.
     app.notice = None;
     let reached = app.trainer().merges().len();
-    if job.returning {
+    if app.unigram.is_some() {
+        app.notice = unigram::finished_notice(app, &job);
+    } else if job.returning {
         app.notice = Some(format!("cancelled: back at merge {reached}"));
     } else if let Some(n) = job.target.map(|t| t.merges)
         && reached < n
@@ -245,6 +251,9 @@ pub(super) fn cancel_job(app: &mut App) {
         lesson.at = at;
     }
     drop(job);
+    if app.unigram.is_some() {
+        return unigram::cancel_to(app, origin.merges);
+    }
     if Mark::of(app.trainer()) == origin {
         app.notice = Some(format!("cancelled: still at merge {}", origin.merges));
         return;

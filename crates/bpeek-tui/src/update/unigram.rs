@@ -21,8 +21,11 @@ pub(super) fn update(app: &mut App, action: Action) -> Option<Action> {
         Action::Step | Action::Advance => step(app),
         Action::Tick => step(app),
         Action::Undo => undo(app),
-        Action::Reset => seek(app, 0),
-        Action::Goto(n) => seek(app, n),
+        Action::Reset if view(app).trainer.step_count() == 0 => {
+            app.notice = Some("already at step 0, the seeding".into());
+        }
+        Action::Reset => seek(app, 0, going_to(0)),
+        Action::Goto(n) => seek(app, n, going_to(n)),
         Action::PromptSubmit => prompt_submit(app),
         Action::ToggleAutoplay | Action::ToggleAutoplayPhases => toggle_autoplay(app),
         Action::Scroll(by) if app.input == InputMode::Normal && !app.fert.open => {
@@ -59,8 +62,6 @@ pub fn means_nothing(action: &Action) -> bool {
             | Action::AddColumn(_)
             | Action::DropColumn
             | Action::FocusColumn(_)
-            | Action::LessonNext
-            | Action::LessonBack
             | Action::AskClass
             | Action::SelectMerge(_)
             | Action::SelectMergeOf(_)
@@ -78,7 +79,6 @@ fn nothing_notice(action: &Action) -> String {
         Action::OpenVocab => "the vocabulary search",
         Action::OpenAddColumn | Action::AddColumn(_) | Action::DropColumn => "compare columns",
         Action::FocusColumn(_) => "compare columns",
-        Action::LessonNext | Action::LessonBack => "lessons",
         Action::AskClass => "the question which pair wins",
         _ => "merges",
     };
@@ -137,23 +137,88 @@ fn undo(app: &mut App) {
     }
 }
 
-/// Go to step `n`: Unigram steps are few (a round is a handful), so a
-/// go-to is made at once.
-fn seek(app: &mut App, n: usize) {
+/// Go to step `n` as a job: a step at a time between frames (an EM
+/// iteration on a big corpus takes a while), Esc going back to the step
+/// training stands at now.
+fn seek(app: &mut App, n: usize, what: String) {
     app.autoplay.on = false;
-    let reached = view_mut(app).trainer_mut().seek(n);
-    if reached < n {
+    let here = view(app).trainer.step_count();
+    if n == here {
+        return;
+    }
+    start_job(app, Job::unigram_steps(here, n, what, Some(here)), None);
+}
+
+/// Where a Unigram go-to lands, in words.
+fn going_to(n: usize) -> String {
+    if n == 0 {
+        "back to step 0".into()
+    } else {
+        format!("going to step {n}")
+    }
+}
+
+/// One slice of a Unigram go-to: steps toward `target` until training is
+/// there or can go no further (true), or the slice's time is nearly up
+/// (false). As for BPE, the last move's time predicts the next's.
+pub(super) fn steps_until(app: &mut App, target: usize, deadline: Instant) -> bool {
+    let trainer = view_mut(app).trainer_mut();
+    let mut before = Instant::now();
+    loop {
+        let here = trainer.step_count();
+        let moved = match here.cmp(&target) {
+            std::cmp::Ordering::Greater => trainer.step_back(),
+            std::cmp::Ordering::Less => trainer.step().is_ok(),
+            std::cmp::Ordering::Equal => false,
+        };
+        if !moved {
+            return true;
+        }
+        let now = Instant::now();
+        let last = now - before;
+        before = now;
+        if now + last >= deadline {
+            return false;
+        }
+    }
+}
+
+/// Where a Unigram go-to that just ended left training, said if it is
+/// not where it was asked to go.
+pub(super) fn finished_notice(app: &App, job: &Job) -> Option<String> {
+    let reached = view(app).trainer.step_count();
+    if job.returning {
+        return Some(format!("cancelled: back at step {reached}"));
+    }
+    let n = job.target?.merges;
+    (reached < n).then(|| {
         let why = view(app)
             .trainer
             .next_phase()
             .err()
             .map_or_else(String::new, |s| format!(": {s}"));
-        app.notice = Some(format!("training stops at step {reached}{why}"));
+        format!("training stops at step {reached}{why}")
+    })
+}
+
+/// Esc during a Unigram go-to: back to the step it started from, as a job
+/// of its own (the steps back take a while on a big corpus too).
+pub(super) fn cancel_to(app: &mut App, origin: usize) {
+    let here = view(app).trainer.step_count();
+    if here == origin {
+        app.notice = Some(format!("cancelled: still at step {origin}"));
+        return;
     }
+    let what = format!("going back to step {origin}");
+    let mut back = Job::unigram_steps(here, origin, what, None);
+    back.returning = true;
+    start_job(app, back, None);
 }
 
 /// A follower goes to the teacher's step `n`, saying nothing.
 pub(super) fn follow_to_step(app: &mut App, n: usize) {
+    // The teacher's step takes the place of a go-to of one's own.
+    app.jobs.current = None;
     let u = view_mut(app);
     if u.trainer.step_count() != n {
         u.trainer_mut().seek(n);
@@ -169,7 +234,7 @@ fn prompt_submit(app: &mut App) {
     match typed.parse() {
         Ok(n) => {
             app.input = InputMode::Normal;
-            seek(app, n);
+            seek(app, n, going_to(n));
         }
         Err(_) => {
             app.notice = Some("go to: type a step number, then Enter (Esc cancels)".into());

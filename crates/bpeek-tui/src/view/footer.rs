@@ -81,7 +81,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .into_iter()
         .map(|spacing| {
             (
-                fit(&others, &help, max.saturating_sub(used), spacing),
+                fit(app, &others, &help, max.saturating_sub(used), spacing),
                 spacing,
             )
         })
@@ -91,18 +91,24 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 .filter(|b| priority(app, b) <= ESSENTIAL)
                 .all(|b| shown.iter().any(|s| std::ptr::eq(*s, *b)))
         })
-        .unwrap_or_else(|| (fit(&others, &help, max.saturating_sub(used), 2), 2));
+        .unwrap_or_else(|| (fit(app, &others, &help, max.saturating_sub(used), 2), 2));
     let mut shown = shown;
     shown.sort_by_key(table_order);
-    let fits_help =
-        help.iter().map(|b| label_width(b, spacing)).sum::<usize>() <= max.saturating_sub(used);
+    let fits_help = help
+        .iter()
+        .map(|b| label_width(app, b, spacing))
+        .sum::<usize>()
+        <= max.saturating_sub(used);
     for b in shown
         .into_iter()
         .chain(help.into_iter().filter(|_| fits_help))
     {
         spans.push(Span::styled(format!(" {}", b.keys[0].label()), t.key()));
         let gap = " ".repeat(spacing - 1);
-        spans.push(Span::raw(format!(" {}{gap}", b.footer.unwrap_or_default())));
+        spans.push(Span::raw(format!(
+            " {}{gap}",
+            crate::keymap::footer_label(app, b)
+        )));
     }
     frame.render_widget(Line::from(spans), area);
 }
@@ -112,22 +118,24 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 const ESSENTIAL: usize = 6;
 
 /// Columns a key takes: ` k label` and the spacing after it.
-fn label_width(b: &Binding, spacing: usize) -> usize {
-    1 + width(&b.keys[0].label()) + 1 + width(b.footer.unwrap_or_default()) + spacing - 1
+fn label_width(app: &App, b: &Binding, spacing: usize) -> usize {
+    let label = crate::keymap::footer_label(app, b);
+    1 + width(&b.keys[0].label()) + 1 + width(label) + spacing - 1
 }
 
 /// The keys of `others` that fit in `room` beside the help key, taken in
 /// the order given.
 fn fit<'a>(
+    app: &App,
     others: &[&'a Binding],
     help: &[&'a Binding],
     room: usize,
     spacing: usize,
 ) -> Vec<&'a Binding> {
-    let mut used: usize = help.iter().map(|b| label_width(b, spacing)).sum();
+    let mut used: usize = help.iter().map(|b| label_width(app, b, spacing)).sum();
     let mut shown = Vec::new();
     for b in others {
-        let w = label_width(b, spacing);
+        let w = label_width(app, b, spacing);
         if used + w <= room {
             used += w;
             shown.push(*b);

@@ -21,6 +21,20 @@ pub fn text(app: &App) -> Option<String> {
             };
             format!("{done} of {total} merges {verb}")
         }
+        Run::Steps { target } => {
+            let here = app
+                .unigram
+                .as_ref()
+                .map_or(job.from, |u| u.trainer.step_count());
+            let total = job.from.abs_diff(*target);
+            let done = job.from.abs_diff(here).min(total);
+            let verb = if *target >= job.from {
+                "made"
+            } else {
+                "undone"
+            };
+            format!("{done} of {total} steps {verb}")
+        }
         Run::Replay(away) | Run::Open(away) => away_text(job, away),
     };
     Some(format!("{}: {how}{dots}", job.what))
