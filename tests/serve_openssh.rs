@@ -20,9 +20,17 @@ struct Served {
 }
 
 fn serve(term: &Term, dir: &TempDir, extra: &str) -> Served {
+    serve_with(
+        term,
+        dir,
+        &format!("--corpus-name play --pretok whitespace {extra}"),
+    )
+}
+
+/// `bpeek serve` with these training and class options.
+fn serve_with(term: &Term, dir: &TempDir, options: &str) -> Served {
     term.command(&format!(
-        "{} serve --corpus-name play --pretok whitespace --listen 127.0.0.1:0 \
-         --host-key {}/host_key {extra}",
+        "{} serve {options} --listen 127.0.0.1:0 --host-key {}/host_key",
         env!("CARGO_BIN_EXE_bpeek"),
         dir.path().display()
     ));
@@ -94,6 +102,57 @@ fn a_class_connects_with_stock_ssh_follows_the_teacher_and_gets_its_terminal_bac
         &server,
         &[("ben", &ben), ("teacher", &teacher)],
     );
+}
+
+/// A Unigram class over stock ssh: the teacher logs in with the password,
+/// steps and goes to a step; a student follows, then quits to a working
+/// shell.
+#[test]
+fn a_unigram_class_over_stock_ssh_follows_the_teachers_steps() {
+    let Some(tmux) = Tmux::start("serve-unigram") else {
+        return;
+    };
+    if !ssh::have_openssh() {
+        return;
+    }
+    let dir = TempDir::new("serve-unigram");
+    let server = tmux.open("server", 220, 20);
+    let served = serve_with(
+        &server,
+        &dir,
+        "--corpus-name low --mode char --model unigram --vocab-size 8",
+    );
+    let ann = tmux.open("ann", 80, 24);
+    ann.command(&format!(
+        "{}; echo ann-was-here",
+        ssh(served.port, "ann@127.0.0.1")
+    ));
+    ann.wait_for("ann's explorer", |s| status_line(s).contains("step 0"));
+    let teacher = tmux.open("teacher", 100, 30);
+    teacher.command(&ssh(served.port, "teacher@127.0.0.1"));
+    teacher.wait_for("the password prompt", |s| s.contains("password:"));
+    teacher.answer(&served.token);
+    teacher.wait_for("the teacher's explorer", |s| {
+        status_line(s).contains("step 0") && s.contains("Pieces")
+    });
+    teacher.keys(&["n", "n"]);
+    teacher.wait_for("step 2", |s| status_line(s).contains("step 2"));
+    ann.wait_for("ann at step 2", |s| {
+        status_line(s).contains("step 2") && status_line(s).contains("following the teacher")
+    });
+    teacher.keys(&["g", "4", "Enter"]);
+    teacher.wait_for("step 4", |s| status_line(s).contains("step 4"));
+    let screen = ann.wait_for("ann at step 4, after the prune", |s| {
+        status_line(s).contains("step 4") && status_line(s).contains("pruned")
+    });
+    assert!(screen.contains("Removed"), "{screen}");
+    ann.keys(&["q"]);
+    ann.wait_for("ann's shell", |s| {
+        s.contains("ann-was-here") && !s.contains("Pieces")
+    });
+    ann.command("echo typed-$((6 * 7))");
+    ann.wait_for_line("typed-42");
+    ctrl_c_stops_the_server_and_gives_terminals_back(&server, &[("teacher", &teacher)]);
 }
 
 /// The fingerprint printed is the one ssh-keygen prints.
