@@ -82,13 +82,20 @@ pub fn move_toward(trainer: &mut Trainer, target: Mark) -> bool {
 }
 
 /// Move `trainer` toward `target` until it is there (true) or `deadline`
-/// is near (false). A move that took long is taken to predict the next:
-/// the slice ends before one would run past the deadline, so a slice
-/// overruns its time only when a single move is longer than all of it.
+/// is near (false).
 pub fn move_until(trainer: &mut Trainer, target: Mark, deadline: Instant) -> bool {
+    moves_until(deadline, || move_toward(trainer, target))
+}
+
+/// Make moves (`one_move` is false once there is none to make) until the
+/// last is made (true) or `deadline` is near (false). A move that took
+/// long is taken to predict the next: the slice ends before one would run
+/// past the deadline, so a slice overruns its time only when a single move
+/// is longer than all of it.
+pub fn moves_until(deadline: Instant, mut one_move: impl FnMut() -> bool) -> bool {
     let mut before = Instant::now();
     loop {
-        if !move_toward(trainer, target) {
+        if !one_move() {
             return true;
         }
         let now = Instant::now();

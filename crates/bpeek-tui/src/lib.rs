@@ -102,6 +102,7 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         ));
     }
     let mut app = if training.unigram.is_unigram() {
+        say_if_seeding_takes_a_while(&training);
         App::unigram(&training, theme)?
     } else if args.screen.compare.is_empty() {
         App::opening(&training, theme)?
@@ -157,6 +158,21 @@ pub fn run(args: &TuiArgs) -> Result<()> {
         std::process::exit(128 + signal);
     }
     result
+}
+
+/// Seeding a Unigram corpus of megabytes takes seconds before the screen
+/// opens: a line on stderr says what is under way rather than nothing.
+fn say_if_seeding_takes_a_while(training: &TrainingOptions) {
+    let Some(path) = training.corpus.as_deref().filter(|p| *p != "-") else {
+        return;
+    };
+    let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    if bytes >= 1 << 20 {
+        eprintln!(
+            "bpeek: seeding the Unigram pieces of {path} ({:.1} MB)...",
+            bytes as f64 / 1e6
+        );
+    }
 }
 
 /// Unigram's options on BPE training, and what Unigram mode does not

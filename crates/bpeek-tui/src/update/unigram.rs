@@ -160,27 +160,14 @@ fn going_to(n: usize) -> String {
 
 /// One slice of a Unigram go-to: steps toward `target` until training is
 /// there or can go no further (true), or the slice's time is nearly up
-/// (false). As for BPE, the last move's time predicts the next's.
+/// (false), timed as a BPE go-to's moves are.
 pub(super) fn steps_until(app: &mut App, target: usize, deadline: Instant) -> bool {
     let trainer = view_mut(app).trainer_mut();
-    let mut before = Instant::now();
-    loop {
-        let here = trainer.step_count();
-        let moved = match here.cmp(&target) {
-            std::cmp::Ordering::Greater => trainer.step_back(),
-            std::cmp::Ordering::Less => trainer.step().is_ok(),
-            std::cmp::Ordering::Equal => false,
-        };
-        if !moved {
-            return true;
-        }
-        let now = Instant::now();
-        let last = now - before;
-        before = now;
-        if now + last >= deadline {
-            return false;
-        }
-    }
+    crate::job::moves_until(deadline, || match trainer.step_count().cmp(&target) {
+        std::cmp::Ordering::Greater => trainer.step_back(),
+        std::cmp::Ordering::Less => trainer.step().is_ok(),
+        std::cmp::Ordering::Equal => false,
+    })
 }
 
 /// Where a Unigram go-to that just ended left training, said if it is
