@@ -8,20 +8,14 @@ use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::comparing;
 use bpeek::tui::options::compare::configurations;
 use bpeek::tui::theme::Theme;
-use bpeek::tui::{App, Event, ScriptedEvents, run_loop};
+use bpeek::tui::{App, Event, ScriptedEvents};
 use crossterm::event::KeyCode;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 mod common;
-use common::{catch_up, default_app, rows_of};
+use common::{catch_up, default_app};
 
 fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut events = events;
-    run_loop(&mut terminal, app, &mut events).unwrap();
-    common::redraw_whole(&mut terminal, app);
-    rows_of(terminal.backend())
+    common::screen_after(app, events, width, height)
 }
 
 /// The tokens of the corpus the options name before any merge and after

@@ -49,11 +49,7 @@ fn finish_loads(app: &mut App) {
 /// Run the real loop over `events` (loads answered at once) and return the
 /// last frame.
 fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut events = events.loading_with(loaded);
-    run_loop(&mut terminal, app, &mut events).unwrap();
-    common::redraw_whole(&mut terminal, app);
-    rows_of(terminal.backend())
+    common::screen_after(app, events.loading_with(loaded), width, height)
 }
 
 fn has(rows: &[String], what: &str) -> bool {

@@ -7,25 +7,19 @@ use bpeek::bpe::formats::tokenizer_file;
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::options::input::build_trainer;
 use bpeek::tui::view::short_names::distinct_short_names;
-use bpeek::tui::{App, Event, ScriptedEvents, run_loop};
+use bpeek::tui::{App, Event, ScriptedEvents};
 use crossterm::event::KeyCode;
 use proptest::prelude::*;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use std::path::{Path, PathBuf};
 use unicode_width::UnicodeWidthStr;
 
 mod common;
 mod scratch;
-use common::{default_app, loaded, rows_of};
+use common::{default_app, loaded};
 use scratch::Scratch;
 
 fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut events = events.loading_with(loaded);
-    run_loop(&mut terminal, app, &mut events).unwrap();
-    common::redraw_whole(&mut terminal, app);
-    rows_of(terminal.backend())
+    common::screen_after(app, events.loading_with(loaded), width, height)
 }
 
 /// A tokenizer of `merges` merges of the bundled corpus, written as

@@ -3,20 +3,13 @@
 
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::theme::Theme;
-use bpeek::tui::{App, Event, ScriptedEvents, run_loop};
+use bpeek::tui::{App, Event, ScriptedEvents};
 use crossterm::event::KeyCode;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 mod common;
-use common::rows_of;
 
 fn screen(app: &mut App, events: ScriptedEvents) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-    let mut events = events;
-    run_loop(&mut terminal, app, &mut events).unwrap();
-    common::redraw_whole(&mut terminal, app);
-    rows_of(terminal.backend())
+    common::screen_after(app, events, 80, 24)
 }
 
 /// The tutorial corpus "play" as the explorer opens it by default: its

@@ -16,11 +16,7 @@ use common::{default_app, rows_of};
 /// Run the loop over `events` on a `width`x`height` screen and return the
 /// last frame as text, one string per row.
 fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut events = events;
-    run_loop(&mut terminal, app, &mut events).unwrap();
-    common::redraw_whole(&mut terminal, app);
-    rows_of(terminal.backend())
+    common::screen_after(app, events, width, height)
 }
 
 fn assert_screen(actual: &[String], expected: &[&str]) {

@@ -10,15 +10,13 @@ use bpeek::bpe::train::unigram::{
 use bpeek::cli::args::TrainingOptions;
 use bpeek::tui::app::Focus;
 use bpeek::tui::theme::Theme;
-use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
+use bpeek::tui::{Action, App, Event, ScriptedEvents, update};
 use crossterm::event::KeyCode;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use unicode_width::UnicodeWidthStr;
 
 mod common;
 mod course;
-use common::{press, rows_of};
+use common::press;
 
 /// The course's corpus in char mode (no space marker), trained to 10
 /// pieces: small enough to read every number off the screen.
@@ -53,11 +51,7 @@ fn scripted(text: &str) -> ScriptedEvents {
 }
 
 fn screen(app: &mut App, events: ScriptedEvents, width: u16, height: u16) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    let mut events = events;
-    run_loop(&mut terminal, app, &mut events).unwrap();
-    common::redraw_whole(&mut terminal, app);
-    rows_of(terminal.backend())
+    common::screen_after(app, events, width, height)
 }
 
 fn trainer(app: &App) -> &UnigramTrainer {

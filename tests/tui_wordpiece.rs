@@ -6,13 +6,11 @@
 mod scratch;
 
 use bpeek::tui::keymap::action_for;
-use bpeek::tui::{Action, App, Event, ScriptedEvents, run_loop, update};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use bpeek::tui::{Action, App, Event, ScriptedEvents, update};
 use scratch::Scratch;
 
 mod common;
-use common::{default_app, loaded, rows_of};
+use common::{default_app, loaded};
 
 fn press(app: &mut App, keys: &str) {
     for c in keys.chars() {
@@ -26,11 +24,7 @@ fn press(app: &mut App, keys: &str) {
 }
 
 fn screen(app: &mut App) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
-    let mut events = ScriptedEvents::new([]).loading_with(loaded);
-    run_loop(&mut terminal, app, &mut events).unwrap();
-    common::redraw_whole(&mut terminal, app);
-    rows_of(terminal.backend())
+    common::screen_after(app, ScriptedEvents::new([]).loading_with(loaded), 100, 30)
 }
 
 #[test]

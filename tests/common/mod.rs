@@ -63,6 +63,21 @@ pub fn catch_up(app: &mut App) {
     panic!("the columns never caught up (waiting: {})", c.waiting);
 }
 
+/// Run the real event loop over `events` into a test terminal of
+/// `width` x `height` and return the last frame's rows.
+pub fn screen_after(
+    app: &mut App,
+    mut events: impl bpeek::tui::EventSource,
+    width: u16,
+    height: u16,
+) -> Vec<String> {
+    let mut terminal =
+        ratatui::Terminal::new(TestBackend::new(width, height)).expect("a test backend");
+    bpeek::tui::run_loop(&mut terminal, app, &mut events).unwrap();
+    redraw_whole(&mut terminal, app);
+    rows_of(terminal.backend())
+}
+
 /// Draw the app once more on a cleared test terminal. A test terminal,
 /// unlike a real one, keeps the old cell a wide character hides, so after
 /// several frames only a whole redraw reads back as the screen shows.
