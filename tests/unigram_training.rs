@@ -242,7 +242,10 @@ fn a_retargeted_trainer_trains_as_a_fresh_one_of_its_size() {
             assert_eq!(t.config(), fresh.config(), "{name}: config");
         }
     }
-    assert!(kept_steps > 200, "retargets kept too few steps to test reuse: {kept_steps}");
+    assert!(
+        kept_steps > 200,
+        "retargets kept too few steps to test reuse: {kept_steps}"
+    );
     let seeded = UnigramTrainer::new(b"ab ab", UnigramConfig::default());
     let e = seeded.unwrap().retarget(1).unwrap_err().to_string();
     assert!(e.contains("--vocab-size 1"), "{e}");

@@ -632,7 +632,7 @@ type FirstTrainers = (
     (String, Arc<bpeek_core::Trainer>),
     Vec<(
         bpeek_tui::options::args::TrainingOptions,
-        Arc<bpeek_core::Trainer>,
+        bpeek_tui::compare::ColumnTrainer,
     )>,
 );
 
@@ -645,7 +645,7 @@ fn refuse_for_unigram(args: &ServeArgs) -> Result<()> {
     }
     let given = [
         (
-            "--compare (configurations side by side are BPE ones)",
+            "--compare (a Unigram column follows BPE columns: give --compare \"\" --compare \"--model unigram\")",
             !args.screen.compare.is_empty(),
         ),
         (
@@ -702,9 +702,8 @@ fn first_trainers(args: &ServeArgs) -> Result<FirstTrainers> {
         (args.training.clone(), (name, Arc::new(trainer)), Vec::new())
     } else {
         // Every column counted once too, for every session to share.
-        let (name, mut all) = bpeek_tui::compare::count_all(&args.training, &args.screen.compare)?;
-        let rest: Vec<_> = all.drain(1..).map(|(o, t)| (o, Arc::new(t))).collect();
-        let (options, trainer) = all.pop().expect("two configurations at least");
+        let (name, (options, trainer), rest) =
+            bpeek_tui::compare::count_all(&args.training, &args.screen.compare)?;
         (options, (name, Arc::new(trainer)), rest)
     };
     Ok((lesson, training, first, compare))
