@@ -224,13 +224,24 @@ fn a_unigram_column_is_taken_by_the_explorer_and_its_wrong_options_refused() {
     // Read and counted: only the missing terminal stops it here.
     for given in [
         &["", "--model unigram"][..],
-        &["", "--pretok none", "--model unigram --vocab-size 300 --mode char"],
-        &["", "--model unigram", "--model unigram --shrinking-factor 0.5"],
+        &[
+            "",
+            "--pretok none",
+            "--model unigram --vocab-size 300 --mode char",
+        ],
+        &[
+            "",
+            "--model unigram",
+            "--model unigram --shrinking-factor 0.5",
+        ],
     ] {
         let out = tui(given);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{given:?}: {err}");
-        assert!(err.contains("the explorer needs a terminal"), "{given:?}: {err}");
+        assert!(
+            err.contains("the explorer needs a terminal"),
+            "{given:?}: {err}"
+        );
     }
     let refused = [
         (

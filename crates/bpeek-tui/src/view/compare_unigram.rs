@@ -28,6 +28,11 @@ pub fn column_lines(
     let mut lines = Vec::new();
     let size = t.config().vocab_size;
     let size_line = match u.pinned {
+        // Never trained yet: the seeds, not a size.
+        _ if t.stop_reason().is_none() => format!(
+            "seeded: {} pieces",
+            t.config().reserved() + t.pieces().alive().len()
+        ),
         Some(_) => format!("{size} pieces (fixed)"),
         None => format!("{size} pieces = {}'s vocab", leader(c)),
     };
