@@ -290,18 +290,19 @@ pub fn trainer_of(app: &App, i: usize) -> Option<&Trainer> {
     Some(&c.columns.get(i)?.loaded.as_ref()?.trainer)
 }
 
+/// What [`count_all`] gives: the corpus's name, the first configuration
+/// with its trainer, and the other columns.
+pub type Counted = (
+    String,
+    (TrainingOptions, Trainer),
+    Vec<(TrainingOptions, ColumnTrainer)>,
+);
+
 /// The configurations `--compare` names (each the command's `base`
 /// options changed), counted on the corpus: the corpus's name, the first
 /// configuration (the app's own) with its trainer, and the others (a
 /// Unigram one seeded). The corpus is read once.
-pub fn count_all(
-    base: &TrainingOptions,
-    given: &[String],
-) -> Result<(
-    String,
-    (TrainingOptions, Trainer),
-    Vec<(TrainingOptions, ColumnTrainer)>,
-)> {
+pub fn count_all(base: &TrainingOptions, given: &[String]) -> Result<Counted> {
     let configs = crate::options::compare::configurations(base, given)?;
     for (g, o) in given.iter().zip(&configs) {
         let place = || format!("--compare {}", bpeek_core::error::quoted(g));

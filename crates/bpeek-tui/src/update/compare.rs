@@ -402,6 +402,13 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
     let waiting = waiting || elsewhere;
     c.behind = behind || waiting;
     c.waiting = waiting && !behind;
+    update_lists(app, &mut c);
+    app.compare = Some(c);
+}
+
+/// Bring the BPE columns' merge lists, the merges each holds and the first
+/// difference up to date with their trainers.
+fn update_lists(app: &App, c: &mut Comparison) {
     // The lowest rank any list changed at: the first difference below it
     // stands.
     let mut lowest = usize::MAX;
@@ -442,13 +449,12 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
     }
     // A list shorter than the first difference (a column just added, or
     // one waiting for the class) puts it in question too.
-    let shortest = bpe_lists(&c).iter().map(|l| l.len()).min().unwrap_or(0);
+    let shortest = bpe_lists(c).iter().map(|l| l.len()).min().unwrap_or(0);
     let stale = c.first.is_some_and(|r| r >= shortest);
     let stands = c.first.is_some_and(|r| r < lowest) && !stale;
     if (lowest != usize::MAX || stale) && !stands {
-        c.first = first_difference(&bpe_lists(&c));
+        c.first = first_difference(&bpe_lists(c));
     }
-    app.compare = Some(c);
 }
 
 /// The BPE columns' merge lists: a Unigram column has no merges, and its
