@@ -254,6 +254,44 @@ fn the_columns_draw_at_80_by_24_the_same_with_and_without_colour() {
     assert!(plotted > 0, "the Unigram points are drawn:\n{chart}");
 }
 
+/// Each column's cut of the encode box's text (`e`, typed), as its own
+/// tokenizer cuts it: column A's trainer's, and the Unigram run's
+/// vocabulary as `train --out` writes it.
+#[test]
+fn each_column_shows_its_cut_of_the_encode_text() {
+    let mut app = comparing(&["", "--model unigram"]);
+    go_to(&mut app, 30);
+    let typed = "the baker bakes bread at five";
+    press(&mut app, [Event::char('e')]);
+    press(&mut app, typed.chars().map(Event::char));
+    press(&mut app, [Event::key(KeyCode::Esc)]);
+    catch_up(&mut app);
+    let theme = Theme::plain();
+    let words = |tok: &bpeek::bpe::Tokenizer| {
+        let ids = tok.encode(typed, false);
+        let labels: Vec<String> = ids
+            .iter()
+            .map(|&id| bpeek::tui::panes::rows::word_label(tok.bytes_of(id), &theme, false))
+            .collect();
+        format!("{} tok: {}", ids.len(), labels.join(theme.glyphs.separator))
+    };
+    let bpe = words(&app.trainer().tokenizer());
+    let v = UnigramVocabulary::of(&unigram(&app, 1).shown).unwrap();
+    let uni = words(&unigram_json::tokenizer(&v, "unigram").unwrap());
+    let rows = screen(&mut app, 120, 40).join("\n");
+    assert!(rows.contains(&bpe), "{bpe} in\n{rows}");
+    assert!(rows.contains(&uni), "{uni} in\n{rows}");
+    // A step moves A's cut and, once its run is back, the Unigram one.
+    keys(&mut app, "n");
+    let bpe = words(&app.trainer().tokenizer());
+    let rows = screen(&mut app, 120, 40).join("\n");
+    assert!(rows.contains(&bpe), "{bpe} in\n{rows}");
+    let v = UnigramVocabulary::of(&unigram(&app, 1).shown).unwrap();
+    assert_eq!(v.len(), 287);
+    let uni = words(&unigram_json::tokenizer(&v, "unigram").unwrap());
+    assert!(rows.contains(&uni), "{uni} in\n{rows}");
+}
+
 #[test]
 fn keys_that_mean_nothing_for_a_unigram_column_say_so() {
     let mut app = comparing(&["", "--model unigram"]);

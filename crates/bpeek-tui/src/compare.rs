@@ -43,6 +43,8 @@ pub struct Column {
     pub(crate) claim: Option<(ColumnKey, ClaimHold)>,
     /// A Unigram column's runs; `None` for a BPE column.
     pub unigram: Option<UnigramColumn>,
+    /// Its cut of the encode box's text.
+    pub cut: crate::compare_cuts::EncodeCut,
 }
 
 impl Column {
@@ -58,6 +60,7 @@ impl Column {
             loaded,
             claim: None,
             unigram,
+            cut: Default::default(),
         }
     }
 

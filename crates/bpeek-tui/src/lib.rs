@@ -13,6 +13,7 @@ pub mod action;
 pub mod app;
 pub mod class;
 pub mod compare;
+pub mod compare_cuts;
 pub mod compare_unigram;
 pub mod comparing;
 pub mod event;

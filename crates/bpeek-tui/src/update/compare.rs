@@ -403,6 +403,7 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
     c.behind = behind || waiting;
     c.waiting = waiting && !behind;
     update_lists(app, &mut c);
+    update_cuts(app, &mut c);
     app.compare = Some(c);
 }
 
@@ -466,4 +467,51 @@ fn bpe_lists(c: &Comparison) -> Vec<&[MergeBytes]> {
         .filter(|(_, column)| !column.is_unigram())
         .map(|(l, _)| l.as_slice())
         .collect()
+}
+
+/// Each column's cut of the encode box's text, worked out again where the
+/// text or the column's training moved.
+fn update_cuts(app: &App, c: &mut Comparison) {
+    let text = app.encode.text.as_str();
+    for i in 0..c.columns.len() {
+        if text.is_empty() {
+            c.columns[i].cut.clear();
+            continue;
+        }
+        let theme = &app.theme;
+        if let Some(u) = c.columns[i].unigram.as_ref() {
+            let shown = Arc::clone(&u.shown);
+            // A finished run at a size is the same run whoever trained it;
+            // the seeds (never shown finished) stand apart.
+            let finished = u64::from(shown.stop_reason().is_some()) << 63;
+            let state = shown.config().vocab_size as u64 | finished;
+            c.columns[i].cut.update(
+                text,
+                state,
+                || {
+                    let v = bpeek_core::train::unigram::UnigramVocabulary::of(&shown).ok()?;
+                    bpeek_core::formats::unigram_json::tokenizer(&v, "unigram").ok()
+                },
+                |b| crate::panes::rows::word_label(b, theme, false),
+            );
+            continue;
+        }
+        let held;
+        let trainer = match (i == c.focused, c.columns[i].loaded.as_ref()) {
+            (true, _) => app.trainer(),
+            (false, Some(l)) => {
+                held = Arc::clone(&l.trainer);
+                &*held
+            }
+            (false, None) => continue,
+        };
+        let char_mode = trainer.config().mode == bpeek_core::Mode::Char;
+        let state = trainer.merges().len() as u64;
+        c.columns[i].cut.update(
+            text,
+            state,
+            || Some(trainer.tokenizer()),
+            |b| crate::panes::rows::word_label(b, theme, char_mode),
+        );
+    }
 }

@@ -73,6 +73,9 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
         .map(|r| Line::styled(r, theme.heading()))
         .collect();
     lines.push(next_line(app, c, t, w));
+    if let Some(row) = cut_line(app, c, i, w) {
+        lines.push(row);
+    }
     let rows = body.height as usize;
     // The merge list keeps at least half the rows.
     let pair_rows = PAIR_ROWS.min(rows.saturating_sub(2) / 2);
@@ -396,4 +399,18 @@ fn curve_grid(
         }
     }
     grid
+}
+
+/// Column `i`'s cut of the encode box's text, when it has one.
+pub(crate) fn cut_line(app: &App, c: &Comparison, i: usize, w: usize) -> Option<Line<'static>> {
+    let cut = &c.columns[i].cut;
+    if !cut.is_shown() {
+        return None;
+    }
+    let bar = app.theme.glyphs.separator;
+    let text = crate::compare_cuts::row(cut, bar);
+    Some(Line::styled(
+        fit_left(&text, w, app.theme.glyphs.ellipsis),
+        app.theme.fresh(),
+    ))
 }

@@ -49,6 +49,13 @@ pub fn column_lines(
             theme.notice(),
         ));
     }
+    let i = c
+        .columns
+        .iter()
+        .position(|col| col.unigram.as_ref().is_some_and(|x| std::ptr::eq(x, u)));
+    if let Some(row) = i.and_then(|i| crate::view::compare::cut_line(app, c, i, w)) {
+        lines.push(row);
+    }
     if let Some(stop) = t.stop_reason().filter(|s| *s != UnigramStop::VocabSize) {
         lines.push(Line::styled(
             fit_left(&stop.to_string(), w, ell),
