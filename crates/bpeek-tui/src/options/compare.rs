@@ -320,6 +320,34 @@ mod tests {
     }
 
     #[test]
+    fn a_unigram_column_keeps_the_corpus_and_mode_and_drops_the_bpe_options() {
+        let base = TrainingOptions {
+            pretok: Some(bpeek_core::Pretok::None),
+            tie: bpeek_core::TieRule::Lex,
+            corpus_name: Some("play".into()),
+            ..TrainingOptions::default()
+        };
+        let configs = configurations(
+            &base,
+            &["".into(), "--model unigram --seed-size 500".into()],
+        )
+        .unwrap();
+        let u = &configs[1];
+        assert!(is_unigram(u) && !is_unigram(&configs[0]));
+        assert_eq!(u.corpus_name.as_deref(), Some("play"));
+        assert_eq!((u.pretok, u.tie), (None, bpeek_core::TieRule::First));
+        assert_eq!((u.unigram.seed_size, u.vocab_size), (Some(500), None));
+        let titles = differing(&configs);
+        assert_eq!(titles[0], ["--model bpe"]);
+        assert_eq!(titles[1], ["--model unigram"]);
+        let sized = configurations(
+            &base,
+            &["".into(), "--model unigram --vocab-size 90".into()],
+        );
+        assert_eq!(sized.unwrap()[1].vocab_size, Some(90));
+    }
+
+    #[test]
     fn words_are_cut_as_a_shell_cuts_them() {
         assert_eq!(
             words(r#"--special '<|end of text|>' --tie  lex"#).unwrap(),
