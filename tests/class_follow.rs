@@ -755,7 +755,7 @@ fn a_follower_comparing_configurations_never_takes_a_screen_without_them() {
     let trainer = std::sync::Arc::clone(&comparing.loaded().trainer);
     update(
         &mut comparing,
-        Action::Compare(bpeek::tui::compare::Trained(vec![(other, trainer)])),
+        Action::Compare(bpeek::tui::compare::Trained(vec![(other, trainer.into())])),
     );
     finish_job(&mut comparing);
     let (shared, alone) = shared_and_alone(&mut comparing);

@@ -208,3 +208,79 @@ fn what_cannot_be_compared_is_refused_with_exit_2() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// A Unigram column (`--compare "--model unigram"`) is the explorer's and
+/// the class's: the options are read, and what they cannot mean is
+/// refused by name with exit 2, before any screen opens.
+#[test]
+fn a_unigram_column_is_taken_by_the_explorer_and_its_wrong_options_refused() {
+    let tui = |given: &[&str]| {
+        let mut args = vec!["tui"];
+        for g in given {
+            args.extend(["--compare", g]);
+        }
+        bpeek(&args)
+    };
+    // Read and counted: only the missing terminal stops it here.
+    for given in [
+        &["", "--model unigram"][..],
+        &[
+            "",
+            "--pretok none",
+            "--model unigram --vocab-size 300 --mode char",
+        ],
+        &[
+            "",
+            "--model unigram",
+            "--model unigram --shrinking-factor 0.5",
+        ],
+    ] {
+        let out = tui(given);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{given:?}: {err}");
+        assert!(
+            err.contains("the explorer needs a terminal"),
+            "{given:?}: {err}"
+        );
+    }
+    let refused = [
+        (
+            tui(&["", "--model unigram --tie lex"]),
+            "--compare '--model unigram --tie lex': --model unigram takes no --tie",
+        ),
+        (
+            tui(&["--model unigram", ""]),
+            "the first configuration is the one the explorer steps",
+        ),
+        (
+            tui(&["", "--seed-size 5"]),
+            "--seed-size is an option of Unigram training: add --model unigram",
+        ),
+        (
+            tui(&["", "--model unigram --shrinking-factor 1.5"]),
+            "--shrinking-factor 1.5: must be above 0 and below 1",
+        ),
+        (
+            bpeek(&["train", "--compare", "", "--compare", "--model unigram"]),
+            "train compares BPE merge lists",
+        ),
+        (
+            bpeek(&[
+                "tui",
+                "--model",
+                "unigram",
+                "--compare",
+                "",
+                "--compare",
+                "",
+            ]),
+            "a Unigram column follows BPE columns",
+        ),
+    ];
+    for (out, says) in refused {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{says}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        assert!(err.contains(says), "{says}: {err}");
+    }
+}

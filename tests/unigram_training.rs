@@ -201,6 +201,56 @@ fn stepping_back_and_seeking_make_the_same_steps_again() {
     }
 }
 
+/// A trainer moved to another vocabulary size (larger or smaller, from
+/// the end of a run or from the middle of one) and run on makes every
+/// step a fresh trainer of that size makes, bit for bit: what the compare
+/// view's Unigram column relies on to reuse a run when the BPE columns'
+/// size moves.
+#[test]
+fn a_retargeted_trainer_trains_as_a_fresh_one_of_its_size() {
+    let mut rng = Rng(0x5128_0044);
+    let mut kept_steps = 0;
+    for case in 0..200 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config.clone()).unwrap();
+        for hop in 0..4 {
+            // Sometimes from the middle of a run, as a column whose size
+            // moved while it trained.
+            let steps = rng.below(12);
+            for _ in 0..steps {
+                if t.step().is_err() {
+                    break;
+                }
+            }
+            let size = 2 + rng.below(30);
+            let name = format!("case {case} hop {hop} ({text:?}, {config:?}) to {size}");
+            let before = t.steps().to_vec();
+            t.retarget(size).unwrap();
+            kept_steps += t.step_count();
+            assert_eq!(t.steps(), &before[..t.steps().len()], "{name}: kept steps");
+            t.run();
+            let fresh_config = UnigramConfig {
+                vocab_size: size,
+                ..config.clone()
+            };
+            let mut fresh = UnigramTrainer::new(text.as_bytes(), fresh_config).unwrap();
+            let stop = fresh.run();
+            assert_eq!(t.steps(), fresh.steps(), "{name}: steps");
+            assert_eq!(t.final_pieces(), fresh.final_pieces(), "{name}: pieces");
+            assert_eq!(t.stop_reason(), Some(stop), "{name}: stop");
+            assert_eq!(t.config(), fresh.config(), "{name}: config");
+        }
+    }
+    assert!(
+        kept_steps > 200,
+        "retargets kept too few steps to test reuse: {kept_steps}"
+    );
+    let seeded = UnigramTrainer::new(b"ab ab", UnigramConfig::default());
+    let e = seeded.unwrap().retarget(1).unwrap_err().to_string();
+    assert!(e.contains("--vocab-size 1"), "{e}");
+}
+
 /// What a screen reads off the trainer agrees with the steps: a scored
 /// piece said to go is one the next prune removes, a removed piece says
 /// its round and score, a dropped one its expected count, the removals

@@ -37,6 +37,15 @@ pub fn run(
         // Each configuration stepping alone: the slowest of them is as
         // fast as all of them together can be.
         let configs = bpeek_tui::options::compare::configurations(base, given)?;
+        if let Some(i) = configs
+            .iter()
+            .position(bpeek_tui::options::compare::is_unigram)
+        {
+            return Err(bpeek_core::error::Error::input(format!(
+                "--compare {}: the side-by-side benchmark times BPE columns stepping; a Unigram column trains on another thread",
+                bpeek_core::error::quoted(&given[i])
+            )));
+        }
         let mut alone = Vec::with_capacity(configs.len());
         for (i, o) in configs.iter().enumerate() {
             let trainer = bpeek_tui::options::input::trainer_for_text(

@@ -39,6 +39,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     let configs = configurations(&args.training, &args.compare)?;
     // Every configuration is checked before the corpus is read.
     for (given, o) in args.compare.iter().zip(&configs) {
+        if bpeek_tui::options::compare::is_unigram(o) {
+            return Err(Error::input(format!(
+                "--compare {}: train compares BPE merge lists; a Unigram column stands beside BPE ones in the explorer (bpeek tui --compare), and bpeek train --model unigram --vocab-size N trains one",
+                bpeek_core::error::quoted(given)
+            )));
+        }
         trainer_config(o)
             .map_err(|e| e.context(format!("--compare {}", bpeek_core::error::quoted(given))))?;
     }

@@ -49,11 +49,15 @@ pub fn finish_job(app: &mut App) {
 }
 
 /// Let the columns not focused reach the others, a slice at a time as the
-/// loop does between frames.
+/// loop does between frames (a Unigram column's run, meant for another
+/// thread, is run here).
 #[track_caller]
 pub fn catch_up(app: &mut App) {
     for _ in 0..10_000 {
         finish_job(app);
+        for work in app.take_work() {
+            work.run();
+        }
         if !app.compare.as_ref().is_some_and(|c| c.behind) {
             return;
         }

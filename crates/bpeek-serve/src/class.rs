@@ -621,7 +621,7 @@ impl ClassLink for Link {
         self.class.columns.claim(key, wait)
     }
 
-    fn keep_column(&self, key: ColumnKey, trainer: &Arc<bpeek_core::Trainer>) {
+    fn keep_column(&self, key: ColumnKey, trainer: &bpeek_tui::compare::ColumnTrainer) {
         self.class.columns.keep(key, trainer);
     }
 

@@ -4,8 +4,10 @@
 //! computing one (it goes with the session, or the column, that made it).
 
 use bpeek_core::Trainer;
+use bpeek_core::train::unigram::UnigramTrainer;
 use bpeek_tui::class::ColumnKey;
 use bpeek_tui::class::columns::{ClaimHold, ColumnClaim};
+use bpeek_tui::compare::ColumnTrainer;
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
@@ -18,14 +20,43 @@ const REMEMBERED: usize = 1024;
 const LOOK_AGAIN: Duration = Duration::from_millis(100);
 
 enum Slot {
-    Kept(Weak<Trainer>),
+    Kept(WeakColumn),
     Claimed(Weak<()>),
+}
+
+/// A column's trainer, held weakly.
+enum WeakColumn {
+    Bpe(Weak<Trainer>),
+    Unigram(Weak<UnigramTrainer>),
+}
+
+impl WeakColumn {
+    fn of(t: &ColumnTrainer) -> Self {
+        match t {
+            ColumnTrainer::Bpe(t) => WeakColumn::Bpe(Arc::downgrade(t)),
+            ColumnTrainer::Unigram(t) => WeakColumn::Unigram(Arc::downgrade(t)),
+        }
+    }
+
+    fn upgrade(&self) -> Option<ColumnTrainer> {
+        match self {
+            WeakColumn::Bpe(t) => t.upgrade().map(ColumnTrainer::Bpe),
+            WeakColumn::Unigram(t) => t.upgrade().map(ColumnTrainer::Unigram),
+        }
+    }
+
+    fn is_held(&self) -> bool {
+        match self {
+            WeakColumn::Bpe(t) => t.strong_count() > 0,
+            WeakColumn::Unigram(t) => t.strong_count() > 0,
+        }
+    }
 }
 
 impl Slot {
     fn is_held(&self) -> bool {
         match self {
-            Slot::Kept(t) => t.strong_count() > 0,
+            Slot::Kept(t) => t.is_held(),
             Slot::Claimed(c) => c.strong_count() > 0,
         }
     }
@@ -80,12 +111,12 @@ impl SharedColumns {
 
     /// A session computed the column `key`: the others take it (and those
     /// waiting for it are woken).
-    pub fn keep(&self, key: ColumnKey, trainer: &Arc<Trainer>) {
+    pub fn keep(&self, key: ColumnKey, trainer: &ColumnTrainer) {
         let mut slots = self.lock();
         if slots.len() >= REMEMBERED {
             slots.retain(|_, slot| slot.is_held());
         }
-        slots.insert(key, Slot::Kept(Arc::downgrade(trainer)));
+        slots.insert(key, Slot::Kept(WeakColumn::of(trainer)));
         drop(slots);
         self.kept.notify_all();
     }

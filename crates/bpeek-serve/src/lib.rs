@@ -632,7 +632,7 @@ type FirstTrainers = (
     (String, Arc<bpeek_core::Trainer>),
     Vec<(
         bpeek_tui::options::args::TrainingOptions,
-        Arc<bpeek_core::Trainer>,
+        bpeek_tui::compare::ColumnTrainer,
     )>,
 );
 
@@ -644,7 +644,7 @@ fn refuse_for_unigram(args: &ServeArgs) -> Result<()> {
         return bpeek_tui::options::unigram::refuse_unigram_options(unigram);
     }
     let given = [(
-        "--compare (configurations side by side are BPE ones)",
+        "--compare (a Unigram column follows BPE columns: give --compare \"\" --compare \"--model unigram\")",
         !args.screen.compare.is_empty(),
     )];
     match given.iter().find(|(_, on)| *on) {
@@ -690,11 +690,9 @@ fn first_trainers(
         let (name, trainer) = bpeek_tui::options::input::build_trainer(&training)?;
         (training, (name, Arc::new(trainer)), Vec::new())
     } else {
-        // Every column counted once too, for every session to share; the
-        // first column's options are the session's own.
-        let (name, mut all) = bpeek_tui::compare::count_all(&training, &args.screen.compare)?;
-        let rest: Vec<_> = all.drain(1..).map(|(o, t)| (o, Arc::new(t))).collect();
-        let (options, trainer) = all.pop().expect("two configurations at least");
+        // Every column counted once too, for every session to share.
+        let (name, (options, trainer), rest) =
+            bpeek_tui::compare::count_all(&training, &args.screen.compare)?;
         (options, (name, Arc::new(trainer)), rest)
     };
     Ok((lesson, training, first, compare))

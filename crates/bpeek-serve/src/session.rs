@@ -33,7 +33,7 @@ pub struct Setup {
     pub first: (String, Arc<Trainer>),
     /// With `--compare`: the other columns' configurations, each counted
     /// once on the first corpus.
-    pub compare: Vec<(TrainingOptions, Arc<Trainer>)>,
+    pub compare: Vec<(TrainingOptions, bpeek_tui::compare::ColumnTrainer)>,
     pub tokenizer_specs: Vec<String>,
     pub colour: ColorChoice,
     /// `--ascii` and `--glyphs`, resolved for each client's TERM, and

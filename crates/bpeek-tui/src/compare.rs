@@ -15,11 +15,13 @@
 use crate::app::{App, Loaded};
 use crate::class::ColumnKey;
 use crate::class::columns::ClaimHold;
+pub use crate::compare_unigram::UnigramColumn;
 use crate::mark::Mark;
 use crate::options::args::TrainingOptions;
-use crate::options::compare::{MOST, differing};
+use crate::options::compare::{MOST, differing, is_unigram};
 use bpeek_core::error::{Error, Result};
 use bpeek_core::train::compare::MergeBytes;
+use bpeek_core::train::unigram::UnigramTrainer;
 use bpeek_core::{Mode, Score, TieRule, Trainer};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -39,6 +41,48 @@ pub struct Column {
     /// In a class: the claim this session holds on taking the column to
     /// a target for the class (while it moves there, others wait for it).
     pub(crate) claim: Option<(ColumnKey, ClaimHold)>,
+    /// A Unigram column's runs; `None` for a BPE column.
+    pub unigram: Option<UnigramColumn>,
+    /// Its cut of the encode box's text.
+    pub cut: crate::compare_cuts::EncodeCut,
+}
+
+impl Column {
+    fn new(
+        options: TrainingOptions,
+        loaded: Option<Loaded>,
+        unigram: Option<UnigramColumn>,
+    ) -> Self {
+        Column {
+            options,
+            title: String::new(),
+            parts: Vec::new(),
+            loaded,
+            claim: None,
+            unigram,
+            cut: Default::default(),
+        }
+    }
+
+    /// A BPE column, on its trainer (`None`: the app's own).
+    pub(crate) fn bpe(options: TrainingOptions, loaded: Option<Loaded>) -> Self {
+        Column::new(options, loaded, None)
+    }
+
+    /// A column of either kind, from its trainer as handed over.
+    pub(crate) fn of(options: TrainingOptions, trainer: ColumnTrainer) -> Self {
+        match trainer {
+            ColumnTrainer::Bpe(t) => Column::bpe(options, Some(Loaded::shared(t))),
+            ColumnTrainer::Unigram(t) => {
+                let u = UnigramColumn::new(&options, t);
+                Column::new(options, None, Some(u))
+            }
+        }
+    }
+
+    pub fn is_unigram(&self) -> bool {
+        self.unigram.is_some()
+    }
 }
 
 #[derive(Debug)]
@@ -131,25 +175,9 @@ impl Change {
 impl Comparison {
     /// A comparison of the app's own trainer (trained with `options`)
     /// with the `others`, each already counted on the same corpus.
-    pub(crate) fn new(
-        options: TrainingOptions,
-        mark: Mark,
-        others: Vec<(TrainingOptions, Loaded)>,
-    ) -> Self {
-        let mut columns = vec![Column {
-            options,
-            title: String::new(),
-            parts: Vec::new(),
-            loaded: None,
-            claim: None,
-        }];
-        columns.extend(others.into_iter().map(|(options, loaded)| Column {
-            options,
-            title: String::new(),
-            parts: Vec::new(),
-            loaded: Some(loaded),
-            claim: None,
-        }));
+    pub(crate) fn new(options: TrainingOptions, mark: Mark, others: Vec<Column>) -> Self {
+        let mut columns = vec![Column::bpe(options, None)];
+        columns.extend(others);
         let mut c = Comparison {
             lists: vec![Vec::new(); columns.len()],
             holders: FxHashMap::default(),
@@ -182,6 +210,10 @@ impl Comparison {
 
     /// Whether column `i`'s merge at `rank` is in no other column's list.
     pub fn alone(&self, i: usize, rank: usize) -> bool {
+        // With one BPE column there is no other list to miss it.
+        if self.bpe_count() < 2 {
+            return false;
+        }
         let Some(m) = self.lists.get(i).and_then(|l| l.get(rank)) else {
             return false;
         };
@@ -190,9 +222,39 @@ impl Comparison {
             .is_some_and(|counts| counts.iter().enumerate().all(|(j, &k)| (j == i) == (k > 0)))
     }
 
+    /// How many columns are BPE ones (the others are Unigram columns).
+    pub fn bpe_count(&self) -> usize {
+        self.columns.iter().filter(|c| !c.is_unigram()).count()
+    }
+
     /// Column `i`'s letter: `A`, `B`, ...
     pub fn name(i: usize) -> char {
         (b'A' + i as u8) as char
+    }
+}
+
+/// A column's trainer as it is handed over and as a class shares it: a
+/// BPE trainer, or a Unigram one (seeded, or trained to a size).
+#[derive(Debug, Clone)]
+pub enum ColumnTrainer {
+    Bpe(Arc<Trainer>),
+    Unigram(Arc<UnigramTrainer>),
+}
+
+impl ColumnTrainer {
+    /// The very same trainer.
+    pub fn same(&self, other: &ColumnTrainer) -> bool {
+        match (self, other) {
+            (ColumnTrainer::Bpe(a), ColumnTrainer::Bpe(b)) => Arc::ptr_eq(a, b),
+            (ColumnTrainer::Unigram(a), ColumnTrainer::Unigram(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl From<Arc<Trainer>> for ColumnTrainer {
+    fn from(t: Arc<Trainer>) -> Self {
+        ColumnTrainer::Bpe(t)
     }
 }
 
@@ -200,7 +262,7 @@ impl Comparison {
 /// options, for [`crate::Action::Compare`] (a server trains them once for
 /// every session, as it trains the first).
 #[derive(Clone)]
-pub struct Trained(pub Vec<(TrainingOptions, Arc<Trainer>)>);
+pub struct Trained(pub Vec<(TrainingOptions, ColumnTrainer)>);
 
 impl PartialEq for Trained {
     /// The same options and the very same trainers.
@@ -210,7 +272,7 @@ impl PartialEq for Trained {
                 .0
                 .iter()
                 .zip(&other.0)
-                .all(|((a, s), (b, t))| a == b && Arc::ptr_eq(s, t))
+                .all(|((a, s), (b, t))| a == b && s.same(t))
     }
 }
 
@@ -231,18 +293,29 @@ pub fn trainer_of(app: &App, i: usize) -> Option<&Trainer> {
     Some(&c.columns.get(i)?.loaded.as_ref()?.trainer)
 }
 
+/// What [`count_all`] gives: the corpus's name, the first configuration
+/// with its trainer, and the other columns.
+pub type Counted = (
+    String,
+    (TrainingOptions, Trainer),
+    Vec<(TrainingOptions, ColumnTrainer)>,
+);
+
 /// The configurations `--compare` names (each the command's `base`
-/// options changed), counted on the corpus: the corpus's name, and each
-/// configuration with its trainer, the first for the app itself. The
-/// corpus is read once.
-pub fn count_all(
-    base: &TrainingOptions,
-    given: &[String],
-) -> Result<(String, Vec<(TrainingOptions, Trainer)>)> {
+/// options changed), counted on the corpus: the corpus's name, the first
+/// configuration (the app's own) with its trainer, and the others (a
+/// Unigram one seeded). The corpus is read once.
+pub fn count_all(base: &TrainingOptions, given: &[String]) -> Result<Counted> {
     let configs = crate::options::compare::configurations(base, given)?;
     for (g, o) in given.iter().zip(&configs) {
-        crate::options::input::trainer_config(o)
-            .map_err(|e| e.context(format!("--compare {}", bpeek_core::error::quoted(g))))?;
+        let place = || format!("--compare {}", bpeek_core::error::quoted(g));
+        if is_unigram(o) {
+            continue;
+        }
+        crate::options::input::trainer_config(o).map_err(|e| e.context(place()))?;
+    }
+    if is_unigram(&configs[0]) {
+        return Err(first_is_unigram(&given[0]));
     }
     if !base.counts.is_empty() {
         return Err(Error::input(
@@ -251,11 +324,36 @@ pub fn count_all(
     }
     let (name, first) = crate::options::input::build_trainer(&configs[0])?;
     let text = first.corpus().text().to_vec();
-    let mut out = vec![(configs[0].clone(), first)];
-    for o in &configs[1..] {
-        let config = crate::options::input::trainer_config(o)?;
-        let t = crate::options::input::trainer_for_text(o, &name, text.clone(), config)?;
-        out.push((o.clone(), t));
+    let rest = columns_on_text(&configs[1..], &name, &text)?;
+    Ok((name, (configs[0].clone(), first), rest))
+}
+
+/// The first `--compare` is the configuration the explorer steps; a
+/// Unigram column follows a BPE one.
+pub fn first_is_unigram(given: &str) -> Error {
+    Error::input(format!(
+        "--compare {}: the first configuration is the one the explorer steps, and a Unigram column follows the BPE columns' vocabulary size; give a BPE configuration first (\"\" for the command's own)",
+        bpeek_core::error::quoted(given)
+    ))
+}
+
+/// The configurations `configs` on the corpus `text`: BPE ones counted,
+/// Unigram ones seeded (each trains to its size once on screen).
+pub fn columns_on_text(
+    configs: &[TrainingOptions],
+    name: &str,
+    text: &[u8],
+) -> Result<Vec<(TrainingOptions, ColumnTrainer)>> {
+    let mut out = Vec::with_capacity(configs.len());
+    for o in configs {
+        let trainer = if is_unigram(o) {
+            ColumnTrainer::Unigram(Arc::new(crate::compare_unigram::seeded(o, name, text)?))
+        } else {
+            let config = crate::options::input::trainer_config(o)?;
+            let t = crate::options::input::trainer_for_text(o, name, text.to_vec(), config)?;
+            ColumnTrainer::Bpe(Arc::new(t))
+        };
+        out.push((o.clone(), trainer));
     }
-    Ok((name, out))
+    Ok(out)
 }

@@ -8,14 +8,11 @@ use crate::compare::{Trained, count_all};
 use crate::options::args::TrainingOptions;
 use crate::theme::Theme;
 use bpeek_core::error::Result;
-use std::sync::Arc;
 
 /// The explorer comparing the configurations `--compare` names, the
 /// first focused.
 pub fn app(base: &TrainingOptions, given: &[String], theme: Theme) -> Result<App> {
-    let (name, mut all) = count_all(base, given)?;
-    let rest: Vec<_> = all.drain(1..).map(|(o, t)| (o, Arc::new(t))).collect();
-    let (first_options, first) = all.pop().expect("two configurations at least");
+    let (name, (first_options, first), rest) = count_all(base, given)?;
     let mut app = App::from_built(&first_options, name, first, theme);
     crate::update(&mut app, Action::Compare(Trained(rest)));
     Ok(app)
@@ -31,16 +28,19 @@ pub fn app_on_text(
     theme: Theme,
 ) -> Result<App> {
     let configs = crate::options::compare::configurations(base, given)?;
-    let mut built = Vec::with_capacity(configs.len());
-    for (g, o) in given.iter().zip(&configs) {
-        let config = crate::options::input::trainer_config(o)
-            .map_err(|e| e.context(format!("--compare {}", bpeek_core::error::quoted(g))))?;
-        let t = crate::options::input::trainer_for_text(o, name, text.to_vec(), config)?;
-        built.push((o.clone(), Arc::new(t)));
+    if crate::options::compare::is_unigram(&configs[0]) {
+        return Err(crate::compare::first_is_unigram(&given[0]));
     }
-    let rest = built.split_off(1);
-    let (first_options, first) = built.pop().expect("two configurations at least");
-    let mut app = App::from_built(&first_options, name.to_string(), first, theme);
+    for (g, o) in given.iter().zip(&configs) {
+        if !crate::options::compare::is_unigram(o) {
+            crate::options::input::trainer_config(o)
+                .map_err(|e| e.context(format!("--compare {}", bpeek_core::error::quoted(g))))?;
+        }
+    }
+    let config = crate::options::input::trainer_config(&configs[0])?;
+    let first = crate::options::input::trainer_for_text(&configs[0], name, text.to_vec(), config)?;
+    let rest = crate::compare::columns_on_text(&configs[1..], name, text)?;
+    let mut app = App::from_built(&configs[0], name.to_string(), first, theme);
     crate::update(&mut app, Action::Compare(Trained(rest)));
     Ok(app)
 }

@@ -13,6 +13,8 @@ pub mod action;
 pub mod app;
 pub mod class;
 pub mod compare;
+pub mod compare_cuts;
+pub mod compare_unigram;
 pub mod comparing;
 pub mod event;
 pub mod fertility;
@@ -184,7 +186,7 @@ fn refuse_for_unigram(args: &TuiArgs) -> Result<()> {
     }
     let given = [
         (
-            "--compare (configurations side by side are BPE ones)",
+            "--compare (a Unigram column follows BPE columns: give --compare \"\" --compare \"--model unigram\")",
             !args.screen.compare.is_empty(),
         ),
         ("--d-model", args.d_model.is_some()),

@@ -24,9 +24,9 @@ pub fn merges_as_bytes(trainer: &crate::Trainer, from: usize) -> Vec<MergeBytes>
 /// The first rank at which the lists do not all hold the same merge,
 /// among the ranks every list reaches. `None` when they agree on all of
 /// those (one may still go on where another stopped).
-pub fn first_difference(lists: &[Vec<MergeBytes>]) -> Option<usize> {
-    let shortest = lists.iter().map(Vec::len).min()?;
-    (0..shortest).find(|&r| lists.iter().any(|l| l[r] != lists[0][r]))
+pub fn first_difference<L: AsRef<[MergeBytes]>>(lists: &[L]) -> Option<usize> {
+    let shortest = lists.iter().map(|l| l.as_ref().len()).min()?;
+    (0..shortest).find(|&r| lists.iter().any(|l| l.as_ref()[r] != lists[0].as_ref()[r]))
 }
 
 /// For each list, for each of its merges, whether no other list has that

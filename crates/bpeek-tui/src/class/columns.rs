@@ -3,14 +3,14 @@
 //! first to ask claims it and computes it, the others wait for its result
 //! (or, between frames, show their column behind until it is there).
 
-use bpeek_core::Trainer;
+use crate::compare::ColumnTrainer;
 use std::sync::{Arc, Weak};
 
 /// What the class answers a session that wants a column.
 #[derive(Debug)]
 pub enum ColumnClaim {
     /// Another session computed it: take it.
-    Kept(Arc<Trainer>),
+    Kept(ColumnTrainer),
     /// Another session is computing it now.
     Busy,
     /// Nobody has it: this session computes it, and the claim stands as

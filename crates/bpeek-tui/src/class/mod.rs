@@ -86,7 +86,8 @@ pub struct QuestionView {
 
 /// A compare column as the class shares it: its configuration, trained on
 /// one of the server's own corpora (never a typed one, whose text differs
-/// between sessions), at a point of training (`None`: just counted).
+/// between sessions), at a point of training (`None`: just counted; a
+/// Unigram column's size is its options' `vocab_size`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ColumnKey {
     pub corpus: String,
@@ -148,7 +149,7 @@ pub trait ClassLink: Send {
     }
     /// Offer a column this session counted or trained to the others (its
     /// claim, if it had one, is answered).
-    fn keep_column(&self, _key: ColumnKey, _trainer: &std::sync::Arc<bpeek_core::Trainer>) {}
+    fn keep_column(&self, _key: ColumnKey, _trainer: &crate::compare::ColumnTrainer) {}
     /// A class of one, rehearsing the question (see [`rehearsal`]).
     fn rehearsal(&self) -> bool {
         false

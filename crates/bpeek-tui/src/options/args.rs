@@ -153,7 +153,9 @@ pub struct ScreenOptions {
     /// Train configurations side by side, stepping together (two to four
     /// times): each OPTIONS is what `bpeek train` takes (`--pretok none`,
     /// `--tie lex`, `--mode char`, ...), applied to this command's own
-    /// options ("" for them as they are); `o` in the explorer adds one
+    /// options ("" for them as they are); `o` in the explorer adds one.
+    /// "--model unigram" (not first) is a Unigram column trained to the
+    /// first BPE column's vocabulary size, or to its own --vocab-size
     #[arg(long = "compare", value_name = "OPTIONS", allow_hyphen_values = true)]
     pub compare: Vec<String>,
     /// Leave the mouse to the terminal (its own selection and scrollback)

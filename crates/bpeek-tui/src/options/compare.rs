@@ -54,11 +54,11 @@ fn configuration(base: &TrainingOptions, given: &str) -> Result<TrainingOptions>
             )));
         }
     }
-    if parsed.unigram.is_unigram() || !parsed.unigram.given().is_empty() {
-        return Err(Error::input(format!(
-            "{place}: configurations side by side are BPE ones; a Unigram column is not offered"
-        )));
+    if parsed.unigram.is_unigram() {
+        return unigram_configuration(base, &parsed, &place, on_line);
     }
+    crate::options::unigram::refuse_unigram_options(&parsed.unigram)
+        .map_err(|e| e.context(&place))?;
     let mut o = base.clone();
     if on_line("mode") {
         o.mode = parsed.mode;
@@ -99,6 +99,41 @@ fn configuration(base: &TrainingOptions, given: &str) -> Result<TrainingOptions>
     Ok(o)
 }
 
+/// A Unigram column (`--model unigram`): the command's corpus and mode
+/// (or the mode it gives), its own Unigram options; a `--vocab-size` it
+/// gives pins its size, else it follows the BPE columns' vocabulary. BPE
+/// options in it are refused by name; the command's own are not its.
+fn unigram_configuration(
+    base: &TrainingOptions,
+    parsed: &TrainingOptions,
+    place: &str,
+    on_line: impl Fn(&str) -> bool,
+) -> Result<TrainingOptions> {
+    crate::options::unigram::refuse_bpe_options(parsed).map_err(|e| e.context(place))?;
+    let o = TrainingOptions {
+        corpus: base.corpus.clone(),
+        counts: base.counts.clone(),
+        corpus_name: base.corpus_name.clone(),
+        mode: if on_line("mode") {
+            parsed.mode
+        } else {
+            base.mode
+        },
+        vocab_size: parsed.vocab_size.filter(|_| on_line("vocab_size")),
+        unigram: parsed.unigram.clone(),
+        ..TrainingOptions::default()
+    };
+    // Sizes and factors are checked now, not when the column first trains.
+    crate::options::unigram::config(&o, crate::options::unigram::DEFAULT_VOCAB_SIZE)
+        .map_err(|e| e.context(place))?;
+    Ok(o)
+}
+
+/// Whether `o` describes a Unigram column.
+pub fn is_unigram(o: &TrainingOptions) -> bool {
+    o.unigram.is_unigram()
+}
+
 /// Cut OPTIONS into words as a shell would: at spaces, with '...' and
 /// "..." keeping spaces inside.
 fn words(s: &str) -> std::result::Result<Vec<String>, String> {
@@ -137,7 +172,13 @@ fn words(s: &str) -> std::result::Result<Vec<String>, String> {
 
 /// Each configuration's options as written, one per option it sets.
 fn described(o: &TrainingOptions) -> Vec<(&'static str, String)> {
-    let mut out = vec![("mode", format!("--mode {}", o.mode.name()))];
+    if is_unigram(o) {
+        return described_unigram(o);
+    }
+    let mut out = vec![
+        ("model", "--model bpe".to_string()),
+        ("mode", format!("--mode {}", o.mode.name())),
+    ];
     if o.mode == bpeek_core::Mode::Byte {
         out.push((
             "pretok",
@@ -168,6 +209,47 @@ fn described(o: &TrainingOptions) -> Vec<(&'static str, String)> {
             .collect::<Vec<_>>()
             .join(" "),
     ));
+    out
+}
+
+/// A Unigram column's options as written: its model, mode and size, and
+/// the Unigram options it gives (those it leaves are sentencepiece's).
+fn described_unigram(o: &TrainingOptions) -> Vec<(&'static str, String)> {
+    let u = &o.unigram;
+    let mut out = vec![
+        ("model", "--model unigram".to_string()),
+        ("mode", format!("--mode {}", o.mode.name())),
+        // Not BPE's budget: said only where two Unigram columns differ.
+        (
+            "unigram_size",
+            match o.vocab_size {
+                Some(v) => format!("--vocab-size {v}"),
+                None => String::new(),
+            },
+        ),
+    ];
+    let given = [
+        ("seed_size", u.seed_size.map(|n| format!("--seed-size {n}"))),
+        (
+            "shrinking_factor",
+            u.shrinking_factor
+                .map(|f| format!("--shrinking-factor {f}")),
+        ),
+        (
+            "em_iterations",
+            u.em_iterations.map(|n| format!("--em-iterations {n}")),
+        ),
+        (
+            "max_piece_length",
+            u.max_piece_length
+                .map(|n| format!("--max-piece-length {n}")),
+        ),
+        (
+            "byte_fallback",
+            u.byte_fallback.then(|| "--byte-fallback".to_string()),
+        ),
+    ];
+    out.extend(given.into_iter().filter_map(|(k, v)| Some((k, v?))));
     out
 }
 
@@ -235,6 +317,34 @@ mod tests {
         assert!(refused(&["", "other.txt"]).contains("the command's corpus"));
         assert!(refused(&["", "--pretok nine"]).contains("--compare '--pretok nine'"));
         assert!(refused(&["", "--tie 'lex"]).contains("is not closed"));
+    }
+
+    #[test]
+    fn a_unigram_column_keeps_the_corpus_and_mode_and_drops_the_bpe_options() {
+        let base = TrainingOptions {
+            pretok: Some(bpeek_core::Pretok::None),
+            tie: bpeek_core::TieRule::Lex,
+            corpus_name: Some("play".into()),
+            ..TrainingOptions::default()
+        };
+        let configs = configurations(
+            &base,
+            &["".into(), "--model unigram --seed-size 500".into()],
+        )
+        .unwrap();
+        let u = &configs[1];
+        assert!(is_unigram(u) && !is_unigram(&configs[0]));
+        assert_eq!(u.corpus_name.as_deref(), Some("play"));
+        assert_eq!((u.pretok, u.tie), (None, bpeek_core::TieRule::First));
+        assert_eq!((u.unigram.seed_size, u.vocab_size), (Some(500), None));
+        let titles = differing(&configs);
+        assert_eq!(titles[0], ["--model bpe"]);
+        assert_eq!(titles[1], ["--model unigram"]);
+        let sized = configurations(
+            &base,
+            &["".into(), "--model unigram --vocab-size 90".into()],
+        );
+        assert_eq!(sized.unwrap()[1].vocab_size, Some(90));
     }
 
     #[test]

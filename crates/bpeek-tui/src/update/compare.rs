@@ -5,14 +5,14 @@
 use crate::action::Action;
 use crate::app::{App, InputMode, Loaded};
 use crate::class::{ColumnClaim, ColumnKey};
-use crate::compare::{Change, Column, Comparison, Trained, trainer_of};
+use crate::compare::{Change, Column, ColumnTrainer, Comparison, Trained, trainer_of};
 use crate::job::move_until;
 use crate::mark::{Mark, PhaseName};
 use crate::options::args::TrainingOptions;
 use crate::options::compare::MOST;
 use bpeek_core::Trainer;
 use bpeek_core::error::{Error, Result};
-use bpeek_core::train::compare::{first_difference, merges_as_bytes};
+use bpeek_core::train::compare::{MergeBytes, first_difference, merges_as_bytes};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -53,18 +53,30 @@ pub(super) fn compare_first(app: &mut App, action: &Action) -> bool {
     }
 }
 
+/// Focus the next (or previous) BPE column: a Unigram column follows
+/// them and is never the explorer's own.
 fn focus_column(app: &mut App, next: bool) {
     let Some(c) = app.compare.as_ref() else {
         return;
     };
     let n = c.columns.len();
-    let to = if next {
-        (c.focused + 1) % n
-    } else {
-        (c.focused + n - 1) % n
-    };
-    focus(app, to);
+    let to = (1..n)
+        .map(|k| {
+            if next {
+                (c.focused + k) % n
+            } else {
+                (c.focused + n - k) % n
+            }
+        })
+        .find(|&i| !c.columns[i].is_unigram());
+    match to {
+        Some(to) => focus(app, to),
+        None => app.notice = Some(UNIGRAM_NOT_FOCUSED.into()),
+    }
 }
+
+/// Why the focus never goes to a Unigram column.
+const UNIGRAM_NOT_FOCUSED: &str = "a Unigram column follows the BPE columns' vocabulary size and takes no training keys; the focus stays on a BPE column";
 
 /// Start comparing the app's configuration with `others`, each trained on
 /// the app's corpus.
@@ -72,7 +84,7 @@ fn start(app: &mut App, others: Trained) {
     let others = others
         .0
         .into_iter()
-        .map(|(o, t)| (o, Loaded::shared(t)))
+        .map(|(o, t)| Column::of(o, t))
         .collect();
     let mark = Mark::of(app.trainer());
     app.compare = Some(Comparison::new(app.options.clone(), mark, others));
@@ -97,7 +109,9 @@ fn counted(app: &App, o: &TrainingOptions) -> Result<Loaded> {
     // for the first instead of counting it too.
     let _claim = match key.as_ref().zip(link) {
         Some((k, l)) => match l.claim_column(k, Some(COUNT_WAIT)) {
-            ColumnClaim::Kept(counted) => return Ok(Loaded::shared(counted)),
+            ColumnClaim::Kept(ColumnTrainer::Bpe(counted)) => return Ok(Loaded::shared(counted)),
+            // A key names one kind of column: never met.
+            ColumnClaim::Kept(ColumnTrainer::Unigram(_)) => None,
             ColumnClaim::Yours(hold) => Some(hold),
             ColumnClaim::Busy => None,
         },
@@ -108,7 +122,7 @@ fn counted(app: &App, o: &TrainingOptions) -> Result<Loaded> {
     let t = crate::options::input::trainer_for_text(o, app.corpus_name(), text, config)?;
     let loaded = Loaded::new(t);
     if let (Some(k), Some(l)) = (key, link) {
-        l.keep_column(k, &loaded.trainer);
+        l.keep_column(k, &ColumnTrainer::Bpe(Arc::clone(&loaded.trainer)));
     }
     Ok(loaded)
 }
@@ -171,17 +185,11 @@ pub(super) fn add(app: &mut App, change: Change) {
             app.compare = Some(Comparison::new(
                 app.options.clone(),
                 mark,
-                vec![(options, loaded)],
+                vec![Column::bpe(options, Some(loaded))],
             ));
         }
         Some(c) => {
-            c.columns.push(Column {
-                options,
-                title: String::new(),
-                parts: Vec::new(),
-                loaded: Some(loaded),
-                claim: None,
-            });
+            c.columns.push(Column::bpe(options, Some(loaded)));
             c.lists.push(Vec::new());
             c.retitle();
         }
@@ -203,10 +211,18 @@ pub(super) fn drop_focused(app: &mut App) {
         return;
     };
     let gone = c.focused;
-    let next = if gone + 1 < c.columns.len() {
-        gone + 1
-    } else {
-        gone - 1
+    // The nearest BPE column takes the focus: after it, else before.
+    let bpe = |i: &usize| !c.columns[*i].is_unigram();
+    let Some(next) = (gone + 1..c.columns.len())
+        .find(bpe)
+        .or_else(|| (0..gone).rev().find(bpe))
+    else {
+        app.notice = Some(
+            "O drops the focused column, and the Unigram columns follow it: it is the last BPE column"
+                .into(),
+        );
+        app.compare = Some(c);
+        return;
     };
     let incoming = c.columns[next]
         .loaded
@@ -221,7 +237,7 @@ pub(super) fn drop_focused(app: &mut App) {
         counts[MOST - 1] = 0;
     }
     c.holders.retain(|_, counts| counts.iter().any(|&k| k > 0));
-    c.first = first_difference(&c.lists);
+    c.first = first_difference(&bpe_lists(&c));
     c.focused = if next > gone { next - 1 } else { next };
     app.jobs
         .work
@@ -343,7 +359,7 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
             // claim on taking it there is answered, and any other claim
             // dropped, so that no other session waits on it for ever.
             if let (Some((k, _)), Some(l), true) = (column.claim.take(), link, mine) {
-                l.keep_column(k, &loaded.trainer);
+                l.keep_column(k, &ColumnTrainer::Bpe(Arc::clone(&loaded.trainer)));
             }
             continue;
         }
@@ -357,11 +373,13 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
         // it there now (this one waits for it, behind meanwhile).
         if let (Some(k), Some(l), false) = (key.as_ref(), link, mine) {
             match l.claim_column(k, None) {
-                ColumnClaim::Kept(there) => {
+                ColumnClaim::Kept(ColumnTrainer::Bpe(there)) => {
                     loaded.trainer = there;
                     column.claim = None;
                     continue;
                 }
+                // A key names one kind of column: never met.
+                ColumnClaim::Kept(ColumnTrainer::Unigram(_)) => continue,
                 ColumnClaim::Busy => {
                     waiting = true;
                     continue;
@@ -373,16 +391,32 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
         if !move_until(trainer, c.target, deadline) {
             behind = true;
         } else if let (Some(k), Some(l)) = (key, link) {
-            l.keep_column(k, &loaded.trainer);
+            l.keep_column(k, &ColumnTrainer::Bpe(Arc::clone(&loaded.trainer)));
             column.claim = None;
         }
     }
+    // Unigram columns train on other threads (or wait for the class):
+    // looked at now and then, and woken when a run ends.
+    let size = super::compare_unigram::bpe_size(app, &c);
+    let elsewhere = super::compare_unigram::refresh_unigram(app, &mut c, size, behind || waiting);
+    let waiting = waiting || elsewhere;
     c.behind = behind || waiting;
     c.waiting = waiting && !behind;
+    update_lists(app, &mut c);
+    update_cuts(app, &mut c);
+    app.compare = Some(c);
+}
+
+/// Bring the BPE columns' merge lists, the merges each holds and the first
+/// difference up to date with their trainers.
+fn update_lists(app: &App, c: &mut Comparison) {
     // The lowest rank any list changed at: the first difference below it
     // stands.
     let mut lowest = usize::MAX;
     for i in 0..c.columns.len() {
+        if c.columns[i].is_unigram() {
+            continue;
+        }
         let trainer = if i == c.focused {
             app.trainer()
         } else {
@@ -416,11 +450,68 @@ pub(super) fn refresh(app: &mut App, deadline: Instant) {
     }
     // A list shorter than the first difference (a column just added, or
     // one waiting for the class) puts it in question too.
-    let shortest = c.lists.iter().map(Vec::len).min().unwrap_or(0);
+    let shortest = bpe_lists(c).iter().map(|l| l.len()).min().unwrap_or(0);
     let stale = c.first.is_some_and(|r| r >= shortest);
     let stands = c.first.is_some_and(|r| r < lowest) && !stale;
     if (lowest != usize::MAX || stale) && !stands {
-        c.first = first_difference(&c.lists);
+        c.first = first_difference(&bpe_lists(c));
     }
-    app.compare = Some(c);
+}
+
+/// The BPE columns' merge lists: a Unigram column has no merges, and its
+/// empty list is not compared.
+fn bpe_lists(c: &Comparison) -> Vec<&[MergeBytes]> {
+    c.lists
+        .iter()
+        .zip(&c.columns)
+        .filter(|(_, column)| !column.is_unigram())
+        .map(|(l, _)| l.as_slice())
+        .collect()
+}
+
+/// Each column's cut of the encode box's text, worked out again where the
+/// text or the column's training moved.
+fn update_cuts(app: &App, c: &mut Comparison) {
+    let text = app.encode.text.as_str();
+    for i in 0..c.columns.len() {
+        if text.is_empty() {
+            c.columns[i].cut.clear();
+            continue;
+        }
+        let theme = &app.theme;
+        if let Some(u) = c.columns[i].unigram.as_ref() {
+            let shown = Arc::clone(&u.shown);
+            // A finished run at a size is the same run whoever trained it;
+            // the seeds (never shown finished) stand apart.
+            let finished = u64::from(shown.stop_reason().is_some()) << 63;
+            let state = shown.config().vocab_size as u64 | finished;
+            c.columns[i].cut.update(
+                text,
+                state,
+                || {
+                    let v = bpeek_core::train::unigram::UnigramVocabulary::of(&shown).ok()?;
+                    bpeek_core::formats::unigram_json::tokenizer(&v, "unigram").ok()
+                },
+                |b| crate::panes::rows::word_label(b, theme, false),
+            );
+            continue;
+        }
+        let held;
+        let trainer = match (i == c.focused, c.columns[i].loaded.as_ref()) {
+            (true, _) => app.trainer(),
+            (false, Some(l)) => {
+                held = Arc::clone(&l.trainer);
+                &*held
+            }
+            (false, None) => continue,
+        };
+        let char_mode = trainer.config().mode == bpeek_core::Mode::Char;
+        let state = trainer.merges().len() as u64;
+        c.columns[i].cut.update(
+            text,
+            state,
+            || Some(trainer.tokenizer()),
+            |b| crate::panes::rows::word_label(b, theme, char_mode),
+        );
+    }
 }

@@ -19,6 +19,7 @@ use std::time::Instant;
 mod budget;
 mod class;
 mod compare;
+mod compare_unigram;
 mod cuts;
 mod editing;
 pub mod export;

@@ -38,6 +38,9 @@ pub fn draw_columns(frame: &mut Frame, area: Rect, app: &App) {
     for (i, rect) in rects.iter().enumerate() {
         if let Some(trainer) = trainer_of(app, i) {
             draw_column(frame, *rect, app, c, i, trainer);
+        } else if c.columns[i].is_unigram() {
+            let title = title_rows(c, i, rect.width.saturating_sub(2) as usize);
+            crate::view::compare_unigram::draw_column(frame, *rect, app, c, i, title);
         }
     }
 }
@@ -70,6 +73,9 @@ fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usiz
         .map(|r| Line::styled(r, theme.heading()))
         .collect();
     lines.push(next_line(app, c, t, w));
+    if let Some(row) = cut_line(app, c, i, w) {
+        lines.push(row);
+    }
     let rows = body.height as usize;
     // The merge list keeps at least half the rows.
     let pair_rows = PAIR_ROWS.min(rows.saturating_sub(2) / 2);
@@ -238,8 +244,22 @@ pub fn difference_text(app: &App) -> Option<String> {
                 .collect();
             format!("{PART_MARK} from merge {} on: {}", r + 1, each.join(", "))
         }
+        None if c.bpe_count() < 2 => {
+            let leader = c.columns.iter().position(|col| !col.is_unigram());
+            format!(
+                "Unigram beside BPE at {}'s vocabulary size (z: tokens by vocabulary size)",
+                Comparison::name(leader.unwrap_or(0))
+            )
+        }
         None => {
-            let shortest = c.lists.iter().map(Vec::len).min().unwrap_or(0);
+            let shortest = c
+                .lists
+                .iter()
+                .zip(&c.columns)
+                .filter(|(_, col)| !col.is_unigram())
+                .map(|(l, _)| l.len())
+                .min()
+                .unwrap_or(0);
             format!(
                 "the lists hold the same {shortest} first merges ({ONLY_MARK}: in one list only)"
             )
@@ -256,7 +276,7 @@ pub fn draw_difference(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// Each column's letter, in the colour its curve is drawn in.
-fn column_style(app: &App, i: usize) -> Style {
+pub(crate) fn column_style(app: &App, i: usize) -> Style {
     match app.theme.token_colour(i) {
         Some(colour) => Style::new().fg(colour),
         None => Style::new(),
@@ -271,6 +291,10 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
     let Some(c) = app.compare.as_ref() else {
         return;
     };
+    if c.columns.iter().any(|col| col.is_unigram()) {
+        crate::view::compare_sizes::draw(frame, area, app, c);
+        return;
+    }
     let theme = &app.theme;
     let curves: Vec<Vec<u64>> = (0..c.columns.len())
         .filter_map(|i| trainer_of(app, i))
@@ -375,4 +399,18 @@ fn curve_grid(
         }
     }
     grid
+}
+
+/// Column `i`'s cut of the encode box's text, when it has one.
+pub(crate) fn cut_line(app: &App, c: &Comparison, i: usize, w: usize) -> Option<Line<'static>> {
+    let cut = &c.columns[i].cut;
+    if !cut.is_shown() {
+        return None;
+    }
+    let bar = app.theme.glyphs.separator;
+    let text = crate::compare_cuts::row(cut, bar);
+    Some(Line::styled(
+        fit_left(&text, w, app.theme.glyphs.ellipsis),
+        app.theme.fresh(),
+    ))
 }

@@ -5,6 +5,8 @@ pub mod axes;
 pub mod caption;
 pub mod chunks;
 pub mod compare;
+pub mod compare_sizes;
+pub mod compare_unigram;
 pub mod corpus;
 pub mod curve;
 pub mod encode;
