@@ -11,7 +11,44 @@
 //!                                  0      merge 30
 //! ```
 
+use crate::theme::Theme;
 use crate::view::widths::width;
+use ratatui::text::{Line, Span};
+
+const EIGHTHS: [&str; 9] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
+const ASCII_LEVELS: [&str; 9] = [" ", " ", ".", ".", "o", "o", "O", "O", "#"];
+
+/// Bars a column each, in eighths of a row: each of `values` on `axis`,
+/// as high as the `gutter` has rows, after its labels; the column `marked`
+/// drawn as the winner is, the others as headings. A count above 0 shows
+/// at least a sliver.
+pub fn bar_lines(
+    t: &Theme,
+    axis: &YAxis,
+    gutter: &[String],
+    values: impl Iterator<Item = u64>,
+    marked: usize,
+) -> Vec<Line<'static>> {
+    let chart_h = gutter.len();
+    let eighths: Vec<usize> = values
+        .map(|v| {
+            let e = (axis.share(v) * (chart_h * 8) as f64).round() as usize;
+            if v > 0 { e.max(1) } else { e }
+        })
+        .collect();
+    let levels = if t.ascii { &ASCII_LEVELS } else { &EIGHTHS };
+    let mut lines = Vec::with_capacity(chart_h);
+    for (row, label) in gutter.iter().enumerate() {
+        let floor = (chart_h - 1 - row) * 8;
+        let mut spans = vec![Span::styled(label.clone(), t.dim())];
+        spans.extend(eighths.iter().enumerate().map(|(c, &e)| {
+            let style = if c == marked { t.winner() } else { t.heading() };
+            Span::styled(levels[e.saturating_sub(floor).min(8)], style)
+        }));
+        lines.push(Line::from(spans));
+    }
+    lines
+}
 
 /// Where a y axis starts and ends, in tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

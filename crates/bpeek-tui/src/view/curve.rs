@@ -18,16 +18,13 @@ use crate::app::App;
 use crate::layout::inner;
 use crate::panes::curve::tokens_by_merge;
 use crate::panes::why::plural;
-use crate::view::axes::{YAxis, glyphs, x_row, y_gutter};
+use crate::view::axes::{YAxis, bar_lines, glyphs, x_row, y_gutter};
 use crate::view::widths::{fit_left, fit_titles, width};
 use bpeek_core::embedding::EmbeddingCost;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph};
-
-const EIGHTHS: [&str; 9] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
-const ASCII_LEVELS: [&str; 9] = [" ", " ", ".", ".", "o", "o", "O", "O", "#"];
 
 /// `1 token`, `5 tokens`.
 fn tokens(n: u64) -> String {
@@ -103,30 +100,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let mark_col = (0..columns)
         .find(|&c| k_at(c) >= marked)
         .unwrap_or(columns - 1);
-    let levels = if t.ascii { &ASCII_LEVELS } else { &EIGHTHS };
-    let eighths: Vec<usize> = (0..columns)
-        .map(|c| {
-            let v = points[k_at(c)];
-            let e = (axis.share(v) * (chart_h * 8) as f64).round() as usize;
-            // At least a sliver, so a count above 0 still shows.
-            if v > 0 { e.max(1) } else { e }
-        })
-        .collect();
-    let mut lines: Vec<Line> = Vec::with_capacity(h);
-    for (row, label) in gutter.iter().enumerate() {
-        let floor = (chart_h - 1 - row) * 8;
-        let mut spans = vec![Span::styled(label.clone(), t.dim())];
-        spans.extend(eighths.iter().enumerate().map(|(c, &e)| {
-            let level = e.saturating_sub(floor).min(8);
-            let style = if c == mark_col {
-                t.winner()
-            } else {
-                t.heading()
-            };
-            Span::styled(levels[level], style)
-        }));
-        lines.push(Line::from(spans));
-    }
+    let mut lines = bar_lines(
+        t,
+        &axis,
+        &gutter,
+        (0..columns).map(|c| points[k_at(c)]),
+        mark_col,
+    );
     let x_axis = x_row(plot_w, columns - 1, n, Some(mark_col), t.glyphs.up);
     lines.push(Line::styled(
         format!("{}{x_axis}", " ".repeat(gutter_w)),

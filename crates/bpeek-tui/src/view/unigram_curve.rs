@@ -14,15 +14,12 @@
 use crate::app::App;
 use crate::app::unigram::UnigramView;
 use crate::layout::inner;
-use crate::view::axes::{YAxis, glyphs, y_gutter};
+use crate::view::axes::{YAxis, bar_lines, glyphs, y_gutter};
 use crate::view::widths::{fit_titles, width};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::Block;
-
-const EIGHTHS: [&str; 9] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
-const ASCII_LEVELS: [&str; 9] = [" ", " ", ".", ".", "o", "o", "O", "O", "#"];
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
     let t = &app.theme;
@@ -89,28 +86,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
             (c * n).div_ceil(columns - 1).min(n)
         }
     };
-    let levels = if t.ascii { &ASCII_LEVELS } else { &EIGHTHS };
-    let eighths: Vec<usize> = (0..columns)
-        .map(|c| {
-            let v = points[k_at(c)];
-            let e = (axis.share(v) * (chart_h * 8) as f64).round() as usize;
-            if v > 0 { e.max(1) } else { e }
-        })
-        .collect();
-    let mut lines: Vec<Line> = Vec::with_capacity(h);
-    for (row, label) in gutter.iter().enumerate() {
-        let floor = (chart_h - 1 - row) * 8;
-        let mut spans = vec![Span::styled(label.clone(), t.dim())];
-        spans.extend(eighths.iter().enumerate().map(|(c, &e)| {
-            let style = if c + 1 == columns {
-                t.winner()
-            } else {
-                t.heading()
-            };
-            Span::styled(levels[e.saturating_sub(floor).min(8)], style)
-        }));
-        lines.push(Line::from(spans));
-    }
+    let values = (0..columns).map(|c| points[k_at(c)]);
+    let mut lines = bar_lines(t, &axis, &gutter, values, columns - 1);
     let last = format!("step {n}");
     let pad = columns.saturating_sub(1 + width(&last)).max(1);
     lines.push(Line::styled(
