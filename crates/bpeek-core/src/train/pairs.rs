@@ -64,6 +64,8 @@ const CLEAN: u32 = u32::MAX;
 #[derive(Debug, Clone)]
 struct Pending {
     pair: Pair,
+    /// The pair's slot when the change was recorded.
+    slot: u32,
     /// Count and live places gained (or lost, below zero).
     delta: i64,
     live_delta: i64,
@@ -337,14 +339,18 @@ impl PairTable {
         let Some(&(Reverse(count), _, _)) = sorted.first() else {
             return Ties::default();
         };
-        let rivals = sorted
-            .iter()
-            .skip(1)
-            .take_while(|k| k.0.0 == count)
-            .take(listed)
-            .map(|k| k.2)
-            .collect();
         let total = self.order.tally.get(&count).copied().unwrap_or(1) - 1;
+        // Sized once: grown as it fills, the list cost a few reallocations
+        // every round.
+        let mut rivals = Vec::with_capacity(total.min(listed));
+        rivals.extend(
+            sorted
+                .iter()
+                .skip(1)
+                .take_while(|k| k.0.0 == count)
+                .take(listed)
+                .map(|k| k.2),
+        );
         // The first key of a lower count (Reverse puts higher counts first).
         let below = (Reverse(count.saturating_sub(1)), 0, (0, 0));
         let next_best = match sorted.range(below..).next() {
@@ -476,6 +482,7 @@ impl PairTable {
             stat.pending = self.pending.len() as u32;
             self.pending.push(Pending {
                 pair,
+                slot: s as u32,
                 delta: 0,
                 live_delta: 0,
                 min_added: u32::MAX,
@@ -521,12 +528,11 @@ impl PairTable {
             moved.extend(pending.iter().map(|change| change.pair));
         }
         for (k, change) in pending.iter().enumerate() {
-            let pair = change.pair;
-            let Some(&s) = self.stats.get(&pair) else {
-                continue;
-            };
+            let (pair, s) = (change.pair, change.slot);
             if self.slots[s as usize].pending != k as u32 {
-                // Taken out since, and made afresh: its own entry follows.
+                // Taken out since (its slot emptied, perhaps given to
+                // another pair), and perhaps made afresh: then its own
+                // entry follows.
                 continue;
             }
             self.leave(pair, s as usize);
