@@ -295,11 +295,14 @@ impl Report<'_> {
         let at = head.find(slot).expect("the report has a merge list");
         out.write_all(&head.as_bytes()[..at + slot.len() - 1])?;
         let vocab = self.trainer.vocab();
+        let mut line = Vec::new();
         for (i, m) in self.trainer.merges().iter().enumerate() {
+            line.clear();
             if i > 0 {
-                out.write_all(b",")?;
+                line.push(b',');
             }
-            train_merge_line::write_json(out, vocab, m)?;
+            train_merge_line::write_json(&mut line, vocab, m)?;
+            out.write_all(&line)?;
         }
         out.write_all(&head.as_bytes()[at + slot.len() - 1..])?;
         out.write_all(b"\n")
@@ -378,8 +381,11 @@ impl Report<'_> {
             "replaced",
             if scored { "     score" } else { "" }
         )?;
+        let mut line = Vec::new();
         for m in self.trainer.merges() {
-            train_merge_line::write_text(out, vocab, m, scored)?;
+            line.clear();
+            train_merge_line::write_text(&mut line, vocab, m, scored)?;
+            out.write_all(&line)?;
         }
         let after = self.trainer.corpus_tokens();
         writeln!(

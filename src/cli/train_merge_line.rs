@@ -1,7 +1,9 @@
 //! One merge of `bpeek train`'s report, written straight into the output:
 //! the same bytes its `serde_json` value (keys in order) or its text row
 //! prints, without building a value, a map and strings for each of tens of
-//! thousands of merges.
+//! thousands of merges. A merge is written into a buffer the caller keeps
+//! and hands to the output whole: a call through the output for every
+//! number cost more than the numbers.
 
 use bpeek_core::Mode;
 use bpeek_core::display::{token_text, token_visible};
@@ -10,17 +12,17 @@ use bpeek_core::vocab::Vocab;
 use std::io::{self, Write};
 
 /// Write an unsigned number in decimal.
-fn number(out: &mut dyn Write, n: u64) -> io::Result<()> {
+fn number(out: &mut Vec<u8>, n: u64) -> io::Result<()> {
     out.write_all(itoa::Buffer::new().format(n).as_bytes())
 }
 
 /// Write `s` as a JSON string, escaped as serde_json escapes it.
-fn string(out: &mut dyn Write, s: &str) -> io::Result<()> {
+fn string(out: &mut Vec<u8>, s: &str) -> io::Result<()> {
     serde_json::to_writer(out, s).map_err(io::Error::from)
 }
 
 /// `[a,b]`, or in char mode the two tokens' texts.
-fn pair(out: &mut dyn Write, vocab: &Vocab, (a, b): (u32, u32)) -> io::Result<()> {
+fn pair(out: &mut Vec<u8>, vocab: &Vocab, (a, b): (u32, u32)) -> io::Result<()> {
     out.write_all(b"[")?;
     match vocab.mode() {
         Mode::Byte => {
@@ -38,7 +40,7 @@ fn pair(out: &mut dyn Write, vocab: &Vocab, (a, b): (u32, u32)) -> io::Result<()
 }
 
 /// `{"count":..,"left":..,"right":..,"value":..}`.
-fn score(out: &mut dyn Write, s: &PairScore) -> io::Result<()> {
+fn score(out: &mut Vec<u8>, s: &PairScore) -> io::Result<()> {
     out.write_all(b"{\"count\":")?;
     number(out, s.count)?;
     out.write_all(b",\"left\":")?;
@@ -53,7 +55,7 @@ fn score(out: &mut dyn Write, s: &PairScore) -> io::Result<()> {
 
 /// The merge as one JSON object, its keys in sorted order as the report's
 /// value prints them.
-pub fn write_json(out: &mut dyn Write, vocab: &Vocab, m: &Round) -> io::Result<()> {
+pub fn write_json(out: &mut Vec<u8>, vocab: &Vocab, m: &Round) -> io::Result<()> {
     let bytes = vocab.token_bytes(m.id);
     out.write_all(b"{\"bytes\":[")?;
     for (i, &b) in bytes.iter().enumerate() {
@@ -93,7 +95,7 @@ pub fn write_json(out: &mut dyn Write, vocab: &Vocab, m: &Round) -> io::Result<(
 
 /// The merge as a row of the text report: rank, id, count, places
 /// replaced, the score if `scored`, and the two tokens and the new one.
-pub fn write_text(out: &mut dyn Write, vocab: &Vocab, m: &Round, scored: bool) -> io::Result<()> {
+pub fn write_text(out: &mut Vec<u8>, vocab: &Vocab, m: &Round, scored: bool) -> io::Result<()> {
     write!(
         out,
         "{:>5} {:>7} {:>9} {:>9}",
