@@ -16,6 +16,18 @@ fn number(out: &mut Vec<u8>, n: u64) -> io::Result<()> {
     out.write_all(itoa::Buffer::new().format(n).as_bytes())
 }
 
+/// Write a byte's value in decimal: a token's bytes are most of a merge's
+/// numbers.
+fn byte_number(out: &mut Vec<u8>, b: u8) {
+    if b >= 100 {
+        out.push(b'0' + b / 100);
+    }
+    if b >= 10 {
+        out.push(b'0' + b / 10 % 10);
+    }
+    out.push(b'0' + b % 10);
+}
+
 /// Write `s` as a JSON string, escaped as serde_json escapes it.
 fn string(out: &mut Vec<u8>, s: &str) -> io::Result<()> {
     serde_json::to_writer(out, s).map_err(io::Error::from)
@@ -62,7 +74,7 @@ pub fn write_json(out: &mut Vec<u8>, vocab: &Vocab, m: &Round) -> io::Result<()>
         if i > 0 {
             out.write_all(b",")?;
         }
-        number(out, b.into())?;
+        byte_number(out, b);
     }
     out.write_all(b"],\"count\":")?;
     number(out, m.count)?;
