@@ -18,6 +18,7 @@ pub use bpeek_core::output;
 pub use bpeek_tui::options::input;
 pub(crate) mod train;
 pub(crate) mod train_compare;
+pub(crate) mod train_merge_line;
 pub(crate) mod train_progress;
 pub(crate) mod train_unigram;
 pub(crate) mod train_unigram_report;

@@ -2,15 +2,15 @@
 
 use crate::cli::args::{Format, OutFormat, TrainArgs};
 use crate::cli::input::{build_trainer_with, trainer_config};
+use crate::cli::train_merge_line;
 use crate::cli::train_progress::TrainProgress;
-use bpeek_core::display::{token_text, token_visible};
 use bpeek_core::embedding::EmbeddingCost;
 use bpeek_core::error::{Error, Result};
 use bpeek_core::formats::atomic::{Output, commit_all};
 use bpeek_core::formats::same_file::{Role, refuse_outputs_over_inputs};
-use bpeek_core::formats::trace_file::{Bounded, TraceWriter, pair_json};
+use bpeek_core::formats::trace_file::{Bounded, TraceWriter};
 use bpeek_core::formats::{hf_export, tiktoken_export, tokenizer_file};
-use bpeek_core::train::trainer::{PairScore, Round, StopReason};
+use bpeek_core::train::trainer::StopReason;
 use bpeek_core::{Mode, Score, Trainer};
 use serde_json::{Value, json};
 use std::io::Write;
@@ -106,10 +106,16 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     };
     // Standard output may hold a file: the report then goes beside it, on
     // stderr, not into it. It is written as it goes, a merge per line.
-    bpeek_core::output::emit_with(!report_to_stdout, |out| match args.format {
+    let written = bpeek_core::output::emit_with(!report_to_stdout, |out| match args.format {
         Format::Json => report.write_json(out),
         Format::Text => report.write_text(out),
-    })
+    });
+    // The process ends here: the pair table, the chain and the merges are
+    // millions of small allocations the system takes back at once, while
+    // freeing them one by one is a few percent of a run.
+    std::mem::forget(trainer);
+    std::mem::forget(tokenizer);
+    written
 }
 
 /// Refuse, before any work, an `--out-format` that cannot hold what the
@@ -279,30 +285,6 @@ impl Report<'_> {
         }
     }
 
-    fn merge_json(&self, m: &Round) -> Value {
-        let vocab = self.trainer.vocab();
-        let bytes = vocab.token_bytes(m.id);
-        let mut v = json!({
-            "rank": m.rank,
-            "id": m.id,
-            "pair": pair_json(vocab, m.pair),
-            "count": m.count,
-            "replacements": m.replacements,
-            "bytes": bytes,
-            "text": token_text(bytes),
-        });
-        // WordPiece's score: the winner's, and the most frequent pair's
-        // where it lost.
-        if let Some(s) = m.choice.score {
-            let score = |s: &PairScore| json!({"value": s.value(), "count": s.count, "left": s.left, "right": s.right});
-            v["score"] = score(&s);
-            if let Some((pair, f)) = &m.choice.most_frequent {
-                v["most_frequent"] = json!({"pair": pair_json(vocab, *pair), "score": score(f)});
-            }
-        }
-        v
-    }
-
     /// The report as one line of JSON, written a merge at a time: memory
     /// holds one merge's value, not the whole report's.
     fn write_json(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -312,25 +294,18 @@ impl Report<'_> {
         let slot = "\"merges\":[]";
         let at = head.find(slot).expect("the report has a merge list");
         out.write_all(&head.as_bytes()[..at + slot.len() - 1])?;
+        let vocab = self.trainer.vocab();
+        let mut line = Vec::new();
         for (i, m) in self.trainer.merges().iter().enumerate() {
+            line.clear();
             if i > 0 {
-                out.write_all(b",")?;
+                line.push(b',');
             }
-            write!(out, "{}", self.merge_json(m))?;
+            train_merge_line::write_json(&mut line, vocab, m)?;
+            out.write_all(&line)?;
         }
         out.write_all(&head.as_bytes()[at + slot.len() - 1..])?;
         out.write_all(b"\n")
-    }
-
-    #[cfg(test)]
-    fn json(&self) -> Value {
-        let merges = self
-            .trainer
-            .merges()
-            .iter()
-            .map(|m| self.merge_json(m))
-            .collect();
-        self.json_with(merges)
     }
 
     /// What the vocabulary costs a model `--d-model` wide, if asked.
@@ -406,24 +381,11 @@ impl Report<'_> {
             "replaced",
             if scored { "     score" } else { "" }
         )?;
+        let mut line = Vec::new();
         for m in self.trainer.merges() {
-            let show = |id| format!("\"{}\"", token_visible(vocab.token_bytes(id)));
-            let score = match (scored, m.choice.score) {
-                (true, Some(s)) => format!(" {:>9.4}", s.value()),
-                (true, None) => format!(" {:>9}", "-"),
-                (false, _) => String::new(),
-            };
-            writeln!(
-                out,
-                "{:>5} {:>7} {:>9} {:>9}{score}  {} + {} -> {}",
-                m.rank,
-                m.id,
-                m.count,
-                m.replacements,
-                show(m.pair.0),
-                show(m.pair.1),
-                show(m.id)
-            )?;
+            line.clear();
+            train_merge_line::write_text(&mut line, vocab, m, scored)?;
+            out.write_all(&line)?;
         }
         let after = self.trainer.corpus_tokens();
         writeln!(
@@ -459,44 +421,112 @@ impl Report<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bpeek_core::display::token_text;
+    use bpeek_core::formats::trace_file::pair_json;
+    use bpeek_core::train::trainer::{PairScore, Round};
+
+    /// The report as one value, each merge built as a `serde_json` value:
+    /// what the streamed report is held to.
+    impl Report<'_> {
+        fn merge_json(&self, m: &Round) -> Value {
+            let vocab = self.trainer.vocab();
+            let bytes = vocab.token_bytes(m.id);
+            let mut v = json!({
+                "rank": m.rank,
+                "id": m.id,
+                "pair": pair_json(vocab, m.pair),
+                "count": m.count,
+                "replacements": m.replacements,
+                "bytes": bytes,
+                "text": token_text(bytes),
+            });
+            // WordPiece's score: the winner's, and the most frequent pair's
+            // where it lost.
+            if let Some(s) = m.choice.score {
+                let score = |s: &PairScore| json!({"value": s.value(), "count": s.count, "left": s.left, "right": s.right});
+                v["score"] = score(&s);
+                if let Some((pair, f)) = &m.choice.most_frequent {
+                    v["most_frequent"] =
+                        json!({"pair": pair_json(vocab, *pair), "score": score(f)});
+                }
+            }
+            v
+        }
+
+        fn json(&self) -> Value {
+            let merges = self
+                .trainer
+                .merges()
+                .iter()
+                .map(|m| self.merge_json(m))
+                .collect();
+            self.json_with(merges)
+        }
+    }
     use bpeek_core::{Pretok, TrainerConfig};
 
+    /// Every mode and score the report writes: byte and char mode, by
+    /// count and by WordPiece's score (which adds the score and the most
+    /// frequent pair), over text with quotes, backslashes, control bytes,
+    /// broken UTF-8 and non-ASCII letters.
     #[test]
     fn the_streamed_json_report_is_the_one_value_written_at_once() {
-        for (text, merges) in [
+        let texts = [
             (
-                &b"low lower lowest newer wider \xe0\xa4\xb9\xe0\xa4\xae \"q\" \\ tab\t"[..],
-                20,
+                &b"low lower lowest newer wider \xe0\xa4\xb9\xe0\xa4\xae \"q\" \\ tab\t \x01\x7f\xff\xfe low\r\n"[..],
+                40,
             ),
             (&b""[..], 5),
             (&b"aaaa"[..], 0),
-        ] {
-            let config = TrainerConfig {
-                pretok: Pretok::Gpt2,
-                max_merges: Some(merges),
-                ..Default::default()
-            };
-            let mut trainer = Trainer::new(text.to_vec(), config).unwrap();
-            let before = trainer.corpus_tokens();
-            let stop = loop {
-                if let Err(reason) = trainer.step() {
-                    break reason;
-                }
-            };
-            let report = Report {
-                corpus: "test \"corpus\"",
-                trainer: &trainer,
-                stop,
-                tokens_before: before,
-                vocab_size: trainer.vocab().len(),
-                d_model: Some(768),
-            };
-            let mut streamed = Vec::new();
-            report.write_json(&mut streamed).unwrap();
-            assert_eq!(
-                String::from_utf8(streamed).unwrap(),
-                format!("{}\n", report.json())
-            );
+        ];
+        let modes = [
+            (bpeek_core::Mode::Byte, bpeek_core::Score::Count),
+            (bpeek_core::Mode::Byte, bpeek_core::Score::WordPiece),
+            (bpeek_core::Mode::Char, bpeek_core::Score::Count),
+        ];
+        for (text, merges) in texts {
+            for (mode, score) in modes {
+                let config = TrainerConfig {
+                    mode,
+                    score,
+                    pretok: Pretok::Gpt2,
+                    max_merges: Some(merges),
+                    ..Default::default()
+                };
+                let text = match mode {
+                    bpeek_core::Mode::Char => {
+                        String::from_utf8_lossy(text).into_owned().into_bytes()
+                    }
+                    bpeek_core::Mode::Byte => text.to_vec(),
+                };
+                let mut trainer = Trainer::new(text, config).unwrap();
+                let before = trainer.corpus_tokens();
+                let stop = loop {
+                    if let Err(reason) = trainer.step() {
+                        break reason;
+                    }
+                };
+                let report = Report {
+                    corpus: "test \"corpus\"",
+                    trainer: &trainer,
+                    stop,
+                    tokens_before: before,
+                    vocab_size: trainer.vocab().len(),
+                    d_model: Some(768),
+                };
+                let mut streamed = Vec::new();
+                report.write_json(&mut streamed).unwrap();
+                assert_eq!(
+                    String::from_utf8(streamed).unwrap(),
+                    format!("{}\n", report.json()),
+                    "{mode:?} {score:?}"
+                );
+                let empty = trainer.corpus().source_len() == 0;
+                assert!(
+                    empty || trainer.merges().len() >= merges.min(5),
+                    "{mode:?} {score:?}"
+                );
+            }
         }
     }
 }

@@ -30,7 +30,15 @@ pub struct Chain {
     cells: Cells,
     /// The first position of each chunk, and one past the last end mark.
     starts: Vec<u32>,
+    /// The chunk of every [`BLOCK`]-th position: the chunk of any position
+    /// is then one of the few between its block's and the next block's,
+    /// found in one or two cache lines of `starts` (a search of all of
+    /// them missed the cache at nearly every step, for every replacement).
+    blocks: Vec<u32>,
 }
+
+/// Positions per entry of [`Chain`]'s block index.
+const BLOCK: u32 = 64;
 
 impl Chain {
     /// Lay out `chunks` (each its base symbols, `positions` in all with an
@@ -54,12 +62,25 @@ impl Chain {
         self.cells.clear(positions);
         self.starts.clear();
         self.starts.push(0);
+        self.blocks.clear();
         for chunk in chunks {
+            let c = self.starts.len() as u32 - 1;
             for id in chunk {
+                self.note_block(c);
                 self.cells.push(id);
             }
+            self.note_block(c);
             self.cells.push(END);
             self.starts.push(self.cells.len() as u32);
+        }
+    }
+
+    /// Chunk `c` holds the position about to be pushed: enter it in the
+    /// block index if that position starts a block.
+    #[inline]
+    fn note_block(&mut self, c: u32) {
+        if (self.cells.len() as u32).is_multiple_of(BLOCK) {
+            self.blocks.push(c);
         }
     }
 
@@ -83,35 +104,39 @@ impl Chain {
 
     /// The chunk that position `pos` belongs to.
     pub fn chunk_of(&self, pos: u32) -> u32 {
-        (self.starts.partition_point(|&s| s <= pos) - 1) as u32
+        let k = (pos / BLOCK) as usize;
+        let Some(&lo) = self.blocks.get(k) else {
+            // Past the last position.
+            return (self.starts.partition_point(|&s| s <= pos) - 1) as u32;
+        };
+        let hi = self
+            .blocks
+            .get(k + 1)
+            .map_or(self.chunk_count() - 1, |&c| c as usize);
+        // Chunk `lo` starts at or before `pos`; the chunks up to `hi` that
+        // also do are counted.
+        let (lo, hi) = (lo as usize, hi.max(lo as usize));
+        (lo + self.starts[lo + 1..=hi].partition_point(|&s| s <= pos)) as u32
+    }
+
+    /// Ask the processor to load what [`Chain::chunk_of`] reads first for
+    /// `pos`, a merge knowing its places ahead.
+    #[inline]
+    pub fn prefetch_chunk_of(&self, pos: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(entry) = self.blocks.get((pos / BLOCK) as usize) {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: a prefetch only hints the cache; it reads nothing and
+            // cannot fault, and the pointer is to a live entry anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((entry as *const u32).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = pos;
     }
 
     /// The positions of chunk `c` with its end mark.
     pub fn chunk_span(&self, c: u32) -> Range<u32> {
         self.starts[c as usize]..self.starts[c as usize + 1]
-    }
-
-    /// The chunk that position `pos` belongs to, searched outwards from
-    /// chunk `near`: cheap when a run of positions is walked in order.
-    pub fn chunk_of_near(&self, pos: u32, near: u32) -> u32 {
-        let s = &self.starts;
-        let near = (near as usize).min(s.len().saturating_sub(2));
-        let (lo, hi) = if s[near] <= pos {
-            let (mut lo, mut step) = (near, 1);
-            while lo + step < s.len() && s[lo + step] <= pos {
-                lo += step;
-                step *= 2;
-            }
-            (lo, (lo + step).min(s.len()))
-        } else {
-            let (mut hi, mut step) = (near, 1);
-            while hi >= step && s[hi - step] > pos {
-                hi -= step;
-                step *= 2;
-            }
-            (hi.saturating_sub(step), hi)
-        };
-        (lo + s[lo..hi].partition_point(|&x| x <= pos) - 1) as u32
     }
 
     /// Ask the processor to load position `pos`'s cell: a merge knows its
@@ -244,20 +269,33 @@ mod tests {
         assert_eq!(chain.chunk_range(1), 5..6);
     }
 
+    /// Chunks of every size, from empty ones (only an end mark) to ones
+    /// longer than several blocks of the index, many to a block or one
+    /// across many: every position's chunk is the one whose span holds it.
     #[test]
-    fn a_chunk_searched_from_any_other_is_the_one_found_from_scratch() {
-        let lens = [3usize, 1, 7, 2, 2, 9, 1, 4, 4, 1, 12, 5];
-        let total = lens.iter().map(|n| n + 1).sum();
-        let chain = Chain::new(total, lens.iter().map(|&n| vec![97u32; n]));
-        for near in 0..lens.len() as u32 + 2 {
-            for pos in 0..chain.len() as u32 {
-                assert_eq!(chain.chunk_of_near(pos, near), chain.chunk_of(pos));
+    fn every_positions_chunk_is_the_one_whose_span_holds_it() {
+        let mut roll = crate::dice::rolls(0xc4c);
+        for round in 0..40 {
+            let longest = [2, 8, 70, 300][round % 4];
+            let lens: Vec<usize> = (0..1 + roll(200)).map(|_| roll(longest) as usize).collect();
+            let total = lens.iter().map(|n| n + 1).sum();
+            let chain = Chain::new(total, lens.iter().map(|&n| vec![97u32; n]));
+            let mut spans = Vec::new();
+            let mut start = 0;
+            for &n in &lens {
+                spans.push(start..start + n as u32 + 1);
+                start += n as u32 + 1;
             }
-        }
-        for c in 0..lens.len() as u32 {
-            let span = chain.chunk_span(c);
-            assert_eq!(span.start, chain.chunk_range(c).start);
-            assert_eq!(span.end, chain.chunk_range(c).end + 1);
+            for pos in 0..chain.len() as u32 {
+                let owner = spans.iter().position(|s| s.contains(&pos)).unwrap() as u32;
+                assert_eq!(chain.chunk_of(pos), owner, "round {round} position {pos}");
+            }
+            for c in 0..lens.len() as u32 {
+                assert_eq!(chain.chunk_span(c), spans[c as usize]);
+                let span = chain.chunk_span(c);
+                assert_eq!(span.start, chain.chunk_range(c).start);
+                assert_eq!(span.end, chain.chunk_range(c).end + 1);
+            }
         }
     }
 

@@ -42,6 +42,22 @@ impl<T> Paged<T> {
     }
 }
 
+impl<T> Paged<T> {
+    /// Ask the processor to load item `i`, if there is one.
+    #[inline]
+    pub fn prefetch(&self, i: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(item) = self.pages.get(i / PAGE).and_then(|p| p.get(i % PAGE)) {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: a prefetch only hints the cache; it reads nothing and
+            // cannot fault, and the pointer is to a live item anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+}
+
 impl<T> Index<usize> for Paged<T> {
     type Output = T;
 

@@ -45,8 +45,6 @@ pub struct PairStat {
     live: u32,
     /// Where the pair sits in its count's bucket, if its count is low.
     at: u32,
-    /// Its changes not yet settled, in the table's `pending`, or [`CLEAN`].
-    pending: u32,
     /// Every position where the pair starts, and perhaps some where it no
     /// longer does, ascending.
     places: Packed,
@@ -57,13 +55,26 @@ pub struct PairStat {
     strays: Option<Box<Vec<u32>>>,
 }
 
-/// No changes pending.
-const CLEAN: u32 = u32::MAX;
+/// Where a pair's stat is, and its changes not yet settled: the index in
+/// the table's `pending`, if `epoch` is the table's (each settle starts a
+/// new one, so settling marks no pair clean). Kept in the map beside the
+/// key, so that recording a loss never reads the stat, which is far away
+/// in memory.
+#[derive(Debug, Clone, Copy)]
+struct Loc {
+    slot: u32,
+    epoch: u32,
+    pending: u32,
+}
 
 /// The changes to one pair since the last settle.
 #[derive(Debug, Clone)]
 struct Pending {
     pair: Pair,
+    /// The pair's slot when the change was recorded, or [`TAKEN`] if the
+    /// pair has been taken out since (then made afresh, it has an entry of
+    /// its own after this one).
+    slot: u32,
     /// Count and live places gained (or lost, below zero).
     delta: i64,
     live_delta: i64,
@@ -79,7 +90,6 @@ impl PairStat {
             first: 0,
             live: 0,
             at: 0,
-            pending: CLEAN,
             places: Packed::new(),
             strays: None,
         }
@@ -146,6 +156,9 @@ pub struct Counted {
     pub places: Packed,
 }
 
+/// The slot of a pending change whose pair was taken out.
+const TAKEN: u32 = u32::MAX;
+
 /// Places coming back below a list's last one are merged in, keeping it
 /// in order, when they are at least this fraction of it (else set aside,
 /// to be sorted when needed).
@@ -199,15 +212,17 @@ const MOST_BUCKETS: u64 = 1 << 14;
 #[derive(Debug, Clone)]
 pub struct PairTable {
     tie: TieRule,
-    /// Each pair's entry in `slots`: the map stays small, so growing it
-    /// moves a few bytes per pair, not a whole stat.
-    stats: FxHashMap<Pair, u32>,
+    /// Each pair's entry in `slots` and its pending changes: the map stays
+    /// small, so growing it moves a few bytes per pair, not a whole stat.
+    stats: FxHashMap<Pair, Loc>,
     slots: Paged<PairStat>,
     /// Slots of pairs that are gone, for reuse.
     free: Vec<u32>,
     order: Order,
     /// The pairs changed since the last settle, with their changes.
     pending: Vec<Pending>,
+    /// The settle under way: a [`Loc`] of another epoch has no changes.
+    epoch: u32,
     /// Pairs taken out whole since the last settle, with their counts.
     taken: Vec<(Pair, u64)>,
     /// With [`PairTable::track_moves`], every pair whose count or tie key
@@ -224,6 +239,7 @@ impl PairTable {
             free: Vec::new(),
             order: Order::default(),
             pending: Vec::new(),
+            epoch: 1,
             taken: Vec::new(),
             moved: None,
         }
@@ -261,7 +277,13 @@ impl PairTable {
                 places: c.places,
                 ..PairStat::empty()
             };
-            table.stats.insert(pair, table.slots.len() as u32);
+            let slot = table.slots.len() as u32;
+            let loc = Loc {
+                slot,
+                epoch: 0,
+                pending: 0,
+            };
+            table.stats.insert(pair, loc);
             table.slots.push(stat);
         }
         let most = (0..table.slots.len())
@@ -273,11 +295,11 @@ impl PairTable {
         // count runs into the millions but few pairs come near it.
         table.order.low = (most / 2).min(MOST_BUCKETS);
         table.order.buckets = vec![Vec::new(); table.order.low as usize + 1];
-        let entries: Vec<(Pair, u32)> = table.stats.iter().map(|(&p, &s)| (p, s)).collect();
+        let entries: Vec<(Pair, u32)> = table.stats.iter().map(|(&p, l)| (p, l.slot)).collect();
         for (pair, s) in entries {
             table.enter(pair, s as usize);
         }
-        table.keep_two_counts_sorted();
+        table.keep_best_count_sorted();
         table
     }
 
@@ -295,28 +317,16 @@ impl PairTable {
     }
 
     pub fn get(&self, pair: Pair) -> Option<&PairStat> {
-        self.stats.get(&pair).map(|&s| &self.slots[s as usize])
+        self.stats.get(&pair).map(|l| &self.slots[l.slot as usize])
     }
 
     pub fn count(&self, pair: Pair) -> u64 {
         self.get(pair).map_or(0, |s| s.count)
     }
 
-    /// The slot of `pair`, made if it has none.
-    fn slot(&mut self, pair: Pair) -> usize {
-        let (slots, free) = (&mut self.slots, &mut self.free);
-        *self.stats.entry(pair).or_insert_with(|| match free.pop() {
-            Some(s) => s,
-            None => {
-                slots.push(PairStat::empty());
-                (slots.len() - 1) as u32
-            }
-        }) as usize
-    }
-
     /// Forget `pair`, and free its slot.
     fn forget(&mut self, pair: Pair) -> Option<PairStat> {
-        let s = self.stats.remove(&pair)?;
+        let s = self.stats.remove(&pair)?.slot;
         self.free.push(s);
         Some(std::mem::replace(
             &mut self.slots[s as usize],
@@ -337,14 +347,18 @@ impl PairTable {
         let Some(&(Reverse(count), _, _)) = sorted.first() else {
             return Ties::default();
         };
-        let rivals = sorted
-            .iter()
-            .skip(1)
-            .take_while(|k| k.0.0 == count)
-            .take(listed)
-            .map(|k| k.2)
-            .collect();
         let total = self.order.tally.get(&count).copied().unwrap_or(1) - 1;
+        // Sized once: grown as it fills, the list cost a few reallocations
+        // every round.
+        let mut rivals = Vec::with_capacity(total.min(listed));
+        rivals.extend(
+            sorted
+                .iter()
+                .skip(1)
+                .take_while(|k| k.0.0 == count)
+                .take(listed)
+                .map(|k| k.2),
+        );
         // The first key of a lower count (Reverse puts higher counts first).
         let below = (Reverse(count.saturating_sub(1)), 0, (0, 0));
         let next_best = match sorted.range(below..).next() {
@@ -423,13 +437,19 @@ impl PairTable {
         }
     }
 
-    /// Sort the highest bucketed counts until the sorted part holds two
-    /// different counts (the winner's and the next best) or everything.
-    fn keep_two_counts_sorted(&mut self) {
+    /// Sort the highest bucketed count while the sorted part is empty, and
+    /// drop the empty buckets on top, so that the winner's count is sorted
+    /// and the highest bucket is the next count below the sorted ones
+    /// ([`PairTable::ties_with_best`] reads it there). The next count is not
+    /// sorted before it is the best: late in training it is the thousands
+    /// of pairs seen once, and a budget often stops before they win.
+    fn keep_best_count_sorted(&mut self) {
         loop {
-            let sorted = &self.order.sorted;
-            let two = matches!((sorted.first(), sorted.last()), (Some(a), Some(b)) if a.0 != b.0);
-            if two || self.order.bucketed == 0 || self.order.low == 0 {
+            while self.order.low > 0 && self.order.buckets[self.order.low as usize].is_empty() {
+                self.order.buckets.pop();
+                self.order.low -= 1;
+            }
+            if !self.order.sorted.is_empty() || self.order.bucketed == 0 || self.order.low == 0 {
                 return;
             }
             let low = self.order.low;
@@ -439,60 +459,88 @@ impl PairTable {
             if !bucket.is_empty() {
                 *self.order.tally.entry(low).or_default() += bucket.len();
             }
-            for (pair, s) in bucket {
-                let key = order_key(self.tie, pair, &self.slots[s as usize]);
-                self.order.sorted.insert(key);
-            }
+            // In order, every key lands beside the last one, where the
+            // tree's path is still in the cache: the bucket's count is
+            // below every count sorted so far.
+            let mut keys: Vec<OrderKey> = bucket
+                .into_iter()
+                .map(|(pair, s)| order_key(self.tie, pair, &self.slots[s as usize]))
+                .collect();
+            keys.sort_unstable();
+            self.order.sorted.extend(keys);
         }
     }
 
     /// `pair` now also starts at `places` (ascending), and its count
     /// rises by `weight`.
     pub fn gain(&mut self, pair: Pair, weight: u64, places: Packed) {
-        let (stat, pending) = self.touch(pair);
+        let (s, k) = self.touch(pair);
+        let pending = &mut self.pending[k];
         pending.delta += weight as i64;
         pending.live_delta += places.len() as i64;
         if let Some(low) = places.first() {
             pending.min_added = pending.min_added.min(low);
         }
-        stat.append(places);
+        self.slots[s].append(places);
     }
 
     /// `pair` no longer starts at `count` of its places, the lowest of them
     /// `lowest`, and its count falls by `weight`. The places themselves
     /// stay in its list: the chain tells they are gone.
     pub fn lose(&mut self, pair: Pair, weight: u64, count: u32, lowest: u32) {
-        let (_, pending) = self.touch(pair);
+        let (_, k) = self.touch(pair);
+        let pending = &mut self.pending[k];
         pending.min_lost = pending.min_lost.min(lowest);
         pending.delta -= weight as i64;
         pending.live_delta -= count as i64;
     }
 
-    /// The stat of `pair`, made if need be, and its pending changes.
-    fn touch(&mut self, pair: Pair) -> (&mut PairStat, &mut Pending) {
-        let s = self.slot(pair);
-        let stat = &mut self.slots[s];
-        if stat.pending == CLEAN {
-            stat.pending = self.pending.len() as u32;
-            self.pending.push(Pending {
+    /// The slot of `pair` (made if it has none) and the index of its
+    /// pending changes (made if it has none): one look-up in the map.
+    fn touch(&mut self, pair: Pair) -> (usize, usize) {
+        let (slots, free, pending, epoch) = (
+            &mut self.slots,
+            &mut self.free,
+            &mut self.pending,
+            self.epoch,
+        );
+        let loc = self.stats.entry(pair).or_insert_with(|| {
+            let slot = free.pop().unwrap_or_else(|| {
+                slots.push(PairStat::empty());
+                (slots.len() - 1) as u32
+            });
+            Loc {
+                slot,
+                epoch: 0,
+                pending: 0,
+            }
+        });
+        if loc.epoch != epoch {
+            loc.epoch = epoch;
+            loc.pending = pending.len() as u32;
+            pending.push(Pending {
                 pair,
+                slot: loc.slot,
                 delta: 0,
                 live_delta: 0,
                 min_added: u32::MAX,
                 min_lost: u32::MAX,
             });
         }
-        let k = stat.pending as usize;
-        (stat, &mut self.pending[k])
+        (loc.slot as usize, loc.pending as usize)
     }
 
     /// Take `pair` out of the table whole (a merge replaces every place it
     /// has) and return the places it may have, ascending.
     pub fn take(&mut self, pair: Pair) -> Packed {
-        let Some(&s) = self.stats.get(&pair) else {
+        let Some(&loc) = self.stats.get(&pair) else {
             return Packed::new();
         };
-        self.leave(pair, s as usize);
+        if loc.epoch == self.epoch {
+            // Its changes so far went with it.
+            self.pending[loc.pending as usize].slot = TAKEN;
+        }
+        self.leave(pair, loc.slot as usize);
         let Some(stat) = self.forget(pair) else {
             return Packed::new();
         };
@@ -503,15 +551,10 @@ impl PairTable {
     /// Move every pair changed since the last call to its new place, and
     /// record in `changes` how each count moved. `chain` is the tokens as
     /// they are now.
-    pub fn settle(
-        &mut self,
-        changes: &mut FxHashMap<Pair, CountChange>,
-        chain: &Chain,
-        vocab: &Vocab,
-    ) {
+    pub fn settle(&mut self, changes: &mut Vec<(Pair, CountChange)>, chain: &Chain, vocab: &Vocab) {
         changes.clear();
         for (pair, before) in self.taken.drain(..) {
-            changes.insert(pair, CountChange { before, after: 0 });
+            changes.push((pair, CountChange { before, after: 0 }));
             if let Some(moved) = &mut self.moved {
                 moved.push(pair);
             }
@@ -521,17 +564,17 @@ impl PairTable {
             moved.extend(pending.iter().map(|change| change.pair));
         }
         for (k, change) in pending.iter().enumerate() {
-            let pair = change.pair;
-            let Some(&s) = self.stats.get(&pair) else {
-                continue;
-            };
-            if self.slots[s as usize].pending != k as u32 {
-                // Taken out since, and made afresh: its own entry follows.
+            if let Some(ahead) = pending.get(k + SETTLE_AHEAD)
+                && ahead.slot != TAKEN
+            {
+                self.slots.prefetch(ahead.slot as usize);
+            }
+            let (pair, s) = (change.pair, change.slot);
+            if s == TAKEN {
                 continue;
             }
             self.leave(pair, s as usize);
             let stat = &mut self.slots[s as usize];
-            stat.pending = CLEAN;
             let before = stat.count;
             let after = (before as i64 + change.delta) as u64;
             if after == 0 {
@@ -568,14 +611,34 @@ impl PairTable {
                 self.enter(pair, s as usize);
             }
             if before != after {
-                changes.insert(pair, CountChange { before, after });
+                changes.push((pair, CountChange { before, after }));
             }
         }
         self.pending = pending;
         self.pending.clear();
-        self.keep_two_counts_sorted();
+        self.next_epoch();
+        self.keep_best_count_sorted();
     }
 }
+
+impl PairTable {
+    /// Start a new epoch: no pair has changes pending. Should the count
+    /// ever run out, every mark is cleared and it starts over.
+    fn next_epoch(&mut self) {
+        self.epoch = match self.epoch.checked_add(1) {
+            Some(next) => next,
+            None => {
+                for loc in self.stats.values_mut() {
+                    loc.epoch = 0;
+                }
+                1
+            }
+        };
+    }
+}
+
+/// How many changes ahead a settle asks for the stats it will read.
+const SETTLE_AHEAD: usize = 8;
 
 fn order_key(tie: TieRule, pair: Pair, stat: &PairStat) -> OrderKey {
     match tie {

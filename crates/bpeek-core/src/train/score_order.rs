@@ -40,6 +40,7 @@ use crate::train::choice::PairScore;
 use crate::train::pairs::PairTable;
 use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
+use std::collections::hash_map::Entry as MapEntry;
 use std::collections::{BTreeSet, BinaryHeap, btree_set};
 
 /// A pair where it stands in the score's order: pairs the minimum count
@@ -170,6 +171,16 @@ const CROWDED: usize = 2;
 
 /// `num / den` in lowest terms (`num` is a count, so it fits in 64 bits).
 fn lowest_terms(num: u64, den: u128) -> (u64, u128) {
+    // Nearly always the product of two counts fits in 64 bits, where a
+    // division is several times cheaper than in 128.
+    if let Ok(den) = u64::try_from(den) {
+        let (mut a, mut b) = (num, den);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        let g = a.max(1);
+        return (num / g, (den / g) as u128);
+    }
     let (mut a, mut b) = (num as u128, den);
     while b != 0 {
         (a, b) = (b, a % b);
@@ -278,10 +289,15 @@ impl ScoreOrder {
             keyed_in: self.update,
             listed_in: 0,
         };
-        if let Some(old) = self.entries.insert(pair, entry) {
-            self.entries.get_mut(&pair).expect("just entered").listed_in = old.listed_in;
-        } else {
-            self.list(pair, home);
+        match self.entries.entry(pair) {
+            MapEntry::Occupied(mut at) => {
+                let listed_in = at.get().listed_in;
+                *at.get_mut() = Entry { listed_in, ..entry };
+            }
+            MapEntry::Vacant(at) => {
+                at.insert(entry);
+                self.list(pair, home);
+            }
         }
     }
 

@@ -31,7 +31,7 @@ use crate::vocab::Vocab;
 use crate::{Pair, TokenId};
 use rustc_hash::FxHashMap;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrainerConfig {
@@ -150,10 +150,23 @@ pub struct Segment {
 /// What the last applied merge changed.
 #[derive(Debug, Clone, Default)]
 struct LastMerge {
-    changes: FxHashMap<Pair, CountChange>,
+    /// Every count the last merge moved, as the table settled them (a pair
+    /// taken out and made afresh comes twice, the later standing): a list,
+    /// since headless training never asks and a map cost a hash insert for
+    /// each of them.
+    changes: Vec<(Pair, CountChange)>,
+    /// The same by pair, made the first time one is asked for.
+    by_pair: OnceLock<FxHashMap<Pair, CountChange>>,
     /// After an undo, the id and bytes of the token it took away: the pairs
     /// that vanished with it still name it.
     undone: Option<(TokenId, Vec<u8>)>,
+}
+
+impl LastMerge {
+    fn changes_by_pair(&self) -> &FxHashMap<Pair, CountChange> {
+        self.by_pair
+            .get_or_init(|| self.changes.iter().copied().collect())
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -249,7 +262,7 @@ fn lay_out(chain: &mut Chain, corpus: &Corpus, vocab: &Vocab) {
 }
 
 /// The chunk of each of a run of positions walked in order, and its
-/// frequency, found from the previous one's.
+/// frequency, kept while the run stays in one chunk.
 #[derive(Default)]
 struct ChunkCursor {
     chunk: u32,
@@ -261,7 +274,7 @@ impl ChunkCursor {
     #[inline]
     fn find(&mut self, pos: u32, chain: &Chain, corpus: &Corpus) -> (u32, u64) {
         if !self.span.contains(&pos) {
-            self.chunk = chain.chunk_of_near(pos, self.chunk);
+            self.chunk = chain.chunk_of(pos);
             self.span = chain.chunk_span(self.chunk);
             self.freq = corpus.chunks()[self.chunk as usize].freq;
         }
@@ -445,9 +458,8 @@ impl Trainer {
     fn in_chunks(&self, mut positions: Vec<u32>) -> Vec<(u32, u32)> {
         positions.sort_unstable();
         let mut out: Vec<(u32, u32)> = Vec::with_capacity(positions.len());
-        let mut chunk = 0;
         for p in positions {
-            chunk = self.chain.chunk_of_near(p, chunk);
+            let chunk = self.chain.chunk_of(p);
             let place = match self.config.mode {
                 Mode::Byte => (chunk, p - self.chain.chunk_range(chunk).start),
                 Mode::Char => (chunk, 0),
@@ -469,10 +481,9 @@ impl Trainer {
             places.sort_unstable();
         }
         let mut chunks: Vec<u32> = Vec::new();
-        let mut chunk = 0;
         for p in places {
             if self.chain.pair_at(p, &self.vocab) == Some(pair) {
-                chunk = self.chain.chunk_of_near(p, chunk);
+                let chunk = self.chain.chunk_of(p);
                 if chunks.last() != Some(&chunk) {
                     chunks.push(chunk);
                 }
@@ -497,7 +508,7 @@ impl Trainer {
 
     /// How `pair`'s count moved in the last merge, if it did.
     pub fn change_of(&self, pair: Pair) -> Option<CountChange> {
-        self.last.changes.get(&pair).copied()
+        self.last.changes_by_pair().get(&pair).copied()
     }
 
     /// The bytes of token `id`, also for the token the last undo took away
@@ -515,7 +526,7 @@ impl Trainer {
 
     /// Every pair whose count the last merge changed, the vanished included.
     pub fn last_changes(&self) -> impl Iterator<Item = (Pair, CountChange)> + '_ {
-        self.last.changes.iter().map(|(p, c)| (*p, *c))
+        self.last.changes_by_pair().iter().map(|(p, c)| (*p, *c))
     }
 
     /// The first `k` rows of the pair table in selection order: by count,
@@ -575,13 +586,20 @@ impl Trainer {
     /// The pair that would win now and everything tied with it, or why
     /// training has to stop.
     pub fn peek_choice(&self) -> std::result::Result<Choice, StopReason> {
+        self.choose(RIVALS_LISTED)
+    }
+
+    /// [`Trainer::peek_choice`], listing at most `listed` tied rivals: a
+    /// step that applies its choice at once keeps [`RIVALS_KEPT`] of them,
+    /// and walking the order for more costs a good part of a late round.
+    fn choose(&self, listed: usize) -> std::result::Result<Choice, StopReason> {
         if let Some(max) = self.config.max_merges
             && self.rounds.len() >= max
         {
             return Err(StopReason::Budget);
         }
         if let Scoring::WordPiece(wp) = &self.scoring {
-            return self.choose_by_score(wp);
+            return self.choose_by_score(wp, listed);
         }
         let Some((pair, count)) = self.table.best() else {
             return Err(StopReason::NoPairs);
@@ -599,7 +617,7 @@ impl Trainer {
                 max: self.config.max_token_bytes,
             });
         }
-        let ties = self.table.ties_with_best(RIVALS_LISTED);
+        let ties = self.table.ties_with_best(listed);
         Ok(Choice {
             pair,
             count,
@@ -622,7 +640,11 @@ impl Trainer {
     }
 
     /// The winner by WordPiece's score, from what this trainer holds.
-    fn choose_by_score(&self, wp: &WordPieceScore) -> std::result::Result<Choice, StopReason> {
+    fn choose_by_score(
+        &self,
+        wp: &WordPieceScore,
+        listed: usize,
+    ) -> std::result::Result<Choice, StopReason> {
         let token_len = |id| self.token_bytes(id).len();
         let chunk_of = |pair| self.table.get(pair).map(|s| self.chain.chunk_of(s.first));
         wordpiece_score::choose(
@@ -633,6 +655,7 @@ impl Trainer {
                 max_token_bytes: self.config.max_token_bytes,
                 token_len: &token_len,
                 chunk_of: &chunk_of,
+                listed,
             },
         )
     }
@@ -663,7 +686,7 @@ impl Trainer {
     pub fn step(&mut self) -> std::result::Result<&Merge, StopReason> {
         let choice = match std::mem::replace(&mut self.phase, Phase::Counted) {
             Phase::Chosen(choice) => choice,
-            _ => match self.peek_choice() {
+            _ => match self.choose(RIVALS_KEPT) {
                 Ok(choice) => choice,
                 Err(reason) => {
                     self.stop = Some(reason);
@@ -722,6 +745,7 @@ impl Trainer {
             if let Some(ahead) = ahead {
                 self.chain.prefetch(ahead.saturating_sub(2));
                 self.chain.prefetch(ahead + 3);
+                self.chain.prefetch_chunk_of(ahead);
             }
             let (j, n) = (i + ua, i + ua + ub);
             let (_, freq) = chunk.find(i, &self.chain, &self.corpus);
@@ -849,6 +873,7 @@ impl Trainer {
 
     fn settle(&mut self) {
         self.last.undone = None;
+        self.last.by_pair = OnceLock::new();
         self.table
             .settle(&mut self.last.changes, &self.chain, &self.vocab);
     }
@@ -881,6 +906,7 @@ impl Trainer {
                 // either side).
                 self.chain.prefetch(ahead.saturating_sub(2));
                 self.chain.prefetch(ahead + 3);
+                self.chain.prefetch_chunk_of(ahead);
             }
             if self.chain.at(i) != a || self.chain.at(i + ua) != b {
                 continue;

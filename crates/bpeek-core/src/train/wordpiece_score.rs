@@ -11,7 +11,7 @@
 
 use crate::train::chain::Chain;
 pub use crate::train::choice::PairScore;
-use crate::train::choice::{Choice, RIVALS_LISTED, StopReason};
+use crate::train::choice::{Choice, StopReason};
 use crate::train::corpus::Corpus;
 use crate::train::pairs::PairTable;
 use crate::train::score_order::ScoreOrder;
@@ -38,6 +38,8 @@ pub struct Round<'a> {
     pub token_len: &'a dyn Fn(TokenId) -> usize,
     /// The chunk a pair was met in first.
     pub chunk_of: &'a dyn Fn(Pair) -> Option<u32>,
+    /// How many tied rivals to list (at most).
+    pub listed: usize,
 }
 
 /// The score of `(a, b)`, which stands `count` times, with the tokens'
@@ -193,7 +195,7 @@ pub fn choose(wp: &WordPieceScore, round: &Round) -> Result<Choice, StopReason> 
     }
     let rivals = order
         .take_while(|r| r.score.cmp_exact(&winning) == Ordering::Equal)
-        .take(RIVALS_LISTED)
+        .take(round.listed)
         .map(|r| r.pair)
         .collect();
     Ok(Choice {

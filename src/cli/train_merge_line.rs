@@ -1,0 +1,129 @@
+//! One merge of `bpeek train`'s report, written straight into the output:
+//! the same bytes its `serde_json` value (keys in order) or its text row
+//! prints, without building a value, a map and strings for each of tens of
+//! thousands of merges. A merge is written into a buffer the caller keeps
+//! and hands to the output whole: a call through the output for every
+//! number cost more than the numbers.
+
+use bpeek_core::Mode;
+use bpeek_core::display::{token_text, token_visible};
+use bpeek_core::train::trainer::{PairScore, Round};
+use bpeek_core::vocab::Vocab;
+use std::io::{self, Write};
+
+/// Write an unsigned number in decimal.
+fn number(out: &mut Vec<u8>, n: u64) -> io::Result<()> {
+    out.write_all(itoa::Buffer::new().format(n).as_bytes())
+}
+
+/// Write a byte's value in decimal: a token's bytes are most of a merge's
+/// numbers.
+fn byte_number(out: &mut Vec<u8>, b: u8) {
+    if b >= 100 {
+        out.push(b'0' + b / 100);
+    }
+    if b >= 10 {
+        out.push(b'0' + b / 10 % 10);
+    }
+    out.push(b'0' + b % 10);
+}
+
+/// Write `s` as a JSON string, escaped as serde_json escapes it.
+fn string(out: &mut Vec<u8>, s: &str) -> io::Result<()> {
+    serde_json::to_writer(out, s).map_err(io::Error::from)
+}
+
+/// `[a,b]`, or in char mode the two tokens' texts.
+fn pair(out: &mut Vec<u8>, vocab: &Vocab, (a, b): (u32, u32)) -> io::Result<()> {
+    out.write_all(b"[")?;
+    match vocab.mode() {
+        Mode::Byte => {
+            number(out, a.into())?;
+            out.write_all(b",")?;
+            number(out, b.into())?;
+        }
+        Mode::Char => {
+            string(out, &token_text(vocab.token_bytes(a)))?;
+            out.write_all(b",")?;
+            string(out, &token_text(vocab.token_bytes(b)))?;
+        }
+    }
+    out.write_all(b"]")
+}
+
+/// `{"count":..,"left":..,"right":..,"value":..}`.
+fn score(out: &mut Vec<u8>, s: &PairScore) -> io::Result<()> {
+    out.write_all(b"{\"count\":")?;
+    number(out, s.count)?;
+    out.write_all(b",\"left\":")?;
+    number(out, s.left)?;
+    out.write_all(b",\"right\":")?;
+    number(out, s.right)?;
+    out.write_all(b",\"value\":")?;
+    // serde_json's own float form (and `null` where there is no number).
+    serde_json::to_writer(&mut *out, &s.value()).map_err(io::Error::from)?;
+    out.write_all(b"}")
+}
+
+/// The merge as one JSON object, its keys in sorted order as the report's
+/// value prints them.
+pub fn write_json(out: &mut Vec<u8>, vocab: &Vocab, m: &Round) -> io::Result<()> {
+    let bytes = vocab.token_bytes(m.id);
+    out.write_all(b"{\"bytes\":[")?;
+    for (i, &b) in bytes.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        byte_number(out, b);
+    }
+    out.write_all(b"],\"count\":")?;
+    number(out, m.count)?;
+    out.write_all(b",\"id\":")?;
+    number(out, m.id.into())?;
+    let scored = m.choice.score;
+    if scored.is_some()
+        && let Some((lost, its)) = &m.choice.most_frequent
+    {
+        out.write_all(b",\"most_frequent\":{\"pair\":")?;
+        pair(out, vocab, *lost)?;
+        out.write_all(b",\"score\":")?;
+        score(out, its)?;
+        out.write_all(b"}")?;
+    }
+    out.write_all(b",\"pair\":")?;
+    pair(out, vocab, m.pair)?;
+    out.write_all(b",\"rank\":")?;
+    number(out, m.rank as u64)?;
+    out.write_all(b",\"replacements\":")?;
+    number(out, m.replacements)?;
+    if let Some(s) = &scored {
+        out.write_all(b",\"score\":")?;
+        score(out, s)?;
+    }
+    out.write_all(b",\"text\":")?;
+    string(out, &token_text(bytes))?;
+    out.write_all(b"}")
+}
+
+/// The merge as a row of the text report: rank, id, count, places
+/// replaced, the score if `scored`, and the two tokens and the new one.
+pub fn write_text(out: &mut Vec<u8>, vocab: &Vocab, m: &Round, scored: bool) -> io::Result<()> {
+    write!(
+        out,
+        "{:>5} {:>7} {:>9} {:>9}",
+        m.rank, m.id, m.count, m.replacements
+    )?;
+    match (scored, m.choice.score) {
+        (true, Some(s)) => write!(out, " {:>9.4}", s.value())?,
+        (true, None) => write!(out, " {:>9}", "-")?,
+        (false, _) => {}
+    }
+    let show = |id| token_visible(vocab.token_bytes(id));
+    writeln!(
+        out,
+        "  \"{}\" + \"{}\" -> \"{}\"",
+        show(m.pair.0),
+        show(m.pair.1),
+        show(m.id)
+    )
+}
