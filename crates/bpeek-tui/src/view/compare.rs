@@ -283,6 +283,47 @@ pub(crate) fn column_style(app: &App, i: usize) -> Style {
     }
 }
 
+/// The frame of a chart of the columns' curves: its title, each column's
+/// name and tokens now on the right with the mark of columns that meet,
+/// and, if the token axis is cut, where it starts, said under the chart
+/// where the axis is.
+pub(crate) fn curves_block(
+    app: &App,
+    title: &str,
+    now: &[u64],
+    cut: Option<u64>,
+) -> Block<'static> {
+    let theme = &app.theme;
+    let mut right: Vec<Span> = Vec::new();
+    for (i, tokens) in now.iter().enumerate() {
+        right.push(Span::styled(
+            format!(" {}", Comparison::name(i)),
+            column_style(app, i),
+        ));
+        right.push(Span::raw(format!(" {tokens}")));
+    }
+    right.push(Span::raw(format!(" {SEVERAL_MARK} met ")));
+    let mut block = Block::bordered()
+        .border_set(theme.border())
+        .border_style(theme.border_style(app.focus == Focus::Corpus))
+        .title(Line::styled(
+            format!(" {title} "),
+            theme.title(app.focus == Focus::Corpus),
+        ))
+        .title_top(Line::from(right).right_aligned());
+    if let Some(low) = cut {
+        block = block.title_bottom(Line::styled(
+            format!(
+                " {} the token axis is cut: it starts at {}, not 0 ",
+                glyphs(theme.ascii).cut,
+                count_label(low)
+            ),
+            theme.heading(),
+        ));
+    }
+    block
+}
+
 /// Corpus tokens against merges for every column in one chart, each
 /// column drawn with its own letter (and colour), on a y axis from 0 or
 /// cut just below the lowest curve (the cut marked on the axis and said in
@@ -304,35 +345,10 @@ pub fn draw_curves(frame: &mut Frame, area: Rect, app: &App) {
     let least = curves.iter().flatten().copied().min().unwrap_or(0);
     let longest = curves.iter().map(|p| p.len() - 1).max().unwrap_or(0);
     let axis = YAxis::fitted(least, most);
-    let mut right: Vec<Span> = Vec::new();
-    for (i, p) in curves.iter().enumerate() {
-        right.push(Span::styled(
-            format!(" {}", Comparison::name(i)),
-            column_style(app, i),
-        ));
-        right.push(Span::raw(format!(" {}", p[p.len() - 1])));
-    }
-    right.push(Span::raw(format!(" {SEVERAL_MARK} met ")));
+    let now: Vec<u64> = curves.iter().map(|p| p[p.len() - 1]).collect();
+    let cut = (axis.is_cut() && longest > 0).then_some(axis.low);
+    let block = curves_block(app, "Corpus tokens by merge", &now, cut);
     let g = glyphs(theme.ascii);
-    let mut block = Block::bordered()
-        .border_set(theme.border())
-        .border_style(theme.border_style(app.focus == Focus::Corpus))
-        .title(Line::styled(
-            " Corpus tokens by merge ",
-            theme.title(app.focus == Focus::Corpus),
-        ))
-        .title_top(Line::from(right).right_aligned());
-    if axis.is_cut() && longest > 0 {
-        // Said under the chart, where the axis is.
-        block = block.title_bottom(Line::styled(
-            format!(
-                " {} the token axis is cut: it starts at {}, not 0 ",
-                g.cut,
-                count_label(axis.low)
-            ),
-            theme.heading(),
-        ));
-    }
     let body = inner(area);
     frame.render_widget(block, area);
     let (w, h) = (body.width as usize, body.height as usize);

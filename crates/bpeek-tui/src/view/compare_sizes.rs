@@ -7,17 +7,16 @@
 //! tokens rising as pieces go. Seeds are many more than a BPE vocabulary
 //! has, so the size axis is logarithmic.
 
-use crate::app::{App, Focus};
+use crate::app::App;
 use crate::compare::{Comparison, trainer_of};
 use crate::layout::inner;
-use crate::view::axes::{YAxis, count_label, glyphs, y_gutter};
-use crate::view::compare::{SEVERAL_MARK, column_style};
+use crate::view::axes::{YAxis, glyphs, y_gutter};
+use crate::view::compare::{SEVERAL_MARK, column_style, curves_block};
 use crate::view::widths::{fit_left, width};
 use bpeek_core::train::unigram::UnigramTrainer;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Block;
 
 /// One column's points: (vocabulary size, corpus tokens), by size, and
 /// whether they are a curve (every size between) or single points.
@@ -81,38 +80,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Comparison) {
     let small = values().map(|p| p.0).min().unwrap_or(1).max(1);
     let large = values().map(|p| p.0).max().unwrap_or(1).max(small);
     let axis = YAxis::fitted(least, most);
-    let mut right: Vec<Span> = Vec::new();
-    for (i, p) in all.iter().enumerate() {
-        right.push(Span::styled(
-            format!(" {}", Comparison::name(i)),
-            column_style(app, i),
-        ));
-        let now = match c.columns[i].unigram.as_ref() {
+    let now: Vec<u64> = all
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match c.columns[i].unigram.as_ref() {
             Some(u) => u.shown.last_step().tokens,
             None => p.points.last().map_or(0, |x| x.1),
-        };
-        right.push(Span::raw(format!(" {now}")));
-    }
-    right.push(Span::raw(format!(" {SEVERAL_MARK} met ")));
+        })
+        .collect();
+    let cut = axis.is_cut().then_some(axis.low);
+    let block = curves_block(app, "Corpus tokens by vocabulary size", &now, cut);
     let g = glyphs(theme.ascii);
-    let mut block = Block::bordered()
-        .border_set(theme.border())
-        .border_style(theme.border_style(app.focus == Focus::Corpus))
-        .title(Line::styled(
-            " Corpus tokens by vocabulary size ",
-            theme.title(app.focus == Focus::Corpus),
-        ))
-        .title_top(Line::from(right).right_aligned());
-    if axis.is_cut() {
-        block = block.title_bottom(Line::styled(
-            format!(
-                " {} the token axis is cut: it starts at {}, not 0 ",
-                g.cut,
-                count_label(axis.low)
-            ),
-            theme.heading(),
-        ));
-    }
     let body = inner(area);
     frame.render_widget(block, area);
     let (w, h) = (body.width as usize, body.height as usize);
