@@ -89,6 +89,13 @@ impl Tokenizer {
         self.after_bytes = (!joins_bytes).then(|| std::sync::Arc::new(chain));
     }
 
+    /// Whether a byte-level file's decoder does more than join the bytes
+    /// (steps after or instead of `ByteLevel`, or no decoder at all), so
+    /// that decoding need not give back the text's bytes.
+    pub fn decodes_through_steps(&self) -> bool {
+        self.after_bytes.is_some()
+    }
+
     /// The texts of `ids` as the library hands them to its decoder: a
     /// model token as its byte-level spelling, an added token as its text
     /// (normalized first when it is matched normalized); special tokens
