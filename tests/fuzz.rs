@@ -310,6 +310,11 @@ fn assert_lengths_as_read(tok: &Tokenizer, ids: &[u32], what: &str) {
 /// (special tokens left out, an added token's text read through the byte
 /// alphabet when every character of it is in it).
 fn decoded_as_the_library(tok: &Tokenizer, ids: &[u32]) -> Vec<u8> {
+    if tok.decodes_through_steps() {
+        // No decoder (the seeds' other decoders all are `ByteLevel`): the
+        // library joins the tokens' byte-level spellings with spaces.
+        return spellings_joined(tok, ids).into_bytes();
+    }
     let mut out = Vec::new();
     for &id in ids {
         let added = tok
@@ -325,6 +330,30 @@ fn decoded_as_the_library(tok: &Tokenizer, ids: &[u32]) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The texts of `ids` as a byte-level file's tokens are spelled (an
+/// added token as its text), special tokens left out, joined by spaces.
+fn spellings_joined(tok: &Tokenizer, ids: &[u32]) -> String {
+    let mut words = Vec::new();
+    for &id in ids {
+        let added = tok
+            .added()
+            .and_then(|a| a.tokens().iter().find(|t| t.id == id));
+        match added {
+            Some(t) if t.special => {}
+            Some(t) => words.push(t.text.clone()),
+            None if tok.describe(id).special => {}
+            None => words.push(
+                tok.describe(id)
+                    .bytes
+                    .iter()
+                    .map(|&b| byte_unicode::byte_chars()[b as usize])
+                    .collect(),
+            ),
+        }
+    }
+    words.join(" ")
 }
 
 /// Run `load` on `n` mutations of `seed_text`; return how many loaded.
@@ -589,6 +618,7 @@ fn hugging_face_pipelines() {
             {"type": "Digits", "individual_digits": false},
             {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"}, "behavior": "Isolated",
              "invert": false}]},
+        "decoder": {"type": "ByteLevel"},
         "model": {"type": "BPE", "vocab": vocab_strings(&tok), "merges": merge_strings(&tok)},
     });
     // Without a normalizer or a space put in front, the byte-level file's

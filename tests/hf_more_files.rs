@@ -8,7 +8,10 @@
 //! spaces), byte-level files whose decoder is `ByteLevel` then Strip, or
 //! Replace and Metaspace, or has steps before `ByteLevel` (Replace, Strip,
 //! Fuse, a second ByteLevel; with added tokens, one of them not in the
-//! byte alphabet), and byte-level files trained without
+//! byte alphabet) or has no `ByteLevel` at all (Strip, Replace then Fuse,
+//! Metaspace: `Ġ` stays `Ġ`), byte-level, Unigram and WordPiece files
+//! with no decoder (the tokens' texts joined by spaces) or an empty
+//! decoder `Sequence` (joined as they are), and byte-level files trained without
 //! `initial_alphabet` (a byte with no token is dropped and its neighbours
 //! merge; on bpeek's fast path and behind NFKC, its steps). Each gives the library's
 //! ids on random texts full of the added tokens' texts, and decodes the

@@ -207,9 +207,18 @@ fn nfc_is_applied_other_decoders_are_refused_and_splits_run_as_written_with_any_
     assert_eq!(tok.encode("e\u{301}", false), tok.encode("\u{e9}", false));
     doc["decoder"] = json!({"type": "ByteLevel"});
     assert!(import::hugging_face("t.json", &doc).is_ok());
+    // Another decoder runs on the tokens' byte-level spellings, as the
+    // library runs it (`Ġ` stays); one the library does not have is
+    // refused by name.
     doc["decoder"] = json!({"type": "WordPiece", "prefix": "##"});
+    let tok = import::hugging_face("t.json", &doc).unwrap();
+    assert_eq!(
+        tok.decode(&tok.encode("ab a", false)).unwrap(),
+        "ab \u{120} a"
+    );
+    doc["decoder"] = json!({"type": "Spiral"});
     let err = hf_error(&doc);
-    assert!(err.contains("decoder 'WordPiece'"), "{err}");
+    assert!(err.contains("decoder: type 'Spiral'"), "{err}");
     doc["decoder"] = Value::Null;
     doc["pre_tokenizer"] = json!({"type": "Sequence", "pretokenizers": [
         {"type": "Split", "pattern": {"Regex": "\\s+"}, "behavior": "Removed", "invert": false},

@@ -2,7 +2,9 @@
 with added tokens the vocabulary lacks (special and not), WordPiece
 files decoding through a decoder Sequence or CTC or cutting words with
 FixedLength, byte-level files whose decoder Sequence runs steps after
-ByteLevel or before it (on the tokens' byte-level spellings), and byte-level files trained without initial_alphabet (bytes
+ByteLevel or before it (on the tokens' byte-level spellings) or has no
+ByteLevel at all, byte-level, Unigram and WordPiece files with no decoder
+(tokens joined by spaces) or an empty Sequence (joined as they are), and byte-level files trained without initial_alphabet (bytes
 with no token dropped).
 
 stdin: {"dir": folder, "corpus": [lines], "texts": [...], "id_lists":
@@ -20,12 +22,13 @@ job = json.load(sys.stdin)
 corpus = job["corpus"]
 
 
-def unigram(lowercase):
+def unigram(lowercase, decoder=decoders.Metaspace()):
     tok = Tokenizer(models.Unigram())
     if lowercase:
         tok.normalizer = normalizers.Lowercase()
     tok.pre_tokenizer = pre_tokenizers.Metaspace()
-    tok.decoder = decoders.Metaspace()
+    if decoder is not None:
+        tok.decoder = decoder
     trainer = trainers.UnigramTrainer(vocab_size=300, special_tokens=["<unk>", "<s>"], unk_token="<unk>", show_progress=False)
     tok.train_from_iterator(corpus, trainer)
     tok.add_tokens(["hello world", "qqq"])
@@ -40,7 +43,8 @@ def byte_level(decoder, every_byte=True, normalizer=None, added=False):
     if normalizer:
         tok.normalizer = normalizer
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoder
+    if decoder is not None:
+        tok.decoder = decoder
     alphabet = pre_tokenizers.ByteLevel.alphabet() if every_byte else []
     trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=["<s>"], initial_alphabet=alphabet, show_progress=False)
     tok.train_from_iterator(corpus, trainer)
@@ -54,7 +58,8 @@ def word_piece(decoder, pre_tokenizer=None):
     tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizer or pre_tokenizers.BertPreTokenizer()
-    tok.decoder = decoder
+    if decoder is not None:
+        tok.decoder = decoder
     specials = ["[UNK]", "[PAD]", "[CLS]"]
     tok.train_from_iterator(corpus, trainers.WordPieceTrainer(vocab_size=300, special_tokens=specials, show_progress=False))
     # CTC's pad and delimiter as ordinary tokens too, so that they decode.
@@ -83,6 +88,15 @@ files = {
                                                      decoders.ByteLevel()]), added=True),
     "bytelevel_some_bytes": byte_level(decoders.ByteLevel(), every_byte=False),
     "bytelevel_some_bytes_nfkc": byte_level(decoders.ByteLevel(), every_byte=False, normalizer=normalizers.NFKC()),
+    "wordpiece_empty_decoder": word_piece(decoders.Sequence([])),
+    "unigram_no_decoder": unigram(False, None),
+    "unigram_empty_decoder": unigram(True, decoders.Sequence([])),
+    "bytelevel_no_decoder": byte_level(None, added=True),
+    "bytelevel_some_bytes_no_decoder": byte_level(None, every_byte=False),
+    "bytelevel_strip_only": byte_level(decoders.Sequence([decoders.Strip("\u0120", 1, 0)]), added=True),
+    "bytelevel_replace_fuse": byte_level(decoders.Sequence([decoders.Replace("\u0120", " "), decoders.Fuse()]), added=True),
+    "bytelevel_metaspace": byte_level(decoders.Metaspace(), added=True),
+    "bytelevel_empty_decoder": byte_level(decoders.Sequence([]), added=True),
     "ctc_no_cleanup": word_piece(decoders.CTC(pad_token="[PAD]", word_delimiter_token="|", cleanup=False)),
 }
 out = {}

@@ -15,10 +15,11 @@ use crate::vocab::{CONTINUING, END_OF_WORD};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
-/// A byte-level file's decoder `Sequence`: with `ByteLevel` first, the
-/// rest of its steps run on the text the bytes make (`on_tokens` false);
-/// with steps before `ByteLevel`, all of them run on the tokens' byte-level
-/// spellings, as the library runs them.
+/// A byte-level file's decoder: a `Sequence` with `ByteLevel` first runs
+/// the rest of its steps on the text the bytes make (`on_tokens` false);
+/// any other decoder runs all its steps on the tokens' byte-level
+/// spellings, as the library runs them (no steps: no decoder, the
+/// spellings joined by spaces).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ByteLevelChain {
     pub steps: Vec<steps::DecodeStep>,
@@ -81,10 +82,18 @@ impl Tokenizer {
         })
     }
 
-    /// Decode a byte-level file through `chain` (a decoder `Sequence`
-    /// with `ByteLevel` in it).
+    /// Decode a byte-level file through `chain` (none for a lone
+    /// `ByteLevel` decoder, which joins the bytes).
     pub fn set_decoder_after_bytes(&mut self, chain: ByteLevelChain) {
-        self.after_bytes = (!chain.steps.is_empty()).then(|| std::sync::Arc::new(chain));
+        let joins_bytes = chain.steps.is_empty() && !chain.on_tokens;
+        self.after_bytes = (!joins_bytes).then(|| std::sync::Arc::new(chain));
+    }
+
+    /// Whether a byte-level file's decoder does more than join the bytes
+    /// (steps after or instead of `ByteLevel`, or no decoder at all), so
+    /// that decoding need not give back the text's bytes.
+    pub fn decodes_through_steps(&self) -> bool {
+        self.after_bytes.is_some()
     }
 
     /// The texts of `ids` as the library hands them to its decoder: a

@@ -25,7 +25,7 @@ const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspac
 /// (`BPE on characters`).
 pub fn read(file: &HfFile, model: &str) -> Result<HfText> {
     let mut text = read_text(file, model)?;
-    decoder(file.decoder, "decoder", model, &mut text.decoder)?;
+    text.decoder = read_decoder(file, model)?;
     Ok(text)
 }
 
@@ -33,14 +33,17 @@ pub fn read(file: &HfFile, model: &str) -> Result<HfText> {
 pub fn decoder_steps(d: &Value, path: &str, model: &str) -> Result<Vec<DecodeStep>> {
     let mut steps = Vec::new();
     decoder(d, path, model, &mut steps)?;
+    // A decoder with no steps (an empty `Sequence`) still joins the
+    // tokens with nothing between them; only no decoder joins with spaces.
+    if steps.is_empty() && !d.is_null() {
+        steps.push(DecodeStep::Fuse);
+    }
     Ok(steps)
 }
 
 /// The decoder of `doc` as steps (none for no decoder).
 pub fn read_decoder(file: &HfFile, model: &str) -> Result<Vec<DecodeStep>> {
-    let mut steps = Vec::new();
-    decoder(file.decoder, "decoder", model, &mut steps)?;
-    Ok(steps)
+    decoder_steps(file.decoder, "decoder", model)
 }
 
 /// The normalizer and pre-tokenizer of `doc`, for a model that decodes on
@@ -358,7 +361,9 @@ fn string_or(d: &Value, path: &str, field: &str, default: &str) -> Result<String
     }
 }
 
-fn decoder(d: &Value, path: &str, model: &str, out: &mut Vec<DecodeStep>) -> Result<()> {
+/// The steps of the decoder `d` (found at `path`) added to `out`, as they
+/// are: nothing for no decoder or an empty `Sequence`.
+pub(crate) fn decoder(d: &Value, path: &str, model: &str, out: &mut Vec<DecodeStep>) -> Result<()> {
     if d.is_null() {
         return Ok(());
     }

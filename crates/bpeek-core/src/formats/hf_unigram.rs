@@ -3,7 +3,7 @@
 //!
 //! A pipeline of SentencePiece's own shape (NFC, NFD, NFKC, NFKD or
 //! Lowercase steps, then `Precompiled`, SentencePiece's character map; the
-//! `Metaspace` pre-tokenizer with `▁`; the `Metaspace` decoder or none)
+//! `Metaspace` pre-tokenizer with `▁`; the `Metaspace` decoder)
 //! runs in the SentencePiece normalizer, special tokens matched in the text
 //! before it (with `--allow-special`) and other added tokens matched whole
 //! as user-defined pieces. Any other pipeline (T5's `Replace` and
@@ -488,12 +488,14 @@ fn metaspace_mark(p: &Value, path: &str) -> Result<()> {
     }
 }
 
-/// The decoder: none or `Metaspace` (alone or in a Sequence).
+/// The decoder: `Metaspace`, alone or in a `Sequence` of them. No decoder
+/// (the library then joins the pieces with spaces, `▁` as it is) and an
+/// empty `Sequence` (pieces joined as they are) run as the file's steps.
 fn decoder(d: &Value, path: &str) -> Result<()> {
+    const WHAT: &str = "bpeek reads Metaspace here";
     if d.is_null() {
-        return Ok(());
+        return Err(unsupported(path, "none", WHAT));
     }
-    const WHAT: &str = "bpeek reads Metaspace or none";
     match type_of(d, path)? {
         "Metaspace" => metaspace_mark(d, path),
         "Sequence" => {
@@ -501,6 +503,9 @@ fn decoder(d: &Value, path: &str) -> Result<()> {
                 .get("decoders")
                 .and_then(Value::as_array)
                 .ok_or_else(|| Error::input(format!("{path}.decoders: expected a list")))?;
+            if list.is_empty() {
+                return Err(unsupported(path, "empty Sequence", WHAT));
+            }
             for (i, step) in list.iter().enumerate() {
                 decoder(step, &format!("{path}.decoders[{i}]"))?;
             }

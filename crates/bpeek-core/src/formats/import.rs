@@ -261,37 +261,60 @@ fn hf_specials(
     Ok(specials)
 }
 
-/// How a byte-level file decodes: nothing more for a `ByteLevel` decoder
-/// (or none); for a `Sequence` that starts with `ByteLevel`, the rest of
-/// its steps on the text the bytes make (which the library ends with that
-/// text as one token); for a `Sequence` with steps before `ByteLevel`,
-/// every step on the tokens' byte-level spellings, `ByteLevel` among them.
+/// How a byte-level file decodes: nothing more for a `ByteLevel` decoder;
+/// for a `Sequence` that starts with `ByteLevel`, the rest of its steps on
+/// the text the bytes make (which the library ends with that text as one
+/// token); for any other decoder, every step on the tokens' byte-level
+/// spellings (`ByteLevel` among them where it comes later), and with no
+/// decoder those spellings joined by spaces, as the library joins them.
 fn decoder_after_bytes(d: &Value) -> Result<ByteLevelChain> {
     let name = d.get("type").and_then(Value::as_str);
     let list = d.get("decoders").and_then(Value::as_array);
     let kind = |s: &Value| s.get("type").and_then(Value::as_str) == Some("ByteLevel");
+    let on_tokens = |steps| ByteLevelChain {
+        steps,
+        on_tokens: true,
+    };
     match (d, name, list) {
-        (Value::Null, ..) | (_, Some("ByteLevel"), _) => Ok(ByteLevelChain {
+        (Value::Null, ..) => Ok(on_tokens(Vec::new())),
+        (_, Some("ByteLevel"), _) => Ok(ByteLevelChain {
             steps: Vec::new(),
             on_tokens: false,
         }),
-        (_, Some("Sequence"), Some(list)) if list.iter().any(kind) => {
-            let on_tokens = !list.first().is_some_and(kind) || list[1..].iter().any(kind);
+        (_, Some("Sequence"), Some(list))
+            if list.first().is_some_and(kind) && !list[1..].iter().any(kind) =>
+        {
             let mut steps = Vec::new();
-            for (i, s) in list.iter().enumerate().skip(usize::from(!on_tokens)) {
+            for (i, s) in list.iter().enumerate().skip(1) {
+                let path = format!("decoder.decoders[{i}]");
+                hf_pipeline::decoder(s, &path, "byte-level BPE", &mut steps)?;
+            }
+            Ok(ByteLevelChain {
+                steps,
+                on_tokens: false,
+            })
+        }
+        (_, Some("Sequence"), Some(list)) => {
+            let mut steps = Vec::new();
+            for (i, s) in list.iter().enumerate() {
                 let path = format!("decoder.decoders[{i}]");
                 if kind(s) {
                     steps.push(crate::decode::steps::DecodeStep::ByteLevel);
                 } else {
-                    steps.extend(hf_pipeline::decoder_steps(s, &path, "byte-level BPE")?);
+                    hf_pipeline::decoder(s, &path, "byte-level BPE", &mut steps)?;
                 }
             }
-            Ok(ByteLevelChain { steps, on_tokens })
+            // An empty chain still joins the tokens with nothing between.
+            if steps.is_empty() {
+                steps.push(crate::decode::steps::DecodeStep::Fuse);
+            }
+            Ok(on_tokens(steps))
         }
-        _ => Err(Error::input(format!(
-            "decoder {} is not supported: bpeek decodes byte-level tokens by joining their bytes (decoder ByteLevel, none, or a Sequence with ByteLevel in it)",
-            quoted(name.unwrap_or("unnamed"))
-        ))),
+        _ => Ok(on_tokens(hf_pipeline::decoder_steps(
+            d,
+            "decoder",
+            "byte-level BPE",
+        )?)),
     }
 }
 

@@ -17,14 +17,17 @@
 //! - `\h` is a hex digit, as in Ruby.
 //! - `^` and `$` match at every line's start and end, and the option `m`
 //!   lets `.` match a newline (`regex`'s `s`).
+//! - `\b` and `\B` look at the characters on each side of a place through
+//!   Oniguruma's `\w` (one-character look-arounds), not `regex`'s.
 //!
 //! Each rule was found by running every code point through the library
 //! and is held there by `tests/hf_unicode_sweeps.rs`.
 
 /// What in `pattern` (outside brackets) bpeek does not run as Oniguruma
-/// does, in words, if anything: the word boundaries `\b` and `\B` (the
-/// engine under bpeek takes its own word characters for them, which differ
-/// from Oniguruma's on eight code points) and `\X` (a grapheme cluster).
+/// does, in words, if anything: `\X`, Oniguruma's grapheme cluster, which
+/// it takes by its own test for a break between two characters (looking
+/// back before the place it starts at), and which bpeek's engine has no
+/// equal for.
 pub fn not_run(pattern: &str) -> Option<&'static str> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut depth = 0usize;
@@ -32,22 +35,11 @@ pub fn not_run(pattern: &str) -> Option<&'static str> {
     while i < chars.len() {
         match chars[i] {
             '\\' => {
-                if depth == 0 {
-                    match chars.get(i + 1) {
-                        Some('b' | 'B') => {
-                            return Some(
-                                "holds a word boundary (\\b or \\B), whose word characters bpeek's \
-                                 engine does not take as Oniguruma does (U+00B2, U+00B3, U+00B9, \
-                                 U+00BC-U+00BE, U+200C, U+200D)",
-                            );
-                        }
-                        Some('X') => {
-                            return Some(
-                                "holds \\X (a grapheme cluster), which bpeek does not run",
-                            );
-                        }
-                        _ => {}
-                    }
+                if depth == 0 && chars.get(i + 1) == Some(&'X') {
+                    return Some(
+                        "holds \\X (a grapheme cluster, which Oniguruma takes by its own break \
+                         rules); bpeek's regex engine has nothing that matches it exactly",
+                    );
                 }
                 i += 2;
             }
@@ -199,6 +191,8 @@ fn escape(chars: &[char], i: usize, in_class: bool, out: &mut String) -> usize {
         // six Latin-1 numbers its `\w` takes outside.
         'w' | 'W' if in_class => out.push_str(&class_of(POSIX_WORD, next == 'W', true)),
         'w' | 'W' => out.push_str(&class_of(WORD, next == 'W', false)),
+        'b' if !in_class => out.push_str(&word_boundary(true)),
+        'B' if !in_class => out.push_str(&word_boundary(false)),
         'h' | 'H' => out.push_str(&class_of(HEX, next == 'H', in_class)),
         'p' | 'P' if chars.get(i + 2) == Some(&'{') => {
             if let Some(close) = chars[i + 3..].iter().position(|&c| c == '}') {
@@ -226,6 +220,19 @@ fn escape(chars: &[char], i: usize, in_class: bool, out: &mut String) -> usize {
         }
     }
     i + 2
+}
+
+/// Oniguruma's `\b` (`at` true) or `\B` (false): whether one and only one
+/// of the characters on each side of the place is a word character, its
+/// `\w` outside brackets (no character counts as not one, at either end).
+/// Each side is a one-character look-around, so the test costs the same
+/// at every place.
+pub fn word_boundary(at: bool) -> String {
+    let (ahead_word, ahead_other) = match at {
+        true => ("!", "="),
+        false => ("=", "!"),
+    };
+    format!("(?:(?<=[{WORD}])(?{ahead_word}[{WORD}])|(?<![{WORD}])(?{ahead_other}[{WORD}]))")
 }
 
 /// A POSIX bracket `[:name:]` or `[:^name:]` at `chars[i]`, inside a class;
@@ -280,13 +287,30 @@ mod tests {
     }
 
     #[test]
-    fn boundaries_and_clusters_are_named_outside_brackets_only() {
-        assert!(not_run(r"\bx").is_some_and(|w| w.contains("word boundary")));
-        assert!(not_run(r"x\B").is_some());
+    fn clusters_are_named_outside_brackets_only() {
         assert!(not_run(r"\X+").is_some_and(|w| w.contains("grapheme")));
-        for p in [r"[\b]", r"\\b", r"[]\b]", r"\w+\Z", r"\R", r"(?i)k"] {
+        for p in [
+            r"[\X]", r"\\X", r"[]\X]", r"\bx\B", r"\w+\Z", r"\R", r"(?i)k",
+        ] {
             assert_eq!(not_run(p), None, "{p}");
         }
+    }
+
+    #[test]
+    fn word_boundaries_take_oniguruma_s_word_characters() {
+        let at = fancy_regex::Regex::new(&translate(r"\b")).unwrap();
+        let places =
+            |text: &str| -> Vec<usize> { at.find_iter(text).map(|m| m.unwrap().start()).collect() };
+        // `²` is a word character there, U+200C is not.
+        assert_eq!(places("x\u{b2}x a"), [0, 4, 5, 6]);
+        assert_eq!(places("x\u{200c}x"), [0, 1, 4, 5]);
+        assert_eq!(translate(r"[\b]"), r"[\b]");
+        let inside = fancy_regex::Regex::new(&translate(r"\B")).unwrap();
+        let found: Vec<usize> = inside
+            .find_iter("ab c")
+            .map(|m| m.unwrap().start())
+            .collect();
+        assert_eq!(found, [1]);
     }
 
     #[test]

@@ -122,8 +122,10 @@ fn walk(e: &Expr, in_repeat: bool, in_look: bool) -> Option<String> {
                 if let Some(rep) = repeated_before
                     && contains_look(item)
                 {
-                    let safe =
-                        i > 0 && std::ptr::eq(rep, &items[i - 1]) && gives_back_once(rep, item);
+                    let next_to = i > 0 && std::ptr::eq(rep, &items[i - 1]);
+                    let safe = next_to
+                        && (gives_back_once(rep, item)
+                            || i + 1 == items.len() && boundary_after_run(rep, item));
                     if !safe {
                         return Some("a look-around after an unbounded repetition".into());
                     }
@@ -174,6 +176,58 @@ fn gives_back_once(rep: &Expr, look: &Expr) -> bool {
             x.ranges().is_empty()
         }
         _ => false,
+    }
+}
+
+/// `X+` then a word boundary that ends the sequence, where the repetition
+/// gives back at most one character: `\b` after a run of exactly the word
+/// characters (it holds at the run's end, before a character that is not
+/// one or the end of the text; after a run of the others it fails at the
+/// end of the text, and the run would give back every character), `\B`
+/// after a run of word characters only or of others only (it holds once
+/// the run gives back one character, or at its end).
+fn boundary_after_run(rep: &Expr, look: &Expr) -> bool {
+    let Expr::Repeat { child, .. } = strip_groups(rep) else {
+        return false;
+    };
+    let (Some((word, at)), Some(run)) = (word_boundary(look), class_of(child)) else {
+        return false;
+    };
+    let mut inside = run.clone();
+    inside.intersect(&word);
+    match at {
+        true => run == word,
+        false => inside == run || inside.ranges().is_empty(),
+    }
+}
+
+/// The word characters of a word boundary as `onig_classes` writes it
+/// (`(?:(?<=W)(?!W)|(?<!W)(?=W))`), and whether it is `\b` (true) or
+/// `\B`.
+fn word_boundary(e: &Expr) -> Option<(regex_syntax::hir::ClassUnicode, bool)> {
+    let Expr::Alt(sides) = strip_groups(e) else {
+        return None;
+    };
+    let [first, second] = sides.as_slice() else {
+        return None;
+    };
+    let looks = |side: &Expr| match strip_groups(side) {
+        Expr::Concat(pair) => match pair.as_slice() {
+            [Expr::LookAround(behind, b), Expr::LookAround(ahead, a)] => {
+                Some((class_of(behind)?, *b, class_of(ahead)?, *a))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let (w1, b1, w2, a1) = looks(first)?;
+    let (w3, b2, w4, a2) = looks(second)?;
+    let same = w1 == w2 && w2 == w3 && w3 == w4;
+    let behind = b1 == LookAround::LookBehind && b2 == LookAround::LookBehindNeg;
+    match (a1, a2) {
+        (LookAround::LookAheadNeg, LookAround::LookAhead) if same && behind => Some((w1, true)),
+        (LookAround::LookAhead, LookAround::LookAheadNeg) if same && behind => Some((w1, false)),
+        _ => None,
     }
 }
 
@@ -238,6 +292,11 @@ mod tests {
         ] {
             assert!(!refused(p), "{p}");
         }
+        // Word boundaries where they cost one look at each side.
+        for p in [r"\b\w+\b", r"\W+\B", r"\b[a-z]+\B", r"x|\b\w+\b|\s+(?!\S)"] {
+            let p = crate::formats::onig_classes::translate(p);
+            assert!(!refused(&p), "{p}");
+        }
     }
 
     #[test]
@@ -256,6 +315,11 @@ mod tests {
             r"\p{N}{1,3}(?=(?:\p{N}{3})*(?:\P{N}|$))",
         ] {
             assert!(refused(p), "{p}");
+        }
+        // A boundary that may fail at the end of every shorter run, or
+        // that more of the pattern follows.
+        for p in [r"[a-z]+\b", r"\W+\b", r"\s+\b", r"\w+\bx", r"\w+\b\w"] {
+            assert!(refused(&crate::formats::onig_classes::translate(p)), "{p}");
         }
     }
 }
