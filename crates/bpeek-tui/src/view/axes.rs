@@ -12,11 +12,27 @@
 //! ```
 
 use crate::theme::Theme;
-use crate::view::widths::width;
+use crate::view::widths::{fit_titles, width};
 use ratatui::text::{Line, Span};
+use ratatui::widgets::Block;
 
 const EIGHTHS: [&str; 9] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 const ASCII_LEVELS: [&str; 9] = [" ", " ", ".", ".", "o", "o", "O", "O", "#"];
+
+/// The frame of a chart of one curve, `width` columns wide: its title, and
+/// the counts `right` on the right while they fit (a narrow pane drops the
+/// counts before it cuts the title).
+pub fn curve_block(t: &Theme, title: &str, right: &str, width: u16) -> Block<'static> {
+    let (title, right) = fit_titles(&[title], right, &[], width as usize, t.glyphs.ellipsis);
+    let block = Block::bordered()
+        .border_set(t.border())
+        .border_style(t.border_style(false))
+        .title(Line::styled(format!(" {title} "), t.title(false)));
+    if right.is_empty() {
+        return block;
+    }
+    block.title_top(Line::raw(format!(" {right} ")).right_aligned())
+}
 
 /// Bars a column each, in eighths of a row: each of `values` on `axis`,
 /// as high as the `gutter` has rows, after its labels; the column `marked`

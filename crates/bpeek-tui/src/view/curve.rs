@@ -18,13 +18,13 @@ use crate::app::App;
 use crate::layout::inner;
 use crate::panes::curve::tokens_by_merge;
 use crate::panes::why::plural;
-use crate::view::axes::{YAxis, bar_lines, glyphs, x_row, y_gutter};
-use crate::view::widths::{fit_left, fit_titles, width};
+use crate::view::axes::{YAxis, bar_lines, curve_block, glyphs, x_row, y_gutter};
+use crate::view::widths::{fit_left, width};
 use bpeek_core::embedding::EmbeddingCost;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
 
 /// `1 token`, `5 tokens`.
 fn tokens(n: u64) -> String {
@@ -43,21 +43,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let marked = selected.map_or(n, |rank| rank + 1);
     let arrow = t.glyphs.arrow;
     let right = format!("{first} {arrow} {}", tokens(last));
-    // A narrow pane drops the counts before it cuts the title.
-    let (title, right) = fit_titles(
-        &["Corpus tokens by merge"],
-        &right,
-        &[],
-        area.width as usize,
-        t.glyphs.ellipsis,
-    );
-    let mut block = Block::bordered()
-        .border_set(t.border())
-        .border_style(t.border_style(false))
-        .title(Line::styled(format!(" {title} "), t.title(false)));
-    if !right.is_empty() {
-        block = block.title_top(Line::raw(format!(" {right} ")).right_aligned());
-    }
+    let mut block = curve_block(t, "Corpus tokens by merge", &right, area.width);
     if n > 0 {
         let up = t.glyphs.up;
         block = block.title_bottom(Line::styled(

@@ -14,12 +14,11 @@
 use crate::app::App;
 use crate::app::unigram::UnigramView;
 use crate::layout::inner;
-use crate::view::axes::{YAxis, bar_lines, glyphs, y_gutter};
-use crate::view::widths::{fit_titles, width};
+use crate::view::axes::{YAxis, bar_lines, curve_block, glyphs, y_gutter};
+use crate::view::widths::width;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Block;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
     let t = &app.theme;
@@ -33,20 +32,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, u: &UnigramView) {
         t.glyphs.arrow,
         trainer.last_step().pieces
     );
-    let (title, right) = fit_titles(
-        &["Corpus tokens by step"],
-        &right,
-        &[],
-        area.width as usize,
-        t.glyphs.ellipsis,
-    );
-    let mut block = Block::bordered()
-        .border_set(t.border())
-        .border_style(t.border_style(false))
-        .title(Line::styled(format!(" {title} "), t.title(false)));
-    if !right.is_empty() {
-        block = block.title_top(Line::raw(format!(" {right} ")).right_aligned());
-    }
+    let mut block = curve_block(t, "Corpus tokens by step", &right, area.width);
     block = block.title_bottom(Line::styled(
         format!(
             " {} step {n}, round {}: {} tokens ",
