@@ -3,47 +3,18 @@
 //! hundred. Heap bytes are counted by this test binary's allocator.
 
 mod common;
+mod heap;
 
 use bpeek::tui::{Action, update};
 use common::default_app;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
-
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_add(
-            new_size as isize - layout.size() as isize,
-            Ordering::Relaxed,
-        );
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-fn live() -> isize {
-    LIVE.load(Ordering::Relaxed)
-}
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 /// Heap bytes per pasted byte that pasting `text` into `app`'s encode box
 /// costs, once it is all encoded.
 fn cost_of_paste(app: &mut bpeek::tui::App, text: &str) -> f64 {
-    let before = live();
+    let before = heap::held();
     update(app, Action::StartEditing);
     update(app, Action::Paste(text.to_string()));
     update(app, Action::StopEditing);
@@ -53,13 +24,7 @@ fn cost_of_paste(app: &mut bpeek::tui::App, text: &str) -> f64 {
         parts += 1;
         assert!(parts < 10_000);
     }
-    (live() - before) as f64 / text.len() as f64
-}
-
-/// The count is the whole process's: one test at a time.
-fn alone() -> std::sync::MutexGuard<'static, ()> {
-    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+    (heap::held() - before) as f64 / text.len() as f64
 }
 
 fn a_megabyte_of_text() -> String {
@@ -69,7 +34,7 @@ fn a_megabyte_of_text() -> String {
 
 #[test]
 fn a_pasted_megabyte_costs_a_few_megabytes_at_merge_zero() {
-    let _alone = alone();
+    let _alone = heap::alone();
     let mut app = default_app();
     update(&mut app, Action::Resize(80, 24));
     // Merge 0: one token per byte, the most tokens a text can have.
@@ -86,7 +51,7 @@ fn a_pasted_megabyte_costs_a_few_megabytes_at_merge_zero() {
 
 #[test]
 fn a_pasted_megabyte_costs_a_few_times_its_size_under_a_real_tokenizer() {
-    let _alone = alone();
+    let _alone = heap::alone();
     let mut app = default_app();
     update(&mut app, Action::Resize(80, 24));
     while app.toks.selected_slot().label != "gpt2" {

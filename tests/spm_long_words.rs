@@ -4,44 +4,14 @@
 //! bytes are counted by this test binary's allocator, at their peak.
 
 mod common;
+mod heap;
 
 use bpeek::bpe::Tokenizer;
 use bpeek::bpe::models::spm::{Algorithm, ModelSpec, NormalizerSpec, Piece, PieceType, SpmModel};
 use common::Rng;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
-
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-static PEAK: AtomicIsize = AtomicIsize::new(0);
-
-impl Counting {
-    fn add(size: isize) {
-        let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
-        PEAK.fetch_max(live, Ordering::Relaxed);
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        Counting::add(layout.size() as isize);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        Counting::add(new_size as isize - layout.size() as isize);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 /// A SentencePiece BPE model of the letters a-z, every pair of them (so
 /// that in any text every neighbouring pair makes a piece at first), and
@@ -86,10 +56,9 @@ fn model() -> Tokenizer {
 /// Peak heap bytes per text byte while `text` is encoded, the ids given
 /// back included.
 fn peak_per_byte(tok: &Tokenizer, text: &str) -> f64 {
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
+    let before = heap::mark_peak();
     let ids = tok.encode(text, false);
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let peak = heap::peak() - before;
     assert!(!ids.is_empty());
     drop(ids);
     peak as f64 / text.len() as f64

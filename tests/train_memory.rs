@@ -4,43 +4,13 @@
 //! counted by this test binary's allocator, at their peak.
 
 mod common;
+mod heap;
 
 use bpeek::bpe::{Pretok, Trainer, TrainerConfig};
 use common::Rng;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
-
-struct Counting;
-
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-static PEAK: AtomicIsize = AtomicIsize::new(0);
-
-impl Counting {
-    fn add(size: isize) {
-        let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
-        PEAK.fetch_max(live, Ordering::Relaxed);
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        Counting::add(layout.size() as isize);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        Counting::add(new_size as isize - layout.size() as isize);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: heap::Counting = heap::Counting;
 
 /// Words of the bundled corpora drawn at random, as often as they occur
 /// there, on one line: text whose pairs are spread like prose's.
@@ -72,14 +42,13 @@ fn peak_per_byte(text: Vec<u8>, pretok: Pretok, merges: usize, history: bool) ->
         text_positions: history,
         ..Default::default()
     };
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
+    let before = heap::mark_peak();
     // The text is counted from the moment it is handed over.
     let base = before - len as isize;
     let mut trainer = Trainer::new(text, config).unwrap();
     trainer.run();
     assert_eq!(trainer.merges().len(), merges);
-    let peak = PEAK.load(Ordering::Relaxed) - base;
+    let peak = heap::peak() - base;
     drop(trainer);
     peak as f64 / len as f64
 }
