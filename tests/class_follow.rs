@@ -5,32 +5,15 @@ mod common;
 mod scratch;
 
 use bpeek::serve::class::Class;
-use bpeek::serve::incoming::Inbox;
-use bpeek::tui::class::{Classroom, Role};
+use bpeek::tui::class::Role;
 use bpeek::tui::{Action, App, update};
-use common::{class, default_app, finish_job};
-use std::net::Ipv4Addr;
+use common::{class, default_app, finish_job, seated_in};
 use std::sync::Arc;
 
 /// An explorer seated in `class` as `role`; the seat lives as long as the
 /// class holds it here.
 fn seated(class: &Arc<Class>, role: Role, seats: &mut Vec<bpeek::serve::class::Seat>) -> App {
     seated_in(class, role, seats, default_app())
-}
-
-/// `app` seated in `class` as `role`.
-fn seated_in(
-    class: &Arc<Class>,
-    role: Role,
-    seats: &mut Vec<bpeek::serve::class::Seat>,
-    mut app: App,
-) -> App {
-    let seat = class.join(Ipv4Addr::LOCALHOST.into()).unwrap();
-    let (inbox, _rx) = Inbox::new();
-    class.start_session(seat.id, role, inbox).unwrap();
-    app.classroom = Some(Classroom::new(role, class.link(seat.id)));
-    seats.push(seat);
-    app
 }
 
 fn goto(app: &mut App, merges: usize) {

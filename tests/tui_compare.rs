@@ -350,21 +350,12 @@ fn the_columns_fit_an_80_by_24_screen_and_the_curves_share_one_chart() {
 
 #[test]
 fn a_class_follows_the_teachers_comparison_each_student_on_its_own_column() {
-    use bpeek::serve::incoming::Inbox;
+    use bpeek::tui::class::Role;
     use bpeek::tui::class::follow;
-    use bpeek::tui::class::{Classroom, Role};
-    use std::net::Ipv4Addr;
     let class = common::class();
     let mut seats = Vec::new();
-    let mut seated = |role| {
-        let seat = class.join(Ipv4Addr::LOCALHOST.into()).unwrap();
-        let (inbox, _rx) = Inbox::new();
-        class.start_session(seat.id, role, inbox).unwrap();
-        let mut app = comparing(&["", "--pretok none"]);
-        app.classroom = Some(Classroom::new(role, class.link(seat.id)));
-        seats.push(seat);
-        app
-    };
+    let mut seated =
+        |role| common::seated_in(&class, role, &mut seats, comparing(&["", "--pretok none"]));
     let mut teacher = seated(Role::Teacher);
     let mut first = seated(Role::Student);
     let mut second = seated(Role::Student);

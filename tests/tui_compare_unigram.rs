@@ -339,19 +339,16 @@ fn keys_that_mean_nothing_for_a_unigram_column_say_so() {
 
 #[test]
 fn a_class_trains_a_unigram_column_once_and_a_student_left_waiting_trains_it_itself() {
-    use bpeek::serve::incoming::Inbox;
-    use bpeek::tui::class::{Classroom, Role};
-    use std::net::Ipv4Addr;
+    use bpeek::tui::class::Role;
     let class = common::class();
     let mut seats = Vec::new();
     let mut seated = |role| {
-        let seat = class.join(Ipv4Addr::LOCALHOST.into()).unwrap();
-        let (inbox, _rx) = Inbox::new();
-        class.start_session(seat.id, role, inbox).unwrap();
-        let mut app = comparing(&["", "--model unigram"]);
-        app.classroom = Some(Classroom::new(role, class.link(seat.id)));
-        seats.push(seat);
-        app
+        common::seated_in(
+            &class,
+            role,
+            &mut seats,
+            comparing(&["", "--model unigram"]),
+        )
     };
     let mut teacher = seated(Role::Teacher);
     let mut first = seated(Role::Student);

@@ -183,6 +183,22 @@ pub fn class() -> std::sync::Arc<bpeek::serve::class::Class> {
     })
 }
 
+/// `app` seated in `class` as `role`, as the server seats a session; the
+/// seat, kept in `seats`, lives as long as the caller holds it.
+pub fn seated_in(
+    class: &std::sync::Arc<bpeek::serve::class::Class>,
+    role: bpeek::tui::class::Role,
+    seats: &mut Vec<bpeek::serve::class::Seat>,
+    mut app: App,
+) -> App {
+    let seat = class.join(std::net::Ipv4Addr::LOCALHOST.into()).unwrap();
+    let (inbox, _rx) = bpeek::serve::incoming::Inbox::new();
+    class.start_session(seat.id, role, inbox).unwrap();
+    app.classroom = Some(bpeek::tui::class::Classroom::new(role, class.link(seat.id)));
+    seats.push(seat);
+    app
+}
+
 /// The explorer on the bundled default corpus read back from a Parquet
 /// count file written to `path` (counted whole, in `mode`, gpt2).
 pub fn app_on_count_file(path: &std::path::Path, mode: bpeek::bpe::Mode) -> App {

@@ -352,6 +352,19 @@ impl Conn {
             .map(drop)
             .map_err(|e| format!("bpeek: cannot start a session: {e}"))
     }
+
+    /// The client closed or ended the session's channel: its explorer is
+    /// told the keys have stopped. Other channels of the connection are
+    /// not the session's and change nothing.
+    fn channel_gone(&self, channel: ChannelId) {
+        if let Some(inbox) = self
+            .inbox
+            .as_ref()
+            .filter(|_| Some(channel) == self.channel)
+        {
+            inbox.gone();
+        }
+    }
 }
 
 fn role_name(role: Role) -> &'static str {
@@ -667,13 +680,7 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if let Some(inbox) = self
-            .inbox
-            .as_ref()
-            .filter(|_| Some(channel) == self.channel)
-        {
-            inbox.gone();
-        }
+        self.channel_gone(channel);
         Ok(())
     }
 
@@ -682,13 +689,7 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if let Some(inbox) = self
-            .inbox
-            .as_ref()
-            .filter(|_| Some(channel) == self.channel)
-        {
-            inbox.gone();
-        }
+        self.channel_gone(channel);
         Ok(())
     }
 }
