@@ -52,26 +52,53 @@ fn pair_label(app: &App, t: &Trainer, (a, b): &MergeBytes) -> String {
     format!("{}+{}", label(a), label(b))
 }
 
-fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usize, t: &Trainer) {
+/// How a column's frame is lit: its title when it is the focused column,
+/// its border when the merge pane has the keys as well.
+pub struct ColumnLight {
+    pub title: bool,
+    pub border: bool,
+}
+
+/// Draws a column's border and title in `area`. Gives the body inside it
+/// and the lines it starts with (what the title had no room for, under
+/// it: a column is never told by a cut title), or nothing when the body
+/// is too small to hold a line.
+pub fn column_frame(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    (title, rest): (String, Vec<String>),
+    light: ColumnLight,
+) -> Option<(Rect, Vec<Line<'static>>)> {
     let theme = &app.theme;
-    let focused = i == c.focused;
-    let (title, rest) = title_rows(c, i, area.width.saturating_sub(2) as usize);
     let block = Block::bordered()
         .border_set(theme.border())
-        .border_style(theme.border_style(focused && app.focus == Focus::Merges))
-        .title(Line::styled(title, theme.title(focused)));
+        .border_style(theme.border_style(light.border))
+        .title(Line::styled(title, theme.title(light.title)));
     let body = inner(area);
     frame.render_widget(block, area);
-    let w = body.width as usize;
-    if w < 4 || body.height == 0 {
-        return;
+    if body.width < 4 || body.height == 0 {
+        return None;
     }
-    // What the title has no room for, under it: a column is never told
-    // by a cut title.
-    let mut lines: Vec<Line> = rest
+    let lines = rest
         .into_iter()
         .map(|r| Line::styled(r, theme.heading()))
         .collect();
+    Some((body, lines))
+}
+
+fn draw_column(frame: &mut Frame, area: Rect, app: &App, c: &Comparison, i: usize, t: &Trainer) {
+    let theme = &app.theme;
+    let focused = i == c.focused;
+    let title = title_rows(c, i, area.width.saturating_sub(2) as usize);
+    let light = ColumnLight {
+        title: focused,
+        border: focused && app.focus == Focus::Merges,
+    };
+    let Some((body, mut lines)) = column_frame(frame, area, app, title, light) else {
+        return;
+    };
+    let w = body.width as usize;
     lines.push(next_line(app, c, t, w));
     if let Some(row) = cut_line(app, c, i, w) {
         lines.push(row);

@@ -6,13 +6,12 @@
 
 use crate::app::App;
 use crate::compare::{Comparison, UnigramColumn};
-use crate::layout::inner;
+use crate::view::compare::{ColumnLight, column_frame};
 use crate::view::widths::fit_left;
 use bpeek_core::train::unigram::{UnigramStop, UnigramTrainer};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Block;
 
 /// The column's lines, `w` cells wide, as many as `rows`.
 pub fn column_lines(
@@ -128,22 +127,15 @@ pub fn draw_column(
     let Some(u) = c.columns[i].unigram.as_ref() else {
         return;
     };
-    let theme = &app.theme;
-    let block = Block::bordered()
-        .border_set(theme.border())
-        .border_style(theme.border_style(false))
-        .title(Line::styled(title.0, theme.title(false)));
-    let body = inner(area);
-    frame.render_widget(block, area);
-    let w = body.width as usize;
-    if w < 4 || body.height == 0 {
+    // A Unigram column takes no keys of its own: its frame is never lit.
+    let light = ColumnLight {
+        title: false,
+        border: false,
+    };
+    let Some((body, mut lines)) = column_frame(frame, area, app, title, light) else {
         return;
-    }
-    let mut lines: Vec<Line> = title
-        .1
-        .into_iter()
-        .map(|r| Line::styled(r, theme.heading()))
-        .collect();
+    };
+    let w = body.width as usize;
     let rows = (body.height as usize).saturating_sub(lines.len());
     lines.extend(column_lines(app, c, u, w, rows));
     crate::view::put_lines(frame, body, &lines);
