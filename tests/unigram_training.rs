@@ -461,3 +461,26 @@ fn the_prune_edge_is_where_the_verdicts_change() {
     }
     assert!(edges > 20, "too few scorings: {edges}");
 }
+
+/// The few most probable pieces a screen shows are the head of the whole
+/// written list, ties in probability ordered by text as there, at every
+/// step and for every count asked, none and more than there are included.
+#[test]
+fn the_top_pieces_are_the_head_of_the_final_list() {
+    let mut rng = Rng(0x70b5_0044);
+    for case in 0..100 {
+        let text = random_corpus(&mut rng);
+        let (config, _) = random_config(&mut rng);
+        let mut t = UnigramTrainer::new(text.as_bytes(), config).unwrap();
+        loop {
+            let all = t.final_pieces();
+            for n in [0, 1, 2, 1 + rng.below(all.len() + 3), all.len() + 1] {
+                let want = &all[..n.min(all.len())];
+                assert_eq!(t.top_pieces(n), want, "case {case} ({text:?}) n {n}");
+            }
+            if t.step().is_err() {
+                break;
+            }
+        }
+    }
+}

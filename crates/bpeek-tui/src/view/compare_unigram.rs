@@ -86,7 +86,7 @@ pub fn column_lines(
     ));
     let room = rows.saturating_sub(lines.len());
     lines.extend(
-        top_pieces(t, room)
+        t.top_pieces(room)
             .into_iter()
             .map(|(text, logp)| Line::raw(fit_left(&format!("{logp:>7.2} {text}"), w, ell))),
     );
@@ -107,13 +107,6 @@ pub fn per_token(app: &App, tokens: u64) -> f64 {
     } else {
         0.0
     }
-}
-
-/// The `n` most probable pieces, with their log-probabilities.
-fn top_pieces(t: &UnigramTrainer, n: usize) -> Vec<(String, f64)> {
-    let mut all = t.final_pieces();
-    all.truncate(n);
-    all
 }
 
 pub fn draw_column(

@@ -496,6 +496,28 @@ impl UnigramTrainer {
         out
     }
 
+    /// The first `n` of [`Self::final_pieces`], found without sorting the
+    /// rest: a screen shows a few of tens of thousands, every frame.
+    pub fn top_pieces(&self, n: usize) -> Vec<(String, f64)> {
+        let order = |a: &PieceId, b: &PieceId| {
+            let (pa, pb) = (self.pieces.logp(*a), self.pieces.logp(*b));
+            pb.total_cmp(&pa)
+                .then_with(|| self.pieces.text(*a).cmp(self.pieces.text(*b)))
+        };
+        let mut ids: Vec<PieceId> = self.pieces.alive().to_vec();
+        if n < ids.len() {
+            if n == 0 {
+                return Vec::new();
+            }
+            ids.select_nth_unstable_by(n - 1, order);
+            ids.truncate(n);
+        }
+        ids.sort_unstable_by(order);
+        ids.iter()
+            .map(|&p| (self.pieces.text(p).to_string(), self.pieces.logp(p)))
+            .collect()
+    }
+
     /// The id of the piece with this text, in the vocabulary or not.
     pub fn piece_id(&self, text: &str) -> Option<PieceId> {
         self.pieces.find(text)
