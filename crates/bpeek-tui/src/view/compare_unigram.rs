@@ -8,7 +8,7 @@ use crate::app::App;
 use crate::compare::{Comparison, UnigramColumn};
 use crate::view::compare::{ColumnLight, column_frame};
 use crate::view::widths::fit_left;
-use bpeek_core::train::unigram::{UnigramStop, UnigramTrainer};
+use bpeek_core::train::unigram::UnigramStop;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
