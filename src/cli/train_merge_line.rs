@@ -6,7 +6,7 @@
 //! number cost more than the numbers.
 
 use bpeek_core::Mode;
-use bpeek_core::display::{token_text, token_visible};
+use bpeek_core::display::{token_text, token_visible_borrowed};
 use bpeek_core::train::trainer::{PairScore, Round};
 use bpeek_core::vocab::Vocab;
 use std::io::{self, Write};
@@ -108,22 +108,33 @@ pub fn write_json(out: &mut Vec<u8>, vocab: &Vocab, m: &Round) -> io::Result<()>
 /// The merge as a row of the text report: rank, id, count, places
 /// replaced, the score if `scored`, and the two tokens and the new one.
 pub fn write_text(out: &mut Vec<u8>, vocab: &Vocab, m: &Round, scored: bool) -> io::Result<()> {
-    write!(
-        out,
-        "{:>5} {:>7} {:>9} {:>9}",
-        m.rank, m.id, m.count, m.replacements
-    )?;
+    padded(out, m.rank as u64, 5);
+    out.push(b' ');
+    padded(out, m.id.into(), 7);
+    out.push(b' ');
+    padded(out, m.count, 9);
+    out.push(b' ');
+    padded(out, m.replacements, 9);
     match (scored, m.choice.score) {
         (true, Some(s)) => write!(out, " {:>9.4}", s.value())?,
         (true, None) => write!(out, " {:>9}", "-")?,
         (false, _) => {}
     }
-    let show = |id| token_visible(vocab.token_bytes(id));
-    writeln!(
-        out,
-        "  \"{}\" + \"{}\" -> \"{}\"",
-        show(m.pair.0),
-        show(m.pair.1),
-        show(m.id)
-    )
+    let mut token = |before: &[u8], id| {
+        out.extend_from_slice(before);
+        out.extend_from_slice(token_visible_borrowed(vocab.token_bytes(id)).as_bytes());
+    };
+    token(b"  \"", m.pair.0);
+    token(b"\" + \"", m.pair.1);
+    token(b"\" -> \"", m.id);
+    out.extend_from_slice(b"\"\n");
+    Ok(())
+}
+
+/// `n` right-aligned in `width` columns, as `{:>width$}` writes it.
+fn padded(out: &mut Vec<u8>, n: u64, width: usize) {
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(n);
+    out.resize(out.len() + width.saturating_sub(digits.len()), b' ');
+    out.extend_from_slice(digits.as_bytes());
 }

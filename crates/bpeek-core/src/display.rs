@@ -2,6 +2,7 @@
 //! `<E6>`-style hex, never a silent U+FFFD.
 
 use crate::pretokenize::pretok::for_each_utf8_run;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// The token's text, with each byte that is not part of a valid UTF-8
@@ -22,7 +23,23 @@ pub fn token_text(bytes: &[u8]) -> String {
 /// Like [`token_text`], with control characters escaped (`\n`, `\t`, `\r`,
 /// `\u{7}`) so a token always stays on one line of a table.
 pub fn token_visible(bytes: &[u8]) -> String {
-    escape_controls(&token_text(bytes))
+    token_visible_borrowed(bytes).into_owned()
+}
+
+/// [`token_visible`], borrowing the bytes when they are printable ASCII
+/// (most tokens), which needs neither step.
+pub fn token_visible_borrowed(bytes: &[u8]) -> Cow<'_, str> {
+    if bytes.iter().all(|&b| is_plain(b)) {
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return Cow::Borrowed(text);
+        }
+    }
+    Cow::Owned(escape_controls(&token_text(bytes)))
+}
+
+/// A printable ASCII byte: shown as it is.
+fn is_plain(b: u8) -> bool {
+    (0x20..0x7f).contains(&b)
 }
 
 /// Escape control characters so the text stays on one line, and name the
@@ -30,27 +47,49 @@ pub fn token_visible(bytes: &[u8]) -> String {
 pub fn escape_controls(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut after_visible = false;
-    for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            // A joiner or selector shapes the character before it (emoji
-            // sequences, Persian words); alone it is invisible.
-            c if is_joiner(c) && after_visible => out.push(c),
-            c if is_joiner(c) || is_invisible(c) => {
-                let _ = write!(out, "<U+{:04X}>", c as u32);
-                after_visible = false;
-                continue;
-            }
-            c => out.push(c),
+    let mut rest = s;
+    while !rest.is_empty() {
+        // Printable ASCII goes out a run at a time: a report of tens of
+        // thousands of long tokens is mostly that.
+        let plain = rest
+            .bytes()
+            .position(|b| !is_plain(b))
+            .unwrap_or(rest.len());
+        if plain > 0 {
+            out.push_str(&rest[..plain]);
+            after_visible = true;
+            rest = &rest[plain..];
+            continue;
         }
-        after_visible = !c.is_control();
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            after_visible = escape_char(&mut out, c, after_visible);
+        }
+        rest = chars.as_str();
     }
     out
+}
+
+/// Writes `c`, escaped or named as [`escape_controls`] says; gives whether
+/// a joiner after it would shape a visible character.
+fn escape_char(out: &mut String, c: char, after_visible: bool) -> bool {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if c.is_control() => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+        // A joiner or selector shapes the character before it (emoji
+        // sequences, Persian words); alone it is invisible.
+        c if is_joiner(c) && after_visible => out.push(c),
+        c if is_joiner(c) || is_invisible(c) => {
+            let _ = write!(out, "<U+{:04X}>", c as u32);
+            return false;
+        }
+        c => out.push(c),
+    }
+    !c.is_control()
 }
 
 /// Characters that draw nothing on their own: format characters (byte-order
@@ -96,5 +135,45 @@ mod tests {
         assert_eq!(token_visible("\u{200d}👩".as_bytes()), "<U+200D>👩");
         assert_eq!(token_visible("\u{fe0f}".as_bytes()), "<U+FE0F>");
         assert_eq!(token_visible("❤\u{fe0f}".as_bytes()), "❤\u{fe0f}");
+    }
+
+    /// One character at a time, every character through the full test:
+    /// what the runs of printable ASCII must not change.
+    fn escaped_one_by_one(s: &str) -> String {
+        let mut out = String::new();
+        let mut after_visible = false;
+        for c in s.chars() {
+            after_visible = escape_char(&mut out, c, after_visible);
+        }
+        out
+    }
+
+    #[test]
+    fn runs_of_plain_ascii_are_escaped_as_one_character_at_a_time() {
+        let alphabet = [
+            "a", " ", "~", "\n", "\t", "\u{7f}", "\u{85}", "é", "\u{200d}", "\u{fe0f}", "\u{feff}",
+            "👩", "\\", "\"",
+        ];
+        let mut seed = 0x5eed_u64;
+        for _ in 0..5000 {
+            let mut text = String::new();
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            for k in 0..(seed >> 60) {
+                let pick = (seed >> (k * 4 % 56)) as usize % alphabet.len();
+                text.push_str(alphabet[pick]);
+            }
+            assert_eq!(
+                escape_controls(&text),
+                escaped_one_by_one(&text),
+                "{text:?}"
+            );
+            let bytes = text.as_bytes();
+            assert_eq!(
+                token_visible(bytes),
+                escaped_one_by_one(&token_text(bytes)),
+                "{text:?}"
+            );
+        }
+        assert_eq!(token_visible(b"plain ascii~"), "plain ascii~");
     }
 }
