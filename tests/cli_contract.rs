@@ -533,3 +533,71 @@ fn bench_gives_its_figures_as_json_and_they_agree_with_each_other() {
         (bytes / 1e3).round() / 1e3
     );
 }
+
+/// Each row of `train`'s text report says what the JSON report says of the
+/// same merge, laid out as `format!` lays it out: rank, id, count, places
+/// replaced, the score where one is asked for, and the two tokens and the
+/// new one shown as the explorer shows them. The corpus holds controls,
+/// invisible characters, joiners and pieces of characters.
+#[test]
+fn the_text_report_rows_say_what_the_json_report_says() {
+    use bpeek::bpe::display::token_visible;
+    let dir = scratch("report-rows");
+    let mut corpus = String::new();
+    for line in [
+        "the cat\tsat on the mat\r\n",
+        "ça va\u{7}? naïve café \u{feff}bom dia\n",
+        "👨\u{200d}👩 emoji \u{200d}joiner ❤\u{fe0f}\n",
+        "日本語のテキスト 中文 русский текст\n",
+    ] {
+        corpus.push_str(&line.repeat(7));
+    }
+    let path = dir.file("corpus.txt", corpus.as_bytes());
+    for extra in [&[][..], &["--score", "wordpiece"], &["--pretok", "none"]] {
+        let run = |format: &str| {
+            let mut args = vec!["train", s(&path), "--merges", "300", "--format", format];
+            args.extend_from_slice(extra);
+            bpeek(&args)
+        };
+        let report = json_of(&run("json"));
+        let text = run("text");
+        assert!(text.status.success());
+        let rows: Vec<&str> = std::str::from_utf8(&text.stdout)
+            .unwrap()
+            .lines()
+            .skip(2)
+            .take_while(|l| !l.starts_with("stopped"))
+            .collect();
+        let merges = report["merges"].as_array().unwrap();
+        assert_eq!(rows.len(), merges.len(), "{extra:?}");
+        let mut bytes_of: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+        for (row, m) in rows.iter().zip(merges) {
+            let field = |k: &str| m[k].as_u64().unwrap();
+            let bytes: Vec<u8> = m["bytes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.as_u64().unwrap() as u8)
+                .collect();
+            bytes_of.push(bytes);
+            let shown = |id: &Value| token_visible(&bytes_of[id.as_u64().unwrap() as usize]);
+            let mut want = format!(
+                "{:>5} {:>7} {:>9} {:>9}",
+                field("rank"),
+                field("id"),
+                field("count"),
+                field("replacements")
+            );
+            if !extra.is_empty() && extra[1] == "wordpiece" {
+                want += &format!(" {:>9.4}", m["score"]["value"].as_f64().unwrap());
+            }
+            want += &format!(
+                "  \"{}\" + \"{}\" -> \"{}\"",
+                shown(&m["pair"][0]),
+                shown(&m["pair"][1]),
+                shown(&m["id"])
+            );
+            assert_eq!(*row, want, "{extra:?}");
+        }
+    }
+}
