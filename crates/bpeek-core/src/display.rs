@@ -29,10 +29,10 @@ pub fn token_visible(bytes: &[u8]) -> String {
 /// [`token_visible`], borrowing the bytes when they are printable ASCII
 /// (most tokens), which needs neither step.
 pub fn token_visible_borrowed(bytes: &[u8]) -> Cow<'_, str> {
-    if bytes.iter().all(|&b| is_plain(b)) {
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            return Cow::Borrowed(text);
-        }
+    if bytes.iter().all(|&b| is_plain(b))
+        && let Ok(text) = std::str::from_utf8(bytes)
+    {
+        return Cow::Borrowed(text);
     }
     Cow::Owned(escape_controls(&token_text(bytes)))
 }
