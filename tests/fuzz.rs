@@ -490,6 +490,7 @@ fn hugging_face_files() {
         "added_tokens": [{"id": special, "content": "<|endoftext|>", "special": true}],
         "normalizer": null,
         "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "use_regex": true},
+        "decoder": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true},
         "model": {"type": "BPE", "vocab": vocab_strings(&tok), "merges": merge_strings(&tok)},
     });
     let file = serde_json::to_string_pretty(&doc).unwrap();

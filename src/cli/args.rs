@@ -258,6 +258,12 @@ pub struct DecodeArgs {
     /// stdin, separated by spaces, commas or line breaks
     #[arg(value_name = "ID", allow_negative_numbers = true)]
     pub ids: Vec<String>,
+    /// Write special tokens as their text, as Hugging Face's
+    /// decode(ids, skip_special_tokens=False) does (by default they are left out
+    /// as its decode(ids) leaves them out); refused for SentencePiece .model and
+    /// GGUF files, whose references have no such option
+    #[arg(long)]
+    pub keep_special: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
