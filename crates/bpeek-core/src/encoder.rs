@@ -553,6 +553,27 @@ impl Tokenizer {
         self.model.ranks().drops_bytes()
     }
 
+    /// How many bytes of `text` encoding drops: the bytes of the text the
+    /// model is given (after the file's normalizer) that have no token of
+    /// their own, as the library drops them (zero where every byte has a
+    /// token).
+    pub fn dropped_bytes(&self, text: &str) -> usize {
+        let ranks = self.model.ranks();
+        if !ranks.drops_bytes() {
+            return 0;
+        }
+        // A file's normalizer is with its added tokens or in its steps.
+        let text = match self.added.hf() {
+            Some(added) => added.normalizer().apply(text),
+            None => std::borrow::Cow::Borrowed(text),
+        };
+        let count = |t: &str| t.bytes().filter(|&b| !ranks.has_byte(b)).count();
+        match self.hf_steps() {
+            Some(steps) => count(&steps.normalize(&text).text),
+            None => count(&text),
+        }
+    }
+
     /// Cut and normalize text by a Hugging Face file's own steps.
     pub fn set_hf_text(&mut self, text: crate::pretokenize::hf_text::HfText) {
         self.pretok.set_cut(Cut::HfText(Arc::new(text)));
