@@ -86,6 +86,29 @@ fn a_small_file_reads_and_encodes() {
 }
 
 #[test]
+fn decoding_keeping_control_tokens_is_refused_by_name() {
+    // No reference here renders llama.cpp's control tokens: the command
+    // says so, names the format, and writes nothing.
+    let dir = Scratch::new("gguf-keep-special");
+    let path = dir.join("small.gguf");
+    std::fs::write(&path, llama_file()).unwrap();
+    let tok = load(&path.to_string_lossy()).unwrap();
+    let ids = tok.encode("hello", false);
+    let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(["decode", "--keep-special", "--tokenizer"])
+        .arg(&path)
+        .args(&ids)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--keep-special") && err.contains("GGUF"), "{err}");
+    assert!(tok.decode_bytes_with(&[0], false).is_err());
+}
+
+#[test]
 fn a_file_of_gigabytes_opens_by_its_metadata_alone() {
     let dir = Scratch::new("gguf-big");
     let path = dir.join("big.gguf");
