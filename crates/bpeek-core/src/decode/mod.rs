@@ -164,11 +164,13 @@ impl Tokenizer {
                 if let Some(chain) = self.after_bytes.as_deref()
                     && chain.on_tokens
                 {
-                    let tokens = self.byte_level_tokens(ids);
+                    let tokens = self.byte_level_tokens(ids, own_specials);
                     return steps::run(&chain.steps, tokens).into_bytes();
                 }
                 let bytes = match self.added.hf() {
-                    Some(added) if self.mode() == Mode::Byte => self.concatenate_hf(ids, added),
+                    Some(added) if self.mode() == Mode::Byte => {
+                        self.concatenate_hf(ids, added, own_specials)
+                    }
                     _ => self.concatenate(ids),
                 };
                 match &self.after_bytes {
@@ -200,8 +202,9 @@ impl Tokenizer {
 
     /// The texts of `ids` as the library hands them to its decoder: a
     /// model token as its byte-level spelling, an added token as its text
-    /// (normalized first when it is matched normalized).
-    fn byte_level_tokens(&self, ids: &[TokenId]) -> Vec<String> {
+    /// (normalized first when it is matched normalized); special tokens
+    /// are left out with `own_specials`.
+    fn byte_level_tokens(&self, ids: &[TokenId], own_specials: bool) -> Vec<String> {
         let added = self.added.hf();
         let by_id: FxHashMap<TokenId, &AddedToken> = added
             .map(|a| a.tokens().iter().map(|t| (t.id, t)).collect())
@@ -210,10 +213,12 @@ impl Tokenizer {
         let mut out = Vec::with_capacity(ids.len());
         for &id in ids {
             match (by_id.get(&id), added) {
+                (Some(t), _) if own_specials && t.special => {}
                 (Some(t), Some(added)) if t.normalized => {
                     out.push(added.normalizer().apply(&t.text).into_owned())
                 }
                 (Some(t), _) => out.push(t.text.clone()),
+                (None, _) if own_specials && self.describe_is_special(id) => {}
                 (None, _) => out.push(
                     self.bytes_of(id)
                         .iter()
@@ -226,17 +231,20 @@ impl Tokenizer {
     }
 
     /// A Hugging Face byte-level file, decoded as the library's `decode`
-    /// does (the tokens it leaves out already left out): an added token stands
+    /// does (the tokens it leaves out already left out, or with
+    /// `own_specials` the special tokens, as GGUF files leave their
+    /// control tokens out): an added token stands
     /// for its text (normalized first when it is matched normalized), read
     /// through the byte-level alphabet when every character of it is in
     /// that alphabet, else as its own UTF-8 (so `naïve` gives `na`, the
     /// lone byte 0xEF, `ve`).
-    fn concatenate_hf(&self, ids: &[TokenId], added: &AddedVocab) -> Vec<u8> {
+    fn concatenate_hf(&self, ids: &[TokenId], added: &AddedVocab, own_specials: bool) -> Vec<u8> {
         let by_id: FxHashMap<TokenId, &AddedToken> =
             added.tokens().iter().map(|t| (t.id, t)).collect();
         let mut out = Vec::new();
         for &id in ids {
             match by_id.get(&id) {
+                Some(t) if own_specials && t.special => {}
                 Some(t) => {
                     let text = match t.normalized {
                         true => added.normalizer().apply(&t.text),
