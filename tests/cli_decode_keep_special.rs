@@ -26,8 +26,20 @@ fn the_command_keeps_what_the_engine_keeps() {
     let file = file.to_string_lossy();
     // A trained byte-level file, written as Hugging Face's tokenizer.json,
     // and given a special token as the library's add_special_tokens does.
-    let out = bpeek(&["train", "--merges", "40", "--out", &file, "--out-format", "hf"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bpeek(&[
+        "train",
+        "--merges",
+        "40",
+        "--out",
+        &file,
+        "--out-format",
+        "hf",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&*file).unwrap()).unwrap();
     let next = doc["model"]["vocab"].as_object().unwrap().len();
     doc["added_tokens"] = serde_json::json!([{"id": next, "content": "<|end|>", "special": true,
@@ -41,7 +53,11 @@ fn the_command_keeps_what_the_engine_keeps() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let run = |extra: &[&str]| {
         let out = bpeek(&[&["decode", "--tokenizer", &file], extra, &args[..]].concat());
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         out.stdout
     };
     let kept = tok.decode_bytes_with(&ids, false).unwrap();
@@ -58,7 +74,8 @@ fn the_command_keeps_what_the_engine_keeps() {
     assert_eq!(skipped, b"the end");
     assert_eq!(run(&["--keep-special"]), [&kept[..], b"\n"].concat());
     assert_eq!(run(&[]), [&skipped[..], b"\n"].concat());
-    let json: Value = serde_json::from_slice(&run(&["--keep-special", "--format", "json"])).unwrap();
+    let json: Value =
+        serde_json::from_slice(&run(&["--keep-special", "--format", "json"])).unwrap();
     assert_eq!(json["text"].as_str().unwrap().as_bytes(), kept);
     assert_eq!(json["bytes"].as_array().unwrap().len(), kept.len());
 }
@@ -68,13 +85,32 @@ fn a_sentencepiece_model_file_refuses_by_name() {
     let dir = Scratch::new("decode-keep-special-spm");
     let file = dir.join("tok.model");
     let file = file.to_string_lossy();
-    let out = bpeek(&["train", "--model", "unigram", "--vocab-size", "120", "--out", &file]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bpeek(&[
+        "train",
+        "--model",
+        "unigram",
+        "--vocab-size",
+        "120",
+        "--out",
+        &file,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = bpeek(&["decode", "--tokenizer", &file, "--keep-special", "1", "5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--keep-special") && err.contains("SentencePiece .model"), "{err}");
+    assert!(
+        err.contains("--keep-special") && err.contains("SentencePiece .model"),
+        "{err}"
+    );
     // Without the flag the same ids decode.
-    assert!(bpeek(&["decode", "--tokenizer", &file, "1", "5"]).status.success());
+    assert!(
+        bpeek(&["decode", "--tokenizer", &file, "1", "5"])
+            .status
+            .success()
+    );
 }

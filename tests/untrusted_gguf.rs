@@ -137,7 +137,10 @@ fn decoding_keeping_control_tokens_is_refused_by_name() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--keep-special") && err.contains("GGUF"), "{err}");
+    assert!(
+        err.contains("--keep-special") && err.contains("GGUF"),
+        "{err}"
+    );
     assert!(tok.decode_bytes_with(&[0], false).is_err());
 
     // A byte-level GGUF file leaves its control tokens out too.

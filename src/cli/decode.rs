@@ -24,12 +24,13 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
         parse_ids(&tokenizer, args.ids.iter().map(String::as_str), "argument")?
     };
     let skip_special = !args.keep_special;
-    let bytes = tokenizer
-        .decode_bytes_with(&ids, skip_special)
-        .map_err(|e| match skip_special {
-            true => e.context("decode"),
-            false => e.context("decode --keep-special"),
-        })?;
+    let bytes =
+        tokenizer
+            .decode_bytes_with(&ids, skip_special)
+            .map_err(|e| match skip_special {
+                true => e.context("decode"),
+                false => e.context("decode --keep-special"),
+            })?;
     match args.format {
         Format::Json => {
             let text = tokenizer.decode_with(&ids, skip_special)?;
