@@ -260,8 +260,9 @@ pub struct DecodeArgs {
     pub ids: Vec<String>,
     /// Write special tokens as their text, as Hugging Face's
     /// decode(ids, skip_special_tokens=False) does (by default they are left out
-    /// as its decode(ids) leaves them out); refused for SentencePiece .model and
-    /// GGUF files, whose references have no such option
+    /// as its decode(ids) leaves them out; built-in, tiktoken and bpeek files
+    /// always write them, as tiktoken does); refused for SentencePiece .model
+    /// files (sentencepiece never keeps control pieces) and GGUF files
     #[arg(long)]
     pub keep_special: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
