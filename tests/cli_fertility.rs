@@ -57,6 +57,7 @@ fn rows_carry_every_documented_field() {
     assert_eq!(bytes["bytes_per_token"], 1.0);
     assert_eq!(bytes["tokens_per_word"], 6.5);
     assert!(bytes["premium"].is_null(), "no English version given");
+    assert_eq!(bytes["dropped_bytes"], 0, "every byte has a token");
     let cl = row(&v, "cl100k", "text");
     for field in [
         "tokenizer",
@@ -65,6 +66,8 @@ fn rows_carry_every_documented_field() {
         "chars",
         "words",
         "tokens",
+        "unknown",
+        "dropped_bytes",
         "bytes_per_token",
         "chars_per_token",
         "tokens_per_word",

@@ -85,6 +85,75 @@ fn a_small_file_reads_and_encodes() {
     assert_eq!(tok.bytes_of(ids[0]), "▁hello".as_bytes());
 }
 
+/// A small gpt2-style (byte-level BPE) GGUF file: the 256 bytes as GPT-2
+/// spells them, the merge `h i`, and a control token `<|end|>`.
+fn gpt2_file() -> Vec<u8> {
+    let mut tokens: Vec<(String, i32)> = bpeek::bpe::formats::byte_unicode::byte_chars()
+        .iter()
+        .map(|c| (c.to_string(), 1))
+        .collect();
+    tokens.push(("hi".into(), 1));
+    tokens.push(("<|end|>".into(), 3));
+    let mut f = b"GGUF".to_vec();
+    f.extend_from_slice(&3u32.to_le_bytes());
+    f.extend_from_slice(&0u64.to_le_bytes());
+    f.extend_from_slice(&5u64.to_le_bytes());
+    key("general.architecture", 8, &mut f);
+    string("gpt2", &mut f);
+    key("tokenizer.ggml.model", 8, &mut f);
+    string("gpt2", &mut f);
+    key("tokenizer.ggml.tokens", 9, &mut f);
+    array_header(8, tokens.len(), &mut f);
+    for (t, _) in &tokens {
+        string(t, &mut f);
+    }
+    key("tokenizer.ggml.token_type", 9, &mut f);
+    array_header(5, tokens.len(), &mut f);
+    for (_, k) in &tokens {
+        f.extend_from_slice(&k.to_le_bytes());
+    }
+    key("tokenizer.ggml.merges", 9, &mut f);
+    array_header(8, 1, &mut f);
+    string("h i", &mut f);
+    f
+}
+
+#[test]
+fn decoding_keeping_control_tokens_is_refused_by_name() {
+    // No reference here renders llama.cpp's control tokens: the command
+    // says so, names the format, and writes nothing.
+    let dir = Scratch::new("gguf-keep-special");
+    let path = dir.join("small.gguf");
+    std::fs::write(&path, llama_file()).unwrap();
+    let tok = load(&path.to_string_lossy()).unwrap();
+    let ids = tok.encode("hello", false);
+    let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_bpeek"))
+        .args(["decode", "--keep-special", "--tokenizer"])
+        .arg(&path)
+        .args(&ids)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--keep-special") && err.contains("GGUF"),
+        "{err}"
+    );
+    assert!(tok.decode_bytes_with(&[0], false).is_err());
+
+    // A byte-level GGUF file leaves its control tokens out too.
+    let path = dir.join("gpt2.gguf");
+    std::fs::write(&path, gpt2_file()).unwrap();
+    let tok = load(&path.to_string_lossy()).unwrap();
+    let ids = tok.encode("hi hi", false);
+    assert_eq!(ids, [256, 32, 256]);
+    let with_end = [256, 257, 32, 256, 257];
+    assert_eq!(tok.decode_bytes(&with_end).unwrap(), b"hi hi");
+    assert!(tok.decode_bytes_with(&with_end, false).is_err());
+}
+
 #[test]
 fn a_file_of_gigabytes_opens_by_its_metadata_alone() {
     let dir = Scratch::new("gguf-big");

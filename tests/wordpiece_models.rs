@@ -113,6 +113,20 @@ fn decoding_gives_the_text_hugging_face_gives() {
                 failures.push(format!("{name}: {ids:?}: {want} / {got:?}"));
             }
         }
+        // BERT's vocab.txt read as BertWordPieceTokenizer reads it: its
+        // [CLS] and [SEP] left out by default and kept on request.
+        let tok = load(a["vocab_txt"].as_str().unwrap()).unwrap();
+        for row in a["vocab_txt_decoded"].as_array().unwrap() {
+            let ids: Vec<u32> = serde_json::from_value(row[0].clone()).unwrap();
+            for (skip, want) in [(true, &row[1]), (false, &row[2])] {
+                let got = tok.decode_with(&ids, skip).unwrap();
+                if got != want.as_str().unwrap() {
+                    failures.push(format!(
+                        "{name} (vocab.txt, skip_special_tokens={skip}): {ids:?}: {want} / {got:?}"
+                    ));
+                }
+            }
+        }
     }
     assert!(
         failures.is_empty(),

@@ -258,6 +258,13 @@ pub struct DecodeArgs {
     /// stdin, separated by spaces, commas or line breaks
     #[arg(value_name = "ID", allow_negative_numbers = true)]
     pub ids: Vec<String>,
+    /// Write special tokens as their text, as Hugging Face's
+    /// decode(ids, skip_special_tokens=False) does (by default they are left out
+    /// as its decode(ids) leaves them out; built-in, tiktoken and bpeek files
+    /// always write them, as tiktoken does); refused for SentencePiece .model
+    /// files (sentencepiece never keeps control pieces) and GGUF files
+    #[arg(long)]
+    pub keep_special: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }

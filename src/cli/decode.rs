@@ -23,12 +23,17 @@ pub fn run(args: &DecodeArgs) -> Result<()> {
     } else {
         parse_ids(&tokenizer, args.ids.iter().map(String::as_str), "argument")?
     };
-    let bytes = tokenizer
-        .decode_bytes(&ids)
-        .map_err(|e| e.context("decode"))?;
+    let skip_special = !args.keep_special;
+    let bytes =
+        tokenizer
+            .decode_bytes_with(&ids, skip_special)
+            .map_err(|e| match skip_special {
+                true => e.context("decode"),
+                false => e.context("decode --keep-special"),
+            })?;
     match args.format {
         Format::Json => {
-            let text = tokenizer.decode(&ids)?;
+            let text = tokenizer.decode_with(&ids, skip_special)?;
             bpeek_core::outln!(
                 "{}",
                 json!({"ids": ids, "bytes": bytes, "text": text, "valid_utf8": std::str::from_utf8(&bytes).is_ok()})

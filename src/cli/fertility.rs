@@ -188,14 +188,18 @@ fn table(rows: &[Row], texts: &[Labelled]) -> String {
             let bar = r.bytes_per_token().map_or(0, |b| {
                 ((b / widest.max(1e-9)) * BAR as f64).round() as usize
             });
-            // Unknown characters make a text look cheap: the row says so
-            // instead of drawing its bar.
+            // Unknown characters and dropped bytes make a text look cheap:
+            // the row says so instead of drawing its bar.
             let tail = match r.unknown_share() {
                 Some(share) => format!(
                     "*{} of {} tokens are unknown ({:.0}%)",
                     r.unknown,
                     r.tokens,
                     share * 100.0
+                ),
+                None if r.dropped > 0 => format!(
+                    "*{} of {} bytes dropped (no token for them)",
+                    r.dropped, r.bytes
                 ),
                 None => "#".repeat(bar),
             };

@@ -10,7 +10,8 @@ with no token dropped).
 stdin: {"dir": folder, "corpus": [lines], "texts": [...], "id_lists":
 [[n, ...]]} (ids as fractions of the vocabulary, 0 to 1). Saves
 dir/name.json and prints {name: {"json": path, "ids": [encode(text,
-add_special_tokens=False).ids ...], "decoded": [[ids, decode(ids)] ...]}}.
+add_special_tokens=False).ids ...], "decoded": [[ids, decode(ids),
+decode(ids, skip_special_tokens=False)] ...]}}.
 """
 import json
 import os
@@ -107,5 +108,9 @@ for name, tok in files.items():
     size = tok.get_vocab_size()
     ids = [tok.encode(t, add_special_tokens=False).ids for t in job["texts"]]
     lists = [[min(int(f * size), size - 1) for f in l] for l in job["id_lists"]] + ids[:50]
-    out[name] = {"json": path, "ids": ids, "decoded": [[l, tok.decode(l)] for l in lists]}
+    out[name] = {
+        "json": path,
+        "ids": ids,
+        "decoded": [[l, tok.decode(l), tok.decode(l, skip_special_tokens=False)] for l in lists],
+    }
 json.dump(out, sys.stdout)

@@ -9,7 +9,10 @@ dir/name-vocab.txt (the vocabulary, one token a line in id order), then
 prints {name: {"json": path, "vocab_txt": path, "lowercase": bool,
 "ids": [encode(text, add_special_tokens=False).ids ...],
 "vocab_txt_ids": [the same with BertWordPieceTokenizer(vocab.txt)],
-"decoded": [decode(ids) of the first encodings]}}.
+"decoded": [decode(ids) of the first encodings], "vocab_txt_decoded":
+[[ids, decode(ids), decode(ids, skip_special_tokens=False)] ...], the
+ids BertWordPieceTokenizer gives the first texts with its [CLS] and
+[SEP]}}.
 """
 import json
 import os
@@ -53,5 +56,9 @@ for name, o in job["models"].items():
             bert.encode(t, add_special_tokens=False).ids for t in job["texts"]
         ],
         "decoded": [tok.decode(i) for i in ids[:200]],
+        "vocab_txt_decoded": [
+            [i, bert.decode(i), bert.decode(i, skip_special_tokens=False)]
+            for i in (bert.encode(t).ids for t in job["texts"][:200])
+        ],
     }
 json.dump(out, sys.stdout)

@@ -47,6 +47,8 @@ pub struct Tokenizer {
     pub(crate) lengths: Option<Arc<crate::post::length::LengthRules>>,
     /// A byte-level file's decoder steps other than a first `ByteLevel`.
     pub(crate) after_bytes: Option<Arc<crate::decode::ByteLevelChain>>,
+    /// What decoding does with special tokens.
+    pub(crate) special_decoding: crate::decode::SpecialDecoding,
 }
 
 /// One encoded token with what it stands for.
@@ -305,6 +307,15 @@ impl Tokenizer {
     /// A tokenizer of `model` cutting text by `chunker`, with nothing
     /// around it (no special or added tokens, no template).
     fn with_model(name: &str, vocab: Vocab, chunker: Chunker, model: Model) -> Self {
+        // Byte-level ranks write every token, special ones too, as
+        // tiktoken's `decode` does; the other models leave out their own
+        // control tokens until their reader says which to leave out.
+        let special_decoding = match model {
+            Model::Ranks(_) => crate::decode::SpecialDecoding::default(),
+            _ => crate::decode::SpecialDecoding::ModelOwn(
+                "this tokenizer: its model leaves its control tokens out",
+            ),
+        };
         Tokenizer {
             name: name.into(),
             vocab,
@@ -315,6 +326,7 @@ impl Tokenizer {
             chat: None,
             lengths: None,
             after_bytes: None,
+            special_decoding,
         }
     }
 
@@ -539,6 +551,27 @@ impl Tokenizer {
     /// Whether some byte has no token of its own (some GGUF files).
     pub fn drops_bytes(&self) -> bool {
         self.model.ranks().drops_bytes()
+    }
+
+    /// How many bytes of `text` encoding drops: the bytes of the text the
+    /// model is given (after the file's normalizer) that have no token of
+    /// their own, as the library drops them (zero where every byte has a
+    /// token).
+    pub fn dropped_bytes(&self, text: &str) -> usize {
+        let ranks = self.model.ranks();
+        if !ranks.drops_bytes() {
+            return 0;
+        }
+        // A file's normalizer is with its added tokens or in its steps.
+        let text = match self.added.hf() {
+            Some(added) => added.normalizer().apply(text),
+            None => std::borrow::Cow::Borrowed(text),
+        };
+        let count = |t: &str| t.bytes().filter(|&b| !ranks.has_byte(b)).count();
+        match self.hf_steps() {
+            Some(steps) => count(&steps.normalize(&text).text),
+            None => count(&text),
+        }
     }
 
     /// Cut and normalize text by a Hugging Face file's own steps.

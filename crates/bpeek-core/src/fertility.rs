@@ -21,6 +21,10 @@ pub struct Row {
     /// training, each one token whatever its size (for a SentencePiece
     /// model without byte fallback, a run of them is one token).
     pub unknown: usize,
+    /// Bytes of the text no token stands for: a byte-level file without a
+    /// token for every byte drops them, as the library does (see
+    /// [`Tokenizer::dropped_bytes`]); `bytes` still counts them.
+    pub dropped: usize,
     /// tokens / tokens of the English version, for the same tokenizer.
     pub premium: Option<f64>,
 }
@@ -68,6 +72,7 @@ pub fn measured(tok: &Tokenizer, label: &str, text: &str, ids: &[TokenId]) -> Ro
         words: script::count_words(text),
         tokens: ids.len(),
         unknown: unknown_in(tok, ids),
+        dropped: tok.dropped_bytes(text),
         premium: None,
     }
 }

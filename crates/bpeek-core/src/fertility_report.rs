@@ -9,7 +9,7 @@ use crate::fertility::{self, Row};
 use serde_json::{Value, json};
 
 /// The columns of a row, in the order JSON and CSV give them.
-const COLUMNS: [&str; 11] = [
+const COLUMNS: [&str; 12] = [
     "tokenizer",
     "text",
     "bytes",
@@ -17,6 +17,7 @@ const COLUMNS: [&str; 11] = [
     "words",
     "tokens",
     "unknown",
+    "dropped_bytes",
     "bytes_per_token",
     "chars_per_token",
     "tokens_per_word",
@@ -63,6 +64,7 @@ fn row_json(r: &Row) -> Value {
         "words": r.words,
         "tokens": r.tokens,
         "unknown": r.unknown,
+        "dropped_bytes": r.dropped,
         "bytes_per_token": number(r.bytes_per_token()),
         "chars_per_token": number(r.chars_per_token()),
         "tokens_per_word": number(r.tokens_per_word()),
@@ -106,6 +108,7 @@ pub fn csv(rows: &[Row]) -> String {
             r.words.to_string(),
             r.tokens.to_string(),
             r.unknown.to_string(),
+            r.dropped.to_string(),
             ratio_field(r.bytes_per_token()),
             ratio_field(r.chars_per_token()),
             ratio_field(r.tokens_per_word()),
@@ -131,12 +134,13 @@ mod tests {
             words: 0,
             tokens: 2,
             unknown: 0,
+            dropped: 0,
             premium: None,
         };
         assert_eq!(
             csv(&[row]),
-            "tokenizer,text,bytes,chars,words,tokens,unknown,bytes_per_token,chars_per_token,tokens_per_word,premium\n\
-             \"a,b\",\"say \"\"hi\"\"\",3,3,0,2,0,1.5,1.5,,\n"
+            "tokenizer,text,bytes,chars,words,tokens,unknown,dropped_bytes,bytes_per_token,chars_per_token,tokens_per_word,premium\n\
+             \"a,b\",\"say \"\"hi\"\"\",3,3,0,2,0,0,1.5,1.5,,\n"
         );
     }
 }

@@ -223,6 +223,11 @@ impl RankModel {
         self.byte_ids.contains(&NO_TOKEN)
     }
 
+    /// Whether byte `b` has a token of its own (else it is dropped).
+    pub fn has_byte(&self, b: u8) -> bool {
+        self.byte_ids[b as usize] != NO_TOKEN
+    }
+
     /// The merge that made token `id` of `vocab` (`special` if it is a
     /// special token), if one did. For rank files this is recovered by
     /// merging the token's own bytes with only the ranks below its own: the

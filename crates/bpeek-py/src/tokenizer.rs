@@ -99,17 +99,26 @@ impl PyTokenizer {
     /// The text of `ids`. Bytes that are not whole UTF-8 characters (a
     /// sequence cut inside a character) are written `<E6>`, as `bpeek
     /// decode --format json` writes its `text`; `decode_bytes` gives the
-    /// bytes themselves.
-    fn decode(&self, py: Python<'_>, ids: Vec<i64>) -> PyResult<String> {
+    /// bytes themselves. `skip_special_tokens=False` keeps special tokens,
+    /// as `bpeek decode --keep-special` does.
+    #[pyo3(signature = (ids, skip_special_tokens = true))]
+    fn decode(&self, py: Python<'_>, ids: Vec<i64>, skip_special_tokens: bool) -> PyResult<String> {
         let ids = self.checked(&ids)?;
-        py.detach(|| self.tok.decode(&ids)).map_err(to_python)
+        py.detach(|| self.tok.decode_with(&ids, skip_special_tokens))
+            .map_err(to_python)
     }
 
     /// The bytes of `ids`, exactly as `bpeek decode` writes them.
-    fn decode_bytes<'py>(&self, py: Python<'py>, ids: Vec<i64>) -> PyResult<Bound<'py, PyBytes>> {
+    #[pyo3(signature = (ids, skip_special_tokens = true))]
+    fn decode_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        ids: Vec<i64>,
+        skip_special_tokens: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let ids = self.checked(&ids)?;
         let bytes = py
-            .detach(|| self.tok.decode_bytes(&ids))
+            .detach(|| self.tok.decode_bytes_with(&ids, skip_special_tokens))
             .map_err(to_python)?;
         Ok(PyBytes::new(py, &bytes))
     }

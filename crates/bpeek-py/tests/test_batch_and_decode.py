@@ -5,7 +5,7 @@ import random
 import subprocess
 
 import pytest
-from conftest import FILE_KINDS, dump
+from conftest import FILE_KINDS, dump, need
 
 import bpeek
 
@@ -87,3 +87,32 @@ def test_python_threads_encoding_at_once_get_each_texts_ids(random_texts):
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(tok.encode, texts))
     assert together == alone
+
+
+@pytest.mark.parametrize("kind", ["hf-byte-level-bpe", "hf-wordpiece", "hf-unigram"])
+def test_decode_keeps_special_tokens_as_the_library_does(kind, trained, random_texts):
+    tk = need("tokenizers")
+    path, _, with_specials = trained(kind)
+    tok = bpeek.Tokenizer(str(path))
+    reference = tk.Tokenizer.from_file(str(path))
+    rng = random.Random(51)
+    size = reference.get_vocab_size()
+    # The library's ids with its template's special tokens, and random ids
+    # (the special tokens are the first ids).
+    lists = with_specials(random_texts(100, seed=52)) if with_specials else []
+    lists += [[rng.randrange(size) if rng.random() < 0.7 else rng.randrange(4) for _ in range(rng.randint(1, 12))] for _ in range(200)]
+    for ids in lists:
+        for skip in (True, False):
+            want = reference.decode(ids, skip_special_tokens=skip)
+            got = tok.decode_bytes(ids, skip_special_tokens=skip).decode("utf-8", errors="replace")
+            assert got == want, dump([ids, skip])
+        assert tok.decode(ids) == tok.decode(ids, skip_special_tokens=True)
+
+
+@pytest.mark.parametrize("model_type", ["bpe", "unigram"])
+def test_a_sentencepiece_file_refuses_to_keep_control_pieces(model_type, trained):
+    path, _, _ = trained(f"spm-{model_type}")
+    tok = bpeek.Tokenizer(str(path))
+    with pytest.raises(ValueError, match="SentencePiece .model"):
+        tok.decode([1, 5], skip_special_tokens=False)
+    tok.decode([1, 5])

@@ -10,10 +10,11 @@ use crate::error::{Error, Result};
 use crate::formats::byte_unicode;
 use crate::model::Model;
 use crate::names::Mode;
-use crate::normalize::added::{AddedToken, AddedVocab};
+use crate::normalize::added::{AddedToken, AddedVocab, Normalizer};
 use crate::vocab::{CONTINUING, END_OF_WORD};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// A byte-level file's decoder: a `Sequence` with `ByteLevel` first runs
 /// the rest of its steps on the text the bytes make (`on_tokens` false);
@@ -26,10 +27,68 @@ pub struct ByteLevelChain {
     pub on_tokens: bool,
 }
 
+/// What decoding does with special tokens, by the format a tokenizer
+/// came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SpecialDecoding {
+    /// The ids decoding leaves out unless asked to keep them, as the
+    /// library's `decode(ids, skip_special_tokens=True)` leaves them out
+    /// (Hugging Face files); every other id, special or not, decodes
+    /// through the model. Empty for formats whose reference writes every
+    /// token (tiktoken's `decode`).
+    Skips(Arc<FxHashSet<TokenId>>),
+    /// The model leaves out its own control tokens and no reference
+    /// library offers to keep them: keeping them is refused, saying why.
+    ModelOwn(&'static str),
+}
+
+impl Default for SpecialDecoding {
+    fn default() -> Self {
+        SpecialDecoding::Skips(Arc::default())
+    }
+}
+
+/// The added tokens the library's `decode` leaves out by default. It
+/// looks each token up by the text it decodes as, which for a token
+/// matched after normalizing is its normalized text: a special token
+/// `[Mask]` behind Lowercase decodes as `[mask]`, which is no special
+/// token's text, and so is kept; `normalize` gives that text.
+pub fn skipped_by_default<'a>(
+    tokens: impl IntoIterator<Item = &'a AddedToken> + Clone,
+    normalize: impl Fn(&str) -> String,
+) -> FxHashSet<TokenId> {
+    let special_texts: FxHashSet<&str> = tokens
+        .clone()
+        .into_iter()
+        .filter(|t| t.special)
+        .map(|t| t.text.as_str())
+        .collect();
+    tokens
+        .into_iter()
+        .filter(|t| {
+            let decoded = match t.normalized {
+                true => normalize(&t.text),
+                false => t.text.clone(),
+            };
+            special_texts.contains(decoded.as_str())
+        })
+        .map(|t| t.id)
+        .collect()
+}
+
 impl Tokenizer {
     /// The bytes the ids stand for, concatenated (char mode: words joined by
-    /// single spaces).
+    /// single spaces), special tokens left out where the format's
+    /// reference leaves them out by default.
     pub fn decode_bytes(&self, ids: &[TokenId]) -> Result<Vec<u8>> {
+        self.decode_bytes_with(ids, true)
+    }
+
+    /// [`Tokenizer::decode_bytes`], with `skip_special_tokens` false
+    /// keeping the special tokens, as the library's `decode(ids,
+    /// skip_special_tokens=False)` keeps them (an error for a format whose
+    /// model leaves them out with no way to keep them).
+    pub fn decode_bytes_with(&self, ids: &[TokenId], skip_special_tokens: bool) -> Result<Vec<u8>> {
         for (i, &id) in ids.iter().enumerate() {
             if !self.contains(id) {
                 return Err(Error::input(format!(
@@ -39,13 +98,56 @@ impl Tokenizer {
                 )));
             }
         }
+        let kept: Cow<[TokenId]> = match (&self.special_decoding, skip_special_tokens) {
+            (SpecialDecoding::Skips(skips), true) if !skips.is_empty() => Cow::Owned(
+                ids.iter()
+                    .copied()
+                    .filter(|id| !skips.contains(id))
+                    .collect(),
+            ),
+            (SpecialDecoding::ModelOwn(why), false) => {
+                return Err(Error::input(format!(
+                    "keeping special tokens when decoding is not supported for {why}"
+                )));
+            }
+            _ => Cow::Borrowed(ids),
+        };
+        let own_specials = matches!(self.special_decoding, SpecialDecoding::ModelOwn(_));
+        Ok(self.decode_kept(&kept, own_specials))
+    }
+
+    /// Whether decoding can keep special tokens: `None` where it can, the
+    /// reason where the format cannot.
+    pub fn keep_special_refused(&self) -> Option<&'static str> {
+        match self.special_decoding {
+            SpecialDecoding::ModelOwn(why) => Some(why),
+            SpecialDecoding::Skips(_) => None,
+        }
+    }
+
+    /// Set what decoding does with special tokens.
+    pub fn set_special_decoding(&mut self, how: SpecialDecoding) {
+        self.special_decoding = how;
+    }
+
+    /// Leave out, by default, the added `tokens` a Hugging Face file's
+    /// `decode` leaves out, their text normalized by `normalizer` where
+    /// they are matched normalized (see [`skipped_by_default`]).
+    pub(crate) fn skip_as_the_library(&mut self, tokens: &[AddedToken], normalizer: &Normalizer) {
+        let skips = skipped_by_default(tokens, |t| normalizer.apply(t).into_owned());
+        self.special_decoding = SpecialDecoding::Skips(Arc::new(skips));
+    }
+
+    /// The bytes of ids already checked, with nothing more left out than
+    /// the model's own control tokens when `own_specials`.
+    fn decode_kept(&self, ids: &[TokenId], own_specials: bool) -> Vec<u8> {
         // The library decodes an added token matched after normalizing as
         // its normalized text (`Hello` behind a Prepend("▁") is `▁Hello`).
         let normalized: FxHashMap<TokenId, String> = match self.added.hf() {
             Some(added) => added
                 .tokens()
                 .iter()
-                .filter(|t| t.normalized && !t.special)
+                .filter(|t| t.normalized)
                 .map(|t| (t.id, added.normalizer().apply(&t.text).into_owned()))
                 .collect(),
             None => FxHashMap::default(),
@@ -54,19 +156,21 @@ impl Tokenizer {
             Some(text) => text.as_bytes().to_vec(),
             None => self.bytes_of(id).to_vec(),
         };
-        Ok(match &self.model {
-            Model::SentencePiece(m) => m.decode(ids, bytes_of),
-            Model::WordPiece(m) => m.decode(ids, bytes_of),
+        match &self.model {
+            Model::SentencePiece(m) => m.decode(ids, own_specials, bytes_of),
+            Model::WordPiece(m) => m.decode(ids, own_specials, bytes_of),
             Model::CharBpe(m) => m.decode(ids, bytes_of),
             Model::Ranks(_) => {
                 if let Some(chain) = self.after_bytes.as_deref()
                     && chain.on_tokens
                 {
-                    let tokens = self.byte_level_tokens(ids);
-                    return Ok(steps::run(&chain.steps, tokens).into_bytes());
+                    let tokens = self.byte_level_tokens(ids, own_specials);
+                    return steps::run(&chain.steps, tokens).into_bytes();
                 }
                 let bytes = match self.added.hf() {
-                    Some(added) if self.mode() == Mode::Byte => self.concatenate_hf(ids, added),
+                    Some(added) if self.mode() == Mode::Byte => {
+                        self.concatenate_hf(ids, added, own_specials)
+                    }
                     _ => self.concatenate(ids),
                 };
                 match &self.after_bytes {
@@ -79,7 +183,7 @@ impl Tokenizer {
                     None => bytes,
                 }
             }
-        })
+        }
     }
 
     /// Decode a byte-level file through `chain` (none for a lone
@@ -99,8 +203,8 @@ impl Tokenizer {
     /// The texts of `ids` as the library hands them to its decoder: a
     /// model token as its byte-level spelling, an added token as its text
     /// (normalized first when it is matched normalized); special tokens
-    /// are left out, as `decode` leaves them out.
-    fn byte_level_tokens(&self, ids: &[TokenId]) -> Vec<String> {
+    /// are left out with `own_specials`.
+    fn byte_level_tokens(&self, ids: &[TokenId], own_specials: bool) -> Vec<String> {
         let added = self.added.hf();
         let by_id: FxHashMap<TokenId, &AddedToken> = added
             .map(|a| a.tokens().iter().map(|t| (t.id, t)).collect())
@@ -109,12 +213,12 @@ impl Tokenizer {
         let mut out = Vec::with_capacity(ids.len());
         for &id in ids {
             match (by_id.get(&id), added) {
-                (Some(t), _) if t.special => {}
+                (Some(t), _) if own_specials && t.special => {}
                 (Some(t), Some(added)) if t.normalized => {
                     out.push(added.normalizer().apply(&t.text).into_owned())
                 }
                 (Some(t), _) => out.push(t.text.clone()),
-                (None, _) if self.describe_is_special(id) => {}
+                (None, _) if own_specials && self.describe_is_special(id) => {}
                 (None, _) => out.push(
                     self.bytes_of(id)
                         .iter()
@@ -127,18 +231,20 @@ impl Tokenizer {
     }
 
     /// A Hugging Face byte-level file, decoded as the library's `decode`
-    /// does by default: special tokens are left out; an added token stands
+    /// does (the tokens it leaves out already left out, or with
+    /// `own_specials` the special tokens, as GGUF files leave their
+    /// control tokens out): an added token stands
     /// for its text (normalized first when it is matched normalized), read
     /// through the byte-level alphabet when every character of it is in
     /// that alphabet, else as its own UTF-8 (so `naïve` gives `na`, the
     /// lone byte 0xEF, `ve`).
-    fn concatenate_hf(&self, ids: &[TokenId], added: &AddedVocab) -> Vec<u8> {
+    fn concatenate_hf(&self, ids: &[TokenId], added: &AddedVocab, own_specials: bool) -> Vec<u8> {
         let by_id: FxHashMap<TokenId, &AddedToken> =
             added.tokens().iter().map(|t| (t.id, t)).collect();
         let mut out = Vec::new();
         for &id in ids {
             match by_id.get(&id) {
-                Some(t) if t.special => {}
+                Some(t) if own_specials && t.special => {}
                 Some(t) => {
                     let text = match t.normalized {
                         true => added.normalizer().apply(&t.text),
@@ -188,7 +294,13 @@ impl Tokenizer {
 
     /// Decode to text; bytes that are not valid UTF-8 are written as `<XX>`.
     pub fn decode(&self, ids: &[TokenId]) -> Result<String> {
-        let bytes = self.decode_bytes(ids)?;
+        self.decode_with(ids, true)
+    }
+
+    /// [`Tokenizer::decode`], keeping special tokens when
+    /// `skip_special_tokens` is false (see [`Tokenizer::decode_bytes_with`]).
+    pub fn decode_with(&self, ids: &[TokenId], skip_special_tokens: bool) -> Result<String> {
+        let bytes = self.decode_bytes_with(ids, skip_special_tokens)?;
         Ok(match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => crate::display::token_text(e.as_bytes()),

@@ -62,7 +62,7 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     let added_normalizer = hf_pipeline::added_normalizer(&mut text, &tokens);
     let decoded_as = tokens
         .iter()
-        .filter(|t| t.normalized && !t.special)
+        .filter(|t| t.normalized)
         .map(|t| (t.id, added_normalizer.apply(&t.text).into_owned()))
         .collect();
     // Special tokens are silent when decoding but are still tokens the
@@ -87,12 +87,9 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
         decoded_as,
     });
     let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
-    Ok(Tokenizer::from_char_bpe(
-        name,
-        cbpe,
-        size,
-        (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer)),
-    ))
+    let mut tok = Tokenizer::from_char_bpe(name, cbpe, size, None);
+    tok.skip_as_the_library(&added, &added_normalizer);
+    Ok(tok.with_added((!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer))))
 }
 
 /// The model's settings that shape how a word is cut and merged.

@@ -71,7 +71,12 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     match simple {
         Some(((steps, charsmap), (prepend, split))) => {
             let model = sentencepiece_model(read, steps, charsmap, prepend, split)?;
-            Ok(Tokenizer::from_sentencepiece(name, model).with_added(specials_first(added)))
+            // Special tokens are matched as written here (see
+            // `specials_fit_layout`), and so decode as written.
+            let mut tok = Tokenizer::from_sentencepiece(name, model);
+            let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
+            tok.skip_as_the_library(&tokens, &Normalizer::None);
+            Ok(tok.with_added(specials_first(added)))
         }
         None => file_pipeline(name, read, general.unwrap_or_default(), added),
     }
@@ -314,8 +319,10 @@ fn file_pipeline(
         .with_hf_text(text)
         .with_every_piece_in_lattice();
     let added: Vec<_> = added.into_iter().map(|(_, t)| t).collect();
+    let mut tok = Tokenizer::from_sentencepiece(name, model);
+    tok.skip_as_the_library(&added, &added_normalizer);
     let added = (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer));
-    Ok(Tokenizer::from_sentencepiece(name, model).with_added(added))
+    Ok(tok.with_added(added))
 }
 
 /// A model whose pipeline of SentencePiece's own shape runs in the

@@ -145,6 +145,8 @@ pub(crate) fn byte_level_bpe(name: &str, file: HfFile) -> Result<Tokenizer> {
         normalizer = hf_pipeline::added_normalizer(&mut steps, &tokens);
         tok.set_hf_text(steps);
     }
+    let tokens: Vec<_> = added.iter().map(|(_, t)| t.clone()).collect();
+    tok.skip_as_the_library(&tokens, &normalizer);
     if !added.is_empty() || normalizer != Normalizer::None {
         tok.set_added(AddedVocab::new(
             added.into_iter().map(|(_, t)| t).collect(),

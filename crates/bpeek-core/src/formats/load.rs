@@ -3,6 +3,7 @@
 //! label the screen and the reports show (see [`split_label`]).
 
 use crate::TokenId;
+use crate::decode::SpecialDecoding;
 use crate::encoder::ChatTemplate;
 use crate::encoder::Tokenizer;
 use crate::error::{Error, Result};
@@ -142,6 +143,10 @@ fn load_snapshot(spec: &str, dir: &Path) -> Result<Tokenizer> {
 fn gguf_file(spec: &str, path: &Path) -> Result<Tokenizer> {
     let meta = gguf::read(path).map_err(|e| e.context(spec))?;
     let tok = gguf_tokenizer::tokenizer(&file_name(spec), &meta)
+        .map(|mut tok| {
+            tok.set_special_decoding(SpecialDecoding::ModelOwn(GGUF_KEEPS_NO_CONTROL));
+            tok
+        })
         .and_then(|tok| with_gguf_chat(tok, &meta, spec))
         .map_err(|e| e.context(spec));
     // Hundreds of thousands of strings are freed off the caller's path.
@@ -319,8 +324,17 @@ fn sentencepiece_model(spec: &str, bytes: &[u8]) -> Result<Tokenizer> {
     let model = sentencepiece::read(bytes)
         .and_then(SpmModel::new)
         .map_err(|e| e.context(spec))?;
-    Ok(Tokenizer::from_sentencepiece(&file_name(spec), model))
+    let mut tok = Tokenizer::from_sentencepiece(&file_name(spec), model);
+    tok.set_special_decoding(SpecialDecoding::ModelOwn(SPM_KEEPS_NO_CONTROL));
+    Ok(tok)
 }
+
+/// Why a SentencePiece `.model` file cannot decode keeping its control
+/// pieces.
+const SPM_KEEPS_NO_CONTROL: &str = "a SentencePiece .model file: sentencepiece's decode always leaves control pieces out and has no option to keep them";
+
+/// Why a GGUF file cannot decode keeping its control tokens.
+const GGUF_KEEPS_NO_CONTROL: &str = "a GGUF file: decoding follows no reference that keeps control tokens (llama.cpp's detokenizer with special tokens rendered is not matched)";
 
 /// Whether the text starts like a rank file: `BASE64 RANK`.
 fn looks_like_rank_file(text: &str) -> bool {

@@ -88,11 +88,11 @@ pub fn vocab_txt(name: &str, text: &str) -> Result<Tokenizer> {
         special: specials.iter().map(|t| t.id).collect(),
         cleanup: true,
     })?;
-    Ok(Tokenizer::from_wordpiece(
-        name,
-        model,
-        Some(AddedVocab::new(specials, Normalizer::None)),
-    ))
+    // The library's BertWordPieceTokenizer adds these as special tokens,
+    // which its `decode` leaves out by default.
+    let mut tok = Tokenizer::from_wordpiece(name, model, None);
+    tok.skip_as_the_library(&specials, &Normalizer::None);
+    Ok(tok.with_added(Some(AddedVocab::new(specials, Normalizer::None))))
 }
 
 /// A Hugging Face `tokenizer.json` whose `model.type` is `WordPiece`.
@@ -153,7 +153,7 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
     };
     let decoded_as = added
         .iter()
-        .filter(|t| t.normalized && !t.special)
+        .filter(|t| t.normalized)
         .map(|t| (t.id, added_normalizer.apply(&t.text).into_owned()))
         .collect();
     let wp = wp.with_decoded_as(decoded_as);
@@ -161,8 +161,10 @@ pub fn hugging_face(name: &str, file: HfFile) -> Result<Tokenizer> {
         Some(steps) => wp.with_decoder(steps),
         None => wp,
     };
+    let mut tok = Tokenizer::from_wordpiece(name, wp, None);
+    tok.skip_as_the_library(&added, &added_normalizer);
     let added = (!added.is_empty()).then(|| AddedVocab::new(added, added_normalizer));
-    Ok(Tokenizer::from_wordpiece(name, wp, added))
+    Ok(tok.with_added(added))
 }
 
 /// The string `model.FIELD`, `default` when missing.

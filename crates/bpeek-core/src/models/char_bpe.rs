@@ -438,12 +438,13 @@ impl CharBpe {
     /// The text of `ids`: tokens' texts and bytes joined, `▁` as a space,
     /// silent tokens left out; bytes that make no character are U+FFFD.
     /// `other` gives ids that are not tokens of the model. A Hugging Face
-    /// file's tokens go through its decoder chain instead.
+    /// file's tokens, all of them, go through its decoder chain instead.
     pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
         if let Some(hf) = &self.hf {
+            // The caller has left out the special tokens the library's
+            // `decode` leaves out.
             let tokens = ids
                 .iter()
-                .filter(|&&id| !self.silent.get(id as usize).copied().unwrap_or(false))
                 .map(
                     |&id| match hf.decoded_as.get(&id).or(self.texts.get(id as usize)) {
                         Some(t) => t.clone(),

@@ -410,15 +410,20 @@ impl WordPiece {
     /// Decode as HF's WordPiece decoder does: pieces joined by spaces, a
     /// piece with the prefix joined to the one before without it; with
     /// cleanup, each piece with its space loses that space before `.`,
-    /// `?`, `!`, `,` and in English contractions. Special tokens are left
-    /// out; `other` gives ids that are not pieces.
-    pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
+    /// `?`, `!`, `,` and in English contractions. With `own_specials`
+    /// the special tokens are left out (else the caller has left out what
+    /// it leaves out); `other` gives ids that are not pieces.
+    pub fn decode(
+        &self,
+        ids: &[TokenId],
+        own_specials: bool,
+        other: impl Fn(TokenId) -> Vec<u8>,
+    ) -> Vec<u8> {
+        let left_out = |id: &TokenId| own_specials && self.special.contains(id);
         if let Some(steps) = &self.decoder {
-            // Special tokens are left out before the chain runs, as the
-            // library's `decode` leaves them out.
             let tokens = ids
                 .iter()
-                .filter(|id| !self.special.contains(id))
+                .filter(|id| !left_out(id))
                 .map(
                     |&id| match self.decoded_as.get(&id).or(self.pieces.get(id as usize)) {
                         Some(p) => p.clone(),
@@ -432,7 +437,7 @@ impl WordPiece {
         let mut first = true;
         let mut token = String::new();
         for &id in ids {
-            if self.special.contains(&id) {
+            if left_out(&id) {
                 continue;
             }
             let owned;
@@ -502,7 +507,7 @@ mod tests {
         let pieces: Vec<&str> = steps.iter().map(|s| s.piece.as_str()).collect();
         assert_eq!(pieces, ["un", "##aff", "##able"]);
         assert_eq!(
-            String::from_utf8(m.decode(&ids, |_| Vec::new())).unwrap(),
+            String::from_utf8(m.decode(&ids, true, |_| Vec::new())).unwrap(),
             "unaffable!"
         );
     }

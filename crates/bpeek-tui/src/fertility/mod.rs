@@ -297,6 +297,7 @@ fn measure_in_parts(
                 words: 0,
                 tokens: 0,
                 unknown: 0,
+                dropped: 0,
                 premium: None,
             },
         )
@@ -309,6 +310,7 @@ fn measure_in_parts(
         let piece = &text[at..to];
         row.tokens += ids.len();
         row.unknown += fertility::unknown_in(tok, &ids);
+        row.dropped += tok.dropped_bytes(piece);
         row.bytes += piece.len();
         row.chars += piece.chars().count();
         row.words += bpeek_core::script::count_words(piece);

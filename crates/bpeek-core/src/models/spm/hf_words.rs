@@ -107,24 +107,22 @@ impl SpmModel {
         Ok(())
     }
 
-    /// The text of `ids` through the file's decoder steps; control pieces
-    /// (special tokens) are left out, as `decode` leaves them out.
+    /// The text of `ids` through the file's decoder steps, every piece as
+    /// its text (the caller has left out the special tokens the library's
+    /// `decode` leaves out).
     pub(super) fn decode_hf(
         &self,
         steps: &HfText,
         ids: &[TokenId],
         other: impl Fn(TokenId) -> Vec<u8>,
     ) -> Vec<u8> {
-        let tokens =
-            ids.iter()
-                .filter_map(|&id| match self.pieces.get(id as usize) {
-                    Some(p) if p.kind == PieceType::Control => None,
-                    Some(p) if p.kind == PieceType::Unknown => (!self.unk_surface.is_empty())
-                        .then(|| String::from_utf8_lossy(&p.text).into()),
-                    Some(p) => Some(String::from_utf8_lossy(&p.text).into_owned()),
-                    None => Some(String::from_utf8_lossy(&other(id)).into_owned()),
-                })
-                .collect();
+        let tokens = ids
+            .iter()
+            .map(|&id| match self.pieces.get(id as usize) {
+                Some(p) => String::from_utf8_lossy(&p.text).into_owned(),
+                None => String::from_utf8_lossy(&other(id)).into_owned(),
+            })
+            .collect();
         steps.decode(tokens).into_bytes()
     }
 }

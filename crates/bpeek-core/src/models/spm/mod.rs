@@ -673,8 +673,16 @@ impl SpmModel {
     /// is dropped where the encoder added it, control pieces vanish, the
     /// unknown piece reads ` ⁇ `, and byte pieces join into UTF-8 (each
     /// byte that is no part of a character becomes U+FFFD). `other` gives
-    /// the text of ids that are not pieces (added special tokens).
-    pub fn decode(&self, ids: &[TokenId], other: impl Fn(TokenId) -> Vec<u8>) -> Vec<u8> {
+    /// the text of ids that are not pieces (added special tokens). Without
+    /// `own_specials` (a Hugging Face file, whose special tokens the caller
+    /// has left out where the library leaves them out) control pieces and
+    /// the unknown piece are written as any piece is.
+    pub fn decode(
+        &self,
+        ids: &[TokenId],
+        own_specials: bool,
+        other: impl Fn(TokenId) -> Vec<u8>,
+    ) -> Vec<u8> {
         if let Some(text) = &self.hf_text {
             return self.decode_hf(text, ids, other);
         }
@@ -716,12 +724,16 @@ impl SpmModel {
             }
             start_space_seen = false;
             let first_piece = !seen_piece;
-            if p.kind != PieceType::Control
-                && !(p.kind == PieceType::Unknown && self.unk_surface.is_empty())
+            let kind = match p.kind {
+                PieceType::Control | PieceType::Unknown if !own_specials => PieceType::Normal,
+                kind => kind,
+            };
+            if kind != PieceType::Control
+                && !(kind == PieceType::Unknown && self.unk_surface.is_empty())
             {
                 seen_piece = true;
             }
-            match p.kind {
+            match kind {
                 PieceType::Control => {}
                 PieceType::Unknown => text.extend_from_slice(&self.unk_surface),
                 _ if self
