@@ -241,9 +241,15 @@ fn random_patterns_fold_as_the_library() {
         "[\u{df}]", "[s\u{df}]", "[\u{fb00}\u{fb03}]", "[^a]", "(?:s)", "(?:f)", "\\x{DF}", ".",
         "\\w", "(?-i:s)", "[a-z]", "(?:s|\u{df})", "(?:\\x{73})", "(s)", "(?=\u{df})", "\\x73",
     ];
+    // Each form of a few foldings, for the texts.
+    let forms: Vec<&str> = vec![
+        "ss", "SS", "\u{17f}s", "\u{df}", "\u{1e9e}", "ffi", "FFI", "\u{fb03}", "\u{fb00}i",
+        "f\u{fb01}", "ff", "st", "\u{fb05}", "i\u{307}", "\u{130}", "\u{3b1}\u{3b9}",
+        "\u{391}\u{399}", "\u{1fb3}", "\u{1fbc}", "\u{3b1}\u{342}\u{3b9}",
+    ];
     let quantifiers = ["", "", "", "", "+", "*", "?", "{2}", "{1}", "+?"];
     let mut jobs = Vec::new();
-    for _ in 0..600 {
+    for _ in 0..2000 {
         let mut p = String::from("(?i)");
         for _ in 0..1 + rng.below(4) {
             let atom = match rng.below(4) {
@@ -258,8 +264,11 @@ fn random_patterns_fold_as_the_library() {
         }
         let texts: Vec<String> = (0..4)
             .map(|_| {
-                (0..rng.below(9))
-                    .map(|_| letters[rng.below(letters.len())])
+                (0..rng.below(7))
+                    .map(|_| match rng.below(2) {
+                        0 => letters[rng.below(letters.len())],
+                        _ => forms[rng.below(forms.len())],
+                    })
                     .collect()
             })
             .collect();

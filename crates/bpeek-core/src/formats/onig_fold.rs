@@ -750,3 +750,59 @@ fn quantifier_len(chars: &[char]) -> Option<usize> {
     let ok = digits(lo) && hi.is_none_or(digits) && !(lo.is_empty() && hi.is_none_or(str::is_empty));
     ok.then_some(close + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_read_from_the_left_two_or_three_letters_at_a_time() {
+        assert_eq!(rewrite("(?i)sss").unwrap(), "(?i)(?:ss|\u{df}|\u{1e9e})s");
+        assert_eq!(rewrite("(?i)Ffi").unwrap(), "(?i)(?:Ffi|\u{fb03})");
+        assert_eq!(
+            rewrite("(?i)\u{df}").unwrap(),
+            "(?i)(?:\u{df}|\u{1e9e}|ss)"
+        );
+        // Escaped letters and a group of letters are part of the string.
+        assert_eq!(rewrite(r"(?i)\x73(?:s)").unwrap(), "(?i)(?:\\x73s|\u{df}|\u{1e9e})");
+        assert_eq!(rewrite("(?i)s{1}s").unwrap(), "(?i)(?:ss|\u{df}|\u{1e9e})");
+    }
+
+    #[test]
+    fn repetitions_looks_behind_and_other_flags_fold_one_to_one() {
+        for p in ["(?i)ss+", "(?i)s(?-i)s", "(?i)(?<=ss)x", "(?i:s)s", "ss", "(?i)s(s)"] {
+            assert_eq!(rewrite(p).unwrap(), p, "{p}");
+        }
+        assert_eq!(rewrite("(?i)s\u{df}+").unwrap(), "(?i)s(?:\u{df}|\u{1e9e}|ss)+");
+    }
+
+    #[test]
+    fn classes_not_negated_match_their_characters_foldings_after_them() {
+        assert_eq!(rewrite("(?i)[s\u{df}]").unwrap(), "(?i)(?:[s\u{df}]|ss)");
+        assert_eq!(
+            rewrite("(?i)[\u{fb03}\u{fb00}]").unwrap(),
+            "(?i)(?:[\u{fb03}\u{fb00}]|ff|ffi)"
+        );
+        for p in ["(?i)[^\u{df}]", "[\u{df}]", r"(?i)\w", "(?i)[a-z]"] {
+            assert_eq!(rewrite(p).unwrap(), p, "{p}");
+        }
+    }
+
+    #[test]
+    fn what_oniguruma_may_join_across_a_group_is_refused() {
+        for p in ["(?i)s(?:s|x)", "(?i)(?:s\\x73)s", "(?i)(?<=[\u{df}])", "(?ix)s s"] {
+            assert!(rewrite(p).is_err(), "{p}");
+        }
+        assert!(rewrite("(?i)a(?:s|x)").is_ok());
+    }
+
+    #[test]
+    fn the_table_is_unicode_s_foldings_to_several() {
+        assert_eq!(multi_fold_chars().count(), 104);
+        for (to, from) in MULTI {
+            for c in from.chars() {
+                assert!(to.chars().count() > 1, "{c}");
+            }
+        }
+    }
+}
