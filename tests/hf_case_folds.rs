@@ -125,7 +125,9 @@ fn full_folds(python: &str) -> Vec<(char, String)> {
 
 /// `s` written with `\x{..}` escapes, safe in any place of a pattern.
 fn escaped(s: &str) -> String {
-    s.chars().map(|c| format!("\\x{{{:X}}}", c as u32)).collect()
+    s.chars()
+        .map(|c| format!("\\x{{{:X}}}", c as u32))
+        .collect()
 }
 
 /// The patterns for one character `c` whose folding is `f`: each rule
@@ -133,7 +135,10 @@ fn escaped(s: &str) -> String {
 fn patterns_for(c: char, f: &str) -> Vec<String> {
     let fs: Vec<char> = f.chars().collect();
     let upper: String = f.to_uppercase();
-    let (head, tail) = (escaped(&f[..fs[0].len_utf8()]), escaped(&f[fs[0].len_utf8()..]));
+    let (head, tail) = (
+        escaped(&f[..fs[0].len_utf8()]),
+        escaped(&f[fs[0].len_utf8()..]),
+    );
     let last = escaped(&fs[fs.len() - 1].to_string());
     let before_last = escaped(&f[..f.len() - fs[fs.len() - 1].len_utf8()]);
     let cx = escaped(&c.to_string());
@@ -148,7 +153,11 @@ fn patterns_for(c: char, f: &str) -> Vec<String> {
         format!("(?i)[{c}]"),
         format!("(?i)[a{c}]"),
         format!("(?i)[{head}{c}]"),
-        format!("(?i)[{}-{}]", escaped(&prev.to_string()), escaped(&next.to_string())),
+        format!(
+            "(?i)[{}-{}]",
+            escaped(&prev.to_string()),
+            escaped(&next.to_string())
+        ),
         format!("(?i)[^{c}]"),
         format!("(?i)[^a]\\z"),
         format!("(?i)[{c}]\\z"),
@@ -225,6 +234,42 @@ fn every_folding_to_several_cuts_as_the_library() {
     assert!(refused.is_empty(), "{refused:?}");
 }
 
+/// Classes by name fold one to one (properties, `\p{Lu}`, not at all),
+/// bracketed ones (POSIX's and `\w` inside brackets too) to several: at
+/// the end of a text that is a folding, one character or the whole
+/// folding is taken.
+#[test]
+fn classes_inside_brackets_only_fold_to_several() {
+    let Some(python) = hf::python() else { return };
+    let texts: Vec<String> = full_folds(&python)
+        .into_iter()
+        .flat_map(|(c, f)| [c.to_string(), f.to_uppercase(), f])
+        .collect();
+    let jobs: Vec<(String, Vec<String>)> = [
+        r"(?i)\w\z",
+        r"(?i)[\w]\z",
+        r"(?i)\p{Ll}\z",
+        r"(?i)\p{Lu}\z",
+        r"(?i)\P{Lu}\z",
+        r"(?i)\p{^Ll}\z",
+        r"(?i)\p{Upper}+",
+        r"(?i)[[:upper:]]\z",
+        r"(?i)[\p{L}]\z",
+        r"(?i).\z",
+        r"(?i)[[:lower:]]\z",
+        r"(?i)[[:alpha:][:digit:]]\z",
+        r"(?i)[^a]\z",
+        r"(?i)[^\W]\z",
+        r"(?i)[\x{80}-\x{10FFFF}]\z",
+    ]
+    .iter()
+    .map(|p| (p.to_string(), texts.clone()))
+    .collect();
+    let (wrong, refused) = differences(&python, &jobs);
+    assert_same(&wrong);
+    assert!(refused.is_empty(), "{refused:?}");
+}
+
 /// The pieces random patterns under `(?i)` cut random texts into, from a
 /// fixed seed: letters of foldings to several, the characters folding to
 /// them, classes and groups and repetitions around them.
@@ -234,18 +279,49 @@ fn random_patterns_fold_as_the_library() {
     let mut rng = Rng(0x00f0_1d5e);
     let letters: Vec<&str> = vec![
         "s", "S", "\u{17f}", "t", "f", "F", "i", "I", "l", "\u{df}", "\u{1e9e}", "\u{fb00}",
-        "\u{fb01}", "\u{fb03}", "\u{fb05}", "\u{fb06}", "\u{130}", "\u{307}", "\u{3b9}",
-        "\u{399}", "\u{3b1}", "\u{342}", "\u{1fb3}", "\u{1fbc}", "\u{1fb7}", "a", "x",
+        "\u{fb01}", "\u{fb03}", "\u{fb05}", "\u{fb06}", "\u{130}", "\u{307}", "\u{3b9}", "\u{399}",
+        "\u{3b1}", "\u{342}", "\u{1fb3}", "\u{1fbc}", "\u{1fb7}", "a", "x",
     ];
     let atoms: Vec<&str> = vec![
-        "[\u{df}]", "[s\u{df}]", "[\u{fb00}\u{fb03}]", "[^a]", "(?:s)", "(?:f)", "\\x{DF}", ".",
-        "\\w", "(?-i:s)", "[a-z]", "(?:s|\u{df})", "(?:\\x{73})", "(s)", "(?=\u{df})", "\\x73",
+        "[\u{df}]",
+        "[s\u{df}]",
+        "[\u{fb00}\u{fb03}]",
+        "[^a]",
+        "(?:s)",
+        "(?:f)",
+        "\\x{DF}",
+        ".",
+        "\\w",
+        "(?-i:s)",
+        "[a-z]",
+        "(?:s|\u{df})",
+        "(?:\\x{73})",
+        "(s)",
+        "(?=\u{df})",
+        "\\x73",
     ];
     // Each form of a few foldings, for the texts.
     let forms: Vec<&str> = vec![
-        "ss", "SS", "\u{17f}s", "\u{df}", "\u{1e9e}", "ffi", "FFI", "\u{fb03}", "\u{fb00}i",
-        "f\u{fb01}", "ff", "st", "\u{fb05}", "i\u{307}", "\u{130}", "\u{3b1}\u{3b9}",
-        "\u{391}\u{399}", "\u{1fb3}", "\u{1fbc}", "\u{3b1}\u{342}\u{3b9}",
+        "ss",
+        "SS",
+        "\u{17f}s",
+        "\u{df}",
+        "\u{1e9e}",
+        "ffi",
+        "FFI",
+        "\u{fb03}",
+        "\u{fb00}i",
+        "f\u{fb01}",
+        "ff",
+        "st",
+        "\u{fb05}",
+        "i\u{307}",
+        "\u{130}",
+        "\u{3b1}\u{3b9}",
+        "\u{391}\u{399}",
+        "\u{1fb3}",
+        "\u{1fbc}",
+        "\u{3b1}\u{342}\u{3b9}",
     ];
     let quantifiers = ["", "", "", "", "+", "*", "?", "{2}", "{1}", "+?"];
     let mut jobs = Vec::new();
@@ -302,7 +378,13 @@ fn what_cannot_be_folded_exactly_is_refused_by_name() {
     }
     // Where the edge cannot join two letters into one character, or no
     // `(?i)` reaches them, nothing is refused.
-    for pattern in ["(?i)a(?:s|x)", "s(?:s|x)", "(?i)s(s)", "(?i)(?<=\u{df})x", "(?x)s s"] {
+    for pattern in [
+        "(?i)a(?:s|x)",
+        "s(?:s|x)",
+        "(?i)s(s)",
+        "(?i)(?<=\u{df})x",
+        "(?x)s s",
+    ] {
         assert_eq!(refusal(pattern), None, "{pattern}");
     }
 }

@@ -19,7 +19,8 @@
 //! A repeated character is not part of the string before it (`(?i)ss+`
 //! does not match `ß`), a group without a name holding only letters is
 //! (`(?i)(?:s)s` matches `ß`), and a class outside brackets (`\w`,
-//! `\p{Ll}`, `.`) never folds to several. Where Oniguruma's way of
+//! `\p{Ll}`, `.`) never folds to several; a property outside brackets
+//! (`\p{Lu}`) does not fold at all. Where Oniguruma's way of
 //! building strings across a group's edge would decide whether two
 //! letters fold together, the pattern is refused by name instead.
 //!
@@ -441,12 +442,20 @@ impl Folder {
             return Ok(());
         }
         let non_capturing = rest.starts_with("(?:");
-        self.last = if non_capturing { edge(self.last) } else { Last::Other };
+        self.last = if non_capturing {
+            edge(self.last)
+        } else {
+            Last::Other
+        };
         self.body(inner)?;
         if self.peek(0) == Some(')') {
             self.copy(1);
         }
-        self.last = if non_capturing { edge(self.last) } else { Last::Other };
+        self.last = if non_capturing {
+            edge(self.last)
+        } else {
+            Last::Other
+        };
         Ok(())
     }
 
@@ -571,7 +580,11 @@ impl Folder {
                 "has the class {text} under (?i) in a look-behind, where Oniguruma also \
                  matches the folding of {} to several characters: a look-behind of more than \
                  one length, which bpeek's regex engine does not run",
-                shown(multi_fold_chars().find(|&c| class_holds(&text, c)).unwrap_or('?'))
+                shown(
+                    multi_fold_chars()
+                        .find(|&c| class_holds(&text, c))
+                        .unwrap_or('?')
+                )
             ));
         }
         self.flush();
@@ -592,6 +605,16 @@ impl Folder {
     fn escape(&mut self, flags: Flags) -> Result<(), String> {
         match read_escape(&self.chars[self.i..]) {
             (len, Some(c)) => self.literal(c, len, flags),
+            // A property outside brackets does not fold at all there
+            // (`(?i)\p{Lu}` does not match `s`), not even one to one.
+            (len, None) if flags.casei && matches!(self.peek(1), Some('p' | 'P')) && len > 2 => {
+                self.flush();
+                self.out.push_str("(?-i:");
+                self.copy(len);
+                self.out.push(')');
+                self.last = Last::Other;
+                Ok(())
+            }
             (len, None) => {
                 self.other(len);
                 Ok(())
@@ -613,7 +636,9 @@ fn read_escape(chars: &[char]) -> (usize, Option<char>) {
             .take(most)
             .take_while(|c| c.is_ascii_hexdigit())
             .collect();
-        let c = u32::from_str_radix(&digits, 16).ok().and_then(char::from_u32);
+        let c = u32::from_str_radix(&digits, 16)
+            .ok()
+            .and_then(char::from_u32);
         (digits.len(), c)
     };
     let to = |close: char| chars.iter().position(|&c| c == close).map(|p| p + 1);
@@ -646,7 +671,10 @@ fn read_escape(chars: &[char]) -> (usize, Option<char>) {
             let len = chars[3..].iter().position(|&c| c == close);
             (len.map_or(2, |l| l + 4), None)
         }
-        '0'..='9' => (1 + chars[1..].iter().take_while(|c| c.is_ascii_digit()).count(), None),
+        '0'..='9' => (
+            1 + chars[1..].iter().take_while(|c| c.is_ascii_digit()).count(),
+            None,
+        ),
         c if c.is_ascii_alphanumeric() => (2, None),
         c => (2, Some(c)),
     }
@@ -747,7 +775,8 @@ fn quantifier_len(chars: &[char]) -> Option<usize> {
         None => (inner.as_str(), None),
     };
     let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-    let ok = digits(lo) && hi.is_none_or(digits) && !(lo.is_empty() && hi.is_none_or(str::is_empty));
+    let ok =
+        digits(lo) && hi.is_none_or(digits) && !(lo.is_empty() && hi.is_none_or(str::is_empty));
     ok.then_some(close + 1)
 }
 
@@ -759,21 +788,31 @@ mod tests {
     fn strings_are_read_from_the_left_two_or_three_letters_at_a_time() {
         assert_eq!(rewrite("(?i)sss").unwrap(), "(?i)(?:ss|\u{df}|\u{1e9e})s");
         assert_eq!(rewrite("(?i)Ffi").unwrap(), "(?i)(?:Ffi|\u{fb03})");
-        assert_eq!(
-            rewrite("(?i)\u{df}").unwrap(),
-            "(?i)(?:\u{df}|\u{1e9e}|ss)"
-        );
+        assert_eq!(rewrite("(?i)\u{df}").unwrap(), "(?i)(?:\u{df}|\u{1e9e}|ss)");
         // Escaped letters and a group of letters are part of the string.
-        assert_eq!(rewrite(r"(?i)\x73(?:s)").unwrap(), "(?i)(?:\\x73s|\u{df}|\u{1e9e})");
+        assert_eq!(
+            rewrite(r"(?i)\x73(?:s)").unwrap(),
+            "(?i)(?:\\x73s|\u{df}|\u{1e9e})"
+        );
         assert_eq!(rewrite("(?i)s{1}s").unwrap(), "(?i)(?:ss|\u{df}|\u{1e9e})");
     }
 
     #[test]
     fn repetitions_looks_behind_and_other_flags_fold_one_to_one() {
-        for p in ["(?i)ss+", "(?i)s(?-i)s", "(?i)(?<=ss)x", "(?i:s)s", "ss", "(?i)s(s)"] {
+        for p in [
+            "(?i)ss+",
+            "(?i)s(?-i)s",
+            "(?i)(?<=ss)x",
+            "(?i:s)s",
+            "ss",
+            "(?i)s(s)",
+        ] {
             assert_eq!(rewrite(p).unwrap(), p, "{p}");
         }
-        assert_eq!(rewrite("(?i)s\u{df}+").unwrap(), "(?i)s(?:\u{df}|\u{1e9e}|ss)+");
+        assert_eq!(
+            rewrite("(?i)s\u{df}+").unwrap(),
+            "(?i)s(?:\u{df}|\u{1e9e}|ss)+"
+        );
     }
 
     #[test]
@@ -790,7 +829,12 @@ mod tests {
 
     #[test]
     fn what_oniguruma_may_join_across_a_group_is_refused() {
-        for p in ["(?i)s(?:s|x)", "(?i)(?:s\\x73)s", "(?i)(?<=[\u{df}])", "(?ix)s s"] {
+        for p in [
+            "(?i)s(?:s|x)",
+            "(?i)(?:s\\x73)s",
+            "(?i)(?<=[\u{df}])",
+            "(?ix)s s",
+        ] {
             assert!(rewrite(p).is_err(), "{p}");
         }
         assert!(rewrite("(?i)a(?:s|x)").is_ok());
@@ -802,6 +846,26 @@ mod tests {
         for (to, from) in MULTI {
             for c in from.chars() {
                 assert!(to.chars().count() > 1, "{c}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod shape {
+    use crate::formats::regex_check::compile_oniguruma;
+
+    /// A property kept from folding keeps the shapes the linear-time
+    /// check accepts.
+    #[test]
+    fn properties_kept_from_folding_pass_the_shape_check() {
+        for p in [
+            r"(?i)\p{L}+(?!\p{N})",
+            r"(?i)\p{Lu}+(?!\p{Ll})",
+            r"(?i)(?=\p{L})[^a-z]",
+        ] {
+            if let Err(e) = compile_oniguruma(p, "t") {
+                panic!("{e}");
             }
         }
     }
