@@ -390,16 +390,17 @@ fn split_patterns_of_classes_cut_every_code_point_as_the_library() {
 
 /// The constructs of Oniguruma that are not classes, each in a `Split`
 /// over every code point: case folding (`(?i)`; one character to one, as
-/// in `K` for the Kelvin sign), word boundaries (by Oniguruma's `\w`: the
+/// in `K` for the Kelvin sign, and to several, as `ß` to `ss`), word boundaries (by Oniguruma's `\w`: the
 /// texts put every code point after and before `a`, so each side of each
 /// boundary meets every code point; a bare `\b` or `\B.` would cut the
 /// texts into millions of pieces and tell no more than `a\b.` and the
 /// runs do), the end before a last newline (`\Z`), a line break (`\R`)
 /// and a grapheme cluster (`\X`). Each cuts as the library cuts, or the
 /// file is refused naming it ([`constructs_bpeek_refuses_are_named`]).
-const CONSTRUCTS: [&str; 9] = [
+const CONSTRUCTS: [&str; 10] = [
     r"(?i)k",
     r"(?i)[a-z]+",
+    r"(?i)\x{DF}|ffi|[\x{130}\x{1FB3}]",
     r".\Z",
     r"\R",
     r"\X",

@@ -129,10 +129,14 @@ pub(crate) fn byte_level_bpe(name: &str, file: HfFile) -> Result<Tokenizer> {
     tok.set_decoder_after_bytes(decoder_after_bytes(file.decoder)?);
     if let Some(list) = text.patterns {
         // Oniguruma's classes, as the library reads the patterns.
-        let list: Vec<String> = list
+        let list = list
             .iter()
-            .map(|p| crate::formats::onig_classes::translate(p))
-            .collect();
+            .enumerate()
+            .map(|(i, p)| {
+                let path = format!("pre_tokenizer: split pattern {i}");
+                crate::formats::regex_check::oniguruma_source(p, &path)
+            })
+            .collect::<Result<Vec<String>>>()?;
         let list: Vec<&str> = list.iter().map(String::as_str).collect();
         tok.set_split(crate::pretokenize::regex_split::RegexChain::new(
             "pre_tokenizer",

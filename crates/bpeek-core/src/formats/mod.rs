@@ -20,6 +20,7 @@ pub mod limits;
 pub mod load;
 pub mod ollama;
 pub mod onig_classes;
+pub mod onig_fold;
 pub mod rank_lines;
 pub mod regex_check;
 pub mod same_file;

@@ -28,22 +28,25 @@ pub fn compile(pattern: &str, path: &str) -> Result<FileRegex> {
     compile_shown(pattern, pattern, path)
 }
 
-/// Compile a Hugging Face `Split` or `Replace` pattern, its classes read
-/// as the library's engine (Oniguruma) reads them
-/// ([`crate::formats::onig_classes`]); a refusal quotes it as the file
-/// writes it.
+/// Compile a Hugging Face `Split` or `Replace` pattern, read as the
+/// library's engine (Oniguruma) reads it ([`oniguruma_source`]); a
+/// refusal quotes it as the file writes it.
 pub fn compile_oniguruma(pattern: &str, path: &str) -> Result<FileRegex> {
+    compile_shown(&oniguruma_source(pattern, path)?, pattern, path)
+}
+
+/// A Hugging Face pattern written for bpeek's engine: its folding to
+/// several characters under `(?i)` spelt out
+/// ([`crate::formats::onig_fold`]), then its classes read as Oniguruma
+/// reads them ([`crate::formats::onig_classes`]); or the refusal, naming
+/// `path`, of what bpeek does not run as Oniguruma does.
+pub fn oniguruma_source(pattern: &str, path: &str) -> Result<String> {
+    let refuse = |why: &str| Error::input(format!("{path}: the regex {} {why}", quoted(pattern)));
     if let Some(why) = crate::formats::onig_classes::not_run(pattern) {
-        return Err(Error::input(format!(
-            "{path}: the regex {} {why}",
-            quoted(pattern)
-        )));
+        return Err(refuse(why));
     }
-    compile_shown(
-        &crate::formats::onig_classes::translate(pattern),
-        pattern,
-        path,
-    )
+    let folded = crate::formats::onig_fold::rewrite(pattern).map_err(|why| refuse(&why))?;
+    Ok(crate::formats::onig_classes::translate(&folded))
 }
 
 /// Compile `pattern`, naming it `shown` in a refusal.
