@@ -244,28 +244,35 @@ pub fn strip_groups(e: &Expr) -> &Expr {
 
 /// The characters a one-character expression matches.
 pub fn class_of(e: &Expr) -> Option<regex_syntax::hir::ClassUnicode> {
-    use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind};
     match strip_groups(e) {
-        Expr::Delegate {
-            inner,
-            casei: false,
-        } => {
-            let hir = regex_syntax::parse(inner).ok()?;
-            match hir.kind() {
-                HirKind::Class(Class::Unicode(c)) => Some(c.clone()),
-                HirKind::Literal(lit) => {
-                    let s = std::str::from_utf8(&lit.0).ok()?;
-                    let mut chars = s.chars();
-                    let (Some(c), None) = (chars.next(), chars.next()) else {
-                        return None;
-                    };
-                    Some(ClassUnicode::new([ClassUnicodeRange::new(c, c)]))
-                }
-                _ => None,
-            }
-        }
-        Expr::Literal { val, casei: false } => {
+        Expr::Delegate { inner, casei } => class_of_source(inner, *casei),
+        Expr::Literal { val, casei } => {
             let mut chars = val.chars();
+            let (Some(_), None) = (chars.next(), chars.next()) else {
+                return None;
+            };
+            class_of_source(&regex_syntax::escape(val), *casei)
+        }
+        _ => None,
+    }
+}
+
+/// The characters a piece of pattern matching one character matches, each
+/// case of it under `(?i)` (folded one to one, as the engine folds: a
+/// folding to several has been written out before).
+fn class_of_source(source: &str, casei: bool) -> Option<regex_syntax::hir::ClassUnicode> {
+    use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind};
+    let hir = if casei {
+        regex_syntax::parse(&format!("(?i:{source})"))
+    } else {
+        regex_syntax::parse(source)
+    }
+    .ok()?;
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(c)) => Some(c.clone()),
+        HirKind::Literal(lit) => {
+            let s = std::str::from_utf8(&lit.0).ok()?;
+            let mut chars = s.chars();
             let (Some(c), None) = (chars.next(), chars.next()) else {
                 return None;
             };
@@ -292,6 +299,10 @@ mod tests {
             r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+",
             r"\d+",
             r"(a+)+",
+            // Case makes no difference to spaces: still a run that gives
+            // back one character.
+            r"(?i)\s+(?!\S)|\w+",
+            r"(?i)[a-z]+(?![0-9])",
         ] {
             assert!(!refused(p), "{p}");
         }
@@ -313,6 +324,9 @@ mod tests {
             r"\s+(?!\s)x",
             r"a+b?(?=c)",
             r"\w+(?!\d)",
+            // Under (?i) `a` and `A` are one class: the run gives back all.
+            r"(?i)a+(?!A)",
+            r"(?i)[a-z]+(?![K])",
             // Digits in threes from the right: each match looks to the end
             // of its run of digits, so a run of n costs n * n / 3.
             r"\p{N}{1,3}(?=(?:\p{N}{3})*(?:\P{N}|$))",
