@@ -18,14 +18,14 @@ use std::path::Path;
 type TokenId = u32;
 type Pair = (TokenId, TokenId);
 
+#[path = "src/models/laid_tables.rs"]
+#[allow(dead_code)]
+mod laid_tables;
 #[path = "src/merge.rs"]
 #[allow(dead_code)]
 mod merge;
 #[path = "src/models/rank_pairs.rs"]
 mod rank_pairs;
-#[path = "src/models/laid_tables.rs"]
-#[allow(dead_code)]
-mod laid_tables;
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");

@@ -317,9 +317,7 @@ impl RankModel {
                 }
                 let mut symbols: Vec<TokenId> =
                     bytes.iter().map(|&b| self.byte_ids[b as usize]).collect();
-                apply_ranked(&mut symbols, |p| {
-                    self.ranks.get(p).filter(|(r, _)| *r < id)
-                });
+                apply_ranked(&mut symbols, |p| self.ranks.get(p).filter(|(r, _)| *r < id));
                 match symbols[..] {
                     [left, right] => Some(MadeBy {
                         rank: id,

@@ -123,7 +123,11 @@ pub fn lay_out_pairs(pairs: impl ExactSizeIterator<Item = ((u32, u32), u32)>) ->
         }
         table[s] = [left, right, made];
     }
-    table.iter().flatten().flat_map(|v| v.to_le_bytes()).collect()
+    table
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect()
 }
 
 /// The id `(left, right)` makes in a pair `table`.
@@ -190,7 +194,11 @@ mod tests {
         for _ in 0..5000 {
             let len = (dice(&mut seed) % 22) as usize;
             let key: Vec<u8> = (0..len).map(|_| (dice(&mut seed) % 4) as u8).collect();
-            assert_eq!(find_token(&table, &key, token), map.get(&key).copied(), "{key:?}");
+            assert_eq!(
+                find_token(&table, &key, token),
+                map.get(&key).copied(),
+                "{key:?}"
+            );
         }
     }
 
@@ -199,7 +207,10 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut map: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         while map.len() < 4000 {
-            let pair = ((dice(&mut seed) % 300) as u32, (dice(&mut seed) % 300) as u32);
+            let pair = (
+                (dice(&mut seed) % 300) as u32,
+                (dice(&mut seed) % 300) as u32,
+            );
             let made = 300 + map.len() as u32;
             map.entry(pair).or_insert(made);
         }
@@ -207,7 +218,11 @@ mod tests {
         assert!(well_formed(&table, PAIR_SLOT));
         for a in 0..310 {
             for b in 0..310 {
-                assert_eq!(find_pair(&table, a, b), map.get(&(a, b)).copied(), "{a} {b}");
+                assert_eq!(
+                    find_pair(&table, a, b),
+                    map.get(&(a, b)).copied(),
+                    "{a} {b}"
+                );
             }
         }
         let listed: FxHashMap<(u32, u32), u32> = pairs(&table).collect();
@@ -218,7 +233,10 @@ mod tests {
     fn tables_without_an_empty_slot_or_of_a_wrong_size_are_not_well_formed() {
         let full: Vec<u8> = [1u32, 2].iter().flat_map(|v| v.to_le_bytes()).collect();
         assert!(!well_formed(&full, 1));
-        assert!(!well_formed(&lay_out_tokens([&b"a"[..]].into_iter())[..4], 1));
+        assert!(!well_formed(
+            &lay_out_tokens([&b"a"[..]].into_iter())[..4],
+            1
+        ));
         assert!(well_formed(&lay_out_tokens([&b"a"[..]].into_iter()), 1));
     }
 }
