@@ -72,10 +72,6 @@ pub struct RankModel {
     /// short chunk's look-ups are of these, and outside ASCII most chunks
     /// are short and new.
     byte_pairs: OnceLock<Arc<[(u32, TokenId)]>>,
-    /// The same, as the build laid it out for a built-in tokenizer
-    /// (little-endian `rank, id` by the two bytes), read instead of
-    /// looking up 65,536 pairs.
-    laid_byte_pairs: Option<&'static [u8]>,
     /// Tokens by their bytes, for taking a chunk whole (rank files only).
     whole: Option<ByteIndex>,
 }
@@ -86,11 +82,18 @@ pub struct RankModel {
 #[derive(Debug, Clone)]
 enum PairRanks {
     Map(FxHashMap<Pair, (u32, TokenId)>),
-    Laid {
-        slots: &'static [u8],
-        /// The pairs as a map, made only if asked for.
-        map: OnceLock<FxHashMap<Pair, (u32, TokenId)>>,
-    },
+    Laid(Box<LaidPairs>),
+}
+
+/// A built-in tokenizer's pair tables, as the build laid them out.
+#[derive(Debug, Clone)]
+struct LaidPairs {
+    slots: &'static [u8],
+    /// The rank and id of each pair of two bytes (little-endian `rank,
+    /// id` by the two bytes), read instead of looking up 65,536 pairs.
+    byte_pairs: &'static [u8],
+    /// The pairs as a map, made only if asked for.
+    map: OnceLock<FxHashMap<Pair, (u32, TokenId)>>,
 }
 
 impl PairRanks {
@@ -98,8 +101,8 @@ impl PairRanks {
     fn get(&self, (left, right): Pair) -> Option<(u32, TokenId)> {
         match self {
             PairRanks::Map(m) => m.get(&(left, right)).copied(),
-            PairRanks::Laid { slots, .. } => {
-                laid_tables::find_pair(slots, left, right).map(|id| (id, id))
+            PairRanks::Laid(laid) => {
+                laid_tables::find_pair(laid.slots, left, right).map(|id| (id, id))
             }
         }
     }
@@ -107,8 +110,8 @@ impl PairRanks {
     fn map(&self) -> &FxHashMap<Pair, (u32, TokenId)> {
         match self {
             PairRanks::Map(m) => m,
-            PairRanks::Laid { slots, map } => map.get_or_init(|| {
-                laid_tables::pairs(slots)
+            PairRanks::Laid(laid) => laid.map.get_or_init(|| {
+                laid_tables::pairs(laid.slots)
                     .map(|(pair, id)| (pair, (id, id)))
                     .collect()
             }),
@@ -236,7 +239,6 @@ impl RankModel {
             merges,
             ranks: PairRanks::Map(ranks),
             byte_pairs: OnceLock::new(),
-            laid_byte_pairs: None,
             whole,
         }
     }
@@ -258,12 +260,12 @@ impl RankModel {
             tie: TieRule::First,
             source: MergeSource::Ranks,
             merges: Vec::new(),
-            ranks: PairRanks::Laid {
+            ranks: PairRanks::Laid(Box::new(LaidPairs {
                 slots: pair_slots,
+                byte_pairs,
                 map: OnceLock::new(),
-            },
+            })),
             byte_pairs: OnceLock::new(),
-            laid_byte_pairs: Some(byte_pairs),
             whole: Some(whole),
         })
     }
@@ -419,9 +421,10 @@ impl RankModel {
     /// bytes (`u32::MAX` for none).
     fn byte_pair_table(&self) -> &[(u32, TokenId)] {
         self.byte_pairs.get_or_init(|| {
-            if let Some(laid) = self.laid_byte_pairs {
+            if let PairRanks::Laid(laid) = &self.ranks {
                 let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
                 return laid
+                    .byte_pairs
                     .chunks_exact(8)
                     .map(|c| (word(&c[..4]), word(&c[4..])))
                     .collect();

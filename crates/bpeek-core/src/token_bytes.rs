@@ -81,7 +81,7 @@ impl TokenBytes {
     /// time a built-in tokenizer took to load): a token whose ends are
     /// wrong is empty (see [`Self::token`]), never a panic.
     pub fn from_static(bytes: &'static [u8], ends: &'static [u8]) -> Option<Self> {
-        (ends.len() % 4 == 0).then_some(TokenBytes {
+        ends.len().is_multiple_of(4).then_some(TokenBytes {
             bytes: Cow::Borrowed(bytes),
             ends: Ends::Static(ends),
         })

@@ -68,7 +68,7 @@ fn word(table: &[u8], i: usize) -> u32 {
 pub fn well_formed(table: &[u8], slot: usize) -> bool {
     let size = 4 * slot;
     let slots = table.len() / size;
-    table.len() % size == 0
+    table.len().is_multiple_of(size)
         && slots >= 2
         && slots.is_power_of_two()
         && (0..slots).any(|s| word(table, s * slot + slot - 1) == EMPTY)
