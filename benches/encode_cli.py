@@ -9,8 +9,9 @@ inside Python with the tokenizer loaded beforehand, so the anchor is the
 call alone; and whole `bpeek encode` processes (`--format text`, `json`,
 `json --tokens`, `ids`, `--count`, `--lines --format ids`), median of 5,
 output to /dev/null. The last columns are the ratios quicktok / bpeek (above
-1: the bpeek process is faster). BPEEK names the binary (default
-target/release/bpeek). Needs `pip install quicktok-v1`.
+1: the bpeek process is faster). Before each tokenizer's rows, the process
+that only starts and loads it (`--count hello`), median of 21. BPEEK names
+the binary (default target/release/bpeek). Needs `pip install quicktok-v1`.
 """
 
 import os
@@ -50,6 +51,11 @@ def main():
     )
     for name in ["cl100k", "o200k"]:
         enc = quicktok.get_encoding(f"{name}_base")
+        start = [bpeek, "encode", "--tokenizer", name, "--count", "hello"]
+        started = median_time(
+            lambda: subprocess.run(start, stdout=subprocess.DEVNULL, check=True), times=21
+        )
+        print(f"{name}: the process that starts and loads it, {started * 1000:.1f} ms", flush=True)
         for path in sys.argv[1:]:
             # newline="": the text as it is, carriage returns too.
             text = open(path, encoding="utf-8", newline="").read()

@@ -178,6 +178,29 @@ fn built_in_tables_equal_the_rank_data_read_at_run_time() {
             built_in.ranked_pairs().len() >= tokens.len() - 256,
             "{name}"
         );
+        // The tables read in place find each token by its bytes, and merge
+        // any chunk as the maps made from the rank data do.
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for (id, bytes) in tokens.iter().enumerate() {
+            built_in.chunk_ids(bytes, false, &mut ours);
+            assert_eq!(ours, [id as u32], "{name} id {id}");
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for k in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Pieces of two tokens joined, cut anywhere: most are no token.
+            let (a, b) = (
+                &tokens[seed as usize % tokens.len()],
+                &tokens[(seed >> 32) as usize % tokens.len()],
+            );
+            let joined = [a.as_slice(), b.as_slice()].concat();
+            let chunk = &joined[(k % joined.len().max(1))..];
+            built_in.chunk_ids(chunk, false, &mut ours);
+            read.chunk_ids(chunk, false, &mut theirs);
+            assert_eq!(ours, theirs, "{name} {chunk:?}");
+        }
         for (text, id) in [("<|endoftext|>", first_special), ("a", 64)] {
             assert_eq!(built_in.encode(text, true), [id], "{name} {text}");
         }

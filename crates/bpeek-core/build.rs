@@ -4,9 +4,12 @@
 //! files it reads (`src/models/rank_pairs.rs`). Loading then only copies tables
 //! instead of decoding base64 and replaying every token's merges.
 //!
-//! The table written for each is, in little-endian u32s: the token count
-//! `n`; `n + 1` offsets into the bytes that follow; the bytes; the pair
-//! count; then `left, right, made` for each pair.
+//! The files written for each, in little-endian u32s: `NAME.ranks`, the
+//! token count `n`, `n + 1` offsets into the bytes that follow, the bytes;
+//! `NAME.token_slots` and `NAME.pair_slots`, hash tables of the ids by
+//! token bytes and by the pair that makes them, read in place (see
+//! `src/models/laid_tables.rs`); and `NAME.byte_pairs`, the rank and id
+//! each pair of two bytes makes (`u32::MAX, 0` for none), by the two bytes.
 
 use rustc_hash::FxHashMap;
 use std::path::Path;
@@ -15,6 +18,9 @@ use std::path::Path;
 type TokenId = u32;
 type Pair = (TokenId, TokenId);
 
+#[path = "src/models/laid_tables.rs"]
+#[allow(dead_code)]
+mod laid_tables;
 #[path = "src/merge.rs"]
 #[allow(dead_code)]
 mod merge;
@@ -25,6 +31,7 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/merge.rs");
     println!("cargo::rerun-if-changed=src/models/rank_pairs.rs");
+    println!("cargo::rerun-if-changed=src/models/laid_tables.rs");
     let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
     // Each built-in tokenizer and its first special id: its ordinary tokens
     // are the ranks below it.
@@ -60,15 +67,37 @@ fn main() {
         );
         let mut pairs: Vec<(Pair, u32)> = pairs.into_iter().map(|(p, (_, id))| (p, id)).collect();
         pairs.sort_unstable();
-        std::fs::write(
-            Path::new(&out).join(format!("{name}.ranks")),
-            table(&tokens, &pairs),
-        )
-        .unwrap_or_else(|e| panic!("{name}: cannot write its table: {e}"));
+        let by_pair: FxHashMap<Pair, u32> = pairs.iter().copied().collect();
+        let byte_pairs = (0..1usize << 16).flat_map(|ab| {
+            let pair = (byte_ids[ab >> 8], byte_ids[ab & 0xff]);
+            match by_pair.get(&pair) {
+                Some(&id) => [id, id],
+                None => [u32::MAX, 0],
+            }
+        });
+        let files = [
+            ("ranks", table(&tokens)),
+            (
+                "token_slots",
+                laid_tables::lay_out_tokens(tokens.iter().map(Vec::as_slice)),
+            ),
+            (
+                "pair_slots",
+                laid_tables::lay_out_pairs(pairs.iter().copied()),
+            ),
+            (
+                "byte_pairs",
+                byte_pairs.flat_map(u32::to_le_bytes).collect(),
+            ),
+        ];
+        for (kind, data) in files {
+            std::fs::write(Path::new(&out).join(format!("{name}.{kind}")), data)
+                .unwrap_or_else(|e| panic!("{name}: cannot write its {kind}: {e}"));
+        }
     }
 }
 
-fn table(tokens: &[Vec<u8>], pairs: &[(Pair, u32)]) -> Vec<u8> {
+fn table(tokens: &[Vec<u8>]) -> Vec<u8> {
     let mut out = Vec::new();
     let put = |out: &mut Vec<u8>, v: usize| {
         out.extend_from_slice(&u32::try_from(v).expect("fits in u32").to_le_bytes())
@@ -82,12 +111,6 @@ fn table(tokens: &[Vec<u8>], pairs: &[(Pair, u32)]) -> Vec<u8> {
     }
     for t in tokens {
         out.extend_from_slice(t);
-    }
-    put(&mut out, pairs.len());
-    for &((a, b), id) in pairs {
-        for v in [a, b, id] {
-            put(&mut out, v as usize);
-        }
     }
     out
 }

@@ -52,57 +52,92 @@ pub fn push_ids(out: &mut Vec<u8>, ids: &[TokenId]) {
 
 /// `ids` with `separator` between them, onto `out`. The room for the
 /// longest id and its separator is made once and the digits written in
-/// place: pushing each number's bytes cost more than making them.
+/// place: a number below 10^8 (every id of the built-in vocabularies) as
+/// two table look-ups of four digits, stored as one word whose leading
+/// zeros are then written over; pushing each number's bytes, or making
+/// its digits two at a time, cost more than encoding its token.
 pub fn push_separated(out: &mut Vec<u8>, ids: &[TokenId], separator: u8) {
     let start = out.len();
-    out.resize(start + ids.len() * 11, 0);
+    // Eleven bytes an id (ten digits and a separator), and the eight a
+    // last word stores.
+    out.resize(start + ids.len() * 11 + 8, 0);
     let room = &mut out[start..];
     let mut at = 0;
     for (k, &id) in ids.iter().enumerate() {
-        if k > 0 {
-            room[at] = separator;
-            at += 1;
-        }
-        at += put_decimal(&mut room[at..at + 10], id);
+        room[at] = separator;
+        at += usize::from(k > 0);
+        at += put_decimal(&mut room[at..], id);
     }
     out.truncate(start + at);
 }
 
-/// The two digits of each number below 100.
-const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
+/// The four digits of every number below 10,000 (zeros in front), as the
+/// bytes of a little-endian word.
+static FOUR_DIGITS: [u32; 10_000] = {
+    let mut t = [0u32; 10_000];
+    let mut n = 0;
+    while n < 10_000 {
+        let m = n as u32;
+        t[n] = digit(m / 1000) | digit(m / 100) << 8 | digit(m / 10) << 16 | digit(m) << 24;
+        n += 1;
+    }
+    t
+};
 
-/// `n` in decimal at the start of `room` (10 bytes, the most a `u32`
-/// takes); returns how many bytes it took.
-fn put_decimal(room: &mut [u8], mut n: u32) -> usize {
+/// The ASCII byte of the last decimal digit of `n`.
+const fn digit(n: u32) -> u32 {
+    b'0' as u32 + n % 10
+}
+
+const POWERS_OF_TEN: [u32; 10] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+];
+
+/// `n` in decimal at the start of `room` (at least 10 bytes, and 8 for a
+/// number below 10^8); returns how many bytes it took.
+#[inline(always)]
+fn put_decimal(room: &mut [u8], n: u32) -> usize {
+    if n >= 100_000_000 {
+        return put_large(room, n);
+    }
     let len = decimal_len(n);
-    let mut end = len;
-    while n >= 100 {
-        let pair = (n % 100) as usize * 2;
-        n /= 100;
-        room[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
-        end -= 2;
-    }
-    if n >= 10 {
-        let pair = n as usize * 2;
-        room[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
-    } else {
-        room[end - 1] = b'0' + n as u8;
-    }
+    let high = u64::from(FOUR_DIGITS[(n / 10_000) as usize]);
+    let low = u64::from(FOUR_DIGITS[(n % 10_000) as usize]);
+    // The first digit that counts goes to the lowest byte.
+    let word = (high | low << 32) >> (8 * (8 - len));
+    room[..8].copy_from_slice(&word.to_le_bytes());
     len
 }
 
+/// [`put_decimal`] for `n` of 10^8 or more: its one or two leading
+/// digits, then the eight below them, zeros included.
+#[cold]
+fn put_large(room: &mut [u8], n: u32) -> usize {
+    let (high, low) = (n / 100_000_000, n % 100_000_000);
+    let head = if high >= 10 { 2 } else { 1 };
+    room[..head].copy_from_slice(&FOUR_DIGITS[high as usize].to_le_bytes()[4 - head..]);
+    let low_len = put_decimal(&mut room[head..], low);
+    room.copy_within(head..head + low_len, head + 8 - low_len);
+    room[head..head + 8 - low_len].fill(b'0');
+    head + 8
+}
+
+/// The number of decimal digits of `n`, from its bit length: the guess
+/// `bits * log10(2)` is right or one short.
+#[inline]
 fn decimal_len(n: u32) -> usize {
-    let mut len = 1;
-    let mut bound = 10u64;
-    while u64::from(n) >= bound {
-        len += 1;
-        bound *= 10;
-    }
-    len
+    let bits = 32 - (n | 1).leading_zeros();
+    let guess = (bits * 1233) >> 12;
+    (guess as usize + usize::from(n >= POWERS_OF_TEN[guess as usize])).max(1)
 }
 
 /// `ids` as little-endian unsigned 32-bit integers.
@@ -157,6 +192,16 @@ mod tests {
         let mut ids: Vec<TokenId> = (0..=1000)
             .chain([9, 10, 99, 100, 999_999, 1_000_000])
             .collect();
+        // Around every power of ten and of two, where a number's length
+        // changes and its length is guessed from its bits.
+        for k in 1..10 {
+            let p = 10u32.pow(k);
+            ids.extend([p - 1, p, p + 1]);
+        }
+        for k in 1..32 {
+            let p = 1u32 << k;
+            ids.extend([p - 1, p, p + 1]);
+        }
         for _ in 0..100_000 {
             seed ^= seed << 13;
             seed ^= seed >> 7;

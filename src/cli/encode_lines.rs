@@ -24,7 +24,14 @@ const BATCH_BYTES: usize = 16 << 20;
 
 /// The lines of `text` (without their `\n` or `\r\n`), in order.
 pub fn lines(text: &[u8]) -> Vec<&[u8]> {
-    let mut out: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    // The breaks found by `memchr`, many bytes at a time.
+    let mut out: Vec<&[u8]> = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text) {
+        out.push(&text[start..end]);
+        start = end + 1;
+    }
+    out.push(&text[start..]);
     if text.ends_with(b"\n") || text.is_empty() {
         out.pop();
     }

@@ -225,6 +225,35 @@ impl Tokenizer {
         ))
     }
 
+    /// A built-in tokenizer from the tables its build laid out, read in
+    /// place: its tokens, `token_slots` and `pair_slots` (hash tables of
+    /// the ids by bytes and by pair, see
+    /// [`crate::models::laid_tables`]) and `byte_pairs` (the rank and id
+    /// of each pair of two bytes). Nothing is built but the few small
+    /// tables: the process that encodes one text does not pay for hash
+    /// maps of every token and pair. `None` if a table is damaged.
+    pub(crate) fn from_laid_tables(
+        name: &str,
+        tokens: TokenBytes,
+        token_slots: &'static [u8],
+        pair_slots: &'static [u8],
+        byte_pairs: &'static [u8],
+        pretok: Pretok,
+        specials: Vec<SpecialToken>,
+    ) -> Option<Self> {
+        let by_bytes = ByteIndex::laid(&tokens, token_slots)?;
+        let byte_ids = Self::byte_ids(&by_bytes).ok()?;
+        let model = RankModel::laid(byte_ids, pair_slots, byte_pairs, by_bytes)?;
+        let mut t = Self::with_model(
+            name,
+            Vocab::from_tokens(tokens),
+            Chunker::new(pretok, Default::default()),
+            Model::Ranks(model),
+        );
+        t.added.set_specials(Specials::new(specials));
+        Some(t)
+    }
+
     fn ranked(
         name: &str,
         vocab: Vocab,
@@ -709,7 +738,10 @@ impl Tokenizer {
         allow_special: bool,
         mut cache: Option<&mut EncodeCache>,
     ) -> Vec<TokenId> {
-        let mut ids = Vec::new();
+        // Room for the ids of text of four bytes a token (most text takes
+        // more), up to a million: growing from nothing cost a few copies of
+        // every short text's ids.
+        let mut ids = Vec::with_capacity((bytes.len() / 4 + 4).min(1 << 20));
         // Whether a piece starts the text (nothing came before it).
         let mut first = true;
         self.added.for_each_piece(bytes, allow_special, |piece| {

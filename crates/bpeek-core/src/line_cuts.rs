@@ -97,19 +97,14 @@ pub fn prev_cut(tok: &Tokenizer, text: &str, limit: usize) -> usize {
 /// where `from` and `to` are cuts; `None` if they do not tile it.
 pub fn tokens_between(tok: &Tokenizer, text: &str, from: usize, to: usize) -> Option<Vec<TokenId>> {
     let next = text.get(to..)?.chars().next().map_or(0, char::len_utf8);
-    let ids = tok
-        .encode_bytes(&text.as_bytes()[from..to + next], false)
-        .ok()?;
-    let mut at = from;
-    let mut kept = Vec::with_capacity(ids.len());
-    for id in ids {
-        if at >= to {
-            break;
-        }
-        at += tok.bytes_of(id).len();
-        kept.push(id);
+    let mut ids = tok.try_encode(text.get(from..to + next)?, false).ok()?;
+    // The tokens of the character after `to` are the last few: taken off
+    // the end, rather than every id's length added up from the start.
+    let mut after = 0;
+    while after < next {
+        after += tok.bytes_of(ids.pop()?).len();
     }
-    (at == to).then_some(kept)
+    (after == next).then_some(ids)
 }
 
 /// Where each of `ids` lies when their bytes are laid end to end from

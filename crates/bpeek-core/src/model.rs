@@ -13,6 +13,7 @@ use crate::merge::{Merge, apply_ranked};
 use crate::models::byte_index::ByteIndex;
 use crate::models::char_bpe::CharBpe;
 use crate::models::chunk_cache::ChunkCache;
+use crate::models::laid_tables;
 use crate::models::spm::{PieceType, SpmModel};
 use crate::models::wordpiece::{WordPiece, WordSplit};
 use crate::names::{Mode, TieRule};
@@ -59,10 +60,13 @@ pub(crate) const CACHE_FROM: usize = 1 << 16;
 pub struct RankModel {
     /// The id of each single byte (byte mode).
     byte_ids: Vec<TokenId>,
+    /// Whether some byte has no token of its own (found once: asked for
+    /// every text, and a batch has many short ones).
+    drops_bytes: bool,
     tie: TieRule,
     source: MergeSource,
     merges: Vec<Merge>,
-    ranks: FxHashMap<Pair, (u32, TokenId)>,
+    ranks: PairRanks,
     /// The rank and result of every pair of two single-byte tokens, by the
     /// two bytes, made the first time a long text is encoded: most of a
     /// short chunk's look-ups are of these, and outside ASCII most chunks
@@ -70,6 +74,49 @@ pub struct RankModel {
     byte_pairs: OnceLock<Arc<[(u32, TokenId)]>>,
     /// Tokens by their bytes, for taking a chunk whole (rank files only).
     whole: Option<ByteIndex>,
+}
+
+/// Each pair's rank and the id it makes: a map, or the table the build
+/// laid out for a built-in tokenizer (a rank file's, where a pair's rank is
+/// the id it makes), read in place.
+#[derive(Debug, Clone)]
+enum PairRanks {
+    Map(FxHashMap<Pair, (u32, TokenId)>),
+    Laid(Box<LaidPairs>),
+}
+
+/// A built-in tokenizer's pair tables, as the build laid them out.
+#[derive(Debug, Clone)]
+struct LaidPairs {
+    slots: &'static [u8],
+    /// The rank and id of each pair of two bytes (little-endian `rank,
+    /// id` by the two bytes), read instead of looking up 65,536 pairs.
+    byte_pairs: &'static [u8],
+    /// The pairs as a map, made only if asked for.
+    map: OnceLock<FxHashMap<Pair, (u32, TokenId)>>,
+}
+
+impl PairRanks {
+    #[inline]
+    fn get(&self, (left, right): Pair) -> Option<(u32, TokenId)> {
+        match self {
+            PairRanks::Map(m) => m.get(&(left, right)).copied(),
+            PairRanks::Laid(laid) => {
+                laid_tables::find_pair(laid.slots, left, right).map(|id| (id, id))
+            }
+        }
+    }
+
+    fn map(&self) -> &FxHashMap<Pair, (u32, TokenId)> {
+        match self {
+            PairRanks::Map(m) => m,
+            PairRanks::Laid(laid) => laid.map.get_or_init(|| {
+                laid_tables::pairs(laid.slots)
+                    .map(|(pair, id)| (pair, (id, id)))
+                    .collect()
+            }),
+        }
+    }
 }
 
 /// The rank model of a tokenizer whose model is another: no bytes, no
@@ -185,14 +232,42 @@ impl RankModel {
         whole: Option<ByteIndex>,
     ) -> Self {
         RankModel {
+            drops_bytes: byte_ids.contains(&NO_TOKEN),
             byte_ids,
             tie,
             source,
             merges,
-            ranks,
+            ranks: PairRanks::Map(ranks),
             byte_pairs: OnceLock::new(),
             whole,
         }
+    }
+
+    /// The model of a built-in tokenizer, from the tables the build laid
+    /// out: `pair_slots` (see [`laid_tables`]) and `byte_pairs` (`rank,
+    /// id` by two bytes); `None` if they are not such tables.
+    pub fn laid(
+        byte_ids: Vec<TokenId>,
+        pair_slots: &'static [u8],
+        byte_pairs: &'static [u8],
+        whole: ByteIndex,
+    ) -> Option<Self> {
+        let well_formed = laid_tables::well_formed(pair_slots, laid_tables::PAIR_SLOT)
+            && byte_pairs.len() == 8 << 16;
+        well_formed.then(|| RankModel {
+            drops_bytes: byte_ids.contains(&NO_TOKEN),
+            byte_ids,
+            tie: TieRule::First,
+            source: MergeSource::Ranks,
+            merges: Vec::new(),
+            ranks: PairRanks::Laid(Box::new(LaidPairs {
+                slots: pair_slots,
+                byte_pairs,
+                map: OnceLock::new(),
+            })),
+            byte_pairs: OnceLock::new(),
+            whole: Some(whole),
+        })
     }
 
     pub fn tie(&self) -> TieRule {
@@ -210,7 +285,7 @@ impl RankModel {
 
     /// Every pair merged, with its rank and the id it makes.
     pub fn ranked_pairs(&self) -> &FxHashMap<Pair, (u32, TokenId)> {
-        &self.ranks
+        self.ranks.map()
     }
 
     /// Whether a chunk that is a token is taken whole first.
@@ -220,7 +295,7 @@ impl RankModel {
 
     /// Whether some byte has no token of its own (some GGUF files).
     pub fn drops_bytes(&self) -> bool {
-        self.byte_ids.contains(&NO_TOKEN)
+        self.drops_bytes
     }
 
     /// Whether byte `b` has a token of its own (else it is dropped).
@@ -249,9 +324,7 @@ impl RankModel {
                 }
                 let mut symbols: Vec<TokenId> =
                     bytes.iter().map(|&b| self.byte_ids[b as usize]).collect();
-                apply_ranked(&mut symbols, |p| {
-                    self.ranks.get(&p).copied().filter(|(r, _)| *r < id)
-                });
+                apply_ranked(&mut symbols, |p| self.ranks.get(p).filter(|(r, _)| *r < id));
                 match symbols[..] {
                     [left, right] => Some(MadeBy {
                         rank: id,
@@ -272,7 +345,7 @@ impl RankModel {
             // order too (WordPiece itself would take the longest
             // token from the start of the word).
             let mut symbols = vocab.word_symbols(word);
-            apply_ranked(&mut symbols, |p: Pair| self.ranks.get(&p).copied());
+            apply_ranked(&mut symbols, |p: Pair| self.ranks.get(p));
             out.extend_from_slice(&symbols);
         }
     }
@@ -353,10 +426,18 @@ impl RankModel {
     /// bytes (`u32::MAX` for none).
     fn byte_pair_table(&self) -> &[(u32, TokenId)] {
         self.byte_pairs.get_or_init(|| {
+            if let PairRanks::Laid(laid) = &self.ranks {
+                let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                return laid
+                    .byte_pairs
+                    .chunks_exact(8)
+                    .map(|c| (word(&c[..4]), word(&c[4..])))
+                    .collect();
+            }
             let mut table = vec![(u32::MAX, 0); 1 << 16];
             for (a, &x) in self.byte_ids.iter().enumerate() {
                 for (b, &y) in self.byte_ids.iter().enumerate() {
-                    if let Some(&r) = self.ranks.get(&(x, y)) {
+                    if let Some(r) = self.ranks.get((x, y)) {
                         table[a << 8 | b] = r;
                     }
                 }
@@ -382,7 +463,7 @@ impl RankModel {
         }
         symbols.extend(chunk.iter().map(|&b| self.byte_ids[b as usize]));
         let first = |i: usize| pairs[(chunk[i] as usize) << 8 | chunk[i + 1] as usize];
-        crate::merge::apply_ranked_seeded(symbols, first, |p: Pair| self.ranks.get(&p).copied());
+        crate::merge::apply_ranked_seeded(symbols, first, |p: Pair| self.ranks.get(p));
     }
 
     /// The ids of one chunk, in `symbols`; `drops_bytes` says whether some
@@ -402,6 +483,6 @@ impl RankModel {
         } else {
             symbols.extend(ids);
         }
-        apply_ranked(symbols, |p: Pair| self.ranks.get(&p).copied());
+        apply_ranked(symbols, |p: Pair| self.ranks.get(p));
     }
 }

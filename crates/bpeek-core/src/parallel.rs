@@ -62,10 +62,16 @@ pub fn encode_whole(
             .map(|h| h.join().ok().flatten())
             .collect()
     });
-    if parts.iter().any(Option::is_none) {
+    let Some(parts) = parts.into_iter().collect::<Option<Vec<_>>>() else {
         return whole();
+    };
+    // The first part's ids grow into the whole: one copy of the others.
+    let mut parts = parts.into_iter();
+    let mut ids = parts.next().unwrap_or_default();
+    for part in parts {
+        ids.extend_from_slice(&part);
     }
-    Ok(parts.into_iter().flatten().flatten().collect())
+    Ok(ids)
 }
 
 /// `work` on `items` cut into at most `threads` blocks of consecutive

@@ -1,10 +1,10 @@
 //! The real tokenizers built in: GPT-2 (r50k_base), cl100k_base and
 //! o200k_base. Their rank data is the data the `tiktoken-rs` crate ships,
 //! read through that crate's public API by the build script, which also
-//! derives the pair that makes each token (see `build.rs`); the encoding
-//! itself is done by bpeek's own pre-tokenizers and encoder.
+//! derives the pair that makes each token and lays out the tables the
+//! encoder reads in place (see `build.rs`); the encoding itself is done by
+//! bpeek's own pre-tokenizers and encoder.
 
-use crate::Pair;
 use crate::TokenId;
 use crate::encoder::{SpecialToken, Tokenizer};
 use crate::error::{Error, Result};
@@ -18,8 +18,32 @@ pub struct Builtin {
     pub about: &'static str,
     pretok: Pretok,
     specials: &'static [(&'static str, TokenId)],
-    /// The table the build script wrote: tokens and pairs.
-    table: &'static [u8],
+    /// The tables the build script wrote.
+    tables: Tables,
+}
+
+/// What the build script wrote for a built-in tokenizer (see `build.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Tables {
+    /// The tokens' bytes.
+    tokens: &'static [u8],
+    /// Ids by token bytes, and by the pair that makes them.
+    token_slots: &'static [u8],
+    pair_slots: &'static [u8],
+    /// The rank and id of each pair of two bytes.
+    byte_pairs: &'static [u8],
+}
+
+/// The tables the build script wrote for the built-in tokenizer `$name`.
+macro_rules! tables {
+    ($name:literal) => {
+        Tables {
+            tokens: include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".ranks")),
+            token_slots: include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".token_slots")),
+            pair_slots: include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".pair_slots")),
+            byte_pairs: include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".byte_pairs")),
+        }
+    };
 }
 
 pub const BUILTINS: &[Builtin] = &[
@@ -28,7 +52,7 @@ pub const BUILTINS: &[Builtin] = &[
         about: "GPT-2 / GPT-3 (r50k_base, 50,257 ids)",
         pretok: Pretok::Gpt2,
         specials: &[("<|endoftext|>", 50256)],
-        table: include_bytes!(concat!(env!("OUT_DIR"), "/gpt2.ranks")),
+        tables: tables!("gpt2"),
     },
     Builtin {
         name: "cl100k",
@@ -41,14 +65,14 @@ pub const BUILTINS: &[Builtin] = &[
             ("<|fim_suffix|>", 100260),
             ("<|endofprompt|>", 100276),
         ],
-        table: include_bytes!(concat!(env!("OUT_DIR"), "/cl100k.ranks")),
+        tables: tables!("cl100k"),
     },
     Builtin {
         name: "o200k",
         about: "GPT-4o (o200k_base)",
         pretok: Pretok::O200k,
         specials: &[("<|endoftext|>", 199999), ("<|endofprompt|>", 200018)],
-        table: include_bytes!(concat!(env!("OUT_DIR"), "/o200k.ranks")),
+        tables: tables!("o200k"),
     },
 ];
 
@@ -81,9 +105,8 @@ fn find(name: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| b.name.eq_ignore_ascii_case(name))
 }
 
-/// Build a built-in tokenizer from its table: a few tens of milliseconds for
-/// the large ones, which callers that must stay responsive may still load in
-/// the background.
+/// A built-in tokenizer, its tables read in place where the build laid
+/// them out: well under a millisecond, even for o200k.
 pub fn load(name: &str) -> Result<Tokenizer> {
     if name.eq_ignore_ascii_case("bytes") {
         return Ok(Tokenizer::bytes_only());
@@ -92,7 +115,7 @@ pub fn load(name: &str) -> Result<Tokenizer> {
         return Err(crate::names::unknown("built-in tokenizer", name, &names()));
     };
     let damaged = || Error::failure(format!("{}: the built-in table is damaged", b.name));
-    let table = Table::new(b.table).ok_or_else(damaged)?;
+    let tokens = token_table(b.tables.tokens).ok_or_else(damaged)?;
     let specials = b
         .specials
         .iter()
@@ -101,52 +124,29 @@ pub fn load(name: &str) -> Result<Tokenizer> {
             id,
         })
         .collect();
-    let tokens = table.tokens().ok_or_else(damaged)?;
-    Tokenizer::from_ranks_and_pairs(b.name, tokens, table.pairs(), b.pretok, specials)
+    Tokenizer::from_laid_tables(
+        b.name,
+        tokens,
+        b.tables.token_slots,
+        b.tables.pair_slots,
+        b.tables.byte_pairs,
+        b.pretok,
+        specials,
+    )
+    .ok_or_else(damaged)
 }
 
-/// A table as `build.rs` writes it (little-endian u32s): the token count
-/// `n`, `n + 1` offsets into the bytes, the bytes, the pair count, and
-/// `left, right, made` for each pair.
-struct Table {
-    offsets: &'static [u8],
-    bytes: &'static [u8],
-    pairs: &'static [u8],
-}
-
-impl Table {
-    fn new(data: &'static [u8]) -> Option<Table> {
-        let (n, rest) = take_u32(data)?;
-        let (offsets, rest) = rest.split_at_checked((n + 1).checked_mul(4)?)?;
-        let end = u32::from_le_bytes(offsets[offsets.len() - 4..].try_into().ok()?) as usize;
-        let (bytes, rest) = rest.split_at_checked(end)?;
-        let (pairs, rest) = take_u32(rest)?;
-        (rest.len() == pairs.checked_mul(12)?).then_some(Table {
-            offsets,
-            bytes,
-            pairs: rest,
-        })
-    }
-
-    /// The tokens' bytes, copied as they lie in the table (the first
-    /// offset is 0: the table's bytes start with token 0's).
-    fn tokens(&self) -> Option<TokenBytes> {
-        let mut offsets = self
-            .offsets
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as usize);
-        if offsets.next() != Some(0) {
-            return None;
-        }
-        TokenBytes::from_parts(self.bytes.to_vec(), offsets.collect())
-    }
-
-    fn pairs(&self) -> impl ExactSizeIterator<Item = (Pair, TokenId)> {
-        self.pairs.chunks_exact(12).map(|c| {
-            let at = |i: usize| u32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
-            ((at(0), at(4)), at(8))
-        })
-    }
+/// The tokens of a table as `build.rs` writes it (little-endian u32s):
+/// the token count `n`, `n + 1` offsets into the bytes (the first 0), the
+/// bytes; read in place.
+fn token_table(data: &'static [u8]) -> Option<TokenBytes> {
+    let (n, rest) = take_u32(data)?;
+    let (offsets, bytes) = rest.split_at_checked((n + 1).checked_mul(4)?)?;
+    let (first, ends) = take_u32(offsets)?;
+    let end = u32::from_le_bytes(offsets[offsets.len() - 4..].try_into().ok()?) as usize;
+    (first == 0 && end == bytes.len())
+        .then(|| TokenBytes::from_static(bytes, ends))
+        .flatten()
 }
 
 fn take_u32(data: &[u8]) -> Option<(usize, &[u8])> {

@@ -2,9 +2,11 @@
 //! vocabulary: the bytes side by side ([`TokenBytes`]), and a hash table of
 //! ids that hashes and compares those bytes. A map keyed by each token's own `Vec<u8>`
 //! allocated (and freed) once per token, most of the time it takes to load
-//! a vocabulary of 200,000 tokens.
+//! a vocabulary of 200,000 tokens. A built-in tokenizer's table was laid
+//! out by the build and is read in place (see [`laid_tables`]).
 
 use crate::TokenId;
+use crate::models::laid_tables;
 use crate::token_bytes::TokenBytes;
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
@@ -15,7 +17,15 @@ pub struct ByteIndex {
     /// Every token's bytes.
     tokens: TokenBytes,
     /// The ids of the non-empty tokens, found by their bytes.
-    table: HashTable<TokenId>,
+    table: Table,
+}
+
+#[derive(Clone)]
+enum Table {
+    /// Made when the vocabulary was read.
+    Made(HashTable<TokenId>),
+    /// Laid out by the build ([`laid_tables`]).
+    Laid(&'static [u8]),
 }
 
 impl ByteIndex {
@@ -40,17 +50,31 @@ impl ByteIndex {
         }
         Ok(ByteIndex {
             tokens: tokens.clone(),
-            table,
+            table: Table::Made(table),
+        })
+    }
+
+    /// The index of `tokens` whose table the build laid out (`slots`, see
+    /// [`laid_tables`]); `None` if the table is not one.
+    pub fn laid(tokens: &TokenBytes, slots: &'static [u8]) -> Option<Self> {
+        laid_tables::well_formed(slots, 1).then(|| ByteIndex {
+            tokens: tokens.clone(),
+            table: Table::Laid(slots),
         })
     }
 
     /// The id of the token whose bytes are `key`.
     #[inline]
     pub fn get(&self, key: &[u8]) -> Option<TokenId> {
-        let hash = FxBuildHasher.hash_one(key);
-        self.table
-            .find(hash, |&id| self.tokens.token(id) == key)
-            .copied()
+        match &self.table {
+            Table::Made(table) => {
+                let hash = FxBuildHasher.hash_one(key);
+                table
+                    .find(hash, |&id| self.tokens.token(id) == key)
+                    .copied()
+            }
+            Table::Laid(slots) => laid_tables::find_token(slots, key, |id| self.tokens.get(id)),
+        }
     }
 }
 
@@ -58,7 +82,7 @@ impl ByteIndex {
 impl std::fmt::Debug for ByteIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ByteIndex")
-            .field("tokens", &self.table.len())
+            .field("tokens", &self.tokens.len())
             .finish_non_exhaustive()
     }
 }

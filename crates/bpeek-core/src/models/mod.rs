@@ -5,6 +5,7 @@
 pub mod byte_index;
 pub mod char_bpe;
 pub mod chunk_cache;
+pub mod laid_tables;
 pub mod rank_pairs;
 pub mod spm;
 pub mod wordpiece;

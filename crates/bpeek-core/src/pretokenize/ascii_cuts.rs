@@ -167,6 +167,11 @@ fn gpt2(s: &[u8], i: usize, c: u8) -> Option<usize> {
 }
 
 fn cl100k(s: &[u8], i: usize, c: u8, digits: Option<usize>, end_first: bool) -> Option<usize> {
+    // A digit starts neither a contraction nor letters (`\p{L}+` would
+    // start at the digit itself): only digits, looked at first.
+    if c & DIGIT != 0 {
+        return digit_run(s, i, digits);
+    }
     if let Some(end) = contraction(s, i, true)? {
         return Some(end);
     }
@@ -179,9 +184,6 @@ fn cl100k(s: &[u8], i: usize, c: u8, digits: Option<usize>, end_first: bool) -> 
     let letters = run(s, j, LETTER)?;
     if letters > 0 {
         return Some(j + letters);
-    }
-    if c & DIGIT != 0 {
-        return digit_run(s, i, digits);
     }
     if let Some(end) = punctuation(s, i, b"\r\n")? {
         return Some(end);
@@ -197,6 +199,11 @@ fn cl100k(s: &[u8], i: usize, c: u8, digits: Option<usize>, end_first: bool) -> 
 }
 
 fn o200k(s: &[u8], i: usize, c: u8) -> Option<usize> {
+    // A digit starts no letters (the optional first character is not
+    // one): only `\p{N}{1,3}`, looked at first.
+    if c & DIGIT != 0 {
+        return digit_run(s, i, Some(3));
+    }
     // `P?[UPPER]*[lower]+C?|P?[UPPER]+[lower]*C?`: with ASCII letters the
     // two sets do not overlap, so both come to capitals then small letters.
     let j = if c & (OTHER | SPACE) != 0 && c & BREAK == 0 {
@@ -209,9 +216,6 @@ fn o200k(s: &[u8], i: usize, c: u8) -> Option<usize> {
     if upper + lower > 0 {
         let end = j + upper + lower;
         return Some(contraction(s, end, true)?.unwrap_or(end));
-    }
-    if c & DIGIT != 0 {
-        return digit_run(s, i, Some(3));
     }
     if let Some(end) = punctuation(s, i, b"\r\n/")? {
         return Some(end);
@@ -247,9 +251,22 @@ fn contraction(s: &[u8], i: usize, any_case: bool) -> Option<Option<usize>> {
 
 /// A run of digits from `i`, at most `most` of them: the end of the match.
 fn digit_run(s: &[u8], i: usize, most: Option<usize>) -> Option<usize> {
-    // What follows the last digit allowed does not matter.
-    let bound = most.map_or(s.len(), |m| (i + m).min(s.len()));
-    run(&s[..bound], i, DIGIT).map(|n| i + n)
+    let Some(most) = most else {
+        return run(s, i, DIGIT).map(|n| i + n);
+    };
+    // A few bytes at most (three, for these patterns): looked at one by
+    // one. What follows the last digit allowed does not matter; a run
+    // that stops earlier at a byte outside ASCII might go on with a digit
+    // of another script.
+    let mut end = i;
+    while end < s.len() && end - i < most {
+        match s[end] {
+            b'0'..=b'9' => end += 1,
+            0x80.. => return None,
+            _ => break,
+        }
+    }
+    Some(end)
 }
 
 /// ` ?[^\s\p{L}\p{N}]+` followed by any of `tail`, or `Some(None)` when

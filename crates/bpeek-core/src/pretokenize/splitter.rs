@@ -24,9 +24,28 @@ pub struct Pattern {
     /// look-ahead (cl100k, o200k): then a run holding a line break never
     /// reaches the look-ahead.
     newline_first: bool,
+    /// Whether the pattern has `\s+(?!\S)`, whose cut is emulated (found
+    /// once, not at every text).
+    lookahead: bool,
     /// The hand-worked cuts for ASCII, where the pattern has them.
     ascii: Option<AsciiRule>,
     regex: OnceLock<Regex>,
+}
+
+/// Whether `text` holds `part` (at compile time).
+const fn holds(text: &[u8], part: &[u8]) -> bool {
+    let mut from = 0;
+    while from + part.len() <= text.len() {
+        let mut i = 0;
+        while i < part.len() && text[from + i] == part[i] {
+            i += 1;
+        }
+        if i == part.len() {
+            return true;
+        }
+        from += 1;
+    }
+    false
 }
 
 /// Room for the lazy DFA's states (per thread that matches).
@@ -44,6 +63,7 @@ impl Pattern {
             name,
             published,
             newline_first,
+            lookahead: holds(published.as_bytes(), br"\s+(?!\S)"),
             ascii: None,
             regex: OnceLock::new(),
         }
@@ -55,9 +75,9 @@ impl Pattern {
         self
     }
 
-    /// Whether the pattern ends in `\s+(?!\S)`, whose cut is emulated.
+    /// Whether the pattern has `\s+(?!\S)`, whose cut is emulated.
     fn has_lookahead(&self) -> bool {
-        self.published.contains(r"\s+(?!\S)")
+        self.lookahead
     }
 
     fn regex(&self) -> &Regex {
