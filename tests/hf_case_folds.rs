@@ -33,30 +33,6 @@ fn read(pattern: &str) -> Result<HfText, String> {
     read_text(&file, "WordLevel").map_err(|e| e.to_string())
 }
 
-/// The pieces bpeek cuts `text` into, as `unicode_sweep.py` writes the
-/// library's: character offsets, and the piece where it is not the text
-/// at its offsets.
-fn our_pieces(steps: &HfText, text: &str) -> Vec<Value> {
-    let mut char_at = vec![0usize; text.len() + 1];
-    let mut n = 0;
-    for (i, c) in text.char_indices() {
-        char_at[i..i + c.len_utf8()].fill(n);
-        n += 1;
-    }
-    char_at[text.len()] = n;
-    steps
-        .words(text, true)
-        .iter()
-        .map(|w| {
-            let from = &w.text.from;
-            let start = from.first().map_or(0, |r| r.start);
-            let end = from.last().map_or(0, |r| r.end);
-            let own = (text[start..end] != w.text.text).then(|| w.text.text.clone());
-            json!([char_at[start], char_at[end], own])
-        })
-        .collect()
-}
-
 /// `U+XXXX` for each character of `s`.
 fn names(s: &str) -> String {
     let names: Vec<String> = s.chars().map(|c| format!("U+{:04X}", c as u32)).collect();
@@ -83,7 +59,7 @@ fn differences(python: &str, jobs: &[(String, Vec<String>)]) -> (Vec<String>, Ve
             }
         };
         for (text, theirs) in texts.iter().zip(answer["texts"].as_array().unwrap()) {
-            let mine = our_pieces(&steps, text);
+            let mine = hf::pieces_by_char(&steps, text);
             if mine != *theirs.as_array().unwrap() {
                 wrong.push(format!(
                     "{pattern:?} ({}) on {text:?} ({}): bpeek {mine:?} library {theirs}",

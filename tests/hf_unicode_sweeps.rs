@@ -225,34 +225,6 @@ fn pre_tokenizer_texts() -> Vec<String> {
     vec![all, after_a]
 }
 
-/// The pieces bpeek cuts `text` into: character offsets, and the piece
-/// where it is not the text at its offsets (as the script writes them).
-fn our_pieces(steps: &HfText, text: &str) -> Vec<Value> {
-    let mut char_at = vec![0usize; text.len() + 1];
-    let mut n = 0;
-    for (i, c) in text.char_indices() {
-        for k in 0..c.len_utf8() {
-            char_at[i + k] = n;
-        }
-        n += 1;
-    }
-    char_at[text.len()] = n;
-    steps
-        .words(text, true)
-        .iter()
-        .map(|w| {
-            let from = &w.text.from;
-            let (start, end) = (
-                from.first().map_or(0, |r| r.start),
-                from.last().map_or(0, |r| r.end),
-            );
-            let piece = &w.text.text;
-            let own = (&text[start..end] != piece.as_str()).then(|| piece.clone());
-            json!([char_at[start], char_at[end], own])
-        })
-        .collect()
-}
-
 /// What bpeek cuts differently from the library's answer.
 fn pre_tokenizer_differences(step: &Value, texts: &[String], answer: &Value) -> Vec<String> {
     let ours = steps(&Value::Null, step);
@@ -262,7 +234,7 @@ fn pre_tokenizer_differences(step: &Value, texts: &[String], answer: &Value) -> 
         .zip(answer["texts"].as_array().unwrap())
         .enumerate()
     {
-        let mine = our_pieces(&ours, text);
+        let mine = hf::pieces_by_char(&ours, text);
         let theirs = theirs.as_array().unwrap();
         let chars: Vec<char> = text.chars().collect();
         let at = (0..mine.len().max(theirs.len())).find(|&k| mine.get(k) != theirs.get(k));

@@ -82,3 +82,32 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// The pieces bpeek cuts `text` into, as `unicode_sweep.py` writes the
+/// library's: character offsets, and the piece where it is not the text
+/// at its offsets.
+pub fn pieces_by_char(steps: &bpeek::bpe::pretokenize::hf_text::HfText, text: &str) -> Vec<Value> {
+    let mut char_at = vec![0usize; text.len() + 1];
+    let mut n = 0;
+    for (i, c) in text.char_indices() {
+        for k in 0..c.len_utf8() {
+            char_at[i + k] = n;
+        }
+        n += 1;
+    }
+    char_at[text.len()] = n;
+    steps
+        .words(text, true)
+        .iter()
+        .map(|w| {
+            let from = &w.text.from;
+            let (start, end) = (
+                from.first().map_or(0, |r| r.start),
+                from.last().map_or(0, |r| r.end),
+            );
+            let piece = &w.text.text;
+            let own = (&text[start..end] != piece.as_str()).then(|| piece.clone());
+            serde_json::json!([char_at[start], char_at[end], own])
+        })
+        .collect()
+}
