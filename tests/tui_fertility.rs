@@ -687,3 +687,52 @@ fn a_cut_too_long_for_its_column_ends_with_an_ellipsis() {
         );
     }
 }
+
+/// A byte-level file with tokens for a few bytes only drops the others, as
+/// the library does: the view says how many bytes of the text no token
+/// stands for instead of drawing a bar that makes the text look cheap,
+/// and marks each sample it dropped bytes of.
+#[test]
+fn bytes_a_byte_level_file_has_no_token_for_are_said_dropped() {
+    let dir = std::env::temp_dir().join(format!("bpeek-fert-dropped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("few-bytes.json");
+    // Byte-level spellings: `Ġ` is the space; only `T`, `h`, `e` and the
+    // space have tokens.
+    let doc = serde_json::json!({
+        "version": "1.0",
+        "added_tokens": [],
+        "normalizer": null,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true},
+        "post_processor": null,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true},
+        "model": {"type": "BPE", "dropout": null, "unk_token": null, "continuing_subword_prefix": null,
+                  "end_of_word_suffix": null, "fuse_unk": false, "byte_fallback": false,
+                  "vocab": {"T": 0, "h": 1, "e": 2, "Ġ": 3}, "merges": []}
+    });
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let mut app = default_app();
+    app.add_tokenizer(file.to_str().unwrap());
+    press(&mut app, "f");
+    finish_loads(&mut app);
+    let rows = screen(&mut app, ScriptedEvents::new([]), 100, 30);
+    let _ = std::fs::remove_dir_all(&dir);
+    let row = row_with(&rows, "bytes dropped");
+    assert!(row.trim_start().starts_with("few-bytes.json"), "{row}");
+    let english = bpeek::corpora::SAMPLES[0].text;
+    let kept = english.bytes().filter(|b| b" The".contains(b)).count();
+    assert!(
+        row.contains(&format!(
+            "*{} of {} bytes dropped (no token for them)",
+            english.len() - kept,
+            english.len()
+        )),
+        "{}",
+        rows.join("\n")
+    );
+    assert!(
+        row_with(&rows, "English").contains('*'),
+        "{}",
+        rows.join("\n")
+    );
+}

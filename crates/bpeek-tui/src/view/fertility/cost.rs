@@ -77,9 +77,11 @@ pub fn samples(app: &App, plan: &Plan, w: usize, lines: &mut Vec<Line<'static>>)
         ))];
         for &(i, cw) in &cols {
             let cell = match sample_rows(app, i) {
-                // `*`: some of the tokens are unknown (the detail below says
-                // how many).
-                Some(rows) if rows[k].unknown > 0 => format!("{}*", metric.format(&rows[k])),
+                // `*`: some of the tokens are unknown, or some bytes have
+                // no token (the detail below says how many).
+                Some(rows) if rows[k].unknown > 0 || rows[k].dropped > 0 => {
+                    format!("{}*", metric.format(&rows[k]))
+                }
                 Some(rows) => metric.format(&rows[k]),
                 None => not_ready(app, &app.toks.slots[i]),
             };
@@ -277,6 +279,16 @@ fn table<'a>(
                             r.unknown,
                             crate::panes::why::plural(r.tokens as u64, "token"),
                             share * 100.0
+                        ),
+                        t.heading(),
+                    ),
+                    // So do bytes no token stands for (a byte-level file
+                    // without a token for every byte drops them).
+                    None if r.dropped > 0 => Span::styled(
+                        format!(
+                            "  *{} of {} dropped (no token for them)",
+                            r.dropped,
+                            crate::panes::why::plural(r.bytes as u64, "byte"),
                         ),
                         t.heading(),
                     ),
