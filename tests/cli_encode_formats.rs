@@ -160,6 +160,21 @@ fn a_long_text_encoded_on_every_core_has_the_ids_of_one_pass() {
             &text,
         );
         assert_eq!(numbers(&got), want, "{name}");
+        let json = bpeek(
+            &["encode", "--tokenizer", name, "-", "--format", "json"],
+            &text,
+        );
+        let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let ids: Vec<u32> = v["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap() as u32)
+            .collect();
+        assert_eq!(ids, want, "{name}, json");
+        assert_eq!(v["token_count"], want.len(), "{name}, json");
+        let count = bpeek(&["encode", "--tokenizer", name, "-", "--count"], &text);
+        assert_eq!(numbers(&count), [want.len() as u32], "{name}, --count");
     }
 }
 

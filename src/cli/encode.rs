@@ -48,6 +48,9 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
         })?;
         return result.map_err(|e| e.context(source));
     }
+    if written_in_parts(&tokenizer, args) {
+        return write_in_parts(&tokenizer, &text, args).map_err(|e| e.context(source));
+    }
     let ids = encode_whole(&tokenizer, &text, args).map_err(|e| e.context(source))?;
     bpeek_core::output::emit_with(false, |mut out| {
         if args.count {
@@ -71,6 +74,55 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
             EncodeFormat::Ids => encode_ids::write_ids(out, &ids),
             EncodeFormat::U32 => encode_ids::write_u32(out, &ids),
             EncodeFormat::Npy => encode_ids::write_npy(out, &ids),
+        }
+    })
+}
+
+/// Whether the output is only the ids (`--format ids`, `json` without
+/// `--tokens`) or their number, of ids as the pieces give them (the file
+/// neither cuts, pads nor adds tokens): then it is written a part at a
+/// time as the parts are encoded.
+fn written_in_parts(tok: &Tokenizer, args: &EncodeArgs) -> bool {
+    let plain = args.count
+        || args.format == EncodeFormat::Ids
+        || (args.format == EncodeFormat::Json && !args.tokens);
+    plain && !args.add_special_tokens && tok.length_rules().is_none()
+}
+
+/// The ids of the whole text (see [`bpeek_core::parallel::encode_in_parts`]):
+/// the first part's written as soon as it is encoded, while each later
+/// part's are written as text on their own thread; none joined.
+fn write_in_parts(tok: &Tokenizer, text: &[u8], args: &EncodeArgs) -> Result<()> {
+    let separator = if args.format == EncodeFormat::Json {
+        b','
+    } else {
+        b' '
+    };
+    let later = |ids: Vec<TokenId>| match args.count {
+        true => encode_ids::PartText {
+            text: Vec::new(),
+            ids: ids.len(),
+        },
+        false => encode_ids::part_text(&ids, separator),
+    };
+    let threads = bpeek_core::parallel::threads();
+    let (first, later) =
+        bpeek_core::parallel::encode_in_parts(tok, text, args.allow_special, threads, later)?;
+    let count = first.len() + later.iter().map(|p| p.ids).sum::<usize>();
+    bpeek_core::output::emit_with(false, |out| match (args.count, args.format) {
+        (true, EncodeFormat::Json) => {
+            writeln!(out, "{{\"bytes\":{},\"token_count\":{count}}}", text.len())
+        }
+        (true, _) => writeln!(out, "{count}"),
+        (false, EncodeFormat::Json) => {
+            crate::cli::encode_json::write_head(out, text.len())?;
+            encode_ids::write_parts(out, &first, &later, separator)?;
+            crate::cli::encode_json::write_after_ids(out, tok, count)?;
+            out.write_all(b"}\n")
+        }
+        (false, _) => {
+            encode_ids::write_parts(out, &first, &later, separator)?;
+            out.write_all(b"\n")
         }
     })
 }

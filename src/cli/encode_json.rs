@@ -9,6 +9,23 @@ use bpeek_core::display::token_text;
 use bpeek_core::encoder::Tokenizer;
 use std::io::{self, Write};
 
+/// The report up to its ids.
+pub fn write_head(w: &mut (impl Write + ?Sized), bytes: usize) -> io::Result<()> {
+    write!(w, "{{\"bytes\":{bytes},\"ids\":[")
+}
+
+/// The report after its ids, up to its tokens (the closing brace left
+/// off).
+pub fn write_after_ids(
+    w: &mut (impl Write + ?Sized),
+    tokenizer: &Tokenizer,
+    count: usize,
+) -> io::Result<()> {
+    w.write_all(b"],\"mode\":")?;
+    serde_json::to_writer(&mut *w, tokenizer.mode().name())?;
+    write!(w, ",\"token_count\":{count}")
+}
+
 /// Write the report for `ids`, encoded from `bytes` bytes of text; each
 /// token is described only when `tokens` asks (the descriptions are many
 /// times the size of the ids, and most readers want the ids).
@@ -19,11 +36,9 @@ pub fn write(
     bytes: usize,
     tokens: bool,
 ) -> io::Result<()> {
-    write!(w, "{{\"bytes\":{bytes},\"ids\":[")?;
+    write_head(w, bytes)?;
     crate::cli::encode_ids::write_separated(w, ids, b',')?;
-    w.write_all(b"],\"mode\":")?;
-    serde_json::to_writer(&mut *w, tokenizer.mode().name())?;
-    write!(w, ",\"token_count\":{}", ids.len())?;
+    write_after_ids(w, tokenizer, ids.len())?;
     if !tokens {
         return w.write_all(b"}\n");
     }

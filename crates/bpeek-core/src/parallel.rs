@@ -31,16 +31,70 @@ pub fn encode_whole(
     add_special: bool,
     threads: usize,
 ) -> Result<Vec<TokenId>> {
-    let whole = || tok.encode_for_model(text, allow_special, add_special);
-    if threads < 2 || text.len() < PARALLEL_FROM || add_special {
-        return whole();
+    if add_special {
+        return tok.encode_for_model(text, allow_special, add_special);
     }
-    let Ok(s) = std::str::from_utf8(text) else {
+    let (mut ids, later) = encode_in_parts(tok, text, allow_special, threads, |ids| ids)?;
+    // The first part's ids grow into the whole: one copy of the others.
+    for part in later {
+        ids.extend_from_slice(&part);
+    }
+    Ok(ids)
+}
+
+/// The ids of the whole text as [`encode_whole`] finds them, handed over a
+/// part at a time: the first part's ids, encoded on the calling thread,
+/// and each later part's given to `later` on the thread that encoded it
+/// (what it makes of them comes back in order). A caller that writes the
+/// ids out so writes the first part while the others are still being
+/// encoded and written into buffers, and never joins them. A text that is
+/// not cut is all first part.
+pub fn encode_in_parts<R: Send>(
+    tok: &Tokenizer,
+    text: &[u8],
+    allow_special: bool,
+    threads: usize,
+    later: impl Fn(Vec<TokenId>) -> R + Sync,
+) -> Result<(Vec<TokenId>, Vec<R>)> {
+    let whole = || {
+        Ok((
+            tok.encode_for_model(text, allow_special, false)?,
+            Vec::new(),
+        ))
+    };
+    let Some((s, cuts)) = part_cuts(tok, text, threads) else {
         return whole();
     };
-    if !line_cuts::cuts_at_lines(tok) {
-        return whole();
+    let later = &later;
+    let (first, rest) = std::thread::scope(|scope| {
+        let handles: Vec<_> = cuts[1..]
+            .windows(2)
+            .map(|w| {
+                let (from, to) = (w[0], w[1]);
+                scope.spawn(move || line_cuts::tokens_between(tok, s, from, to).map(later))
+            })
+            .collect();
+        let first = line_cuts::tokens_between(tok, s, cuts[0], cuts[1]);
+        let rest: Option<Vec<R>> = handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect();
+        (first, rest)
+    });
+    match (first, rest) {
+        (Some(first), Some(rest)) => Ok((first, rest)),
+        _ => whole(),
     }
+}
+
+/// Where [`encode_in_parts`] cuts `text` for `threads` threads: the text
+/// as UTF-8 and the cuts, its start and end among them, at least one
+/// between; `None` when it is short, not UTF-8, or not cut so.
+fn part_cuts<'t>(tok: &Tokenizer, text: &'t [u8], threads: usize) -> Option<(&'t str, Vec<usize>)> {
+    if threads < 2 || text.len() < PARALLEL_FROM || !line_cuts::cuts_at_lines(tok) {
+        return None;
+    }
+    let s = std::str::from_utf8(text).ok()?;
     let mut cuts = vec![0];
     for k in 1..threads {
         let at = line_cuts::next_cut(tok, s, text.len() * k / threads);
@@ -49,29 +103,7 @@ pub fn encode_whole(
         }
     }
     cuts.push(text.len());
-    let parts: Vec<Option<Vec<TokenId>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = cuts
-            .windows(2)
-            .map(|w| {
-                let (from, to) = (w[0], w[1]);
-                scope.spawn(move || line_cuts::tokens_between(tok, s, from, to))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().ok().flatten())
-            .collect()
-    });
-    let Some(parts) = parts.into_iter().collect::<Option<Vec<_>>>() else {
-        return whole();
-    };
-    // The first part's ids grow into the whole: one copy of the others.
-    let mut parts = parts.into_iter();
-    let mut ids = parts.next().unwrap_or_default();
-    for part in parts {
-        ids.extend_from_slice(&part);
-    }
-    Ok(ids)
+    (cuts.len() > 2).then_some((s, cuts))
 }
 
 /// `work` on `items` cut into at most `threads` blocks of consecutive
