@@ -92,17 +92,22 @@ fn encode_block(
     o: LineOptions,
     threads: usize,
 ) -> Result<Vec<Vec<u8>>> {
-    bpeek_core::parallel::in_blocks(lines, threads, |first, block| {
-        let mut out = Vec::new();
-        // The chunks of a line are kept for the lines after it.
-        let mut cache = tok.encode_cache(block.iter().map(|l| l.len()).sum());
-        for (k, line) in block.iter().enumerate() {
-            let at = first_line + first + k + 1;
-            line_output(tok, line, o, &mut cache, &mut out)
-                .map_err(|e| e.context(format!("line {at}")))?;
-        }
-        Ok(out)
-    })
+    bpeek_core::parallel::in_blocks(
+        lines,
+        threads,
+        |l| l.len(),
+        |first, block| {
+            let mut out = Vec::new();
+            // The chunks of a line are kept for the lines after it.
+            let mut cache = tok.encode_cache(block.iter().map(|l| l.len()).sum());
+            for (k, line) in block.iter().enumerate() {
+                let at = first_line + first + k + 1;
+                line_output(tok, line, o, &mut cache, &mut out)
+                    .map_err(|e| e.context(format!("line {at}")))?;
+            }
+            Ok(out)
+        },
+    )
 }
 
 /// Each line of `text` encoded, written to `w` in order.

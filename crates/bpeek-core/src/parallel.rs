@@ -107,32 +107,31 @@ fn part_cuts<'t>(tok: &Tokenizer, text: &'t [u8], threads: usize) -> Option<(&'t
 }
 
 /// `work` on `items` cut into at most `threads` blocks of consecutive
-/// items, each block on a thread of its own: the blocks' results in the
-/// order of the items. `work` is given the index of its block's first
-/// item. The first error (in the order of the items) is returned.
+/// items of about the same `weight` (a text's length: lines of a file
+/// differ by thousands of times, and blocks of as many lines each left one
+/// core with most of the work), each block on a thread of its own: the
+/// blocks' results in the order of the items. `work` is given the index
+/// of its block's first item. The first error (in the order of the items)
+/// is returned.
 pub fn in_blocks<T, R>(
     items: &[T],
     threads: usize,
+    weight: impl Fn(&T) -> usize,
     work: impl Fn(usize, &[T]) -> Result<R> + Sync,
 ) -> Result<Vec<R>>
 where
     T: Sync,
     R: Send,
 {
-    let per = items.len().div_ceil(threads.max(1)).max(1);
-    if threads < 2 || items.len() < 2 {
-        return items
-            .chunks(per)
-            .enumerate()
-            .map(|(k, block)| work(k * per, block))
-            .collect();
+    let starts = block_starts(items, threads, weight);
+    let blocks = starts.windows(2).map(|w| (w[0], &items[w[0]..w[1]]));
+    if starts.len() <= 2 {
+        return blocks.map(|(first, block)| work(first, block)).collect();
     }
     let work = &work;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(per)
-            .enumerate()
-            .map(|(k, block)| scope.spawn(move || work(k * per, block)))
+        let handles: Vec<_> = blocks
+            .map(|(first, block)| scope.spawn(move || work(first, block)))
             .collect();
         handles
             .into_iter()
@@ -142,6 +141,29 @@ where
             })
             .collect()
     })
+}
+
+/// Where `items` are cut into at most `threads` blocks of consecutive
+/// items, none empty, of about the same weight (each item weighs one more
+/// than `weight` says, so that empty texts count too): the index each
+/// block starts at, then the number of items.
+fn block_starts<T>(items: &[T], threads: usize, weight: impl Fn(&T) -> usize) -> Vec<usize> {
+    let threads = threads.clamp(1, items.len().max(1));
+    let total: usize = items.iter().map(|t| weight(t) + 1).sum();
+    let mut starts = vec![0];
+    let mut so_far = 0;
+    for (i, item) in items.iter().enumerate() {
+        let w = weight(item) + 1;
+        // A block ends before the item whose middle lies past its share.
+        let k = starts.len();
+        if i > 0 && k < threads && 2 * so_far + w >= 2 * total * k / threads {
+            starts.push(i);
+        }
+        so_far += w;
+    }
+    starts.push(items.len());
+    starts.dedup();
+    starts
 }
 
 /// Each text encoded as [`Tokenizer::encode_for_model`] encodes it, on
@@ -154,19 +176,24 @@ pub fn encode_each<T: AsRef<[u8]> + Sync>(
     add_special: bool,
     threads: usize,
 ) -> Result<Vec<Vec<TokenId>>> {
-    let blocks = in_blocks(texts, threads, |first, block| {
-        // The chunks of one text are kept for the next: short texts are
-        // then encoded as fast as one long one.
-        let mut cache = tok.encode_cache(block.iter().map(|t| t.as_ref().len()).sum());
-        block
-            .iter()
-            .enumerate()
-            .map(|(k, text)| {
-                tok.encode_for_model_in(text.as_ref(), allow_special, add_special, &mut cache)
-                    .map_err(|e| e.context(format!("text {}", first + k + 1)))
-            })
-            .collect::<Result<Vec<_>>>()
-    })?;
+    let blocks = in_blocks(
+        texts,
+        threads,
+        |t| t.as_ref().len(),
+        |first, block| {
+            // The chunks of one text are kept for the next: short texts are
+            // then encoded as fast as one long one.
+            let mut cache = tok.encode_cache(block.iter().map(|t| t.as_ref().len()).sum());
+            block
+                .iter()
+                .enumerate()
+                .map(|(k, text)| {
+                    tok.encode_for_model_in(text.as_ref(), allow_special, add_special, &mut cache)
+                        .map_err(|e| e.context(format!("text {}", first + k + 1)))
+                })
+                .collect::<Result<Vec<_>>>()
+        },
+    )?;
     Ok(blocks.into_iter().flatten().collect())
 }
 
@@ -178,26 +205,49 @@ mod tests {
     fn blocks_keep_the_order_of_the_items_on_any_number_of_threads() {
         let items: Vec<usize> = (0..23).collect();
         for threads in [1, 2, 3, 7, 40] {
-            let blocks = in_blocks(&items, threads, |first, block| {
-                assert_eq!(block[0], first);
-                Ok(block.to_vec())
-            })
+            let blocks = in_blocks(
+                &items,
+                threads,
+                |_| 1,
+                |first, block| {
+                    assert_eq!(block[0], first);
+                    Ok(block.to_vec())
+                },
+            )
             .unwrap();
             assert!(blocks.len() <= threads);
             assert_eq!(blocks.concat(), items);
         }
     }
 
+    /// One long text among short ones has a block of its own: the
+    /// blocks' weights are as near equal as the items allow.
+    #[test]
+    fn blocks_are_cut_by_weight_not_by_number() {
+        let mut texts = vec![100; 30];
+        texts.insert(20, 10_000);
+        let starts = block_starts(&texts, 2, |&w| w);
+        assert_eq!(starts, [0, 20, 31]);
+        let starts = block_starts(&texts, 3, |&w| w);
+        assert_eq!(starts, [0, 20, 21, 31]);
+        assert_eq!(block_starts(&[0; 5], 2, |&w| w), [0, 2, 5]);
+        assert_eq!(block_starts::<u8>(&[], 4, |&w| w.into()), [0]);
+        assert_eq!(block_starts(&[7], 4, |&w| w), [0, 1]);
+    }
+
     #[test]
     fn the_first_error_in_the_order_of_the_items_is_returned() {
         let items: Vec<usize> = (0..40).collect();
         for threads in [1, 2, 5] {
-            let got = in_blocks(&items, threads, |_, block| {
-                match block.iter().find(|&&i| i == 7 || i == 31) {
+            let got = in_blocks(
+                &items,
+                threads,
+                |_| 1,
+                |_, block| match block.iter().find(|&&i| i == 7 || i == 31) {
                     Some(i) => Err(Error::input(format!("item {i}"))),
                     None => Ok(()),
-                }
-            });
+                },
+            );
             assert_eq!(got, Err(Error::input("item 7")));
         }
     }
