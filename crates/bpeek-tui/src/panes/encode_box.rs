@@ -596,8 +596,8 @@ impl EncodeBox {
     }
 
     /// Encode again only the lines an edit touched: tokens never cross the
-    /// start of a line that begins with a letter or digit, for the
-    /// pre-tokenizers that cut there, so the tokens before and after those
+    /// start of a line that begins with a character other than whitespace
+    /// (see [`bpeek_core::line_cuts`]), for the pre-tokenizers that cut there, so the tokens before and after those
     /// lines stay as they were. False (nothing changed) where that cannot
     /// be relied on; the caller then encodes the whole text.
     fn reencode_part(&mut self, tok: &Tokenizer, d: Dirty) -> bool {
