@@ -601,3 +601,35 @@ fn the_text_report_rows_say_what_the_json_report_says() {
         }
     }
 }
+
+/// `bpeek fertility notes.txt` measures the nine characters of the name:
+/// the run says so on stderr, names the flag that reads the file, and
+/// still does what it was asked. Text that names no file gets no note.
+#[test]
+fn a_text_that_names_a_file_is_measured_as_text_with_a_note() {
+    let dir = scratch("text-names-a-file");
+    let path = dir.file("notes.txt", "the file's own words, many more than the name");
+    let name = s(&path);
+    for (command, verb) in [("fertility", "measures"), ("encode", "encodes")] {
+        let out = bpeek(&[command, "--tokenizer", "gpt2", name, "--format", "json"]);
+        let v = json_of(&out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("{verb} the text")),
+            "{command}: {err}"
+        );
+        assert!(err.contains(&format!("--file {name}")), "{command}: {err}");
+        let bytes = match command {
+            "encode" => v["bytes"].as_u64(),
+            _ => v["rows"][0]["bytes"].as_u64(),
+        };
+        assert_eq!(bytes, Some(name.len() as u64), "{command}: {v}");
+        let plain = bpeek(&[command, "--tokenizer", "gpt2", "no such file here"]);
+        assert!(plain.status.success());
+        assert!(
+            plain.stderr.is_empty(),
+            "{command}: {}",
+            String::from_utf8_lossy(&plain.stderr)
+        );
+    }
+}

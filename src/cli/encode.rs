@@ -19,7 +19,10 @@ pub fn run(args: &EncodeArgs) -> Result<()> {
     }
     let text: Vec<u8> = match (&args.text, &args.file) {
         (Some(t), None) if t == "-" => read_stdin()?,
-        (Some(t), None) => t.as_bytes().to_vec(),
+        (Some(t), None) => {
+            crate::cli::note_text_names_a_file("encode", "encodes", t);
+            t.as_bytes().to_vec()
+        }
         (None, Some(f)) => read_file(f)?,
         _ => {
             return Err(Error::input(

@@ -103,7 +103,10 @@ fn texts(args: &FertilityArgs) -> Result<(Vec<Labelled>, Option<String>)> {
     }
     match (&args.text, &args.file) {
         (Some(t), None) if t == "-" => texts.push(("stdin".into(), utf8("stdin", read_stdin()?)?)),
-        (Some(t), None) => texts.push(("text".into(), t.clone())),
+        (Some(t), None) => {
+            crate::cli::note_text_names_a_file("fertility", "measures", t);
+            texts.push(("text".into(), t.clone()))
+        }
         (None, Some(f)) => {
             let name = f.display().to_string();
             texts.push((name.clone(), utf8(&name, read_file(f)?)?));

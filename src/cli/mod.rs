@@ -28,6 +28,17 @@ pub use args::{Cli, Command};
 use bpeek_core::error::Result;
 use clap::CommandFactory;
 
+/// A note on stderr when a command's TEXT names an existing file: the
+/// text itself is what is `done` (`bpeek fertility notes.txt` measures the
+/// nine characters), easily taken for the file's contents.
+pub(crate) fn note_text_names_a_file(command: &str, done: &str, text: &str) {
+    if text != "-" && !text.contains('\n') && std::path::Path::new(text).is_file() {
+        eprintln!(
+            "note: {command} {done} the text {text:?} itself; for the file's contents give --file {text}"
+        );
+    }
+}
+
 /// The manual pages there are: `bpeek`'s own, and one per command
 /// (`bpeek-train`, ...), as `man` names them.
 pub fn man_pages() -> Vec<String> {
