@@ -4,7 +4,7 @@
 //! the order of the input, so the output is that of one pass.
 
 use crate::cli::args::EncodeFormat;
-use crate::cli::encode_ids::push_ids;
+use crate::cli::encode_ids::{push_ids, push_separated};
 use bpeek_core::encoder::{EncodeCache, Tokenizer};
 use bpeek_core::error::{Error, Result};
 use std::io::Write;
@@ -67,12 +67,7 @@ fn line_output(
             out.extend_from_slice(b"{\"bytes\":");
             out.extend_from_slice(number.format(line.len()).as_bytes());
             out.extend_from_slice(b",\"ids\":[");
-            for (k, &id) in ids.iter().enumerate() {
-                if k > 0 {
-                    out.push(b',');
-                }
-                out.extend_from_slice(number.format(id).as_bytes());
-            }
+            push_separated(out, &ids, b',');
             out.extend_from_slice(b"],\"token_count\":");
             out.extend_from_slice(number.format(ids.len()).as_bytes());
             out.push(b'}');
