@@ -54,6 +54,12 @@ fn random_lines(seed: u64, lines: usize) -> Vec<u8> {
     text
 }
 
+/// The `ids` of a JSON report.
+fn ids_of(report: &serde_json::Value) -> Vec<u32> {
+    let ids = report["ids"].as_array().expect("an ids array");
+    ids.iter().map(|n| n.as_u64().unwrap() as u32).collect()
+}
+
 fn numbers(text: &[u8]) -> Vec<u32> {
     String::from_utf8_lossy(text)
         .split_whitespace()
@@ -133,13 +139,7 @@ fn each_line_is_its_own_text_in_order() {
         let want = tok.encode_bytes(line, false).unwrap();
         assert_eq!(numbers(out[k].as_bytes()), want, "line {}", k + 1);
         let v: serde_json::Value = serde_json::from_str(json).unwrap();
-        let got: Vec<u32> = v["ids"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_u64().unwrap() as u32)
-            .collect();
-        assert_eq!(got, want, "line {}", k + 1);
+        assert_eq!(ids_of(&v), want, "line {}", k + 1);
         assert_eq!(v["bytes"], line.len());
         assert_eq!(counts[k], want.len());
     }
@@ -165,13 +165,7 @@ fn a_long_text_encoded_on_every_core_has_the_ids_of_one_pass() {
             &text,
         );
         let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
-        let ids: Vec<u32> = v["ids"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_u64().unwrap() as u32)
-            .collect();
-        assert_eq!(ids, want, "{name}, json");
+        assert_eq!(ids_of(&v), want, "{name}, json");
         assert_eq!(v["token_count"], want.len(), "{name}, json");
         let count = bpeek(&["encode", "--tokenizer", name, "-", "--count"], &text);
         assert_eq!(numbers(&count), [want.len() as u32], "{name}, --count");
