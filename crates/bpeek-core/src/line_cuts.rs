@@ -62,7 +62,8 @@ fn line_starts_chunk(text: &str, at: usize, limit: usize, slash_joins: bool) -> 
     text.get(at..)
         .and_then(|rest| rest.chars().next())
         .is_some_and(|c| {
-            !c.is_whitespace() && !(slash_joins && c == '/') && at + c.len_utf8() <= limit
+            let joins = c.is_whitespace() || (slash_joins && c == '/');
+            !joins && at + c.len_utf8() <= limit
         })
 }
 
