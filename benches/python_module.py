@@ -16,7 +16,11 @@ call on its lines (bpeek `encode_batch`, quicktok `encode_batch`, tiktoken
 bpeek / quicktok; and whether every id list equals quicktok's and
 tiktoken's. bpeek and tiktoken return lists of ints; quicktok's batch
 returns one array of ids and the offsets where each line starts, which are
-cut into lists before they are compared (not timed).
+cut into lists before they are compared (not timed). A third call is the
+batch in quicktok's shape on both sides: bpeek `encode_batch(lines,
+flat=True)` (two `array.array`s) against quicktok `encode_batch` (two numpy
+arrays), its ids and offsets compared with quicktok's as they are
+(tiktoken has no such call: its column is blank).
 """
 
 import argparse
@@ -132,8 +136,14 @@ def quicktok_lists(answer):
 
 
 def row(label, size, times, same):
-    ours, qt, tik = (size / 1e6 / t for t in times)
-    return f"| {label} | {ours:.1f} | {qt:.1f} | {tik:.1f} | {ours / qt:.2f} | {same} |"
+    ours, qt, tik = (None if t is None else size / 1e6 / t for t in times)
+    tik = "" if tik is None else f"{tik:.1f}"
+    return f"| {label} | {ours:.1f} | {qt:.1f} | {tik} | {ours / qt:.2f} | {same} |"
+
+
+def same_arrays(ours, theirs):
+    """Whether bpeek's (ids, offsets) arrays hold quicktok's numbers."""
+    return list(ours[0]) == theirs[0].tolist() and list(ours[1]) == theirs[1].tolist()
 
 
 def main():
@@ -169,6 +179,13 @@ def main():
             ]
             same = "yes" if batch[0][1] == quicktok_lists(batch[1][1]) == batch[2][1] else "NO"
             print(row(f"{name}, {len(lines)} lines | {ours_name} | batch of lines", size, [t for t, _ in batch], same))
+            flat = [
+                best(args.rounds, lambda: ours.encode_batch(lines, threads=args.threads, flat=True)),
+                best(args.rounds, lambda: qt.encode_batch(lines)),
+            ]
+            same = "yes" if same_arrays(flat[0][1], flat[1][1]) else "NO"
+            label = f"{name}, {len(lines)} lines | {ours_name} | batch of lines, flat"
+            print(row(label, size, [flat[0][0], flat[1][0], None], same))
             sys.stdout.flush()
 
 
