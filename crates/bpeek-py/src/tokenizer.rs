@@ -6,7 +6,7 @@
 use crate::errors::to_python;
 use crate::flat;
 use crate::ids::Ints;
-use crate::text::Text;
+use crate::text::{Text, Texts};
 use bpeek_core::TokenId;
 use bpeek_core::encoder::{EncodeCache, Tokenizer};
 use bpeek_core::error::{Error, quoted};
@@ -71,12 +71,13 @@ impl PyTokenizer {
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
-        texts: Vec<Text>,
+        texts: Texts,
         allow_special: bool,
         add_special_tokens: bool,
         threads: Option<usize>,
         flat: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let texts = texts.0;
         let o = Options::new(allow_special, add_special_tokens, threads);
         let (tok, special, add) = (&self.tok, o.allow_special, o.add_special);
         if flat {
