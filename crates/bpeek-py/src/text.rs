@@ -1,6 +1,7 @@
 //! A text handed in from Python: a `str` (its UTF-8) or `bytes` (as they
 //! are, for byte-level tokenizers), held without copying so that it can be
-//! encoded with the interpreter's lock released.
+//! encoded with the interpreter's lock released; and a batch of them,
+//! whose refusal names the text that is not one.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
