@@ -1,6 +1,6 @@
 //! A batch's ids as two flat arrays, the way quicktok's `encode_batch`
 //! gives them: every text's ids one after another (`array('I')`, unsigned
-//! 32-bit) and where each text's start (`array('q')`, signed 64-bit, one
+//! 32-bit) and where each text's ids start (`array('q')`, signed 64-bit, one
 //! more than the texts: text `i` is `ids[offsets[i]:offsets[i + 1]]`).
 //!
 //! `array.array` is Python's own: the module needs no numpy, and numpy

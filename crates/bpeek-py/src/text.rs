@@ -63,9 +63,9 @@ impl FromPyObject<'_, '_> for Texts {
         let mut texts = Vec::with_capacity(obj.len().unwrap_or(0));
         for (i, item) in items.enumerate() {
             let item = item?;
-            let text = item
-                .extract()
-                .map_err(|e: PyErr| PyTypeError::new_err(format!("texts[{i}]: {}", e.value(obj.py()))))?;
+            let text = item.extract().map_err(|e: PyErr| {
+                PyTypeError::new_err(format!("texts[{i}]: {}", e.value(obj.py())))
+            })?;
             texts.push(text);
         }
         Ok(Texts(texts))
