@@ -5,8 +5,9 @@
 //!
 //! `array.array` is Python's own: the module needs no numpy, and numpy
 //! reads one without a copy (`numpy.frombuffer(ids, dtype=numpy.uint32)`)
-//! as any reader of the buffer protocol does. A list of ints costs a
-//! Python object per id; an array is one copy of the ids' bytes.
+//! as any reader of the buffer protocol does. A list of lists costs a
+//! reference per id and a list per text; the arrays, one copy of the ids'
+//! bytes.
 
 use bpeek_core::parallel::FlatIds;
 use pyo3::prelude::*;
