@@ -243,4 +243,38 @@ mod tests {
             assert_eq!(got, each);
         }
     }
+
+    #[test]
+    fn a_text_refused_is_named_and_leaves_the_ids_before_it() {
+        use crate::{Mode, Trainer, TrainerConfig};
+        let config = TrainerConfig {
+            mode: Mode::Char,
+            min_count: 1,
+            max_merges: Some(10),
+            ..Default::default()
+        };
+        let mut trainer = Trainer::new(b"play the plays, they play".to_vec(), config).unwrap();
+        trainer.run();
+        let tok = trainer.tokenizer();
+        let texts: [&[u8]; 4] = [b"play", b"they", b"pl\xffay", b"the"];
+        for threads in [1, 2, 4] {
+            let flat = encode_each_flat(&tok, &texts, false, false, threads).unwrap_err();
+            let lists = encode_each(&tok, &texts, false, false, threads).unwrap_err();
+            assert_eq!(flat, lists);
+            assert!(flat.to_string().contains("text 3"), "{flat}");
+            assert!(flat.to_string().contains("invalid UTF-8"), "{flat}");
+        }
+        let mut cache = tok.encode_cache(0);
+        let mut ids = vec![7, 8];
+        tok.encode_for_model_onto(texts[0], false, false, &mut cache, &mut ids)
+            .unwrap();
+        let before = ids.clone();
+        assert!(
+            tok.encode_for_model_onto(texts[2], false, false, &mut cache, &mut ids)
+                .is_err()
+        );
+        assert_eq!(ids, before);
+        assert_eq!(&ids[..2], [7, 8]);
+        assert_eq!(ids[2..], tok.encode("play", false));
+    }
 }
