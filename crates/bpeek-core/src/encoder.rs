@@ -437,6 +437,46 @@ impl Tokenizer {
         self.around(ids, add_special)
     }
 
+    /// [`Tokenizer::encode_for_model_in`], the ids put after those in
+    /// `out`: a caller gathering many texts' ids in one vector makes no
+    /// vector per text. On an error `out` is as it was.
+    pub fn encode_for_model_onto(
+        &self,
+        text: &[u8],
+        allow_special: bool,
+        add_special: bool,
+        cache: &mut EncodeCache,
+        out: &mut Vec<TokenId>,
+    ) -> Result<()> {
+        if add_special && self.template.is_some() {
+            let ids = self.encode_for_model_in(text, allow_special, add_special, cache)?;
+            out.extend_from_slice(&ids);
+            return Ok(());
+        }
+        let before = out.len();
+        let got = self.watched(|| self.encode_bytes_onto(text, allow_special, cache, out));
+        if !matches!(got, Ok(Ok(()))) {
+            out.truncate(before);
+        }
+        got?
+    }
+
+    /// [`Tokenizer::encode_bytes_unwatched`] with a cache, onto `out`.
+    fn encode_bytes_onto(
+        &self,
+        text: &[u8],
+        allow_special: bool,
+        cache: &mut EncodeCache,
+        out: &mut Vec<TokenId>,
+    ) -> Result<()> {
+        let whole = match self.mode() {
+            Mode::Char => Some(std::str::from_utf8(text).map_err(|e| not_utf8(&e))?),
+            Mode::Byte => None,
+        };
+        self.encode_pieces_onto(text, whole, allow_special, Some(cache), out);
+        Ok(())
+    }
+
     /// `ids`, with the template's tokens around them when `add_special`.
     pub(crate) fn around(&self, ids: Vec<TokenId>, add_special: bool) -> Result<Vec<TokenId>> {
         if !add_special {
@@ -736,12 +776,25 @@ impl Tokenizer {
         bytes: &[u8],
         whole: Option<&str>,
         allow_special: bool,
-        mut cache: Option<&mut EncodeCache>,
+        cache: Option<&mut EncodeCache>,
     ) -> Vec<TokenId> {
         // Room for the ids of text of four bytes a token (most text takes
         // more), up to a million: growing from nothing cost a few copies of
         // every short text's ids.
         let mut ids = Vec::with_capacity((bytes.len() / 4 + 4).min(1 << 20));
+        self.encode_pieces_onto(bytes, whole, allow_special, cache, &mut ids);
+        ids
+    }
+
+    /// [`Tokenizer::encode_pieces`], the ids put after those in `ids`.
+    fn encode_pieces_onto(
+        &self,
+        bytes: &[u8],
+        whole: Option<&str>,
+        allow_special: bool,
+        mut cache: Option<&mut EncodeCache>,
+        ids: &mut Vec<TokenId>,
+    ) {
         // Whether a piece starts the text (nothing came before it).
         let mut first = true;
         self.added.for_each_piece(bytes, allow_special, |piece| {
@@ -757,7 +810,7 @@ impl Tokenizer {
                             .and_then(|start| text.get(start..start + t.len()))
                             .filter(|s| s.as_ptr() == t.as_ptr())
                     });
-                    let got = self.encode_ordinary(t, s, first, cache.as_deref_mut(), &mut ids);
+                    let got = self.encode_ordinary(t, s, first, cache.as_deref_mut(), ids);
                     if let Err(missing) = got {
                         let start = t.as_ptr() as usize - bytes.as_ptr() as usize;
                         pattern_work::note(missing.error(t, Some(start)));
@@ -769,7 +822,7 @@ impl Tokenizer {
                         Some(&t),
                         first,
                         cache.as_deref_mut(),
-                        &mut ids,
+                        ids,
                     );
                     if let Err(missing) = got {
                         pattern_work::note(missing.error(t.as_bytes(), None));
@@ -778,7 +831,6 @@ impl Tokenizer {
             }
             first = false;
         });
-        ids
     }
 
     /// Encode raw bytes. Byte mode takes any bytes; char mode needs UTF-8.
@@ -796,12 +848,7 @@ impl Tokenizer {
     ) -> Result<Vec<TokenId>> {
         match self.mode() {
             Mode::Char => {
-                let s = std::str::from_utf8(text).map_err(|e| {
-                    Error::input(format!(
-                        "invalid UTF-8 at byte offset {} (a char-mode tokenizer needs UTF-8 text)",
-                        e.valid_up_to()
-                    ))
-                })?;
+                let s = std::str::from_utf8(text).map_err(|e| not_utf8(&e))?;
                 Ok(self.encode_in(s, allow_special, cache))
             }
             Mode::Byte => Ok(self.encode_pieces(text, None, allow_special, cache)),
@@ -900,6 +947,14 @@ impl Tokenizer {
     pub fn chunk_ids(&self, chunk: &[u8], drops_bytes: bool, symbols: &mut Vec<TokenId>) {
         self.model.ranks().chunk_ids(chunk, drops_bytes, symbols);
     }
+}
+
+/// The refusal of text that is not UTF-8 by a char-mode tokenizer.
+fn not_utf8(e: &std::str::Utf8Error) -> Error {
+    Error::input(format!(
+        "invalid UTF-8 at byte offset {} (a char-mode tokenizer needs UTF-8 text)",
+        e.valid_up_to()
+    ))
 }
 
 /// Chunks and their ids kept from one text to the next while a tokenizer

@@ -197,6 +197,47 @@ pub fn encode_each<T: AsRef<[u8]> + Sync>(
     Ok(blocks.into_iter().flatten().collect())
 }
 
+/// The ids of a block of consecutive texts, one after another: text `k`
+/// of the block is `ids[ends[k - 1]..ends[k]]` (from 0 for the first).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct FlatIds {
+    pub ids: Vec<TokenId>,
+    pub ends: Vec<usize>,
+}
+
+/// [`encode_each`] with each block's ids in one vector: the blocks in the
+/// order of the texts. A caller that hands the ids on as one array needs
+/// no vector per text.
+pub fn encode_each_flat<T: AsRef<[u8]> + Sync>(
+    tok: &Tokenizer,
+    texts: &[T],
+    allow_special: bool,
+    add_special: bool,
+    threads: usize,
+) -> Result<Vec<FlatIds>> {
+    in_blocks(texts, threads, |first, block| {
+        let bytes = block.iter().map(|t| t.as_ref().len()).sum();
+        let mut cache = tok.encode_cache(bytes);
+        // About a quarter of a token a byte in the texts these encode.
+        let mut flat = FlatIds {
+            ids: Vec::with_capacity(bytes / 4),
+            ends: Vec::with_capacity(block.len()),
+        };
+        for (k, text) in block.iter().enumerate() {
+            tok.encode_for_model_onto(
+                text.as_ref(),
+                allow_special,
+                add_special,
+                &mut cache,
+                &mut flat.ids,
+            )
+            .map_err(|e| e.context(format!("text {}", first + k + 1)))?;
+            flat.ends.push(flat.ids.len());
+        }
+        Ok(flat)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,5 +302,61 @@ mod tests {
             let alone: Vec<_> = texts.iter().map(|t| tok.encode(t, false)).collect();
             assert_eq!(each, alone);
         }
+    }
+
+    #[test]
+    fn flat_blocks_hold_each_texts_ids_in_order() {
+        let tok = crate::formats::builtin::load("o200k").unwrap();
+        let texts: Vec<String> = (0..37)
+            .map(|i| "ab 12 ü ".repeat(i % 5) + &"\n".repeat(i % 3))
+            .collect();
+        let each = encode_each(&tok, &texts, false, false, 1).unwrap();
+        for threads in [1, 2, 3, 8] {
+            let blocks = encode_each_flat(&tok, &texts, false, false, threads).unwrap();
+            let mut got = Vec::new();
+            for block in &blocks {
+                let mut from = 0;
+                for &end in &block.ends {
+                    got.push(block.ids[from..end].to_vec());
+                    from = end;
+                }
+                assert_eq!(from, block.ids.len());
+            }
+            assert_eq!(got, each);
+        }
+    }
+
+    #[test]
+    fn a_text_refused_is_named_and_leaves_the_ids_before_it() {
+        use crate::{Mode, Trainer, TrainerConfig};
+        let config = TrainerConfig {
+            mode: Mode::Char,
+            min_count: 1,
+            max_merges: Some(10),
+            ..Default::default()
+        };
+        let mut trainer = Trainer::new(b"play the plays, they play".to_vec(), config).unwrap();
+        trainer.run();
+        let tok = trainer.tokenizer();
+        let texts: [&[u8]; 4] = [b"play", b"they", b"pl\xffay", b"the"];
+        for threads in [1, 2, 4] {
+            let flat = encode_each_flat(&tok, &texts, false, false, threads).unwrap_err();
+            let lists = encode_each(&tok, &texts, false, false, threads).unwrap_err();
+            assert_eq!(flat, lists);
+            assert!(flat.to_string().contains("text 3"), "{flat}");
+            assert!(flat.to_string().contains("invalid UTF-8"), "{flat}");
+        }
+        let mut cache = tok.encode_cache(0);
+        let mut ids = vec![7, 8];
+        tok.encode_for_model_onto(texts[0], false, false, &mut cache, &mut ids)
+            .unwrap();
+        let before = ids.clone();
+        assert!(
+            tok.encode_for_model_onto(texts[2], false, false, &mut cache, &mut ids)
+                .is_err()
+        );
+        assert_eq!(ids, before);
+        assert_eq!(&ids[..2], [7, 8]);
+        assert_eq!(ids[2..], tok.encode("play", false));
     }
 }

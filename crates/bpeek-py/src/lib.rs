@@ -7,9 +7,11 @@
 //! ids = tok.encode("hello world")            # [15339, 1917]
 //! tok.decode(ids)                            # 'hello world'
 //! tok.encode_batch(["a", "b c"])             # every core, the lock released
+//! ids, offsets = tok.encode_batch(["a", "b c"], flat=True)  # two arrays
 //! ```
 
 mod errors;
+mod flat;
 mod ids;
 mod text;
 mod tokenizer;

@@ -1,6 +1,7 @@
 //! A text handed in from Python: a `str` (its UTF-8) or `bytes` (as they
 //! are, for byte-level tokenizers), held without copying so that it can be
-//! encoded with the interpreter's lock released.
+//! encoded with the interpreter's lock released; and a batch of them,
+//! whose refusal names the text that is not one.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -37,4 +38,43 @@ impl AsRef<[u8]> for Text {
             Text::Bytes(b) => b.as_ref(),
         }
     }
+}
+
+/// The texts of a batch: any iterable of `str` or `bytes` but one text
+/// itself (a `str` is an iterable of characters, which is never meant).
+pub struct Texts(pub Vec<Text>);
+
+impl FromPyObject<'_, '_> for Texts {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
+        if is_one_text(&obj) {
+            return Err(PyTypeError::new_err(format!(
+                "texts is a list of str or bytes, not one {} (encode takes one text)",
+                obj.get_type().name()?
+            )));
+        }
+        let Ok(items) = obj.try_iter() else {
+            return Err(PyTypeError::new_err(format!(
+                "texts is a list of str or bytes, not {}",
+                obj.get_type().name()?
+            )));
+        };
+        let mut texts = Vec::with_capacity(obj.len().unwrap_or(0));
+        for (i, item) in items.enumerate() {
+            let item = item?;
+            let text = item.extract().map_err(|e: PyErr| {
+                PyTypeError::new_err(format!("texts[{i}]: {}", e.value(obj.py())))
+            })?;
+            texts.push(text);
+        }
+        Ok(Texts(texts))
+    }
+}
+
+/// Whether `obj` is a text (`str`, `bytes` or `bytearray`).
+fn is_one_text(obj: &Borrowed<'_, '_, PyAny>) -> bool {
+    obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
 }

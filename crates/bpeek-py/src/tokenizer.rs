@@ -4,8 +4,9 @@
 //! on meanwhile.
 
 use crate::errors::to_python;
+use crate::flat;
 use crate::ids::Ints;
-use crate::text::Text;
+use crate::text::{Text, Texts};
 use bpeek_core::TokenId;
 use bpeek_core::encoder::{EncodeCache, Tokenizer};
 use bpeek_core::error::{Error, quoted};
@@ -63,23 +64,32 @@ impl PyTokenizer {
 
     /// The ids of each text, as `encode` gives them, the texts encoded on
     /// every core (as `bpeek encode --lines` encodes lines), or on
-    /// `threads` threads.
-    #[pyo3(signature = (texts, allow_special = false, add_special_tokens = false, threads = None))]
+    /// `threads` threads: a list of lists of ints, or with `flat=True` two
+    /// arrays `(ids, offsets)`, text `i`'s ids being
+    /// `ids[offsets[i]:offsets[i + 1]]` (see `flat.rs`).
+    #[pyo3(signature = (texts, allow_special = false, add_special_tokens = false, threads = None, flat = false))]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
-        texts: Vec<Text>,
+        texts: Texts,
         allow_special: bool,
         add_special_tokens: bool,
         threads: Option<usize>,
-    ) -> PyResult<Bound<'py, PyList>> {
+        flat: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let texts = texts.0;
         let o = Options::new(allow_special, add_special_tokens, threads);
+        let (tok, special, add) = (&self.tok, o.allow_special, o.add_special);
+        if flat {
+            let blocks = py
+                .detach(|| parallel::encode_each_flat(tok, &texts, special, add, o.threads))
+                .map_err(to_python)?;
+            return Ok(flat::arrays(py, &blocks)?.into_any());
+        }
         let all = py
-            .detach(|| {
-                parallel::encode_each(&self.tok, &texts, o.allow_special, o.add_special, o.threads)
-            })
+            .detach(|| parallel::encode_each(tok, &texts, special, add, o.threads))
             .map_err(to_python)?;
-        self.ints.lists(py, &all)
+        Ok(self.ints.lists(py, &all)?.into_any())
     }
 
     /// How many tokens `text` is, as `bpeek encode --count` says.
