@@ -215,27 +215,32 @@ pub fn encode_each_flat<T: AsRef<[u8]> + Sync>(
     add_special: bool,
     threads: usize,
 ) -> Result<Vec<FlatIds>> {
-    in_blocks(texts, threads, |first, block| {
-        let bytes = block.iter().map(|t| t.as_ref().len()).sum();
-        let mut cache = tok.encode_cache(bytes);
-        // About a quarter of a token a byte in the texts these encode.
-        let mut flat = FlatIds {
-            ids: Vec::with_capacity(bytes / 4),
-            ends: Vec::with_capacity(block.len()),
-        };
-        for (k, text) in block.iter().enumerate() {
-            tok.encode_for_model_onto(
-                text.as_ref(),
-                allow_special,
-                add_special,
-                &mut cache,
-                &mut flat.ids,
-            )
-            .map_err(|e| e.context(format!("text {}", first + k + 1)))?;
-            flat.ends.push(flat.ids.len());
-        }
-        Ok(flat)
-    })
+    in_blocks(
+        texts,
+        threads,
+        |t| t.as_ref().len(),
+        |first, block| {
+            let bytes = block.iter().map(|t| t.as_ref().len()).sum();
+            let mut cache = tok.encode_cache(bytes);
+            // About a quarter of a token a byte in the texts these encode.
+            let mut flat = FlatIds {
+                ids: Vec::with_capacity(bytes / 4),
+                ends: Vec::with_capacity(block.len()),
+            };
+            for (k, text) in block.iter().enumerate() {
+                tok.encode_for_model_onto(
+                    text.as_ref(),
+                    allow_special,
+                    add_special,
+                    &mut cache,
+                    &mut flat.ids,
+                )
+                .map_err(|e| e.context(format!("text {}", first + k + 1)))?;
+                flat.ends.push(flat.ids.len());
+            }
+            Ok(flat)
+        },
+    )
 }
 
 #[cfg(test)]
