@@ -260,14 +260,12 @@ impl ScoreOrder {
     /// update.
     fn rekey(&mut self, pair: Pair, table: &PairTable, units: &[u64]) {
         let old = self.entries.get(&pair).copied();
-        if let Some(old) = old {
-            if old.keyed_in == self.update {
-                return;
-            }
-            self.leave(old.home, &old.key);
+        if old.is_some_and(|old| old.keyed_in == self.update) {
+            return;
         }
         let Some(stat) = table.get(pair).filter(|s| s.count > 0) else {
-            if old.is_some() {
+            if let Some(old) = old {
+                self.leave(old.home, &old.key);
                 self.entries.remove(&pair);
                 self.unlist(pair);
             }
@@ -282,6 +280,17 @@ impl ScoreOrder {
             tie: table.tie_key(pair, stat),
             pair,
         };
+        if let Some(old) = old {
+            // A key that came out the same (a count that moved and came
+            // back within one settle) keeps its place: two tree moves saved.
+            if old.key == key {
+                if let Some(at) = self.entries.get_mut(&pair) {
+                    at.keyed_in = self.update;
+                }
+                return;
+            }
+            self.leave(old.home, &old.key);
+        }
         self.enter(home, key);
         let entry = Entry {
             home,
@@ -350,18 +359,35 @@ impl ScoreOrder {
         for home in std::mem::take(&mut self.dirty) {
             let group = &mut self.groups[home as usize];
             group.dirty = false;
+            let first = group.pairs.first().copied();
+            let front = first.map(|first| ranked(first, units));
+            let sharing = match first {
+                Some(first) if first.eligible => {
+                    group.parts.get(&first.part()).copied().unwrap_or(0)
+                }
+                _ => 0,
+            };
+            if let (Some((was, shared)), Some(front)) = (group.front, front)
+                && same_place(&was, &front)
+            {
+                // Most groups marked lost or gained a pair behind their
+                // first: the group stays where it is, only its tally moves.
+                group.front = Some((front, sharing));
+                if shared != sharing {
+                    let terms = score_terms(&front.score);
+                    untally(&mut self.tied, terms, shared);
+                    if sharing > 0 {
+                        *self.tied.entry(terms).or_default() += sharing;
+                    }
+                }
+                continue;
+            }
             if let Some((front, sharing)) = group.front.take() {
                 self.fronts.remove(&(front, home));
                 untally(&mut self.tied, score_terms(&front.score), sharing);
             }
-            let Some(&first) = group.pairs.first() else {
+            let Some(front) = front else {
                 continue;
-            };
-            let front = ranked(first, units);
-            let sharing = if first.eligible {
-                group.parts.get(&first.part()).copied().unwrap_or(0)
-            } else {
-                0
             };
             group.front = Some((front, sharing));
             self.fronts.insert((front, home));
@@ -419,6 +445,13 @@ fn unit(units: &[u64], id: TokenId) -> u64 {
     // A token always stands where its pairs do; the floor only keeps a
     // stale count from dividing by zero.
     units.get(id as usize).copied().unwrap_or(0).max(1)
+}
+
+/// Whether two keys are the same in every field, the counts behind the
+/// score included (equal in the order is not enough: a front's counts are
+/// what a round reports).
+fn same_place(a: &Ranked, b: &Ranked) -> bool {
+    a.eligible == b.eligible && a.score == b.score && a.tie == b.tie && a.pair == b.pair
 }
 
 /// A pair's whole key, from its key at home and the tokens' counts.
