@@ -174,11 +174,11 @@ fn lowest_terms(num: u64, den: u128) -> (u64, u128) {
     // Nearly always the product of two counts fits in 64 bits, where a
     // division is several times cheaper than in 128.
     if let Ok(den) = u64::try_from(den) {
-        let (mut a, mut b) = (num, den);
-        while b != 0 {
-            (a, b) = (b, a % b);
+        if num == 1 {
+            // Late in training nearly every pair stands once.
+            return (num, den as u128);
         }
-        let g = a.max(1);
+        let g = gcd(num, den).max(1);
         return (num / g, (den / g) as u128);
     }
     let (mut a, mut b) = (num as u128, den);
@@ -187,6 +187,26 @@ fn lowest_terms(num: u64, den: u128) -> (u64, u128) {
     }
     let g = a.max(1);
     ((num as u128 / g) as u64, den / g)
+}
+
+/// The greatest common divisor by halving (Stein's), which takes no
+/// division: a score's terms are reduced at every keying.
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 /// The score `score` stands for, in lowest terms.
@@ -550,5 +570,54 @@ impl Iterator for Walk<'_> {
             self.heap.push(head);
         }
         Some(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn euclid(mut a: u64, mut b: u64) -> u64 {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    }
+
+    #[test]
+    fn gcd_by_halving_is_euclids() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..20_000 {
+            // Small, shared-factor and full-width values alike.
+            let f = 1 + next() % 64;
+            let (a, b) = match i % 3 {
+                0 => (next() % 1000, next() % 1000),
+                1 => ((next() % 100_000) * f, (next() % 100_000) * f),
+                _ => (next(), next()),
+            };
+            assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+        }
+        assert_eq!(gcd(0, 0), 0);
+        assert_eq!(gcd(0, 12), 12);
+        assert_eq!(gcd(12, 0), 12);
+    }
+
+    #[test]
+    fn lowest_terms_are_reduced_and_equal_in_value() {
+        for num in 0..60u64 {
+            for den in 1..60u64 {
+                let (n, d) = lowest_terms(num, den as u128);
+                assert_eq!(n as u128 * den as u128, num as u128 * d, "{num}/{den}");
+                assert_eq!(euclid(n, d as u64), if num == 0 { d as u64 } else { 1 });
+            }
+        }
+        let big = (1u128 << 70) * 6;
+        assert_eq!(lowest_terms(4, big), (1, (1u128 << 69) * 3));
     }
 }
