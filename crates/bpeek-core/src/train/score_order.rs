@@ -269,7 +269,11 @@ impl ScoreOrder {
             // every pair of the table is entered by now) go back with it.
             let added = std::mem::replace(&mut self.guests[t as usize], list);
             self.guests[t as usize].extend(added);
-            self.clean(t);
+            // Gone and doubled entries cost a look-up each when walked,
+            // as cleaning them out would: cleaned only once crowded.
+            if self.crowded(t) {
+                self.clean(t);
+            }
             self.mark(t);
         }
         self.place_dirty(units);
@@ -433,9 +437,16 @@ impl ScoreOrder {
         if pair.1 != pair.0 {
             self.live[pair.1 as usize] += 1;
         }
-        if self.guests[g].len() > CROWDED * self.live[g] as usize + 32 {
+        if self.crowded(guest_of) {
             self.clean(guest_of);
         }
+    }
+
+    /// Whether token `t`'s guest list holds many more entries than it has
+    /// guests.
+    fn crowded(&self, t: TokenId) -> bool {
+        let t = t as usize;
+        self.guests[t].len() > CROWDED * self.live[t] as usize + 32
     }
 
     /// A pair gone: its entry in a guest list stays until it is cleaned.
