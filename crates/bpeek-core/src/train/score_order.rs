@@ -174,11 +174,11 @@ fn lowest_terms(num: u64, den: u128) -> (u64, u128) {
     // Nearly always the product of two counts fits in 64 bits, where a
     // division is several times cheaper than in 128.
     if let Ok(den) = u64::try_from(den) {
-        let (mut a, mut b) = (num, den);
-        while b != 0 {
-            (a, b) = (b, a % b);
+        if num == 1 {
+            // Late in training nearly every pair stands once.
+            return (num, den as u128);
         }
-        let g = a.max(1);
+        let g = gcd(num, den).max(1);
         return (num / g, (den / g) as u128);
     }
     let (mut a, mut b) = (num as u128, den);
@@ -187,6 +187,26 @@ fn lowest_terms(num: u64, den: u128) -> (u64, u128) {
     }
     let g = a.max(1);
     ((num as u128 / g) as u64, den / g)
+}
+
+/// The greatest common divisor by halving (Stein's), which takes no
+/// division: a score's terms are reduced at every keying.
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 /// The score `score` stands for, in lowest terms.
@@ -249,7 +269,11 @@ impl ScoreOrder {
             // every pair of the table is entered by now) go back with it.
             let added = std::mem::replace(&mut self.guests[t as usize], list);
             self.guests[t as usize].extend(added);
-            self.clean(t);
+            // Gone and doubled entries cost a look-up each when walked,
+            // as cleaning them out would: cleaned only once crowded.
+            if self.crowded(t) {
+                self.clean(t);
+            }
             self.mark(t);
         }
         self.place_dirty(units);
@@ -260,14 +284,12 @@ impl ScoreOrder {
     /// update.
     fn rekey(&mut self, pair: Pair, table: &PairTable, units: &[u64]) {
         let old = self.entries.get(&pair).copied();
-        if let Some(old) = old {
-            if old.keyed_in == self.update {
-                return;
-            }
-            self.leave(old.home, &old.key);
+        if old.is_some_and(|old| old.keyed_in == self.update) {
+            return;
         }
         let Some(stat) = table.get(pair).filter(|s| s.count > 0) else {
-            if old.is_some() {
+            if let Some(old) = old {
+                self.leave(old.home, &old.key);
                 self.entries.remove(&pair);
                 self.unlist(pair);
             }
@@ -282,6 +304,17 @@ impl ScoreOrder {
             tie: table.tie_key(pair, stat),
             pair,
         };
+        if let Some(old) = old {
+            // A key that came out the same (a count that moved and came
+            // back within one settle) keeps its place: two tree moves saved.
+            if old.key == key {
+                if let Some(at) = self.entries.get_mut(&pair) {
+                    at.keyed_in = self.update;
+                }
+                return;
+            }
+            self.leave(old.home, &old.key);
+        }
         self.enter(home, key);
         let entry = Entry {
             home,
@@ -350,18 +383,35 @@ impl ScoreOrder {
         for home in std::mem::take(&mut self.dirty) {
             let group = &mut self.groups[home as usize];
             group.dirty = false;
+            let first = group.pairs.first().copied();
+            let front = first.map(|first| ranked(first, units));
+            let sharing = match first {
+                Some(first) if first.eligible => {
+                    group.parts.get(&first.part()).copied().unwrap_or(0)
+                }
+                _ => 0,
+            };
+            if let (Some((was, shared)), Some(front)) = (group.front, front)
+                && same_place(&was, &front)
+            {
+                // Most groups marked lost or gained a pair behind their
+                // first: the group stays where it is, only its tally moves.
+                group.front = Some((front, sharing));
+                if shared != sharing {
+                    let terms = score_terms(&front.score);
+                    untally(&mut self.tied, terms, shared);
+                    if sharing > 0 {
+                        *self.tied.entry(terms).or_default() += sharing;
+                    }
+                }
+                continue;
+            }
             if let Some((front, sharing)) = group.front.take() {
                 self.fronts.remove(&(front, home));
                 untally(&mut self.tied, score_terms(&front.score), sharing);
             }
-            let Some(&first) = group.pairs.first() else {
+            let Some(front) = front else {
                 continue;
-            };
-            let front = ranked(first, units);
-            let sharing = if first.eligible {
-                group.parts.get(&first.part()).copied().unwrap_or(0)
-            } else {
-                0
             };
             group.front = Some((front, sharing));
             self.fronts.insert((front, home));
@@ -387,9 +437,16 @@ impl ScoreOrder {
         if pair.1 != pair.0 {
             self.live[pair.1 as usize] += 1;
         }
-        if self.guests[g].len() > CROWDED * self.live[g] as usize + 32 {
+        if self.crowded(guest_of) {
             self.clean(guest_of);
         }
+    }
+
+    /// Whether token `t`'s guest list holds many more entries than it has
+    /// guests.
+    fn crowded(&self, t: TokenId) -> bool {
+        let t = t as usize;
+        self.guests[t].len() > CROWDED * self.live[t] as usize + 32
     }
 
     /// A pair gone: its entry in a guest list stays until it is cleaned.
@@ -419,6 +476,13 @@ fn unit(units: &[u64], id: TokenId) -> u64 {
     // A token always stands where its pairs do; the floor only keeps a
     // stale count from dividing by zero.
     units.get(id as usize).copied().unwrap_or(0).max(1)
+}
+
+/// Whether two keys are the same in every field, the counts behind the
+/// score included (equal in the order is not enough: a front's counts are
+/// what a round reports).
+fn same_place(a: &Ranked, b: &Ranked) -> bool {
+    a.eligible == b.eligible && a.score == b.score && a.tie == b.tie && a.pair == b.pair
 }
 
 /// A pair's whole key, from its key at home and the tokens' counts.
@@ -517,5 +581,54 @@ impl Iterator for Walk<'_> {
             self.heap.push(head);
         }
         Some(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn euclid(mut a: u64, mut b: u64) -> u64 {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    }
+
+    #[test]
+    fn gcd_by_halving_is_euclids() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..20_000 {
+            // Small, shared-factor and full-width values alike.
+            let f = 1 + next() % 64;
+            let (a, b) = match i % 3 {
+                0 => (next() % 1000, next() % 1000),
+                1 => ((next() % 100_000) * f, (next() % 100_000) * f),
+                _ => (next(), next()),
+            };
+            assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+        }
+        assert_eq!(gcd(0, 0), 0);
+        assert_eq!(gcd(0, 12), 12);
+        assert_eq!(gcd(12, 0), 12);
+    }
+
+    #[test]
+    fn lowest_terms_are_reduced_and_equal_in_value() {
+        for num in 0..60u64 {
+            for den in 1..60u64 {
+                let (n, d) = lowest_terms(num, den as u128);
+                assert_eq!(n as u128 * den as u128, num as u128 * d, "{num}/{den}");
+                assert_eq!(euclid(n, d as u64), if num == 0 { d as u64 } else { 1 });
+            }
+        }
+        let big = (1u128 << 70) * 6;
+        assert_eq!(lowest_terms(4, big), (1, (1u128 << 69) * 3));
     }
 }
