@@ -60,11 +60,9 @@ const BLOCK: usize = 4096;
 pub fn part_text(ids: &[TokenId], separator: u8) -> PartText {
     // About six bytes an id: more room is made if needed.
     let mut text = Vec::with_capacity(ids.len() * 6);
-    for (k, block) in ids.chunks(BLOCK).enumerate() {
-        if k > 0 {
-            text.push(separator);
-        }
-        push_separated(&mut text, block, separator);
+    let mut blocks = BlockWriter::new(separator);
+    for block in ids.chunks(BLOCK) {
+        text.extend_from_slice(blocks.text(block));
     }
     PartText {
         text,
@@ -81,17 +79,11 @@ pub fn write_parts(
     later: &[PartText],
     separator: u8,
 ) -> io::Result<()> {
-    let mut buffer = Vec::with_capacity(BLOCK * 11 + 9);
-    let mut any = false;
+    let mut blocks = BlockWriter::new(separator);
     for block in first.chunks(BLOCK) {
-        buffer.clear();
-        if any {
-            buffer.push(separator);
-        }
-        push_separated(&mut buffer, block, separator);
-        w.write_all(&buffer)?;
-        any = true;
+        w.write_all(blocks.text(block))?;
     }
+    let mut any = !first.is_empty();
     for part in later.iter().filter(|p| p.ids > 0) {
         if any {
             w.write_all(&[separator])?;
@@ -118,17 +110,55 @@ pub fn push_ids(out: &mut Vec<u8>, ids: &[TokenId]) {
 /// its digits two at a time, cost more than encoding its token.
 pub fn push_separated(out: &mut Vec<u8>, ids: &[TokenId], separator: u8) {
     let start = out.len();
-    // Eleven bytes an id (ten digits and a separator), and the eight a
-    // last word stores.
-    out.resize(start + ids.len() * 11 + 8, 0);
-    let room = &mut out[start..];
+    out.resize(start + room_for(ids.len()), 0);
+    let written = put_separated(&mut out[start..], ids, separator);
+    out.truncate(start + written);
+}
+
+/// Bytes enough for `n` ids and their separators: eleven an id (ten
+/// digits and a separator), and the eight a last word stores.
+const fn room_for(n: usize) -> usize {
+    n * 11 + 8
+}
+
+/// `ids` with `separator` between them at the start of `room` (at least
+/// [`room_for`] their number): how many bytes they took.
+fn put_separated(room: &mut [u8], ids: &[TokenId], separator: u8) -> usize {
     let mut at = 0;
     for (k, &id) in ids.iter().enumerate() {
         room[at] = separator;
         at += usize::from(k > 0);
         at += put_decimal(&mut room[at..], id);
     }
-    out.truncate(start + at);
+    at
+}
+
+/// A block of ids at a time as text, in one buffer made once and written
+/// over (never zeroed again, and no larger than a block).
+struct BlockWriter {
+    room: Vec<u8>,
+    separator: u8,
+    any: bool,
+}
+
+impl BlockWriter {
+    fn new(separator: u8) -> Self {
+        BlockWriter {
+            room: vec![0; room_for(BLOCK) + 1],
+            separator,
+            any: false,
+        }
+    }
+
+    /// The text of `block` (at most [`BLOCK`] ids), with a separator in
+    /// front unless it is the first block.
+    fn text(&mut self, block: &[TokenId]) -> &[u8] {
+        self.room[0] = self.separator;
+        let from = usize::from(!self.any);
+        let written = put_separated(&mut self.room[1..], block, self.separator);
+        self.any |= !block.is_empty();
+        &self.room[from..1 + written]
+    }
 }
 
 /// The four digits of every number below 10,000 (zeros in front), as the
