@@ -5,6 +5,7 @@
 
 use crate::cli::args::EncodeFormat;
 use crate::cli::encode_ids::{push_ids, push_separated};
+use bpeek_core::TokenId;
 use bpeek_core::encoder::{EncodeCache, Tokenizer};
 use bpeek_core::error::{Error, Result};
 use std::io::Write;
@@ -49,11 +50,21 @@ fn line_output(
     line: &[u8],
     o: LineOptions,
     cache: &mut EncodeCache,
+    scratch: &mut Vec<TokenId>,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let ids = tok.encode_for_model_in(line, o.allow_special, false, cache)?;
-    // As the library's `encode`: the file's truncation and padding too.
-    let ids = tok.as_file_encodes(ids, o.add_special)?;
+    let cut_or_padded;
+    let ids: &[TokenId] = if tok.length_rules().is_none() {
+        // One vector of ids for every line, not one made and freed each.
+        scratch.clear();
+        tok.encode_for_model_onto(line, o.allow_special, o.add_special, cache, scratch)?;
+        scratch
+    } else {
+        let ids = tok.encode_for_model_in(line, o.allow_special, false, cache)?;
+        // As the library's `encode`: the file's truncation and padding too.
+        cut_or_padded = tok.as_file_encodes(ids, o.add_special)?;
+        &cut_or_padded
+    };
     let mut number = itoa::Buffer::new();
     match (o.format, o.count) {
         (EncodeFormat::Json, true) => {
@@ -67,13 +78,13 @@ fn line_output(
             out.extend_from_slice(b"{\"bytes\":");
             out.extend_from_slice(number.format(line.len()).as_bytes());
             out.extend_from_slice(b",\"ids\":[");
-            push_separated(out, &ids, b',');
+            push_separated(out, ids, b',');
             out.extend_from_slice(b"],\"token_count\":");
             out.extend_from_slice(number.format(ids.len()).as_bytes());
             out.push(b'}');
         }
         (_, true) => out.extend_from_slice(number.format(ids.len()).as_bytes()),
-        (_, false) => push_ids(out, &ids),
+        (_, false) => push_ids(out, ids),
     }
     out.push(b'\n');
     Ok(())
@@ -95,9 +106,10 @@ fn encode_block(
             let mut out = Vec::new();
             // The chunks of a line are kept for the lines after it.
             let mut cache = tok.encode_cache(block.iter().map(|l| l.len()).sum());
+            let mut scratch = Vec::new();
             for (k, line) in block.iter().enumerate() {
                 let at = first_line + first + k + 1;
-                line_output(tok, line, o, &mut cache, &mut out)
+                line_output(tok, line, o, &mut cache, &mut scratch, &mut out)
                     .map_err(|e| e.context(format!("line {at}")))?;
             }
             Ok(out)
