@@ -17,6 +17,7 @@ mod common;
 
 use base64::Engine;
 use bpeek::bpe::formats::{builtin, byte_unicode, import, tokenizer_file};
+use bpeek::bpe::normalize::added::AddedToken;
 use bpeek::bpe::{Mode, Tokenizer, Trainer, TrainerConfig};
 use common::Rng;
 use serde_json::{Value, json};
@@ -341,10 +342,7 @@ fn decoded_as_the_library(tok: &Tokenizer, ids: &[u32]) -> Vec<u8> {
     }
     let mut out = Vec::new();
     for &id in ids {
-        let added = tok
-            .added()
-            .and_then(|a| a.tokens().iter().find(|t| t.id == id));
-        match added {
+        match added_token(tok, id) {
             Some(t) if t.special => {}
             Some(t) => match byte_unicode::decode(&t.text) {
                 Ok(bytes) => out.extend(bytes),
@@ -356,15 +354,17 @@ fn decoded_as_the_library(tok: &Tokenizer, ids: &[u32]) -> Vec<u8> {
     out
 }
 
+/// The added token `id` of `tok`'s file, if it is one.
+fn added_token(tok: &Tokenizer, id: u32) -> Option<&AddedToken> {
+    tok.added()?.tokens().iter().find(|t| t.id == id)
+}
+
 /// The texts of `ids` as a byte-level file's tokens are spelled (an
 /// added token as its text), special tokens left out, joined by spaces.
 fn spellings_joined(tok: &Tokenizer, ids: &[u32]) -> String {
     let mut words = Vec::new();
     for &id in ids {
-        let added = tok
-            .added()
-            .and_then(|a| a.tokens().iter().find(|t| t.id == id));
-        match added {
+        match added_token(tok, id) {
             Some(t) if t.special => {}
             Some(t) => words.push(t.text.clone()),
             None if tok.describe(id).special => {}
