@@ -34,13 +34,13 @@ pub enum AsciiRule {
     O200k,
 }
 
-const UPPER: u8 = 1;
-const LOWER: u8 = 2;
-const DIGIT: u8 = 4;
-const SPACE: u8 = 8;
-const BREAK: u8 = 16;
-const OTHER: u8 = 32;
-const HIGH: u8 = 64;
+pub(crate) const UPPER: u8 = 1;
+pub(crate) const LOWER: u8 = 2;
+pub(crate) const DIGIT: u8 = 4;
+pub(crate) const SPACE: u8 = 8;
+pub(crate) const BREAK: u8 = 16;
+pub(crate) const OTHER: u8 = 32;
+pub(crate) const HIGH: u8 = 64;
 const LETTER: u8 = UPPER | LOWER;
 
 /// The class of every byte. `SPACE` is Unicode's White_Space within ASCII
@@ -68,8 +68,81 @@ fn class(s: &[u8], i: usize) -> u8 {
     s.get(i).map_or(0, |&b| CLASS[b as usize])
 }
 
-/// How many bytes from `i` are of a class in `mask`. `None` when the run
-/// stops at a non-ASCII byte, which might have continued it.
+/// The class bits of the byte `b`.
+pub(crate) fn class_of(b: u8) -> u8 {
+    CLASS[b as usize]
+}
+
+/// Where the runs of a class stop in a text: byte by byte ([`Plain`]), or
+/// from the class masks of the bytes ahead ([`Windowed`]). The rules are
+/// written once over both, and the plain one is the reference the other
+/// is tested against.
+pub(crate) trait Runs {
+    /// The whole text.
+    fn bytes(&self) -> &[u8];
+    /// How many bytes from `i` are of a class in `mask`. `None` when the
+    /// run stops at a non-ASCII byte, which might have continued it.
+    fn run(&self, i: usize, mask: u8) -> Option<usize>;
+    /// `\s*[\r\n]`: a whitespace run of `w` bytes from `i`, through its
+    /// last line break.
+    fn through_last_break(&self, i: usize, w: usize) -> Option<usize>;
+}
+
+/// The text alone: runs found by reading it.
+pub(crate) struct Plain<'s>(pub &'s [u8]);
+
+impl Runs for Plain<'_> {
+    fn bytes(&self) -> &[u8] {
+        self.0
+    }
+    fn run(&self, i: usize, mask: u8) -> Option<usize> {
+        run(self.0, i, mask)
+    }
+    fn through_last_break(&self, i: usize, w: usize) -> Option<usize> {
+        through_last_break(self.0, i, w)
+    }
+}
+
+/// The text with the class masks of the [`WIDTH`] bytes from `base`.
+pub(crate) struct Windowed<'s> {
+    pub s: &'s [u8],
+    pub base: usize,
+    pub masks: ClassMasks,
+}
+
+impl Runs for Windowed<'_> {
+    fn bytes(&self) -> &[u8] {
+        self.s
+    }
+
+    #[inline(always)]
+    fn run(&self, i: usize, mask: u8) -> Option<usize> {
+        let off = i - self.base;
+        if off >= WIDTH {
+            return run(self.s, i, mask);
+        }
+        let n = (!(self.masks.of_class(mask) >> off)).trailing_zeros() as usize;
+        if off + n == WIDTH {
+            // The run goes on past the window: the rest read byte by byte.
+            return run(self.s, self.base + WIDTH, mask).map(|more| n + more);
+        }
+        (self.masks.high >> (off + n) & 1 == 0).then_some(n)
+    }
+
+    #[inline(always)]
+    fn through_last_break(&self, i: usize, w: usize) -> Option<usize> {
+        let off = i - self.base;
+        if off + w > WIDTH {
+            return through_last_break(self.s, i, w);
+        }
+        // The breaks among the `w` bytes from `off`.
+        let within = u64::MAX.checked_shr((WIDTH - w) as u32).unwrap_or(0);
+        let breaks = (self.masks.line_break >> off) & within;
+        (breaks != 0).then(|| i + (63 - breaks.leading_zeros() as usize) + 1)
+    }
+}
+
+/// How many bytes from `i` are of a class in `mask`, read from the text.
 fn run(s: &[u8], i: usize, mask: u8) -> Option<usize> {
     let mut j = i;
     // Eight bytes at a time: a byte-at-a-time loop mispredicts its exit at
@@ -95,6 +168,8 @@ fn run(s: &[u8], i: usize, mask: u8) -> Option<usize> {
     }
     Some(j - i)
 }
+
+use crate::pretokenize::ascii_window::{ClassMasks, WIDTH};
 
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 const LOW_BITS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
@@ -135,42 +210,89 @@ impl AsciiRule {
     /// told from ASCII alone. Every ASCII character starts a match in these
     /// patterns, so a found match always starts at `i`.
     pub fn match_at(self, s: &[u8], i: usize) -> Option<usize> {
+        self.match_in(&Plain(s), i)
+    }
+
+    /// [`AsciiRule::match_at`] with the runs found by `t`.
+    #[inline(always)]
+    pub(crate) fn match_in(self, t: &impl Runs, i: usize) -> Option<usize> {
+        let s = t.bytes();
         let c = class(s, i);
         if c & HIGH != 0 || i >= s.len() {
             return None;
         }
         match self {
-            AsciiRule::Gpt2 => gpt2(s, i, c),
+            AsciiRule::Gpt2 => gpt2(t, i, c),
             AsciiRule::Cl100k {
                 digits, end_first, ..
-            } => cl100k(s, i, c, digits, end_first),
-            AsciiRule::O200k => o200k(s, i, c),
+            } => cl100k(t, i, c, digits, end_first),
+            AsciiRule::O200k => o200k(t, i, c),
         }
     }
 }
 
-fn gpt2(s: &[u8], i: usize, c: u8) -> Option<usize> {
+/// The cuts of one text by one rule, with the classes of the bytes ahead
+/// kept as masks and worked out again once the cuts have moved half a
+/// window on.
+pub struct AsciiCutter<'s> {
+    pub rule: AsciiRule,
+    window: Windowed<'s>,
+}
+
+/// How far into its window a match may start before the window is moved:
+/// half of it is left for the match to run on in.
+const MOVE_FROM: usize = WIDTH / 2;
+
+impl<'s> AsciiCutter<'s> {
+    pub fn new(rule: AsciiRule, s: &'s [u8]) -> Self {
+        AsciiCutter {
+            rule,
+            window: Windowed {
+                s,
+                base: 0,
+                masks: ClassMasks::of(s, 0),
+            },
+        }
+    }
+
+    /// [`AsciiRule::match_at`] on this cutter's text.
+    #[inline(always)]
+    pub fn match_at(&mut self, i: usize) -> Option<usize> {
+        let w = &mut self.window;
+        if i < w.base || i - w.base >= MOVE_FROM {
+            w.base = i;
+            w.masks = ClassMasks::of(w.s, i);
+        }
+        self.rule.match_in(&self.window, i)
+    }
+}
+
+#[inline(always)]
+fn gpt2(t: &impl Runs, i: usize, c: u8) -> Option<usize> {
+    let s = t.bytes();
     if let Some(end) = contraction(s, i, false)? {
         return Some(end);
     }
     let j = if s[i] == b' ' { i + 1 } else { i };
     for mask in [LETTER, DIGIT, OTHER] {
-        let n = run(s, j, mask)?;
+        let n = t.run(j, mask)?;
         if n > 0 {
             return Some(j + n);
         }
     }
     // Only whitespace is left: `\s++$|\s+(?!\S)|\s`.
     debug_assert!(c & SPACE != 0);
-    let w = run(s, i, SPACE)?;
+    let w = t.run(i, SPACE)?;
     Some(spaces_end(s, i, w))
 }
 
-fn cl100k(s: &[u8], i: usize, c: u8, digits: Option<usize>, end_first: bool) -> Option<usize> {
+#[inline(always)]
+fn cl100k(t: &impl Runs, i: usize, c: u8, digits: Option<usize>, end_first: bool) -> Option<usize> {
+    let s = t.bytes();
     // A digit starts neither a contraction nor letters (`\p{L}+` would
     // start at the digit itself): only digits, looked at first.
     if c & DIGIT != 0 {
-        return digit_run(s, i, digits);
+        return digit_run(t, i, digits);
     }
     if let Some(end) = contraction(s, i, true)? {
         return Some(end);
@@ -181,28 +303,30 @@ fn cl100k(s: &[u8], i: usize, c: u8, digits: Option<usize>, end_first: bool) -> 
     } else {
         i
     };
-    let letters = run(s, j, LETTER)?;
+    let letters = t.run(j, LETTER)?;
     if letters > 0 {
         return Some(j + letters);
     }
-    if let Some(end) = punctuation(s, i, b"\r\n")? {
+    if let Some(end) = punctuation(t, i, b"\r\n")? {
         return Some(end);
     }
-    let w = run(s, i, SPACE)?;
+    let w = t.run(i, SPACE)?;
     if end_first && i + w == s.len() {
         return Some(i + w);
     }
-    if let Some(end) = through_last_break(s, i, w) {
+    if let Some(end) = t.through_last_break(i, w) {
         return Some(end);
     }
     Some(spaces_end(s, i, w))
 }
 
-fn o200k(s: &[u8], i: usize, c: u8) -> Option<usize> {
+#[inline(always)]
+fn o200k(t: &impl Runs, i: usize, c: u8) -> Option<usize> {
+    let s = t.bytes();
     // A digit starts no letters (the optional first character is not
     // one): only `\p{N}{1,3}`, looked at first.
     if c & DIGIT != 0 {
-        return digit_run(s, i, Some(3));
+        return digit_run(t, i, Some(3));
     }
     // `P?[UPPER]*[lower]+C?|P?[UPPER]+[lower]*C?`: with ASCII letters the
     // two sets do not overlap, so both come to capitals then small letters.
@@ -211,17 +335,17 @@ fn o200k(s: &[u8], i: usize, c: u8) -> Option<usize> {
     } else {
         i
     };
-    let upper = run(s, j, UPPER)?;
-    let lower = run(s, j + upper, LOWER)?;
+    let upper = t.run(j, UPPER)?;
+    let lower = t.run(j + upper, LOWER)?;
     if upper + lower > 0 {
         let end = j + upper + lower;
         return Some(contraction(s, end, true)?.unwrap_or(end));
     }
-    if let Some(end) = punctuation(s, i, b"\r\n/")? {
+    if let Some(end) = punctuation(t, i, b"\r\n/")? {
         return Some(end);
     }
-    let w = run(s, i, SPACE)?;
-    if let Some(end) = through_last_break(s, i, w) {
+    let w = t.run(i, SPACE)?;
+    if let Some(end) = t.through_last_break(i, w) {
         return Some(end);
     }
     Some(spaces_end(s, i, w))
@@ -230,6 +354,7 @@ fn o200k(s: &[u8], i: usize, c: u8) -> Option<usize> {
 /// `'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d` at `i`: `Some(Some(end))`
 /// when one is there, `Some(None)` when none is, `None` when a non-ASCII
 /// character decides (`ſ` folds to `s`).
+#[inline(always)]
 fn contraction(s: &[u8], i: usize, any_case: bool) -> Option<Option<usize>> {
     if s.get(i) != Some(&b'\'') {
         return Some(None);
@@ -250,9 +375,11 @@ fn contraction(s: &[u8], i: usize, any_case: bool) -> Option<Option<usize>> {
 }
 
 /// A run of digits from `i`, at most `most` of them: the end of the match.
-fn digit_run(s: &[u8], i: usize, most: Option<usize>) -> Option<usize> {
+#[inline(always)]
+fn digit_run(t: &impl Runs, i: usize, most: Option<usize>) -> Option<usize> {
+    let s = t.bytes();
     let Some(most) = most else {
-        return run(s, i, DIGIT).map(|n| i + n);
+        return t.run(i, DIGIT).map(|n| i + n);
     };
     // A few bytes at most (three, for these patterns): looked at one by
     // one. What follows the last digit allowed does not matter; a run
@@ -271,9 +398,11 @@ fn digit_run(s: &[u8], i: usize, most: Option<usize>) -> Option<usize> {
 
 /// ` ?[^\s\p{L}\p{N}]+` followed by any of `tail`, or `Some(None)` when
 /// there is no punctuation at `i`.
-fn punctuation(s: &[u8], i: usize, tail: &[u8]) -> Option<Option<usize>> {
+#[inline(always)]
+fn punctuation(t: &impl Runs, i: usize, tail: &[u8]) -> Option<Option<usize>> {
+    let s = t.bytes();
     let j = if s[i] == b' ' { i + 1 } else { i };
-    let n = run(s, j, OTHER)?;
+    let n = t.run(j, OTHER)?;
     if n == 0 {
         return Some(None);
     }
@@ -284,8 +413,7 @@ fn punctuation(s: &[u8], i: usize, tail: &[u8]) -> Option<Option<usize>> {
     Some(Some(end))
 }
 
-/// `\s*[\r\n]`: a whitespace run of `w` bytes from `i`, through its last
-/// line break.
+/// `\s*[\r\n]` read from the text (see [`Runs::through_last_break`]).
 fn through_last_break(s: &[u8], i: usize, w: usize) -> Option<usize> {
     // Eight bytes at a time from the end: runs of indentation are long.
     let mut end = i + w;
@@ -312,10 +440,105 @@ fn equal_bytes(x: u64, b: u8) -> u64 {
 
 /// `\s+(?!\S)|\s`: the run of `w` spaces from `i`, less the last one when
 /// a non-space follows (it goes with the word), at least one.
+#[inline(always)]
 fn spaces_end(s: &[u8], i: usize, w: usize) -> usize {
     if i + w == s.len() || w == 1 {
         i + w
     } else {
         i + w - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::rolls;
+
+    const RULES: [AsciiRule; 5] = [
+        AsciiRule::Gpt2,
+        AsciiRule::O200k,
+        AsciiRule::Cl100k {
+            digits: Some(3),
+            end_first: true,
+            long_s: true,
+        },
+        AsciiRule::Cl100k {
+            digits: None,
+            end_first: false,
+            long_s: false,
+        },
+        AsciiRule::Cl100k {
+            digits: Some(1),
+            end_first: false,
+            long_s: true,
+        },
+    ];
+
+    /// Pieces whose runs end anywhere in a window or past it: words,
+    /// digits, punctuation and whitespace up to twice a window long, and
+    /// characters outside ASCII that stop a run undecided.
+    fn random_text(seed: u64) -> String {
+        let mut roll = rolls(seed);
+        let kinds: [&[&str]; 8] = [
+            &["a", "Z", "q", "M"],
+            &["0", "7"],
+            &[" "],
+            &["\t", "\n", "\r", " "],
+            &["<", "/", ">", "=", "\"", ".", "'"],
+            &["'s", "'LL", "'ve", "'d", "'"],
+            &["é", "Ω", "\u{a0}", "日", "١"],
+            &["\r\n", "\n"],
+        ];
+        let mut text = String::new();
+        while text.len() < 4000 {
+            let kind = kinds[roll(kinds.len() as u64) as usize];
+            // Mostly short runs, now and then one longer than a window.
+            let len = if roll(10) == 0 { roll(140) } else { roll(6) } + 1;
+            for _ in 0..len {
+                text.push_str(kind[roll(kind.len() as u64) as usize]);
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn the_windowed_cuts_are_the_plain_ones_from_every_place() {
+        for seed in 1..=40 {
+            let text = random_text(seed);
+            let s = text.as_bytes();
+            for rule in RULES {
+                let mut cutter = AsciiCutter::new(rule, s);
+                for i in 0..=s.len() {
+                    assert_eq!(
+                        cutter.match_at(i),
+                        rule.match_at(s, i),
+                        "{rule:?}, seed {seed}, byte {i}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_windowed_cuts_are_the_plain_ones_from_match_to_match() {
+        for seed in 41..=80 {
+            let text = random_text(seed);
+            let s = text.as_bytes();
+            for rule in RULES {
+                let mut cutter = AsciiCutter::new(rule, s);
+                let mut at = 0;
+                while at < s.len() {
+                    let end = cutter.match_at(at);
+                    assert_eq!(
+                        end,
+                        rule.match_at(s, at),
+                        "{rule:?}, seed {seed}, byte {at}"
+                    );
+                    // Past a character the hand-worked cuts leave alone,
+                    // on as the splitter goes.
+                    at = end.unwrap_or(at + 1);
+                }
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! work bound on a file's own patterns.
 
 pub mod ascii_cuts;
+pub mod ascii_window;
 pub mod hf_pretok;
 pub mod hf_text;
 pub mod pattern_work;

@@ -10,7 +10,7 @@
 //! can run the patterns, several times faster than a backtracking engine.
 //! A test checks the cuts against the original patterns on random text.
 
-use crate::pretokenize::ascii_cuts::AsciiRule;
+use crate::pretokenize::ascii_cuts::{AsciiCutter, AsciiRule};
 use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 use std::ops::Range;
@@ -130,14 +130,16 @@ pub fn split_str(pattern: &Pattern, s: &str, base: usize, out: &mut impl FnMut(R
     // short text under o200k that saved more than encoding it.
     let lookahead = pattern.has_lookahead();
     let newline_first = pattern.newline_first;
-    let ascii = pattern.ascii;
-    let bytes = s.as_bytes();
+    let mut cutter = pattern
+        .ascii
+        .map(|rule| AsciiCutter::new(rule, s.as_bytes()));
     let mut last = 0;
     let mut at = 0;
     while at < s.len() {
-        let by_hand = ascii.and_then(|rule| {
-            rule.match_at(bytes, at)
-                .or_else(|| crate::pretokenize::unicode_cuts::match_at(rule, s, at))
+        let by_hand = cutter.as_mut().and_then(|cutter| {
+            cutter
+                .match_at(at)
+                .or_else(|| crate::pretokenize::unicode_cuts::match_at(cutter.rule, s, at))
         });
         if let Some(end) = by_hand.filter(|&end| end > at) {
             if at > last {
