@@ -59,7 +59,7 @@ const BLOCK: usize = 4096;
 /// time into a vector that grows only by what is written.
 pub fn part_text(ids: &[TokenId], separator: u8) -> PartText {
     // About six bytes an id: more room is made if needed.
-    let mut text = Vec::with_capacity(ids.len() * 6);
+    let mut text = bpeek_core::large_pages::vec_with_capacity(ids.len() * 6);
     let mut blocks = BlockWriter::new(separator);
     for block in ids.chunks(BLOCK) {
         text.extend_from_slice(blocks.text(block));

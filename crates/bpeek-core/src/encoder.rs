@@ -781,7 +781,7 @@ impl Tokenizer {
         // Room for the ids of text of four bytes a token (most text takes
         // more), up to a million: growing from nothing cost a few copies of
         // every short text's ids.
-        let mut ids = Vec::with_capacity((bytes.len() / 4 + 4).min(1 << 20));
+        let mut ids = crate::large_pages::vec_with_capacity((bytes.len() / 4 + 4).min(1 << 20));
         self.encode_pieces_onto(bytes, whole, allow_special, cache, &mut ids);
         ids
     }

@@ -20,6 +20,7 @@ pub mod fertility;
 pub mod fertility_report;
 
 pub mod formats;
+pub mod large_pages;
 pub mod line_cuts;
 pub mod merge;
 pub mod model;

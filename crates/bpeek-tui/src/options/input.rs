@@ -19,16 +19,19 @@ pub const MAX_TEXT_BYTES: u64 = u32::MAX as u64;
 /// [`MAX_TEXT_BYTES`].
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
     let file = bpeek_core::formats::files::open_stream(path)?;
-    read_bounded(file, &path.display().to_string())
+    // Room for the whole file at once (a FIFO or /proc file says 0): read
+    // in one go, not grown and copied while read.
+    let size = file.metadata().map_or(0, |m| m.len()).min(MAX_TEXT_BYTES);
+    let buf = bpeek_core::large_pages::vec_with_capacity(size as usize + 1);
+    read_bounded(file, buf, &path.display().to_string())
 }
 
 pub fn read_stdin() -> Result<Vec<u8>> {
     check_stdin_open()?;
-    read_bounded(std::io::stdin().lock(), "stdin")
+    read_bounded(std::io::stdin().lock(), Vec::new(), "stdin")
 }
 
-fn read_bounded(read: impl Read, what: &str) -> Result<Vec<u8>> {
-    let mut buf = Vec::new();
+fn read_bounded(read: impl Read, mut buf: Vec<u8>, what: &str) -> Result<Vec<u8>> {
     read.take(MAX_TEXT_BYTES + 1)
         .read_to_end(&mut buf)
         .map_err(|e| Error::input(format!("{what}: cannot read: {e}")))?;
