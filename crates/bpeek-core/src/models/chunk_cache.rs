@@ -57,14 +57,15 @@ impl<const B: usize, const T: usize> Default for Slot<B, T> {
 /// sit in the processor's nearer caches.
 struct Table<const B: usize, const T: usize> {
     slots: Vec<Slot<B, T>>,
-    spill: Vec<[TokenId; B]>,
+    /// `B` ids for each slot, made when a chunk first spills (most English
+    /// never does).
+    spill: Vec<TokenId>,
 }
 
 impl<const B: usize, const T: usize> Table<B, T> {
     fn new(slots: usize) -> Self {
         Table {
-            slots: vec![Slot::default(); slots],
-            // Made when a chunk first spills: most English never does.
+            slots: zeroed_slots(slots),
             spill: Vec::new(),
         }
     }
@@ -105,7 +106,7 @@ impl<const B: usize, const T: usize> Table<B, T> {
         Some(if count <= T {
             &s.ids[..count]
         } else {
-            &self.spill[i][..count]
+            &self.spill[i * B..i * B + count]
         })
     }
 
@@ -124,11 +125,36 @@ impl<const B: usize, const T: usize> Table<B, T> {
             s.ids[..ids.len()].copy_from_slice(ids);
         } else {
             if self.spill.is_empty() {
-                // Zeroed memory: pages nothing spills into are never touched.
-                self.spill = vec![[0; B]; self.slots.len()];
+                // Zeroed memory from the system: pages nothing spills into
+                // are never touched.
+                self.spill = vec![0; self.slots.len() * B];
             }
-            self.spill[i][..ids.len()].copy_from_slice(ids);
+            self.spill[i * B..i * B + ids.len()].copy_from_slice(ids);
         }
+    }
+}
+
+/// `n` empty slots in memory the system gives zeroed: a page of them is
+/// touched when a chunk first goes into it, not when the table is made
+/// (writing out 800 KB of empty slots cost a text of 2 MB a tenth of its
+/// page faults).
+fn zeroed_slots<const B: usize, const T: usize>(n: usize) -> Vec<Slot<B, T>> {
+    let Ok(layout) = std::alloc::Layout::array::<Slot<B, T>>(n) else {
+        return vec![Slot::default(); n];
+    };
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout is the one `Vec<Slot<B, T>>` allocates `n` slots
+    // with, from the global allocator, so the vector may own and free it;
+    // a slot is integers alone, so all zero bytes make a valid slot (the
+    // empty one `Slot::default` is).
+    unsafe {
+        let slots = std::alloc::alloc_zeroed(layout).cast::<Slot<B, T>>();
+        if slots.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(slots, n, n)
     }
 }
 
@@ -229,6 +255,28 @@ mod tests {
                 let mut b = a.clone();
                 b[at] ^= 1 << (at % 8);
                 assert!(!same(&a, &b), "length {len}, byte {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_cache_of_any_size_holds_nothing() {
+        for len in [0, 1000, 1 << 20, 1 << 30] {
+            let cache = ChunkCache::for_text(len);
+            for chunk in [
+                &[0u8][..],
+                &[0; 15],
+                &[0; 16],
+                &[0; 31],
+                &[0; 32],
+                &[0; 127],
+            ] {
+                assert_eq!(
+                    cache.get(chunk),
+                    None,
+                    "text of {len}, {} bytes",
+                    chunk.len()
+                );
             }
         }
     }
