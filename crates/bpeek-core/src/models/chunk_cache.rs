@@ -70,6 +70,7 @@ impl<const B: usize, const T: usize> Table<B, T> {
         }
     }
 
+    #[inline(always)]
     fn slot(&self, chunk: &[u8]) -> usize {
         let n = chunk.len();
         // Up to 16 bytes by at most two loads and one multiply: a chain of
@@ -96,6 +97,7 @@ impl<const B: usize, const T: usize> Table<B, T> {
         (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.slots.len() - 1)
     }
 
+    #[inline(always)]
     fn get(&self, chunk: &[u8]) -> Option<&[TokenId]> {
         let i = self.slot(chunk);
         let s = &self.slots[i];
@@ -161,7 +163,7 @@ fn zeroed_slots<const B: usize, const T: usize>(n: usize) -> Vec<Slot<B, T>> {
 /// Whether two slices of the same length hold the same bytes: up to 16
 /// bytes by two overlapping loads each, cheaper than a call to compare
 /// memory for the short chunks most hits are.
-#[inline]
+#[inline(always)]
 fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     match n {

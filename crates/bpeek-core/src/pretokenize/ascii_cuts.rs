@@ -86,6 +86,12 @@ pub(crate) trait Runs {
     /// `\s*[\r\n]`: a whitespace run of `w` bytes from `i`, through its
     /// last line break.
     fn through_last_break(&self, i: usize, w: usize) -> Option<usize>;
+    /// The end of the digits from `i`, at most `most` of them, or `None`
+    /// when fewer stop at a non-ASCII byte (a digit of another script
+    /// might follow).
+    fn digits_upto(&self, i: usize, most: usize) -> Option<usize> {
+        digits_upto(self.bytes(), i, most)
+    }
 }
 
 /// The text alone: runs found by reading it.
@@ -139,6 +145,19 @@ impl Runs for Windowed<'_> {
         let within = u64::MAX.checked_shr((WIDTH - w) as u32).unwrap_or(0);
         let breaks = (self.masks.line_break >> off) & within;
         (breaks != 0).then(|| i + (63 - breaks.leading_zeros() as usize) + 1)
+    }
+
+    #[inline(always)]
+    fn digits_upto(&self, i: usize, most: usize) -> Option<usize> {
+        let off = i - self.base;
+        if off + most > WIDTH {
+            return digits_upto(self.s, i, most);
+        }
+        let n = (!(self.masks.digit >> off)).trailing_zeros() as usize;
+        if n >= most {
+            return Some(i + most);
+        }
+        (self.masks.high >> (off + n) & 1 == 0).then_some(i + n)
     }
 }
 
@@ -377,10 +396,14 @@ fn contraction(s: &[u8], i: usize, any_case: bool) -> Option<Option<usize>> {
 /// A run of digits from `i`, at most `most` of them: the end of the match.
 #[inline(always)]
 fn digit_run(t: &impl Runs, i: usize, most: Option<usize>) -> Option<usize> {
-    let s = t.bytes();
-    let Some(most) = most else {
-        return t.run(i, DIGIT).map(|n| i + n);
-    };
+    match most {
+        Some(most) => t.digits_upto(i, most),
+        None => t.run(i, DIGIT).map(|n| i + n),
+    }
+}
+
+/// [`Runs::digits_upto`] read from the text.
+fn digits_upto(s: &[u8], i: usize, most: usize) -> Option<usize> {
     // A few bytes at most (three, for these patterns): looked at one by
     // one. What follows the last digit allowed does not matter; a run
     // that stops earlier at a byte outside ASCII might go on with a digit
