@@ -84,8 +84,17 @@ impl Eq for Ranked {}
 
 /// A pair in its home's group: as [`Ranked`], with the score's part that
 /// the home's count does not touch, count(ab) / count(other token).
+///
+/// A move in a group's tree compares its key with a few dozen others, so
+/// the key carries a quick form of its place: `rank` orders by
+/// eligibility, then by the part as a float. Division rounded to the
+/// nearest float never puts two fractions the wrong way round (it can
+/// only make them equal), so different ranks decide; equal ones, and
+/// numbers too large for a float to hold exactly, are settled by
+/// cross-multiplying, as before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Homed {
+    rank: u64,
     eligible: bool,
     count: u64,
     other: u64,
@@ -93,14 +102,40 @@ struct Homed {
     pair: Pair,
 }
 
+/// Counts below this are whole floats, so their quotient is rounded once.
+const EXACT_IN_FLOAT: u64 = 1 << 53;
+
 impl Homed {
+    fn new(eligible: bool, count: u64, other: u64, tie: u64, pair: Pair) -> Self {
+        // A positive float's bits order as its value; inverted so that the
+        // higher part sorts first, and ineligible pairs after all others.
+        let part = (count as f64 / other as f64).to_bits();
+        let rank = ((!eligible as u64) << 63) | ((u64::MAX >> 1) - part);
+        Homed {
+            rank,
+            eligible,
+            count,
+            other,
+            tie,
+            pair,
+        }
+    }
+
     fn part(&self) -> (u64, u128) {
         lowest_terms(self.count, self.other as u128)
+    }
+
+    /// Whether `rank` is exact enough to decide against another such key.
+    fn quick(&self) -> bool {
+        (self.count | self.other) < EXACT_IN_FLOAT
     }
 }
 
 impl Ord for Homed {
     fn cmp(&self, o: &Self) -> Ordering {
+        if self.rank != o.rank && self.quick() && o.quick() {
+            return self.rank.cmp(&o.rank);
+        }
         let mine = self.count as u128 * o.other as u128;
         let theirs = o.count as u128 * self.other as u128;
         o.eligible
@@ -297,13 +332,13 @@ impl ScoreOrder {
         };
         let home = old.map_or_else(|| self.home_for(pair), |o| o.home);
         let other = if home == pair.0 { pair.1 } else { pair.0 };
-        let key = Homed {
-            eligible: stat.count >= self.min_count,
-            count: stat.count,
-            other: unit(units, other),
-            tie: table.tie_key(pair, stat),
+        let key = Homed::new(
+            stat.count >= self.min_count,
+            stat.count,
+            unit(units, other),
+            table.tie_key(pair, stat),
             pair,
-        };
+        );
         if let Some(old) = old {
             // A key that came out the same (a count that moved and came
             // back within one settle) keeps its place: two tree moves saved.
@@ -617,6 +652,69 @@ mod tests {
         assert_eq!(gcd(0, 0), 0);
         assert_eq!(gcd(0, 12), 12);
         assert_eq!(gcd(12, 0), 12);
+    }
+
+    /// The order by cross-multiplying alone, as keys were compared before
+    /// they carried a rank.
+    fn exact(x: &Homed, o: &Homed) -> Ordering {
+        let mine = x.count as u128 * o.other as u128;
+        let theirs = o.count as u128 * x.other as u128;
+        o.eligible
+            .cmp(&x.eligible)
+            .then(theirs.cmp(&mine))
+            .then(o.count.cmp(&x.count))
+            .then(x.tie.cmp(&o.tie))
+            .then(x.pair.cmp(&o.pair))
+    }
+
+    #[test]
+    fn keys_order_as_their_fractions_cross_multiplied() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let near = EXACT_IN_FLOAT;
+        for i in 0..200_000 {
+            // Small counts that tie, fractions a hair apart near the
+            // float's limit and beyond it, and full-width values.
+            let (count, other) = match i % 5 {
+                0 | 1 => (1 + next() % 6, 1 + next() % 6),
+                2 => {
+                    let n = near - 1 - next() % 4;
+                    (n - next() % 2, n - next() % 2)
+                }
+                3 => {
+                    let n = near - 2 + next() % 5;
+                    (n + next() % 2, n + next() % 2)
+                }
+                _ => (1 + next(), 1 + next()),
+            };
+            let key = |count, other, next: &mut dyn FnMut() -> u64| {
+                let eligible = next() % 8 != 0;
+                let tie = next() % 3;
+                Homed::new(eligible, count, other, tie, (0, (next() % 3) as u32))
+            };
+            let a = key(count, other, &mut next);
+            let (c2, o2) = if i % 2 == 0 {
+                // The same fraction in other terms, or one step off it.
+                let f = 1 + next() % 3;
+                match (count.checked_mul(f), other.checked_mul(f)) {
+                    (Some(c), Some(o)) => (c + next() % 2, o),
+                    _ => (count, other + next() % 2),
+                }
+            } else {
+                (
+                    count.saturating_add(next() % 3),
+                    other.saturating_add(next() % 3),
+                )
+            };
+            let b = key(c2.max(1), o2.max(1), &mut next);
+            assert_eq!(a.cmp(&b), exact(&a, &b), "{a:?} against {b:?}");
+            assert_eq!(b.cmp(&a), exact(&b, &a), "{b:?} against {a:?}");
+        }
     }
 
     #[test]
