@@ -86,15 +86,16 @@ impl Eq for Ranked {}
 /// the home's count does not touch, count(ab) / count(other token).
 ///
 /// A move in a group's tree compares its key with a few dozen others, so
-/// the key carries a quick form of its place: `rank` orders by
-/// eligibility, then by the part as a float. Division rounded to the
-/// nearest float never puts two fractions the wrong way round (it can
-/// only make them equal), so different ranks decide; equal ones, and
-/// numbers too large for a float to hold exactly, are settled by
-/// cross-multiplying, as before.
+/// the key carries its place in a quick form: `rank` orders by
+/// eligibility, then by the part as a float. While both terms are below
+/// [`SMALL`], two parts are equal exactly when their floats are (see
+/// [`Homed::part`]), so the rank decides; larger terms are compared by
+/// cross-multiplying.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Homed {
     rank: u64,
+    /// Both terms of the part are below [`SMALL`].
+    small: bool,
     eligible: bool,
     count: u64,
     other: u64,
@@ -102,17 +103,22 @@ struct Homed {
     pair: Pair,
 }
 
-/// Counts below this are whole floats, so their quotient is rounded once.
-const EXACT_IN_FLOAT: u64 = 1 << 53;
+/// Terms below this make parts whose floats are equal only when the
+/// parts are: two different fractions of such terms, x < y, differ by at
+/// least y / 2^52, more than a float's step at y, so they round apart.
+const SMALL: u64 = 1 << 26;
+
+/// The part's float bits in a rank (the eligibility bit above them).
+const PART_BITS: u64 = u64::MAX >> 1;
 
 impl Homed {
     fn new(eligible: bool, count: u64, other: u64, tie: u64, pair: Pair) -> Self {
         // A positive float's bits order as its value; inverted so that the
         // higher part sorts first, and ineligible pairs after all others.
         let part = (count as f64 / other as f64).to_bits();
-        let rank = ((!eligible as u64) << 63) | ((u64::MAX >> 1) - part);
         Homed {
-            rank,
+            rank: ((!eligible as u64) << 63) | (PART_BITS - part),
+            small: count < SMALL && other < SMALL,
             eligible,
             count,
             other,
@@ -121,26 +127,34 @@ impl Homed {
         }
     }
 
+    /// The part as a key equal for equal fractions only: its float's bits
+    /// where its lowest terms are small, else the lowest terms (never 0
+    /// below, so the two forms never meet).
     fn part(&self) -> (u64, u128) {
-        lowest_terms(self.count, self.other as u128)
-    }
-
-    /// Whether `rank` is exact enough to decide against another such key.
-    fn quick(&self) -> bool {
-        (self.count | self.other) < EXACT_IN_FLOAT
+        if self.small {
+            return (PART_BITS - (self.rank & PART_BITS), 0);
+        }
+        let (num, den) = lowest_terms(self.count, self.other as u128);
+        if (num as u128) < SMALL as u128 && den < SMALL as u128 {
+            return ((num as f64 / den as f64).to_bits(), 0);
+        }
+        (num, den)
     }
 }
 
 impl Ord for Homed {
     fn cmp(&self, o: &Self) -> Ordering {
-        if self.rank != o.rank && self.quick() && o.quick() {
-            return self.rank.cmp(&o.rank);
-        }
-        let mine = self.count as u128 * o.other as u128;
-        let theirs = o.count as u128 * self.other as u128;
-        o.eligible
-            .cmp(&self.eligible)
-            .then(theirs.cmp(&mine))
+        let same_part = if self.small && o.small {
+            match self.rank.cmp(&o.rank) {
+                Ordering::Equal => Ordering::Equal,
+                decided => return decided,
+            }
+        } else {
+            let mine = self.count as u128 * o.other as u128;
+            let theirs = o.count as u128 * self.other as u128;
+            o.eligible.cmp(&self.eligible).then(theirs.cmp(&mine))
+        };
+        same_part
             .then(o.count.cmp(&self.count))
             .then(self.tie.cmp(&o.tie))
             .then(self.pair.cmp(&o.pair))
@@ -676,7 +690,7 @@ mod tests {
             x ^= x << 17;
             x
         };
-        let near = EXACT_IN_FLOAT;
+        let near = SMALL;
         for i in 0..200_000 {
             // Small counts that tie, fractions a hair apart near the
             // float's limit and beyond it, and full-width values.
@@ -714,6 +728,8 @@ mod tests {
             let b = key(c2.max(1), o2.max(1), &mut next);
             assert_eq!(a.cmp(&b), exact(&a, &b), "{a:?} against {b:?}");
             assert_eq!(b.cmp(&a), exact(&b, &a), "{b:?} against {a:?}");
+            let same = a.count as u128 * b.other as u128 == b.count as u128 * a.other as u128;
+            assert_eq!(a.part() == b.part(), same, "{a:?} and {b:?}");
         }
     }
 
