@@ -359,10 +359,13 @@ impl PairTable {
                 .take(listed)
                 .map(|k| k.2),
         );
-        // The first key of a lower count (Reverse puts higher counts first).
+        // The first key of a lower count (Reverse puts higher counts first),
+        // if the sorted part holds more than the best count's pairs: mostly
+        // it holds only those, and a search of it finds nothing.
         let below = (Reverse(count.saturating_sub(1)), 0, (0, 0));
-        let next_best = match sorted.range(below..).next() {
-            Some(k) if count > 1 => Some(k.0.0),
+        let lower_sorted = total + 1 < sorted.len() && count > 1;
+        let next_best = match lower_sorted.then(|| sorted.range(below..).next()) {
+            Some(Some(k)) => Some(k.0.0),
             _ => (1..=self.order.low.min(count.saturating_sub(1)))
                 .rev()
                 .find(|&c| !self.order.buckets[c as usize].is_empty()),
