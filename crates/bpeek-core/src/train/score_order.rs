@@ -692,8 +692,8 @@ mod tests {
         };
         let near = SMALL;
         for i in 0..200_000 {
-            // Small counts that tie, fractions a hair apart near the
-            // float's limit and beyond it, and full-width values.
+            // Small counts that tie, fractions a hair apart on either
+            // side of SMALL, and full-width values.
             let (count, other) = match i % 5 {
                 0 | 1 => (1 + next() % 6, 1 + next() % 6),
                 2 => {
@@ -707,7 +707,7 @@ mod tests {
                 _ => (1 + next(), 1 + next()),
             };
             let key = |count, other, next: &mut dyn FnMut() -> u64| {
-                let eligible = next() % 8 != 0;
+                let eligible = !next().is_multiple_of(8);
                 let tie = next() % 3;
                 Homed::new(eligible, count, other, tie, (0, (next() % 3) as u32))
             };
