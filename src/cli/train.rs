@@ -295,15 +295,12 @@ impl Report<'_> {
         let at = head.find(slot).expect("the report has a merge list");
         out.write_all(&head.as_bytes()[..at + slot.len() - 1])?;
         let vocab = self.trainer.vocab();
-        let mut line = Vec::new();
-        for (i, m) in self.trainer.merges().iter().enumerate() {
-            line.clear();
+        train_merge_line::write_all(out, self.trainer.merges(), |line, i, m| {
             if i > 0 {
                 line.push(b',');
             }
-            train_merge_line::write_json(&mut line, vocab, m)?;
-            out.write_all(&line)?;
-        }
+            train_merge_line::write_json(line, vocab, m)
+        })?;
         out.write_all(&head.as_bytes()[at + slot.len() - 1..])?;
         out.write_all(b"\n")
     }
@@ -381,12 +378,9 @@ impl Report<'_> {
             "replaced",
             if scored { "     score" } else { "" }
         )?;
-        let mut line = Vec::new();
-        for m in self.trainer.merges() {
-            line.clear();
-            train_merge_line::write_text(&mut line, vocab, m, scored)?;
-            out.write_all(&line)?;
-        }
+        train_merge_line::write_all(out, self.trainer.merges(), |line, _, m| {
+            train_merge_line::write_text(line, vocab, m, scored)
+        })?;
         let after = self.trainer.corpus_tokens();
         writeln!(
             out,

@@ -128,6 +128,24 @@ impl TokenBytes {
         self.ends.to_mut().push(end);
     }
 
+    /// Add the token made of token `a`'s bytes and then token `b`'s from
+    /// byte `skip` on, copied within the buffer: a merge makes one a
+    /// round, and a joined copy made first cost an allocation each.
+    pub fn push_joined(&mut self, a: TokenId, b: TokenId, skip: usize) {
+        let span = |id: TokenId| {
+            let id = id as usize;
+            let start = if id == 0 { 0 } else { self.ends.at(id - 1) };
+            start..self.ends.at(id)
+        };
+        let (left, right) = (span(a), span(b));
+        let right = (right.start + skip).min(right.end)..right.end;
+        let bytes = self.bytes.to_mut();
+        bytes.extend_from_within(left);
+        bytes.extend_from_within(right);
+        let end = bytes.len();
+        self.ends.to_mut().push(end);
+    }
+
     pub fn pop(&mut self) {
         if self.ends.to_mut().pop().is_some() {
             let keep = self.last_end();

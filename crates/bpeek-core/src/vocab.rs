@@ -243,8 +243,12 @@ impl Vocab {
     pub fn push_merge(&mut self, (a, b): Pair) -> TokenId {
         self.own_lens();
         let id = self.bytes.len() as TokenId;
-        let joined = self.joined((a, b));
-        self.bytes.push(&joined);
+        // As `joined` makes them, without a copy of its own.
+        let skip = match self.has_continuing() {
+            true if self.bytes.token(b).starts_with(CONTINUING.as_bytes()) => CONTINUING.len(),
+            _ => 0,
+        };
+        self.bytes.push_joined(a, b, skip);
         self.units
             .push(self.units[a as usize] + self.units[b as usize]);
         self.corpus_len

@@ -187,9 +187,23 @@ impl Cells {
 
     /// Four bytes a cell from now on.
     fn widen(&mut self) {
-        let n = self.len();
-        let mut wide = Vec::with_capacity(n);
-        wide.extend((0..n as u32).map(|pos| self.get(pos)));
+        let Store::Narrow(narrow) = &self.store else {
+            return;
+        };
+        // One pass over the narrow cells, the usual ones (ids) copied as
+        // they are: a call to `get` per cell cost a match on the store.
+        let wide: Vec<u32> = narrow
+            .iter()
+            .enumerate()
+            .map(|(pos, &x)| {
+                let x = x as u32;
+                if x < NARROW_IDS {
+                    x
+                } else {
+                    self.unusual(pos as u32, x)
+                }
+            })
+            .collect();
         self.store = Store::Wide(wide);
         self.far = FxHashMap::default();
     }

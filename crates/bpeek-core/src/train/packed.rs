@@ -410,7 +410,12 @@ impl<I: Iterator<Item = u32>, const K: usize> Iterator for Ahead<I, K> {
             Some(v) => self.ring[self.head] = v,
             None => self.left -= 1,
         }
-        self.head = (self.head + 1) % K;
+        // A compare, not `% K`: K is rarely a power of two, and a
+        // remainder by a constant costs a multiply and shifts per item.
+        self.head += 1;
+        if self.head == K {
+            self.head = 0;
+        }
         Some((here, later))
     }
 }

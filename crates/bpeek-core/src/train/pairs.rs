@@ -359,10 +359,13 @@ impl PairTable {
                 .take(listed)
                 .map(|k| k.2),
         );
-        // The first key of a lower count (Reverse puts higher counts first).
+        // The first key of a lower count (Reverse puts higher counts first),
+        // if the sorted part holds more than the best count's pairs: mostly
+        // it holds only those, and a search of it finds nothing.
         let below = (Reverse(count.saturating_sub(1)), 0, (0, 0));
-        let next_best = match sorted.range(below..).next() {
-            Some(k) if count > 1 => Some(k.0.0),
+        let lower_sorted = total + 1 < sorted.len() && count > 1;
+        let next_best = match lower_sorted.then(|| sorted.range(below..).next()) {
+            Some(Some(k)) => Some(k.0.0),
             _ => (1..=self.order.low.min(count.saturating_sub(1)))
                 .rev()
                 .find(|&c| !self.order.buckets[c as usize].is_empty()),
@@ -459,15 +462,15 @@ impl PairTable {
             if !bucket.is_empty() {
                 *self.order.tally.entry(low).or_default() += bucket.len();
             }
-            // In order, every key lands beside the last one, where the
-            // tree's path is still in the cache: the bucket's count is
-            // below every count sorted so far.
+            // The sorted part is empty here: a tree built from the keys in
+            // order is laid out node by node, with no search per key (late
+            // in training the bucket is the thousands of pairs seen twice).
             let mut keys: Vec<OrderKey> = bucket
                 .into_iter()
                 .map(|(pair, s)| order_key(self.tie, pair, &self.slots[s as usize]))
                 .collect();
             keys.sort_unstable();
-            self.order.sorted.extend(keys);
+            self.order.sorted = keys.into_iter().collect();
         }
     }
 
@@ -692,7 +695,9 @@ enum Places {
 impl WindowBatch {
     /// Record one place next to `token`, in a chunk of frequency `freq`;
     /// places come left to right, or right to left if `down`.
-    #[inline]
+    // Always inlined: called once or twice for every replacement, and
+    // a call's saving and restoring of registers was a third of its cost.
+    #[inline(always)]
     pub fn record(&mut self, token: TokenId, place: u32, freq: u64, down: bool) {
         let t = token as usize;
         if t >= self.slot.len() {

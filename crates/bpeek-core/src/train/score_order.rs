@@ -84,8 +84,18 @@ impl Eq for Ranked {}
 
 /// A pair in its home's group: as [`Ranked`], with the score's part that
 /// the home's count does not touch, count(ab) / count(other token).
+///
+/// A move in a group's tree compares its key with a few dozen others, so
+/// the key carries its place in a quick form: `rank` orders by
+/// eligibility, then by the part as a float. While both terms are below
+/// [`SMALL`], two parts are equal exactly when their floats are (see
+/// [`Homed::part`]), so the rank decides; larger terms are compared by
+/// cross-multiplying.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Homed {
+    rank: u64,
+    /// Both terms of the part are below [`SMALL`].
+    small: bool,
     eligible: bool,
     count: u64,
     other: u64,
@@ -93,19 +103,58 @@ struct Homed {
     pair: Pair,
 }
 
+/// Terms below this make parts whose floats are equal only when the
+/// parts are: two different fractions of such terms, x < y, differ by at
+/// least y / 2^52, more than a float's step at y, so they round apart.
+const SMALL: u64 = 1 << 26;
+
+/// The part's float bits in a rank (the eligibility bit above them).
+const PART_BITS: u64 = u64::MAX >> 1;
+
 impl Homed {
+    fn new(eligible: bool, count: u64, other: u64, tie: u64, pair: Pair) -> Self {
+        // A positive float's bits order as its value; inverted so that the
+        // higher part sorts first, and ineligible pairs after all others.
+        let part = (count as f64 / other as f64).to_bits();
+        Homed {
+            rank: ((!eligible as u64) << 63) | (PART_BITS - part),
+            small: count < SMALL && other < SMALL,
+            eligible,
+            count,
+            other,
+            tie,
+            pair,
+        }
+    }
+
+    /// The part as a key equal for equal fractions only: its float's bits
+    /// where its lowest terms are small, else the lowest terms (never 0
+    /// below, so the two forms never meet).
     fn part(&self) -> (u64, u128) {
-        lowest_terms(self.count, self.other as u128)
+        if self.small {
+            return (PART_BITS - (self.rank & PART_BITS), 0);
+        }
+        let (num, den) = lowest_terms(self.count, self.other as u128);
+        if (num as u128) < SMALL as u128 && den < SMALL as u128 {
+            return ((num as f64 / den as f64).to_bits(), 0);
+        }
+        (num, den)
     }
 }
 
 impl Ord for Homed {
     fn cmp(&self, o: &Self) -> Ordering {
-        let mine = self.count as u128 * o.other as u128;
-        let theirs = o.count as u128 * self.other as u128;
-        o.eligible
-            .cmp(&self.eligible)
-            .then(theirs.cmp(&mine))
+        let same_part = if self.small && o.small {
+            match self.rank.cmp(&o.rank) {
+                Ordering::Equal => Ordering::Equal,
+                decided => return decided,
+            }
+        } else {
+            let mine = self.count as u128 * o.other as u128;
+            let theirs = o.count as u128 * self.other as u128;
+            o.eligible.cmp(&self.eligible).then(theirs.cmp(&mine))
+        };
+        same_part
             .then(o.count.cmp(&self.count))
             .then(self.tie.cmp(&o.tie))
             .then(self.pair.cmp(&o.pair))
@@ -297,13 +346,13 @@ impl ScoreOrder {
         };
         let home = old.map_or_else(|| self.home_for(pair), |o| o.home);
         let other = if home == pair.0 { pair.1 } else { pair.0 };
-        let key = Homed {
-            eligible: stat.count >= self.min_count,
-            count: stat.count,
-            other: unit(units, other),
-            tie: table.tie_key(pair, stat),
+        let key = Homed::new(
+            stat.count >= self.min_count,
+            stat.count,
+            unit(units, other),
+            table.tie_key(pair, stat),
             pair,
-        };
+        );
         if let Some(old) = old {
             // A key that came out the same (a count that moved and came
             // back within one settle) keeps its place: two tree moves saved.
@@ -617,6 +666,71 @@ mod tests {
         assert_eq!(gcd(0, 0), 0);
         assert_eq!(gcd(0, 12), 12);
         assert_eq!(gcd(12, 0), 12);
+    }
+
+    /// The order by cross-multiplying alone, as keys were compared before
+    /// they carried a rank.
+    fn exact(x: &Homed, o: &Homed) -> Ordering {
+        let mine = x.count as u128 * o.other as u128;
+        let theirs = o.count as u128 * x.other as u128;
+        o.eligible
+            .cmp(&x.eligible)
+            .then(theirs.cmp(&mine))
+            .then(o.count.cmp(&x.count))
+            .then(x.tie.cmp(&o.tie))
+            .then(x.pair.cmp(&o.pair))
+    }
+
+    #[test]
+    fn keys_order_as_their_fractions_cross_multiplied() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let near = SMALL;
+        for i in 0..200_000 {
+            // Small counts that tie, fractions a hair apart on either
+            // side of SMALL, and full-width values.
+            let (count, other) = match i % 5 {
+                0 | 1 => (1 + next() % 6, 1 + next() % 6),
+                2 => {
+                    let n = near - 1 - next() % 4;
+                    (n - next() % 2, n - next() % 2)
+                }
+                3 => {
+                    let n = near - 2 + next() % 5;
+                    (n + next() % 2, n + next() % 2)
+                }
+                _ => (1 + next(), 1 + next()),
+            };
+            let key = |count, other, next: &mut dyn FnMut() -> u64| {
+                let eligible = !next().is_multiple_of(8);
+                let tie = next() % 3;
+                Homed::new(eligible, count, other, tie, (0, (next() % 3) as u32))
+            };
+            let a = key(count, other, &mut next);
+            let (c2, o2) = if i % 2 == 0 {
+                // The same fraction in other terms, or one step off it.
+                let f = 1 + next() % 3;
+                match (count.checked_mul(f), other.checked_mul(f)) {
+                    (Some(c), Some(o)) => (c + next() % 2, o),
+                    _ => (count, other + next() % 2),
+                }
+            } else {
+                (
+                    count.saturating_add(next() % 3),
+                    other.saturating_add(next() % 3),
+                )
+            };
+            let b = key(c2.max(1), o2.max(1), &mut next);
+            assert_eq!(a.cmp(&b), exact(&a, &b), "{a:?} against {b:?}");
+            assert_eq!(b.cmp(&a), exact(&b, &a), "{b:?} against {a:?}");
+            let same = a.count as u128 * b.other as u128 == b.count as u128 * a.other as u128;
+            assert_eq!(a.part() == b.part(), same, "{a:?} and {b:?}");
+        }
     }
 
     #[test]

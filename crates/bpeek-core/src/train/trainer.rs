@@ -317,8 +317,8 @@ impl Trainer {
                 Vocab::chars(text.chars().filter(|c| !c.is_whitespace()))
             }
         };
-        let mut chain = Chain::default();
-        lay_out(&mut chain, &corpus, &vocab);
+        // Laid out by the count below, once.
+        let chain = Chain::default();
         let mut trainer = Trainer {
             table: PairTable::new(config.tie),
             config,
