@@ -37,30 +37,23 @@ fn advise(start: usize, used: usize, room: usize) {
     const PAGE: usize = 4096;
     let large_from = start.next_multiple_of(LARGE_PAGE);
     let large_to = (start + room) / LARGE_PAGE * LARGE_PAGE;
-    if large_to > large_from {
-        // SAFETY: the range lies inside the vector's own allocation, and
-        // the advice changes how its pages are given, not what it holds.
-        unsafe {
-            libc::madvise(
-                large_from as *mut libc::c_void,
-                large_to - large_from,
-                libc::MADV_HUGEPAGE,
-            );
-        }
-    }
+    advise_pages(large_from, large_to, libc::MADV_HUGEPAGE);
     // The small pages before the first large one that will be written.
-    let head_from = start / PAGE * PAGE;
     let head_to = large_from.min((start + used).next_multiple_of(PAGE));
-    if head_to > head_from {
-        // SAFETY: as above; the pages are the allocation's own (the first
-        // may hold the allocator's header, which populating leaves as it
-        // is: only pages not yet present are made).
+    advise_pages(start / PAGE * PAGE, head_to, libc::MADV_POPULATE_WRITE);
+}
+
+/// `advice` for the pages from `from` to `to` (page-aligned), if any.
+#[cfg(target_os = "linux")]
+fn advise_pages(from: usize, to: usize, advice: libc::c_int) {
+    if to > from {
+        // SAFETY: the pages are those of a buffer this program owns (the
+        // first may also hold the allocator's header); neither advice
+        // changes what memory holds, only how its pages are given:
+        // populating makes only the pages not yet present. A refusal
+        // (an error return) leaves everything as it was.
         unsafe {
-            libc::madvise(
-                head_from as *mut libc::c_void,
-                head_to - head_from,
-                libc::MADV_POPULATE_WRITE,
-            );
+            libc::madvise(from as *mut libc::c_void, to - from, advice);
         }
     }
 }
