@@ -10,6 +10,7 @@ use crate::formats::byte_unicode;
 use crate::normalize::added::{AddedPiece, AddedVocab};
 pub use crate::post::Template;
 use crate::pretokenize::hf_text::HfText;
+use crate::pretokenize::word_ranges::StepWords;
 use crate::pretokenize::pretok::{Chunker, for_each_utf8_run};
 use crate::pretokenize::regex_split::RegexChain;
 use crate::specials::Specials;
@@ -183,17 +184,23 @@ impl PreTokenizer {
             // The file's own steps: each word, in byte-level
             // characters, is the bytes it stands for.
             // Bytes that are not UTF-8 are chunks of their own.
-            Cut::HfText(steps) => for_each_utf8_run(text, |start, run| match run {
-                Ok(s) => {
-                    for word in steps.words(s, at_start && start == 0) {
-                        match byte_unicode::decode(&word.text.text) {
-                            Ok(bytes) => each(&bytes),
-                            Err(_) => each(word.text.text.as_bytes()),
+            Cut::HfText(steps) => {
+                let mut words = StepWords::default();
+                let mut bytes = Vec::new();
+                for_each_utf8_run(text, |start, run| match run {
+                    Ok(s) => {
+                        steps.words_into(s, at_start && start == 0, false, &mut words);
+                        for word in words.texts() {
+                            bytes.clear();
+                            match byte_unicode::decode_into(word, &mut bytes) {
+                                Ok(()) => each(&bytes),
+                                Err(_) => each(word.as_bytes()),
+                            }
                         }
                     }
-                }
-                Err(len) => each(&text[start..start + len]),
-            }),
+                    Err(len) => each(&text[start..start + len]),
+                })
+            }
             Cut::Split(chain) => chain.for_each_chunk(text, |r| each(&text[r])),
             Cut::Rule => match as_str {
                 Some(s) => self.rule.for_each_chunk_str(s, |r| each(&text[r])),

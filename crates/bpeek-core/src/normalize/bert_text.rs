@@ -184,7 +184,12 @@ fn is_control(c: char) -> bool {
 /// Punctuation as BERT splits at it: ASCII punctuation (`$`, `+`, `^`
 /// too) and the Unicode punctuation classes.
 pub fn is_bert_punctuation(c: char) -> bool {
-    c.is_ascii_punctuation() || c.is_punctuation()
+    // Every ASCII character in a Unicode punctuation class is ASCII
+    // punctuation: the Unicode tables need not be searched for one.
+    if c.is_ascii() {
+        return c.is_ascii_punctuation();
+    }
+    c.is_punctuation()
 }
 
 fn is_nonspacing_mark(c: char) -> bool {

@@ -1,0 +1,316 @@
+//! Hugging Face pre-tokenizer steps run over one buffer: every word is a
+//! range of the buffer's text, a step that only cuts (Punctuation, Digits,
+//! Split, ...) makes new ranges of the same text, and a step that rewrites
+//! (Metaspace, ByteLevel) writes all the words once into the next buffer.
+//! No word is a string of its own, and the buffers are kept from one text
+//! to the next, so a long text costs no allocation per word.
+//!
+//! Where each byte came from is kept beside the text only when it is
+//! asked for: a caller showing offsets asks, and so does a Metaspace step
+//! (whether a word starts the text is read from it).
+
+use crate::normalize::mapped::Mapped;
+use crate::pretokenize::hf_pretok::{
+    Behavior, CharClass, Metaspace, Pattern, PreStep, Word, char_chunks, find_matches, keep,
+    script_runs,
+};
+use crate::pretokenize::pattern_work::Meter;
+use std::ops::Range;
+
+/// A word: its range of [`StepWords::text`] and whether it starts the
+/// whole text (Metaspace's `first` scheme asks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordRange {
+    pub range: Range<usize>,
+    pub at_origin: bool,
+}
+
+/// The words of a text cut by a file's steps, as ranges of one buffer.
+#[derive(Debug, Default)]
+pub struct StepWords {
+    /// The text the words are ranges of: the normalized text, or what the
+    /// last rewriting step wrote.
+    pub text: String,
+    /// For each byte of `text`, the range of the input it came from;
+    /// empty when it is not kept.
+    pub from: Vec<Range<usize>>,
+    pub words: Vec<WordRange>,
+    scratch: Scratch,
+}
+
+/// Buffers a step fills and empties, kept to be filled again.
+#[derive(Debug, Default)]
+struct Scratch {
+    words: Vec<WordRange>,
+    text: String,
+    from: Vec<Range<usize>>,
+    matches: Vec<(Range<usize>, bool)>,
+    kept: Vec<Range<usize>>,
+    /// One word rewritten (a space put in front) before it is cut.
+    word: String,
+    word_from: Vec<Range<usize>>,
+}
+
+/// Whether running `steps` needs to know where each byte came from, when
+/// the caller does not: a Metaspace step reads whether a word starts the
+/// text, which that tells.
+pub fn steps_need_sources(steps: &[PreStep]) -> bool {
+    steps.iter().any(|s| matches!(s, PreStep::Metaspace(_)))
+}
+
+impl StepWords {
+    /// Run `steps` over one normalized piece of text (its `from` empty
+    /// when sources are not kept: then no step may need them, see
+    /// [`steps_need_sources`]). A regex that would take more than linear
+    /// work on it leaves no words and reports the refusal to the
+    /// [`crate::pretokenize::pattern_work::watch`] around.
+    pub fn run(&mut self, steps: &[PreStep], text: Mapped, at_start: bool) {
+        self.text = text.text;
+        self.from = text.from;
+        self.words.clear();
+        if self.text.is_empty() {
+            return;
+        }
+        self.words.push(WordRange {
+            range: 0..self.text.len(),
+            at_origin: at_start,
+        });
+        let mut meter = Meter::new();
+        for step in steps {
+            self.step(step, at_start, &mut meter);
+            if meter.refused() {
+                self.words.clear();
+                return;
+            }
+        }
+    }
+
+    /// Each word's text.
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        self.words.iter().map(|w| &self.text[w.range.clone()])
+    }
+
+    /// The words as strings of their own, with where each byte came from.
+    pub fn to_words(&self) -> Vec<Word> {
+        self.words
+            .iter()
+            .map(|w| Word {
+                text: Mapped {
+                    text: self.text[w.range.clone()].to_string(),
+                    from: self.from[w.range.clone()].to_vec(),
+                },
+                at_origin: w.at_origin,
+            })
+            .collect()
+    }
+
+    fn tracked(&self) -> bool {
+        !self.from.is_empty()
+    }
+
+    fn step(&mut self, step: &PreStep, at_start: bool, meter: &mut Meter) {
+        let mut next = std::mem::take(&mut self.scratch.words);
+        next.clear();
+        match step {
+            PreStep::Split {
+                pattern,
+                behavior,
+                invert,
+            } => {
+                for w in &self.words {
+                    let s = &self.text[w.range.clone()];
+                    find_matches(pattern, s, *invert, meter, &mut self.scratch.matches);
+                    keep(&self.scratch.matches, *behavior, &mut self.scratch.kept);
+                    let (kept, base) = (&self.scratch.kept, w.range.start);
+                    self.cut(kept, base, at_start, &mut next);
+                }
+            }
+            PreStep::Scripts | PreStep::FixedLength(_) => {
+                for w in &self.words {
+                    let s = &self.text[w.range.clone()];
+                    let ranges = match step {
+                        PreStep::FixedLength(n) => char_chunks(s, *n),
+                        _ => script_runs(s),
+                    };
+                    self.cut(&ranges, w.range.start, at_start, &mut next);
+                }
+            }
+            PreStep::Metaspace(ms) => self.metaspace(ms, at_start, meter, &mut next),
+            PreStep::ByteLevel {
+                add_prefix_space,
+                regex,
+            } => self.byte_level(*add_prefix_space, regex.as_ref(), at_start, meter, &mut next),
+        }
+        self.scratch.words = std::mem::replace(&mut self.words, next);
+    }
+
+    /// The non-empty pieces `ranges` (of a word starting at `base`), each
+    /// a word of its own.
+    fn cut(&self, ranges: &[Range<usize>], base: usize, at_start: bool, out: &mut Vec<WordRange>) {
+        for r in ranges {
+            if r.is_empty() {
+                continue;
+            }
+            let range = base + r.start..base + r.end;
+            out.push(WordRange {
+                at_origin: self.starts_origin(at_start, range.start),
+                range,
+            });
+        }
+    }
+
+    /// The library asks where a piece starts in the original text: once
+    /// cut (even into one piece) a piece starts where its first byte came
+    /// from, so text a normalizer stripped off the front counts.
+    fn starts_origin(&self, at_start: bool, at: usize) -> bool {
+        at_start && self.tracked() && self.from[at].start == 0
+    }
+
+    /// Swap in the text the rewriting step wrote.
+    fn take_written(&mut self) {
+        std::mem::swap(&mut self.text, &mut self.scratch.text);
+        std::mem::swap(&mut self.from, &mut self.scratch.from);
+    }
+
+    /// Each space of each word written as the mark, a mark put in front
+    /// where the scheme says, and the word cut before each mark (`split`).
+    fn metaspace(
+        &mut self,
+        ms: &Metaspace,
+        at_start: bool,
+        meter: &mut Meter,
+        next: &mut Vec<WordRange>,
+    ) {
+        let mut buf = [0u8; 4];
+        let mark: &str = ms.replacement.encode_utf8(&mut buf);
+        let tracked = self.tracked();
+        let (text, from) = (&mut self.scratch.text, &mut self.scratch.from);
+        text.clear();
+        from.clear();
+        let mut written = Vec::with_capacity(self.words.len());
+        for w in &self.words {
+            let start = text.len();
+            let src = &self.text[w.range.clone()];
+            let front = ms.prepend && (w.at_origin || !ms.first_only);
+            if front && !src.starts_with(' ') && !src.starts_with(mark) {
+                text.push_str(mark);
+                if tracked {
+                    let at = self.from[w.range.start].start;
+                    from.extend(std::iter::repeat_n(at..at, mark.len()));
+                }
+            }
+            for (i, c) in src.char_indices() {
+                let at = w.range.start + i;
+                if c == ' ' {
+                    text.push_str(mark);
+                    if tracked {
+                        from.extend(std::iter::repeat_n(self.from[at].clone(), mark.len()));
+                    }
+                } else {
+                    text.push(c);
+                    if tracked {
+                        from.extend_from_slice(&self.from[at..at + c.len_utf8()]);
+                    }
+                }
+            }
+            written.push(WordRange {
+                range: start..text.len(),
+                at_origin: w.at_origin,
+            });
+        }
+        self.take_written();
+        if !ms.split {
+            next.extend(written);
+            return;
+        }
+        let marks = Pattern::Class(CharClass::One(ms.replacement));
+        for w in &written {
+            let s = &self.text[w.range.clone()];
+            find_matches(&marks, s, false, meter, &mut self.scratch.matches);
+            keep(
+                &self.scratch.matches,
+                Behavior::MergedWithNext,
+                &mut self.scratch.kept,
+            );
+            self.cut(&self.scratch.kept, w.range.start, at_start, next);
+        }
+    }
+
+    /// A space in front of each word that has none (`add_prefix_space`),
+    /// the word cut by the pattern, and each piece's bytes written as
+    /// byte-level characters.
+    fn byte_level(
+        &mut self,
+        add_prefix_space: bool,
+        regex: Option<&Pattern>,
+        at_start: bool,
+        meter: &mut Meter,
+        next: &mut Vec<WordRange>,
+    ) {
+        let tracked = self.tracked();
+        let mut s = std::mem::take(&mut self.scratch);
+        s.text.clear();
+        s.from.clear();
+        for w in &self.words {
+            // The word, with the space in front when one goes there.
+            let src = &self.text[w.range.clone()];
+            s.word.clear();
+            s.word_from.clear();
+            if add_prefix_space && !src.starts_with(' ') {
+                s.word.push(' ');
+                if tracked {
+                    let at = self.from[w.range.start].start;
+                    s.word_from.push(at..at);
+                }
+            }
+            s.word.push_str(src);
+            if tracked {
+                s.word_from.extend_from_slice(&self.from[w.range.clone()]);
+            }
+            s.kept.clear();
+            match regex {
+                Some(re) => {
+                    find_matches(re, &s.word, false, meter, &mut s.matches);
+                    keep(&s.matches, Behavior::Isolated, &mut s.kept);
+                }
+                None => s.kept.push(0..s.word.len()),
+            }
+            for r in &s.kept {
+                if r.is_empty() {
+                    continue;
+                }
+                let at_origin = match regex {
+                    Some(_) => at_start && tracked && s.word_from[r.start].start == 0,
+                    None => w.at_origin,
+                };
+                let start = s.text.len();
+                write_byte_chars(&s.word, &s.word_from, r.clone(), &mut s.text, &mut s.from);
+                next.push(WordRange {
+                    range: start..s.text.len(),
+                    at_origin,
+                });
+            }
+        }
+        self.scratch = s;
+        self.take_written();
+    }
+}
+
+/// The bytes `r` of `word` written onto `text` as byte-level characters,
+/// and (when `word_from` is kept) where each came from onto `from`.
+fn write_byte_chars(
+    word: &str,
+    word_from: &[Range<usize>],
+    r: Range<usize>,
+    text: &mut String,
+    from: &mut Vec<Range<usize>>,
+) {
+    let table = crate::formats::byte_unicode::byte_chars();
+    for i in r {
+        let c = table[word.as_bytes()[i] as usize];
+        text.push(c);
+        if !word_from.is_empty() {
+            from.extend(std::iter::repeat_n(word_from[i].clone(), c.len_utf8()));
+        }
+    }
+}
