@@ -102,11 +102,35 @@ impl CharClass {
     pub(crate) fn contains(self, c: char) -> bool {
         match self {
             CharClass::Whitespace => c.is_whitespace(),
-            CharClass::Punctuation => crate::normalize::bert_text::is_bert_punctuation(c),
-            CharClass::Numeric => c.is_numeric(),
+            CharClass::Punctuation => {
+                let is = crate::normalize::bert_text::is_bert_punctuation;
+                below_greek(c, &PUNCTUATION_LOW, is).unwrap_or_else(|| is(c))
+            }
+            CharClass::Numeric => {
+                below_greek(c, &NUMERIC_LOW, char::is_numeric).unwrap_or_else(|| c.is_numeric())
+            }
             CharClass::One(d) => c == d,
         }
     }
+}
+
+/// Characters below Greek: ASCII, Latin-1 and the stand-ins of
+/// byte-level text (`Ġ`, `Ċ`), most of what the steps look at.
+const LOW: usize = 0x370;
+static PUNCTUATION_LOW: OnceLock<[bool; LOW]> = OnceLock::new();
+static NUMERIC_LOW: OnceLock<[bool; LOW]> = OnceLock::new();
+
+/// Whether a class holds `c`, read from a table of the characters below
+/// Greek made once from the class's own test (whose Unicode tables are
+/// searched character by character); `None` for a character above.
+fn below_greek(c: char, table: &OnceLock<[bool; LOW]>, test: fn(char) -> bool) -> Option<bool> {
+    let i = c as usize;
+    if i >= LOW {
+        return None;
+    }
+    // Every number below LOW is a character (the surrogates are above).
+    let table = table.get_or_init(|| std::array::from_fn(|i| char::from_u32(i as u32).is_some_and(test)));
+    Some(table[i])
 }
 
 /// A pre-tokenizer step.
@@ -364,6 +388,16 @@ mod tests {
         );
         assert_eq!(words(&a(Behavior::Removed), "baab"), ["b", "b"]);
         assert_eq!(words(&a(Behavior::Isolated), "baab"), ["b", "a", "a", "b"]);
+    }
+
+    #[test]
+    fn classes_below_greek_are_their_tests() {
+        for i in 0..0x400u32 {
+            let c = char::from_u32(i).unwrap();
+            assert_eq!(CharClass::Numeric.contains(c), c.is_numeric(), "{c:?}");
+            let punct = crate::normalize::bert_text::is_bert_punctuation(c);
+            assert_eq!(CharClass::Punctuation.contains(c), punct, "{c:?}");
+        }
     }
 
     #[test]
