@@ -315,17 +315,21 @@ impl CharBpe {
         out: &mut Vec<TokenId>,
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
-        let words = hf.text.words(text, at_start);
+        // Where each byte came from is read for spans alone.
+        let mut words = crate::pretokenize::word_ranges::StepWords::default();
+        hf.text
+            .words_into(text, at_start, spans.is_some(), &mut words);
         let mut symbols: Vec<TokenId> = Vec::new();
         // Bytes of the word each symbol stands for, for its span.
         let mut lens: Vec<usize> = Vec::new();
         let mut piece = String::new();
-        for word in words {
-            let (s, from) = (&word.text.text, &word.text.from);
+        for word in &words.words {
+            let s = &words.text[word.range.clone()];
+            let from = words.from.get(word.range.clone()).unwrap_or_default();
             symbols.clear();
             lens.clear();
             let whole = if hf.ignore_merges {
-                self.ids.get(s.as_str())
+                self.ids.get(s)
             } else {
                 None
             };

@@ -314,3 +314,173 @@ fn write_byte_chars(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pretokenize::hf_pretok::Metaspace;
+
+    /// The steps one word at a time, each word a [`Mapped`] of its own, as
+    /// the library runs them (and with ByteLevel's pattern by the regex
+    /// engine): the reference the buffer is held to.
+    fn naive(steps: &[PreStep], text: Mapped, at_start: bool) -> Vec<Word> {
+        let gpt2 = crate::formats::regex_check::compile(
+            r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
+            "test",
+        )
+        .unwrap();
+        let mut meter = Meter::new();
+        let mut words = vec![Word {
+            text,
+            at_origin: at_start,
+        }];
+        let cut = |w: &Word, pattern: &Pattern, behavior, meter: &mut Meter| {
+            let (mut m, mut k) = (Vec::new(), Vec::new());
+            find_matches(pattern, &w.text.text, false, meter, &mut m);
+            keep(&m, behavior, &mut k);
+            k.into_iter()
+                .filter(|r| !r.is_empty())
+                .map(|r| Word {
+                    at_origin: at_start && w.text.from[r.start].start == 0,
+                    text: w.text.slice(r),
+                })
+                .collect::<Vec<_>>()
+        };
+        for step in steps {
+            let mut next = Vec::new();
+            for mut w in words {
+                match step {
+                    PreStep::Split {
+                        pattern, behavior, ..
+                    } => next.extend(cut(&w, pattern, *behavior, &mut meter)),
+                    PreStep::Metaspace(ms) => {
+                        let mark = ms.replacement.to_string();
+                        w.text.replace(" ", &mark);
+                        if ms.prepend
+                            && (w.at_origin || !ms.first_only)
+                            && !w.text.text.starts_with(&mark)
+                        {
+                            w.text.prepend(&mark);
+                        }
+                        let marks = Pattern::Class(CharClass::One(ms.replacement));
+                        match ms.split {
+                            true => next.extend(cut(&w, &marks, Behavior::MergedWithNext, &mut meter)),
+                            false => next.push(w),
+                        }
+                    }
+                    PreStep::ByteLevel {
+                        add_prefix_space, ..
+                    } => {
+                        if *add_prefix_space && !w.text.text.starts_with(' ') {
+                            w.text.prepend(" ");
+                        }
+                        let regex = Pattern::Regex(Box::new(gpt2.clone()));
+                        for mut p in cut(&w, &regex, Behavior::Isolated, &mut meter) {
+                            p.text.as_byte_chars();
+                            next.push(p);
+                        }
+                    }
+                    PreStep::Scripts | PreStep::FixedLength(_) => unreachable!(),
+                }
+            }
+            words = next;
+        }
+        words
+    }
+
+    fn falcon() -> Vec<PreStep> {
+        vec![
+            PreStep::at(CharClass::Punctuation, Behavior::Contiguous),
+            PreStep::ByteLevel {
+                add_prefix_space: false,
+                regex: Some(Pattern::Gpt2),
+            },
+            PreStep::at(CharClass::Numeric, Behavior::Contiguous),
+            PreStep::Split {
+                pattern: Pattern::Regex(Box::new(
+                    crate::formats::regex_check::compile("[0-9][0-9][0-9]", "test").unwrap(),
+                )),
+                behavior: Behavior::Isolated,
+                invert: false,
+            },
+        ]
+    }
+
+    fn bert() -> Vec<PreStep> {
+        vec![
+            PreStep::at(CharClass::Whitespace, Behavior::Removed),
+            PreStep::at(CharClass::Punctuation, Behavior::Isolated),
+        ]
+    }
+
+    fn t5(first_only: bool) -> Vec<PreStep> {
+        vec![
+            PreStep::at(CharClass::Whitespace, Behavior::Removed),
+            PreStep::Metaspace(Metaspace {
+                replacement: '\u{2581}',
+                prepend: true,
+                first_only,
+                split: true,
+            }),
+        ]
+    }
+
+    fn with_prefix_space() -> Vec<PreStep> {
+        vec![
+            PreStep::at(CharClass::Whitespace, Behavior::Removed),
+            PreStep::ByteLevel {
+                add_prefix_space: true,
+                regex: Some(Pattern::Gpt2),
+            },
+        ]
+    }
+
+    /// Random texts of the characters the steps treat apart: spaces of
+    /// kinds, digits (ASCII, Arabic-Indic, `²`), punctuation (ASCII,
+    /// Latin-1, CJK), letters in three scripts, a contraction, emoji.
+    fn random_texts() -> Vec<String> {
+        let pieces = [
+            " ", "  ", "\n", "\t", "\u{3000}", "1", "22", "1234567", "٣", "²", "'s", "'ll", ".",
+            ",", "...", "¡", "«»", "。", "-", "_", "a", "word", "Ünï", "日本", "смысл", "🙂", "é",
+            "\u{301}", "$", "~",
+        ];
+        let mut roll = crate::dice::rolls(0xfa1c0_5eed);
+        (0..400)
+            .map(|_| {
+                let n = roll(14);
+                (0..n)
+                    .map(|_| pieces[roll(pieces.len() as u64) as usize])
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_buffer_cuts_as_each_word_on_its_own_does() {
+        let sequences = [
+            ("falcon", falcon()),
+            ("bert", bert()),
+            ("t5", t5(false)),
+            ("t5-first", t5(true)),
+            ("prefix-space", with_prefix_space()),
+        ];
+        let mut words = StepWords::default();
+        for (name, steps) in &sequences {
+            for text in random_texts() {
+                for at_start in [true, false] {
+                    let want = naive(steps, Mapped::new(&text), at_start);
+                    // With sources: the words, their sources, their starts.
+                    words.run(steps, Mapped::new(&text), at_start);
+                    assert_eq!(words.to_words(), want, "{name}: {text:?}");
+                    // Without (the same buffer, used again): the texts.
+                    if !steps_need_sources(steps) {
+                        words.run(steps, Mapped::untracked(&text), at_start);
+                        let got: Vec<&str> = words.texts().collect();
+                        let want: Vec<&str> = want.iter().map(|w| w.text.text.as_str()).collect();
+                        assert_eq!(got, want, "{name}: {text:?}");
+                    }
+                }
+            }
+        }
+    }
+}
