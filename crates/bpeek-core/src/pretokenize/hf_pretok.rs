@@ -4,6 +4,7 @@
 //! rewrites it (Metaspace), as the library does, with every byte of every
 //! word traced to the input it came from.
 
+use crate::normalize::bert_text::{LowTable, below_greek};
 use crate::normalize::mapped::Mapped;
 use crate::pretokenize::pattern_work::{self, FileRegex, Meter};
 use crate::pretokenize::pretok::Pretok;
@@ -114,24 +115,10 @@ impl CharClass {
     }
 }
 
-/// Characters below Greek: ASCII, Latin-1 and the stand-ins of
-/// byte-level text (`Ġ`, `Ċ`), most of what the steps look at.
-const LOW: usize = 0x370;
-static PUNCTUATION_LOW: OnceLock<[bool; LOW]> = OnceLock::new();
-static NUMERIC_LOW: OnceLock<[bool; LOW]> = OnceLock::new();
-
-/// Whether a class holds `c`, read from a table of the characters below
-/// Greek made once from the class's own test (whose Unicode tables are
-/// searched character by character); `None` for a character above.
-fn below_greek(c: char, table: &OnceLock<[bool; LOW]>, test: fn(char) -> bool) -> Option<bool> {
-    let i = c as usize;
-    if i >= LOW {
-        return None;
-    }
-    // Every number below LOW is a character (the surrogates are above).
-    let table = table.get_or_init(|| std::array::from_fn(|i| char::from_u32(i as u32).is_some_and(test)));
-    Some(table[i])
-}
+/// The punctuation and numeric characters below Greek, ASCII and the
+/// stand-ins of byte-level text (`Ġ`, `Ċ`) among them.
+static PUNCTUATION_LOW: OnceLock<LowTable> = OnceLock::new();
+static NUMERIC_LOW: OnceLock<LowTable> = OnceLock::new();
 
 /// A pre-tokenizer step.
 #[derive(Debug, Clone, PartialEq, Eq)]
