@@ -184,23 +184,21 @@ impl PreTokenizer {
             // The file's own steps: each word, in byte-level
             // characters, is the bytes it stands for.
             // Bytes that are not UTF-8 are chunks of their own.
-            Cut::HfText(steps) => {
-                let mut words = StepWords::default();
-                let mut bytes = Vec::new();
+            Cut::HfText(steps) => with_kept_words(|(words, bytes)| {
                 for_each_utf8_run(text, |start, run| match run {
                     Ok(s) => {
-                        steps.words_into(s, at_start && start == 0, false, &mut words);
+                        steps.words_into(s, at_start && start == 0, false, words);
                         for word in words.texts() {
                             bytes.clear();
-                            match byte_unicode::decode_into(word, &mut bytes) {
-                                Ok(()) => each(&bytes),
+                            match byte_unicode::decode_into(word, bytes) {
+                                Ok(()) => each(bytes),
                                 Err(_) => each(word.as_bytes()),
                             }
                         }
                     }
                     Err(len) => each(&text[start..start + len]),
                 })
-            }
+            }),
             Cut::Split(chain) => chain.for_each_chunk(text, |r| each(&text[r])),
             Cut::Rule => match as_str {
                 Some(s) => self.rule.for_each_chunk_str(s, |r| each(&text[r])),
@@ -208,4 +206,18 @@ impl PreTokenizer {
             },
         }
     }
+}
+
+/// The buffers a file's steps cut words in, and a word's bytes, kept by
+/// each thread from one text to the next: a batch of short texts (the
+/// lines of `encode --lines`) then makes none per text.
+fn with_kept_words<R>(f: impl FnOnce(&mut (StepWords, Vec<u8>)) -> R) -> R {
+    thread_local! {
+        static KEPT: std::cell::RefCell<(StepWords, Vec<u8>)> = Default::default();
+    }
+    KEPT.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut kept) => f(&mut kept),
+        // Called again from inside a call: buffers of its own.
+        Err(_) => f(&mut Default::default()),
+    })
 }

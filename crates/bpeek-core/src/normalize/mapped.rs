@@ -26,15 +26,6 @@ impl Mapped {
         }
     }
 
-    /// The text, with no record of where its bytes came from (`from`
-    /// empty): for a caller that never asks.
-    pub fn untracked(text: &str) -> Self {
-        Mapped {
-            text: text.to_string(),
-            from: Vec::new(),
-        }
-    }
-
     /// The part `r` of the text, with where its bytes came from.
     pub fn slice(&self, r: Range<usize>) -> Mapped {
         Mapped {

@@ -86,13 +86,13 @@ impl HfText {
     /// each byte came from (`words.from`); without it, and with no step
     /// that needs it, none is kept.
     pub fn words_into(&self, text: &str, at_start: bool, sources: bool, words: &mut StepWords) {
-        let untracked = !sources && self.normalizer.is_empty() && !steps_need_sources(&self.pre_tokenizer);
-        let normalized = if untracked {
-            Mapped::untracked(text)
+        let untracked =
+            !sources && self.normalizer.is_empty() && !steps_need_sources(&self.pre_tokenizer);
+        if untracked {
+            words.run_untracked(&self.pre_tokenizer, text, at_start);
         } else {
-            self.normalize(text)
-        };
-        words.run(&self.pre_tokenizer, normalized, at_start);
+            words.run(&self.pre_tokenizer, self.normalize(text), at_start);
+        }
     }
 
     /// The text of tokens whose texts are `tokens`, through the decoder

@@ -59,14 +59,27 @@ pub fn steps_need_sources(steps: &[PreStep]) -> bool {
 }
 
 impl StepWords {
-    /// Run `steps` over one normalized piece of text (its `from` empty
-    /// when sources are not kept: then no step may need them, see
-    /// [`steps_need_sources`]). A regex that would take more than linear
+    /// Run `steps` over one normalized piece of text and where each of its
+    /// bytes came from. A regex that would take more than linear
     /// work on it leaves no words and reports the refusal to the
     /// [`crate::pretokenize::pattern_work::watch`] around.
     pub fn run(&mut self, steps: &[PreStep], text: Mapped, at_start: bool) {
         self.text = text.text;
         self.from = text.from;
+        self.cut_all(steps, at_start);
+    }
+
+    /// [`StepWords::run`] on `text` as it is, keeping no sources (no step
+    /// may need them: see [`steps_need_sources`]); the text is copied into
+    /// the buffer kept from the call before.
+    pub fn run_untracked(&mut self, steps: &[PreStep], text: &str, at_start: bool) {
+        self.text.clear();
+        self.text.push_str(text);
+        self.from.clear();
+        self.cut_all(steps, at_start);
+    }
+
+    fn cut_all(&mut self, steps: &[PreStep], at_start: bool) {
         self.words.clear();
         if self.text.is_empty() {
             return;
@@ -474,7 +487,7 @@ mod tests {
                     assert_eq!(words.to_words(), want, "{name}: {text:?}");
                     // Without (the same buffer, used again): the texts.
                     if !steps_need_sources(steps) {
-                        words.run(steps, Mapped::untracked(&text), at_start);
+                        words.run_untracked(steps, &text, at_start);
                         let got: Vec<&str> = words.texts().collect();
                         let want: Vec<&str> = want.iter().map(|w| w.text.text.as_str()).collect();
                         assert_eq!(got, want, "{name}: {text:?}");
