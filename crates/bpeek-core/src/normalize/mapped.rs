@@ -221,11 +221,15 @@ mod tests {
     /// compose, decompose, fold or lowercase.
     #[test]
     fn unicode_steps_part_by_part_are_the_step_on_the_whole() {
-        let pieces = ["A", "e", "\u{301}", "\u{327}", "É", "ﬁ", "①", " ", "\u{3000}", "İ", "K", "ǅ", "x"];
+        let pieces = [
+            "A", "e", "\u{301}", "\u{327}", "É", "ﬁ", "①", " ", "\u{3000}", "İ", "K", "ǅ", "x",
+        ];
         let mut roll = crate::dice::rolls(0xacce_5500);
         for _ in 0..500 {
             let n = roll(10);
-            let text: String = (0..n).map(|_| pieces[roll(pieces.len() as u64) as usize]).collect();
+            let text: String = (0..n)
+                .map(|_| pieces[roll(pieces.len() as u64) as usize])
+                .collect();
             for step in [
                 TextStep::Nfc,
                 TextStep::Nfd,

@@ -249,7 +249,11 @@ fn words_and_symbols() -> &'static regex_automata::meta::Regex {
 
 /// The ranges a behavior keeps of the alternating pieces, in `out`
 /// (emptied first).
-pub(crate) fn keep(matches: &[(Range<usize>, bool)], behavior: Behavior, out: &mut Vec<Range<usize>>) {
+pub(crate) fn keep(
+    matches: &[(Range<usize>, bool)],
+    behavior: Behavior,
+    out: &mut Vec<Range<usize>>,
+) {
     out.clear();
     let matches = matches.iter().cloned();
     match behavior {

@@ -657,7 +657,14 @@ mod tests {
         assert!(first_bytes(r"\p{L}+").is_none());
         let alphabet = ['1', '2', 'a', 'b', 'k', 'K', '\u{212A}', ' ', 'é', 'x'];
         let mut roll = crate::dice::rolls(0x5eed_f00d);
-        for p in [r"[0-9][0-9][0-9]", r"ab|k", r"(?i)k", r"\d+", r"x?b", r"[^\s]é"] {
+        for p in [
+            r"[0-9][0-9][0-9]",
+            r"ab|k",
+            r"(?i)k",
+            r"\d+",
+            r"x?b",
+            r"[^\s]é",
+        ] {
             for _ in 0..200 {
                 let len = roll(12);
                 let t: String = (0..len)

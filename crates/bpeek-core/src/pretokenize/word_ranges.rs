@@ -152,7 +152,13 @@ impl StepWords {
             PreStep::ByteLevel {
                 add_prefix_space,
                 regex,
-            } => self.byte_level(*add_prefix_space, regex.as_ref(), at_start, meter, &mut next),
+            } => self.byte_level(
+                *add_prefix_space,
+                regex.as_ref(),
+                at_start,
+                meter,
+                &mut next,
+            ),
         }
         self.scratch.words = std::mem::replace(&mut self.words, next);
     }
@@ -377,7 +383,9 @@ mod tests {
                         }
                         let marks = Pattern::Class(CharClass::One(ms.replacement));
                         match ms.split {
-                            true => next.extend(cut(&w, &marks, Behavior::MergedWithNext, &mut meter)),
+                            true => {
+                                next.extend(cut(&w, &marks, Behavior::MergedWithNext, &mut meter))
+                            }
                             false => next.push(w),
                         }
                     }
@@ -453,9 +461,36 @@ mod tests {
     /// Latin-1, CJK), letters in three scripts, a contraction, emoji.
     fn random_texts() -> Vec<String> {
         let pieces = [
-            " ", "  ", "\n", "\t", "\u{3000}", "1", "22", "1234567", "٣", "²", "'s", "'ll", ".",
-            ",", "...", "¡", "«»", "。", "-", "_", "a", "word", "Ünï", "日本", "смысл", "🙂", "é",
-            "\u{301}", "$", "~",
+            " ",
+            "  ",
+            "\n",
+            "\t",
+            "\u{3000}",
+            "1",
+            "22",
+            "1234567",
+            "٣",
+            "²",
+            "'s",
+            "'ll",
+            ".",
+            ",",
+            "...",
+            "¡",
+            "«»",
+            "。",
+            "-",
+            "_",
+            "a",
+            "word",
+            "Ünï",
+            "日本",
+            "смысл",
+            "🙂",
+            "é",
+            "\u{301}",
+            "$",
+            "~",
         ];
         let mut roll = crate::dice::rolls(0xfa1c0_5eed);
         (0..400)
