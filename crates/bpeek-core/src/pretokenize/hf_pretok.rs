@@ -2,7 +2,8 @@
 //! one before it left (Whitespace, WhitespaceSplit, BertPreTokenizer,
 //! Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts) or
 //! rewrites it (Metaspace), as the library does, with every byte of every
-//! word traced to the input it came from.
+//! word traced to the input it came from (the words as ranges of one
+//! buffer: [`crate::pretokenize::word_ranges`]).
 
 use crate::normalize::bert_text::{LowTable, below_greek};
 use crate::normalize::mapped::Mapped;
