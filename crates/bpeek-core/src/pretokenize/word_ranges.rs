@@ -492,7 +492,7 @@ mod tests {
             "$",
             "~",
         ];
-        let mut roll = crate::dice::rolls(0xfa1c0_5eed);
+        let mut roll = crate::dice::rolls(0xfa1c_05ee);
         (0..400)
             .map(|_| {
                 let n = roll(14);
