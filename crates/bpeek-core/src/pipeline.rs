@@ -12,6 +12,7 @@ pub use crate::post::Template;
 use crate::pretokenize::hf_text::HfText;
 use crate::pretokenize::pretok::{Chunker, for_each_utf8_run};
 use crate::pretokenize::regex_split::RegexChain;
+use crate::pretokenize::word_ranges::StepWords;
 use crate::specials::Specials;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -183,16 +184,20 @@ impl PreTokenizer {
             // The file's own steps: each word, in byte-level
             // characters, is the bytes it stands for.
             // Bytes that are not UTF-8 are chunks of their own.
-            Cut::HfText(steps) => for_each_utf8_run(text, |start, run| match run {
-                Ok(s) => {
-                    for word in steps.words(s, at_start && start == 0) {
-                        match byte_unicode::decode(&word.text.text) {
-                            Ok(bytes) => each(&bytes),
-                            Err(_) => each(word.text.text.as_bytes()),
+            Cut::HfText(steps) => with_kept_words(|(words, bytes)| {
+                for_each_utf8_run(text, |start, run| match run {
+                    Ok(s) => {
+                        steps.words_into(s, at_start && start == 0, false, words);
+                        for word in words.texts() {
+                            bytes.clear();
+                            match byte_unicode::decode_into(word, bytes) {
+                                Ok(()) => each(bytes),
+                                Err(_) => each(word.as_bytes()),
+                            }
                         }
                     }
-                }
-                Err(len) => each(&text[start..start + len]),
+                    Err(len) => each(&text[start..start + len]),
+                })
             }),
             Cut::Split(chain) => chain.for_each_chunk(text, |r| each(&text[r])),
             Cut::Rule => match as_str {
@@ -201,4 +206,18 @@ impl PreTokenizer {
             },
         }
     }
+}
+
+/// The buffers a file's steps cut words in, and a word's bytes, kept by
+/// each thread from one text to the next: a batch of short texts (the
+/// lines of `encode --lines`) then makes none per text.
+fn with_kept_words<R>(f: impl FnOnce(&mut (StepWords, Vec<u8>)) -> R) -> R {
+    thread_local! {
+        static KEPT: std::cell::RefCell<(StepWords, Vec<u8>)> = Default::default();
+    }
+    KEPT.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut kept) => f(&mut kept),
+        // Called again from inside a call: buffers of its own.
+        Err(_) => f(&mut Default::default()),
+    })
 }

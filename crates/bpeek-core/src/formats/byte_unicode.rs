@@ -5,7 +5,6 @@
 //! Bytes that are printable Latin-1 (`!`-`~`, `¡`-`¬`, `®`-`ÿ`) stand for
 //! themselves; the other 68 bytes, in order, take U+0100, U+0101, ...
 
-use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 fn stands_for_itself(b: u8) -> bool {
@@ -30,23 +29,43 @@ pub fn byte_chars() -> &'static [char; 256] {
     })
 }
 
-fn char_bytes() -> &'static FxHashMap<char, u8> {
-    static MAP: OnceLock<FxHashMap<char, u8>> = OnceLock::new();
-    MAP.get_or_init(|| {
-        byte_chars()
-            .iter()
-            .enumerate()
-            .map(|(b, &c)| (c, b as u8))
-            .collect()
-    })
-}
-
 /// The bytes a vocabulary string stands for, or the first character that
 /// is not a byte stand-in.
 pub fn decode(s: &str) -> Result<Vec<u8>, char> {
-    s.chars()
-        .map(|c| char_bytes().get(&c).copied().ok_or(c))
-        .collect()
+    let mut out = Vec::with_capacity(s.len());
+    decode_into(s, &mut out)?;
+    Ok(out)
+}
+
+/// [`decode`] onto the end of `out` (a buffer kept from word to word); on
+/// a character that stands for no byte, `out` holds the bytes before it.
+pub fn decode_into(s: &str, out: &mut Vec<u8>) -> Result<(), char> {
+    let table = byte_of_char();
+    for c in s.chars() {
+        match table.get(c as usize) {
+            Some(&b) if b != NO_BYTE => out.push(b as u8),
+            _ => return Err(c),
+        }
+    }
+    Ok(())
+}
+
+/// No byte stands behind this character.
+const NO_BYTE: u16 = u16::MAX;
+
+/// The byte each character up to the last stand-in stands for, by its
+/// code point.
+fn byte_of_char() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let chars = byte_chars();
+        let last = chars.iter().map(|&c| c as usize).max().unwrap_or(0);
+        let mut table = vec![NO_BYTE; last + 1];
+        for (b, &c) in chars.iter().enumerate() {
+            table[c as usize] = b as u16;
+        }
+        table
+    })
 }
 
 #[cfg(test)]
@@ -60,5 +79,8 @@ mod tests {
         assert_eq!(byte_chars()[b'a' as usize], 'a');
         assert_eq!(decode("Ġthe").unwrap(), b" the");
         assert_eq!(decode("日"), Err('日'));
+        let every: String = byte_chars().iter().collect();
+        assert_eq!(decode(&every).unwrap(), (0..=255u8).collect::<Vec<_>>());
+        assert_eq!(decode("a\u{144}"), Err('\u{144}'));
     }
 }

@@ -14,10 +14,6 @@ use serde_json::Value;
 
 const NORMALIZERS: &str = "bpeek reads NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend, BertNormalizer and Precompiled, in a Sequence or alone, or none";
 const PRE_TOKENIZERS: &str = "bpeek reads Metaspace, Whitespace, WhitespaceSplit, BertPreTokenizer, Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts, FixedLength and (with byte-level BPE) ByteLevel, in a Sequence or alone, or none";
-/// The pattern `ByteLevel` cuts with (`use_regex`), as the library
-/// writes it.
-const GPT2_HF_PATTERN: &str =
-    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
 const DECODERS: &str = "bpeek reads Replace, ByteFallback, Fuse, Strip, Metaspace, BPEDecoder, WordPiece and CTC, in a Sequence or alone, or none";
 
@@ -333,7 +329,7 @@ fn pre_tokenizer(p: &Value, path: &str, model: &str, out: &mut Vec<PreStep>) -> 
         "ByteLevel" => PreStep::ByteLevel {
             add_prefix_space: bool_field(p, path, "add_prefix_space", true)?,
             regex: if bool_field(p, path, "use_regex", true)? {
-                Some(Pattern::Regex(Box::new(compile(GPT2_HF_PATTERN, path)?)))
+                Some(Pattern::Gpt2)
             } else {
                 None
             },

@@ -315,74 +315,35 @@ impl CharBpe {
         out: &mut Vec<TokenId>,
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
-        let words = hf.text.words(text, at_start);
+        // Where each byte came from is read for spans alone.
+        let mut words = crate::pretokenize::word_ranges::StepWords::default();
+        hf.text
+            .words_into(text, at_start, spans.is_some(), &mut words);
         let mut symbols: Vec<TokenId> = Vec::new();
         // Bytes of the word each symbol stands for, for its span.
         let mut lens: Vec<usize> = Vec::new();
         let mut piece = String::new();
-        for word in words {
-            let (s, from) = (&word.text.text, &word.text.from);
+        // Each distinct word is merged once: its symbols and their lengths
+        // depend on its text alone (spans are made from them again).
+        let mut kept: FxHashMap<&str, Range<usize>> = FxHashMap::default();
+        let (mut kept_ids, mut kept_lens) = (Vec::new(), Vec::new());
+        for word in &words.words {
+            let s = &words.text[word.range.clone()];
+            let from = words.from.get(word.range.clone()).unwrap_or_default();
             symbols.clear();
             lens.clear();
-            let whole = if hf.ignore_merges {
-                self.ids.get(s.as_str())
-            } else {
-                None
-            };
-            if let Some(&id) = whole {
-                symbols.push(id);
-                lens.push(s.len());
-            } else {
-                let mut last_unknown = false;
-                let mut chars = s.char_indices().peekable();
-                while let Some((i, c)) = chars.next() {
-                    let last = chars.peek().is_none();
-                    piece.clear();
-                    if i > 0 {
-                        piece.push_str(&hf.prefix);
-                    }
-                    piece.push(c);
-                    if last {
-                        piece.push_str(&hf.suffix);
-                    }
-                    if let Some(&id) = self.ids.get(piece.as_str()) {
-                        symbols.push(id);
-                        lens.push(c.len_utf8());
-                        last_unknown = false;
-                        continue;
-                    }
-                    // The library falls back on the bytes of the piece it
-                    // looked up, prefix and suffix included.
-                    let bytes: Option<Vec<TokenId>> = if hf.byte_fallback {
-                        piece.bytes().map(|b| self.byte_ids[b as usize]).collect()
-                    } else {
-                        None
-                    };
-                    match (bytes, hf.unk) {
-                        (Some(b), _) => {
-                            let n = b.len();
-                            symbols.extend(b);
-                            // Each byte token one byte of the character,
-                            // as far as the character goes.
-                            lens.extend((0..n).map(|k| usize::from(k < c.len_utf8())));
-                            last_unknown = false;
-                        }
-                        (None, Some(unk)) => {
-                            if last_unknown && hf.fuse_unk {
-                                if let Some(n) = lens.last_mut() {
-                                    *n += c.len_utf8();
-                                }
-                            } else {
-                                symbols.push(unk);
-                                lens.push(c.len_utf8());
-                            }
-                            last_unknown = true;
-                        }
-                        // No token, no bytes, no unknown token: dropped.
-                        (None, None) => {}
-                    }
+            match kept.get(s) {
+                Some(r) => {
+                    symbols.extend_from_slice(&kept_ids[r.clone()]);
+                    lens.extend_from_slice(&kept_lens[r.clone()]);
                 }
-                self.merge_symbols(&mut symbols, &mut lens, hf.prefix.len());
+                None => {
+                    self.word_symbols(hf, s, &mut symbols, &mut lens, &mut piece);
+                    let start = kept_ids.len();
+                    kept_ids.extend_from_slice(&symbols);
+                    kept_lens.extend_from_slice(&lens);
+                    kept.insert(s, start..kept_ids.len());
+                }
             }
             out.extend_from_slice(&symbols);
             if let Some(sp) = spans.as_deref_mut() {
@@ -401,6 +362,79 @@ impl CharBpe {
                     at = end;
                 }
             }
+        }
+    }
+
+    /// The symbols of one word `s` of a Hugging Face file's text, merged,
+    /// in `symbols`, and the bytes of the word each stands for in `lens`
+    /// (both empty on entry); `piece` is a buffer to spell pieces in.
+    fn word_symbols(
+        &self,
+        hf: &HfModel,
+        s: &str,
+        symbols: &mut Vec<TokenId>,
+        lens: &mut Vec<usize>,
+        piece: &mut String,
+    ) {
+        let whole = if hf.ignore_merges {
+            self.ids.get(s)
+        } else {
+            None
+        };
+        if let Some(&id) = whole {
+            symbols.push(id);
+            lens.push(s.len());
+        } else {
+            let mut last_unknown = false;
+            let mut chars = s.char_indices().peekable();
+            while let Some((i, c)) = chars.next() {
+                let last = chars.peek().is_none();
+                piece.clear();
+                if i > 0 {
+                    piece.push_str(&hf.prefix);
+                }
+                piece.push(c);
+                if last {
+                    piece.push_str(&hf.suffix);
+                }
+                if let Some(&id) = self.ids.get(piece.as_str()) {
+                    symbols.push(id);
+                    lens.push(c.len_utf8());
+                    last_unknown = false;
+                    continue;
+                }
+                // The library falls back on the bytes of the piece it
+                // looked up, prefix and suffix included.
+                let bytes: Option<Vec<TokenId>> = if hf.byte_fallback {
+                    piece.bytes().map(|b| self.byte_ids[b as usize]).collect()
+                } else {
+                    None
+                };
+                match (bytes, hf.unk) {
+                    (Some(b), _) => {
+                        let n = b.len();
+                        symbols.extend(b);
+                        // Each byte token one byte of the character,
+                        // as far as the character goes.
+                        lens.extend((0..n).map(|k| usize::from(k < c.len_utf8())));
+                        last_unknown = false;
+                    }
+                    (None, Some(unk)) => {
+                        if last_unknown && hf.fuse_unk {
+                            if let Some(n) = lens.last_mut() {
+                                *n += c.len_utf8();
+                            }
+                        } else {
+                            symbols.push(unk);
+                            lens.push(c.len_utf8());
+                        }
+                        last_unknown = true;
+                    }
+                    // No token, no bytes, no unknown token: dropped.
+                    (None, None) => {}
+                }
+            }
+            self.merge_symbols(symbols, lens, hf.prefix.len());
         }
     }
 

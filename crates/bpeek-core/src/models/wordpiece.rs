@@ -351,9 +351,12 @@ impl WordPiece {
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) {
         if let Some(steps) = &self.text {
-            for w in steps.words(text, at_start) {
-                let all = 0..w.text.text.len();
-                self.encode_word(&w.text.text, all, &w.text.from, out, spans.as_deref_mut());
+            // Where each byte came from is read for spans alone.
+            let mut words = crate::pretokenize::word_ranges::StepWords::default();
+            steps.words_into(text, at_start, spans.is_some(), &mut words);
+            for w in &words.words {
+                let (norm, from) = (&words.text, &words.from);
+                self.encode_word(norm, w.range.clone(), from, out, spans.as_deref_mut());
             }
             return;
         }

@@ -90,7 +90,12 @@ pub fn bert_normalize(
     if n.strip_accents {
         let mut decomposed = Vec::with_capacity(out.len());
         for (c, r) in out {
-            decompose_canonical(c, |d| decomposed.push((d, r.clone())));
+            // An ASCII character is its own decomposition.
+            if c.is_ascii() {
+                decomposed.push((c, r));
+            } else {
+                decompose_canonical(c, |d| decomposed.push((d, r.clone())));
+            }
         }
         canonical_order(&mut decomposed);
         decomposed.retain(|(c, _)| !is_nonspacing_mark(*c));
@@ -113,15 +118,15 @@ pub fn bert_normalize(
 fn canonical_order(chars: &mut [(char, Range<usize>)]) {
     let mut i = 0;
     while i < chars.len() {
-        if canonical_combining_class(chars[i].0) == 0 {
+        if combining_class(chars[i].0) == 0 {
             i += 1;
             continue;
         }
         let start = i;
-        while i < chars.len() && canonical_combining_class(chars[i].0) != 0 {
+        while i < chars.len() && combining_class(chars[i].0) != 0 {
             i += 1;
         }
-        chars[start..i].sort_by_key(|(c, _)| canonical_combining_class(*c));
+        chars[start..i].sort_by_key(|(c, _)| combining_class(*c));
     }
 }
 
@@ -178,22 +183,76 @@ pub fn class(cell: &'static OnceLock<Class>, pattern: &str) -> &'static Class {
 /// A control, format or private-use character HF's `clean_text` drops
 /// (tab, newline and carriage return are whitespace instead).
 fn is_control(c: char) -> bool {
+    static LOW: OnceLock<LowTable> = OnceLock::new();
+    below_greek(c, &LOW, is_control_searched).unwrap_or_else(|| is_control_searched(c))
+}
+
+fn is_control_searched(c: char) -> bool {
     !matches!(c, '\t' | '\n' | '\r') && c.is_other()
+}
+
+/// The characters below Greek: ASCII, Latin-1, Latin Extended and the
+/// combining accents, most of what the rules look at in most text.
+pub(crate) const LOW: usize = 0x370;
+
+/// Whether each character below Greek passes a test.
+pub(crate) type LowTable = [bool; LOW];
+
+/// Whether `c` passes `test`, read from a table of the characters below
+/// Greek made once from `test` itself (which searches the Unicode tables
+/// character by character); `None` for a character above.
+pub(crate) fn below_greek(
+    c: char,
+    table: &OnceLock<LowTable>,
+    test: fn(char) -> bool,
+) -> Option<bool> {
+    let i = c as usize;
+    if i >= LOW {
+        return None;
+    }
+    // Every number below LOW is a character (the surrogates are above).
+    let table =
+        table.get_or_init(|| std::array::from_fn(|i| char::from_u32(i as u32).is_some_and(test)));
+    Some(table[i])
 }
 
 /// Punctuation as BERT splits at it: ASCII punctuation (`$`, `+`, `^`
 /// too) and the Unicode punctuation classes.
 pub fn is_bert_punctuation(c: char) -> bool {
-    c.is_ascii_punctuation() || c.is_punctuation()
+    // Every ASCII character in a Unicode punctuation class is ASCII
+    // punctuation: the Unicode tables need not be searched for one.
+    if c.is_ascii() {
+        return c.is_ascii_punctuation();
+    }
+    c.is_punctuation()
 }
 
 fn is_nonspacing_mark(c: char) -> bool {
-    c.is_mark_nonspacing()
+    static LOW: OnceLock<LowTable> = OnceLock::new();
+    below_greek(c, &LOW, char::is_mark_nonspacing).unwrap_or_else(|| c.is_mark_nonspacing())
+}
+
+/// A character's canonical combining class (0 for every ASCII one).
+fn combining_class(c: char) -> u8 {
+    if c.is_ascii() {
+        return 0;
+    }
+    canonical_combining_class(c)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_below_greek_are_their_searches() {
+        for i in 0..0x400u32 {
+            let c = char::from_u32(i).unwrap();
+            assert_eq!(is_control(c), is_control_searched(c), "{c:?}");
+            assert_eq!(is_nonspacing_mark(c), c.is_mark_nonspacing(), "{c:?}");
+            assert_eq!(combining_class(c), canonical_combining_class(c), "{c:?}");
+        }
+    }
 
     #[test]
     fn classes_are_those_of_the_library_tables() {

@@ -179,8 +179,22 @@ impl Mapped {
         let mut start = 0;
         let src = std::mem::take(&mut self.text);
         let mut flush = |part: Range<usize>| {
-            let t = step.apply(&src[part.clone()]);
+            let piece = &src[part.clone()];
             let r = self.from[part.start].start..self.from[part.end - 1].end;
+            // An ASCII part (one character, nothing after it to compose
+            // with) is its own normal form, and lowercases as ASCII: no
+            // string is made for it.
+            if piece.is_ascii() {
+                match step {
+                    TextStep::Lowercase => {
+                        text.extend(piece.bytes().map(|b| char::from(b.to_ascii_lowercase())))
+                    }
+                    _ => text.push_str(piece),
+                }
+                from.extend(std::iter::repeat_n(r, piece.len()));
+                return;
+            }
+            let t = step.apply(piece);
             from.extend(std::iter::repeat_n(r, t.len()));
             text.push_str(&t);
         };
@@ -195,5 +209,39 @@ impl Mapped {
         }
         self.text = text;
         self.from = from;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Unicode step part by part (ASCII parts copied or lowercased) is
+    /// the step on the whole text, on random texts of letters that
+    /// compose, decompose, fold or lowercase.
+    #[test]
+    fn unicode_steps_part_by_part_are_the_step_on_the_whole() {
+        let pieces = [
+            "A", "e", "\u{301}", "\u{327}", "É", "ﬁ", "①", " ", "\u{3000}", "İ", "K", "ǅ", "x",
+        ];
+        let mut roll = crate::dice::rolls(0xacce_5500);
+        for _ in 0..500 {
+            let n = roll(10);
+            let text: String = (0..n)
+                .map(|_| pieces[roll(pieces.len() as u64) as usize])
+                .collect();
+            for step in [
+                TextStep::Nfc,
+                TextStep::Nfd,
+                TextStep::Nfkc,
+                TextStep::Nfkd,
+                TextStep::Lowercase,
+            ] {
+                let mut m = Mapped::new(&text);
+                m.unicode(step);
+                assert_eq!(m.text, step.apply(&text), "{step:?} {text:?}");
+                assert_eq!(m.from.len(), m.text.len());
+            }
+        }
     }
 }

@@ -2,10 +2,13 @@
 //! one before it left (Whitespace, WhitespaceSplit, BertPreTokenizer,
 //! Punctuation, Digits, CharDelimiterSplit, Split, UnicodeScripts) or
 //! rewrites it (Metaspace), as the library does, with every byte of every
-//! word traced to the input it came from.
+//! word traced to the input it came from (the words as ranges of one
+//! buffer: [`crate::pretokenize::word_ranges`]).
 
+use crate::normalize::bert_text::{LowTable, below_greek};
 use crate::normalize::mapped::Mapped;
 use crate::pretokenize::pattern_work::{self, FileRegex, Meter};
+use crate::pretokenize::pretok::Pretok;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -63,6 +66,10 @@ pub enum Pattern {
     /// Runs of word characters and runs of other non-space characters:
     /// HF `Whitespace`'s `\w+|[^\w\s]+`, on a linear-time engine.
     WordsAndSymbols,
+    /// The pattern `ByteLevel` cuts with, GPT-2's as the library writes
+    /// it, by the hand-worked cuts of the built-in `gpt2` rule (which cut
+    /// as it does: see [`crate::formats::import`]).
+    Gpt2,
 }
 
 impl PartialEq for Pattern {
@@ -72,6 +79,7 @@ impl PartialEq for Pattern {
             (Pattern::Literal(a), Pattern::Literal(b)) => a == b,
             (Pattern::Regex(a), Pattern::Regex(b)) => a.as_str() == b.as_str(),
             (Pattern::WordsAndSymbols, Pattern::WordsAndSymbols) => true,
+            (Pattern::Gpt2, Pattern::Gpt2) => true,
             _ => false,
         }
     }
@@ -93,15 +101,25 @@ pub enum CharClass {
 }
 
 impl CharClass {
-    fn contains(self, c: char) -> bool {
+    pub(crate) fn contains(self, c: char) -> bool {
         match self {
             CharClass::Whitespace => c.is_whitespace(),
-            CharClass::Punctuation => crate::normalize::bert_text::is_bert_punctuation(c),
-            CharClass::Numeric => c.is_numeric(),
+            CharClass::Punctuation => {
+                let is = crate::normalize::bert_text::is_bert_punctuation;
+                below_greek(c, &PUNCTUATION_LOW, is).unwrap_or_else(|| is(c))
+            }
+            CharClass::Numeric => {
+                below_greek(c, &NUMERIC_LOW, char::is_numeric).unwrap_or_else(|| c.is_numeric())
+            }
             CharClass::One(d) => c == d,
         }
     }
 }
+
+/// The punctuation and numeric characters below Greek, ASCII and the
+/// stand-ins of byte-level text (`Ġ`, `Ċ`) among them.
+static PUNCTUATION_LOW: OnceLock<LowTable> = OnceLock::new();
+static NUMERIC_LOW: OnceLock<LowTable> = OnceLock::new();
 
 /// A pre-tokenizer step.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,107 +177,21 @@ pub struct Word {
 /// more than linear work on it makes no words at all and reports the
 /// refusal to the [`pattern_work::watch`] around.
 pub fn pre_tokenize(steps: &[PreStep], text: Mapped, at_start: bool) -> Vec<Word> {
-    if text.text.is_empty() {
-        return Vec::new();
-    }
-    let mut meter = Meter::new();
-    let mut words = vec![Word {
-        text,
-        at_origin: at_start,
-    }];
-    for step in steps {
-        let mut next = Vec::with_capacity(words.len() * 2);
-        for w in words {
-            apply(step, w, at_start, &mut meter, &mut next);
-        }
-        if meter.refused() {
-            return Vec::new();
-        }
-        words = next;
-    }
-    words
+    let mut words = crate::pretokenize::word_ranges::StepWords::default();
+    words.run(steps, text, at_start);
+    words.to_words()
 }
 
-fn apply(step: &PreStep, mut w: Word, at_start: bool, meter: &mut Meter, out: &mut Vec<Word>) {
-    match step {
-        PreStep::Split {
-            pattern,
-            behavior,
-            invert,
-        } => {
-            let matches = find_matches(pattern, &w.text.text, *invert, meter);
-            cut(&w, &keep(matches, *behavior), at_start, out);
-        }
-        PreStep::Metaspace(ms) => {
-            let mut buf = [0u8; 4];
-            let mark: &str = ms.replacement.encode_utf8(&mut buf);
-            w.text.replace(" ", mark);
-            let front = ms.prepend && (w.at_origin || !ms.first_only);
-            if front && !w.text.text.starts_with(mark) {
-                w.text.prepend(mark);
-            }
-            if ms.split {
-                let m = find_matches(
-                    &Pattern::Class(CharClass::One(ms.replacement)),
-                    &w.text.text,
-                    false,
-                    meter,
-                );
-                cut(&w, &keep(m, Behavior::MergedWithNext), at_start, out);
-            } else {
-                out.push(w);
-            }
-        }
-        PreStep::Scripts => cut(&w, &script_runs(&w.text.text), at_start, out),
-        PreStep::FixedLength(n) => cut(&w, &char_chunks(&w.text.text, *n), at_start, out),
-        PreStep::ByteLevel {
-            add_prefix_space,
-            regex,
-        } => {
-            if *add_prefix_space && !w.text.text.starts_with(' ') {
-                w.text.prepend(" ");
-            }
-            let mut parts = Vec::new();
-            match regex {
-                Some(re) => {
-                    let m = find_matches(re, &w.text.text, false, meter);
-                    cut(&w, &keep(m, Behavior::Isolated), at_start, &mut parts);
-                }
-                None => parts.push(w),
-            }
-            for mut p in parts {
-                p.text.as_byte_chars();
-                out.push(p);
-            }
-        }
-    }
-}
-
-/// The non-empty pieces `ranges` of `w`, each a word of its own.
-fn cut(w: &Word, ranges: &[Range<usize>], at_start: bool, out: &mut Vec<Word>) {
-    for r in ranges {
-        if r.is_empty() {
-            continue;
-        }
-        // The library asks where a piece starts in the original text: once
-        // cut (even into one piece) a piece starts where its first byte
-        // came from, so text a normalizer stripped off the front counts.
-        let at_origin = at_start && w.text.from[r.start].start == 0;
-        out.push(Word {
-            text: w.text.slice(r.clone()),
-            at_origin,
-        });
-    }
-}
-
-/// The text as alternating pieces: each match and the text between.
-fn find_matches(
+/// The text as alternating pieces, each match and the text between, in
+/// `out` (emptied first).
+pub(crate) fn find_matches(
     pattern: &Pattern,
     s: &str,
     invert: bool,
     meter: &mut Meter,
-) -> Vec<(Range<usize>, bool)> {
-    let mut out = Vec::new();
+    out: &mut Vec<(Range<usize>, bool)>,
+) {
+    out.clear();
     let mut last = 0;
     let mut push_match = |r: Range<usize>, out: &mut Vec<(Range<usize>, bool)>| {
         if r.start > last {
@@ -272,20 +204,20 @@ fn find_matches(
         Pattern::Class(class) => {
             for (i, c) in s.char_indices() {
                 if class.contains(c) {
-                    push_match(i..i + c.len_utf8(), &mut out);
+                    push_match(i..i + c.len_utf8(), out);
                 }
             }
         }
         Pattern::Literal(p) if p.is_empty() => {}
         Pattern::Literal(p) => {
             for (i, _) in s.match_indices(p.as_str()) {
-                push_match(i..i + p.len(), &mut out);
+                push_match(i..i + p.len(), out);
             }
         }
         Pattern::Regex(re) => match re.find_all(s, meter) {
             Ok(found) => {
                 for m in found {
-                    push_match(m, &mut out);
+                    push_match(m, out);
                 }
             }
             // The refusal goes to the caller's watch; nothing is cut.
@@ -293,19 +225,20 @@ fn find_matches(
         },
         Pattern::WordsAndSymbols => {
             for m in words_and_symbols().find_iter(s) {
-                push_match(m.range(), &mut out);
+                push_match(m.range(), out);
             }
         }
+        // Every character is in one of its matches.
+        Pattern::Gpt2 => Pretok::Gpt2.for_each_chunk_str(s, |r| push_match(r, out)),
     }
     if last < s.len() {
         out.push((last..s.len(), false));
     }
     if invert {
-        for m in &mut out {
+        for m in out.iter_mut() {
             m.1 = !m.1;
         }
     }
-    out
 }
 
 fn words_and_symbols() -> &'static regex_automata::meta::Regex {
@@ -315,12 +248,18 @@ fn words_and_symbols() -> &'static regex_automata::meta::Regex {
     })
 }
 
-/// The ranges a behavior keeps of the alternating pieces.
-fn keep(matches: Vec<(Range<usize>, bool)>, behavior: Behavior) -> Vec<Range<usize>> {
-    let mut out: Vec<Range<usize>> = Vec::with_capacity(matches.len());
+/// The ranges a behavior keeps of the alternating pieces, in `out`
+/// (emptied first).
+pub(crate) fn keep(
+    matches: &[(Range<usize>, bool)],
+    behavior: Behavior,
+    out: &mut Vec<Range<usize>>,
+) {
+    out.clear();
+    let matches = matches.iter().cloned();
     match behavior {
-        Behavior::Removed => out.extend(matches.into_iter().filter(|m| !m.1).map(|m| m.0)),
-        Behavior::Isolated => out.extend(matches.into_iter().map(|m| m.0)),
+        Behavior::Removed => out.extend(matches.filter(|m| !m.1).map(|m| m.0)),
+        Behavior::Isolated => out.extend(matches.map(|m| m.0)),
         Behavior::MergedWithPrevious => {
             let mut previous_match = false;
             for (r, is_match) in matches {
@@ -333,7 +272,7 @@ fn keep(matches: Vec<(Range<usize>, bool)>, behavior: Behavior) -> Vec<Range<usi
         }
         Behavior::MergedWithNext => {
             let mut previous_match = false;
-            for (r, is_match) in matches.into_iter().rev() {
+            for (r, is_match) in matches.rev() {
                 match out.last_mut() {
                     Some(last) if is_match && !previous_match => last.start = r.start,
                     _ => out.push(r),
@@ -353,7 +292,6 @@ fn keep(matches: Vec<(Range<usize>, bool)>, behavior: Behavior) -> Vec<Range<usi
             }
         }
     }
-    out
 }
 
 /// A script as the library's table has it: Unicode 9.0's assignments
@@ -389,13 +327,13 @@ fn script_of(c: char) -> Option<unicode_script::Script> {
 /// joining the piece they are in. Characters before the first with a
 /// script are dropped, as the library drops them.
 /// `s` in pieces of `n` characters (`n` above 0), the last one shorter.
-fn char_chunks(s: &str, n: usize) -> Vec<Range<usize>> {
+pub(crate) fn char_chunks(s: &str, n: usize) -> Vec<Range<usize>> {
     let mut starts: Vec<usize> = s.char_indices().step_by(n.max(1)).map(|(i, _)| i).collect();
     starts.push(s.len());
     starts.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
-fn script_runs(s: &str) -> Vec<Range<usize>> {
+pub(crate) fn script_runs(s: &str) -> Vec<Range<usize>> {
     let mut starts = Vec::new();
     let mut last = None;
     for (i, c) in s.char_indices() {
@@ -442,6 +380,16 @@ mod tests {
         );
         assert_eq!(words(&a(Behavior::Removed), "baab"), ["b", "b"]);
         assert_eq!(words(&a(Behavior::Isolated), "baab"), ["b", "a", "a", "b"]);
+    }
+
+    #[test]
+    fn classes_below_greek_are_their_tests() {
+        for i in 0..0x400u32 {
+            let c = char::from_u32(i).unwrap();
+            assert_eq!(CharClass::Numeric.contains(c), c.is_numeric(), "{c:?}");
+            let punct = crate::normalize::bert_text::is_bert_punctuation(c);
+            assert_eq!(CharClass::Punctuation.contains(c), punct, "{c:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::normalize::bert_text::BertNormalizer;
 use crate::normalize::mapped::Mapped;
 use crate::normalize::text_step::TextStep;
 use crate::pretokenize::hf_pretok::{PreStep, Word, pre_tokenize};
+use crate::pretokenize::word_ranges::{StepWords, steps_need_sources};
 
 pub use crate::decode::steps::DecodeStep;
 
@@ -78,6 +79,20 @@ impl HfText {
     /// follows an added token.
     pub fn words(&self, text: &str, at_start: bool) -> Vec<Word> {
         pre_tokenize(&self.pre_tokenizer, self.normalize(text), at_start)
+    }
+
+    /// [`HfText::words`] into `words`, whose buffers are kept from one
+    /// call to the next. `sources` says whether the caller reads where
+    /// each byte came from (`words.from`); without it, and with no step
+    /// that needs it, none is kept.
+    pub fn words_into(&self, text: &str, at_start: bool, sources: bool, words: &mut StepWords) {
+        let untracked =
+            !sources && self.normalizer.is_empty() && !steps_need_sources(&self.pre_tokenizer);
+        if untracked {
+            words.run_untracked(&self.pre_tokenizer, text, at_start);
+        } else {
+            words.run(&self.pre_tokenizer, self.normalize(text), at_start);
+        }
     }
 
     /// The text of tokens whose texts are `tokens`, through the decoder

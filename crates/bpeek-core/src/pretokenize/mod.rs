@@ -12,3 +12,4 @@ pub mod regex_split;
 pub mod splitter;
 pub mod steps_spans;
 pub mod unicode_cuts;
+pub mod word_ranges;

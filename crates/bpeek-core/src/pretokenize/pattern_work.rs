@@ -101,6 +101,9 @@ struct Inner {
     way: Way,
     dfa: DFA,
     caches: Pool<Cache, CacheFn>,
+    /// The bytes a match can start with, where the pattern says: a text
+    /// with none of them has no match, and is not searched.
+    first_bytes: Option<Box<[bool; 256]>>,
 }
 
 /// How a search is made and measured.
@@ -143,6 +146,7 @@ impl FileRegex {
         let whole = (!crate::formats::regex_check::is_fancy(tree))
             .then(|| automaton(pattern, MatchKind::LeftmostFirst).ok())
             .flatten();
+        let first_bytes = whole.as_ref().and_then(|_| first_bytes(pattern));
         let (way, dfa) = match whole {
             Some(dfa) => (Way::Whole, dfa),
             None => (
@@ -161,6 +165,7 @@ impl FileRegex {
                 way,
                 dfa,
                 caches: Pool::new(create),
+                first_bytes,
             }),
         })
     }
@@ -188,6 +193,11 @@ impl FileRegex {
         meter.allowed = meter
             .allowed
             .saturating_add(STEPS_PER_BYTE.saturating_mul(s.len() as u64));
+        if let Some(first) = &self.inner.first_bytes
+            && !s.bytes().any(|b| first[b as usize])
+        {
+            return Ok(Vec::new());
+        }
         let mut cache = self.inner.caches.get();
         let mut out = Vec::new();
         let mut pos = 0;
@@ -402,6 +412,23 @@ fn next_char(s: &str, at: usize) -> usize {
 
 /// The automaton of `pattern`. The relaxed one keeps every match (`All`),
 /// so it dies only when no branch could go on, whatever their order.
+/// The bytes every match of `pattern` starts with one of, when its
+/// prefixes say so: `None` where a match may be empty or start with any
+/// byte the prefixes cannot name.
+fn first_bytes(pattern: &str) -> Option<Box<[bool; 256]>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let hir = regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(pattern)
+        .ok()?;
+    let prefixes = Extractor::new().kind(ExtractKind::Prefix).extract(&hir);
+    let mut first = Box::new([false; 256]);
+    for literal in prefixes.literals()? {
+        first[*literal.as_bytes().first()? as usize] = true;
+    }
+    Some(first)
+}
+
 fn automaton(pattern: &str, kind: MatchKind) -> std::result::Result<DFA, String> {
     let hir = regex_syntax::ParserBuilder::new()
         .build()
@@ -618,6 +645,33 @@ mod tests {
             (r"", "abc"),
         ] {
             assert_eq!(work(p, t).1.unwrap(), naive(p, t), "{p:?} on {t:?}");
+        }
+    }
+
+    #[test]
+    fn texts_passed_over_by_their_first_bytes_have_no_match() {
+        // Whether a filter is made, and the matches equal to the engine's
+        // on random texts of the characters the patterns care about.
+        assert!(first_bytes(r"[0-9][0-9][0-9]").is_some());
+        assert!(first_bytes(r"a*").is_none());
+        assert!(first_bytes(r"\p{L}+").is_none());
+        let alphabet = ['1', '2', 'a', 'b', 'k', 'K', '\u{212A}', ' ', 'é', 'x'];
+        let mut roll = crate::dice::rolls(0x5eed_f00d);
+        for p in [
+            r"[0-9][0-9][0-9]",
+            r"ab|k",
+            r"(?i)k",
+            r"\d+",
+            r"x?b",
+            r"[^\s]é",
+        ] {
+            for _ in 0..200 {
+                let len = roll(12);
+                let t: String = (0..len)
+                    .map(|_| alphabet[roll(alphabet.len() as u64) as usize])
+                    .collect();
+                assert_eq!(work(p, &t).1.unwrap(), naive(p, &t), "{p:?} on {t:?}");
+            }
         }
     }
 

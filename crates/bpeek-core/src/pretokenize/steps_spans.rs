@@ -7,6 +7,7 @@
 use crate::TokenId;
 use crate::encoder::Tokenizer;
 use crate::formats::byte_unicode;
+use crate::pretokenize::word_ranges::StepWords;
 use std::ops::Range;
 
 impl Tokenizer {
@@ -26,19 +27,23 @@ impl Tokenizer {
         };
         let drops = self.drops_bytes();
         let mut symbols = Vec::new();
-        for word in steps.words(text, at_start) {
-            let (mapped, from) = (&word.text.text, &word.text.from);
+        let mut words = StepWords::default();
+        steps.words_into(text, at_start, true, &mut words);
+        let (mut bytes, mut source) = (Vec::new(), Vec::new());
+        for word in &words.words {
+            let mapped = &words.text[word.range.clone()];
+            let from = &words.from[word.range.clone()];
             // Each byte-level character is one byte of the chunk.
-            let (bytes, source): (Vec<u8>, Vec<Range<usize>>) = match byte_unicode::decode(mapped) {
-                Ok(bytes) => (
-                    bytes,
-                    mapped
-                        .char_indices()
-                        .map(|(i, _)| from[i].clone())
-                        .collect(),
-                ),
-                Err(_) => (mapped.as_bytes().to_vec(), from.clone()),
-            };
+            bytes.clear();
+            source.clear();
+            match byte_unicode::decode_into(mapped, &mut bytes) {
+                Ok(()) => source.extend(mapped.char_indices().map(|(i, _)| from[i].clone())),
+                Err(_) => {
+                    bytes.clear();
+                    bytes.extend_from_slice(mapped.as_bytes());
+                    source.extend_from_slice(from);
+                }
+            }
             self.chunk_ids(&bytes, drops, &mut symbols);
             let mut at = 0;
             for &id in &symbols {

@@ -77,8 +77,11 @@ impl SpmModel {
         mut spans: Option<&mut Vec<Range<usize>>>,
     ) -> Result<(), NoPiece> {
         let text = String::from_utf8_lossy(text);
-        for word in steps.words(&text, at_start) {
-            let (norm, from) = (word.text.text.as_bytes(), &word.text.from);
+        let mut words = crate::pretokenize::word_ranges::StepWords::default();
+        steps.words_into(&text, at_start, true, &mut words);
+        for word in &words.words {
+            let norm = words.text[word.range.clone()].as_bytes();
+            let from = &words.from[word.range.clone()];
             let span = |r: &Range<usize>| {
                 if r.is_empty() {
                     let at = from.get(r.start).map_or(0, |f| f.start);
