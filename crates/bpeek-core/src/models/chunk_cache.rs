@@ -65,7 +65,10 @@ struct Table<const B: usize, const T: usize> {
 impl<const B: usize, const T: usize> Table<B, T> {
     fn new(slots: usize) -> Self {
         Table {
-            slots: zeroed_slots(slots),
+            // Written out empty at once: slots left to be zeroed by the
+            // system as first touched were slower (a fault inside the
+            // loop that encodes, for each page of them).
+            slots: vec![Slot::default(); slots],
             spill: Vec::new(),
         }
     }
@@ -133,30 +136,6 @@ impl<const B: usize, const T: usize> Table<B, T> {
             }
             self.spill[i * B..i * B + ids.len()].copy_from_slice(ids);
         }
-    }
-}
-
-/// `n` empty slots in memory the system gives zeroed: a page of them is
-/// touched when a chunk first goes into it, not when the table is made
-/// (writing out 800 KB of empty slots cost a text of 2 MB a tenth of its
-/// page faults).
-fn zeroed_slots<const B: usize, const T: usize>(n: usize) -> Vec<Slot<B, T>> {
-    let Ok(layout) = std::alloc::Layout::array::<Slot<B, T>>(n) else {
-        return vec![Slot::default(); n];
-    };
-    if layout.size() == 0 {
-        return Vec::new();
-    }
-    // SAFETY: the layout is the one `Vec<Slot<B, T>>` allocates `n` slots
-    // with, from the global allocator, so the vector may own and free it;
-    // a slot is integers alone, so all zero bytes make a valid slot (the
-    // empty one `Slot::default` is).
-    unsafe {
-        let slots = std::alloc::alloc_zeroed(layout).cast::<Slot<B, T>>();
-        if slots.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Vec::from_raw_parts(slots, n, n)
     }
 }
 
