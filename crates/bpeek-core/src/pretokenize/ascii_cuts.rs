@@ -11,6 +11,8 @@
 //! the caller asks the regex. `tests/pretok_patterns.rs` checks the cuts
 //! against the published patterns on a backtracking engine.
 
+use crate::pretokenize::ascii_window::{ClassMasks, WIDTH};
+
 /// Which pattern's alternatives to follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AsciiRule {
@@ -187,8 +189,6 @@ fn run(s: &[u8], i: usize, mask: u8) -> Option<usize> {
     }
     Some(j - i)
 }
-
-use crate::pretokenize::ascii_window::{ClassMasks, WIDTH};
 
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 const LOW_BITS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
